@@ -1,0 +1,1 @@
+# asm-i386/local.mk: (empty so far)

@@ -1,0 +1,1 @@
+# grammar/local.mk: (empty so far)

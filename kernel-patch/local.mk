@@ -1,0 +1,1 @@
+# kernel-patch/local.mk: (empty so far)

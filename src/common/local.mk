@@ -1,0 +1,13 @@
+# src/common/local.mk: syscall and errno tables shared by compiler and runtime.
+noinst_LTLIBRARIES += src/common/libcommon.la
+src_common_libcommon_la_SOURCES = src/common/systab.c src/common/systab.h
+nodist_src_common_libcommon_la_SOURCES = src/common/tables.c
+BUILT_SOURCES += src/common/tables.c
+CLEANFILES += src/common/tables.c
+EXTRA_DIST += src/common/gen-tables.sh
+src/common/tables.c: $(srcdir)/src/common/gen-tables.sh
+	$(AM_V_GEN)$(MKDIR_P) src/common && \
+	$(SHELL) $(srcdir)/src/common/gen-tables.sh '$(UNISTD_64_H)' \
+		'$(UNISTD_32_H)' /usr/include/asm-generic/errno-base.h \
+		/usr/include/asm-generic/errno.h > $@.tmp && mv $@.tmp $@
+noinst_HEADERS += src/include/syslet.h

@@ -1,0 +1,214 @@
+/* systab.c: lookups over the generated syscall and errno tables. */
+#include <string.h>
+#include "systab.h"
+#include "../include/syslet.h"
+
+extern const struct systab_entry systab_x86_64[], systab_i386[],
+	systab_i386_2007[];
+extern const unsigned int systab_x86_64_len, systab_i386_len,
+	systab_i386_2007_len;
+extern const struct errno_entry errno_table[];
+extern const unsigned int errno_table_len;
+
+static const char *const syslet_call_names[SYSLET_NR_CALLS] = {
+	"async_register", "async_exec", "async_wait", "async_unregister",
+	"umem_add",
+};
+
+static const char *const profile_names[SYSTAB_NR_PROFILES] = {
+	[SYSTAB_I386_2007] = "i386-2007",
+	[SYSTAB_I386] = "i386",
+	[SYSTAB_X86_64] = "x86_64",
+};
+
+const char *systab_profile_name(enum systab_profile p)
+{
+	return (unsigned)p < SYSTAB_NR_PROFILES ? profile_names[p] : "?";
+}
+
+int systab_profile_parse(const char *name)
+{
+	for (int i = 0; i < SYSTAB_NR_PROFILES; i++)
+		if (!strcmp(name, profile_names[i]))
+			return i;
+	return -1;
+}
+
+unsigned int systab_word_size(enum systab_profile p)
+{
+	return p == SYSTAB_X86_64 ? 8 : 4;
+}
+
+enum systab_profile systab_native_profile(void)
+{
+	return sizeof(long) == 8 ? SYSTAB_X86_64 : SYSTAB_I386;
+}
+
+const struct systab_entry *systab_entries(enum systab_profile p,
+					  unsigned int *n)
+{
+	switch (p) {
+	case SYSTAB_I386_2007:
+		*n = systab_i386_2007_len;
+		return systab_i386_2007;
+	case SYSTAB_I386:
+		*n = systab_i386_len;
+		return systab_i386;
+	default:
+		*n = systab_x86_64_len;
+		return systab_x86_64;
+	}
+}
+
+static long syslet_base(enum systab_profile p)
+{
+	return p == SYSTAB_I386_2007 ? SYSLET_NR_BASE_2007 : SYSLET_NR_BASE;
+}
+
+long systab_syslet_nr(enum systab_profile p, int call)
+{
+	if (call < 0 || call >= SYSLET_NR_CALLS)
+		return -1;
+	return syslet_base(p) + call;
+}
+
+int systab_syslet_call(enum systab_profile p, long nr)
+{
+	long off = nr - syslet_base(p);
+
+	return off >= 0 && off < SYSLET_NR_CALLS ? (int)off : -1;
+}
+
+int systab_lookup(enum systab_profile p, const char *name)
+{
+	unsigned int n;
+	const struct systab_entry *t = systab_entries(p, &n);
+
+	for (int i = 0; i < SYSLET_NR_CALLS; i++)
+		if (!strcmp(name, syslet_call_names[i]))
+			return (int)systab_syslet_nr(p, i);
+	for (unsigned int i = 0; i < n; i++)
+		if (!strcmp(name, t[i].name))
+			return t[i].nr;
+	return -1;
+}
+
+const char *systab_name(enum systab_profile p, long nr)
+{
+	unsigned int n;
+	const struct systab_entry *t = systab_entries(p, &n);
+	int call = systab_syslet_call(p, nr);
+	unsigned int lo = 0, hi = n;
+
+	if (call >= 0)
+		return syslet_call_names[call];
+	/* The generated tables are sorted by number. */
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		if (t[mid].nr == nr)
+			return t[mid].name;
+		if (t[mid].nr < nr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+long systab_nr_syscalls(enum systab_profile p)
+{
+	return syslet_base(p) + SYSLET_NR_CALLS;
+}
+
+static const char *const denied_names[] = {
+	"fork", "vfork", "clone", "clone3", "execve", "execveat", "exit",
+	"exit_group", "sigreturn", "rt_sigreturn", "async_register",
+	"async_exec", "async_wait", "async_unregister",
+};
+
+bool systab_denied_name(const char *name)
+{
+	for (size_t i = 0; i < sizeof(denied_names) / sizeof(denied_names[0]);
+	     i++)
+		if (!strcmp(name, denied_names[i]))
+			return true;
+	return false;
+}
+
+bool systab_denied(enum systab_profile p, long nr)
+{
+	const char *name = systab_name(p, nr);
+
+	return name && systab_denied_name(name);
+}
+
+static unsigned int edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	unsigned int row[64];
+
+	if (la >= 63 || lb >= 63)
+		return 99;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = (unsigned int)j;
+	for (size_t i = 1; i <= la; i++) {
+		unsigned int diag = row[0], tmp;
+
+		row[0] = (unsigned int)i;
+		for (size_t j = 1; j <= lb; j++) {
+			unsigned int best = diag + (a[i - 1] != b[j - 1]);
+
+			tmp = row[j];
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = tmp;
+		}
+	}
+	return row[lb];
+}
+
+const char *systab_suggest(enum systab_profile p, const char *name)
+{
+	unsigned int n, best = 3;
+	const struct systab_entry *t = systab_entries(p, &n);
+	const char *found = NULL;
+
+	/* Two edits at most: a swapped pair of letters costs two here. */
+	for (unsigned int i = 0; i < n; i++) {
+		unsigned int d = edit_distance(name, t[i].name);
+
+		if (d < best) {
+			best = d;
+			found = t[i].name;
+		}
+	}
+	for (int i = 0; i < SYSLET_NR_CALLS; i++) {
+		unsigned int d = edit_distance(name, syslet_call_names[i]);
+
+		if (d < best) {
+			best = d;
+			found = syslet_call_names[i];
+		}
+	}
+	return found;
+}
+
+const char *errno_name(int err)
+{
+	for (unsigned int i = 0; i < errno_table_len; i++)
+		if (errno_table[i].nr == err)
+			return errno_table[i].name;
+	return NULL;
+}
+
+int errno_lookup(const char *name)
+{
+	for (unsigned int i = 0; i < errno_table_len; i++)
+		if (!strcmp(errno_table[i].name, name))
+			return errno_table[i].nr;
+	return -1;
+}

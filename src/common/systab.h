@@ -1,0 +1,64 @@
+/* systab.h: syscall tables per ABI profile, the deny list and errno names. */
+#ifndef SYSLET_SYSTAB_H
+#define SYSLET_SYSTAB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum systab_profile {
+	SYSTAB_I386_2007,	/* the seeds' 2.6.20 kernel: 0..319, syslet calls 320..324 */
+	SYSTAB_I386,		/* today's i386, syslet calls at SYSLET_NR_BASE.. */
+	SYSTAB_X86_64,		/* today's x86_64, syslet calls at SYSLET_NR_BASE.. */
+	SYSTAB_NR_PROFILES,
+};
+
+struct systab_entry {
+	const char	*name;
+	int		nr;
+};
+
+struct errno_entry {
+	const char	*name;
+	int		nr;
+};
+
+/* "i386-2007", "i386", "x86_64"; -1 from systab_profile_parse when unknown. */
+const char *systab_profile_name(enum systab_profile p);
+int systab_profile_parse(const char *name);
+/* Word size in bytes of a profile's machine: 4 or 8. */
+unsigned int systab_word_size(enum systab_profile p);
+/* The profile this library was built for (x86_64 or i386). */
+enum systab_profile systab_native_profile(void);
+
+/*
+ * Name <-> number, including the five syslet calls (async_register ..
+ * umem_add) at the profile's numbers.  Lookups return -1 / NULL when
+ * absent.
+ */
+int systab_lookup(enum systab_profile p, const char *name);
+const char *systab_name(enum systab_profile p, long nr);
+/* Highest number + 1 of the profile (its NR_syscalls). */
+long systab_nr_syscalls(enum systab_profile p);
+/* The profile's number of a syslet call (enum syslet_call). */
+long systab_syslet_nr(enum systab_profile p, int call);
+/* enum syslet_call of nr in profile p, or -1 if nr is not a syslet call. */
+int systab_syslet_call(enum systab_profile p, long nr);
+
+/*
+ * Calls never allowed inside an atom: process creation and exit, exec,
+ * sigreturn and the async_* calls.  umem_add is allowed.
+ */
+bool systab_denied_name(const char *name);
+bool systab_denied(enum systab_profile p, long nr);
+
+/* Closest known name within a small edit distance, for "did you mean". */
+const char *systab_suggest(enum systab_profile p, const char *name);
+
+/* "ENOENT" for 2; NULL if unknown. errno_lookup("ENOENT") is 2, or -1. */
+const char *errno_name(int err);
+int errno_lookup(const char *name);
+
+/* Iteration, for completion and listings. */
+const struct systab_entry *systab_entries(enum systab_profile p, unsigned int *n);
+
+#endif /* SYSLET_SYSTAB_H */

@@ -1,0 +1,1 @@
+# src/compiler/front.mk: (empty so far)

@@ -1,0 +1,1 @@
+# src/compiler/local.mk: (empty so far)

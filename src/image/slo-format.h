@@ -1,0 +1,43 @@
+/* slo-format.h: on-disk records of the .slo note and debug sections. */
+#ifndef SYSLET_SLO_FORMAT_H
+#define SYSLET_SLO_FORMAT_H
+
+#include <stdint.h>
+
+#define SLO_FORMAT_VERSION	1
+#define SLO_NOTE_OWNER		"syslet"	/* namesz 7 with the NUL */
+#define SLO_NOTE_ABI		1
+
+#define SLO_SEC_NAME_ATOMS	".syslet.atoms"
+#define SLO_SEC_NAME_CELLS	".syslet.cells"
+#define SLO_SEC_NAME_RODATA	".syslet.rodata"
+#define SLO_SEC_NAME_BSS	".syslet.bss"
+#define SLO_SEC_NAME_DEBUG	".syslet.debug"
+#define SLO_SEC_NAME_NOTE	".note.syslet"
+
+/* Descriptor of the ABI note; all fields little endian. */
+struct slo_note_abi {
+	uint32_t	format_version;	/* SLO_FORMAT_VERSION */
+	uint32_t	word_size;	/* 4 or 8 */
+	char		profile[16];	/* "i386-2007", "i386", "x86_64", NUL padded */
+};
+
+/* .syslet.debug: header, nr_atoms records, then strtab_size bytes of
+ * NUL-terminated strings; offsets index that string table (0 = none,
+ * the table starts with a NUL). */
+struct slo_debug_hdr {
+	uint32_t	version;	/* SLO_FORMAT_VERSION */
+	uint32_t	nr_atoms;
+	uint32_t	strtab_size;
+	uint32_t	source;		/* string offset of the source file name */
+};
+
+struct slo_debug_rec {
+	uint32_t	line;
+	uint32_t	col;
+	uint32_t	role;		/* enum slo_role */
+	uint32_t	syscall;	/* string offset */
+	uint32_t	text;		/* string offset */
+};
+
+#endif /* SYSLET_SLO_FORMAT_H */

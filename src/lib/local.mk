@@ -1,0 +1,1 @@
+# src/lib/local.mk: (empty so far)

@@ -1,0 +1,1 @@
+# src/run/local.mk: (empty so far)

@@ -1,0 +1,16 @@
+#!/bin/sh
+# systab.sh: the generated syscall tables agree with the kernel ABI of each profile.
+. "$top_srcdir/tests/lib/harness.sh"
+d=$top_builddir/tests/common/systab-dump
+expect_eq "2007 i386 320" "320 async_register denied" "$($d i386-2007 320)"
+expect_eq "2007 i386 324" "324 umem_add" "$($d i386-2007 324)"
+expect_eq "2007 i386 325" "325 ?" "$($d i386-2007 325)"
+expect_eq "today i386 320" "320 utimensat" "$($d i386 320)"
+expect_eq "today i386 umem" "umem_add 1004" "$($d i386 umem_add)"
+expect_eq "x86_64 read" "read 0" "$($d x86_64 read)"
+expect_eq "x86_64 open" "open 2" "$($d x86_64 open)"
+expect_eq "i386 open" "open 5" "$($d i386 open)"
+expect_eq "x86_64 fork" "57 fork denied" "$($d x86_64 57)"
+expect_eq "i386 exit_group" "252 exit_group denied" "$($d i386 252)"
+expect_eq "suggest" "opne -1 suggest=open" "$($d x86_64 opne)"
+expect_eq "2007 has no openat2" "openat2 -1 suggest=openat" "$($d i386-2007 openat2)"

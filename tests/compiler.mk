@@ -1,0 +1,1 @@
+# tests/compiler.mk: (empty so far)

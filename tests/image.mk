@@ -1,0 +1,1 @@
+# tests/image.mk: (empty so far)

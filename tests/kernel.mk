@@ -1,0 +1,1 @@
+# tests/kernel.mk: (empty so far)

@@ -1,0 +1,13 @@
+# tests/local.mk: the test suite; each part of the project adds its own fragment.
+EXTRA_DIST += tests/lib/harness.sh
+TESTS += tests/common/systab.sh
+EXTRA_DIST += tests/common/systab.sh
+check_PROGRAMS += tests/common/systab-dump
+tests_common_systab_dump_SOURCES = tests/common/systab-dump.c
+tests_common_systab_dump_LDADD = src/common/libcommon.la
+
+include tests/compiler.mk
+include tests/image.mk
+include tests/runtime.mk
+include tests/kernel.mk
+include tests/shell.mk

@@ -1,0 +1,1 @@
+# tests/runtime.mk: (empty so far)

@@ -1,0 +1,1 @@
+# tests/shell.mk: (empty so far)
