@@ -11,3 +11,6 @@ include tests/image.mk
 include tests/runtime.mk
 include tests/kernel.mk
 include tests/shell.mk
+
+check_PROGRAMS += tests/common/abi-layout
+TESTS += tests/common/abi-layout

@@ -1,0 +1,108 @@
+/* ir.h: the atom program between lowering and layout, with symbolic cells and targets. */
+#ifndef SYSLET_IR_H
+#define SYSLET_IR_H
+
+/*
+ * Lowering (AST -> IR) produces atoms that name cells and successor
+ * atoms by index; layout orders them so that every skip target sits
+ * physically right after its branch, inserting a no-op trampoline only
+ * where two branches want the same physical successor; emit turns the
+ * ordered program into a struct slo_image.  Each stage is a function
+ * from one representation to the next and is testable alone.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "image/image.h"
+
+#define IR_NONE (-1)
+
+struct ir_loc {
+	unsigned int	line;
+	unsigned int	col;
+};
+
+enum ir_cell_kind {
+	IR_CELL_VAR,		/* a named variable, file scope or local */
+	IR_CELL_CONST,		/* a pooled constant: one cell per distinct value */
+	IR_CELL_PARAM,		/* a typed parameter, bound by the runner */
+	IR_CELL_ADDR,		/* holds the address of an object or a cell */
+	IR_CELL_SCRATCH,	/* compiler temporary (copies for var OP const) */
+};
+
+struct ir_cell {
+	enum ir_cell_kind	kind;
+	char			*name;		/* ELF symbol name, NULL if none */
+	char			*display;	/* listing name: fd, $4096, &buf, "hi" */
+	int64_t			value;		/* initial value */
+	int			target_obj;	/* IR_CELL_ADDR: object index or IR_NONE */
+	int			target_cell;	/* IR_CELL_ADDR: cell index or IR_NONE */
+	uint64_t		target_off;	/* byte offset into the target */
+	int			entry;		/* IR_CELL_PARAM: its entry */
+	int			param_index;
+	enum slo_param_type	param_type;
+	struct ir_loc		loc;
+};
+
+enum ir_obj_kind {
+	IR_OBJ_BUFFER,		/* zero-filled, in .syslet.bss */
+	IR_OBJ_DATA,		/* initialised bytes, in .syslet.rodata */
+	IR_OBJ_STRING,		/* an anonymous string literal, pooled */
+};
+
+struct ir_object {
+	enum ir_obj_kind	kind;
+	char			*name;		/* NULL for anonymous strings */
+	uint64_t		size;
+	uint8_t			*bytes;		/* size bytes; NULL for buffers */
+	unsigned int		align;
+	struct ir_loc		loc;
+};
+
+/*
+ * One atom.  When it runs: the stop test of flags is false -> next;
+ * true and SYSLET_SKIP_TO_NEXT_ON_STOP set -> skip (layout must place
+ * it physically after this atom); true otherwise -> the syslet ends.
+ * next == IR_NONE ends the syslet after this atom.
+ */
+struct ir_atom {
+	unsigned long	flags;
+	long		nr;		/* in the program's profile */
+	char		*sysname;
+	int		ret;		/* cell or IR_NONE */
+	int		args[6];	/* cells; the first IR_NONE ends the list */
+	int		next;
+	int		skip;
+	enum slo_role	role;
+	struct ir_loc	loc;
+	char		*text;		/* source statement for listings */
+};
+
+struct ir_entry {
+	char		*name;
+	int		first_atom;
+	struct ir_loc	loc;
+};
+
+struct ir_label {
+	char		*name;		/* symbol name: SYSLET.LABEL */
+	int		atom;
+};
+
+struct ir_program {
+	int			profile;	/* enum systab_profile */
+	char			*source;
+	struct ir_cell		*cells;
+	size_t			nr_cells;
+	struct ir_object	*objects;
+	size_t			nr_objects;
+	struct ir_atom		*atoms;
+	size_t			nr_atoms;
+	struct ir_entry		*entries;
+	size_t			nr_entries;
+	struct ir_label		*labels;
+	size_t			nr_labels;
+};
+
+#endif /* SYSLET_IR_H */
