@@ -1,1 +1,8 @@
-# tests/image.mk: (empty so far)
+# tests/image.mk: unit tests of the image model.
+if HAVE_CMOCKA
+check_PROGRAMS += tests/image/model
+TESTS += tests/image/model
+tests_image_model_SOURCES = tests/image/model.c
+tests_image_model_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_image_model_LDADD = src/image/libimage.la $(CMOCKA_LIBS)
+endif

@@ -1,0 +1,98 @@
+/* image.c: construction, word access and symbol lookup of the in-memory image model. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "image/image.h"
+
+struct slo_image *slo_image_new(unsigned int word_size, int profile)
+{
+	struct slo_image *img;
+
+	if (word_size != 4 && word_size != 8)
+		return NULL;
+	img = calloc(1, sizeof(*img));
+	if (!img)
+		return NULL;
+	img->word_size = word_size;
+	img->profile = profile;
+	img->format_version = SLO_FORMAT_VERSION;
+	return img;
+}
+
+void slo_image_free(struct slo_image *img)
+{
+	if (!img)
+		return;
+	for (int s = 0; s < SLO_NR_SECTIONS; s++)
+		free(img->data[s]);
+	for (size_t i = 0; i < img->nr_syms; i++)
+		free(img->syms[i].name);
+	if (img->debug) {
+		for (size_t i = 0; i < img->nr_atoms; i++) {
+			free(img->debug[i].syscall);
+			free(img->debug[i].text);
+		}
+	}
+	free(img->debug);
+	free(img->syms);
+	free(img->relocs);
+	free(img->source);
+	free(img);
+}
+
+/* Out-of-range access reads as zero and writes nothing: callers check
+ * bounds where it matters, and a stray offset must never corrupt memory. */
+static uint8_t *word_ptr(const struct slo_image *img, enum slo_section s,
+			 uint64_t offset)
+{
+	if ((unsigned)s >= SLO_NR_SECTIONS || s == SLO_SEC_BSS ||
+	    !img->data[s] || offset > img->size[s] ||
+	    img->size[s] - offset < img->word_size)
+		return NULL;
+	return img->data[s] + offset;
+}
+
+uint64_t slo_image_word(const struct slo_image *img, enum slo_section s,
+			uint64_t offset)
+{
+	const uint8_t *p = word_ptr(img, s, offset);
+	uint64_t v = 0;
+
+	if (!p)
+		return 0;
+	for (unsigned int i = img->word_size; i-- > 0;)
+		v = v << 8 | p[i];
+	return v;
+}
+
+void slo_image_set_word(struct slo_image *img, enum slo_section s,
+			uint64_t offset, uint64_t value)
+{
+	uint8_t *p = word_ptr(img, s, offset);
+
+	if (!p)
+		return;
+	for (unsigned int i = 0; i < img->word_size; i++, value >>= 8)
+		p[i] = (uint8_t)value;
+}
+
+const struct slo_reloc *slo_image_reloc_at(const struct slo_image *img,
+					   enum slo_section where,
+					   uint64_t offset)
+{
+	for (size_t i = 0; i < img->nr_relocs; i++)
+		if (img->relocs[i].where == where &&
+		    img->relocs[i].offset == offset)
+			return &img->relocs[i];
+	return NULL;
+}
+
+const struct slo_symbol *slo_image_find(const struct slo_image *img,
+					const char *name, int kind)
+{
+	for (size_t i = 0; i < img->nr_syms; i++)
+		if ((kind < 0 || img->syms[i].kind == (enum slo_sym_kind)kind) &&
+		    !strcmp(img->syms[i].name, name))
+			return &img->syms[i];
+	return NULL;
+}
