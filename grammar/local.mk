@@ -1,1 +1,3 @@
-# grammar/local.mk: (empty so far)
+# grammar/local.mk: scanner, parser and syntax tree (diagnostics so far).
+noinst_LTLIBRARIES += grammar/libgrammar.la
+grammar_libgrammar_la_SOURCES = grammar/diag.c grammar/diag.h

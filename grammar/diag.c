@@ -1,0 +1,81 @@
+/* diag.c: print diagnostics with the offending source line and a caret under it. */
+#include <stdarg.h>
+#include <string.h>
+
+#include "grammar/diag.h"
+
+void diag_init(struct diag *d, const char *file, const char *src, size_t len,
+	       FILE *out)
+{
+	memset(d, 0, sizeof(*d));
+	d->file = file;
+	d->src = src;
+	d->len = len;
+	d->out = out;
+}
+
+/* Start and length of line `line` (1-based), or NULL past the end. */
+static const char *find_line(const struct diag *d, unsigned int line,
+			     size_t *n)
+{
+	const char *p = d->src, *end = d->src + d->len, *nl;
+
+	if (!p || line == 0)
+		return NULL;
+	while (--line) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			return NULL;
+		p = nl + 1;
+	}
+	nl = memchr(p, '\n', (size_t)(end - p));
+	*n = (size_t)((nl ? nl : end) - p);
+	return p;
+}
+
+static void quote_line(const struct diag *d, struct diag_loc loc)
+{
+	size_t n, i;
+	const char *p = find_line(d, loc.line, &n);
+
+	if (!p)
+		return;
+	/* Non-printing bytes are shown as '?' so the caret stays aligned
+	 * and hostile input cannot drive the terminal. */
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)p[i];
+
+		fputc(c == '\t' || (c >= 0x20 && c < 0x7f) ? c : '?', d->out);
+	}
+	fputc('\n', d->out);
+	for (i = 1; i < loc.col && i <= n; i++)
+		fputc(p[i - 1] == '\t' ? '\t' : ' ', d->out);
+	fputc('^', d->out);
+	for (i = 1; i < loc.len && loc.col + i <= n; i++)
+		fputc('~', d->out);
+	fputc('\n', d->out);
+}
+
+void diag_report(struct diag *d, enum diag_level lvl, struct diag_loc loc,
+		 const char *fmt, ...)
+{
+	static const char *const names[] = { "error", "warning", "note" };
+	va_list ap;
+
+	if (lvl == DIAG_WARNING && d->werror)
+		lvl = DIAG_ERROR;
+	if (lvl == DIAG_ERROR)
+		d->errors++;
+	else if (lvl == DIAG_WARNING)
+		d->warnings++;
+	if (loc.line)
+		fprintf(d->out, "%s:%u:%u: %s: ", d->file, loc.line, loc.col,
+			names[lvl]);
+	else
+		fprintf(d->out, "%s: %s: ", d->file, names[lvl]);
+	va_start(ap, fmt);
+	vfprintf(d->out, fmt, ap);
+	va_end(ap);
+	fputc('\n', d->out);
+	quote_line(d, loc);
+}

@@ -1,0 +1,69 @@
+/* diag.c: diagnostics quote the right line, align the caret, count errors. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "grammar/diag.h"
+
+static char *run(const char *src, struct diag_loc loc, enum diag_level lvl,
+		 int werror, unsigned int *errors)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+	struct diag d;
+
+	diag_init(&d, "t.syslet", src, strlen(src), f);
+	d.werror = werror;
+	diag_report(&d, lvl, loc, "unknown syscall '%s'", "opne");
+	fclose(f);
+	*errors = d.errors;
+	return buf;
+}
+
+static void test_caret(void **state)
+{
+	unsigned int e;
+	char *s = run("var fd;\n\tfd = opne(x);\n", (struct diag_loc){ 2, 7, 4 },
+		      DIAG_ERROR, 0, &e);
+
+	assert_string_equal(s, "t.syslet:2:7: error: unknown syscall 'opne'\n"
+			       "\tfd = opne(x);\n"
+			       "\t     ^~~~\n");
+	assert_int_equal(e, 1);
+	free(s);
+}
+
+static void test_no_line_and_hostile_bytes(void **state)
+{
+	unsigned int e;
+	char *s = run("a\x1b[2Jb", (struct diag_loc){ 1, 2, 1 }, DIAG_WARNING,
+		      0, &e);
+
+	assert_string_equal(s, "t.syslet:1:2: warning: unknown syscall 'opne'\n"
+			       "a?[2Jb\n"
+			       " ^\n");
+	assert_int_equal(e, 0);
+	free(s);
+	s = run("x", (struct diag_loc){ 9, 1, 1 }, DIAG_WARNING, 1, &e);
+	assert_string_equal(s, "t.syslet:9:1: error: unknown syscall 'opne'\n");
+	assert_int_equal(e, 1);
+	free(s);
+	s = run("x", (struct diag_loc){ 0, 0, 0 }, DIAG_ERROR, 0, &e);
+	assert_string_equal(s, "t.syslet: error: unknown syscall 'opne'\n");
+	free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_caret),
+		cmocka_unit_test(test_no_line_and_hostile_bytes),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
