@@ -1,0 +1,118 @@
+/* verify.c: check an image against the layout contract before anyone runs it. */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "image/image.h"
+#include "common/systab.h"
+#include "syslet.h"
+
+#define ATOM_WORDS 11
+enum { W_FLAGS, W_NR, W_RET, W_NEXT, W_ARG0, W_ARG5 = W_ARG0 + 5 };
+
+struct verifier {
+	const struct slo_image *img;
+	void (*report)(void *ctx, size_t atom, const char *msg);
+	void *ctx;
+	int problems;
+};
+
+static void __attribute__((format(printf, 3, 4)))
+problem(struct verifier *v, size_t atom, const char *fmt, ...)
+{
+	char msg[160];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	v->problems++;
+	if (v->report)
+		v->report(v->ctx, atom, msg);
+}
+
+/* A pointer field must be NULL or relocated to a word inside a section
+ * the field may point at; `writable` excludes read-only targets. */
+static void check_pointer(struct verifier *v, size_t atom, uint64_t off,
+			  const char *what, int writable)
+{
+	const struct slo_image *img = v->img;
+	const struct slo_reloc *r = slo_image_reloc_at(img, SLO_SEC_ATOMS, off);
+
+	if (!r) {
+		if (slo_image_word(img, SLO_SEC_ATOMS, off))
+			problem(v, atom, "%s points outside the image", what);
+		return;
+	}
+	if ((unsigned)r->target >= SLO_NR_SECTIONS ||
+	    r->addend > img->size[r->target] ||
+	    img->size[r->target] - r->addend < img->word_size)
+		problem(v, atom, "%s points outside the image", what);
+	else if (writable && (r->target == SLO_SEC_RODATA ||
+			      r->target == SLO_SEC_ATOMS))
+		problem(v, atom, "%s points into read-only memory", what);
+}
+
+static void check_atom(struct verifier *v, size_t i)
+{
+	const struct slo_image *img = v->img;
+	uint64_t asz = (uint64_t)ATOM_WORDS * img->word_size;
+	uint64_t base = i * asz;
+	uint64_t flags = slo_image_word(img, SLO_SEC_ATOMS, base);
+	uint64_t nr = slo_image_word(img, SLO_SEC_ATOMS, base + img->word_size);
+	uint64_t stop = flags & SYSLET_STOP_MASK;
+	const struct slo_reloc *next;
+
+	if (flags & ~SYSLET_FLAGS_MASK)
+		problem(v, i, "%s flags outside the ABI", "atom has");
+	/* The kernel switches on the masked value: two stop flags never stop. */
+	if (stop & (stop - 1))
+		problem(v, i, "%s two stop flags and would never stop", "atom has");
+	if ((flags & SYSLET_SKIP_TO_NEXT_ON_STOP) && i + 1 >= img->nr_atoms)
+		problem(v, i, "%s skips past the last atom", "atom");
+	if (systab_denied((enum systab_profile)img->profile, (long)nr))
+		problem(v, i, "syscall %s is denied in atoms",
+			systab_name((enum systab_profile)img->profile, (long)nr));
+
+	check_pointer(v, i, base + W_RET * img->word_size, "ret_ptr", 1);
+	for (int a = W_ARG0; a <= W_ARG5; a++)
+		check_pointer(v, i, base + (uint64_t)a * img->word_size,
+			      "arg_ptr", 0);
+	next = slo_image_reloc_at(img, SLO_SEC_ATOMS,
+				  base + W_NEXT * img->word_size);
+	if (next && (next->target != SLO_SEC_ATOMS || next->addend % asz ||
+		     next->addend >= img->size[SLO_SEC_ATOMS]))
+		problem(v, i, "%s does not point at an atom", "next");
+	else if (!next &&
+		 slo_image_word(img, SLO_SEC_ATOMS, base + W_NEXT * img->word_size))
+		problem(v, i, "%s points outside the image", "next");
+}
+
+int slo_image_verify(const struct slo_image *img,
+		     void (*report)(void *ctx, size_t atom, const char *msg),
+		     void *ctx)
+{
+	struct verifier v = { img, report, ctx, 0 };
+	uint64_t asz = (uint64_t)ATOM_WORDS * img->word_size;
+
+	if (img->size[SLO_SEC_ATOMS] % asz ||
+	    img->size[SLO_SEC_ATOMS] / asz != img->nr_atoms) {
+		problem(&v, 0, "%s is not a whole number of atoms", ".syslet.atoms");
+		return v.problems;
+	}
+	for (size_t i = 0; i < img->nr_atoms; i++)
+		check_atom(&v, i);
+	for (size_t i = 0; i < img->nr_relocs; i++) {
+		const struct slo_reloc *r = &img->relocs[i];
+
+		if (r->where != SLO_SEC_CELLS)
+			continue;
+		/* An address cell may hold one-past-the-end of an object. */
+		if ((unsigned)r->target >= SLO_NR_SECTIONS ||
+		    r->addend > img->size[r->target] ||
+		    r->offset > img->size[SLO_SEC_CELLS] ||
+		    img->size[SLO_SEC_CELLS] - r->offset < img->word_size)
+			problem(&v, (size_t)-1, "%s points outside the image",
+				"address cell");
+	}
+	return v.problems;
+}
