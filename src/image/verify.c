@@ -30,6 +30,15 @@ problem(struct verifier *v, size_t atom, const char *fmt, ...)
 		v->report(v->ctx, atom, msg);
 }
 
+/* Does r land inside its target with at least `room` bytes after it? */
+static int reloc_in_bounds(const struct slo_image *img,
+			   const struct slo_reloc *r, uint64_t room)
+{
+	return (unsigned)r->target < SLO_NR_SECTIONS &&
+	       r->addend <= img->size[r->target] &&
+	       img->size[r->target] - r->addend >= room;
+}
+
 /* A pointer field must be NULL or relocated to a word inside a section
  * the field may point at; `writable` excludes read-only targets. */
 static void check_pointer(struct verifier *v, size_t atom, uint64_t off,
@@ -43,9 +52,7 @@ static void check_pointer(struct verifier *v, size_t atom, uint64_t off,
 			problem(v, atom, "%s points outside the image", what);
 		return;
 	}
-	if ((unsigned)r->target >= SLO_NR_SECTIONS ||
-	    r->addend > img->size[r->target] ||
-	    img->size[r->target] - r->addend < img->word_size)
+	if (!reloc_in_bounds(img, r, img->word_size))
 		problem(v, atom, "%s points outside the image", what);
 	else if (writable && (r->target == SLO_SEC_RODATA ||
 			      r->target == SLO_SEC_ATOMS))
@@ -58,17 +65,18 @@ static void check_atom(struct verifier *v, size_t i)
 	uint64_t asz = (uint64_t)ATOM_WORDS * img->word_size;
 	uint64_t base = i * asz;
 	uint64_t flags = slo_image_word(img, SLO_SEC_ATOMS, base);
-	uint64_t nr = slo_image_word(img, SLO_SEC_ATOMS, base + img->word_size);
+	uint64_t nr = slo_image_word(img, SLO_SEC_ATOMS,
+				     base + W_NR * img->word_size);
 	uint64_t stop = flags & SYSLET_STOP_MASK;
 	const struct slo_reloc *next;
 
 	if (flags & ~SYSLET_FLAGS_MASK)
-		problem(v, i, "%s flags outside the ABI", "atom has");
+		problem(v, i, "atom has flags outside the ABI");
 	/* The kernel switches on the masked value: two stop flags never stop. */
 	if (stop & (stop - 1))
-		problem(v, i, "%s two stop flags and would never stop", "atom has");
+		problem(v, i, "atom has two stop flags and would never stop");
 	if ((flags & SYSLET_SKIP_TO_NEXT_ON_STOP) && i + 1 >= img->nr_atoms)
-		problem(v, i, "%s skips past the last atom", "atom");
+		problem(v, i, "atom skips past the last atom");
 	if (systab_denied((enum systab_profile)img->profile, (long)nr))
 		problem(v, i, "syscall %s is denied in atoms",
 			systab_name((enum systab_profile)img->profile, (long)nr));
@@ -81,10 +89,10 @@ static void check_atom(struct verifier *v, size_t i)
 				  base + W_NEXT * img->word_size);
 	if (next && (next->target != SLO_SEC_ATOMS || next->addend % asz ||
 		     next->addend >= img->size[SLO_SEC_ATOMS]))
-		problem(v, i, "%s does not point at an atom", "next");
+		problem(v, i, "next does not point at an atom");
 	else if (!next &&
 		 slo_image_word(img, SLO_SEC_ATOMS, base + W_NEXT * img->word_size))
-		problem(v, i, "%s points outside the image", "next");
+		problem(v, i, "next points outside the image");
 }
 
 int slo_image_verify(const struct slo_image *img,
@@ -96,7 +104,7 @@ int slo_image_verify(const struct slo_image *img,
 
 	if (img->size[SLO_SEC_ATOMS] % asz ||
 	    img->size[SLO_SEC_ATOMS] / asz != img->nr_atoms) {
-		problem(&v, 0, "%s is not a whole number of atoms", ".syslet.atoms");
+		problem(&v, 0, ".syslet.atoms is not a whole number of atoms");
 		return v.problems;
 	}
 	for (size_t i = 0; i < img->nr_atoms; i++)
@@ -107,12 +115,11 @@ int slo_image_verify(const struct slo_image *img,
 		if (r->where != SLO_SEC_CELLS)
 			continue;
 		/* An address cell may hold one-past-the-end of an object. */
-		if ((unsigned)r->target >= SLO_NR_SECTIONS ||
-		    r->addend > img->size[r->target] ||
+		if (!reloc_in_bounds(img, r, 0) ||
 		    r->offset > img->size[SLO_SEC_CELLS] ||
 		    img->size[SLO_SEC_CELLS] - r->offset < img->word_size)
-			problem(&v, (size_t)-1, "%s points outside the image",
-				"address cell");
+			problem(&v, (size_t)-1,
+				"address cell points outside the image");
 	}
 	return v.problems;
 }
