@@ -1,0 +1,48 @@
+/* compiler.h: the compiler library: source text -> IR -> laid-out image, used by sysletc, syslet-run and the shell. */
+#ifndef SYSLET_COMPILER_H
+#define SYSLET_COMPILER_H
+
+/*
+ * Stages, each a function from one representation to the next:
+ *
+ *   sysletc_front()   grammar/ (scan, parse -> AST) + lowering -> IR
+ *   ir_layout()       order atoms so every skip target follows its
+ *                     branch; insert trampolines where unavoidable
+ *   ir_emit()         IR -> struct slo_image, then slo_image_verify()
+ *   sysletc_compile() all three, for callers that want an image
+ *
+ * Errors go through struct diag (file:line:col with caret), all of a
+ * file in one run; a stage returns NULL / -1 when d->errors > 0.
+ */
+
+#include <stddef.h>
+
+#include "grammar/diag.h"
+#include "compiler/ir.h"
+#include "image/image.h"
+
+struct sysletc_options {
+	int		profile;	/* enum systab_profile */
+	unsigned int	warnings;	/* SYSLETC_W_* bits enabled by -W */
+};
+
+#define SYSLETC_W_UNUSED	0x1u	/* unused var, buffer, data, label */
+#define SYSLETC_W_UNREACHABLE	0x2u	/* statements after stop/goto/break */
+#define SYSLETC_W_ALL		0xffu
+
+/* Front end: parse and lower one source.  Owned by grammar/ + lower.c. */
+struct ir_program *sysletc_front(const char *src, size_t len,
+				 const struct sysletc_options *opt,
+				 struct diag *d);
+void ir_program_free(struct ir_program *p);
+
+/* Back end. */
+int ir_layout(struct ir_program *p, struct diag *d);
+struct slo_image *ir_emit(const struct ir_program *p, struct diag *d);
+
+/* The whole pipeline; NULL on error (diagnostics already printed). */
+struct slo_image *sysletc_compile(const char *src, size_t len,
+				  const struct sysletc_options *opt,
+				  struct diag *d);
+
+#endif /* SYSLET_COMPILER_H */
