@@ -1,1 +1,37 @@
-# man/local.mk: (empty so far)
+# man/local.mk: the man pages, installed and checked by tests/man-lint.sh.
+syslet_man_pages = \
+	man/sysletc.1 \
+	man/syslet-run.1 \
+	man/libsyslet.3 \
+	man/sys_async_register.3 \
+	man/sys_async_exec.3 \
+	man/sys_async_wait.3 \
+	man/sys_async_unregister.3 \
+	man/sys_umem_add.3 \
+	man/syslet_set_backend.3 \
+	man/syslet.5 \
+	man/syslet.7
+dist_man_MANS += $(syslet_man_pages)
+MAN_LINT += $(syslet_man_pages)
+
+# Functions described on another function's page get a symbolic link
+# rather than a .so page: mandoc -Tlint warns that .so is fragile.
+# Each word is LINK:PAGE, both in section 3.
+syslet_man3_links = \
+	syslet_backend_name.3:syslet_set_backend.3
+
+install-data-hook: syslet-install-man-links
+uninstall-hook: syslet-uninstall-man-links
+syslet-install-man-links:
+	@$(MKDIR_P) '$(DESTDIR)$(man3dir)'
+	@for l in $(syslet_man3_links); do \
+		link=$${l%%:*} page=$${l#*:}; \
+		echo " LN_S $(man3dir)/$$link"; \
+		(cd '$(DESTDIR)$(man3dir)' && rm -f "$$link" && \
+			$(LN_S) "$$page" "$$link") || exit 1; \
+	done
+syslet-uninstall-man-links:
+	@for l in $(syslet_man3_links); do \
+		rm -f "$(DESTDIR)$(man3dir)/$${l%%:*}"; \
+	done
+.PHONY: syslet-install-man-links syslet-uninstall-man-links

@@ -14,3 +14,4 @@ include tests/shell.mk
 
 check_PROGRAMS += tests/common/abi-layout
 TESTS += tests/common/abi-layout
+include tests/man.mk

@@ -1,0 +1,4 @@
+# tests/man.mk: checks of the man pages (mandoc lint; options against --help).
+TESTS += tests/man-lint.sh
+EXTRA_DIST += tests/man-lint.sh
+AM_TESTS_ENVIRONMENT += MAN_LINT='$(MAN_LINT)'; export MAN_LINT;
