@@ -76,14 +76,48 @@ void slo_image_set_word(struct slo_image *img, enum slo_section s,
 		p[i] = (uint8_t)value;
 }
 
+static int reloc_cmp_key(const struct slo_reloc *r, enum slo_section where,
+			 uint64_t offset)
+{
+	if (r->where != where)
+		return r->where < where ? -1 : 1;
+	if (r->offset != offset)
+		return r->offset < offset ? -1 : 1;
+	return 0;
+}
+
+static int reloc_cmp(const void *a, const void *b)
+{
+	const struct slo_reloc *y = b;
+
+	return reloc_cmp_key(a, y->where, y->offset);
+}
+
+void slo_image_sort_relocs(struct slo_image *img)
+{
+	if (img->nr_relocs > 1)
+		qsort(img->relocs, img->nr_relocs, sizeof(*img->relocs),
+		      reloc_cmp);
+}
+
+/* Bisects: the verifier asks once per pointer field of every atom. */
 const struct slo_reloc *slo_image_reloc_at(const struct slo_image *img,
 					   enum slo_section where,
 					   uint64_t offset)
 {
-	for (size_t i = 0; i < img->nr_relocs; i++)
-		if (img->relocs[i].where == where &&
-		    img->relocs[i].offset == offset)
-			return &img->relocs[i];
+	size_t lo = 0, hi = img->nr_relocs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = reloc_cmp_key(&img->relocs[mid], where, offset);
+
+		if (!c)
+			return &img->relocs[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	return NULL;
 }
 

@@ -24,14 +24,22 @@
  *   .symtab/.strtab: a global STT_OBJECT symbol per entry (st_value = its
  *                   first atom in .syslet.atoms) and per named cell,
  *                   buffer and data object (names below)
+ *                   On i386 they are SHT_REL sections named .rel.syslet.*
+ *                   (the addend in place, as the i386 ABI wants and ld
+ *                   requires); on x86_64 SHT_RELA named .rela.syslet.*.
  *   .note.syslet    SHT_NOTE, owner "syslet", type SLO_NOTE_ABI: struct
  *                   slo_note_abi
+ *   .syslet.params  PROGBITS, no alloc: a struct slo_param_rec per
+ *                   parameter (absent when there are none)
+ *   .note.GNU-stack empty, so linking it never asks for an executable stack
  *   .syslet.debug   PROGBITS, no alloc: struct slo_debug_hdr, then
  *                   records, then a string table (see slo-format.h)
  *
  * Symbol names: entries by their syslet name; file-scope cells, buffers
  * and data by their name; locals and parameters as "SYSLET.NAME" (so
- * `cat.fd`); pooled constants and scratch cells get no symbol.
+ * `cat.fd`); pooled constants and scratch cells get no symbol.  Goto
+ * labels are local symbols ("SYSLET.LABEL"), listed first as ELF wants
+ * locals before globals; everything else is global.
  */
 
 #include <stdbool.h>
@@ -114,6 +122,10 @@ struct slo_image {
 	uint8_t		*data[SLO_NR_SECTIONS];
 	uint64_t	size[SLO_NR_SECTIONS];
 
+	/* Section alignment in bytes; 0 means the word size. */
+	uint64_t	align[SLO_NR_SECTIONS];
+
+	/* Sorted by (where, offset): slo_image_reloc_at() bisects. */
 	struct slo_reloc	*relocs;
 	size_t			nr_relocs;
 	struct slo_symbol	*syms;
@@ -133,6 +145,8 @@ uint64_t slo_image_word(const struct slo_image *img, enum slo_section s,
 			uint64_t offset);
 void slo_image_set_word(struct slo_image *img, enum slo_section s,
 			uint64_t offset, uint64_t value);
+/* Establish the (where, offset) order of relocs after filling them. */
+void slo_image_sort_relocs(struct slo_image *img);
 /* The relocation at (where, offset), or NULL if the field is not a pointer. */
 const struct slo_reloc *slo_image_reloc_at(const struct slo_image *img,
 					   enum slo_section where,
@@ -150,6 +164,8 @@ const struct slo_symbol *slo_image_find(const struct slo_image *img,
  */
 int slo_image_write(const struct slo_image *img, int fd, char *err,
 		    size_t errlen);
+/* The reader also runs slo_image_verify(): what it returns obeys the
+ * layout contract. */
 struct slo_image *slo_image_read_mem(const void *buf, size_t len, char *err,
 				     size_t errlen);
 struct slo_image *slo_image_read_file(const char *path, char *err,

@@ -14,6 +14,7 @@
 #define SLO_SEC_NAME_BSS	".syslet.bss"
 #define SLO_SEC_NAME_DEBUG	".syslet.debug"
 #define SLO_SEC_NAME_NOTE	".note.syslet"
+#define SLO_SEC_NAME_PARAMS	".syslet.params"
 
 /* Descriptor of the ABI note; all fields little endian. */
 struct slo_note_abi {
@@ -38,6 +39,15 @@ struct slo_debug_rec {
 	uint32_t	role;		/* enum slo_role */
 	uint32_t	syscall;	/* string offset */
 	uint32_t	text;		/* string offset */
+};
+
+/* .syslet.params: one record per parameter cell, so a runner knows
+ * what to bind; symbol indexes are into .symtab. */
+struct slo_param_rec {
+	uint32_t	sym;		/* the parameter's cell symbol */
+	uint32_t	entry;		/* the entry symbol it belongs to */
+	uint32_t	index;		/* position in the parameter list */
+	uint32_t	type;		/* enum slo_param_type */
 };
 
 #endif /* SYSLET_SLO_FORMAT_H */

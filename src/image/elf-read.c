@@ -1,0 +1,785 @@
+/* elf-read.c: read a .slo ELF object into the image model, trusting nothing in it. */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "image/elf-local.h"
+#include "common/systab.h"
+
+/* Far above anything sysletc writes, far below what would hurt. */
+#define MAX_SECTIONS	256
+#define MAX_SEC_SIZE	(1ULL << 30)
+#define MAX_ALIGN	(1ULL << 16)
+
+enum { SEC_REL_ATOMS, SEC_REL_CELLS };
+
+struct reader {
+	Elf			*elf;
+	uint8_t			*buf;
+	size_t			len;
+	unsigned int		w;
+	size_t			shnum, shstrndx;
+	size_t			sec[SLO_NR_SECTIONS];	/* ELF index, 0 if absent */
+	size_t			symtab, strtab, note, debug, params;
+	Elf_Data		*symdata;
+	size_t			nsyms;
+	size_t			*symmap;	/* ELF symbol -> model index */
+	struct slo_image	*img;
+	char			*err;
+	size_t			errlen;
+};
+
+#define NO_SYM ((size_t)-1)
+
+#define bad(rd, ...) slo_elf_error((rd)->err, (rd)->errlen, __VA_ARGS__)
+
+static uint32_t get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+static uint16_t get16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+static uint64_t get_word(const uint8_t *p, unsigned int w)
+{
+	uint64_t v = 0;
+
+	for (unsigned int i = w; i-- > 0;)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/*
+ * Before libelf sees the buffer: identification, header and section
+ * header table must be what an ET_REL object of ours can be, and lie
+ * inside the buffer.
+ */
+static int check_header(struct reader *rd)
+{
+	const uint8_t *b = rd->buf;
+	size_t ehsz, shentsz;
+	uint64_t shoff;
+	unsigned int shnum, shentsize, shstrndx, machine, type;
+
+	if (rd->len < EI_NIDENT || memcmp(b, ELFMAG, SELFMAG))
+		return bad(rd, "not an ELF file");
+	if (b[EI_CLASS] == ELFCLASS32) {
+		rd->w = 4;
+		ehsz = sizeof(Elf32_Ehdr);
+		shentsz = sizeof(Elf32_Shdr);
+	} else if (b[EI_CLASS] == ELFCLASS64) {
+		rd->w = 8;
+		ehsz = sizeof(Elf64_Ehdr);
+		shentsz = sizeof(Elf64_Shdr);
+	} else {
+		return bad(rd, "unknown ELF class %u", b[EI_CLASS]);
+	}
+	if (b[EI_DATA] != ELFDATA2LSB)
+		return bad(rd, "not a little-endian ELF file");
+	if (b[EI_VERSION] != EV_CURRENT)
+		return bad(rd, "unknown ELF version %u", b[EI_VERSION]);
+	if (rd->len < ehsz)
+		return bad(rd, "truncated ELF header");
+	type = get16(b + 16);
+	machine = get16(b + 18);
+	if (type != ET_REL)
+		return bad(rd, "not a relocatable object (ELF type %u)", type);
+	if (rd->w == 4 && machine != EM_386)
+		return bad(rd, "wrong machine %u for a 32-bit image (want EM_386)",
+			   machine);
+	if (rd->w == 8 && machine != EM_X86_64)
+		return bad(rd, "wrong machine %u for a 64-bit image (want EM_X86_64)",
+			   machine);
+	if (rd->w == 4) {
+		shoff = get32(b + 32);
+		shentsize = get16(b + 46);
+		shnum = get16(b + 48);
+		shstrndx = get16(b + 50);
+	} else {
+		shoff = get_word(b + 40, 8);
+		shentsize = get16(b + 58);
+		shnum = get16(b + 60);
+		shstrndx = get16(b + 62);
+	}
+	if (shentsize != shentsz)
+		return bad(rd, "bad section header size %u", shentsize);
+	if (shnum < 2 || shnum > MAX_SECTIONS)
+		return bad(rd, "bad number of sections %u", shnum);
+	if (shoff > rd->len || (rd->len - shoff) / shentsz < shnum)
+		return bad(rd, "truncated file: section headers past the end");
+	if (shstrndx == SHN_UNDEF || shstrndx >= shnum)
+		return bad(rd, "bad section name table index %u", shstrndx);
+	rd->shnum = shnum;
+	rd->shstrndx = shstrndx;
+	return 0;
+}
+
+static int find_alloc_section(const char *name)
+{
+	for (int s = 0; s < SLO_NR_SECTIONS; s++)
+		if (!strcmp(name, slo_elf_sec_names[s]))
+			return s;
+	return -1;
+}
+
+static int claim(struct reader *rd, size_t *slot, size_t i, const char *name)
+{
+	if (*slot)
+		return bad(rd, "duplicate section %s", name);
+	*slot = i;
+	return 0;
+}
+
+/* Name every section, check it lies in the file, and find ours. */
+static int scan_sections(struct reader *rd)
+{
+	static const GElf_Xword want_flags[SLO_NR_SECTIONS] = {
+		SHF_ALLOC | SHF_WRITE, SHF_ALLOC | SHF_WRITE, SHF_ALLOC,
+		SHF_ALLOC | SHF_WRITE,
+	};
+
+	for (size_t i = 1; i < rd->shnum; i++) {
+		Elf_Scn *scn = elf_getscn(rd->elf, i);
+		GElf_Shdr sh;
+		const char *name;
+		int s;
+
+		if (!scn || !gelf_getshdr(scn, &sh))
+			return bad(rd, "section %zu: unreadable header", i);
+		name = elf_strptr(rd->elf, rd->shstrndx, sh.sh_name);
+		if (!name)
+			return bad(rd, "section %zu: bad name", i);
+		if (sh.sh_type != SHT_NOBITS &&
+		    (sh.sh_offset > rd->len || sh.sh_size > rd->len - sh.sh_offset))
+			return bad(rd, "truncated file: section %s past the end",
+				   name);
+		if (sh.sh_addralign & (sh.sh_addralign - 1) ||
+		    sh.sh_addralign > MAX_ALIGN)
+			return bad(rd, "section %s: bad alignment", name);
+		s = find_alloc_section(name);
+		if (s >= 0) {
+			GElf_Word type = s == SLO_SEC_BSS ? SHT_NOBITS : SHT_PROGBITS;
+
+			if (sh.sh_type != type ||
+			    (sh.sh_flags & (SHF_ALLOC | SHF_WRITE | SHF_EXECINSTR)) !=
+				    want_flags[s])
+				return bad(rd, "section %s: wrong type or flags", name);
+			if (sh.sh_size > MAX_SEC_SIZE)
+				return bad(rd, "section %s is too large", name);
+			if (claim(rd, &rd->sec[s], i, name))
+				return -1;
+			rd->img->align[s] = sh.sh_addralign;
+		} else if (sh.sh_type == SHT_SYMTAB) {
+			if (claim(rd, &rd->symtab, i, ".symtab"))
+				return -1;
+		} else if (!strcmp(name, SLO_SEC_NAME_NOTE)) {
+			if (sh.sh_type != SHT_NOTE)
+				return bad(rd, "section %s: not a note", name);
+			if (claim(rd, &rd->note, i, name))
+				return -1;
+		} else if (!strcmp(name, SLO_SEC_NAME_DEBUG)) {
+			if (claim(rd, &rd->debug, i, name))
+				return -1;
+		} else if (!strcmp(name, SLO_SEC_NAME_PARAMS)) {
+			if (claim(rd, &rd->params, i, name))
+				return -1;
+		} else if (sh.sh_type == SHT_DYNSYM || sh.sh_type == SHT_DYNAMIC) {
+			return bad(rd, "section %s: not in a relocatable object",
+				   name);
+		}
+	}
+	if (!rd->note)
+		return bad(rd, "not a syslet image (no %s section)",
+			   SLO_SEC_NAME_NOTE);
+	if (!rd->sec[SLO_SEC_ATOMS] || !rd->sec[SLO_SEC_CELLS])
+		return bad(rd, "no %s or %s section", SLO_SEC_NAME_ATOMS,
+			   SLO_SEC_NAME_CELLS);
+	if (!rd->symtab)
+		return bad(rd, "no symbol table");
+	return 0;
+}
+
+static Elf_Data *raw(struct reader *rd, size_t idx, size_t *size)
+{
+	Elf_Scn *scn = elf_getscn(rd->elf, idx);
+	Elf_Data *d = scn ? elf_rawdata(scn, NULL) : NULL;
+
+	*size = d ? d->d_size : 0;
+	if (d && d->d_size && !d->d_buf)
+		return NULL;
+	return d;
+}
+
+/* The ABI note: which profile and word size the image was made for. */
+static int read_note(struct reader *rd)
+{
+	size_t size, off = 0;
+	Elf_Data *d = raw(rd, rd->note, &size);
+	const uint8_t *p;
+
+	if (!d)
+		return bad(rd, "%s: unreadable", SLO_SEC_NAME_NOTE);
+	p = d->d_buf;
+	while (size - off >= 12) {
+		uint32_t namesz = get32(p + off), descsz = get32(p + off + 4);
+		uint32_t type = get32(p + off + 8);
+		uint64_t nameal = ((uint64_t)namesz + 3) & ~3ULL;
+		uint64_t descal = ((uint64_t)descsz + 3) & ~3ULL;
+		const uint8_t *name = p + off + 12, *desc = name + nameal;
+		char prof[17];
+		int profile;
+
+		if (nameal > size - off - 12 || descal > size - off - 12 - nameal)
+			return bad(rd, "%s: truncated note", SLO_SEC_NAME_NOTE);
+		off += 12 + nameal + descal;
+		if (namesz != sizeof(SLO_NOTE_OWNER) ||
+		    memcmp(name, SLO_NOTE_OWNER, namesz) || type != SLO_NOTE_ABI)
+			continue;
+		if (descsz != sizeof(struct slo_note_abi))
+			return bad(rd, "%s: ABI note of the wrong size",
+				   SLO_SEC_NAME_NOTE);
+		if (get32(desc) != SLO_FORMAT_VERSION)
+			return bad(rd, "image format version %u, this reader knows %u",
+				   get32(desc), SLO_FORMAT_VERSION);
+		memcpy(prof, desc + 8, 16);
+		prof[16] = 0;
+		profile = systab_profile_parse(prof);
+		if (profile < 0)
+			return bad(rd, "unknown ABI profile in image");
+		if (get32(desc + 4) != rd->w ||
+		    systab_word_size((enum systab_profile)profile) != rd->w)
+			return bad(rd, "ABI profile %s does not match the ELF class",
+				   prof);
+		rd->img->word_size = rd->w;
+		rd->img->profile = profile;
+		rd->img->format_version = SLO_FORMAT_VERSION;
+		return 0;
+	}
+	return bad(rd, "%s: no syslet ABI note", SLO_SEC_NAME_NOTE);
+}
+
+static int read_alloc(struct reader *rd)
+{
+	struct slo_image *img = rd->img;
+	uint64_t asz = (uint64_t)SLO_ATOM_WORDS * rd->w;
+
+	for (int s = 0; s < SLO_NR_SECTIONS; s++) {
+		size_t size;
+		Elf_Data *d;
+		GElf_Shdr sh;
+
+		if (!rd->sec[s])
+			continue;
+		if (s == SLO_SEC_BSS) {
+			if (!gelf_getshdr(elf_getscn(rd->elf, rd->sec[s]), &sh))
+				return bad(rd, "%s: unreadable", slo_elf_sec_names[s]);
+			img->size[s] = sh.sh_size;
+			continue;
+		}
+		d = raw(rd, rd->sec[s], &size);
+		if (!d)
+			return bad(rd, "%s: unreadable", slo_elf_sec_names[s]);
+		img->data[s] = malloc(size ? size : 1);
+		if (!img->data[s])
+			return bad(rd, "out of memory");
+		if (size)
+			memcpy(img->data[s], d->d_buf, size);
+		img->size[s] = size;
+	}
+	if (img->size[SLO_SEC_ATOMS] % asz)
+		return bad(rd, "%s is not a whole number of atoms",
+			   SLO_SEC_NAME_ATOMS);
+	if (img->size[SLO_SEC_CELLS] % rd->w)
+		return bad(rd, "%s is not a whole number of cells",
+			   SLO_SEC_NAME_CELLS);
+	img->nr_atoms = img->size[SLO_SEC_ATOMS] / asz;
+	return 0;
+}
+
+static int section_of(const struct reader *rd, size_t shndx)
+{
+	for (int s = 0; s < SLO_NR_SECTIONS; s++)
+		if (rd->sec[s] && rd->sec[s] == shndx)
+			return s;
+	return -1;
+}
+
+static int open_symtab(struct reader *rd)
+{
+	Elf_Scn *scn = elf_getscn(rd->elf, rd->symtab);
+	GElf_Shdr sh, strsh;
+	size_t entsz = gelf_fsize(rd->elf, ELF_T_SYM, 1, EV_CURRENT);
+	Elf_Data *sd;
+
+	if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_entsize != entsz ||
+	    sh.sh_size % entsz)
+		return bad(rd, ".symtab: bad entry size");
+	if (sh.sh_link == 0 || sh.sh_link >= rd->shnum ||
+	    !gelf_getshdr(elf_getscn(rd->elf, sh.sh_link), &strsh) ||
+	    strsh.sh_type != SHT_STRTAB)
+		return bad(rd, ".symtab: bad string table link");
+	sd = raw(rd, sh.sh_link, &(size_t){ 0 });
+	if (!sd || !strsh.sh_size ||
+	    ((const char *)sd->d_buf)[strsh.sh_size - 1] != '\0')
+		return bad(rd, ".strtab: not NUL-terminated");
+	rd->strtab = sh.sh_link;
+	rd->symdata = elf_getdata(scn, NULL);
+	if (!rd->symdata || rd->symdata->d_size != sh.sh_size)
+		return bad(rd, ".symtab: unreadable");
+	rd->nsyms = sh.sh_size / entsz;
+	if (!rd->nsyms || rd->nsyms > UINT32_MAX)
+		return bad(rd, ".symtab: empty");
+	rd->symmap = malloc(rd->nsyms * sizeof(*rd->symmap));
+	if (!rd->symmap)
+		return bad(rd, "out of memory");
+	return 0;
+}
+
+static int read_symbols(struct reader *rd)
+{
+	struct slo_image *img = rd->img;
+
+	if (open_symtab(rd))
+		return -1;
+	img->syms = calloc(rd->nsyms, sizeof(*img->syms));
+	if (!img->syms)
+		return bad(rd, "out of memory");
+	for (size_t i = 0; i < rd->nsyms; i++) {
+		GElf_Sym sym;
+		const char *name;
+		int bind, type, s;
+		struct slo_symbol *out;
+
+		rd->symmap[i] = NO_SYM;
+		if (!gelf_getsym(rd->symdata, (int)i, &sym))
+			return bad(rd, "symbol %zu: unreadable", i);
+		name = elf_strptr(rd->elf, rd->strtab, sym.st_name);
+		if (!name)
+			return bad(rd, "symbol %zu: bad name", i);
+		bind = GELF_ST_BIND(sym.st_info);
+		type = GELF_ST_TYPE(sym.st_info);
+		if (i == 0 || type == STT_FILE)
+			continue;
+		if (sym.st_shndx == SHN_UNDEF)
+			return bad(rd, "undefined symbol %s: images are self-contained",
+				   name);
+		s = sym.st_shndx < SHN_LORESERVE ? section_of(rd, sym.st_shndx) : -1;
+		if (type == STT_SECTION)
+			continue;
+		if (s < 0) {
+			if (bind == STB_LOCAL)
+				continue;
+			return bad(rd, "symbol %s is outside the syslet sections",
+				   name);
+		}
+		if (!*name)
+			return bad(rd, "symbol %zu has no name", i);
+		if (type != STT_OBJECT && type != STT_NOTYPE)
+			return bad(rd, "symbol %s: unexpected type %d", name, type);
+		if (sym.st_value > img->size[s] ||
+		    sym.st_size > img->size[s] - sym.st_value)
+			return bad(rd, "symbol %s lies outside its section", name);
+		if (bind == STB_LOCAL && s != SLO_SEC_ATOMS)
+			continue;
+		out = &img->syms[img->nr_syms];
+		out->name = strdup(name);
+		if (!out->name)
+			return bad(rd, "out of memory");
+		rd->symmap[i] = img->nr_syms++;
+		out->section = (enum slo_section)s;
+		out->value = sym.st_value;
+		out->size = sym.st_size;
+		out->entry = -1;
+		out->param_index = -1;
+		switch (s) {
+		case SLO_SEC_ATOMS:
+			out->kind = bind == STB_LOCAL ? SLO_SYM_LABEL : SLO_SYM_ENTRY;
+			if (sym.st_value % ((uint64_t)SLO_ATOM_WORDS * rd->w))
+				return bad(rd, "symbol %s is not at an atom", name);
+			break;
+		case SLO_SEC_CELLS:
+			out->kind = SLO_SYM_VAR;
+			if (sym.st_value % rd->w)
+				return bad(rd, "symbol %s is not at a cell", name);
+			break;
+		case SLO_SEC_BSS:
+			out->kind = SLO_SYM_BUFFER;
+			break;
+		default:
+			out->kind = SLO_SYM_DATA;
+			break;
+		}
+	}
+	return 0;
+}
+
+static int read_params(struct reader *rd)
+{
+	struct slo_image *img = rd->img;
+	size_t size;
+	Elf_Data *d;
+	const uint8_t *p;
+
+	if (!rd->params)
+		return 0;
+	d = raw(rd, rd->params, &size);
+	if (!d || size % sizeof(struct slo_param_rec))
+		return bad(rd, "%s: bad size", SLO_SEC_NAME_PARAMS);
+	p = d->d_buf;
+	for (size_t off = 0; off < size; off += sizeof(struct slo_param_rec)) {
+		uint32_t sym = get32(p + off), entry = get32(p + off + 4);
+		uint32_t index = get32(p + off + 8), type = get32(p + off + 12);
+		struct slo_symbol *s;
+		size_t e;
+
+		if (sym >= rd->nsyms || rd->symmap[sym] == NO_SYM ||
+		    entry >= rd->nsyms || rd->symmap[entry] == NO_SYM)
+			return bad(rd, "%s: bad symbol index", SLO_SEC_NAME_PARAMS);
+		s = &img->syms[rd->symmap[sym]];
+		e = rd->symmap[entry];
+		if (s->kind != SLO_SYM_VAR || img->syms[e].kind != SLO_SYM_ENTRY)
+			return bad(rd, "%s: %s is not a parameter cell of an entry",
+				   SLO_SEC_NAME_PARAMS, s->name);
+		if ((type != SLO_PARAM_INT && type != SLO_PARAM_STR) ||
+		    index > 255)
+			return bad(rd, "%s: parameter %s: bad type or position",
+				   SLO_SEC_NAME_PARAMS, s->name);
+		s->kind = SLO_SYM_PARAM;
+		s->entry = (int)e;
+		s->param_index = (int)index;
+		s->param_type = (enum slo_param_type)type;
+	}
+	/* Each entry's parameters must be numbered 0..n-1 without repeats. */
+	for (size_t i = 0; i < img->nr_syms; i++) {
+		const struct slo_symbol *s = &img->syms[i];
+		int n = 0, seen = 0;
+
+		if (s->kind != SLO_SYM_PARAM)
+			continue;
+		for (size_t j = 0; j < img->nr_syms; j++) {
+			const struct slo_symbol *t = &img->syms[j];
+
+			if (t->kind != SLO_SYM_PARAM || t->entry != s->entry)
+				continue;
+			n++;
+			seen += t->param_index == s->param_index;
+		}
+		if (seen != 1 || s->param_index >= n)
+			return bad(rd, "%s: parameters of %s are misnumbered",
+				   SLO_SEC_NAME_PARAMS, img->syms[s->entry].name);
+	}
+	return 0;
+}
+
+static int read_one_rel(struct reader *rd, Elf_Data *d, size_t k, int rela,
+			enum slo_section where, struct slo_reloc *out)
+{
+	struct slo_image *img = rd->img;
+	GElf_Rela re;
+	GElf_Rel rl;
+	GElf_Sym sym;
+	uint64_t symi, type, addend;
+	int t;
+
+	if (rela) {
+		if (!gelf_getrela(d, (int)k, &re))
+			return bad(rd, "relocation %zu: unreadable", k);
+	} else {
+		if (!gelf_getrel(d, (int)k, &rl))
+			return bad(rd, "relocation %zu: unreadable", k);
+		re.r_offset = rl.r_offset;
+		re.r_info = rl.r_info;
+		re.r_addend = 0;
+	}
+	symi = GELF_R_SYM(re.r_info);
+	type = GELF_R_TYPE(re.r_info);
+	if (type != (rd->w == 4 ? R_386_32 : R_X86_64_64))
+		return bad(rd, "relocation %zu in %s: unsupported type %u", k,
+			   slo_elf_sec_names[where], (unsigned)type);
+	if (re.r_offset % rd->w || re.r_offset > img->size[where] ||
+	    img->size[where] - re.r_offset < rd->w)
+		return bad(rd, "relocation %zu in %s: offset out of range", k,
+			   slo_elf_sec_names[where]);
+	if (symi == 0 || symi >= rd->nsyms ||
+	    !gelf_getsym(rd->symdata, (int)symi, &sym))
+		return bad(rd, "relocation %zu in %s: bad symbol", k,
+			   slo_elf_sec_names[where]);
+	t = sym.st_shndx < SHN_LORESERVE ? section_of(rd, sym.st_shndx) : -1;
+	if (t < 0)
+		return bad(rd, "relocation %zu in %s: target outside the image",
+			   k, slo_elf_sec_names[where]);
+	/* i386 keeps the addend in the field; the model keeps it aside. */
+	addend = rela ? (uint64_t)re.r_addend
+		      : get_word(img->data[where] + re.r_offset, rd->w);
+	if (rela && re.r_addend < 0)
+		return bad(rd, "relocation %zu in %s: negative addend", k,
+			   slo_elf_sec_names[where]);
+	if (sym.st_value > img->size[t] || addend > img->size[t] - sym.st_value)
+		return bad(rd, "relocation %zu in %s: points outside %s", k,
+			   slo_elf_sec_names[where], slo_elf_sec_names[t]);
+	out->where = where;
+	out->offset = re.r_offset;
+	out->target = (enum slo_section)t;
+	out->addend = sym.st_value + addend;
+	return 0;
+}
+
+static int read_relocs(struct reader *rd)
+{
+	struct slo_image *img = rd->img;
+	size_t cap = 0;
+
+	for (size_t i = 1; i < rd->shnum; i++) {
+		Elf_Scn *scn = elf_getscn(rd->elf, i);
+		GElf_Shdr sh;
+		Elf_Data *d;
+		size_t n, entsz;
+		int where, rela;
+
+		if (!gelf_getshdr(scn, &sh))
+			return bad(rd, "section %zu: unreadable header", i);
+		if (sh.sh_type != SHT_REL && sh.sh_type != SHT_RELA)
+			continue;
+		rela = sh.sh_type == SHT_RELA;
+		if (rela != (rd->w == 8))
+			return bad(rd, "section %zu: %s relocations on this machine",
+				   i, rela ? "RELA" : "REL");
+		where = section_of(rd, sh.sh_info);
+		if (sh.sh_link != rd->symtab ||
+		    (where != SLO_SEC_ATOMS && where != SLO_SEC_CELLS))
+			return bad(rd, "section %zu: relocations for a section that has no pointers",
+				   i);
+		entsz = gelf_fsize(rd->elf, rela ? ELF_T_RELA : ELF_T_REL, 1,
+				   EV_CURRENT);
+		if (sh.sh_entsize != entsz || sh.sh_size % entsz)
+			return bad(rd, "section %zu: bad relocation entry size", i);
+		d = elf_getdata(scn, NULL);
+		n = sh.sh_size / entsz;
+		if (n && (!d || d->d_size != sh.sh_size))
+			return bad(rd, "section %zu: unreadable", i);
+		if (n > cap - img->nr_relocs) {
+			struct slo_reloc *r;
+
+			cap = img->nr_relocs + n;
+			r = realloc(img->relocs, cap * sizeof(*r));
+			if (!r)
+				return bad(rd, "out of memory");
+			img->relocs = r;
+		}
+		for (size_t k = 0; k < n; k++)
+			if (read_one_rel(rd, d, k, rela, (enum slo_section)where,
+					 &img->relocs[img->nr_relocs++]))
+				return -1;
+	}
+	slo_image_sort_relocs(img);
+	for (size_t i = 0; i < img->nr_relocs; i++) {
+		const struct slo_reloc *r = &img->relocs[i];
+
+		if (i && r->where == r[-1].where && r->offset == r[-1].offset)
+			return bad(rd, "two relocations of %s+%#llx",
+				   slo_elf_sec_names[r->where],
+				   (unsigned long long)r->offset);
+	}
+	/* The model holds pointer fields as zero and the target aside. */
+	for (size_t i = 0; i < img->nr_relocs; i++)
+		slo_image_set_word(img, img->relocs[i].where,
+				   img->relocs[i].offset, 0);
+	return 0;
+}
+
+static char *debug_str(const uint8_t *tab, uint32_t size, uint32_t off,
+		       int *ok)
+{
+	char *s;
+
+	if (!off)
+		return NULL;
+	if (off >= size) {
+		*ok = 0;
+		return NULL;
+	}
+	s = strdup((const char *)tab + off);
+	if (!s)
+		*ok = 0;
+	return s;
+}
+
+static int read_debug(struct reader *rd)
+{
+	struct slo_image *img = rd->img;
+	size_t size, hdr = sizeof(struct slo_debug_hdr);
+	size_t rec = sizeof(struct slo_debug_rec);
+	const uint8_t *p, *tab;
+	uint32_t nr, strsz;
+	Elf_Data *d;
+	int ok = 1;
+
+	if (!rd->debug)
+		return 0;
+	d = raw(rd, rd->debug, &size);
+	if (!d || size < hdr)
+		return bad(rd, "%s: truncated", SLO_SEC_NAME_DEBUG);
+	p = d->d_buf;
+	nr = get32(p + 4);
+	strsz = get32(p + 8);
+	if (get32(p) != SLO_FORMAT_VERSION)
+		return bad(rd, "%s: unknown version %u", SLO_SEC_NAME_DEBUG,
+			   get32(p));
+	if (nr != img->nr_atoms)
+		return bad(rd, "%s: %u records for %zu atoms", SLO_SEC_NAME_DEBUG,
+			   nr, img->nr_atoms);
+	if ((size - hdr) / rec < nr || size - hdr - nr * rec != strsz)
+		return bad(rd, "%s: sizes do not add up", SLO_SEC_NAME_DEBUG);
+	tab = p + hdr + nr * rec;
+	if (!strsz || tab[0] || tab[strsz - 1])
+		return bad(rd, "%s: bad string table", SLO_SEC_NAME_DEBUG);
+	img->source = debug_str(tab, strsz, get32(p + 12), &ok);
+	img->debug = calloc(nr ? nr : 1, sizeof(*img->debug));
+	if (!img->debug)
+		return bad(rd, "out of memory");
+	for (uint32_t i = 0; i < nr && ok; i++) {
+		const uint8_t *q = p + hdr + (size_t)i * rec;
+		struct slo_debug *dr = &img->debug[i];
+
+		dr->line = get32(q);
+		dr->col = get32(q + 4);
+		if (get32(q + 8) >= SLO_NR_ROLES)
+			return bad(rd, "%s: atom %u: unknown role",
+				   SLO_SEC_NAME_DEBUG, i);
+		dr->role = (enum slo_role)get32(q + 8);
+		dr->syscall = debug_str(tab, strsz, get32(q + 12), &ok);
+		dr->text = debug_str(tab, strsz, get32(q + 16), &ok);
+	}
+	if (!ok)
+		return bad(rd, "%s: string offset out of range",
+			   SLO_SEC_NAME_DEBUG);
+	return 0;
+}
+
+struct first_problem {
+	char	*err;
+	size_t	errlen;
+	int	seen;
+};
+
+static void note_problem(void *ctx, size_t atom, const char *msg)
+{
+	struct first_problem *fp = ctx;
+
+	if (fp->seen++)
+		return;
+	if (atom == (size_t)-1)
+		slo_elf_error(fp->err, fp->errlen, "%s", msg);
+	else
+		slo_elf_error(fp->err, fp->errlen, "atom %zu: %s", atom, msg);
+}
+
+struct slo_image *slo_image_read_mem(const void *buf, size_t len, char *err,
+				     size_t errlen)
+{
+	struct reader rd = { .len = len, .err = err, .errlen = errlen };
+	struct first_problem fp = { err, errlen, 0 };
+	int rc = -1;
+
+	if (elf_version(EV_CURRENT) == EV_NONE) {
+		bad(&rd, "libelf is too old");
+		return NULL;
+	}
+	/* libelf may write to a private buffer; the caller's stays intact. */
+	rd.buf = malloc(len ? len : 1);
+	rd.img = slo_image_new(8, SYSTAB_X86_64);
+	if (!rd.buf || !rd.img) {
+		bad(&rd, "out of memory");
+		goto out;
+	}
+	if (len)
+		memcpy(rd.buf, buf, len);
+	if (check_header(&rd))
+		goto out;
+	rd.elf = elf_memory((char *)rd.buf, len);
+	if (!rd.elf || elf_kind(rd.elf) != ELF_K_ELF) {
+		bad(&rd, "not an ELF file: %s", elf_errmsg(-1));
+		goto out;
+	}
+	if (scan_sections(&rd) || read_note(&rd) || read_alloc(&rd) ||
+	    read_symbols(&rd) || read_params(&rd) || read_relocs(&rd) ||
+	    read_debug(&rd))
+		goto out;
+	if (slo_image_verify(rd.img, note_problem, &fp))
+		goto out;
+	rc = 0;
+out:
+	if (rd.elf)
+		elf_end(rd.elf);
+	free(rd.buf);
+	free(rd.symmap);
+	if (rc) {
+		slo_image_free(rd.img);
+		return NULL;
+	}
+	return rd.img;
+}
+
+struct slo_image *slo_image_read_file(const char *path, char *err,
+				      size_t errlen)
+{
+	struct slo_image *img = NULL;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	uint8_t *buf = NULL;
+	size_t len = 0, cap = 0;
+
+	if (fd < 0) {
+		slo_elf_error(err, errlen, "%s", strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (uint64_t)st.st_size > MAX_SEC_SIZE * 2) {
+		slo_elf_error(err, errlen, "file is too large");
+		goto out;
+	}
+	/* Read in a loop: pipes and /dev/stdin work as well as files. */
+	for (;;) {
+		ssize_t n;
+
+		if (len == cap) {
+			uint8_t *nb;
+
+			cap = cap ? cap * 2 : 65536;
+			if (cap > MAX_SEC_SIZE * 2) {
+				slo_elf_error(err, errlen, "file is too large");
+				goto out;
+			}
+			nb = realloc(buf, cap);
+			if (!nb) {
+				slo_elf_error(err, errlen, "out of memory");
+				goto out;
+			}
+			buf = nb;
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			slo_elf_error(err, errlen, "%s", strerror(errno));
+			goto out;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	img = slo_image_read_mem(buf, len, err, errlen);
+out:
+	free(buf);
+	close(fd);
+	return img;
+}

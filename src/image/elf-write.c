@@ -1,0 +1,552 @@
+/* elf-write.c: write the image model as an ELF relocatable object with libelf. */
+#include <gelf.h>
+#include <libelf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "image/elf-local.h"
+#include "common/systab.h"
+
+const char *const slo_elf_sec_names[SLO_NR_SECTIONS] = {
+	[SLO_SEC_ATOMS] = SLO_SEC_NAME_ATOMS,
+	[SLO_SEC_CELLS] = SLO_SEC_NAME_CELLS,
+	[SLO_SEC_RODATA] = SLO_SEC_NAME_RODATA,
+	[SLO_SEC_BSS] = SLO_SEC_NAME_BSS,
+};
+
+int slo_elf_error(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+/* A growing string table; offsets stay valid, the buffer may move. */
+struct strbuf {
+	char	*p;
+	size_t	len, cap;
+	int	oom;
+};
+
+static uint32_t strbuf_add(struct strbuf *b, const char *s)
+{
+	size_t n = strlen(s) + 1, off = b->len;
+
+	if (b->len + n > b->cap) {
+		size_t cap = b->cap ? b->cap : 256;
+		char *p;
+
+		while (cap < b->len + n)
+			cap *= 2;
+		p = realloc(b->p, cap);
+		if (!p) {
+			b->oom = 1;
+			return 0;
+		}
+		b->p = p;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	return (uint32_t)off;
+}
+
+#define MAX_BUFS 16
+
+struct writer {
+	const struct slo_image	*img;
+	Elf			*elf;
+	unsigned int		w;		/* word size */
+	struct strbuf		shstr, str;
+	void			*bufs[MAX_BUFS];
+	int			nbufs;
+	size_t			symtab;		/* section index of .symtab */
+	size_t			*elfidx;	/* model symbol -> symtab index */
+	char			*err;
+	size_t			errlen;
+};
+
+/* Buffers handed to libelf must live until elf_update(). */
+static void *keep(struct writer *wr, size_t n)
+{
+	void *p;
+
+	if (wr->nbufs == MAX_BUFS)
+		return NULL;
+	p = calloc(1, n ? n : 1);
+	if (p)
+		wr->bufs[wr->nbufs++] = p;
+	return p;
+}
+
+static Elf_Scn *add_section(struct writer *wr, const char *name,
+			    GElf_Word type, GElf_Xword flags, GElf_Xword align,
+			    void *buf, size_t size, Elf_Type dtype)
+{
+	Elf_Scn *scn = elf_newscn(wr->elf);
+	Elf_Data *d;
+	GElf_Shdr sh;
+
+	if (!scn || !(d = elf_newdata(scn)) || !gelf_getshdr(scn, &sh))
+		return NULL;
+	d->d_buf = buf;
+	d->d_size = size;
+	d->d_type = dtype;
+	d->d_align = align;
+	d->d_off = 0;
+	d->d_version = EV_CURRENT;
+	sh.sh_name = strbuf_add(&wr->shstr, name);
+	sh.sh_type = type;
+	sh.sh_flags = flags;
+	sh.sh_addralign = align;
+	if (dtype != ELF_T_BYTE)
+		sh.sh_entsize = gelf_fsize(wr->elf, dtype, 1, EV_CURRENT);
+	if (!gelf_update_shdr(scn, &sh))
+		return NULL;
+	return scn;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++, v >>= 8)
+		p[i] = (uint8_t)v;
+}
+
+static void put_word(uint8_t *p, unsigned int w, uint64_t v)
+{
+	for (unsigned int i = 0; i < w; i++, v >>= 8)
+		p[i] = (uint8_t)v;
+}
+
+static enum slo_section sym_section(enum slo_sym_kind k)
+{
+	switch (k) {
+	case SLO_SYM_ENTRY:
+	case SLO_SYM_LABEL:
+		return SLO_SEC_ATOMS;
+	case SLO_SYM_VAR:
+	case SLO_SYM_PARAM:
+		return SLO_SEC_CELLS;
+	case SLO_SYM_BUFFER:
+		return SLO_SEC_BSS;
+	case SLO_SYM_DATA:
+		return SLO_SEC_RODATA;
+	}
+	return SLO_NR_SECTIONS;
+}
+
+/* Reject a model that would make a broken object, before writing. */
+static int check_model(struct writer *wr)
+{
+	const struct slo_image *img = wr->img;
+	uint64_t asz = (uint64_t)SLO_ATOM_WORDS * img->word_size;
+
+	if ((unsigned)img->profile >= SYSTAB_NR_PROFILES ||
+	    systab_word_size((enum systab_profile)img->profile) != img->word_size)
+		return slo_elf_error(wr->err, wr->errlen,
+				     "image word size does not match its profile");
+	if (img->size[SLO_SEC_ATOMS] % asz ||
+	    img->size[SLO_SEC_ATOMS] / asz != img->nr_atoms)
+		return slo_elf_error(wr->err, wr->errlen,
+				     ".syslet.atoms is not a whole number of atoms");
+	for (int s = 0; s < SLO_SEC_BSS; s++)
+		if (img->size[s] && !img->data[s])
+			return slo_elf_error(wr->err, wr->errlen,
+					     "section %s has no contents",
+					     slo_elf_sec_names[s]);
+	for (int s = 0; s < SLO_NR_SECTIONS; s++)
+		if (img->align[s] & (img->align[s] - 1))
+			return slo_elf_error(wr->err, wr->errlen,
+					     "section %s: alignment is not a power of two",
+					     slo_elf_sec_names[s]);
+	for (size_t i = 0; i < img->nr_relocs; i++) {
+		const struct slo_reloc *r = &img->relocs[i];
+
+		if ((r->where != SLO_SEC_ATOMS && r->where != SLO_SEC_CELLS) ||
+		    r->offset % img->word_size ||
+		    r->offset > img->size[r->where] - img->word_size ||
+		    img->size[r->where] < img->word_size ||
+		    (unsigned)r->target >= SLO_NR_SECTIONS ||
+		    r->addend > img->size[r->target] ||
+		    (img->word_size == 4 && r->addend > UINT32_MAX))
+			return slo_elf_error(wr->err, wr->errlen,
+					     "relocation %zu is out of range", i);
+		if (i && img->relocs[i - 1].where == r->where &&
+		    img->relocs[i - 1].offset >= r->offset)
+			return slo_elf_error(wr->err, wr->errlen,
+					     "relocations are not sorted");
+	}
+	for (size_t i = 0; i < img->nr_syms; i++) {
+		const struct slo_symbol *s = &img->syms[i];
+
+		if (!s->name || !*s->name || s->section != sym_section(s->kind) ||
+		    s->value > img->size[s->section] ||
+		    s->size > img->size[s->section] - s->value)
+			return slo_elf_error(wr->err, wr->errlen,
+					     "symbol %s is out of range",
+					     s->name ? s->name : "(null)");
+		if (s->kind == SLO_SYM_PARAM &&
+		    (s->entry < 0 || (size_t)s->entry >= img->nr_syms ||
+		     img->syms[s->entry].kind != SLO_SYM_ENTRY))
+			return slo_elf_error(wr->err, wr->errlen,
+					     "parameter %s has no entry", s->name);
+	}
+	return 0;
+}
+
+static uint64_t sec_align(const struct slo_image *img, int s)
+{
+	return img->align[s] ? img->align[s] : img->word_size;
+}
+
+/* The four allocated sections, indexes 1..4 in enum order; on i386 the
+ * addends go in place, so the bytes differ from the model's. */
+static int add_alloc_sections(struct writer *wr)
+{
+	const struct slo_image *img = wr->img;
+	static const GElf_Xword flags[SLO_NR_SECTIONS] = {
+		SHF_ALLOC | SHF_WRITE, SHF_ALLOC | SHF_WRITE, SHF_ALLOC,
+		SHF_ALLOC | SHF_WRITE,
+	};
+
+	for (int s = 0; s < SLO_NR_SECTIONS; s++) {
+		uint8_t *buf = NULL;
+
+		if (s != SLO_SEC_BSS) {
+			buf = keep(wr, img->size[s]);
+			if (!buf)
+				return -1;
+			if (img->size[s])
+				memcpy(buf, img->data[s], img->size[s]);
+		}
+		if (s == SLO_SEC_ATOMS || s == SLO_SEC_CELLS) {
+			for (size_t i = 0; i < img->nr_relocs; i++) {
+				const struct slo_reloc *r = &img->relocs[i];
+
+				if ((int)r->where == s)
+					put_word(buf + r->offset, img->word_size,
+						 img->word_size == 4 ? r->addend : 0);
+			}
+		}
+		if (!add_section(wr, slo_elf_sec_names[s],
+				 s == SLO_SEC_BSS ? SHT_NOBITS : SHT_PROGBITS,
+				 flags[s], sec_align(img, s), buf,
+				 (size_t)img->size[s], ELF_T_BYTE))
+			return -1;
+	}
+	return 0;
+}
+
+static int add_symtab(struct writer *wr)
+{
+	const struct slo_image *img = wr->img;
+	size_t nlocal = 1 + (img->source ? 1 : 0) + SLO_NR_SECTIONS, n, k;
+	size_t symsz = img->word_size == 8 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym);
+	Elf_Scn *scn;
+	Elf_Data *d;
+	GElf_Shdr sh;
+	GElf_Sym sym;
+	void *buf;
+
+	for (size_t i = 0; i < img->nr_syms; i++)
+		nlocal += img->syms[i].kind == SLO_SYM_LABEL;
+	n = 1 + (img->source ? 1 : 0) + SLO_NR_SECTIONS + img->nr_syms;
+	buf = keep(wr, n * symsz);
+	wr->elfidx = calloc(img->nr_syms + 1, sizeof(*wr->elfidx));
+	if (!buf || !wr->elfidx)
+		return -1;
+	scn = add_section(wr, ".symtab", SHT_SYMTAB, 0, img->word_size, buf,
+			  n * symsz, ELF_T_SYM);
+	if (!scn || !(d = elf_getdata(scn, NULL)))
+		return -1;
+	wr->symtab = elf_ndxscn(scn);
+	k = 1;
+	memset(&sym, 0, sizeof(sym));
+	if (img->source) {
+		const char *base = strrchr(img->source, '/');
+
+		sym.st_name = strbuf_add(&wr->str, base ? base + 1 : img->source);
+		sym.st_info = GELF_ST_INFO(STB_LOCAL, STT_FILE);
+		sym.st_shndx = SHN_ABS;
+		gelf_update_sym(d, (int)k++, &sym);
+	}
+	for (int s = 0; s < SLO_NR_SECTIONS; s++) {
+		memset(&sym, 0, sizeof(sym));
+		sym.st_info = GELF_ST_INFO(STB_LOCAL, STT_SECTION);
+		sym.st_shndx = (Elf64_Section)(1 + s);
+		gelf_update_sym(d, (int)k++, &sym);
+	}
+	/* Locals (labels) first, then globals, each in model order. */
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < img->nr_syms; i++) {
+			const struct slo_symbol *s = &img->syms[i];
+			int local = s->kind == SLO_SYM_LABEL;
+
+			if (local != !pass)
+				continue;
+			memset(&sym, 0, sizeof(sym));
+			sym.st_name = strbuf_add(&wr->str, s->name);
+			sym.st_info = GELF_ST_INFO(local ? STB_LOCAL : STB_GLOBAL,
+						   STT_OBJECT);
+			sym.st_other = STV_DEFAULT;
+			sym.st_shndx = (Elf64_Section)(1 + s->section);
+			sym.st_value = s->value;
+			sym.st_size = s->size;
+			wr->elfidx[i] = k;
+			gelf_update_sym(d, (int)k++, &sym);
+		}
+	}
+	if (!gelf_getshdr(scn, &sh))
+		return -1;
+	sh.sh_info = (GElf_Word)nlocal;
+	return gelf_update_shdr(scn, &sh) ? 0 : -1;
+}
+
+static int add_relocs(struct writer *wr, enum slo_section where)
+{
+	const struct slo_image *img = wr->img;
+	int rela = img->word_size == 8;
+	size_t n = 0, k = 0, entsz;
+	char name[64];
+	Elf_Scn *scn;
+	Elf_Data *d;
+	GElf_Shdr sh;
+	void *buf;
+
+	for (size_t i = 0; i < img->nr_relocs; i++)
+		n += img->relocs[i].where == where;
+	if (!n)
+		return 0;
+	entsz = rela ? sizeof(Elf64_Rela) : sizeof(Elf32_Rel);
+	buf = keep(wr, n * entsz);
+	if (!buf)
+		return -1;
+	snprintf(name, sizeof(name), "%s%s", rela ? ".rela" : ".rel",
+		 slo_elf_sec_names[where]);
+	scn = add_section(wr, name, rela ? SHT_RELA : SHT_REL, SHF_INFO_LINK,
+			  img->word_size, buf, n * entsz,
+			  rela ? ELF_T_RELA : ELF_T_REL);
+	if (!scn || !(d = elf_getdata(scn, NULL)))
+		return -1;
+	for (size_t i = 0; i < img->nr_relocs; i++) {
+		const struct slo_reloc *r = &img->relocs[i];
+		/* Section symbols sit right after the null and file symbols. */
+		size_t symi = 1 + (img->source ? 1 : 0) + r->target;
+
+		if (r->where != where)
+			continue;
+		if (rela) {
+			GElf_Rela re = {
+				.r_offset = r->offset,
+				.r_info = GELF_R_INFO(symi, R_X86_64_64),
+				.r_addend = (GElf_Sxword)r->addend,
+			};
+			gelf_update_rela(d, (int)k++, &re);
+		} else {
+			GElf_Rel re = {
+				.r_offset = r->offset,
+				.r_info = GELF_R_INFO(symi, R_386_32),
+			};
+			gelf_update_rel(d, (int)k++, &re);
+		}
+	}
+	if (!gelf_getshdr(scn, &sh))
+		return -1;
+	sh.sh_link = (GElf_Word)wr->symtab;
+	sh.sh_info = (GElf_Word)(1 + where);
+	return gelf_update_shdr(scn, &sh) ? 0 : -1;
+}
+
+static int add_note(struct writer *wr)
+{
+	const struct slo_image *img = wr->img;
+	/* namesz, descsz, type, "syslet\0" padded to 8, descriptor */
+	size_t size = 12 + 8 + sizeof(struct slo_note_abi);
+	uint8_t *p = keep(wr, size);
+	const char *prof = systab_profile_name((enum systab_profile)img->profile);
+
+	if (!p)
+		return -1;
+	put32(p, sizeof(SLO_NOTE_OWNER));
+	put32(p + 4, sizeof(struct slo_note_abi));
+	put32(p + 8, SLO_NOTE_ABI);
+	memcpy(p + 12, SLO_NOTE_OWNER, sizeof(SLO_NOTE_OWNER));
+	put32(p + 20, img->format_version);
+	put32(p + 24, img->word_size);
+	strncpy((char *)p + 28, prof, 15);
+	return add_section(wr, SLO_SEC_NAME_NOTE, SHT_NOTE, 0, 4, p, size,
+			   ELF_T_BYTE) ? 0 : -1;
+}
+
+static int add_debug(struct writer *wr)
+{
+	const struct slo_image *img = wr->img;
+	struct strbuf st = { 0 };
+	size_t hdr = sizeof(struct slo_debug_hdr);
+	size_t rec = sizeof(struct slo_debug_rec), size;
+	uint32_t src;
+	uint8_t *p;
+
+	if (!img->debug)
+		return 0;
+	strbuf_add(&st, "");
+	src = img->source ? strbuf_add(&st, img->source) : 0;
+	/* Strings first, so the section can be sized in one go. */
+	for (size_t i = 0; i < img->nr_atoms; i++) {
+		if (img->debug[i].syscall)
+			strbuf_add(&st, img->debug[i].syscall);
+		if (img->debug[i].text)
+			strbuf_add(&st, img->debug[i].text);
+	}
+	if (st.oom || img->nr_atoms > UINT32_MAX / rec) {
+		free(st.p);
+		return -1;
+	}
+	size = hdr + img->nr_atoms * rec + st.len;
+	p = keep(wr, size);
+	if (!p) {
+		free(st.p);
+		return -1;
+	}
+	put32(p, SLO_FORMAT_VERSION);
+	put32(p + 4, (uint32_t)img->nr_atoms);
+	put32(p + 8, (uint32_t)st.len);
+	put32(p + 12, src);
+	st.len = 1 + (img->source ? strlen(img->source) + 1 : 0);
+	for (size_t i = 0; i < img->nr_atoms; i++) {
+		const struct slo_debug *dr = &img->debug[i];
+		uint8_t *q = p + hdr + i * rec;
+
+		put32(q, dr->line);
+		put32(q + 4, dr->col);
+		put32(q + 8, (uint32_t)dr->role);
+		/* Replays the offsets the first pass handed out. */
+		put32(q + 12, dr->syscall ? strbuf_add(&st, dr->syscall) : 0);
+		put32(q + 16, dr->text ? strbuf_add(&st, dr->text) : 0);
+	}
+	memcpy(p + hdr + img->nr_atoms * rec, st.p, st.len);
+	free(st.p);
+	return add_section(wr, SLO_SEC_NAME_DEBUG, SHT_PROGBITS, 0, 4, p, size,
+			   ELF_T_BYTE) ? 0 : -1;
+}
+
+static int add_params(struct writer *wr)
+{
+	const struct slo_image *img = wr->img;
+	size_t n = 0, k = 0;
+	uint8_t *p;
+
+	for (size_t i = 0; i < img->nr_syms; i++)
+		n += img->syms[i].kind == SLO_SYM_PARAM;
+	if (!n)
+		return 0;
+	p = keep(wr, n * sizeof(struct slo_param_rec));
+	if (!p)
+		return -1;
+	for (size_t i = 0; i < img->nr_syms; i++) {
+		const struct slo_symbol *s = &img->syms[i];
+		uint8_t *q;
+
+		if (s->kind != SLO_SYM_PARAM)
+			continue;
+		q = p + k++ * sizeof(struct slo_param_rec);
+		put32(q, (uint32_t)wr->elfidx[i]);
+		put32(q + 4, (uint32_t)wr->elfidx[s->entry]);
+		put32(q + 8, (uint32_t)s->param_index);
+		put32(q + 12, (uint32_t)s->param_type);
+	}
+	return add_section(wr, SLO_SEC_NAME_PARAMS, SHT_PROGBITS, 0, 4, p,
+			   n * sizeof(struct slo_param_rec), ELF_T_BYTE) ? 0 : -1;
+}
+
+/* String tables go last: only now are their contents complete. */
+static int add_strtabs(struct writer *wr)
+{
+	Elf_Scn *str, *shstr;
+	GElf_Shdr sh;
+	Elf_Scn *sym = elf_getscn(wr->elf, wr->symtab);
+
+	str = add_section(wr, ".strtab", SHT_STRTAB, 0, 1, NULL, 0, ELF_T_BYTE);
+	shstr = add_section(wr, ".shstrtab", SHT_STRTAB, 0, 1, NULL, 0,
+			    ELF_T_BYTE);
+	if (!str || !shstr || !sym || wr->str.oom || wr->shstr.oom)
+		return -1;
+	elf_getdata(str, NULL)->d_buf = wr->str.p;
+	elf_getdata(str, NULL)->d_size = wr->str.len;
+	elf_getdata(shstr, NULL)->d_buf = wr->shstr.p;
+	elf_getdata(shstr, NULL)->d_size = wr->shstr.len;
+	if (!gelf_getshdr(sym, &sh))
+		return -1;
+	sh.sh_link = (GElf_Word)elf_ndxscn(str);
+	if (!gelf_update_shdr(sym, &sh))
+		return -1;
+	{
+		GElf_Ehdr eh;
+
+		if (!gelf_getehdr(wr->elf, &eh))
+			return -1;
+		eh.e_shstrndx = (GElf_Half)elf_ndxscn(shstr);
+		return gelf_update_ehdr(wr->elf, &eh) ? 0 : -1;
+	}
+}
+
+static int build(struct writer *wr, int fd)
+{
+	const struct slo_image *img = wr->img;
+	int is64 = img->word_size == 8;
+	GElf_Ehdr eh;
+
+	wr->elf = elf_begin(fd, ELF_C_WRITE, NULL);
+	if (!wr->elf || !gelf_newehdr(wr->elf, is64 ? ELFCLASS64 : ELFCLASS32) ||
+	    !gelf_getehdr(wr->elf, &eh))
+		return -1;
+	eh.e_ident[EI_DATA] = ELFDATA2LSB;
+	eh.e_ident[EI_OSABI] = ELFOSABI_NONE;
+	eh.e_type = ET_REL;
+	eh.e_machine = is64 ? EM_X86_64 : EM_386;
+	eh.e_version = EV_CURRENT;
+	if (!gelf_update_ehdr(wr->elf, &eh))
+		return -1;
+	strbuf_add(&wr->shstr, "");
+	strbuf_add(&wr->str, "");
+	if (add_alloc_sections(wr) || add_symtab(wr) ||
+	    add_relocs(wr, SLO_SEC_ATOMS) || add_relocs(wr, SLO_SEC_CELLS) ||
+	    add_note(wr) || add_debug(wr) || add_params(wr) ||
+	    !add_section(wr, ".note.GNU-stack", SHT_PROGBITS, 0, 1, NULL, 0,
+			 ELF_T_BYTE) ||
+	    add_strtabs(wr))
+		return -1;
+	return elf_update(wr->elf, ELF_C_WRITE) < 0 ? -1 : 0;
+}
+
+int slo_image_write(const struct slo_image *img, int fd, char *err,
+		    size_t errlen)
+{
+	struct writer wr = { .img = img, .err = err, .errlen = errlen };
+	int rc;
+
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return slo_elf_error(err, errlen, "libelf is too old");
+	if (check_model(&wr))
+		return -1;
+	wr.w = img->word_size;
+	rc = build(&wr, fd);
+	if (rc) {
+		int e = elf_errno();
+
+		slo_elf_error(err, errlen, "cannot write ELF: %s",
+			      e ? elf_errmsg(e) : "out of memory");
+	}
+	elf_end(wr.elf);
+	for (int i = 0; i < wr.nbufs; i++)
+		free(wr.bufs[i]);
+	free(wr.shstr.p);
+	free(wr.str.p);
+	free(wr.elfidx);
+	return rc;
+}

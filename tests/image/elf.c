@@ -1,0 +1,231 @@
+/* elf.c: the .slo writer and reader: round trip, and clean errors on truncated or corrupt files. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "sample.h"
+
+static const int profiles[] = { SYSTAB_I386_2007, SYSTAB_I386, SYSTAB_X86_64 };
+
+/* Write img to an anonymous file and return its bytes. */
+static uint8_t *to_bytes(const struct slo_image *img, size_t *len)
+{
+	char err[256] = "";
+	FILE *f = tmpfile();
+	uint8_t *buf;
+	long n;
+
+	assert_non_null(f);
+	if (slo_image_write(img, fileno(f), err, sizeof(err)))
+		fail_msg("write: %s", err);
+	n = lseek(fileno(f), 0, SEEK_END);
+	assert_true(n > 0);
+	buf = malloc((size_t)n);
+	assert_int_equal(pread(fileno(f), buf, (size_t)n, 0), n);
+	fclose(f);
+	*len = (size_t)n;
+	return buf;
+}
+
+static void assert_same(const struct slo_image *a, const struct slo_image *b)
+{
+	assert_int_equal(a->word_size, b->word_size);
+	assert_int_equal(a->profile, b->profile);
+	assert_int_equal(a->nr_atoms, b->nr_atoms);
+	for (int s = 0; s < SLO_NR_SECTIONS; s++) {
+		assert_int_equal(a->size[s], b->size[s]);
+		if (s != SLO_SEC_BSS && a->size[s])
+			assert_memory_equal(a->data[s], b->data[s], a->size[s]);
+	}
+	assert_int_equal(b->align[SLO_SEC_BSS], 32);
+	assert_int_equal(a->nr_relocs, b->nr_relocs);
+	for (size_t i = 0; i < a->nr_relocs; i++) {
+		assert_int_equal(a->relocs[i].where, b->relocs[i].where);
+		assert_int_equal(a->relocs[i].offset, b->relocs[i].offset);
+		assert_int_equal(a->relocs[i].target, b->relocs[i].target);
+		assert_int_equal(a->relocs[i].addend, b->relocs[i].addend);
+	}
+	assert_int_equal(a->nr_syms, b->nr_syms);
+	for (size_t i = 0; i < a->nr_syms; i++) {
+		const struct slo_symbol *x = &a->syms[i], *y = &b->syms[i];
+
+		assert_string_equal(x->name, y->name);
+		assert_int_equal(x->kind, y->kind);
+		assert_int_equal(x->section, y->section);
+		assert_int_equal(x->value, y->value);
+		assert_int_equal(x->size, y->size);
+		if (x->kind == SLO_SYM_PARAM) {
+			assert_int_equal(x->entry, y->entry);
+			assert_int_equal(x->param_index, y->param_index);
+			assert_int_equal(x->param_type, y->param_type);
+		}
+	}
+	assert_string_equal(a->source, b->source);
+	for (size_t i = 0; i < a->nr_atoms; i++) {
+		assert_int_equal(a->debug[i].line, b->debug[i].line);
+		assert_int_equal(a->debug[i].col, b->debug[i].col);
+		assert_int_equal(a->debug[i].role, b->debug[i].role);
+		assert_string_equal(a->debug[i].syscall, b->debug[i].syscall);
+		if (a->debug[i].text)
+			assert_string_equal(a->debug[i].text, b->debug[i].text);
+		else
+			assert_null(b->debug[i].text);
+	}
+}
+
+static void test_roundtrip(void **state)
+{
+	for (size_t p = 0; p < sizeof(profiles) / sizeof(*profiles); p++) {
+		struct slo_image *img = sample_image(profiles[p]), *back;
+		char err[256] = "";
+		size_t len;
+		uint8_t *buf;
+
+		assert_int_equal(slo_image_verify(img, NULL, NULL), 0);
+		buf = to_bytes(img, &len);
+		back = slo_image_read_mem(buf, len, err, sizeof(err));
+		if (!back)
+			fail_msg("read: %s", err);
+		assert_same(img, back);
+		/* The reader's reloc lookup bisects the sorted table. */
+		assert_non_null(slo_image_reloc_at(back, SLO_SEC_ATOMS,
+						   3 * img->word_size));
+		assert_null(slo_image_reloc_at(back, SLO_SEC_ATOMS,
+					       2 * 11 * img->word_size +
+						       3 * img->word_size));
+		slo_image_free(back);
+		slo_image_free(img);
+		free(buf);
+	}
+}
+
+/* Every failure is one line of text, never empty, never a crash. */
+static void expect_clean(const uint8_t *buf, size_t len, int may_succeed)
+{
+	char err[256];
+	struct slo_image *img;
+
+	memset(err, 0, sizeof(err));
+	img = slo_image_read_mem(buf, len, err, sizeof(err));
+	if (img) {
+		if (!may_succeed)
+			fail_msg("accepted a truncated image of %zu bytes", len);
+		/* Whatever got through obeys the contract. */
+		assert_int_equal(slo_image_verify(img, NULL, NULL), 0);
+		slo_image_free(img);
+		return;
+	}
+	assert_true(err[0] != '\0');
+	assert_null(strchr(err, '\n'));
+}
+
+static void test_truncated(void **state)
+{
+	for (size_t p = 0; p < sizeof(profiles) / sizeof(*profiles); p++) {
+		struct slo_image *img = sample_image(profiles[p]);
+		size_t len;
+		uint8_t *buf = to_bytes(img, &len);
+
+		for (size_t n = 0; n < len; n++) {
+			/* A copy of exactly n bytes, so valgrind sees overreads. */
+			uint8_t *cut = malloc(n ? n : 1);
+
+			memcpy(cut, buf, n);
+			expect_clean(cut, n, 0);
+			free(cut);
+		}
+		expect_clean(buf, len, 1);
+		free(buf);
+		slo_image_free(img);
+	}
+}
+
+static void test_corrupt(void **state)
+{
+	static const uint8_t patterns[] = { 0xff, 0x00, 0x80, 0x01, 0x7f };
+
+	for (size_t p = 0; p < sizeof(profiles) / sizeof(*profiles); p++) {
+		struct slo_image *img = sample_image(profiles[p]);
+		size_t len;
+		uint8_t *buf = to_bytes(img, &len);
+
+		for (size_t off = 0; off < len; off++) {
+			for (size_t k = 0; k < sizeof(patterns); k++) {
+				uint8_t old = buf[off];
+
+				buf[off] = k ? patterns[k] : old ^ patterns[k];
+				expect_clean(buf, len, 1);
+				buf[off] = old;
+			}
+		}
+		free(buf);
+		slo_image_free(img);
+	}
+}
+
+static void test_foreign(void **state)
+{
+	struct slo_image *img = sample_image(SYSTAB_X86_64);
+	char err[256];
+	size_t len;
+	uint8_t *buf = to_bytes(img, &len);
+	FILE *self;
+
+	buf[16] = 2; /* ET_EXEC */
+	assert_null(slo_image_read_mem(buf, len, err, sizeof(err)));
+	assert_non_null(strstr(err, "relocatable"));
+	buf[16] = 1;
+	buf[18] = 40; /* EM_ARM */
+	assert_null(slo_image_read_mem(buf, len, err, sizeof(err)));
+	assert_non_null(strstr(err, "machine"));
+	free(buf);
+	assert_null(slo_image_read_mem("#!/bin/sh\n", 10, err, sizeof(err)));
+	assert_string_equal(err, "not an ELF file");
+	/* This very test program is ELF but no syslet image. */
+	self = fopen("/proc/self/exe", "rb");
+	if (self) {
+		static uint8_t exe[1 << 20];
+		size_t n = fread(exe, 1, sizeof(exe), self);
+
+		fclose(self);
+		assert_null(slo_image_read_mem(exe, n, err, sizeof(err)));
+	}
+	assert_null(slo_image_read_file("/nonexistent/x.slo", err, sizeof(err)));
+	assert_non_null(strstr(err, "No such file"));
+	slo_image_free(img);
+}
+
+static void test_write_rejects(void **state)
+{
+	struct slo_image *img = sample_image(SYSTAB_I386);
+	char err[256];
+	FILE *f = tmpfile();
+
+	img->relocs[0].offset = 3; /* not word aligned */
+	assert_int_equal(slo_image_write(img, fileno(f), err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "relocation"));
+	img->relocs[0].offset = 2 * 4;
+	img->profile = SYSTAB_X86_64; /* 4-byte words on a 64-bit profile */
+	assert_int_equal(slo_image_write(img, fileno(f), err, sizeof(err)), -1);
+	fclose(f);
+	slo_image_free(img);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_corrupt),
+		cmocka_unit_test(test_foreign),
+		cmocka_unit_test(test_write_rejects),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
