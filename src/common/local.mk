@@ -10,4 +10,5 @@ src/common/tables.c: $(srcdir)/src/common/gen-tables.sh
 	$(SHELL) $(srcdir)/src/common/gen-tables.sh '$(UNISTD_64_H)' \
 		'$(UNISTD_32_H)' /usr/include/asm-generic/errno-base.h \
 		/usr/include/asm-generic/errno.h > $@.tmp && mv $@.tmp $@
-noinst_HEADERS += src/include/syslet.h
+# Until libsyslet installs them (include_HEADERS in src/lib/local.mk), ship them.
+EXTRA_DIST += src/include/syslet.h src/include/libsyslet.h
