@@ -11,6 +11,7 @@ include tests/image.mk
 include tests/runtime.mk
 include tests/kernel.mk
 include tests/shell.mk
+include tests/asm.mk
 
 check_PROGRAMS += tests/common/abi-layout
 TESTS += tests/common/abi-layout
