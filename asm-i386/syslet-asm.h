@@ -18,6 +18,8 @@
  * always built with -mregparm=3 and user space gets the attribute from
  * SYSLET_ASM_CALL, so the assembly never reads its arguments from the
  * stack.  Declaring them asmlinkage would be wrong: that is regparm(0).
+ * The kernel prototype may take the user atom as unsigned long (as the
+ * port's does) or as a __user pointer: the register is the same.
  *
  *   routine             %eax in      %edx in     %eax out
  *   syslet_copy_uatom   atom (dst)   uatom (src) 0 or -EFAULT
@@ -62,28 +64,47 @@
 #ifndef __ASSEMBLY__
 
 #ifdef __KERNEL__
-#include <linux/types.h>
-#include <linux/compiler.h>
-#else
-#ifndef __user
-#define __user
-#endif
-#endif
+/*
+ * In the kernel the port's <linux/syslet.h> owns struct syslet_atom and
+ * declares syslet_copy_uatom()/syslet_umem_add() (the kernel is built
+ * with -mregparm=3, so its plain prototypes match the registers above);
+ * this header only pins the layout the assembly relies on.
+ */
+#include <linux/build_bug.h>
+#include <linux/stddef.h>
+#include <linux/syslet.h>
 
-struct syslet_uatom;
+static_assert(offsetof(struct syslet_atom, flags) == SYSLET_ATOM_FLAGS);
+static_assert(offsetof(struct syslet_atom, nr) == SYSLET_ATOM_NR);
+static_assert(offsetof(struct syslet_atom, ret_ptr) == SYSLET_ATOM_RET_PTR);
+static_assert(offsetof(struct syslet_atom, next) == SYSLET_ATOM_NEXT);
+static_assert(offsetof(struct syslet_atom, args) == SYSLET_ATOM_ARGS);
+static_assert(sizeof(struct syslet_atom) == SYSLET_ATOM_SIZE);
+static_assert(sizeof(struct syslet_uatom) == SYSLET_UATOM_SIZE);
 
 /*
- * The kernel's private copy of one atom: what copy_uatom fills in.  The
- * port's kernel/syslet.c should use this definition rather than its own,
- * so that the offsets above stay the only truth.
+ * syslet_entry_32.S (optional, included from entry_32.S): a first kernel
+ * frame for pool threads that returns fn's result to user space instead
+ * of the 0 that ret_from_fork() forces.  See that file.
  */
+void syslet_ret_from_fork_asm(void);
+
+#else /* !__KERNEL__: the user-space build of the same routines */
+
+/* The same ten words as the port's struct syslet_atom. */
 struct syslet_atom {
-	unsigned long			flags;
-	unsigned long			nr;
-	long __user			*ret_ptr;
-	struct syslet_uatom __user	*next;
-	unsigned long			args[SYSLET_NR_ARGS];
+	unsigned long	flags;
+	unsigned long	nr;
+	unsigned long	ret_ptr;
+	unsigned long	next;
+	unsigned long	args[SYSLET_NR_ARGS];
 };
+
+_Static_assert(__builtin_offsetof(struct syslet_atom, args) ==
+		       SYSLET_ATOM_ARGS,
+	       "syslet_atom layout");
+_Static_assert(sizeof(struct syslet_atom) == SYSLET_ATOM_SIZE,
+	       "syslet_atom is ten 32-bit words");
 
 #define SYSLET_ASM_CALL __attribute__((regparm(3)))
 
@@ -93,7 +114,7 @@ struct syslet_atom {
  * failure @atom holds whatever was copied so far.
  */
 SYSLET_ASM_CALL long syslet_copy_uatom(struct syslet_atom *atom,
-				       const struct syslet_uatom __user *uatom);
+				       const void *uatom);
 
 /*
  * umem_add(): @inc == 0 reads *@uptr without writing it (so it works on
@@ -102,27 +123,9 @@ SYSLET_ASM_CALL long syslet_copy_uatom(struct syslet_atom *atom,
  * plain read-add-write instead, because a locked access that splits a
  * cache line raises #AC in the kernel when split-lock detection is on.
  */
-SYSLET_ASM_CALL long syslet_umem_add(unsigned long __user *uptr,
-				     unsigned long inc);
+SYSLET_ASM_CALL long syslet_umem_add(unsigned long *uptr, unsigned long inc);
 
-#ifdef __KERNEL__
-/*
- * Kernel only (syslet_entry_32.S, included from entry_32.S): the first
- * kernel frame of a cachemiss thread.  copy_thread() puts it in
- * inactive_task_frame.ret_addr instead of ret_from_fork_asm; it runs
- * fn(arg) (%ebx, %edi as for kernel threads), stores the result in
- * pt_regs->ax and leaves to user space with the registers that the
- * blocked thread moved into this thread's pt_regs.
- */
-void syslet_ret_from_fork_asm(void);
-#endif
-
-#define SYSLET_ASM_CHECK(c) _Static_assert(c, #c)
-SYSLET_ASM_CHECK(__builtin_offsetof(struct syslet_atom, args) ==
-		 SYSLET_ATOM_ARGS);
-SYSLET_ASM_CHECK(sizeof(struct syslet_atom) == SYSLET_ATOM_SIZE ||
-		 sizeof(long) != 4);
-#undef SYSLET_ASM_CHECK
+#endif /* __KERNEL__ */
 
 #endif /* !__ASSEMBLY__ */
 

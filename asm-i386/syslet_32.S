@@ -6,6 +6,8 @@
  *
  *	obj-$(CONFIG_SYSLET) += syslet_32.o
  *
+ * (obj-, not lib-: a lib.a member would lose to the __weak C versions.)
+ *
  * User space: gcc -m32 -c -I asm-i386 syslet_32.S; uasm.h supplies the
  * kernel macros, uasm-fixup.c the exception-table handler.
  *

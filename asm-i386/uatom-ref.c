@@ -28,11 +28,11 @@ long syslet_copy_uatom_c(struct syslet_atom *atom, const void *uatom)
 	ret = uasm_get_u32(&w, u + SYSLET_UATOM_NR);
 	atom->nr = w;
 	ret |= uasm_get_u32(&w, u + SYSLET_UATOM_RET_PTR);
-	atom->ret_ptr = (long *)(uintptr_t)w;
+	atom->ret_ptr = w;
 	ret |= uasm_get_u32(&w, u + SYSLET_UATOM_FLAGS);
 	atom->flags = w;
 	ret |= uasm_get_u32(&w, u + SYSLET_UATOM_NEXT);
-	atom->next = (struct syslet_uatom *)(uintptr_t)w;
+	atom->next = w;
 
 	memset(atom->args, 0, sizeof(atom->args));
 

@@ -156,8 +156,8 @@ static long gen_expect(const struct gen_case *c, struct syslet_atom *want)
 	memset(want, 0, sizeof(*want));
 	want->flags = c->head[0];
 	want->nr = c->head[1];
-	want->ret_ptr = (long *)(uintptr_t)c->head[2];
-	want->next = (struct syslet_uatom *)(uintptr_t)c->head[3];
+	want->ret_ptr = c->head[2];
+	want->next = c->head[3];
 	if (c->readable < need)
 		return EFAULT_RET;
 	for (i = 0; i < SYSLET_NR_ARGS; i++) {
