@@ -13,6 +13,10 @@ TESTS += tests/asm/no-m32.sh
 endif
 EXTRA_DIST += tests/asm/no-m32.sh
 
+# The kernel files' installer needs no -m32.
+TESTS += tests/asm/install-kernel.sh
+EXTRA_DIST += tests/asm/install-kernel.sh
+
 # Per-target flags: only these programs are 32-bit.
 tests_asm_copy_uatom_SOURCES = tests/asm/copy-uatom.c $(ASM_TEST_SOURCES)
 tests_asm_copy_uatom_CPPFLAGS = $(ASM_TEST_CPPFLAGS)
