@@ -32,6 +32,6 @@ tests_asm_umem_add_LDFLAGS = -m32 -pthread
 
 tests_asm_fixup_SOURCES = tests/asm/fixup.c $(ASM_TEST_SOURCES)
 tests_asm_fixup_CPPFLAGS = $(ASM_TEST_CPPFLAGS)
-tests_asm_fixup_CFLAGS = $(AM_CFLAGS) -m32
+tests_asm_fixup_CFLAGS = $(AM_CFLAGS) -m32 -pthread
 tests_asm_fixup_CCASFLAGS = -m32
-tests_asm_fixup_LDFLAGS = -m32
+tests_asm_fixup_LDFLAGS = -m32 -pthread

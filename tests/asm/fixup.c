@@ -1,6 +1,7 @@
 /* fixup.c: the user-space exception table recovers listed faults only; any other fault still kills. */
 #include <config.h>
 
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -53,6 +54,46 @@ static int child_dies_on(void *p)
 	return WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV;
 }
 
+#define NR_THREADS	4
+#define NR_FAULTS	5000
+
+static char *none_page;
+
+/* Faults in several threads at once: the handler keeps no shared state. */
+static void *faulter(void *arg)
+{
+	unsigned long ok = 0, cell = 0;
+	int i;
+
+	(void)arg;
+	for (i = 0; i < NR_FAULTS; i++) {
+		ok += syslet_umem_add((void *)(none_page + 4 * (i % 64)), 1) ==
+		      -SYSLET_UASM_EFAULT;
+		ok += syslet_umem_add(&cell, 1) == i + 1;
+	}
+	return (void *)ok;
+}
+
+static int faults_in_threads(void)
+{
+	pthread_t th[NR_THREADS];
+	unsigned long before = uasm_fault_count(), good = 0;
+	int i, n = 0;
+
+	for (i = 0; i < NR_THREADS; i++)
+		n += pthread_create(&th[i], NULL, faulter, NULL) == 0;
+	if (n != NR_THREADS)
+		at_bail("only %d of %d threads started", n, NR_THREADS);
+	for (i = 0; i < n; i++) {
+		void *r;
+
+		pthread_join(th[i], &r);
+		good += (unsigned long)r;
+	}
+	return good == 2ul * NR_THREADS * NR_FAULTS &&
+	       uasm_fault_count() - before == (unsigned long)NR_THREADS * NR_FAULTS;
+}
+
 int main(void)
 {
 	char *pg;
@@ -75,6 +116,9 @@ int main(void)
 	/* the process is still sane after a recovered fault */
 	at_ok(syslet_umem_add((void *)&before, 0) == (long)before,
 	      "the routines work after a recovered fault");
+	none_page = pg;
+	at_ok(faults_in_threads(), "%d threads fault %d times each at once, all fixed up",
+	      NR_THREADS, NR_FAULTS);
 	at_ok(child_dies_on(pg), "a fault outside the table kills with SIGSEGV");
 	at_ok(child_dies_on(NULL), "a NULL load outside the table kills too");
 
