@@ -68,6 +68,10 @@ static uint32_t good_cell(void)
 	size_t off = at_rand_below((uint32_t)(at_page_size - 4));
 	char *p;
 
+	/* across the boundary of two readable pages */
+	if (!at_rand_below(16))
+		return addr(page(PG_RO)) - 1 - at_rand_below(3);
+
 	if (at_rand_below(8))
 		off &= ~(size_t)3;
 	p = page(pg) + off;
@@ -100,7 +104,12 @@ static void gen_random(struct gen_case *c)
 	size_t off;
 	int i;
 
-	if (at_rand_below(16)) {
+	if (!at_rand_below(16)) {
+		/* across the boundary of two mapped pages */
+		off = 1 + at_rand_below(SYSLET_UATOM_SIZE - 1);
+		c->uatom = page(PG_ATOMS2) - off;
+		c->readable = SYSLET_UATOM_SIZE;
+	} else if (at_rand_below(16)) {
 		off = at_rand_below((uint32_t)(at_page_size - SYSLET_UATOM_SIZE));
 		if (at_rand_below(8))
 			off &= ~(size_t)3;
