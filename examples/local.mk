@@ -1,1 +1,3 @@
-# examples/local.mk: (empty so far)
+# examples/local.mk: example syslets, shipped and checked by tests/compiler/examples.sh.
+EXTRA_DIST += examples/hello.syslet examples/cat.syslet examples/copy.syslet \
+	examples/countdown.syslet examples/server.syslet

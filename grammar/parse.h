@@ -1,0 +1,28 @@
+/* parse.h: state shared by the reentrant scanner and the pure parser of one source. */
+#ifndef SYSLET_PARSE_H
+#define SYSLET_PARSE_H
+
+#include <stddef.h>
+
+#include "grammar/ast.h"
+#include "grammar/diag.h"
+
+/* One per ast_parse() call: the scanner's extra data and the parser's
+ * parameter, so nothing in grammar/ is global. */
+struct parse_ctx {
+	struct diag	*d;
+	struct ast_file	*file;
+	const char	*src;
+	size_t		len;
+	/* Position of the next byte the scanner reads. */
+	unsigned int	line;
+	unsigned int	col;
+	size_t		off;
+	/* Comment start, for "unterminated comment". */
+	struct ast_loc	comment;
+};
+
+void parse_error(struct parse_ctx *ctx, struct ast_loc loc, const char *fmt,
+		 ...) __attribute__((format(printf, 3, 4)));
+
+#endif /* SYSLET_PARSE_H */

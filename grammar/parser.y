@@ -1,0 +1,571 @@
+/* parser.y: the pure bison grammar of the syslet language; it builds an AST and nothing else. */
+%require "3.8"
+%define api.pure full
+%define api.prefix {syl_}
+%define api.location.type {struct ast_loc}
+%define parse.error custom
+%define parse.lac full
+%locations
+%expect 0
+%param {yyscan_t scanner}
+%parse-param {struct parse_ctx *ctx}
+
+%code requires {
+#include <stdint.h>
+#include "grammar/ast.h"
+#include "grammar/parse.h"
+typedef void *yyscan_t;
+struct ast_string { char *s; size_t n; };
+}
+
+%code {
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define YYLLOC_DEFAULT(cur, rhs, n) AST_LLOC_DEFAULT(cur, rhs, n)
+/* Bounds the nesting of statements, so later walks stay shallow. */
+#define YYMAXDEPTH 4000
+
+int syl_lex(SYL_STYPE *lval, SYL_LTYPE *lloc, yyscan_t scanner);
+void syl_error(SYL_LTYPE *loc, yyscan_t scanner, struct parse_ctx *ctx,
+	       const char *msg);
+
+/* Allocation failures abort the parse; destructors free the stack. */
+#define NN(x)								\
+	do {								\
+		if (!(x)) {						\
+			parse_error(ctx, yylloc, "out of memory");	\
+			YYABORT;					\
+		}							\
+	} while (0)
+
+static struct ast_expr *depth_check(struct parse_ctx *ctx,
+				    struct ast_expr *e)
+{
+	if (e && e->depth > AST_MAX_EXPR_DEPTH) {
+		struct ast_loc loc = e->loc;
+
+		parse_error(ctx, loc, "expression nested too deeply (more than %d levels)",
+			    AST_MAX_EXPR_DEPTH);
+		ast_expr_free(e);
+		return ast_num(0, loc);
+	}
+	return e;
+}
+
+static struct ast_loc span(struct ast_loc a, struct ast_loc b)
+{
+	a.last_line = b.last_line;
+	a.last_column = b.last_column;
+	a.last_off = b.last_off;
+	return a;
+}
+
+static struct ast_expr *assign(int op, struct ast_expr *l,
+			       struct ast_expr *r, struct ast_loc loc)
+{
+	struct ast_expr *e = ast_binary(op, l, r, loc);
+
+	if (e)
+		e->kind = AST_ASSIGN;
+	return e;
+}
+
+static struct ast_expr *incdec(int op, int postfix, struct ast_expr *l,
+			       struct ast_loc loc)
+{
+	struct ast_expr *e = ast_unary(op, l, loc);
+
+	if (e) {
+		e->kind = AST_INCDEC;
+		e->postfix = postfix;
+	}
+	return e;
+}
+
+static struct ast_expr *strlit(struct ast_string s, struct ast_loc loc)
+{
+	struct ast_expr *e = ast_expr_new(AST_STR, loc);
+
+	if (!e) {
+		free(s.s);
+		return NULL;
+	}
+	e->str = s.s;
+	e->len = s.n;
+	return e;
+}
+
+static struct ast_stmt *stmt(enum ast_stmt_kind k, struct ast_loc loc,
+			     struct ast_expr *e, struct ast_stmt *body)
+{
+	struct ast_stmt *s = ast_stmt_new(k, loc);
+
+	if (!s) {
+		ast_expr_free(e);
+		ast_stmt_free(body);
+		return NULL;
+	}
+	s->expr = e;
+	s->body = body;
+	return s;
+}
+}
+
+%initial-action {
+	@$.first_line = @$.last_line = 1;
+	@$.first_column = @$.last_column = 1;
+	@$.first_off = @$.last_off = 0;
+}
+
+%union {
+	int64_t			num;
+	char			*str;
+	struct ast_string	string;
+	struct ast_expr		*expr;
+	struct ast_stmt		*stmt;
+	struct ast_decl		*decl;
+	unsigned int		mods;
+}
+
+%destructor { free($$); } <str>
+%destructor { free($$.s); } <string>
+%destructor { ast_expr_free($$); } <expr>
+%destructor { ast_stmt_free($$); } <stmt>
+%destructor { ast_decl_free($$); } <decl>
+%destructor { } <num> <mods>
+
+%token END 0 "end of file"
+%token <str> NAME "identifier"
+%token <num> NUMBER "number"
+%token <string> STRING "string"
+%token CONST "const" VAR "var" BUFFER "buffer" DATA "data" SYSLET "syslet"
+%token STR_T "str" INT_T "int"
+%token IF "if" ELSE "else" WHILE "while" DO "do" FOR "for" LOOP "loop"
+%token BREAK "break" CONTINUE "continue" GOTO "goto" STOP "stop"
+%token ASYNC "async" SYNC "sync" NOCOMPLETE "nocomplete"
+%token SIZEOF "sizeof" LEN "len"
+%token ADD_ASSIGN "+=" SUB_ASSIGN "-=" MUL_ASSIGN "*=" DIV_ASSIGN "/="
+%token MOD_ASSIGN "%=" SHL_ASSIGN "<<=" SHR_ASSIGN ">>=" AND_ASSIGN "&="
+%token OR_ASSIGN "|=" XOR_ASSIGN "^="
+%token INC "++" DEC "--" SHL "<<" SHR ">>" LE "<=" GE ">=" EQ "==" NE "!="
+%token ANDAND "&&" OROR "||"
+
+%type <expr> expr expr_opt primary args args_opt string data_items data_item
+%type <expr> byte_list
+%type <stmt> stmts stmt block
+%type <decl> top decl var_list var_item params params_opt param syslet
+%type <mods> modifier
+
+%precedence THEN
+%precedence ELSE
+%right '=' ADD_ASSIGN SUB_ASSIGN MUL_ASSIGN DIV_ASSIGN MOD_ASSIGN SHL_ASSIGN
+	SHR_ASSIGN AND_ASSIGN OR_ASSIGN XOR_ASSIGN
+%left OROR
+%left ANDAND
+%left '|'
+%left '^'
+%left '&'
+%left EQ NE
+%left '<' '>' LE GE
+%left SHL SHR
+%left '+' '-'
+%left '*' '/' '%'
+%precedence UNARY
+%precedence INC DEC
+
+%%
+
+file:		%empty
+	|	file top
+		{ ctx->file->decls = ast_decl_append(ctx->file->decls, $2); }
+	;
+
+top:		decl
+	|	syslet
+	|	error ';'	{ $$ = NULL; yyerrok; }
+	|	error '}'	{ $$ = NULL; yyerrok; }
+	;
+
+decl:		CONST NAME '=' expr ';'
+		{
+			NN($$ = ast_decl_new(AST_D_CONST, $2, @$));
+			$$->name_loc = @2;
+			$$->expr = $4;
+		}
+	|	VAR var_list ';'	{ $$ = $2; }
+	|	BUFFER NAME '[' expr ']' ';'
+		{
+			NN($$ = ast_decl_new(AST_D_BUFFER, $2, @$));
+			$$->name_loc = @2;
+			$$->expr = $4;
+		}
+	|	DATA NAME '=' data_items ';'
+		{
+			NN($$ = ast_decl_new(AST_D_DATA, $2, @$));
+			$$->name_loc = @2;
+			$$->expr = $4;
+		}
+	;
+
+var_list:	var_item
+	|	var_list ',' var_item	{ $$ = ast_decl_append($1, $3); }
+	;
+
+var_item:	NAME
+		{
+			NN($$ = ast_decl_new(AST_D_VAR, $1, @$));
+		}
+	|	NAME '=' expr
+		{
+			NN($$ = ast_decl_new(AST_D_VAR, $1, @$));
+			$$->name_loc = @1;
+			$$->expr = $3;
+		}
+	;
+
+data_items:	data_item
+	|	data_items ',' data_item	{ $$ = ast_expr_append($1, $3); }
+	;
+
+data_item:	expr
+	|	'{' byte_list '}'
+		{
+			NN($$ = ast_expr_new(AST_BYTES, @$));
+			$$->args = $2;
+		}
+	;
+
+byte_list:	%empty			{ $$ = NULL; }
+	|	args
+	|	args ','
+	;
+
+syslet:		SYSLET NAME '(' params_opt ')' block
+		{
+			NN($$ = ast_decl_new(AST_D_SYSLET, $2, @$));
+			$$->name_loc = @2;
+			$$->params = $4;
+			$$->body = $6;
+		}
+	|	SYSLET NAME '(' error ')' block
+		{
+			NN($$ = ast_decl_new(AST_D_SYSLET, $2, @$));
+			$$->name_loc = @2;
+			$$->body = $6;
+		}
+	;
+
+params_opt:	%empty			{ $$ = NULL; }
+	|	params
+	;
+
+params:		param
+	|	params ',' param	{ $$ = ast_decl_append($1, $3); }
+	;
+
+param:		STR_T NAME
+		{
+			NN($$ = ast_decl_new(AST_D_PARAM, $2, @$));
+			$$->name_loc = @2;
+			$$->ptype = AST_PARAM_STR;
+		}
+	|	INT_T NAME
+		{
+			NN($$ = ast_decl_new(AST_D_PARAM, $2, @$));
+			$$->name_loc = @2;
+			$$->ptype = AST_PARAM_INT;
+		}
+	;
+
+block:		'{' stmts '}'
+		{
+			NN($$ = stmt(AST_S_BLOCK, @$, NULL, $2));
+		}
+	|	'{' stmts error '}'
+		{
+			NN($$ = stmt(AST_S_BLOCK, @$, NULL, $2));
+		}
+	;
+
+stmts:		%empty			{ $$ = NULL; }
+	|	stmts stmt		{ $$ = ast_stmt_append($1, $2); }
+	;
+
+modifier:	ASYNC			{ $$ = AST_MOD_ASYNC; }
+	|	SYNC			{ $$ = AST_MOD_SYNC; }
+	|	NOCOMPLETE		{ $$ = AST_MOD_NOCOMPLETE; }
+	;
+
+stmt:		';'			{ NN($$ = stmt(AST_S_EMPTY, @$, NULL, NULL)); }
+	|	expr ';'		{ NN($$ = stmt(AST_S_EXPR, @$, $1, NULL)); }
+	|	block
+	|	IF '(' expr ')' stmt %prec THEN
+		{
+			NN($$ = stmt(AST_S_IF, @$, $3, $5));
+			$$->head = span(@1, @4);
+		}
+	|	IF '(' expr ')' stmt ELSE stmt
+		{
+			NN($$ = stmt(AST_S_IF, @$, $3, $5));
+			$$->head = span(@1, @4);
+			$$->els = $7;
+		}
+	|	WHILE '(' expr ')' stmt
+		{
+			NN($$ = stmt(AST_S_WHILE, @$, $3, $5));
+			$$->head = span(@1, @4);
+		}
+	|	DO stmt WHILE '(' expr ')' ';'
+		{
+			NN($$ = stmt(AST_S_DO, @$, $5, $2));
+			$$->head = span(@3, @7);
+		}
+	|	FOR '(' expr_opt ';' expr_opt ';' expr_opt ')' stmt
+		{
+			struct ast_stmt *s = stmt(AST_S_FOR, @$, $5, $9);
+
+			if (!s) {
+				ast_expr_free($3);
+				ast_expr_free($7);
+			}
+			NN($$ = s);
+			$$->init = $3;
+			$$->step = $7;
+			$$->head = span(@1, @8);
+		}
+	|	LOOP stmt
+		{
+			NN($$ = stmt(AST_S_LOOP, @$, NULL, $2));
+			$$->head = @1;
+		}
+	|	BREAK ';'		{ NN($$ = stmt(AST_S_BREAK, @$, NULL, NULL)); }
+	|	CONTINUE ';'		{ NN($$ = stmt(AST_S_CONTINUE, @$, NULL, NULL)); }
+	|	STOP ';'		{ NN($$ = stmt(AST_S_STOP, @$, NULL, NULL)); }
+	|	GOTO NAME ';'
+		{
+			struct ast_stmt *s = stmt(AST_S_GOTO, @$, NULL, NULL);
+
+			if (!s)
+				free($2);
+			NN($$ = s);
+			$$->name = $2;
+		}
+	|	NAME ':' stmt
+		{
+			struct ast_stmt *s = stmt(AST_S_LABEL, @$, NULL, $3);
+
+			if (!s)
+				free($1);
+			NN($$ = s);
+			$$->name = $1;
+			$$->head = @1;
+		}
+	|	modifier stmt
+		{
+			NN($$ = stmt(AST_S_MOD, @$, NULL, $2));
+			$$->mods = $1;
+		}
+	|	decl
+		{
+			struct ast_stmt *s = stmt(AST_S_DECL, @$, NULL, NULL);
+
+			if (!s)
+				ast_decl_free($1);
+			NN($$ = s);
+			$$->decl = $1;
+		}
+	|	error ';'		{ $$ = NULL; yyerrok; }
+	;
+
+expr_opt:	%empty			{ $$ = NULL; }
+	|	expr
+	;
+
+expr:		primary
+	|	expr '=' expr		{ NN($$ = assign('=', $1, $3, @$)); }
+	|	expr ADD_ASSIGN expr	{ NN($$ = assign(AST_OP_ADD_ASSIGN, $1, $3, @$)); }
+	|	expr SUB_ASSIGN expr	{ NN($$ = assign(AST_OP_SUB_ASSIGN, $1, $3, @$)); }
+	|	expr MUL_ASSIGN expr	{ NN($$ = assign(AST_OP_MUL_ASSIGN, $1, $3, @$)); }
+	|	expr DIV_ASSIGN expr	{ NN($$ = assign(AST_OP_DIV_ASSIGN, $1, $3, @$)); }
+	|	expr MOD_ASSIGN expr	{ NN($$ = assign(AST_OP_MOD_ASSIGN, $1, $3, @$)); }
+	|	expr SHL_ASSIGN expr	{ NN($$ = assign(AST_OP_SHL_ASSIGN, $1, $3, @$)); }
+	|	expr SHR_ASSIGN expr	{ NN($$ = assign(AST_OP_SHR_ASSIGN, $1, $3, @$)); }
+	|	expr AND_ASSIGN expr	{ NN($$ = assign(AST_OP_AND_ASSIGN, $1, $3, @$)); }
+	|	expr OR_ASSIGN expr	{ NN($$ = assign(AST_OP_OR_ASSIGN, $1, $3, @$)); }
+	|	expr XOR_ASSIGN expr	{ NN($$ = assign(AST_OP_XOR_ASSIGN, $1, $3, @$)); }
+	|	expr OROR expr		{ NN($$ = depth_check(ctx, ast_binary(AST_OP_OR, $1, $3, @$))); }
+	|	expr ANDAND expr	{ NN($$ = depth_check(ctx, ast_binary(AST_OP_AND, $1, $3, @$))); }
+	|	expr '|' expr		{ NN($$ = depth_check(ctx, ast_binary('|', $1, $3, @$))); }
+	|	expr '^' expr		{ NN($$ = depth_check(ctx, ast_binary('^', $1, $3, @$))); }
+	|	expr '&' expr		{ NN($$ = depth_check(ctx, ast_binary('&', $1, $3, @$))); }
+	|	expr EQ expr		{ NN($$ = depth_check(ctx, ast_binary(AST_OP_EQ, $1, $3, @$))); }
+	|	expr NE expr		{ NN($$ = depth_check(ctx, ast_binary(AST_OP_NE, $1, $3, @$))); }
+	|	expr '<' expr		{ NN($$ = depth_check(ctx, ast_binary('<', $1, $3, @$))); }
+	|	expr '>' expr		{ NN($$ = depth_check(ctx, ast_binary('>', $1, $3, @$))); }
+	|	expr LE expr		{ NN($$ = depth_check(ctx, ast_binary(AST_OP_LE, $1, $3, @$))); }
+	|	expr GE expr		{ NN($$ = depth_check(ctx, ast_binary(AST_OP_GE, $1, $3, @$))); }
+	|	expr SHL expr		{ NN($$ = depth_check(ctx, ast_binary(AST_OP_SHL, $1, $3, @$))); }
+	|	expr SHR expr		{ NN($$ = depth_check(ctx, ast_binary(AST_OP_SHR, $1, $3, @$))); }
+	|	expr '+' expr		{ NN($$ = depth_check(ctx, ast_binary('+', $1, $3, @$))); }
+	|	expr '-' expr		{ NN($$ = depth_check(ctx, ast_binary('-', $1, $3, @$))); }
+	|	expr '*' expr		{ NN($$ = depth_check(ctx, ast_binary('*', $1, $3, @$))); }
+	|	expr '/' expr		{ NN($$ = depth_check(ctx, ast_binary('/', $1, $3, @$))); }
+	|	expr '%' expr		{ NN($$ = depth_check(ctx, ast_binary('%', $1, $3, @$))); }
+	|	'-' expr %prec UNARY	{ NN($$ = depth_check(ctx, ast_unary('-', $2, @$))); }
+	|	'+' expr %prec UNARY	{ $$ = $2; }
+	|	'~' expr %prec UNARY	{ NN($$ = depth_check(ctx, ast_unary('~', $2, @$))); }
+	|	'!' expr %prec UNARY	{ NN($$ = depth_check(ctx, ast_unary('!', $2, @$))); }
+	|	INC expr %prec UNARY	{ NN($$ = depth_check(ctx, incdec(AST_OP_INC, 0, $2, @$))); }
+	|	DEC expr %prec UNARY	{ NN($$ = depth_check(ctx, incdec(AST_OP_DEC, 0, $2, @$))); }
+	|	expr INC		{ NN($$ = depth_check(ctx, incdec(AST_OP_INC, 1, $1, @$))); }
+	|	expr DEC		{ NN($$ = depth_check(ctx, incdec(AST_OP_DEC, 1, $1, @$))); }
+	|	'&' NAME %prec UNARY
+		{
+			NN($$ = ast_expr_new(AST_ADDR, @$));
+			$$->name = $2;
+		}
+	;
+
+primary:	NUMBER			{ NN($$ = ast_num($1, @$)); }
+	|	string
+	|	NAME			{ NN($$ = ast_name($1, @$)); }
+	|	NAME '(' args_opt ')'
+		{
+			struct ast_expr *e = ast_expr_new(AST_CALL, @$);
+
+			if (!e) {
+				free($1);
+				ast_expr_free($3);
+			}
+			NN($$ = e);
+			$$->name = $1;
+			$$->args = $3;
+			$$->loc = @$;
+		}
+	|	SIZEOF '(' NAME ')'
+		{
+			NN($$ = ast_name($3, @3));
+			$$->kind = AST_SIZEOF;
+			$$->loc = @$;
+		}
+	|	SIZEOF '(' string ')'
+		{
+			$$ = $3;
+			$$->kind = AST_SIZEOF;
+			$$->loc = @$;
+		}
+	|	LEN '(' NAME ')'
+		{
+			NN($$ = ast_name($3, @3));
+			$$->kind = AST_LEN;
+			$$->loc = @$;
+		}
+	|	LEN '(' string ')'
+		{
+			$$ = $3;
+			$$->kind = AST_LEN;
+			$$->loc = @$;
+		}
+	|	'(' expr ')'		{ $$ = $2; $$->paren = 1; }
+	;
+
+/* Adjacent literals concatenate, as in C. */
+string:		STRING			{ NN($$ = strlit($1, @$)); }
+	|	string STRING
+		{
+			char *s = realloc($1->str, $1->len + $2.n + 1);
+
+			if (!s)
+				free($2.s);
+			NN(s);
+			memcpy(s + $1->len, $2.s, $2.n + 1);
+			free($2.s);
+			$1->str = s;
+			$1->len += $2.n;
+			$1->loc = @$;
+			$$ = $1;
+		}
+	;
+
+args_opt:	%empty			{ $$ = NULL; }
+	|	args
+	;
+
+args:		expr			{ $$ = ast_expr_append(NULL, $1); }
+	|	args ',' expr		{ $$ = ast_expr_append($1, $3); }
+	;
+
+%%
+
+/* "'stop'" for keywords and punctuation, plain words for classes. */
+static void put_symbol(FILE *f, yysymbol_kind_t sym)
+{
+	const char *n = yysymbol_name(sym);
+	size_t len = strlen(n);
+
+	if (n[0] == '"' && len >= 2) {		/* older bisons keep quotes */
+		n++;
+		len -= 2;
+	}
+	if (n[0] == '\'' || sym == YYSYMBOL_NAME || sym == YYSYMBOL_NUMBER ||
+	    sym == YYSYMBOL_STRING || sym == YYSYMBOL_YYEOF)
+		fprintf(f, "%.*s", (int)len, n);
+	else
+		fprintf(f, "'%.*s'", (int)len, n);
+}
+
+static int yyreport_syntax_error(const yypcontext_t *yyctx,
+				 yyscan_t scanner, struct parse_ctx *ctx)
+{
+	enum { MAX_SHOWN = 6 };
+	yysymbol_kind_t expected[YYNTOKENS];
+	yysymbol_kind_t tok = yypcontext_token(yyctx);
+	const struct ast_loc *loc = yypcontext_location(yyctx);
+	char *msg = NULL;
+	size_t msglen = 0;
+	FILE *f = open_memstream(&msg, &msglen);
+	int n;
+
+	(void)scanner;
+	if (!f) {
+		parse_error(ctx, *loc, "syntax error");
+		return 0;
+	}
+	fputs("syntax error", f);
+	if (tok != YYSYMBOL_YYEMPTY) {
+		fputs(", unexpected ", f);
+		put_symbol(f, tok);
+		/* Quote the offending word, so `opne` reads as itself. */
+		if ((tok == YYSYMBOL_NAME || tok == YYSYMBOL_NUMBER) &&
+		    loc->last_off > loc->first_off &&
+		    loc->last_off <= ctx->len &&
+		    loc->last_off - loc->first_off <= 40)
+			fprintf(f, " '%.*s'",
+				(int)(loc->last_off - loc->first_off),
+				ctx->src + loc->first_off);
+	}
+	n = yypcontext_expected_tokens(yyctx, expected, YYNTOKENS);
+	if (n > 0 && n <= MAX_SHOWN) {
+		for (int i = 0; i < n; i++) {
+			fputs(i == 0 ? ", expected " :
+			      i == n - 1 ? " or " : ", ", f);
+			put_symbol(f, expected[i]);
+		}
+	}
+	fclose(f);
+	parse_error(ctx, *loc, "%s", msg ? msg : "syntax error");
+	free(msg);
+	return 0;
+}
+
+/* Bison's own messages ("memory exhausted" when nesting is too deep). */
+void syl_error(SYL_LTYPE *loc, yyscan_t scanner, struct parse_ctx *ctx,
+	       const char *msg)
+{
+	(void)scanner;
+	if (!strcmp(msg, "memory exhausted"))
+		msg = "program nested too deeply";
+	parse_error(ctx, *loc, "%s", msg);
+}

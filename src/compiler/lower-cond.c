@@ -1,0 +1,406 @@
+/* lower-cond.c: assignments (umem_add), expression statements and conditions (stop flags, branch chains). */
+#include <string.h>
+
+#include "compiler/lower.h"
+#include "syslet.h"
+
+/*
+ * The branch for "result OP 0 ? t : f".  The kernel's stop flags test
+ * the signed result: NEGATIVE (< 0), NON_POSITIVE (<= 0), ZERO, NONZERO.
+ * A true stop test with SKIP continues at the skip target, a false one
+ * at next; so  <, <=, ==, !=  put t on the stop side and  >, >=  (the
+ * complements of <=, <) put f there.  Exactly one stop flag, always.
+ */
+static struct lower_branch branch_for(int op, int t, int f)
+{
+	struct lower_branch br;
+	unsigned long stop;
+	int on_stop, otherwise;
+
+	switch (op) {
+	case '<': stop = SYSLET_STOP_ON_NEGATIVE; on_stop = t; otherwise = f; break;
+	case AST_OP_LE: stop = SYSLET_STOP_ON_NON_POSITIVE; on_stop = t; otherwise = f; break;
+	case AST_OP_EQ: stop = SYSLET_STOP_ON_ZERO; on_stop = t; otherwise = f; break;
+	case '>': stop = SYSLET_STOP_ON_NON_POSITIVE; on_stop = f; otherwise = t; break;
+	case AST_OP_GE: stop = SYSLET_STOP_ON_NEGATIVE; on_stop = f; otherwise = t; break;
+	default: stop = SYSLET_STOP_ON_NONZERO; on_stop = t; otherwise = f; break;
+	}
+	br.next = otherwise;
+	br.skip = IR_NONE;
+	if (on_stop == otherwise)
+		br.flags = 0;
+	else if (on_stop == LOWER_END)
+		br.flags = stop;	/* stopping ends the syslet */
+	else {
+		br.flags = stop | SYSLET_SKIP_TO_NEXT_ON_STOP;
+		br.skip = on_stop;
+	}
+	return br;
+}
+
+static bool is_cmp(int op)
+{
+	return op == '<' || op == '>' || op == AST_OP_LE || op == AST_OP_GE ||
+	       op == AST_OP_EQ || op == AST_OP_NE;
+}
+
+static bool is_bool(const struct ast_expr *e)
+{
+	return (e->kind == AST_BINARY && (is_cmp(e->op) || e->op == AST_OP_AND ||
+					  e->op == AST_OP_OR)) ||
+	       (e->kind == AST_UNARY && e->op == '!');
+}
+
+/* k OP x  ==  x MIRROR(OP) k */
+static int mirror(int op)
+{
+	switch (op) {
+	case '<': return '>';
+	case '>': return '<';
+	case AST_OP_LE: return AST_OP_GE;
+	case AST_OP_GE: return AST_OP_LE;
+	default: return op;
+	}
+}
+
+/* umem_add(&cell, $-k) on a copy: the value tested is cell - k. */
+static int test_minus(struct lower *L, int cell, int64_t k,
+		      struct ast_loc loc, struct lower_branch br)
+{
+	int s = lower_scratch(L);
+	int m = lower_const_cell(L, (int64_t)(0 - (uint64_t)k));
+	int test;
+
+	if (L->oom)
+		return LOWER_END;
+	test = lower_umem_add(L, s, m, IR_NONE, SLO_ROLE_TEST, loc, br);
+	if (cell == s)
+		return test;
+	return lower_umem_add(L, cell, lower_const_cell(L, 0), s,
+			      SLO_ROLE_COPY, loc, lower_plain(test));
+}
+
+/* Test a variable's current value against k. */
+static int test_var(struct lower *L, int cell, int op, int64_t k,
+		    struct ast_loc loc, int t, int f)
+{
+	struct lower_branch br = branch_for(op, t, f);
+
+	if (k == INT64_MIN) {
+		lower_error(L, loc, "cannot compare with %lld: its negation "
+			    "does not fit in a word", (long long)k);
+		return LOWER_END;
+	}
+	if (k == 0)
+		return lower_umem_add(L, cell, lower_const_cell(L, 0), IR_NONE,
+				      SLO_ROLE_TEST, loc, br);
+	return test_minus(L, cell, k, loc, br);
+}
+
+static int fused(struct lower *L, struct lower_fuse *fz,
+		 struct lower_branch br)
+{
+	struct ast_loc text = L->text;
+	unsigned int mods = L->mods;
+	int r;
+
+	fz->used = true;
+	L->text = fz->text;
+	L->mods |= fz->mods;
+	r = lower_assign(L, fz->cell, fz->op, fz->lhs, fz->rhs, fz->loc, br);
+	L->text = text;
+	L->mods = mods;
+	return r;
+}
+
+/* subject OP k ? t : f, for a subject that is not constant. */
+static int test(struct lower *L, const struct ast_expr *x, int op, int64_t k,
+		int t, int f, struct lower_fuse *fz, struct ast_loc loc)
+{
+	int cell;
+
+	if (is_bool(x)) {
+		/* (a < b) == 0 and friends: the inner test decides. */
+		if (k == 0 && op == AST_OP_EQ)
+			return lower_cond(L, x, f, t, fz);
+		if (k == 0 && op == AST_OP_NE)
+			return lower_cond(L, x, t, f, fz);
+		lower_error(L, loc, "a comparison is 0 or 1; compare it with 0 "
+			    "only");
+		return LOWER_END;
+	}
+	switch (x->kind) {
+	case AST_CALL:
+		if (k == 0)
+			return lower_call(L, x, IR_NONE, branch_for(op, t, f));
+		cell = lower_scratch(L);
+		return lower_call(L, x, cell, lower_plain(test_var(L, cell, op,
+								   k, loc, t,
+								   f)));
+	case AST_INCDEC:
+		if (x->postfix) {
+			const char *v = x->l->kind == AST_NAME ?
+					x->l->name : "x";
+
+			lower_error(L, x->loc, "'%s%s' in a condition: an atom "
+				    "yields the new value, so write '%s%s'",
+				    v, lower_op_name(x->op),
+				    lower_op_name(x->op), v);
+			return LOWER_END;
+		}
+		/* fall through */
+	case AST_ASSIGN:
+		cell = lower_lvalue(L, x->l, lower_op_name(x->kind == AST_ASSIGN ?
+							   x->op : x->op));
+		if (cell < 0)
+			return LOWER_END;
+		if (k == 0)
+			return lower_assign(L, cell, x->op, x->l, x->r, x->loc,
+					    branch_for(op, t, f));
+		return lower_assign(L, cell, x->op, x->l, x->r, x->loc,
+				    lower_plain(test_var(L, cell, op, k, loc, t,
+							 f)));
+	case AST_NAME:
+		cell = lower_var_cell(L, x);
+		if (cell < 0)
+			break;
+		/* The previous statement just wrote this variable: its
+		 * atom's result is the value, so test that atom. */
+		if (k == 0 && fz && !fz->used && fz->cell == cell)
+			return fused(L, fz, branch_for(op, t, f));
+		return test_var(L, cell, op, k, loc, t, f);
+	default:
+		break;
+	}
+	if (lower_is_simple(L, x) && lower_operand(L, x) >= 0) {
+		lower_error(L, x->loc, "this condition tests an address, which "
+			    "is never 0");
+		return LOWER_END;
+	}
+	if (x->kind == AST_NAME || x->kind == AST_ADDR || x->kind == AST_STR)
+		return LOWER_END;	/* reported by lower_operand */
+	lower_error(L, x->loc, "a condition can only test a call, an "
+		    "assignment or a variable (against a constant); this value "
+		    "would have to be computed at run time");
+	return LOWER_END;
+}
+
+int lower_cond(struct lower *L, const struct ast_expr *e, int t, int f,
+	       struct lower_fuse *fz)
+{
+	int64_t v, k;
+	int r, rt;
+
+	if (!e)
+		return t;	/* for (;;) */
+	r = lower_eval(L, e, &v);
+	if (r < 0)
+		return LOWER_END;
+	if (r == 1)
+		return v ? t : f;
+	if (e->kind == AST_UNARY && e->op == '!')
+		return lower_cond(L, e->l, f, t, fz);
+	if (e->kind == AST_BINARY && e->op == AST_OP_AND) {
+		rt = lower_cond(L, e->r, t, f, NULL);
+		return lower_cond(L, e->l, rt, f, fz);
+	}
+	if (e->kind == AST_BINARY && e->op == AST_OP_OR) {
+		rt = lower_cond(L, e->r, t, f, NULL);
+		return lower_cond(L, e->l, t, rt, fz);
+	}
+	if (e->kind == AST_BINARY && is_cmp(e->op)) {
+		if (lower_eval(L, e->r, &k) == 1)
+			return test(L, e->l, e->op, k, t, f, fz, e->loc);
+		if (lower_eval(L, e->l, &k) == 1)
+			return test(L, e->r, mirror(e->op), k, t, f, fz,
+				    e->loc);
+		lower_error(L, e->loc, "cannot compare two run-time values: an "
+			    "atom only tests its result against 0 (a variable "
+			    "against a constant goes through a scratch copy), "
+			    "and umem_add cannot subtract a variable");
+		return LOWER_END;
+	}
+	if (e->kind == AST_BINARY || e->kind == AST_UNARY) {
+		lower_error(L, e->loc, "'%s' cannot be computed by atoms; a "
+			    "condition tests a call, an assignment or a "
+			    "variable", lower_op_name(e->op));
+		return LOWER_END;
+	}
+	return test(L, e, AST_OP_NE, 0, t, f, fz, e->loc);
+}
+
+static int copy_to(struct lower *L, int cell, int src, struct ast_loc loc,
+		   struct lower_branch br)
+{
+	return lower_umem_add(L, src, lower_const_cell(L, 0), cell,
+			      SLO_ROLE_ARITH, loc, br);
+}
+
+/* x = a + b / a - k: copy a into x, then add b (or -k). */
+static int assign_sum(struct lower *L, int cell, const struct ast_expr *rhs,
+		      struct ast_loc loc, struct lower_branch br)
+{
+	const struct ast_expr *a = rhs->l, *b = rhs->r;
+	int64_t k;
+	int ca, cb, add;
+
+	if (rhs->op == '-') {
+		int r = lower_eval(L, b, &k);
+
+		if (r < 0)
+			return LOWER_END;
+		if (r == 0) {
+			lower_error(L, b->loc, "cannot subtract a variable: "
+				    "umem_add only adds, and no atom negates a "
+				    "value");
+			return LOWER_END;
+		}
+		cb = lower_const_cell(L, (int64_t)(0 - (uint64_t)k));
+	} else {
+		/* Keep the variable that is x itself, or a variable, on the
+		 * left, so x = 1 + y copies y and adds 1. */
+		int64_t dummy;
+
+		if (lower_var_cell(L, b) == cell ||
+		    (lower_eval(L, a, &dummy) == 1 &&
+		     lower_eval(L, b, &dummy) != 1)) {
+			const struct ast_expr *t = a;
+
+			a = b;
+			b = t;
+		}
+		if (!lower_is_simple(L, b)) {
+			lower_error(L, b->loc, "umem_add can only add a constant "
+				    "or a variable's value");
+			return LOWER_END;
+		}
+		cb = lower_operand(L, b);
+	}
+	if (!lower_is_simple(L, a)) {
+		lower_error(L, a->loc, "the right side of '=' can only be a "
+			    "call, a value, or a value plus a constant or a "
+			    "variable");
+		return LOWER_END;
+	}
+	ca = lower_operand(L, a);
+	if (ca < 0 || cb < 0 || L->oom)
+		return LOWER_END;
+	add = lower_umem_add(L, cell, cb, IR_NONE, SLO_ROLE_ARITH, loc, br);
+	if (ca == cell)
+		return add;
+	return copy_to(L, cell, ca, loc, lower_plain(add));
+}
+
+static int assign_set(struct lower *L, int cell, const struct ast_expr *rhs,
+		      struct ast_loc loc, struct lower_branch br)
+{
+	int src;
+
+	switch (rhs->kind) {
+	case AST_CALL:
+		return lower_call(L, rhs, cell, br);
+	case AST_ASSIGN:
+	case AST_INCDEC:
+		lower_error(L, rhs->loc, "chained assignments cannot be "
+			    "lowered; write one assignment per statement");
+		return LOWER_END;
+	case AST_BINARY:
+		if ((rhs->op == '+' || rhs->op == '-') &&
+		    !lower_is_simple(L, rhs))
+			return assign_sum(L, cell, rhs, loc, br);
+		break;
+	default:
+		break;
+	}
+	if (!lower_is_simple(L, rhs)) {
+		if (rhs->kind == AST_BINARY || rhs->kind == AST_UNARY)
+			lower_error(L, rhs->loc, "'%s' of run-time values "
+				    "cannot be computed by atoms: the only "
+				    "arithmetic atom is umem_add, which adds",
+				    lower_op_name(rhs->op));
+		else
+			lower_error(L, rhs->loc, "this value cannot be "
+				    "assigned");
+		return LOWER_END;
+	}
+	src = lower_operand(L, rhs);
+	if (src < 0)
+		return LOWER_END;
+	/* umem_add(&src, 0) reads src; its result lands in x. */
+	return copy_to(L, cell, src, loc, br);
+}
+
+int lower_assign(struct lower *L, int cell, int op, const struct ast_expr *lhs,
+		 const struct ast_expr *rhs, struct ast_loc loc,
+		 struct lower_branch br)
+{
+	int64_t k;
+	int c, r;
+
+	switch (op) {
+	case '=':
+		return assign_set(L, cell, rhs, loc, br);
+	case AST_OP_INC:
+	case AST_OP_DEC:
+		c = lower_const_cell(L, op == AST_OP_INC ? 1 : -1);
+		return lower_umem_add(L, cell, c, IR_NONE, SLO_ROLE_ARITH, loc,
+				      br);
+	case AST_OP_ADD_ASSIGN:
+		if (rhs->kind == AST_CALL) {
+			lower_error(L, rhs->loc, "cannot add a call's result "
+				    "directly: assign it to a variable first, "
+				    "then add that variable");
+			return LOWER_END;
+		}
+		if (!lower_is_simple(L, rhs)) {
+			lower_error(L, rhs->loc, "umem_add can only add a "
+				    "constant or a variable's value");
+			return LOWER_END;
+		}
+		c = lower_operand(L, rhs);
+		if (c < 0)
+			return LOWER_END;
+		return lower_umem_add(L, cell, c, IR_NONE, SLO_ROLE_ARITH, loc,
+				      br);
+	case AST_OP_SUB_ASSIGN:
+		r = lower_eval(L, rhs, &k);
+		if (r < 0)
+			return LOWER_END;
+		if (r == 0) {
+			lower_error(L, rhs->loc, "'-=' needs a constant: "
+				    "umem_add only adds, and no atom can negate "
+				    "a variable's value");
+			return LOWER_END;
+		}
+		c = lower_const_cell(L, (int64_t)(0 - (uint64_t)k));
+		return lower_umem_add(L, cell, c, IR_NONE, SLO_ROLE_ARITH, loc,
+				      br);
+	default:
+		lower_error(L, loc, "'%s' cannot be expressed with atoms: the "
+			    "only arithmetic atom is umem_add, which adds",
+			    lower_op_name(op));
+		(void)lhs;
+		return LOWER_END;
+	}
+}
+
+int lower_expr_stmt(struct lower *L, const struct ast_expr *e, int succ)
+{
+	int cell;
+
+	switch (e->kind) {
+	case AST_CALL:
+		return lower_call(L, e, IR_NONE, lower_plain(succ));
+	case AST_ASSIGN:
+	case AST_INCDEC:
+		cell = lower_lvalue(L, e->l, lower_op_name(e->op));
+		if (cell < 0)
+			return succ;
+		return lower_assign(L, cell, e->op, e->l, e->r, e->loc,
+				    lower_plain(succ));
+	default:
+		lower_error(L, e->loc, "this statement has no effect: a "
+			    "statement calls the kernel or assigns a variable");
+		return succ;
+	}
+}

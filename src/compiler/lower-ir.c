@@ -1,0 +1,471 @@
+/* lower-ir.c: growing the IR program (cells, objects, atoms), target placeholders, and the final clean-up. */
+#define _GNU_SOURCE	/* vasprintf */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/systab.h"
+#include "compiler/lower.h"
+#include "syslet.h"
+
+void lower_oom(struct lower *L)
+{
+	if (!L->oom)
+		diag_report(L->d, DIAG_ERROR, (struct diag_loc){ 0, 0, 0 },
+			    "out of memory");
+	L->oom = true;
+}
+
+/* Grow *v (n used, *cap allocated) to hold one more element of size sz. */
+static bool grow(struct lower *L, void **v, size_t n, size_t *cap, size_t sz)
+{
+	void *nv;
+	size_t nc;
+
+	if (n < *cap)
+		return true;
+	nc = *cap ? *cap * 2 : 16;
+	nv = realloc(*v, nc * sz);
+	if (!nv) {
+		lower_oom(L);
+		return false;
+	}
+	*v = nv;
+	*cap = nc;
+	return true;
+}
+
+char *lower_strdup(struct lower *L, const char *s)
+{
+	char *r;
+
+	if (!s)
+		return NULL;
+	r = strdup(s);
+	if (!r)
+		lower_oom(L);
+	return r;
+}
+
+char *lower_fmt(struct lower *L, const char *fmt, ...)
+{
+	va_list ap;
+	char *r;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&r, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		lower_oom(L);
+		return NULL;
+	}
+	return r;
+}
+
+static struct ir_loc irloc(struct ast_loc l)
+{
+	return (struct ir_loc){ l.first_line, l.first_column };
+}
+
+int lower_cell(struct lower *L, enum ir_cell_kind kind, const char *name,
+	       const char *display, int64_t value, struct ast_loc loc)
+{
+	struct ir_program *p = L->p;
+	struct ir_cell *c;
+
+	if (!grow(L, (void **)&p->cells, p->nr_cells, &L->cap_cells,
+		  sizeof(*c)))
+		return 0;
+	c = &p->cells[p->nr_cells];
+	memset(c, 0, sizeof(*c));
+	c->kind = kind;
+	c->name = lower_strdup(L, name);
+	c->display = lower_strdup(L, display);
+	c->value = value;
+	c->target_obj = IR_NONE;
+	c->target_cell = IR_NONE;
+	c->entry = IR_NONE;
+	c->param_index = -1;
+	c->param_type = SLO_PARAM_NONE;
+	c->loc = irloc(loc);
+	return (int)p->nr_cells++;
+}
+
+/* One cell per distinct value, program-wide. */
+int lower_const_cell(struct lower *L, int64_t v)
+{
+	struct ir_program *p = L->p;
+	char disp[32];
+
+	for (size_t i = 0; i < p->nr_cells; i++)
+		if (p->cells[i].kind == IR_CELL_CONST && p->cells[i].value == v)
+			return (int)i;
+	snprintf(disp, sizeof(disp), "$%lld", (long long)v);
+	return lower_cell(L, IR_CELL_CONST, NULL, disp, v, (struct ast_loc){ 0 });
+}
+
+/* Address cells are pooled too: one per (target, offset). */
+int lower_addr_cell(struct lower *L, int obj, int cell, uint64_t off,
+		    const char *display)
+{
+	struct ir_program *p = L->p;
+	int c;
+
+	for (size_t i = 0; i < p->nr_cells; i++) {
+		struct ir_cell *x = &p->cells[i];
+
+		if (x->kind == IR_CELL_ADDR && x->target_obj == obj &&
+		    x->target_cell == cell && x->target_off == off)
+			return (int)i;
+	}
+	c = lower_cell(L, IR_CELL_ADDR, NULL, display, 0, (struct ast_loc){ 0 });
+	if (L->oom)
+		return c;
+	p->cells[c].target_obj = obj;
+	p->cells[c].target_cell = cell;
+	p->cells[c].target_off = off;
+	return c;
+}
+
+int lower_object(struct lower *L, enum ir_obj_kind kind, const char *name,
+		 uint64_t size, uint8_t *bytes, unsigned int align,
+		 struct ast_loc loc)
+{
+	struct ir_program *p = L->p;
+	struct ir_object *o;
+
+	if (!grow(L, (void **)&p->objects, p->nr_objects, &L->cap_objs,
+		  sizeof(*o))) {
+		free(bytes);
+		return 0;
+	}
+	o = &p->objects[p->nr_objects];
+	memset(o, 0, sizeof(*o));
+	o->kind = kind;
+	o->name = lower_strdup(L, name);
+	o->size = size;
+	o->bytes = bytes;
+	o->align = align;
+	o->loc = irloc(loc);
+	return (int)p->nr_objects++;
+}
+
+/* Anonymous string literals are pooled by content; the object holds
+ * the bytes and a final NUL so the kernel can read it as a C string. */
+int lower_string_obj(struct lower *L, const char *s, size_t n,
+		     struct ast_loc loc)
+{
+	struct ir_program *p = L->p;
+	uint8_t *b;
+
+	for (size_t i = 0; i < p->nr_objects; i++) {
+		struct ir_object *o = &p->objects[i];
+
+		if (o->kind == IR_OBJ_STRING && o->size == n + 1 &&
+		    !memcmp(o->bytes, s, n))
+			return (int)i;
+	}
+	b = malloc(n + 1);
+	if (!b) {
+		lower_oom(L);
+		return 0;
+	}
+	memcpy(b, s, n);
+	b[n] = 0;
+	return lower_object(L, IR_OBJ_STRING, NULL, n + 1, b, 1, loc);
+}
+
+/* Collapse whitespace, keep the text printable and short. */
+char *lower_text(const struct lower *L, struct ast_loc loc)
+{
+	enum { MAX_TEXT = 160 };
+	size_t a = loc.first_off, b = loc.last_off, o = 0;
+	char *t;
+	bool space = false;
+
+	if (!L->src || a >= b || b > L->len)
+		return NULL;
+	t = malloc(MAX_TEXT + 4);
+	if (!t)
+		return NULL;
+	for (size_t i = a; i < b && o < MAX_TEXT; i++) {
+		unsigned char c = (unsigned char)L->src[i];
+
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+			space = o > 0;
+			continue;
+		}
+		if (space)
+			t[o++] = ' ';
+		space = false;
+		t[o++] = (char)(c >= 0x20 && c < 0x7f ? c : '?');
+	}
+	if (o >= MAX_TEXT)
+		memcpy(t + o, "...", 3), o += 3;
+	t[o] = 0;
+	return t;
+}
+
+int lower_atom(struct lower *L, long nr, const char *sysname, int ret,
+	       const int *args, unsigned int nargs, enum slo_role role,
+	       struct ast_loc loc, struct lower_branch br)
+{
+	struct ir_program *p = L->p;
+	struct ir_atom *a;
+
+	if (!grow(L, (void **)&p->atoms, p->nr_atoms, &L->cap_atoms,
+		  sizeof(*a)))
+		return LOWER_END;
+	a = &p->atoms[p->nr_atoms];
+	memset(a, 0, sizeof(*a));
+	a->flags = br.flags | L->mods;
+	a->nr = nr;
+	a->sysname = lower_strdup(L, sysname);
+	a->ret = ret;
+	for (unsigned int i = 0; i < 6; i++)
+		a->args[i] = i < nargs ? args[i] : IR_NONE;
+	a->next = br.next;
+	a->skip = (br.flags & SYSLET_SKIP_TO_NEXT_ON_STOP) ? br.skip : IR_NONE;
+	a->role = role;
+	a->loc = irloc(loc);
+	a->text = lower_text(L, L->text);
+	return (int)p->nr_atoms++;
+}
+
+int lower_umem_add(struct lower *L, int ptr_cell, int inc_cell, int ret,
+		   enum slo_role role, struct ast_loc loc,
+		   struct lower_branch br)
+{
+	int args[2];
+	char disp[64];
+	const char *d;
+
+	if (L->oom || ptr_cell < 0 || inc_cell < 0)
+		return LOWER_END;
+	d = L->p->cells[ptr_cell].display;
+	snprintf(disp, sizeof(disp), "&%s", d ? d : "?");
+	args[0] = lower_addr_cell(L, IR_NONE, ptr_cell, 0, disp);
+	args[1] = inc_cell;
+	if (L->oom)
+		return LOWER_END;
+	return lower_atom(L, systab_syslet_nr(L->profile, SYSLET_CALL_UMEM_ADD),
+			  "umem_add", ret, args, 2, role, loc, br);
+}
+
+int lower_scratch(struct lower *L)
+{
+	if (L->scratch < 0) {
+		char *name = lower_fmt(L, "%s.tmp", L->syslet->name);
+
+		L->scratch = lower_cell(L, IR_CELL_SCRATCH, NULL,
+					name ? name : "tmp", 0,
+					L->syslet->loc);
+		free(name);
+	}
+	return L->scratch;
+}
+
+int lower_ph_new(struct lower *L)
+{
+	if (!grow(L, (void **)&L->ph, L->nr_ph, &L->cap_ph, sizeof(int)))
+		return LOWER_END;
+	L->ph[L->nr_ph] = LOWER_PH_UNBOUND;
+	return -2 - (int)L->nr_ph++;
+}
+
+/* Follow placeholders to an atom or the end; an unbound one (a label
+ * never defined, already reported) ends the syslet. */
+int lower_resolve(const struct lower *L, int t)
+{
+	for (size_t steps = 0; t <= -2 && steps <= L->nr_ph; steps++) {
+		int b = L->ph[-2 - t];
+
+		if (b == LOWER_PH_UNBOUND)
+			return LOWER_END;
+		t = b;
+	}
+	return t <= -2 ? LOWER_END : t;
+}
+
+/* Bind ph to target.  A placeholder that would resolve to itself is a
+ * loop without any atom in it (`loop {}`, `L: goto L;`): the kernel
+ * would have nothing to run, so it is an error. */
+int lower_ph_bind(struct lower *L, int ph, int target, struct ast_loc loc,
+		  const char *what)
+{
+	int t = target;
+
+	if (ph > -2)
+		return 0;
+	for (size_t steps = 0; t <= -2 && steps <= L->nr_ph; steps++) {
+		if (t == ph) {
+			lower_error(L, loc, "%s has no atom to run: every turn "
+				    "of a syslet loop must make a system call",
+				    what);
+			target = LOWER_END;
+			break;
+		}
+		t = L->ph[-2 - t];
+		if (t == LOWER_PH_UNBOUND)
+			break;
+	}
+	L->ph[-2 - ph] = target;
+	return 0;
+}
+
+/* Depth-first from an entry, next before skip: the order a reader
+ * follows, so dumps list atoms roughly in source order. */
+static void order_from(const struct ir_program *p, int a, unsigned char *seen,
+		       int *order, size_t *n)
+{
+	int *stack = malloc(sizeof(int) * (2 * p->nr_atoms + 2));
+	size_t sp = 0;
+
+	if (!stack)
+		return;
+	if (a >= 0)
+		stack[sp++] = a;
+	while (sp) {
+		int x = stack[--sp];
+
+		if (x < 0 || (size_t)x >= p->nr_atoms || seen[x])
+			continue;
+		seen[x] = 1;
+		order[(*n)++] = x;
+		if (p->atoms[x].skip >= 0)
+			stack[sp++] = p->atoms[x].skip;
+		if (p->atoms[x].next >= 0)
+			stack[sp++] = p->atoms[x].next;
+	}
+	free(stack);
+}
+
+static void free_atom(struct ir_atom *a)
+{
+	free(a->sysname);
+	free(a->text);
+}
+
+/*
+ * Resolve placeholders, tidy the branch flags, drop atoms no entry can
+ * reach (statements after `stop`, folded-away branches) and renumber.
+ */
+void lower_finish(struct lower *L)
+{
+	struct ir_program *p = L->p;
+	unsigned char *seen;
+	int *map, *order;
+	struct ir_atom *atoms;
+	size_t n = 0;
+
+	for (size_t i = 0; i < p->nr_atoms; i++) {
+		struct ir_atom *a = &p->atoms[i];
+
+		a->next = lower_resolve(L, a->next);
+		if (a->flags & SYSLET_SKIP_TO_NEXT_ON_STOP) {
+			a->skip = lower_resolve(L, a->skip);
+			/* Stopping already ends the syslet: no skip needed. */
+			if (a->skip == LOWER_END) {
+				a->flags &= ~SYSLET_SKIP_TO_NEXT_ON_STOP;
+				a->skip = IR_NONE;
+			} else if (a->skip == a->next) {
+				/* Both ways lead to one place: no test. */
+				a->flags &= ~(SYSLET_SKIP_TO_NEXT_ON_STOP |
+					      SYSLET_STOP_MASK);
+				a->skip = IR_NONE;
+			}
+		} else {
+			a->skip = IR_NONE;
+		}
+		if (a->next == LOWER_END &&
+		    !(a->flags & SYSLET_SKIP_TO_NEXT_ON_STOP))
+			a->flags &= ~SYSLET_STOP_MASK;
+	}
+	for (size_t i = 0; i < p->nr_entries; i++)
+		p->entries[i].first_atom =
+			lower_resolve(L, p->entries[i].first_atom);
+	for (size_t i = 0; i < p->nr_labels; i++)
+		p->labels[i].atom = lower_resolve(L, p->labels[i].atom);
+
+	seen = calloc(p->nr_atoms + 1, 1);
+	map = malloc(sizeof(int) * (p->nr_atoms + 1));
+	order = malloc(sizeof(int) * (p->nr_atoms + 1));
+	atoms = malloc(sizeof(*atoms) * (p->nr_atoms + 1));
+	if (!seen || !map || !order || !atoms) {
+		free(seen);
+		free(map);
+		free(order);
+		free(atoms);
+		lower_oom(L);
+		return;
+	}
+	for (size_t i = 0; i < p->nr_entries; i++)
+		order_from(p, p->entries[i].first_atom, seen, order, &n);
+	for (size_t i = 0; i < p->nr_atoms; i++) {
+		map[i] = IR_NONE;
+		if (!seen[i])
+			free_atom(&p->atoms[i]);
+	}
+	for (size_t i = 0; i < n; i++) {
+		map[order[i]] = (int)i;
+		atoms[i] = p->atoms[order[i]];
+	}
+	memcpy(p->atoms, atoms, n * sizeof(*atoms));
+	p->nr_atoms = n;
+	free(order);
+	free(atoms);
+	for (size_t i = 0; i < n; i++) {
+		struct ir_atom *a = &p->atoms[i];
+
+		if (a->next >= 0)
+			a->next = map[a->next];
+		if (a->skip >= 0)
+			a->skip = map[a->skip];
+	}
+	for (size_t i = 0; i < p->nr_entries; i++)
+		if (p->entries[i].first_atom >= 0)
+			p->entries[i].first_atom = map[p->entries[i].first_atom];
+	n = 0;
+	for (size_t i = 0; i < p->nr_labels; i++) {
+		struct ir_label *l = &p->labels[i];
+
+		if (l->atom >= 0 && map[l->atom] >= 0) {
+			l->atom = map[l->atom];
+			p->labels[n++] = *l;
+		} else {
+			free(l->name);
+		}
+	}
+	p->nr_labels = n;
+	free(seen);
+	free(map);
+}
+
+void ir_program_free(struct ir_program *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->nr_cells; i++) {
+		free(p->cells[i].name);
+		free(p->cells[i].display);
+	}
+	for (size_t i = 0; i < p->nr_objects; i++) {
+		free(p->objects[i].name);
+		free(p->objects[i].bytes);
+	}
+	for (size_t i = 0; i < p->nr_atoms; i++)
+		free_atom(&p->atoms[i]);
+	for (size_t i = 0; i < p->nr_entries; i++)
+		free(p->entries[i].name);
+	for (size_t i = 0; i < p->nr_labels; i++)
+		free(p->labels[i].name);
+	free(p->cells);
+	free(p->objects);
+	free(p->atoms);
+	free(p->entries);
+	free(p->labels);
+	free(p->source);
+	free(p);
+}

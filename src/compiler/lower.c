@@ -1,0 +1,818 @@
+/* lower.c: sysletc_front(): parse, then lower the syntax tree to the atom IR; statements and control flow. */
+
+/*
+ * Constructs and the atoms they become ("$k" is a pooled constant cell,
+ * "&x" an address cell, "tmp" the syslet's scratch cell; "skip" is
+ * where a true stop test with SKIP goes, which layout places right
+ * after the atom; "next" is where a false test goes).
+ *
+ *   construct                     atoms
+ *   ----------------------------  -----------------------------------------
+ *   call(a, ...);                 1 CALL: nr, args -> cells, ret none
+ *   x = call(a, ...);             1 CALL with ret = &x
+ *   x = y;  x = k;  x = &y;       1 ARITH: umem_add(&y | &$k | &addr, $0),
+ *   x = buf;  x = "s";              ret = &x (umem_add(p, 0) reads *p)
+ *   x += e;  (e const or var)     1 ARITH: umem_add(&x, e)
+ *   x -= k;  x++;  x--;           1 ARITH: umem_add(&x, $-k | $1 | $-1)
+ *   x = y + e;  x = y - k;        2 ARITH: x = y, then x += e / x += -k
+ *   x -= y;  x *= ...;  x = a*b   error: umem_add only adds a constant or
+ *                                   a variable's value; nothing negates
+ *   var x = k; (first statements  the cell's initial value, no atom;
+ *     of a syslet, or file scope)   elsewhere like x = ...
+ *
+ *   if (C) A else B               C's atoms branch to A's first atom (true)
+ *                                   or B's (false); both continue after
+ *   while (C) S                   C at the head; S loops back to it
+ *   do S while (C);               S, then C: true -> S, false -> after
+ *   for (I; C; N) S               I; while (C) { S; N }  (continue -> N)
+ *   loop S                        S, next of its last atom -> its first
+ *   break; continue; goto L;      no atom: the branch target is the loop
+ *   L: S                            exit / loop head / S's first atom
+ *   stop;                         no atom: the atom before ends the syslet
+ *                                   (next = none, or a stop flag w/o SKIP)
+ *   async / sync / nocomplete S   SYSLET_ASYNC / SYNC / NO_COMPLETE on
+ *                                   every atom of S
+ *
+ *   condition C  (R = the atom's signed result; one stop flag per atom)
+ *   R < 0    STOP_ON_NEGATIVE|SKIP        skip = true, next = false
+ *   R <= 0   STOP_ON_NON_POSITIVE|SKIP    skip = true, next = false
+ *   R == 0   STOP_ON_ZERO|SKIP            skip = true, next = false
+ *   R != 0   STOP_ON_NONZERO|SKIP         skip = true, next = false
+ *   R > 0    STOP_ON_NON_POSITIVE|SKIP    skip = false, next = true
+ *   R >= 0   STOP_ON_NEGATIVE|SKIP        skip = false, next = true
+ *   (a stop side that ends the syslet drops SKIP: `if (fd < 0) stop;`)
+ *
+ *   call(...) OP 0                the CALL atom itself carries the test
+ *   (x = call(...)) OP 0          the CALL atom with ret = &x
+ *   call(...) OP k                CALL ret = &tmp; TEST umem_add(&tmp, $-k)
+ *   x OP 0                        TEST umem_add(&x, $0), ret none
+ *   x OP k                        COPY umem_add(&x, $0) ret = &tmp; then
+ *                                   TEST umem_add(&tmp, $-k)
+ *   x = ...; if (x OP 0) ...      fused: the assignment's atom tests (one
+ *                                   atom for fd = open(); if (fd < 0) stop;)
+ *   bare C  /  !C                 C != 0  /  C == 0
+ *   A && B, A || B                branch chains: A's true (false) side is
+ *                                   B's first atom
+ *   constant C                    folded: only the taken side is lowered
+ *   x OP y, x * 2 > 0             error: atoms only compare with 0
+ *
+ * A syslet with no atom at all (empty, or `stop;` first) gets one STOP
+ * atom, umem_add(&tmp, $0), so its entry has somewhere to point.
+ */
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/systab.h"
+#include "compiler/lower.h"
+#include "syslet.h"
+
+/*
+ * Statements are lowered back to front, so diagnostics are collected
+ * and printed sorted by position at the end; a note keeps the position
+ * of the message it belongs to.
+ */
+static void report(struct lower *L, enum diag_level lvl, struct ast_loc loc,
+		   const char *fmt, va_list ap)
+{
+	char msg[1024];
+	FILE *mem, *out = L->d->out;
+	struct lower_msg *m;
+	char *text = NULL;
+	size_t n = 0;
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (L->nr_msgs == L->cap_msgs) {
+		size_t nc = L->cap_msgs ? L->cap_msgs * 2 : 16;
+		struct lower_msg *nv = realloc(L->msgs, nc * sizeof(*nv));
+
+		if (!nv) {
+			diag_report(L->d, lvl, ast_diag_loc(loc), "%s", msg);
+			return;
+		}
+		L->msgs = nv;
+		L->cap_msgs = nc;
+	}
+	mem = open_memstream(&text, &n);
+	if (!mem) {
+		diag_report(L->d, lvl, ast_diag_loc(loc), "%s", msg);
+		return;
+	}
+	L->d->out = mem;
+	diag_report(L->d, lvl, ast_diag_loc(loc), "%s", msg);
+	L->d->out = out;
+	fclose(mem);
+	m = &L->msgs[L->nr_msgs];
+	if (lvl == DIAG_NOTE && L->nr_msgs) {
+		m->line = m[-1].line;
+		m->col = m[-1].col;
+	} else {
+		m->line = loc.first_line;
+		m->col = loc.first_column;
+	}
+	m->seq = L->nr_msgs++;
+	m->text = text;
+}
+
+static int msg_cmp(const void *a, const void *b)
+{
+	const struct lower_msg *x = a, *y = b;
+
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	if (x->col != y->col)
+		return x->col < y->col ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static void flush_msgs(struct lower *L)
+{
+	qsort(L->msgs, L->nr_msgs, sizeof(*L->msgs), msg_cmp);
+	for (size_t i = 0; i < L->nr_msgs; i++) {
+		if (L->msgs[i].text)
+			fputs(L->msgs[i].text, L->d->out);
+		free(L->msgs[i].text);
+	}
+	free(L->msgs);
+	L->msgs = NULL;
+	L->nr_msgs = 0;
+}
+
+void lower_error(struct lower *L, struct ast_loc loc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report(L, DIAG_ERROR, loc, fmt, ap);
+	va_end(ap);
+}
+
+void lower_warn(struct lower *L, unsigned int wbit, struct ast_loc loc,
+		const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!L->opt || !(L->opt->warnings & wbit))
+		return;
+	va_start(ap, fmt);
+	report(L, DIAG_WARNING, loc, fmt, ap);
+	va_end(ap);
+}
+
+void lower_note(struct lower *L, struct ast_loc loc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report(L, DIAG_NOTE, loc, fmt, ap);
+	va_end(ap);
+}
+
+struct lower_branch lower_plain(int next)
+{
+	return (struct lower_branch){ 0, next, IR_NONE };
+}
+
+/* ---- symbols ---------------------------------------------------------- */
+
+static struct lower_sym *add_sym(struct lower *L, struct lower_symtab *t,
+				 struct ast_decl *d, enum lower_sym_kind kind)
+{
+	struct lower_sym *s;
+
+	for (size_t i = 0; i < t->n; i++) {
+		if (strcmp(t->v[i].name, d->name))
+			continue;
+		lower_error(L, d->name_loc, "redefinition of '%s'", d->name);
+		if (t->v[i].decl)
+			lower_note(L, t->v[i].decl->name_loc,
+				   "previous definition of '%s' was here",
+				   d->name);
+		return NULL;
+	}
+	if (t == &L->globals || kind != LSYM_PARAM) {
+		int64_t v;
+
+		if (lower_predefined(d->name, &v)) {
+			lower_error(L, d->name_loc, "'%s' is a predefined "
+				    "constant and cannot be redefined",
+				    d->name);
+			return NULL;
+		}
+	}
+	if (t->n == t->cap) {
+		size_t nc = t->cap ? t->cap * 2 : 32;
+		struct lower_sym *nv = realloc(t->v, nc * sizeof(*nv));
+
+		if (!nv) {
+			lower_oom(L);
+			return NULL;
+		}
+		t->v = nv;
+		t->cap = nc;
+	}
+	s = &t->v[t->n++];
+	memset(s, 0, sizeof(*s));
+	s->name = d->name;
+	s->kind = kind;
+	s->decl = d;
+	s->cell = -1;
+	s->obj = -1;
+	s->local = t == &L->locals;
+	return s;
+}
+
+static enum lower_sym_kind decl_kind(const struct ast_decl *d)
+{
+	switch (d->kind) {
+	case AST_D_CONST: return LSYM_CONST;
+	case AST_D_VAR: return LSYM_VAR;
+	case AST_D_BUFFER: return LSYM_BUFFER;
+	case AST_D_DATA: return LSYM_DATA;
+	case AST_D_PARAM: return LSYM_PARAM;
+	default: return LSYM_SYSLET;
+	}
+}
+
+static void make_var(struct lower *L, struct lower_sym *s, int64_t init)
+{
+	char *name = s->local ? lower_fmt(L, "%s.%s", L->syslet->name, s->name)
+			      : lower_strdup(L, s->name);
+
+	s->cell = lower_cell(L, IR_CELL_VAR, name, s->name, init,
+			     s->decl->name_loc);
+	free(name);
+	if (L->oom)
+		s->cell = -1;
+}
+
+/* Objects and cells in declaration order, so output is stable. */
+static void define(struct lower *L, struct lower_sym *s, bool prologue)
+{
+	int64_t v = 0;
+
+	switch (s->kind) {
+	case LSYM_CONST:
+		if (s->state == LEVAL_TODO)
+			lower_eval(L, &(struct ast_expr){ .kind = AST_NAME,
+				   .name = (char *)s->name,
+				   .loc = s->decl->name_loc }, &v);
+		s->used--;	/* that lookup was not a use */
+		break;
+	case LSYM_VAR:
+		if (s->decl->expr && (!s->local || prologue)) {
+			int r = lower_eval(L, s->decl->expr, &v);
+
+			if (r == 0 && !s->local) {
+				lower_eval_must(L, s->decl->expr, &v,
+						"a file-scope initializer");
+				v = 0;
+			}
+			if (r == 0)
+				s->state = LEVAL_TODO;	/* an atom sets it */
+			else
+				s->state = LEVAL_DONE;
+		} else {
+			s->state = s->decl->expr ? LEVAL_TODO : LEVAL_DONE;
+		}
+		make_var(L, s, s->state == LEVAL_DONE ? v : 0);
+		break;
+	case LSYM_BUFFER:
+		lower_buffer(L, s);
+		break;
+	case LSYM_DATA:
+		lower_data(L, s);
+		break;
+	default:
+		break;
+	}
+}
+
+static void warn_unused(struct lower *L, struct lower_symtab *t)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		struct lower_sym *s = &t->v[i];
+		const char *what = s->kind == LSYM_VAR ? "variable" :
+				   s->kind == LSYM_BUFFER ? "buffer" :
+				   s->kind == LSYM_DATA ? "data" : NULL;
+
+		if (what && !s->used)
+			lower_warn(L, SYSLETC_W_UNUSED, s->decl->name_loc,
+				   "%s '%s' is never used", what, s->name);
+	}
+}
+
+/* ---- statements ------------------------------------------------------- */
+
+static int lower_stmt(struct lower *L, struct ast_stmt *s, int succ);
+
+/* Local declarations are visible in the whole syslet: collect them all
+ * first, since statements are lowered back to front. */
+static void collect_locals(struct lower *L, struct ast_stmt *s, bool *prologue)
+{
+	for (; s; s = s->next) {
+		switch (s->kind) {
+		case AST_S_DECL:
+			for (struct ast_decl *d = s->decl; d; d = d->next) {
+				struct lower_sym *sym =
+					add_sym(L, &L->locals, d, decl_kind(d));
+
+				if (sym)
+					define(L, sym, prologue && *prologue);
+			}
+			break;
+		case AST_S_EMPTY:
+			break;
+		default:
+			if (prologue)
+				*prologue = false;
+			collect_locals(L, s->body, NULL);
+			collect_locals(L, s->els, NULL);
+			break;
+		}
+	}
+}
+
+static struct lower_label *label(struct lower *L, const char *name,
+				 struct ast_loc loc)
+{
+	struct lower_label *l;
+
+	for (size_t i = 0; i < L->nr_labels; i++)
+		if (!strcmp(L->labels[i].name, name))
+			return &L->labels[i];
+	if (L->nr_labels == L->cap_labels_l) {
+		size_t nc = L->cap_labels_l ? L->cap_labels_l * 2 : 8;
+		struct lower_label *nv = realloc(L->labels, nc * sizeof(*nv));
+
+		if (!nv) {
+			lower_oom(L);
+			return NULL;
+		}
+		L->labels = nv;
+		L->cap_labels_l = nc;
+	}
+	l = &L->labels[L->nr_labels++];
+	memset(l, 0, sizeof(*l));
+	l->name = name;
+	l->ph = lower_ph_new(L);
+	l->loc = loc;
+	return l;
+}
+
+/* The assignment a statement is, for fusing into a following `if`. */
+static bool fusable(struct lower *L, struct ast_stmt *s, struct lower_fuse *fz)
+{
+	const struct ast_expr *e;
+	unsigned int mods = 0;
+
+	while (s->kind == AST_S_MOD) {
+		mods |= s->mods;
+		s = s->body;
+		if (!s || s->next)
+			return false;
+	}
+	memset(fz, 0, sizeof(*fz));
+	fz->text = s->loc;
+	fz->mods = mods;
+	if (s->kind == AST_S_DECL) {
+		struct lower_sym *sym;
+
+		if (s->decl->kind != AST_D_VAR || s->decl->next ||
+		    !s->decl->expr)
+			return false;
+		sym = lower_lookup(L, s->decl->name, s->decl->loc);
+		if (!sym || sym->decl != s->decl || sym->state != LEVAL_TODO ||
+		    sym->cell < 0)
+			return false;
+		sym->used--;
+		fz->cell = sym->cell;
+		fz->op = '=';
+		fz->rhs = s->decl->expr;
+		fz->loc = s->decl->loc;
+		return true;
+	}
+	if (s->kind != AST_S_EXPR)
+		return false;
+	e = s->expr;
+	if (e->kind != AST_ASSIGN && !(e->kind == AST_INCDEC))
+		return false;
+	fz->cell = lower_var_cell(L, e->l);
+	if (fz->cell < 0)
+		return false;
+	fz->op = e->op;
+	fz->lhs = e->l;
+	fz->rhs = e->r;
+	fz->loc = e->loc;
+	return true;
+}
+
+static bool falls_through(const struct ast_stmt *s)
+{
+	return !(s->kind == AST_S_STOP || s->kind == AST_S_GOTO ||
+		 s->kind == AST_S_BREAK || s->kind == AST_S_CONTINUE);
+}
+
+static int lower_if(struct lower *L, struct ast_stmt *s, int succ,
+		    struct lower_fuse *fz)
+{
+	struct ast_loc text = L->text;
+	int t, f, first;
+
+	t = lower_stmt(L, s->body, succ);
+	f = s->els ? lower_stmt(L, s->els, succ) : succ;
+	L->text = s->head;
+	first = lower_cond(L, s->expr, t, f, fz);
+	L->text = text;
+	return first;
+}
+
+static int lower_seq(struct lower *L, struct ast_stmt *list, int succ)
+{
+	struct ast_stmt **v = NULL;
+	size_t n = 0, cap = 0;
+	int t = succ;
+
+	for (struct ast_stmt *s = list; s; s = s->next) {
+		if (n == cap) {
+			size_t nc = cap ? cap * 2 : 16;
+			struct ast_stmt **nv = realloc(v, nc * sizeof(*nv));
+
+			if (!nv) {
+				free(v);
+				lower_oom(L);
+				return succ;
+			}
+			v = nv;
+			cap = nc;
+		}
+		v[n++] = s;
+	}
+	for (size_t i = 0; i + 1 < n; i++) {
+		struct ast_stmt *nx = v[i + 1];
+
+		if (!falls_through(v[i]) && nx->kind != AST_S_LABEL &&
+		    nx->kind != AST_S_EMPTY && nx->kind != AST_S_DECL)
+			lower_warn(L, SYSLETC_W_UNREACHABLE, nx->loc,
+				   "statement is unreachable");
+	}
+	for (size_t i = n; i-- > 0;) {
+		struct lower_fuse fz;
+
+		if (L->oom)
+			break;
+		if (v[i]->kind == AST_S_IF && i > 0 &&
+		    fusable(L, v[i - 1], &fz)) {
+			struct ast_loc text = L->text;
+			unsigned int mods = L->mods;
+
+			L->text = v[i]->loc;
+			t = lower_if(L, v[i], t, &fz);
+			L->text = text;
+			i--;
+			if (!fz.used)
+				t = lower_stmt(L, v[i], t);
+			(void)mods;
+			continue;
+		}
+		t = lower_stmt(L, v[i], t);
+	}
+	free(v);
+	return t;
+}
+
+/* A loop body with its break and continue targets. */
+static int loop_body(struct lower *L, struct ast_stmt *body, int succ,
+		     int brk, int cont)
+{
+	int ob = L->brk, oc = L->cont, r;
+	bool ol = L->in_loop;
+
+	L->brk = brk;
+	L->cont = cont;
+	L->in_loop = true;
+	r = lower_stmt(L, body, succ);
+	L->brk = ob;
+	L->cont = oc;
+	L->in_loop = ol;
+	return r;
+}
+
+static int lower_loop(struct lower *L, struct ast_stmt *s, int succ)
+{
+	int head = lower_ph_new(L), step = head, body, cond;
+
+	switch (s->kind) {
+	case AST_S_WHILE:
+		body = loop_body(L, s->body, head, succ, head);
+		L->text = s->head;
+		cond = lower_cond(L, s->expr, body, succ, NULL);
+		lower_ph_bind(L, head, cond, s->head, "this while loop");
+		return cond;
+	case AST_S_DO: {
+		int again = lower_ph_new(L);
+
+		L->text = s->head;
+		cond = lower_cond(L, s->expr, head, succ, NULL);
+		lower_ph_bind(L, again, cond, s->head, "this do loop");
+		body = loop_body(L, s->body, again, succ, again);
+		lower_ph_bind(L, head, body, s->head, "this do loop");
+		return body;
+	}
+	case AST_S_FOR:
+		if (s->step) {
+			L->text = s->step->loc;
+			step = lower_expr_stmt(L, s->step, head);
+		}
+		body = loop_body(L, s->body, step, succ, step);
+		L->text = s->head;
+		cond = lower_cond(L, s->expr, body, succ, NULL);
+		lower_ph_bind(L, head, cond, s->head, "this for loop");
+		if (s->init) {
+			L->text = s->init->loc;
+			cond = lower_expr_stmt(L, s->init, cond);
+		}
+		return cond;
+	default:	/* loop */
+		body = loop_body(L, s->body, head, succ, head);
+		lower_ph_bind(L, head, body, s->head, "this loop");
+		return body;
+	}
+}
+
+/* `var a = f(), b = 2;` inside a body: initialisers that are not the
+ * cell's initial value are assignments, lowered back to front. */
+static int lower_decl_stmt(struct lower *L, struct ast_decl *d, int succ)
+{
+	struct lower_sym *sym;
+	int t;
+
+	if (!d)
+		return succ;
+	t = lower_decl_stmt(L, d->next, succ);
+	if (d->kind == AST_D_SYSLET) {
+		lower_error(L, d->name_loc, "syslets cannot be nested");
+		return t;
+	}
+	if (d->kind != AST_D_VAR || !d->expr)
+		return t;
+	sym = lower_lookup(L, d->name, d->loc);
+	if (!sym || sym->decl != d || sym->state != LEVAL_TODO || sym->cell < 0)
+		return t;
+	sym->used--;
+	return lower_assign(L, sym->cell, '=', NULL, d->expr, d->loc,
+			    lower_plain(t));
+}
+
+static int lower_stmt(struct lower *L, struct ast_stmt *s, int succ)
+{
+	struct ast_loc text = L->text;
+	unsigned int mods = L->mods;
+	struct lower_label *l;
+	int r = succ;
+
+	if (!s || L->oom)
+		return succ;
+	L->text = s->loc;
+	switch (s->kind) {
+	case AST_S_EMPTY:
+		break;
+	case AST_S_EXPR:
+		r = lower_expr_stmt(L, s->expr, succ);
+		break;
+	case AST_S_BLOCK:
+		r = lower_seq(L, s->body, succ);
+		break;
+	case AST_S_IF:
+		r = lower_if(L, s, succ, NULL);
+		break;
+	case AST_S_WHILE:
+	case AST_S_DO:
+	case AST_S_FOR:
+	case AST_S_LOOP:
+		r = lower_loop(L, s, succ);
+		break;
+	case AST_S_BREAK:
+	case AST_S_CONTINUE:
+		if (!L->in_loop) {
+			lower_error(L, s->loc, "'%s' outside a loop",
+				    s->kind == AST_S_BREAK ? "break" :
+				    "continue");
+			break;
+		}
+		r = s->kind == AST_S_BREAK ? L->brk : L->cont;
+		break;
+	case AST_S_STOP:
+		r = LOWER_END;
+		break;
+	case AST_S_GOTO:
+		l = label(L, s->name, s->loc);
+		if (l) {
+			l->used++;
+			if (!l->defined)
+				l->loc = s->loc;
+			r = l->ph;
+		}
+		break;
+	case AST_S_LABEL:
+		l = label(L, s->name, s->head);
+		if (l && l->defined) {
+			lower_error(L, s->head, "label '%s' is defined twice",
+				    s->name);
+			lower_note(L, l->loc, "first defined here");
+			break;
+		}
+		r = lower_stmt(L, s->body, succ);
+		if (l) {
+			l->defined = true;
+			l->loc = s->head;
+			lower_ph_bind(L, l->ph, r, s->head, "this goto loop");
+		}
+		break;
+	case AST_S_MOD:
+		if (((s->mods | L->mods) & (SYSLET_ASYNC | SYSLET_SYNC)) ==
+		    (SYSLET_ASYNC | SYSLET_SYNC)) {
+			lower_error(L, s->loc, "'async' and 'sync' contradict "
+				    "each other");
+			break;
+		}
+		L->mods |= s->mods;
+		r = lower_stmt(L, s->body, succ);
+		break;
+	case AST_S_DECL:
+		r = lower_decl_stmt(L, s->decl, succ);
+		break;
+	}
+	L->text = text;
+	L->mods = mods;
+	return r;
+}
+
+/* ---- syslets and the program ----------------------------------------- */
+
+static void lower_syslet(struct lower *L, struct ast_decl *d)
+{
+	struct ir_program *p = L->p;
+	bool prologue = true;
+	unsigned int idx = 0;
+	int first;
+
+	L->syslet = d;
+	L->entry = (int)p->nr_entries;
+	L->scratch = -1;
+	L->locals.n = 0;
+	L->nr_labels = 0;
+	L->in_loop = false;
+	L->mods = 0;
+	L->text = d->loc;
+
+	if (p->nr_entries == L->cap_entries) {
+		size_t nc = L->cap_entries ? L->cap_entries * 2 : 4;
+		struct ir_entry *nv = realloc(p->entries, nc * sizeof(*nv));
+
+		if (!nv) {
+			lower_oom(L);
+			return;
+		}
+		p->entries = nv;
+		L->cap_entries = nc;
+	}
+	p->entries[p->nr_entries].name = lower_strdup(L, d->name);
+	p->entries[p->nr_entries].first_atom = LOWER_END;
+	p->entries[p->nr_entries].loc =
+		(struct ir_loc){ d->name_loc.first_line,
+				 d->name_loc.first_column };
+	p->nr_entries++;
+
+	for (struct ast_decl *pd = d->params; pd; pd = pd->next, idx++) {
+		struct lower_sym *s = add_sym(L, &L->locals, pd, LSYM_PARAM);
+		char *name;
+		struct ir_cell *c;
+
+		if (!s)
+			continue;
+		s->used = 1;	/* bound by the runner: never "unused" */
+		name = lower_fmt(L, "%s.%s", d->name, pd->name);
+		s->cell = lower_cell(L, IR_CELL_PARAM, name, pd->name, 0,
+				     pd->name_loc);
+		free(name);
+		if (L->oom)
+			return;
+		c = &p->cells[s->cell];
+		c->entry = L->entry;
+		c->param_index = (int)idx;
+		c->param_type = pd->ptype == AST_PARAM_STR ? SLO_PARAM_STR :
+							     SLO_PARAM_INT;
+	}
+	if (idx > 16)
+		lower_error(L, d->name_loc, "syslet '%s' has %u parameters; "
+			    "16 is the most a runner binds", d->name, idx);
+
+	collect_locals(L, d->body ? d->body->body : NULL, &prologue);
+	first = lower_stmt(L, d->body, LOWER_END);
+	if (lower_resolve(L, first) == LOWER_END && !L->oom) {
+		/* Nothing to run, yet the entry needs an atom. */
+		L->text = d->loc;
+		first = lower_umem_add(L, lower_scratch(L),
+				       lower_const_cell(L, 0), IR_NONE,
+				       SLO_ROLE_STOP, d->name_loc,
+				       lower_plain(LOWER_END));
+	}
+	p->entries[L->entry].first_atom = first;
+
+	for (size_t i = 0; i < L->nr_labels; i++) {
+		struct lower_label *l = &L->labels[i];
+		struct ir_label *il;
+
+		if (!l->defined) {
+			lower_error(L, l->loc, "label '%s' is used but not "
+				    "defined", l->name);
+			continue;
+		}
+		if (!l->used)
+			lower_warn(L, SYSLETC_W_UNUSED, l->loc,
+				   "label '%s' is never used", l->name);
+		if (p->nr_labels == L->cap_labels) {
+			size_t nc = L->cap_labels ? L->cap_labels * 2 : 8;
+			struct ir_label *nv = realloc(p->labels,
+						      nc * sizeof(*nv));
+
+			if (!nv) {
+				lower_oom(L);
+				return;
+			}
+			p->labels = nv;
+			L->cap_labels = nc;
+		}
+		il = &p->labels[p->nr_labels++];
+		il->name = lower_fmt(L, "%s.%s", d->name, l->name);
+		il->atom = l->ph;
+	}
+	warn_unused(L, &L->locals);
+}
+
+static void lower_file(struct lower *L, struct ast_file *f)
+{
+	size_t nsys = 0;
+
+	for (struct ast_decl *d = f->decls; d; d = d->next)
+		add_sym(L, &L->globals, d, decl_kind(d));
+	for (size_t i = 0; i < L->globals.n && !L->oom; i++)
+		define(L, &L->globals.v[i], false);
+	for (struct ast_decl *d = f->decls; d && !L->oom; d = d->next)
+		if (d->kind == AST_D_SYSLET) {
+			lower_syslet(L, d);
+			nsys++;
+		}
+	if (!nsys && !L->d->errors)
+		lower_error(L, (struct ast_loc){ 0 }, "no syslet in this file: "
+			    "nothing to run (write `syslet main() { ... }`)");
+	warn_unused(L, &L->globals);
+	if (!L->oom)
+		lower_finish(L);
+}
+
+struct ir_program *sysletc_front(const char *src, size_t len,
+				 const struct sysletc_options *opt,
+				 struct diag *d)
+{
+	struct lower L = { 0 };
+	struct ast_file *f = NULL;
+	unsigned int before = d->errors;
+
+	L.d = d;
+	L.opt = opt;
+	L.profile = opt ? opt->profile : (int)systab_native_profile();
+	if (L.profile < 0 || L.profile >= SYSTAB_NR_PROFILES) {
+		diag_report(d, DIAG_ERROR, (struct diag_loc){ 0, 0, 0 },
+			    "unknown target profile %d", L.profile);
+		return NULL;
+	}
+	L.word = systab_word_size(L.profile);
+	L.src = src;
+	L.len = len;
+	L.p = calloc(1, sizeof(*L.p));
+	if (!L.p) {
+		lower_oom(&L);
+		return NULL;
+	}
+	L.p->profile = L.profile;
+	L.p->source = lower_strdup(&L, d->file);
+
+	ast_parse(src, len, d, &f);
+	if (d->errors == before && f)
+		lower_file(&L, f);
+	flush_msgs(&L);
+	ast_file_free(f);
+	free(L.globals.v);
+	free(L.locals.v);
+	free(L.labels);
+	free(L.ph);
+	if (d->errors != before || L.oom) {
+		ir_program_free(L.p);
+		return NULL;
+	}
+	return L.p;
+}

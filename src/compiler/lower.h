@@ -1,0 +1,196 @@
+/* lower.h: state and helpers shared by the lowering pass (AST -> IR), split over lower*.c. */
+#ifndef SYSLET_LOWER_H
+#define SYSLET_LOWER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "compiler/compiler.h"
+#include "compiler/ir.h"
+#include "grammar/ast.h"
+#include "grammar/diag.h"
+
+/*
+ * Targets.  While lowering, a successor is an int: an atom index (>= 0),
+ * LOWER_END (the syslet ends there; == IR_NONE), or a placeholder
+ * (<= -2) that is bound later, for loop heads and labels whose first
+ * atom is not known yet.  Statements are lowered back to front, each
+ * given the target that follows it, so most targets are atoms already.
+ */
+#define LOWER_END	IR_NONE
+
+enum lower_sym_kind {
+	LSYM_CONST,
+	LSYM_VAR,
+	LSYM_PARAM,
+	LSYM_BUFFER,
+	LSYM_DATA,
+	LSYM_SYSLET,
+};
+
+enum lower_eval_state { LEVAL_TODO, LEVAL_BUSY, LEVAL_DONE, LEVAL_BAD };
+
+struct lower_sym {
+	const char		*name;		/* borrowed from the AST */
+	enum lower_sym_kind	kind;
+	struct ast_decl		*decl;
+	int			cell;		/* VAR, PARAM */
+	int			obj;		/* BUFFER, DATA */
+	int64_t			value;		/* CONST */
+	uint64_t		size;		/* BUFFER, DATA: sizeof */
+	uint64_t		len;		/* DATA: len (no final NUL) */
+	enum lower_eval_state	state;
+	unsigned int		used;
+	bool			local;
+	bool			early;		/* use-before-declaration told */
+};
+
+struct lower_symtab {
+	struct lower_sym	*v;
+	size_t			n, cap;
+};
+
+struct lower_label {
+	const char	*name;
+	int		ph;		/* its placeholder */
+	bool		defined;
+	unsigned int	used;
+	struct ast_loc	loc;
+};
+
+/* How the last atom of an operation continues: its stop flags (at most
+ * one), where it goes when the test is false (next) and when it is true
+ * and SKIP is set (skip). */
+struct lower_branch {
+	unsigned long	flags;
+	int		next;
+	int		skip;
+};
+
+/* An assignment that a following `if` may fuse into (see lower.c). */
+struct lower_fuse {
+	int			cell;		/* the variable it writes */
+	int			op;		/* '=' or AST_OP_* */
+	struct ast_expr		*lhs, *rhs;	/* rhs NULL for ++/-- */
+	struct ast_loc		loc;		/* the assignment, for atoms */
+	struct ast_loc		text;		/* its statement, for listings */
+	unsigned int		mods;
+	bool			used;
+};
+
+/* A diagnostic held back until lowering ends, to print in source order. */
+struct lower_msg {
+	unsigned int	line, col;
+	size_t		seq;
+	char		*text;
+};
+
+struct lower {
+	struct diag			*d;
+	struct lower_msg		*msgs;
+	size_t				nr_msgs, cap_msgs;
+	const struct sysletc_options	*opt;
+	int				profile;
+	unsigned int			word;
+	const char			*src;
+	size_t				len;
+	struct ir_program		*p;
+	size_t				cap_cells, cap_objs, cap_atoms;
+	size_t				cap_entries, cap_labels;
+	bool				oom;
+
+	/* Placeholders: bound target, or LOWER_PH_UNBOUND. */
+	int				*ph;
+	size_t				nr_ph, cap_ph;
+
+	struct lower_symtab		globals;
+	struct lower_symtab		locals;
+
+	/* The syslet being lowered. */
+	struct ast_decl			*syslet;
+	int				entry;
+	int				scratch;
+	struct lower_label		*labels;
+	size_t				nr_labels, cap_labels_l;
+	int				brk, cont;
+	bool				in_loop;
+	unsigned int			mods;	/* SYSLET_ASYNC etc. */
+	struct ast_loc			text;	/* statement being lowered */
+};
+
+#define LOWER_PH_UNBOUND	(-1000000)
+
+/* lower-ir.c: building the program. */
+void lower_oom(struct lower *L);
+int lower_cell(struct lower *L, enum ir_cell_kind kind, const char *name,
+	       const char *display, int64_t value, struct ast_loc loc);
+int lower_const_cell(struct lower *L, int64_t v);
+int lower_addr_cell(struct lower *L, int obj, int cell, uint64_t off,
+		    const char *display);
+int lower_string_obj(struct lower *L, const char *s, size_t n,
+		     struct ast_loc loc);
+int lower_object(struct lower *L, enum ir_obj_kind kind, const char *name,
+		 uint64_t size, uint8_t *bytes, unsigned int align,
+		 struct ast_loc loc);
+int lower_atom(struct lower *L, long nr, const char *sysname, int ret,
+	       const int *args, unsigned int nargs, enum slo_role role,
+	       struct ast_loc loc, struct lower_branch br);
+int lower_umem_add(struct lower *L, int ptr_cell, int inc_cell, int ret,
+		   enum slo_role role, struct ast_loc loc,
+		   struct lower_branch br);
+int lower_ph_new(struct lower *L);
+int lower_ph_bind(struct lower *L, int ph, int target, struct ast_loc loc,
+		  const char *what);
+int lower_resolve(const struct lower *L, int t);
+int lower_scratch(struct lower *L);
+void lower_finish(struct lower *L);
+char *lower_text(const struct lower *L, struct ast_loc loc);
+char *lower_strdup(struct lower *L, const char *s);
+char *lower_fmt(struct lower *L, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* lower.c */
+void lower_error(struct lower *L, struct ast_loc loc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void lower_warn(struct lower *L, unsigned int wbit, struct ast_loc loc,
+		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void lower_note(struct lower *L, struct ast_loc loc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+struct lower_branch lower_plain(int next);
+
+/* lower-expr.c: names, constants and operands. */
+struct lower_sym *lower_lookup(struct lower *L, const char *name,
+			       struct ast_loc use);
+/* 1: constant (*v set); 0: not a compile-time constant; -1: error given. */
+int lower_eval(struct lower *L, const struct ast_expr *e, int64_t *v);
+/* Like lower_eval, but a non-constant is an error saying `what`. */
+int lower_eval_must(struct lower *L, const struct ast_expr *e, int64_t *v,
+		    const char *what);
+bool lower_predefined(const char *name, int64_t *v);
+/* An argument: the cell an atom points at.  -1 after an error. */
+int lower_operand(struct lower *L, const struct ast_expr *e);
+/* The variable or parameter cell e names, or -1 (reported as `what`). */
+int lower_lvalue(struct lower *L, const struct ast_expr *e, const char *what);
+/* e names a variable or parameter (no report); its cell or -1. */
+int lower_var_cell(struct lower *L, const struct ast_expr *e);
+bool lower_is_simple(struct lower *L, const struct ast_expr *e);
+const char *lower_op_name(int op);
+
+/* lower-data.c: data objects. */
+int lower_data(struct lower *L, struct lower_sym *s);
+void lower_buffer(struct lower *L, struct lower_sym *s);
+
+/* lower-call.c: system calls. */
+int lower_call(struct lower *L, const struct ast_expr *e, int ret,
+	       struct lower_branch br);
+
+/* lower-cond.c: conditions and assignments. */
+int lower_cond(struct lower *L, const struct ast_expr *e, int t, int f,
+	       struct lower_fuse *fuse);
+int lower_assign(struct lower *L, int cell, int op, const struct ast_expr *lhs,
+		 const struct ast_expr *rhs, struct ast_loc loc,
+		 struct lower_branch br);
+int lower_expr_stmt(struct lower *L, const struct ast_expr *e, int succ);
+
+#endif /* SYSLET_LOWER_H */
