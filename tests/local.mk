@@ -8,6 +8,7 @@ tests_common_systab_dump_LDADD = src/common/libcommon.la
 
 include tests/compiler.mk
 include tests/image.mk
+include tests/sysletc.mk
 include tests/runtime.mk
 include tests/kernel.mk
 include tests/shell.mk

@@ -1,0 +1,394 @@
+/* emit.c: turn a laid-out IR program into the image model, then check it. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/compiler.h"
+#include "common/systab.h"
+#include "syslet.h"
+
+#define ATOM_WORDS 11
+enum { W_FLAGS, W_NR, W_RET, W_NEXT, W_ARG0 };
+
+struct emitter {
+	const struct ir_program	*p;
+	struct diag		*d;
+	struct slo_image	*img;
+	unsigned int		w;
+	uint64_t		asz;
+	uint64_t		*obj_off;
+	size_t			cap_relocs, cap_syms;
+	int			oom;
+};
+
+static void __attribute__((format(printf, 3, 4)))
+internal(struct emitter *e, const struct ir_loc *loc, const char *fmt, ...)
+{
+	struct diag_loc dl = { loc ? loc->line : 0, loc ? loc->col : 0, 1 };
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	diag_report(e->d, DIAG_ERROR, dl, "internal error in emit: %s", msg);
+}
+
+static void add_reloc(struct emitter *e, enum slo_section where,
+		      uint64_t offset, enum slo_section target, uint64_t addend)
+{
+	struct slo_image *img = e->img;
+
+	if (img->nr_relocs == e->cap_relocs) {
+		size_t cap = e->cap_relocs ? 2 * e->cap_relocs : 64;
+		struct slo_reloc *r = realloc(img->relocs, cap * sizeof(*r));
+
+		if (!r) {
+			e->oom = 1;
+			return;
+		}
+		img->relocs = r;
+		e->cap_relocs = cap;
+	}
+	img->relocs[img->nr_relocs++] =
+		(struct slo_reloc){ where, offset, target, addend };
+}
+
+static struct slo_symbol *add_sym(struct emitter *e, const char *name,
+				  enum slo_sym_kind kind, enum slo_section sec,
+				  uint64_t value, uint64_t size)
+{
+	struct slo_image *img = e->img;
+	struct slo_symbol *s;
+
+	if (img->nr_syms == e->cap_syms) {
+		size_t cap = e->cap_syms ? 2 * e->cap_syms : 32;
+		struct slo_symbol *n = realloc(img->syms, cap * sizeof(*n));
+
+		if (!n) {
+			e->oom = 1;
+			return NULL;
+		}
+		img->syms = n;
+		e->cap_syms = cap;
+	}
+	s = &img->syms[img->nr_syms];
+	memset(s, 0, sizeof(*s));
+	s->name = strdup(name);
+	if (!s->name) {
+		e->oom = 1;
+		return NULL;
+	}
+	img->nr_syms++;
+	s->kind = kind;
+	s->section = sec;
+	s->value = value;
+	s->size = size;
+	s->entry = -1;
+	s->param_index = -1;
+	return s;
+}
+
+static int cell_ok(const struct ir_program *p, int c)
+{
+	return c >= 0 && (size_t)c < p->nr_cells;
+}
+
+static uint64_t align_up(uint64_t v, uint64_t a)
+{
+	return (v + a - 1) / a * a;
+}
+
+/* Buffers go to .syslet.bss, data and strings to .syslet.rodata. */
+static int place_objects(struct emitter *e)
+{
+	const struct ir_program *p = e->p;
+	struct slo_image *img = e->img;
+	uint64_t off[SLO_NR_SECTIONS] = { 0 };
+	uint64_t align[SLO_NR_SECTIONS] = { 0 };
+
+	e->obj_off = calloc(p->nr_objects + 1, sizeof(*e->obj_off));
+	if (!e->obj_off)
+		return -1;
+	for (int s = 0; s < SLO_NR_SECTIONS; s++)
+		align[s] = e->w;
+	for (size_t i = 0; i < p->nr_objects; i++) {
+		const struct ir_object *o = &p->objects[i];
+		enum slo_section s = o->kind == IR_OBJ_BUFFER ? SLO_SEC_BSS
+							      : SLO_SEC_RODATA;
+		uint64_t a = o->align ? o->align : 1;
+
+		if (a & (a - 1) || a > 4096) {
+			internal(e, &o->loc, "object alignment %llu",
+				 (unsigned long long)a);
+			return -1;
+		}
+		if (s == SLO_SEC_RODATA && o->size && !o->bytes) {
+			internal(e, &o->loc, "data object without bytes");
+			return -1;
+		}
+		if (o->size > (1ULL << 30) || off[s] > (1ULL << 30)) {
+			internal(e, &o->loc, "object too large");
+			return -1;
+		}
+		off[s] = align_up(off[s], a);
+		e->obj_off[i] = off[s];
+		off[s] += o->size;
+		if (a > align[s])
+			align[s] = a;
+	}
+	img->size[SLO_SEC_RODATA] = off[SLO_SEC_RODATA];
+	img->size[SLO_SEC_BSS] = off[SLO_SEC_BSS];
+	img->align[SLO_SEC_RODATA] = align[SLO_SEC_RODATA];
+	img->align[SLO_SEC_BSS] = align[SLO_SEC_BSS];
+	img->data[SLO_SEC_RODATA] = calloc(1, off[SLO_SEC_RODATA] + 1);
+	if (!img->data[SLO_SEC_RODATA])
+		return -1;
+	for (size_t i = 0; i < p->nr_objects; i++) {
+		const struct ir_object *o = &p->objects[i];
+
+		if (o->kind != IR_OBJ_BUFFER && o->size)
+			memcpy(img->data[SLO_SEC_RODATA] + e->obj_off[i],
+			       o->bytes, o->size);
+	}
+	return 0;
+}
+
+static int emit_cells(struct emitter *e)
+{
+	const struct ir_program *p = e->p;
+	struct slo_image *img = e->img;
+
+	img->size[SLO_SEC_CELLS] = p->nr_cells * e->w;
+	img->data[SLO_SEC_CELLS] = calloc(p->nr_cells + 1, e->w);
+	if (!img->data[SLO_SEC_CELLS])
+		return -1;
+	for (size_t i = 0; i < p->nr_cells; i++) {
+		const struct ir_cell *c = &p->cells[i];
+		uint64_t at = i * e->w;
+
+		if (c->kind != IR_CELL_ADDR) {
+			slo_image_set_word(img, SLO_SEC_CELLS, at,
+					   (uint64_t)c->value);
+			continue;
+		}
+		if (c->target_obj >= 0 && (size_t)c->target_obj < p->nr_objects &&
+		    c->target_cell == IR_NONE) {
+			const struct ir_object *o = &p->objects[c->target_obj];
+
+			add_reloc(e, SLO_SEC_CELLS, at,
+				  o->kind == IR_OBJ_BUFFER ? SLO_SEC_BSS
+							   : SLO_SEC_RODATA,
+				  e->obj_off[c->target_obj] + c->target_off);
+		} else if (cell_ok(p, c->target_cell) &&
+			   c->target_obj == IR_NONE) {
+			add_reloc(e, SLO_SEC_CELLS, at, SLO_SEC_CELLS,
+				  (uint64_t)c->target_cell * e->w + c->target_off);
+		} else {
+			internal(e, &c->loc, "address cell %zu has no target", i);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int emit_atoms(struct emitter *e)
+{
+	const struct ir_program *p = e->p;
+	struct slo_image *img = e->img;
+	long nr_sys = systab_nr_syscalls((enum systab_profile)p->profile);
+
+	img->nr_atoms = p->nr_atoms;
+	img->size[SLO_SEC_ATOMS] = p->nr_atoms * e->asz;
+	img->data[SLO_SEC_ATOMS] = calloc(p->nr_atoms + 1, e->asz);
+	img->debug = calloc(p->nr_atoms + 1, sizeof(*img->debug));
+	if (!img->data[SLO_SEC_ATOMS] || !img->debug)
+		return -1;
+	for (size_t i = 0; i < p->nr_atoms; i++) {
+		const struct ir_atom *a = &p->atoms[i];
+		uint64_t base = i * e->asz;
+		struct slo_debug *dr = &img->debug[i];
+		const char *name;
+		int ended = 0;
+
+		if ((a->flags & SYSLET_SKIP_TO_NEXT_ON_STOP) &&
+		    (a->flags & SYSLET_STOP_MASK) && a->skip != (int)i + 1) {
+			internal(e, &a->loc, "atom %zu skips to atom %d, not %zu",
+				 i, a->skip, i + 1);
+			return -1;
+		}
+		if (a->nr < 0 || a->nr >= nr_sys) {
+			internal(e, &a->loc, "atom %zu: syscall number %ld", i,
+				 a->nr);
+			return -1;
+		}
+		slo_image_set_word(img, SLO_SEC_ATOMS, base, a->flags);
+		slo_image_set_word(img, SLO_SEC_ATOMS, base + W_NR * e->w,
+				   (uint64_t)a->nr);
+		if (a->ret != IR_NONE) {
+			if (!cell_ok(p, a->ret)) {
+				internal(e, &a->loc, "atom %zu: bad ret cell", i);
+				return -1;
+			}
+			add_reloc(e, SLO_SEC_ATOMS, base + W_RET * e->w,
+				  SLO_SEC_CELLS, (uint64_t)a->ret * e->w);
+		}
+		if (a->next != IR_NONE) {
+			if (a->next < 0 || (size_t)a->next >= p->nr_atoms) {
+				internal(e, &a->loc, "atom %zu: bad next", i);
+				return -1;
+			}
+			add_reloc(e, SLO_SEC_ATOMS, base + W_NEXT * e->w,
+				  SLO_SEC_ATOMS, (uint64_t)a->next * e->asz);
+		}
+		for (int k = 0; k < 6; k++) {
+			if (a->args[k] == IR_NONE) {
+				ended = 1;
+				continue;
+			}
+			/* The kernel stops at the first NULL: no holes. */
+			if (ended || !cell_ok(p, a->args[k])) {
+				internal(e, &a->loc, "atom %zu: bad argument %d",
+					 i, k);
+				return -1;
+			}
+			add_reloc(e, SLO_SEC_ATOMS, base + (W_ARG0 + k) * e->w,
+				  SLO_SEC_CELLS, (uint64_t)a->args[k] * e->w);
+		}
+		dr->line = a->loc.line;
+		dr->col = a->loc.col;
+		dr->role = a->role;
+		name = a->sysname ? a->sysname
+				  : systab_name((enum systab_profile)p->profile,
+						a->nr);
+		dr->syscall = strdup(name ? name : "syscall");
+		dr->text = a->text ? strdup(a->text) : NULL;
+		if (!dr->syscall || (a->text && !dr->text))
+			return -1;
+	}
+	return 0;
+}
+
+/* An entry owns the atoms from its first one up to the next entry's. */
+static uint64_t entry_size(const struct emitter *e, size_t k)
+{
+	const struct ir_program *p = e->p;
+	size_t start = (size_t)p->entries[k].first_atom, end = p->nr_atoms;
+
+	for (size_t j = 0; j < p->nr_entries; j++) {
+		size_t s = (size_t)p->entries[j].first_atom;
+
+		if (s > start && s < end)
+			end = s;
+	}
+	return (end - start) * e->asz;
+}
+
+static int emit_symbols(struct emitter *e)
+{
+	const struct ir_program *p = e->p;
+	size_t first_entry;
+
+	/* Labels first: they are ELF locals, and locals come first. */
+	for (size_t k = 0; k < p->nr_labels; k++) {
+		const struct ir_label *l = &p->labels[k];
+
+		if (l->atom < 0 || (size_t)l->atom >= p->nr_atoms || !l->name) {
+			internal(e, NULL, "label %zu", k);
+			return -1;
+		}
+		add_sym(e, l->name, SLO_SYM_LABEL, SLO_SEC_ATOMS,
+			(uint64_t)l->atom * e->asz, 0);
+	}
+	first_entry = e->img->nr_syms;
+	for (size_t k = 0; k < p->nr_entries; k++) {
+		const struct ir_entry *en = &p->entries[k];
+
+		if (en->first_atom < 0 || (size_t)en->first_atom >= p->nr_atoms) {
+			internal(e, &en->loc, "syslet %s has no atoms", en->name);
+			return -1;
+		}
+		add_sym(e, en->name, SLO_SYM_ENTRY, SLO_SEC_ATOMS,
+			(uint64_t)en->first_atom * e->asz, entry_size(e, k));
+	}
+	for (size_t i = 0; i < p->nr_cells; i++) {
+		const struct ir_cell *c = &p->cells[i];
+		struct slo_symbol *s;
+
+		if (!c->name)
+			continue;
+		s = add_sym(e, c->name,
+			    c->kind == IR_CELL_PARAM ? SLO_SYM_PARAM : SLO_SYM_VAR,
+			    SLO_SEC_CELLS, i * e->w, e->w);
+		if (!s || c->kind != IR_CELL_PARAM)
+			continue;
+		if (c->entry < 0 || (size_t)c->entry >= p->nr_entries ||
+		    (c->param_type != SLO_PARAM_INT &&
+		     c->param_type != SLO_PARAM_STR)) {
+			internal(e, &c->loc, "parameter %s", c->name);
+			return -1;
+		}
+		s->entry = (int)(first_entry + (size_t)c->entry);
+		s->param_index = c->param_index;
+		s->param_type = c->param_type;
+	}
+	for (size_t i = 0; i < p->nr_objects; i++) {
+		const struct ir_object *o = &p->objects[i];
+
+		if (!o->name)
+			continue;
+		if (o->kind == IR_OBJ_BUFFER)
+			add_sym(e, o->name, SLO_SYM_BUFFER, SLO_SEC_BSS,
+				e->obj_off[i], o->size);
+		else
+			add_sym(e, o->name, SLO_SYM_DATA, SLO_SEC_RODATA,
+				e->obj_off[i], o->size);
+	}
+	return e->oom ? -1 : 0;
+}
+
+static void report(void *ctx, size_t atom, const char *msg)
+{
+	struct emitter *e = ctx;
+	const struct ir_loc *loc = atom < e->p->nr_atoms
+					   ? &e->p->atoms[atom].loc : NULL;
+
+	if (atom == (size_t)-1)
+		internal(e, NULL, "emitted image fails its check: %s", msg);
+	else
+		internal(e, loc, "emitted image fails its check: atom %zu: %s",
+			 atom, msg);
+}
+
+struct slo_image *ir_emit(const struct ir_program *p, struct diag *d)
+{
+	struct emitter e = { .p = p, .d = d };
+	unsigned int errors = d->errors;
+
+	if ((unsigned)p->profile >= SYSTAB_NR_PROFILES) {
+		internal(&e, NULL, "unknown profile %d", p->profile);
+		return NULL;
+	}
+	e.w = systab_word_size((enum systab_profile)p->profile);
+	e.asz = (uint64_t)ATOM_WORDS * e.w;
+	e.img = slo_image_new(e.w, p->profile);
+	if (!e.img)
+		goto fail;
+	if (p->source && !(e.img->source = strdup(p->source)))
+		goto fail;
+	if (place_objects(&e) || emit_cells(&e) || emit_atoms(&e) ||
+	    emit_symbols(&e) || e.oom)
+		goto fail;
+	slo_image_sort_relocs(e.img);
+	slo_image_verify(e.img, report, &e);
+	if (d->errors > errors)
+		goto fail;
+	free(e.obj_off);
+	return e.img;
+fail:
+	if (d->errors == errors)
+		internal(&e, NULL, "out of memory");
+	free(e.obj_off);
+	slo_image_free(e.img);
+	return NULL;
+}

@@ -1,0 +1,227 @@
+/* list.c: the annotated listing of an image (sysletc -S and -d print the same). */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "image/describe.h"
+#include "common/systab.h"
+#include "syslet.h"
+
+/* Hostile images must not drive the terminal: control bytes become '?';
+ * trailing blanks go, so listings diff cleanly. */
+static void put_line(struct slo_text *t, FILE *out)
+{
+	size_t n = t->len;
+
+	if (!t->s) {
+		fputc('\n', out);
+		return;
+	}
+	while (n && t->s[n - 1] == ' ')
+		n--;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)t->s[i];
+
+		fputc(c < 0x20 || c == 0x7f ? '?' : c, out);
+	}
+	fputc('\n', out);
+	t->len = 0;
+	if (t->s)
+		t->s[0] = 0;
+}
+
+/* Pad the line to `col` characters. */
+static void pad_to(struct slo_text *t, size_t col)
+{
+	slo_text_add(t, " ");
+	while (t->len < col)
+		slo_text_add(t, " ");
+}
+
+static void entry_params(const struct slo_image *img, size_t entry,
+			 struct slo_text *t)
+{
+	int first = 1;
+
+	for (int k = 0; k < 64; k++) {
+		for (size_t i = 0; i < img->nr_syms; i++) {
+			const struct slo_symbol *s = &img->syms[i];
+
+			if (s->kind != SLO_SYM_PARAM || s->entry != (int)entry ||
+			    s->param_index != k)
+				continue;
+			slo_text_add(t, "%s%s %s", first ? "" : ", ",
+				     s->param_type == SLO_PARAM_STR ? "str" : "int",
+				     slo_short_name(s->name, &img->syms[entry]));
+			first = 0;
+		}
+	}
+}
+
+static void control(const struct slo_image *img, size_t i, struct slo_text *t)
+{
+	uint64_t flags = slo_atom_word(img, i, SLO_W_FLAGS);
+	long next = slo_atom_target(img, i, SLO_W_NEXT);
+
+	if (next >= 0)
+		slo_text_add(t, "next=%ld", next);
+	else
+		slo_text_add(t, "next=end");
+	if (!(flags & SYSLET_STOP_MASK))
+		return;
+	if (flags & SYSLET_SKIP_TO_NEXT_ON_STOP)
+		slo_text_add(t, " stop=%zu", i + 1);
+	else
+		slo_text_add(t, " stop=end");
+}
+
+static void list_atom(const struct slo_names *nm, size_t i, struct slo_text *t)
+{
+	const struct slo_image *img = nm->img;
+	const struct slo_debug *dr = img->debug ? &img->debug[i] : NULL;
+
+	slo_text_add(t, "%5zu  ", i);
+	slo_describe_call(nm, i, t);
+	pad_to(t, 44);
+	slo_describe_flags(slo_atom_word(img, i, SLO_W_FLAGS), t);
+	pad_to(t, 72);
+	control(img, i, t);
+	if (!dr)
+		return;
+	pad_to(t, 90);
+	slo_text_add(t, ";");
+	if (dr->line)
+		slo_text_add(t, " %u", dr->line);
+	if (dr->text)
+		slo_text_add(t, ": %s", dr->text);
+	if (dr->role != SLO_ROLE_CALL)
+		slo_text_add(t, " [%s]", slo_role_name(dr->role));
+}
+
+static void list_cells(const struct slo_names *nm, struct slo_text *t,
+		       FILE *out)
+{
+	const struct slo_image *img = nm->img;
+
+	slo_text_add(t, "cells:");
+	put_line(t, out);
+	for (size_t i = 0; i < nm->nr_cells; i++) {
+		const struct slo_symbol *s = nm->sym[i];
+		uint64_t off = i * img->word_size;
+		int64_t v = (int64_t)slo_image_word(img, SLO_SEC_CELLS, off);
+
+		if (img->word_size == 4)
+			v = (int32_t)(uint32_t)v;
+		slo_text_add(t, "%5zu  %s", i, nm->cell[i]);
+		pad_to(t, 32);
+		if (s && s->kind == SLO_SYM_PARAM)
+			slo_text_add(t, "param %d of %s, %s", s->param_index,
+				     img->syms[s->entry].name,
+				     s->param_type == SLO_PARAM_STR ? "str" : "int");
+		else if (s)
+			slo_text_add(t, "var = %" PRId64, v);
+		else if (slo_image_reloc_at(img, SLO_SEC_CELLS, off))
+			slo_text_add(t, "address");
+		else if (nm->written[i])
+			slo_text_add(t, "scratch = %" PRId64, v);
+		else
+			slo_text_add(t, "constant");
+		put_line(t, out);
+	}
+}
+
+static int printable(const uint8_t *p, uint64_t n)
+{
+	if (!n || p[n - 1])
+		return 0;
+	for (uint64_t i = 0; i + 1 < n; i++)
+		if ((p[i] < 0x20 && p[i] != '\n' && p[i] != '\t') || p[i] >= 0x7f)
+			return 0;
+	return 1;
+}
+
+static void list_objects(const struct slo_image *img, struct slo_text *t,
+			 FILE *out)
+{
+	int any = 0;
+
+	for (size_t i = 0; i < img->nr_syms; i++) {
+		const struct slo_symbol *s = &img->syms[i];
+
+		if (s->kind != SLO_SYM_BUFFER && s->kind != SLO_SYM_DATA)
+			continue;
+		if (!any++) {
+			slo_text_add(t, "objects:");
+			put_line(t, out);
+		}
+		slo_text_add(t, "       %s", s->name);
+		pad_to(t, 32);
+		slo_text_add(t, "%s, %" PRIu64 " bytes",
+			     s->kind == SLO_SYM_BUFFER ? "buffer" : "data",
+			     s->size);
+		if (s->kind == SLO_SYM_DATA) {
+			const uint8_t *p = img->data[SLO_SEC_RODATA] + s->value;
+
+			slo_text_add(t, ": ");
+			if (printable(p, s->size)) {
+				slo_quote(p, s->size, t);
+			} else {
+				for (uint64_t k = 0; k < s->size && k < 32; k++)
+					slo_text_add(t, "%s%02x", k ? " " : "", p[k]);
+				if (s->size > 32)
+					slo_text_add(t, " ...");
+			}
+		}
+		put_line(t, out);
+	}
+}
+
+void slo_image_list(const struct slo_image *img, FILE *out)
+{
+	struct slo_names nm;
+	struct slo_text t = { 0 };
+	uint64_t asz = slo_atom_size(img);
+	const char *prof = systab_profile_name((enum systab_profile)img->profile);
+
+	if (slo_names_init(&nm, img)) {
+		fprintf(out, "; out of memory\n");
+		return;
+	}
+	slo_text_add(&t, "; profile %s, %u-byte words, %zu atoms, %zu cells",
+		     prof ? prof : "?", img->word_size, img->nr_atoms,
+		     nm.nr_cells);
+	put_line(&t, out);
+	if (img->source) {
+		slo_text_add(&t, "; source %s", img->source);
+		put_line(&t, out);
+	}
+	for (size_t i = 0; i < img->nr_atoms; i++) {
+		/* The entry's name first, then labels at the same atom. */
+		for (size_t k = 0; k < 2 * img->nr_syms; k++) {
+			const struct slo_symbol *s = &img->syms[k % img->nr_syms];
+			int want = k < img->nr_syms ? SLO_SYM_ENTRY : SLO_SYM_LABEL;
+
+			if (s->section != SLO_SEC_ATOMS || s->value != i * asz ||
+			    s->kind != (enum slo_sym_kind)want)
+				continue;
+			if (s->kind == SLO_SYM_ENTRY) {
+				put_line(&t, out);
+				slo_text_add(&t, "syslet %s(", s->name);
+				entry_params(img, k % img->nr_syms, &t);
+				slo_text_add(&t, "):");
+			} else {
+				slo_text_add(&t, "%s:",
+					     slo_short_name(s->name,
+							    slo_entry_of(img, i)));
+			}
+			put_line(&t, out);
+		}
+		list_atom(&nm, i, &t);
+		put_line(&t, out);
+	}
+	put_line(&t, out);
+	list_cells(&nm, &t, out);
+	list_objects(img, &t, out);
+	slo_text_free(&t);
+	slo_names_free(&nm);
+}

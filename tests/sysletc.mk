@@ -1,0 +1,20 @@
+# tests/sysletc.mk: the compiler's back end (layout, emit) and the sysletc command.
+if HAVE_CMOCKA
+check_PROGRAMS += tests/sysletc/back
+TESTS += tests/sysletc/back
+tests_sysletc_back_SOURCES = tests/sysletc/back.c tests/sysletc/irb.h
+tests_sysletc_back_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_sysletc_back_LDADD = src/compiler/libback.la src/image/libimage.la \
+	src/common/libcommon.la grammar/libgrammar.la $(CMOCKA_LIBS)
+endif
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/sysletc/handmade
+tests_sysletc_handmade_SOURCES = tests/sysletc/handmade.c tests/sysletc/irb.h
+tests_sysletc_handmade_LDADD = src/compiler/libback.la src/image/libimage.la \
+	src/common/libcommon.la grammar/libgrammar.la
+endif
+TESTS += tests/sysletc/link.sh
+EXTRA_DIST += tests/sysletc/link.sh tests/sysletc/link-main.c \
+	tests/sysletc/handmade-x86_64.S tests/sysletc/handmade-i386.S \
+	tests/sysletc/handmade-i386-2007.S

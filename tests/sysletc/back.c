@@ -1,0 +1,348 @@
+/* back.c: layout and emit on hand-built IR: skips land right, trampolines only where needed, behaviour kept. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "irb.h"
+
+static struct diag quiet(void)
+{
+	struct diag d;
+
+	diag_init(&d, "hand.syslet", "", 0, stderr);
+	return d;
+}
+
+static int wants_skip(const struct ir_atom *a)
+{
+	return (a->flags & SKIP) && (a->flags & SYSLET_STOP_MASK);
+}
+
+static size_t count_tramps(const struct ir_program *p)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < p->nr_atoms; i++)
+		n += p->atoms[i].role == SLO_ROLE_TRAMPOLINE;
+	return n;
+}
+
+/* The contract layout promises emit. */
+static void assert_laid_out(const struct ir_program *p)
+{
+	for (size_t i = 0; i < p->nr_atoms; i++) {
+		const struct ir_atom *a = &p->atoms[i];
+
+		if (wants_skip(a))
+			assert_int_equal(a->skip, (int)i + 1);
+		if (a->role == SLO_ROLE_TRAMPOLINE) {
+			assert_int_equal(a->flags, 0);
+			assert_int_equal(a->ret, IR_NONE);
+			assert_int_equal(a->args[0], IR_NONE);
+			assert_string_equal(a->sysname, "getppid");
+			assert_true(a->next >= 0);
+		}
+	}
+}
+
+/*
+ * Run a program with stop outcomes drawn from `seed` and record the
+ * texts of the atoms it runs.  physical: skips go to atom + 1 (the
+ * kernel's rule, after layout); otherwise to ir_atom.skip (before).
+ */
+static size_t run(const struct ir_program *p, int start, unsigned seed,
+		  int physical, const char **trace, size_t max)
+{
+	size_t n = 0;
+	unsigned x = seed * 2654435761u + 1;
+	int i = start;
+
+	for (size_t steps = 0; i >= 0 && steps < 4 * max && n < max; steps++) {
+		const struct ir_atom *a = &p->atoms[i];
+		int stop = 0;
+
+		if (a->text)
+			trace[n++] = a->text;
+		if (a->flags & SYSLET_STOP_MASK) {
+			x = x * 1103515245u + 12345u;
+			stop = (x >> 16) & 1;
+		}
+		if (!stop)
+			i = a->next;
+		else if (a->flags & SKIP)
+			i = physical ? i + 1 : a->skip;
+		else
+			i = IR_NONE;
+	}
+	return n;
+}
+
+static void assert_same_behaviour(struct ir_program *p)
+{
+	enum { MAX = 64, SEEDS = 32 };
+	const char *before[SEEDS][MAX], *after[MAX];
+	size_t nb[SEEDS], na;
+	struct diag d = quiet();
+	int start = p->entries[0].first_atom;
+
+	for (unsigned s = 0; s < SEEDS; s++) {
+		nb[s] = run(p, start, s, 0, before[s], MAX);
+		/* Texts must survive layout: keep copies. */
+		for (size_t k = 0; k < nb[s]; k++)
+			before[s][k] = strdup(before[s][k]);
+	}
+	assert_int_equal(ir_layout(p, &d), 0);
+	assert_int_equal(d.errors, 0);
+	assert_laid_out(p);
+	for (unsigned s = 0; s < SEEDS; s++) {
+		na = run(p, p->entries[0].first_atom, s, 1, after, MAX);
+		assert_int_equal(na, nb[s]);
+		for (size_t k = 0; k < na; k++) {
+			assert_string_equal(after[k], before[s][k]);
+			free((char *)before[s][k]);
+		}
+	}
+}
+
+static void test_straight(void **state)
+{
+	struct ir_program *p = irb_new(SYSTAB_X86_64);
+
+	irb_atom(p, 0, "getpid", IR_NONE, NULL, 1, IR_NONE, "a");
+	irb_atom(p, 0, "getpid", IR_NONE, NULL, 2, IR_NONE, "b");
+	irb_atom(p, 0, "getpid", IR_NONE, NULL, IR_NONE, IR_NONE, "c");
+	irb_entry(p, "s", 0);
+	assert_same_behaviour(p);
+	assert_int_equal(p->nr_atoms, 3);
+	assert_string_equal(p->atoms[2].text, "c");
+	irb_free(p);
+}
+
+/* if (x) A else B; C: the then-branch follows the test, no trampoline. */
+static void test_if_else(void **state)
+{
+	struct ir_program *p = irb_new(SYSTAB_X86_64);
+
+	irb_atom(p, SYSLET_STOP_ON_ZERO | SKIP, "getpid", IR_NONE, NULL, 2, 1, "x");
+	irb_atom(p, 0, "getpid", IR_NONE, NULL, 3, IR_NONE, "A");
+	irb_atom(p, 0, "getpid", IR_NONE, NULL, 3, IR_NONE, "B");
+	irb_atom(p, 0, "getpid", IR_NONE, NULL, IR_NONE, IR_NONE, "C");
+	irb_entry(p, "s", 0);
+	assert_same_behaviour(p);
+	assert_int_equal(count_tramps(p), 0);
+	assert_int_equal(p->nr_atoms, 4);
+	irb_free(p);
+}
+
+/* if (a() < 0 || b() < 0) X; D: both tests skip to X: one trampoline. */
+static void test_or_join(void **state)
+{
+	struct ir_program *p = irb_new(SYSTAB_I386);
+	unsigned long f = SYSLET_STOP_ON_NEGATIVE | SKIP;
+
+	irb_atom(p, f, "getpid", IR_NONE, NULL, 1, 2, "a");
+	irb_atom(p, f, "getpid", IR_NONE, NULL, 3, 2, "b");
+	irb_atom(p, 0, "getpid", IR_NONE, NULL, 3, IR_NONE, "X");
+	irb_atom(p, 0, "getpid", IR_NONE, NULL, IR_NONE, IR_NONE, "D");
+	irb_entry(p, "s", 0);
+	assert_same_behaviour(p);
+	assert_int_equal(count_tramps(p), 1);
+	assert_int_equal(p->nr_atoms, 5);
+	irb_free(p);
+}
+
+/* Three branches to one join: two trampolines, not more. */
+static void test_three_way_join(void **state)
+{
+	struct ir_program *p = irb_new(SYSTAB_X86_64);
+	unsigned long f = SYSLET_STOP_ON_NEGATIVE | SKIP;
+
+	irb_atom(p, f, "getpid", IR_NONE, NULL, 1, 3, "a");
+	irb_atom(p, f, "getpid", IR_NONE, NULL, 2, 3, "b");
+	irb_atom(p, f, "getpid", IR_NONE, NULL, 4, 3, "c");
+	irb_atom(p, 0, "getpid", IR_NONE, NULL, IR_NONE, IR_NONE, "J");
+	irb_atom(p, 0, "getpid", IR_NONE, NULL, 3, IR_NONE, "E");
+	irb_entry(p, "s", 0);
+	assert_same_behaviour(p);
+	assert_int_equal(count_tramps(p), 2);
+	irb_free(p);
+}
+
+/* while ((n = read()) > 0) write(); close(): the exit skip falls through
+ * to close, the body loops back through next. */
+static void test_while(void **state)
+{
+	struct ir_program *p = irb_new(SYSTAB_X86_64);
+
+	irb_atom(p, SYSLET_STOP_ON_NON_POSITIVE | SKIP, "read", IR_NONE, NULL,
+		 1, 2, "read");
+	irb_atom(p, 0, "write", IR_NONE, NULL, 0, IR_NONE, "write");
+	irb_atom(p, 0, "close", IR_NONE, NULL, IR_NONE, IR_NONE, "close");
+	irb_entry(p, "s", 0);
+	assert_same_behaviour(p);
+	assert_int_equal(count_tramps(p), 0);
+	irb_free(p);
+}
+
+/* Skips that cannot all be granted: to itself, in a cycle, to the entry. */
+static void test_cycles(void **state)
+{
+	struct ir_program *p = irb_new(SYSTAB_X86_64);
+	unsigned long f = SYSLET_STOP_ON_ZERO | SKIP;
+
+	irb_atom(p, f, "getpid", IR_NONE, NULL, 1, 0, "self");
+	irb_atom(p, f, "getpid", IR_NONE, NULL, 3, 2, "p");
+	irb_atom(p, f, "getpid", IR_NONE, NULL, IR_NONE, 1, "q");
+	irb_atom(p, f, "getpid", IR_NONE, NULL, IR_NONE, 0, "back");
+	irb_entry(p, "s", 0);
+	assert_same_behaviour(p);
+	/* self: 1, the p/q cycle: 1, back to the entry's first atom: 1 */
+	assert_int_equal(count_tramps(p), 3);
+	assert_int_equal(p->entries[0].first_atom, 0);
+	irb_free(p);
+}
+
+static void test_unreachable_and_labels(void **state)
+{
+	struct ir_program *p = irb_new(SYSTAB_X86_64);
+	struct diag d = quiet();
+
+	irb_atom(p, 0, "getpid", IR_NONE, NULL, 2, IR_NONE, "a");
+	irb_atom(p, 0, "getpid", IR_NONE, NULL, IR_NONE, IR_NONE, "dead");
+	irb_atom(p, 0, "getpid", IR_NONE, NULL, IR_NONE, IR_NONE, "b");
+	irb_entry(p, "s", 0);
+	irb_label(p, "s.dead", 1);
+	irb_label(p, "s.b", 2);
+	assert_int_equal(ir_layout(p, &d), 0);
+	assert_int_equal(p->nr_atoms, 2);
+	assert_int_equal(p->nr_labels, 1);
+	assert_string_equal(p->labels[0].name, "s.b");
+	assert_int_equal(p->labels[0].atom, 1);
+	irb_free(p);
+}
+
+/* Two entries, each contiguous and starting at its first atom. */
+static void test_two_entries(void **state)
+{
+	struct ir_program *p = irb_new(SYSTAB_X86_64);
+	struct diag d = quiet();
+	struct slo_image *img;
+
+	irb_atom(p, 0, "getpid", IR_NONE, NULL, 2, IR_NONE, "a1");
+	irb_atom(p, 0, "getpid", IR_NONE, NULL, IR_NONE, IR_NONE, "b1");
+	irb_atom(p, 0, "getpid", IR_NONE, NULL, IR_NONE, IR_NONE, "a2");
+	irb_entry(p, "one", 0);
+	irb_entry(p, "two", 1);
+	assert_int_equal(ir_layout(p, &d), 0);
+	assert_int_equal(p->entries[0].first_atom, 0);
+	assert_string_equal(p->atoms[1].text, "a2");
+	assert_int_equal(p->entries[1].first_atom, 2);
+	img = ir_emit(p, &d);
+	assert_non_null(img);
+	assert_int_equal(slo_image_find(img, "one", SLO_SYM_ENTRY)->size, 2 * 88);
+	assert_int_equal(slo_image_find(img, "two", SLO_SYM_ENTRY)->size, 88);
+	slo_image_free(img);
+	irb_free(p);
+}
+
+/* Random graphs: layout keeps what every run does. */
+static void test_random(void **state)
+{
+	unsigned x = 12345;
+
+	for (int round = 0; round < 400; round++) {
+		struct ir_program *p = irb_new(SYSTAB_X86_64);
+		int n = 1 + round % 12;
+		char text[16];
+		struct diag d = quiet();
+		struct slo_image *img;
+
+		for (int i = 0; i < n; i++) {
+			unsigned long flags = 0;
+			int next, skip;
+
+			x = x * 1103515245u + 12345u;
+			if (x >> 28 & 1)
+				flags = SYSLET_STOP_ON_NEGATIVE;
+			if (x >> 27 & 1)
+				flags |= SYSLET_STOP_ON_ZERO * !flags | SKIP;
+			next = (int)((x >> 8) % (unsigned)(n + 1)) - 1;
+			skip = (int)((x >> 16) % (unsigned)n);
+			snprintf(text, sizeof(text), "t%d", i);
+			irb_atom(p, flags, "getpid", IR_NONE, NULL, next, skip, text);
+		}
+		irb_entry(p, "r", 0);
+		assert_same_behaviour(p);
+		img = ir_emit(p, &d);
+		assert_non_null(img);
+		assert_int_equal(d.errors, 0);
+		slo_image_free(img);
+		irb_free(p);
+	}
+}
+
+static void test_bad_ir(void **state)
+{
+	struct ir_program *p = irb_new(SYSTAB_X86_64);
+	struct diag d;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	diag_init(&d, "hand.syslet", "", 0, out);
+	irb_atom(p, SYSLET_STOP_ON_ZERO | SKIP, "getpid", IR_NONE, NULL, 7,
+		 -3, "a");
+	irb_entry(p, "s", 0);
+	assert_int_equal(ir_layout(p, &d), -1);
+	fclose(out);
+	assert_non_null(strstr(buf, "internal error"));
+	free(buf);
+	irb_free(p);
+}
+
+/* emit: two stop flags on one atom is caught by the check, as an
+ * internal error that says so. */
+static void test_emit_checks(void **state)
+{
+	struct ir_program *p = irb_new(SYSTAB_X86_64);
+	struct diag d;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	diag_init(&d, "hand.syslet", "", 0, out);
+	irb_atom(p, SYSLET_STOP_ON_ZERO | SYSLET_STOP_ON_NEGATIVE, "getpid",
+		 IR_NONE, NULL, IR_NONE, IR_NONE, "a");
+	irb_entry(p, "s", 0);
+	assert_int_equal(ir_layout(p, &d), 0);
+	assert_null(ir_emit(p, &d));
+	fclose(out);
+	assert_non_null(strstr(buf, "two stop flags"));
+	free(buf);
+	irb_free(p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_straight),
+		cmocka_unit_test(test_if_else),
+		cmocka_unit_test(test_or_join),
+		cmocka_unit_test(test_three_way_join),
+		cmocka_unit_test(test_while),
+		cmocka_unit_test(test_cycles),
+		cmocka_unit_test(test_unreachable_and_labels),
+		cmocka_unit_test(test_two_entries),
+		cmocka_unit_test(test_random),
+		cmocka_unit_test(test_bad_ir),
+		cmocka_unit_test(test_emit_checks),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,33 @@
+#!/bin/sh
+# link.sh: a hand-built image passes readelf, links into C programs (-m64, -m32) with its -H header, and lists as its golden.
+. "$top_srcdir/tests/lib/harness.sh"
+hand=$top_builddir/tests/sysletc/handmade
+[ -x "$hand" ] || skip "handmade not built (no cmocka?)"
+: "${READELF:=readelf}"
+: "${CC:=cc}"
+dir=$top_srcdir/tests/sysletc
+for prof in x86_64 i386 i386-2007; do
+	case $prof in
+	x86_64) m=-m64 ;;
+	*) m=-m32 ;;
+	esac
+	out=$tmpdir/$prof
+	mkdir -p "$out"
+	"$hand" $prof "$out/cat.slo" "$out/cat.h" "$out/cat.dot" >"$out/cat.S" ||
+		fail "handmade $prof"
+	golden "$dir/handmade-$prof.S" "$out/cat.S"
+	"$READELF" -a -W "$out/cat.slo" >"$out/readelf.out" 2>"$out/readelf.err" ||
+		fail "readelf $prof"
+	[ -s "$out/readelf.err" ] && fail "readelf complains: $(cat "$out/readelf.err")"
+	grep -q 'syslet' "$out/readelf.out" || fail "readelf does not show the note"
+	if command -v dot >/dev/null 2>&1; then
+		dot -Tsvg "$out/cat.dot" >/dev/null || fail "dot rejects the graph"
+	fi
+	if [ $m = -m32 ] && [ "$HAVE_M32" != yes ]; then
+		continue
+	fi
+	$CC $m -std=gnu11 -Wall -Wextra -Werror -I"$top_srcdir/src/include" -I"$out" \
+		-o "$out/prog" "$dir/link-main.c" "$out/cat.slo" || fail "link $prof"
+	"$out/prog" || fail "pointers after linking ($prof)"
+done
+exit 0
