@@ -1,5 +1,5 @@
 # src/compiler/local.mk: layout, emit and the sysletc command (see compiler.h).
-noinst_HEADERS += src/compiler/ir.h src/compiler/compiler.h
+noinst_HEADERS += src/compiler/ir.h
 
 # The back end alone (IR -> laid-out image), testable without the front end.
 noinst_LTLIBRARIES += src/compiler/libback.la
