@@ -20,3 +20,35 @@ EXTRA_DIST += tests/compiler/diag.sh tests/compiler/lower.sh \
 	$(wildcard $(srcdir)/tests/compiler/diag/*.err) \
 	$(wildcard $(srcdir)/tests/compiler/lower/*.syslet) \
 	$(wildcard $(srcdir)/tests/compiler/lower/*.ir)
+
+# The fuzz target, built normally as a replay/mutation driver for make check.
+check_PROGRAMS += tests/fuzz/front-fuzz
+tests_fuzz_front_fuzz_SOURCES = tests/fuzz/front-fuzz.c
+tests_fuzz_front_fuzz_LDADD = src/compiler/libfront.la
+TESTS += tests/fuzz/replay.sh
+EXTRA_DIST += tests/fuzz/replay.sh tests/fuzz/README \
+	$(wildcard $(srcdir)/tests/fuzz/corpus/*)
+
+# `make fuzz [FUZZ_SECONDS=N]`: the real libFuzzer run (clang), with ASan
+# and UBSan, over a working copy of the corpus; new finds land in
+# tests/fuzz/corpus-run/.
+FUZZ_CC = clang
+FUZZ_SECONDS = 60
+FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined \
+	-fno-sanitize-recover=undefined -DSYSLET_LIBFUZZER
+FUZZ_SRCS = tests/fuzz/front-fuzz.c grammar/diag.c grammar/ast.c \
+	grammar/parser.c grammar/scanner.c src/compiler/lower.c \
+	src/compiler/lower-ir.c src/compiler/lower-expr.c \
+	src/compiler/lower-data.c src/compiler/lower-call.c \
+	src/compiler/lower-cond.c src/common/systab.c
+tests/fuzz/front-fuzz-libfuzzer: $(FUZZ_SRCS:%=$(srcdir)/%) src/common/tables.c
+	$(AM_V_CC)$(MKDIR_P) tests/fuzz && $(FUZZ_CC) $(FUZZ_FLAGS) \
+		$(AM_CPPFLAGS) $(FUZZ_SRCS:%=$(srcdir)/%) src/common/tables.c \
+		-o $@
+fuzz: tests/fuzz/front-fuzz-libfuzzer
+	$(MKDIR_P) tests/fuzz/corpus-run
+	./tests/fuzz/front-fuzz-libfuzzer -max_total_time=$(FUZZ_SECONDS) \
+		-max_len=4096 -timeout=10 tests/fuzz/corpus-run \
+		$(srcdir)/tests/fuzz/corpus
+.PHONY: fuzz
+CLEANFILES += tests/fuzz/front-fuzz-libfuzzer

@@ -181,16 +181,16 @@ int lower_string_obj(struct lower *L, const char *s, size_t n,
 char *lower_text(const struct lower *L, struct ast_loc loc)
 {
 	enum { MAX_TEXT = 160 };
-	size_t a = loc.first_off, b = loc.last_off, o = 0;
+	size_t a = loc.first_off, b = loc.last_off, o = 0, i;
 	char *t;
 	bool space = false;
 
 	if (!L->src || a >= b || b > L->len)
 		return NULL;
-	t = malloc(MAX_TEXT + 4);
+	t = malloc(MAX_TEXT + 8);
 	if (!t)
 		return NULL;
-	for (size_t i = a; i < b && o < MAX_TEXT; i++) {
+	for (i = a; i < b && o + 2 <= MAX_TEXT; i++) {
 		unsigned char c = (unsigned char)L->src[i];
 
 		if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
@@ -202,8 +202,10 @@ char *lower_text(const struct lower *L, struct ast_loc loc)
 		space = false;
 		t[o++] = (char)(c >= 0x20 && c < 0x7f ? c : '?');
 	}
-	if (o >= MAX_TEXT)
-		memcpy(t + o, "...", 3), o += 3;
+	if (i < b) {
+		memcpy(t + o, "...", 3);
+		o += 3;
+	}
 	t[o] = 0;
 	return t;
 }
@@ -412,7 +414,8 @@ void lower_finish(struct lower *L)
 		map[order[i]] = (int)i;
 		atoms[i] = p->atoms[order[i]];
 	}
-	memcpy(p->atoms, atoms, n * sizeof(*atoms));
+	if (n)
+		memcpy(p->atoms, atoms, n * sizeof(*atoms));
 	p->nr_atoms = n;
 	free(order);
 	free(atoms);

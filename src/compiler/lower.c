@@ -129,7 +129,8 @@ static int msg_cmp(const void *a, const void *b)
 
 static void flush_msgs(struct lower *L)
 {
-	qsort(L->msgs, L->nr_msgs, sizeof(*L->msgs), msg_cmp);
+	if (L->nr_msgs)
+		qsort(L->msgs, L->nr_msgs, sizeof(*L->msgs), msg_cmp);
 	for (size_t i = 0; i < L->nr_msgs; i++) {
 		if (L->msgs[i].text)
 			fputs(L->msgs[i].text, L->d->out);
