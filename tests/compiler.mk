@@ -12,10 +12,17 @@ check_PROGRAMS += tests/compiler/front-dump
 tests_compiler_front_dump_SOURCES = tests/compiler/front-dump.c
 tests_compiler_front_dump_LDADD = src/compiler/libfront.la
 
+# pipeline: front end, then layout, emit and verify on every target.
+check_PROGRAMS += tests/compiler/pipeline
+tests_compiler_pipeline_SOURCES = tests/compiler/pipeline.c
+tests_compiler_pipeline_LDADD = src/compiler/libfront.la \
+	src/compiler/libback.la src/image/libimage.la src/common/libcommon.la \
+	$(LIBELF_LIBS)
+
 TESTS += tests/compiler/diag.sh tests/compiler/lower.sh \
-	tests/compiler/examples.sh
+	tests/compiler/examples.sh tests/compiler/pipeline.sh
 EXTRA_DIST += tests/compiler/diag.sh tests/compiler/lower.sh \
-	tests/compiler/examples.sh \
+	tests/compiler/examples.sh tests/compiler/pipeline.sh \
 	$(wildcard $(srcdir)/tests/compiler/diag/*.syslet) \
 	$(wildcard $(srcdir)/tests/compiler/diag/*.err) \
 	$(wildcard $(srcdir)/tests/compiler/lower/*.syslet) \

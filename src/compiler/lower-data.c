@@ -232,12 +232,21 @@ int lower_data(struct lower *L, struct lower_sym *s)
 	}
 	if (s->state != LEVAL_TODO)
 		return s->state == LEVAL_DONE ? 0 : -1;
+	if (L->eval_depth >= LOWER_MAX_EVAL_DEPTH) {
+		lower_error(L, s->decl->name_loc, "data '%s' depends on more "
+			    "than %d other objects", s->name,
+			    LOWER_MAX_EVAL_DEPTH);
+		s->state = LEVAL_BAD;
+		return -1;
+	}
 	s->state = LEVAL_BUSY;
+	L->eval_depth++;
 	for (const struct ast_expr *e = s->decl->expr; e; e = e->next)
 		if (item(L, &bs, e, &str)) {
 			bad = 1;
 			break;
 		}
+	L->eval_depth--;
 	if (s->state == LEVAL_BAD)
 		bad = 1;
 	if (bs.too_large || (!bad && bs.n + 1 > LOWER_MAX_OBJECT)) {

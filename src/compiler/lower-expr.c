@@ -164,9 +164,18 @@ static int eval_const_sym(struct lower *L, struct lower_sym *s,
 	default:
 		break;
 	}
+	if (L->eval_depth >= LOWER_MAX_EVAL_DEPTH) {
+		lower_error(L, use, "constant '%s' is defined through more "
+			    "than %d other constants", s->name,
+			    LOWER_MAX_EVAL_DEPTH);
+		s->state = LEVAL_BAD;
+		return -1;
+	}
 	s->state = LEVAL_BUSY;
+	L->eval_depth++;
 	r = lower_eval_must(L, s->decl->expr, &s->value,
 			    "the value of a 'const'");
+	L->eval_depth--;
 	if (s->state == LEVAL_BAD)
 		return -1;
 	s->state = r == 1 ? LEVAL_DONE : LEVAL_BAD;

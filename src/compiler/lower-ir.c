@@ -350,6 +350,118 @@ static void free_atom(struct ir_atom *a)
 	free(a->text);
 }
 
+struct renum {
+	int	*map;		/* old index -> new, IR_NONE if dropped */
+	int	*order;		/* new index -> old */
+	size_t	n;
+};
+
+static void keep_obj(struct renum *o, int i)
+{
+	if (i >= 0 && o->map[i] == IR_NONE) {
+		o->map[i] = (int)o->n;
+		o->order[o->n++] = i;
+	}
+}
+
+static void keep_cell(const struct ir_program *p, struct renum *c,
+		      struct renum *o, int i)
+{
+	if (i < 0 || c->map[i] != IR_NONE)
+		return;
+	if (p->cells[i].kind == IR_CELL_ADDR) {
+		keep_cell(p, c, o, p->cells[i].target_cell);
+		keep_obj(o, p->cells[i].target_obj);
+	}
+	c->map[i] = (int)c->n;
+	c->order[c->n++] = i;
+}
+
+/*
+ * Drop the anonymous cells and strings no atom uses any more (those of
+ * folded-away branches and unreachable statements) and number the rest
+ * in reading order: named cells and objects as declared, then the
+ * anonymous ones in order of first use by the atoms.
+ */
+static void tidy_cells(struct lower *L)
+{
+	struct ir_program *p = L->p;
+	struct renum c, o;
+	struct ir_cell *cells;
+	struct ir_object *objs;
+
+	c.map = malloc(sizeof(int) * (p->nr_cells + 1));
+	c.order = malloc(sizeof(int) * (p->nr_cells + 1));
+	o.map = malloc(sizeof(int) * (p->nr_objects + 1));
+	o.order = malloc(sizeof(int) * (p->nr_objects + 1));
+	cells = malloc(sizeof(*cells) * (p->nr_cells + 1));
+	objs = malloc(sizeof(*objs) * (p->nr_objects + 1));
+	if (!c.map || !c.order || !o.map || !o.order || !cells || !objs) {
+		lower_oom(L);
+		goto out;
+	}
+	c.n = o.n = 0;
+	for (size_t i = 0; i < p->nr_cells; i++)
+		c.map[i] = IR_NONE;
+	for (size_t i = 0; i < p->nr_objects; i++)
+		o.map[i] = IR_NONE;
+	for (size_t i = 0; i < p->nr_cells; i++)
+		if (p->cells[i].name)
+			keep_cell(p, &c, &o, (int)i);
+	for (size_t i = 0; i < p->nr_objects; i++)
+		if (p->objects[i].name)
+			keep_obj(&o, (int)i);
+	for (size_t i = 0; i < p->nr_atoms; i++) {
+		struct ir_atom *a = &p->atoms[i];
+
+		keep_cell(p, &c, &o, a->ret);
+		for (int j = 0; j < 6 && a->args[j] != IR_NONE; j++)
+			keep_cell(p, &c, &o, a->args[j]);
+	}
+	for (size_t i = 0; i < p->nr_cells; i++)
+		if (c.map[i] == IR_NONE) {
+			free(p->cells[i].name);
+			free(p->cells[i].display);
+		}
+	for (size_t i = 0; i < p->nr_objects; i++)
+		if (o.map[i] == IR_NONE) {
+			free(p->objects[i].name);
+			free(p->objects[i].bytes);
+		}
+	for (size_t i = 0; i < c.n; i++) {
+		struct ir_cell *x = &cells[i];
+
+		*x = p->cells[c.order[i]];
+		if (x->target_cell >= 0)
+			x->target_cell = c.map[x->target_cell];
+		if (x->target_obj >= 0)
+			x->target_obj = o.map[x->target_obj];
+	}
+	for (size_t i = 0; i < o.n; i++)
+		objs[i] = p->objects[o.order[i]];
+	if (c.n)
+		memcpy(p->cells, cells, c.n * sizeof(*cells));
+	if (o.n)
+		memcpy(p->objects, objs, o.n * sizeof(*objs));
+	p->nr_cells = c.n;
+	p->nr_objects = o.n;
+	for (size_t i = 0; i < p->nr_atoms; i++) {
+		struct ir_atom *a = &p->atoms[i];
+
+		if (a->ret >= 0)
+			a->ret = c.map[a->ret];
+		for (int j = 0; j < 6 && a->args[j] != IR_NONE; j++)
+			a->args[j] = c.map[a->args[j]];
+	}
+out:
+	free(c.map);
+	free(c.order);
+	free(o.map);
+	free(o.order);
+	free(cells);
+	free(objs);
+}
+
 /*
  * Resolve placeholders, tidy the branch flags, drop atoms no entry can
  * reach (statements after `stop`, folded-away branches) and renumber.
@@ -444,6 +556,7 @@ void lower_finish(struct lower *L)
 	p->nr_labels = n;
 	free(seen);
 	free(map);
+	tidy_cells(L);
 }
 
 void ir_program_free(struct ir_program *p)

@@ -99,6 +99,7 @@ struct lower {
 	size_t				cap_cells, cap_objs, cap_atoms;
 	size_t				cap_entries, cap_labels;
 	bool				oom;
+	unsigned int			eval_depth;
 
 	/* Placeholders: bound target, or LOWER_PH_UNBOUND. */
 	int				*ph;
@@ -120,6 +121,8 @@ struct lower {
 };
 
 #define LOWER_PH_UNBOUND	(-1000000)
+/* Bounds the recursion through constants defined by later constants. */
+#define LOWER_MAX_EVAL_DEPTH	256
 
 /* lower-ir.c: building the program. */
 void lower_oom(struct lower *L);
