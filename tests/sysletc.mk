@@ -18,3 +18,12 @@ TESTS += tests/sysletc/link.sh
 EXTRA_DIST += tests/sysletc/link.sh tests/sysletc/link-main.c \
 	tests/sysletc/handmade-x86_64.S tests/sysletc/handmade-i386.S \
 	tests/sysletc/handmade-i386-2007.S
+
+TESTS += tests/sysletc/golden.sh
+EXTRA_DIST += tests/sysletc/golden.sh \
+	$(wildcard $(srcdir)/tests/sysletc/golden/*.syslet) \
+	$(wildcard $(srcdir)/tests/sysletc/golden/*.S)
+TESTS += tests/sysletc/cli.sh
+EXTRA_DIST += tests/sysletc/cli.sh
+TESTS += tests/sysletc/examples.sh tests/sysletc/corrupt.sh
+EXTRA_DIST += tests/sysletc/examples.sh tests/sysletc/corrupt.sh

@@ -4,3 +4,14 @@ noinst_HEADERS += src/compiler/ir.h
 # The back end alone (IR -> laid-out image), testable without the front end.
 noinst_LTLIBRARIES += src/compiler/libback.la
 src_compiler_libback_la_SOURCES = src/compiler/layout.c src/compiler/emit.c
+
+# The whole compiler: front end, back end, image model, tables.
+noinst_LTLIBRARIES += src/compiler/libcompiler.la
+src_compiler_libcompiler_la_SOURCES = src/compiler/compile.c
+src_compiler_libcompiler_la_LIBADD = src/compiler/libback.la \
+	src/compiler/libfront.la grammar/libgrammar.la src/image/libimage.la \
+	src/common/libcommon.la
+
+bin_PROGRAMS += sysletc
+sysletc_SOURCES = src/compiler/main.c
+sysletc_LDADD = src/compiler/libcompiler.la

@@ -241,9 +241,9 @@ int slo_names_init(struct slo_names *nm, const struct slo_image *img)
 			     r->offset % slo_atom_size(img) ==
 				     SLO_W_RET * img->word_size;
 
+		/* Only results count: a constant read through &c stays one. */
 		if (r->target == SLO_SEC_CELLS && r->addend % img->word_size == 0 &&
-		    r->addend / img->word_size < n &&
-		    (is_ret || r->where == SLO_SEC_CELLS))
+		    r->addend / img->word_size < n && is_ret)
 			nm->written[r->addend / img->word_size] = 1;
 	}
 	/* Plain names first, so an address cell can name what it points at. */

@@ -38,14 +38,14 @@ void slo_describe_flags(uint64_t flags, struct slo_text *t);
 /*
  * Names of the cells, worked out once per printout: a cell is shown as
  * the source named it (fd, 4096, "text", buf, &n), or as %N (its index)
- * when it is an unnamed cell that atoms write (a scratch copy).
+ * when it is an unnamed cell that receives a result (a scratch copy).
  */
 struct slo_names {
 	const struct slo_image	*img;
 	size_t			nr_cells;
 	char			**cell;		/* display name of each cell */
 	const struct slo_symbol	**sym;		/* its symbol, or NULL */
-	uint8_t			*written;	/* a ret or &-target */
+	uint8_t			*written;	/* some atom's result */
 	long			*ref;		/* the cell it holds &of, or -1 */
 };
 

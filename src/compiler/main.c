@@ -1,0 +1,479 @@
+/* main.c: the sysletc command: options, reading the source, writing image, listing, graph and header. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/systab.h"
+#include "compiler/compiler.h"
+
+#define MAX_SOURCE (64u << 20)
+
+enum { EXIT_USAGE = 2 };
+enum { OPT_DOT = 256 };
+
+struct args {
+	const char	*output;
+	const char	*header;
+	const char	*image;		/* -d */
+	const char	*input;
+	int		listing;	/* -S */
+	int		dot;
+	struct sysletc_options opt;
+	int		werror;
+};
+
+static const char *prog = "sysletc";
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: %s [OPTION]... FILE.syslet\n"
+		"       %s -d IMAGE.slo [--dot] [-H HEADER]\n"
+		"Compile a syslet program into an ELF image of atoms (.slo).\n"
+		"\n"
+		"  -o, --output=FILE        write the image to FILE (default: the input's\n"
+		"                           name with .slo for .syslet, a.slo for stdin)\n"
+		"      --target=PROFILE     i386, i386-2007 or x86_64 (default: %s)\n"
+		"  -S                       print the annotated listing instead of an image\n"
+		"      --dot                print the atom graph for dot(1) instead\n"
+		"  -H, --header=FILE        also write a C header declaring the symbols\n"
+		"  -d, --disassemble=IMAGE  read IMAGE and print its listing (or, with\n"
+		"                           --dot or -H, its graph or header)\n"
+		"  -W WARNING               enable a warning: unused, unreachable, all;\n"
+		"                           -Wno-WARNING disables it, -Werror makes\n"
+		"                           warnings errors\n"
+		"  -h, --help               print this help and exit\n"
+		"  -V, --version            print the version and exit\n"
+		"\n"
+		"FILE may be - for the standard input.  Exit status: 0 on success,\n"
+		"1 when the program has errors, 2 on a usage error.\n",
+		prog, prog, systab_profile_name(systab_native_profile()));
+}
+
+static int __attribute__((format(printf, 1, 2)))
+usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry '%s --help' for more information.\n", prog);
+	return EXIT_USAGE;
+}
+
+static int warning_option(struct args *a, const char *w)
+{
+	static const struct {
+		const char	*name;
+		unsigned int	bits;
+	} table[] = {
+		{ "unused", SYSLETC_W_UNUSED },
+		{ "unreachable", SYSLETC_W_UNREACHABLE },
+		{ "all", SYSLETC_W_ALL },
+	};
+	int no = !strncmp(w, "no-", 3);
+
+	if (!strcmp(w, "error")) {
+		a->werror = 1;
+		return 0;
+	}
+	if (!strcmp(w, "no-error")) {
+		a->werror = 0;
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
+		if (strcmp(w + (no ? 3 : 0), table[i].name))
+			continue;
+		if (no)
+			a->opt.warnings &= ~table[i].bits;
+		else
+			a->opt.warnings |= table[i].bits;
+		return 0;
+	}
+	return -1;
+}
+
+static int parse_args(struct args *a, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "target", required_argument, NULL, 't' },
+		{ "header", required_argument, NULL, 'H' },
+		{ "disassemble", required_argument, NULL, 'd' },
+		{ "dot", no_argument, NULL, OPT_DOT },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	a->opt.profile = systab_native_profile();
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:SH:d:W:hV", longopts, NULL)) !=
+	       -1) {
+		switch (c) {
+		case 'o':
+			a->output = optarg;
+			break;
+		case 't':
+			a->opt.profile = systab_profile_parse(optarg);
+			if (a->opt.profile < 0)
+				return usage_error("unknown target '%s' (try i386, i386-2007 or x86_64)",
+						   optarg);
+			break;
+		case 'S':
+			a->listing = 1;
+			break;
+		case 'H':
+			a->header = optarg;
+			break;
+		case 'd':
+			a->image = optarg;
+			break;
+		case OPT_DOT:
+			a->dot = 1;
+			break;
+		case 'W':
+			if (warning_option(a, optarg))
+				return usage_error("unknown warning '-W%s'", optarg);
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		case 'V':
+			printf("sysletc (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+			exit(0);
+		case ':':
+			return usage_error("option '%s' needs an argument",
+					   argv[optind - 1]);
+		default:
+			return usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (a->listing && a->dot)
+		return usage_error("%s", "-S and --dot both print on the standard output; choose one");
+	if (a->image) {
+		if (optind < argc)
+			return usage_error("-d reads an image; '%s' is one file too many",
+					   argv[optind]);
+		if (a->listing)
+			return usage_error("%s", "-d already prints the listing; -S is not needed");
+		if (a->output)
+			return usage_error("%s", "-d writes no image; -o has no use with it");
+		return 0;
+	}
+	if (optind == argc)
+		return usage_error("%s", "no input file");
+	if (optind + 1 < argc)
+		return usage_error("one input file at a time ('%s' is extra)",
+				   argv[optind + 1]);
+	a->input = argv[optind];
+	return 0;
+}
+
+/* Read the whole input, whatever bytes it holds. */
+static char *slurp(const char *path, size_t *len)
+{
+	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : 0;
+	char *buf = NULL;
+	size_t n = 0, cap = 0;
+
+	if (fd < 0)
+		return NULL;
+	for (;;) {
+		ssize_t r;
+
+		if (n + 1 >= cap) {
+			char *nb;
+
+			cap = cap ? 2 * cap : 65536;
+			if (cap > MAX_SOURCE + 1) {
+				errno = EFBIG;
+				goto fail;
+			}
+			nb = realloc(buf, cap);
+			if (!nb)
+				goto fail;
+			buf = nb;
+		}
+		r = read(fd, buf + n, cap - n - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			goto fail;
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	buf[n] = 0;
+	if (fd)
+		close(fd);
+	*len = n;
+	return buf;
+fail:
+	{
+		int e = errno;
+
+		free(buf);
+		if (fd)
+			close(fd);
+		errno = e;
+	}
+	return NULL;
+}
+
+/* cat.syslet -> cat.slo in the current directory; stdin -> a.slo. */
+static char *default_output(const char *input)
+{
+	const char *base = strrchr(input, '/');
+	size_t n;
+	char *out;
+
+	if (!strcmp(input, "-"))
+		return strdup("a.slo");
+	base = base ? base + 1 : input;
+	n = strlen(base);
+	if (n > 7 && !strcmp(base + n - 7, ".syslet"))
+		n -= 7;
+	out = malloc(n + 5);
+	if (out) {
+		memcpy(out, base, n);
+		strcpy(out + n, ".slo");
+	}
+	return out;
+}
+
+/*
+ * Output files appear whole or not at all: write a temporary file next
+ * to the target, then rename it over.  "-" is the standard output.
+ */
+struct out_file {
+	const char	*path;
+	char		*tmp;
+	int		fd;
+};
+
+static int out_open(struct out_file *o, const char *path)
+{
+	size_t n = strlen(path);
+	mode_t mask;
+
+	o->path = path;
+	o->tmp = NULL;
+	if (!strcmp(path, "-")) {
+		FILE *t = tmpfile();
+
+		o->fd = t ? dup(fileno(t)) : -1;
+		if (t)
+			fclose(t);
+		return o->fd < 0 ? -1 : 0;
+	}
+	o->tmp = malloc(n + 8);
+	if (!o->tmp)
+		return -1;
+	memcpy(o->tmp, path, n);
+	strcpy(o->tmp + n, ".XXXXXX");
+	o->fd = mkstemp(o->tmp);
+	if (o->fd < 0) {
+		free(o->tmp);
+		o->tmp = NULL;
+		return -1;
+	}
+	mask = umask(0);
+	umask(mask);
+	fchmod(o->fd, 0666 & ~mask);
+	return 0;
+}
+
+static int copy_to_stdout(int fd)
+{
+	char buf[65536];
+	ssize_t r;
+
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		return -1;
+	while ((r = read(fd, buf, sizeof(buf))) > 0)
+		if (fwrite(buf, 1, (size_t)r, stdout) != (size_t)r)
+			return -1;
+	return r < 0 || fflush(stdout) ? -1 : 0;
+}
+
+/* ok: keep the file; otherwise throw it away. */
+static int out_close(struct out_file *o, int ok)
+{
+	int rc = 0;
+
+	if (!o->tmp) {
+		if (ok)
+			rc = copy_to_stdout(o->fd);
+		close(o->fd);
+		return rc;
+	}
+	if (close(o->fd))
+		ok = 0, rc = -1;
+	if (ok && rename(o->tmp, o->path))
+		rc = -1;
+	if (!ok || rc)
+		unlink(o->tmp);
+	free(o->tmp);
+	o->tmp = NULL;
+	return rc;
+}
+
+static int write_image(const struct slo_image *img, const char *path)
+{
+	struct out_file o;
+	char err[256];
+
+	if (out_open(&o, path)) {
+		fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
+		return -1;
+	}
+	if (slo_image_write(img, o.fd, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s: %s\n", prog, path, err);
+		out_close(&o, 0);
+		return -1;
+	}
+	if (out_close(&o, 1)) {
+		fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* cat.h -> CAT_H */
+static char *guard_of(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	char *g;
+
+	base = base ? base + 1 : path;
+	if (!strcmp(base, "-") || !*base)
+		base = "syslet_image.h";
+	g = malloc(strlen(base) + 2);
+	if (!g)
+		return NULL;
+	/* A guard may not start with a digit. */
+	snprintf(g, strlen(base) + 2, "%s%s",
+		 *base >= '0' && *base <= '9' ? "_" : "", base);
+	return g;
+}
+
+static int write_header(const struct slo_image *img, const char *path)
+{
+	struct out_file o;
+	char *guard = guard_of(path);
+	FILE *f;
+	int ok;
+
+	if (!guard || out_open(&o, path)) {
+		fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
+		free(guard);
+		return -1;
+	}
+	f = fdopen(dup(o.fd), "w");
+	if (!f) {
+		out_close(&o, 0);
+		free(guard);
+		return -1;
+	}
+	slo_image_header(img, guard, f);
+	ok = !ferror(f);
+	ok = !fclose(f) && ok;
+	free(guard);
+	if (out_close(&o, ok) || !ok) {
+		fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int flush_stdout(void)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "%s: standard output: %s\n", prog, strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+static int disassemble(const struct args *a)
+{
+	char err[256];
+	struct slo_image *img = slo_image_read_file(a->image, err, sizeof(err));
+	int rc = 0;
+
+	if (!img) {
+		fprintf(stderr, "%s: %s: %s\n", prog, a->image, err);
+		return 1;
+	}
+	if (a->header && write_header(img, a->header))
+		rc = 1;
+	if (a->dot)
+		slo_image_dot(img, stdout);
+	else if (!a->header)
+		slo_image_list(img, stdout);
+	slo_image_free(img);
+	return rc | flush_stdout();
+}
+
+static int compile(const struct args *a)
+{
+	const char *name = strcmp(a->input, "-") ? a->input : "<stdin>";
+	struct slo_image *img;
+	struct diag d;
+	char *out = NULL;
+	size_t len;
+	char *src = slurp(a->input, &len);
+	int rc = 0;
+
+	if (!src) {
+		fprintf(stderr, "%s: %s: %s\n", prog, name, strerror(errno));
+		return 1;
+	}
+	diag_init(&d, name, src, len, stderr);
+	d.werror = a->werror;
+	img = sysletc_compile(src, len, &a->opt, &d);
+	if (!img || d.errors) {
+		slo_image_free(img);
+		free(src);
+		return 1;
+	}
+	if (a->listing)
+		slo_image_list(img, stdout);
+	if (a->dot)
+		slo_image_dot(img, stdout);
+	/* -S and --dot print instead of writing, unless -o asks for both. */
+	if (a->output || (!a->listing && !a->dot)) {
+		out = a->output ? strdup(a->output) : default_output(a->input);
+		if (!out || write_image(img, out))
+			rc = 1;
+	}
+	if (!rc && a->header && write_header(img, a->header))
+		rc = 1;
+	free(out);
+	slo_image_free(img);
+	free(src);
+	return rc | flush_stdout();
+}
+
+int main(int argc, char **argv)
+{
+	struct args a = { 0 };
+	int rc;
+
+	rc = parse_args(&a, argc, argv);
+	if (rc)
+		return rc;
+	return a.image ? disassemble(&a) : compile(&a);
+}

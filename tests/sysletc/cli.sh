@@ -1,0 +1,94 @@
+#!/bin/sh
+# cli.sh: sysletc's options, exit statuses (0, 1 errors, 2 usage), default output names, and that no partial output is ever left.
+. "$top_srcdir/tests/lib/harness.sh"
+cd "$tmpdir" || exit 99
+ex=$top_srcdir/examples
+status() { "$@" >out.txt 2>err.txt; echo $?; }
+
+expect_eq "--help" 0 "$(status $SYSLETC --help)"
+grep -q -- '--target' out.txt || fail "--help does not list --target"
+expect_eq "-h" 0 "$(status $SYSLETC -h)"
+expect_eq "--version" 0 "$(status $SYSLETC --version)"
+grep -q '^sysletc (syslet) [0-9]' out.txt || fail "--version: $(cat out.txt)"
+expect_eq "no input" 2 "$(status $SYSLETC)"
+expect_eq "unknown option" 2 "$(status $SYSLETC --frobnicate x.syslet)"
+grep -q "unknown option '--frobnicate'" err.txt || fail "unknown option message: $(cat err.txt)"
+expect_eq "bad target" 2 "$(status $SYSLETC --target=arm "$ex/cat.syslet")"
+grep -q "unknown target 'arm'" err.txt || fail "bad target message"
+expect_eq "bad warning" 2 "$(status $SYSLETC -Wbogus "$ex/cat.syslet")"
+expect_eq "missing -o argument" 2 "$(status $SYSLETC "$ex/cat.syslet" -o)"
+expect_eq "two inputs" 2 "$(status $SYSLETC "$ex/cat.syslet" "$ex/hello.syslet")"
+expect_eq "-S with --dot" 2 "$(status $SYSLETC -S --dot "$ex/cat.syslet")"
+expect_eq "missing file" 1 "$(status $SYSLETC nonexistent.syslet)"
+grep -q 'nonexistent.syslet: No such file' err.txt || fail "missing file message"
+
+# Default output: the input's base name with .slo, in the current directory.
+expect_eq "compile" 0 "$(status $SYSLETC "$ex/cat.syslet")"
+[ -s cat.slo ] || fail "cat.slo not written"
+[ ! -s out.txt ] && [ ! -s err.txt ] || fail "a clean compile printed something"
+$SYSLETC -d cat.slo >/dev/null || fail "-d cat.slo"
+cp "$ex/hello.syslet" noext
+expect_eq "no .syslet suffix" 0 "$(status $SYSLETC noext)"
+[ -s noext.slo ] || fail "noext.slo not written"
+expect_eq "stdin" 0 "$(status $SYSLETC - <"$ex/hello.syslet")"
+[ -s a.slo ] || fail "a.slo not written for stdin"
+expect_eq "--output= into a missing directory" 1 \
+	"$(status $SYSLETC --output=nodir/x.slo "$ex/cat.syslet")"
+mkdir out
+expect_eq "-o" 0 "$(status $SYSLETC -o out/x.slo --target=i386 "$ex/cat.syslet")"
+$SYSLETC -d out/x.slo | head -n 1 | grep -q 'profile i386,' || fail "--target=i386 not used"
+expect_eq "-o -" 0 "$(status $SYSLETC -o - "$ex/cat.syslet")"
+cmp -s out.txt cat.slo || fail "-o - does not write the image to stdout"
+
+# -S and --dot print instead of writing, unless -o asks for the image too.
+rm -f cat.slo
+expect_eq "-S" 0 "$(status $SYSLETC -S "$ex/cat.syslet")"
+[ ! -e cat.slo ] || fail "-S wrote an image"
+grep -q 'read(fd, buf, 4096)' out.txt || fail "-S listing: $(cat out.txt)"
+expect_eq "-S -o" 0 "$(status $SYSLETC -S -o both.slo "$ex/cat.syslet")"
+[ -s both.slo ] || fail "-S -o did not write the image"
+expect_eq "--dot" 0 "$(status $SYSLETC --dot "$ex/cat.syslet")"
+head -n 1 out.txt | grep -q '^digraph' || fail "--dot output"
+expect_eq "-d --dot" 0 "$(status $SYSLETC -d both.slo --dot)"
+head -n 1 out.txt | grep -q '^digraph' || fail "-d --dot output"
+expect_eq "-H" 0 "$(status $SYSLETC -H cat.h -o cat.slo "$ex/cat.syslet")"
+grep -q '^#ifndef CAT_H$' cat.h || fail "-H guard"
+grep -q '__asm__("cat.fd")' cat.h || fail "-H does not declare cat.fd"
+expect_eq "-d -H" 0 "$(status $SYSLETC -d cat.slo --header=out/cat.h)"
+cmp -s cat.h out/cat.h || fail "-H of the source and -d -H of its image differ"
+[ ! -s out.txt ] || fail "-d -H also printed the listing"
+expect_eq "-d with -o" 2 "$(status $SYSLETC -d cat.slo -o x.slo)"
+expect_eq "-d not an image" 1 "$(status $SYSLETC -d "$ex/cat.syslet")"
+grep -q 'not an ELF file' err.txt || fail "-d of a source: $(cat err.txt)"
+
+# Errors: every one reported, exit 1, and an old output is left alone.
+cat >bad.syslet <<'EOS'
+syslet main() {
+	frobnicate(1);
+	x = 1;
+	fork();
+}
+EOS
+echo old >bad.slo
+expect_eq "errors" 1 "$(status $SYSLETC bad.syslet)"
+[ "$(grep -c ': error: ' err.txt)" -ge 3 ] || fail "not every error reported: $(cat err.txt)"
+grep -q '^bad.syslet:2:2: error: ' err.txt || fail "file:line:col format: $(cat err.txt)"
+expect_eq "old output kept" old "$(cat bad.slo)"
+ls bad.slo.* >/dev/null 2>&1 && fail "a temporary file was left behind"
+printf 'syslet main() {\n\tvar unused;\n\tgetpid();\n}\n' >warn.syslet
+expect_eq "warning only" 0 "$(status $SYSLETC -Wall warn.syslet)"
+grep -q 'warning' err.txt || fail "-Wall gives no warning: $(cat err.txt)"
+rm -f warn.slo
+expect_eq "-Werror" 1 "$(status $SYSLETC -Wall -Werror warn.syslet)"
+[ ! -e warn.slo ] || fail "-Werror still wrote an image"
+expect_eq "-Wno-unused" 0 "$(status $SYSLETC -Wall -Wno-unused -Werror warn.syslet)"
+
+# Any bytes at all: an error, never a crash.
+for f in /bin/sh cat.slo /dev/null; do
+	rc=$(status $SYSLETC -o junk.slo "$f")
+	[ "$rc" -le 1 ] || fail "sysletc on $f exited $rc"
+done
+head -c 3000 /dev/urandom >random.syslet
+rc=$(status $SYSLETC -o junk.slo random.syslet)
+[ "$rc" -le 1 ] || fail "sysletc on random bytes exited $rc"
+exit 0
