@@ -19,6 +19,7 @@ struct ast_string { char *s; size_t n; };
 }
 
 %code {
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -516,6 +517,91 @@ static void put_symbol(FILE *f, yysymbol_kind_t sym)
 		fprintf(f, "'%.*s'", (int)len, n);
 }
 
+/*
+ * Long lists of expected tokens read better as classes: "expected ';'
+ * or an operator" rather than twenty operators.  Classes are stored as
+ * negative kinds (-1 - index into group_names).
+ */
+static const char *const group_names[] = {
+	"an operator", "an expression", "a statement", "a declaration",
+};
+
+static int group_of(yysymbol_kind_t sym, bool have_expr, bool have_stmt,
+		    bool have_decl)
+{
+	static const char *const ops[] = {
+		"=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "|=",
+		"^=", "||", "&&", "|", "^", "&", "==", "!=", "<", ">", "<=",
+		">=", "<<", ">>", "+", "-", "*", "/", "%", "++", "--",
+	};
+	static const char *const expr[] = {
+		"identifier", "number", "string", "(", "~", "!", "sizeof",
+		"len", "-", "+", "&", "++", "--",
+	};
+	static const char *const stmt[] = {
+		"if", "while", "do", "for", "loop", "break", "continue",
+		"goto", "stop", "async", "sync", "nocomplete", ";", "{",
+	};
+	static const char *const decl[] = {
+		"const", "var", "buffer", "data", "syslet",
+	};
+	char name[32];
+	const char *n = yysymbol_name(sym);
+	size_t len = strlen(n);
+
+	if ((n[0] == '"' || n[0] == '\'') && len >= 2) {
+		n++;
+		len -= 2;
+	}
+	if (len >= sizeof(name))
+		return -1;
+	memcpy(name, n, len);
+	name[len] = 0;
+	/* An expression start beats an operator: '-' and '&' are both. */
+	for (size_t i = 0; have_expr && i < sizeof(expr) / sizeof(expr[0]); i++)
+		if (!strcmp(name, expr[i]))
+			return 1;
+	for (size_t i = 0; have_stmt && i < sizeof(stmt) / sizeof(stmt[0]); i++)
+		if (!strcmp(name, stmt[i]))
+			return 2;
+	for (size_t i = 0; have_decl && i < sizeof(decl) / sizeof(decl[0]); i++)
+		if (!strcmp(name, decl[i]))
+			return 3;
+	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		if (!strcmp(name, ops[i]))
+			return 0;
+	return -1;
+}
+
+static int group_expected(yysymbol_kind_t *v, int n)
+{
+	bool have_expr = false, have_stmt = false, have_decl = false;
+	bool used[4] = { false, false, false, false };
+	int out = 0;
+
+	for (int i = 0; i < n; i++) {
+		have_expr |= v[i] == YYSYMBOL_NUMBER;
+		have_stmt |= v[i] == YYSYMBOL_IF;
+		have_decl |= v[i] == YYSYMBOL_SYSLET;
+	}
+	for (int i = 0; i < n; i++) {
+		int g = group_of(v[i], have_expr, have_stmt,
+				 have_decl || have_stmt);
+
+		/* Inside a body, declarations are statements too. */
+		if (g == 3 && have_stmt)
+			g = 2;
+		if (g < 0)
+			v[out++] = v[i];
+		else
+			used[g] = true;
+	}
+	for (int g = 0; g < 4; g++)
+		if (used[g])
+			v[out++] = (yysymbol_kind_t)(-1 - g);
+	return out;
+}
+
 static int yyreport_syntax_error(const yypcontext_t *yyctx,
 				 yyscan_t scanner, struct parse_ctx *ctx)
 {
@@ -547,11 +633,17 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx,
 				ctx->src + loc->first_off);
 	}
 	n = yypcontext_expected_tokens(yyctx, expected, YYNTOKENS);
+	if (n > MAX_SHOWN)
+		n = group_expected(expected, n);
+
 	if (n > 0 && n <= MAX_SHOWN) {
 		for (int i = 0; i < n; i++) {
 			fputs(i == 0 ? ", expected " :
 			      i == n - 1 ? " or " : ", ", f);
-			put_symbol(f, expected[i]);
+			if ((int)expected[i] < 0)
+				fputs(group_names[-(int)expected[i] - 1], f);
+			else
+				put_symbol(f, expected[i]);
 		}
 	}
 	fclose(f);
