@@ -5,6 +5,11 @@ TESTS += tests/grammar/diag
 tests_grammar_diag_SOURCES = tests/grammar/diag.c
 tests_grammar_diag_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_grammar_diag_LDADD = grammar/libgrammar.la $(CMOCKA_LIBS)
+check_PROGRAMS += tests/grammar/parse
+TESTS += tests/grammar/parse
+tests_grammar_parse_SOURCES = tests/grammar/parse.c
+tests_grammar_parse_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_grammar_parse_LDADD = grammar/libgrammar.la $(CMOCKA_LIBS)
 endif
 
 # front-dump: sysletc_front() on one file -> diagnostics or an IR dump.

@@ -58,6 +58,34 @@
  *
  * A syslet with no atom at all (empty, or `stop;` first) gets one STOP
  * atom, umem_add(&tmp, $0), so its entry has somewhere to point.
+ *
+ * Declarations and names (for syslet(5)):
+ *   const N = e;         integer expression at compile time: + - * / % << >>
+ *                        & | ^ ~ ! unary -, comparisons, && ||, sizeof(x),
+ *                        len(x), other consts (any order), predefined names
+ *                        (O_*, AF_*, SOCK_*, SOL_SOCKET, SO_*, SEEK_*, STDIN/
+ *                        STDOUT/STDERR, PROT_*, MAP_*, SIG*, ... see
+ *                        lower-expr.c) and errno names (EAGAIN).
+ *   var a, b = k;        one word each, initial value 0 or k.
+ *   buffer B[N];         N zero bytes; the name is its address.
+ *   data D = item, ...;  "string" (adjacent strings join), { bytes },
+ *                        u8/u16/u32/u64/word(x) little endian, htons/htonl/
+ *                        be16/be32/be64(x) big endian, sockaddr_in("a.b.c.d",
+ *                        port).  A final string gets a NUL that sizeof()
+ *                        counts and len() does not.
+ *   sizeof(x), len(x)    bytes of a buffer/data/"literal"; sizeof(var) is the
+ *                        word size; len(var) is an error.
+ *   syslet S(str p, int n) { ... }   an entry; parameters are cells the
+ *                        runner binds (str: pointer to the text).
+ *   Locals, parameters, local consts/buffers/data are visible in the whole
+ *   syslet (used before their line: error); symbols are "S.name".
+ *   Arguments: constant -> $k, variable -> its cell, &var, buffer/data
+ *   name or name + k -> an address cell, "literal" -> pooled string.
+ *   Calls: names of the target's table, syscall(NR, ...), at most 6
+ *   arguments (and the right count for common calls); denied calls
+ *   (fork, clone, execve, exit, sigreturn, async_*) are errors.
+ *   `sync(` is the system call; `sync` before a statement the modifier.
+ *   A first line starting with #! is ignored.
  */
 
 #include <stdarg.h>

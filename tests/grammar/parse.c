@@ -1,0 +1,200 @@
+/* parse.c: the parser builds the tree it should: kinds, lists, literals, locations and offsets, error counts. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "grammar/ast.h"
+
+struct parsed {
+	struct ast_file	*f;
+	char		*out;
+	int		errors;
+};
+
+static struct parsed parse(const char *src)
+{
+	struct parsed r = { 0 };
+	size_t n = 0;
+	FILE *f = open_memstream(&r.out, &n);
+	struct diag d;
+
+	diag_init(&d, "t.syslet", src, strlen(src), f);
+	r.errors = ast_parse(src, strlen(src), &d, &r.f);
+	fclose(f);
+	return r;
+}
+
+static void done(struct parsed *r)
+{
+	ast_file_free(r->f);
+	free(r->out);
+}
+
+static void test_decls(void **state)
+{
+	struct parsed r = parse("const N = 4;\nvar a, b = 2, c;\nbuffer buf[N];\n"
+				"data d = \"x\", u16(3);\nsyslet s(str p, int n) { }\n");
+	struct ast_decl *d;
+
+	(void)state;
+	assert_int_equal(r.errors, 0);
+	d = r.f->decls;
+	assert_int_equal(d->kind, AST_D_CONST);
+	assert_string_equal(d->name, "N");
+	d = d->next;
+	assert_int_equal(d->kind, AST_D_VAR);
+	assert_string_equal(d->name, "a");
+	assert_null(d->expr);
+	d = d->next;
+	assert_string_equal(d->name, "b");
+	assert_int_equal(d->expr->kind, AST_NUM);
+	assert_int_equal(d->expr->num, 2);
+	d = d->next;
+	assert_string_equal(d->name, "c");
+	d = d->next;
+	assert_int_equal(d->kind, AST_D_BUFFER);
+	d = d->next;
+	assert_int_equal(d->kind, AST_D_DATA);
+	assert_int_equal(d->expr->kind, AST_STR);
+	assert_int_equal(d->expr->next->kind, AST_CALL);
+	d = d->next;
+	assert_int_equal(d->kind, AST_D_SYSLET);
+	assert_string_equal(d->params->name, "p");
+	assert_int_equal(d->params->ptype, AST_PARAM_STR);
+	assert_int_equal(d->params->next->ptype, AST_PARAM_INT);
+	assert_null(d->next);
+	done(&r);
+}
+
+static void test_literals(void **state)
+{
+	struct parsed r = parse("data d = \"a\\tb\" \"c\\x41\\0\";\n"
+				"const X = 0x10 + 010 + 0b101 + 'A' + '\\n';\n");
+	struct ast_expr *e;
+
+	(void)state;
+	assert_int_equal(r.errors, 0);
+	e = r.f->decls->expr;
+	assert_int_equal(e->len, 6);
+	assert_memory_equal(e->str, "a\tbcA\0", 6);
+	e = r.f->decls->next->expr;	/* ((((16 + 8) + 5) + 65) + 10) */
+	assert_int_equal(e->kind, AST_BINARY);
+	assert_int_equal(e->r->num, 10);
+	assert_int_equal(e->l->r->num, 65);
+	assert_int_equal(e->l->l->r->num, 5);
+	assert_int_equal(e->l->l->l->r->num, 8);
+	assert_int_equal(e->l->l->l->l->num, 16);
+	done(&r);
+}
+
+static void test_locations(void **state)
+{
+	const char *src = "syslet s() {\n\tvar fd;\n\tfd = open(\"x\", 0);\n"
+			  "\tif (fd < 0)\n\t\tstop;\n}\n";
+	struct parsed r = parse(src);
+	struct ast_stmt *s;
+
+	(void)state;
+	assert_int_equal(r.errors, 0);
+	s = r.f->decls->body->body;	/* the block's statements */
+	assert_int_equal(s->kind, AST_S_DECL);
+	s = s->next;
+	assert_int_equal(s->kind, AST_S_EXPR);
+	assert_int_equal(s->loc.first_line, 3);
+	assert_int_equal(s->loc.first_column, 2);
+	assert_int_equal(s->loc.last_column, 19);
+	assert_int_equal(s->loc.last_off - s->loc.first_off, 18);
+	assert_memory_equal(src + s->loc.first_off, "fd = open(\"x\", 0);", 18);
+	assert_int_equal(s->expr->kind, AST_ASSIGN);
+	assert_int_equal(s->expr->r->kind, AST_CALL);
+	s = s->next;
+	assert_int_equal(s->kind, AST_S_IF);
+	assert_memory_equal(src + s->head.first_off, "if (fd < 0)",
+			    s->head.last_off - s->head.first_off);
+	assert_int_equal(s->body->kind, AST_S_STOP);
+	assert_int_equal(s->body->loc.first_line, 5);
+	assert_null(s->next);
+	done(&r);
+}
+
+static void test_statements(void **state)
+{
+	struct parsed r = parse("syslet s() { async sync(); L: goto L; loop break;"
+				" do continue; while (1); for (;;) ; x++; --x; }");
+	struct ast_stmt *s;
+
+	(void)state;
+	assert_int_equal(r.errors, 0);
+	s = r.f->decls->body->body;
+	assert_int_equal(s->kind, AST_S_MOD);
+	assert_int_equal(s->mods, AST_MOD_ASYNC);
+	/* sync( is the system call, not the modifier */
+	assert_int_equal(s->body->expr->kind, AST_CALL);
+	assert_string_equal(s->body->expr->name, "sync");
+	s = s->next;
+	assert_int_equal(s->kind, AST_S_LABEL);
+	assert_int_equal(s->body->kind, AST_S_GOTO);
+	s = s->next;
+	assert_int_equal(s->kind, AST_S_LOOP);
+	assert_int_equal(s->body->kind, AST_S_BREAK);
+	s = s->next;
+	assert_int_equal(s->kind, AST_S_DO);
+	s = s->next;
+	assert_int_equal(s->kind, AST_S_FOR);
+	assert_null(s->expr);
+	s = s->next;
+	assert_int_equal(s->expr->kind, AST_INCDEC);
+	assert_true(s->expr->postfix);
+	s = s->next;
+	assert_false(s->expr->postfix);
+	done(&r);
+}
+
+static void test_errors_all_reported(void **state)
+{
+	struct parsed r = parse("syslet s() {\n\tf(;\n\tvar = 1;\n\tg() 2;\n}\n"
+				"const = 3;\n");
+
+	(void)state;
+	assert_int_equal(r.errors, 4);
+	assert_non_null(strstr(r.out, "t.syslet:2:4: error: syntax error, "
+				      "unexpected ';'"));
+	assert_non_null(strstr(r.out, "t.syslet:6:7: error:"));
+	done(&r);
+}
+
+static void test_nul_and_binary(void **state)
+{
+	static const char src[] = "syslet s() { f(); }\0\xff\x01 syslet";
+	struct parsed r = { 0 };
+	size_t n = 0;
+	FILE *f = open_memstream(&r.out, &n);
+	struct diag d;
+
+	(void)state;
+	diag_init(&d, "t.syslet", src, sizeof(src) - 1, f);
+	r.errors = ast_parse(src, sizeof(src) - 1, &d, &r.f);
+	fclose(f);
+	assert_true(r.errors >= 3);
+	assert_non_null(strstr(r.out, "stray byte 0x00"));
+	assert_non_null(strstr(r.out, "stray byte 0xff"));
+	done(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_decls),
+		cmocka_unit_test(test_literals),
+		cmocka_unit_test(test_locations),
+		cmocka_unit_test(test_statements),
+		cmocka_unit_test(test_errors_all_reported),
+		cmocka_unit_test(test_nul_and_binary),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
