@@ -369,7 +369,18 @@ static char *guard_of(const char *path)
 	return g;
 }
 
+static int write_header_file(const struct slo_image *img, const char *path);
+
 static int write_header(const struct slo_image *img, const char *path)
+{
+	if (slo_image_find(img, "main", -1))
+		fprintf(stderr, "%s: warning: the image defines the symbol 'main', "
+			"which a C program linking it defines too; rename it to link the image\n",
+			prog);
+	return write_header_file(img, path);
+}
+
+static int write_header_file(const struct slo_image *img, const char *path)
 {
 	struct out_file o;
 	char *guard = guard_of(path);
@@ -439,6 +450,12 @@ static int compile(const struct args *a)
 
 	if (!src) {
 		fprintf(stderr, "%s: %s: %s\n", prog, name, strerror(errno));
+		return 1;
+	}
+	if (len >= 4 && !memcmp(src, "\177ELF", 4)) {
+		fprintf(stderr, "%s: %s: this is an ELF file, not a syslet source (to list an image: %s -d %s)\n",
+			prog, name, prog, name);
+		free(src);
 		return 1;
 	}
 	diag_init(&d, name, src, len, stderr);

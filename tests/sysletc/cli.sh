@@ -83,6 +83,13 @@ expect_eq "-Werror" 1 "$(status $SYSLETC -Wall -Werror warn.syslet)"
 [ ! -e warn.slo ] || fail "-Werror still wrote an image"
 expect_eq "-Wno-unused" 0 "$(status $SYSLETC -Wall -Wno-unused -Werror warn.syslet)"
 
+expect_eq "an image given as source" 1 "$(status $SYSLETC -o junk.slo cat.slo)"
+grep -q 'ELF file, not a syslet source' err.txt || fail "image as source: $(cat err.txt)"
+expect_eq "-H of a syslet named main" 0 "$(status $SYSLETC -H hello.h -o hello.slo "$ex/hello.syslet")"
+if grep -q '__asm__("main")' hello.h; then
+	grep -q "defines the symbol 'main'" err.txt || fail "no warning about main"
+fi
+
 # Any bytes at all: an error, never a crash.
 for f in /bin/sh cat.slo /dev/null; do
 	rc=$(status $SYSLETC -o junk.slo "$f")
