@@ -61,7 +61,6 @@ static uint32_t strbuf_add(struct strbuf *b, const char *s)
 struct writer {
 	const struct slo_image	*img;
 	Elf			*elf;
-	unsigned int		w;		/* word size */
 	struct strbuf		shstr, str;
 	void			*bufs[MAX_BUFS];
 	int			nbufs;
@@ -469,6 +468,7 @@ static int add_strtabs(struct writer *wr)
 {
 	Elf_Scn *str, *shstr;
 	GElf_Shdr sh;
+	GElf_Ehdr eh;
 	Elf_Scn *sym = elf_getscn(wr->elf, wr->symtab);
 
 	str = add_section(wr, ".strtab", SHT_STRTAB, 0, 1, NULL, 0, ELF_T_BYTE);
@@ -485,14 +485,11 @@ static int add_strtabs(struct writer *wr)
 	sh.sh_link = (GElf_Word)elf_ndxscn(str);
 	if (!gelf_update_shdr(sym, &sh))
 		return -1;
-	{
-		GElf_Ehdr eh;
-
-		if (!gelf_getehdr(wr->elf, &eh))
-			return -1;
-		eh.e_shstrndx = (GElf_Half)elf_ndxscn(shstr);
-		return gelf_update_ehdr(wr->elf, &eh) ? 0 : -1;
-	}
+	/* elfutils has no elf_setshstrndx(); the index fits the header. */
+	if (!gelf_getehdr(wr->elf, &eh))
+		return -1;
+	eh.e_shstrndx = (GElf_Half)elf_ndxscn(shstr);
+	return gelf_update_ehdr(wr->elf, &eh) ? 0 : -1;
 }
 
 static int build(struct writer *wr, int fd)
@@ -534,7 +531,6 @@ int slo_image_write(const struct slo_image *img, int fd, char *err,
 		return slo_elf_error(err, errlen, "libelf is too old");
 	if (check_model(&wr))
 		return -1;
-	wr.w = img->word_size;
 	rc = build(&wr, fd);
 	if (rc) {
 		int e = elf_errno();

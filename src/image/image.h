@@ -18,15 +18,14 @@
  *                   pooled constants, parameters, address cells, scratch)
  *   .syslet.rodata  PROGBITS, A: string literals and `data` objects
  *   .syslet.bss     NOBITS, WA: buffers
- *   .rela.syslet.atoms / .rela.syslet.cells: R_386_32 / R_X86_64_64
- *                   (R_386_32 keeps the addend in place, as i386 does)
- *                   against the section symbols
+ *   .rel[a].syslet.atoms / .rel[a].syslet.cells: R_386_32 / R_X86_64_64
+ *                   against the section symbols.  On i386 they are
+ *                   SHT_REL named .rel.syslet.* with the addend in place
+ *                   (as the i386 ABI wants and ld requires); on x86_64
+ *                   SHT_RELA named .rela.syslet.*
  *   .symtab/.strtab: a global STT_OBJECT symbol per entry (st_value = its
- *                   first atom in .syslet.atoms) and per named cell,
- *                   buffer and data object (names below)
- *                   On i386 they are SHT_REL sections named .rel.syslet.*
- *                   (the addend in place, as the i386 ABI wants and ld
- *                   requires); on x86_64 SHT_RELA named .rela.syslet.*.
+ *                   first atom in .syslet.atoms, st_size = its atoms) and
+ *                   per named cell, buffer and data object (names below)
  *   .note.syslet    SHT_NOTE, owner "syslet", type SLO_NOTE_ABI: struct
  *                   slo_note_abi
  *   .syslet.params  PROGBITS, no alloc: a struct slo_param_rec per
