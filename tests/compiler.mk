@@ -24,10 +24,19 @@ tests_compiler_pipeline_LDADD = src/compiler/libfront.la \
 	src/compiler/libback.la src/image/libimage.la src/common/libcommon.la \
 	$(LIBELF_LIBS)
 
+# ir-run: the IR on an interpreter with the kernel's atom semantics.
+check_PROGRAMS += tests/compiler/ir-run
+tests_compiler_ir_run_SOURCES = tests/compiler/ir-run.c
+tests_compiler_ir_run_LDADD = src/compiler/libfront.la
+
 TESTS += tests/compiler/diag.sh tests/compiler/lower.sh \
-	tests/compiler/examples.sh tests/compiler/pipeline.sh
+	tests/compiler/examples.sh tests/compiler/pipeline.sh \
+	tests/compiler/semantics.sh
 EXTRA_DIST += tests/compiler/diag.sh tests/compiler/lower.sh \
 	tests/compiler/examples.sh tests/compiler/pipeline.sh \
+	tests/compiler/semantics.sh \
+	$(wildcard $(srcdir)/tests/compiler/run/*.syslet) \
+	$(wildcard $(srcdir)/tests/compiler/run/*.trace) \
 	$(wildcard $(srcdir)/tests/compiler/diag/*.syslet) \
 	$(wildcard $(srcdir)/tests/compiler/diag/*.err) \
 	$(wildcard $(srcdir)/tests/compiler/lower/*.syslet) \
