@@ -420,12 +420,24 @@ static int flush_stdout(void)
 
 static int disassemble(const struct args *a)
 {
+	const char *name = strcmp(a->image, "-") ? a->image : "<stdin>";
+	struct slo_image *img;
 	char err[256];
-	struct slo_image *img = slo_image_read_file(a->image, err, sizeof(err));
 	int rc = 0;
 
+	if (strcmp(a->image, "-")) {
+		img = slo_image_read_file(a->image, err, sizeof(err));
+	} else {
+		size_t len;
+		char *buf = slurp("-", &len);
+
+		if (!buf)
+			snprintf(err, sizeof(err), "%s", strerror(errno));
+		img = buf ? slo_image_read_mem(buf, len, err, sizeof(err)) : NULL;
+		free(buf);
+	}
 	if (!img) {
-		fprintf(stderr, "%s: %s: %s\n", prog, a->image, err);
+		fprintf(stderr, "%s: %s: %s\n", prog, name, err);
 		return 1;
 	}
 	if (a->header && write_header(img, a->header))
