@@ -10,8 +10,55 @@
  * Like `bpftool gen skeleton`: the program that links the .slo includes
  * this and reaches every symbol by a C name.  ELF names may hold dots
  * (cat.fd), so each declaration carries an asm label with the real name
- * and a C name with the dots turned into "__" (cat__fd).
+ * and a C name with the dots turned into "__" (cat__fd).  A C name that
+ * is a keyword, or that an earlier declaration took, is not declared (a
+ * comment says so): the header always compiles.
  */
+
+struct names {
+	char	**v;
+	size_t	n, cap;
+};
+
+static const char *const reserved[] = {
+	"auto", "break", "case", "char", "const", "continue", "default", "do",
+	"double", "else", "enum", "extern", "float", "for", "goto", "if",
+	"inline", "int", "long", "register", "restrict", "return", "short",
+	"signed", "sizeof", "static", "struct", "switch", "typedef", "union",
+	"unsigned", "void", "volatile", "while", "_Bool", "_Complex",
+	"_Static_assert", "asm", "typeof", "bool", "true", "false", "class",
+	"new", "delete", "this", "template", "namespace", "operator",
+	"private", "public", "protected", "virtual", "main",
+};
+
+/* 1 if c is new (and now taken), 0 if it was taken already. */
+static int claim(struct names *nm, const char *c)
+{
+	for (size_t i = 0; i < sizeof(reserved) / sizeof(*reserved); i++)
+		if (!strcmp(c, reserved[i]))
+			return 0;
+	for (size_t i = 0; i < nm->n; i++)
+		if (!strcmp(nm->v[i], c))
+			return 0;
+	if (nm->n == nm->cap) {
+		size_t cap = nm->cap ? 2 * nm->cap : 32;
+		char **v = realloc(nm->v, cap * sizeof(*v));
+
+		if (!v)
+			return 0;
+		nm->v = v;
+		nm->cap = cap;
+	}
+	nm->v[nm->n] = strdup(c);
+	return nm->v[nm->n] ? (nm->n++, 1) : 0;
+}
+
+static void names_free(struct names *nm)
+{
+	for (size_t i = 0; i < nm->n; i++)
+		free(nm->v[i]);
+	free(nm->v);
+}
 
 /* Names we can declare: what sysletc writes, nothing a hostile image
  * could use to inject text into the header. */
@@ -25,22 +72,29 @@ static int declarable(const char *name)
 	return 1;
 }
 
-static void c_name(const char *name, struct slo_text *t)
-{
-	for (const char *p = name; *p; p++)
-		if (*p == '.')
-			slo_text_add(t, "__");
-		else
-			slo_text_add(t, "%c", *p);
-}
-
-static void print_c_name(FILE *out, const char *name)
+/* The C name of a symbol plus a suffix, in a buffer the caller frees. */
+static char *c_name(const char *name, const char *suffix)
 {
 	struct slo_text t = { 0 };
 
-	c_name(name, &t);
-	fputs(t.s ? t.s : "", out);
-	slo_text_free(&t);
+	for (const char *p = name; *p; p++)
+		if (*p == '.')
+			slo_text_add(&t, "__");
+		else
+			slo_text_add(&t, "%c", *p);
+	slo_text_add(&t, "%s", suffix);
+	return t.s;
+}
+
+/* A file name that can sit inside a C comment. */
+static int commentable(const char *s)
+{
+	if (!s || strstr(s, "*/"))
+		return 0;
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f)
+			return 0;
+	return 1;
 }
 
 static void print_guard(FILE *out, const char *guard, int upper)
@@ -54,140 +108,167 @@ static void print_guard(FILE *out, const char *guard, int upper)
 	}
 }
 
-#define print_macro_prefix(out, guard) print_guard(out, guard, 1)
-
-/* A file name that can sit inside a C comment. */
-static int commentable(const char *s)
+static void not_declared(FILE *out, const char *name, const char *what)
 {
-	if (!s || strstr(s, "*/"))
-		return 0;
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f)
-			return 0;
-	return 1;
+	fprintf(out, "/* %s: C name taken; %s not declared */\n", name, what);
 }
 
-static void entry_decl(const struct slo_image *img, size_t k, FILE *out)
+/* One enumerator "<entry>__<what> = value," if its name is free. */
+static void enumerator(struct names *nm, FILE *out, const char *entry,
+		       const char *what, unsigned long long value,
+		       const char *comment)
+{
+	char *c = c_name(entry, what);
+
+	if (c && claim(nm, c)) {
+		fprintf(out, "\t%s = %llu,", c, value);
+		if (comment)
+			fprintf(out, "\t/* %s */", comment);
+		fprintf(out, "\n");
+	} else {
+		fprintf(out, "\t/* %s%s: name taken */\n", entry, what);
+	}
+	free(c);
+}
+
+static void entry_decl(const struct slo_image *img, size_t k,
+		       struct names *nm, FILE *out)
 {
 	const struct slo_symbol *e = &img->syms[k];
 	uint64_t asz = slo_atom_size(img);
+	unsigned long long atoms = e->size / asz;
+	char *c = c_name(e->name, "");
 	int nparams = 0;
 
-	fprintf(out, "\n/* syslet %s: %llu atoms */\n", e->name,
-		(unsigned long long)(e->size / asz));
-	fprintf(out, "extern struct syslet_uatom ");
-	print_c_name(out, e->name);
-	fprintf(out, "[%llu] __asm__(\"%s\");\n",
-		(unsigned long long)(e->size / asz ? e->size / asz : 1), e->name);
-	fprintf(out, "enum {\n\t");
-	print_c_name(out, e->name);
-	fprintf(out, "__nr_atoms = %llu,\n", (unsigned long long)(e->size / asz));
-	for (int pi = 0; pi < 64; pi++) {
+	fprintf(out, "\n/* syslet %s: %llu atoms */\n", e->name, atoms);
+	if (c && claim(nm, c))
+		fprintf(out, "extern struct syslet_uatom %s[%llu] __asm__(\"%s\");\n",
+			c, atoms ? atoms : 1, e->name);
+	else
+		not_declared(out, e->name, "entry");
+	free(c);
+	fprintf(out, "enum {\n");
+	enumerator(nm, out, e->name, "__nr_atoms", atoms, NULL);
+	for (int pi = 0; pi < 256; pi++) {
 		for (size_t i = 0; i < img->nr_syms; i++) {
 			const struct slo_symbol *s = &img->syms[i];
+			char what[300];
 
 			if (s->kind != SLO_SYM_PARAM || s->entry != (int)k ||
 			    s->param_index != pi || !declarable(s->name))
 				continue;
-			fprintf(out, "\t");
-			print_c_name(out, e->name);
-			fprintf(out, "__param_%s = %d,\t/* %s */\n",
-				slo_short_name(s->name, e), pi,
-				s->param_type == SLO_PARAM_STR
-					? "str: the cell holds a char *"
-					: "int: the cell holds the number");
+			snprintf(what, sizeof(what), "__param_%s",
+				 slo_short_name(s->name, e));
+			for (char *p = what; *p; p++)
+				if (*p == '.')
+					*p = '_';
+			enumerator(nm, out, e->name, what, (unsigned)pi,
+				   s->param_type == SLO_PARAM_STR
+					   ? "str: the cell holds a char *"
+					   : "int: the cell holds the number");
 			nparams++;
 		}
 	}
-	fprintf(out, "\t");
-	print_c_name(out, e->name);
-	fprintf(out, "__nr_params = %d,\n", nparams);
+	enumerator(nm, out, e->name, "__nr_params", (unsigned)nparams, NULL);
 	for (size_t i = 0; i < img->nr_syms; i++) {
 		const struct slo_symbol *s = &img->syms[i];
 
 		if (s->kind != SLO_SYM_LABEL || !declarable(s->name) ||
 		    slo_entry_of(img, s->value / asz) != e)
 			continue;
-		fprintf(out, "\t");
-		print_c_name(out, s->name);
-		fprintf(out, "__atom = %llu,\t/* label: index in ",
-			(unsigned long long)((s->value - e->value) / asz));
-		print_c_name(out, e->name);
-		fprintf(out, "[] */\n");
+		enumerator(nm, out, s->name, "__atom",
+			   (unsigned long long)((s->value - e->value) / asz),
+			   "label: index of its atom in the entry");
 	}
 	fprintf(out, "};\n");
 }
 
-static void cell_decls(const struct slo_names *nm, const char *guard,
-		       FILE *out)
+static void cell_decls(const struct slo_names *cn, const char *guard,
+		       struct names *nm, FILE *out)
 {
-	const struct slo_image *img = nm->img;
+	const struct slo_image *img = cn->img;
+	struct names members = { 0 };
 
 	fprintf(out, "\n/* Cells: one machine word each, in .syslet.cells. */\n");
-	for (size_t i = 0; i < nm->nr_cells; i++) {
-		const struct slo_symbol *s = nm->sym[i];
+	for (size_t i = 0; i < cn->nr_cells; i++) {
+		const struct slo_symbol *s = cn->sym[i];
+		char *c;
 
 		if (!s || !declarable(s->name))
 			continue;
-		fprintf(out, "extern unsigned long ");
-		print_c_name(out, s->name);
-		fprintf(out, " __asm__(\"%s\");", s->name);
-		if (s->kind == SLO_SYM_PARAM)
-			fprintf(out, "\t/* parameter %d of %s */", s->param_index,
-				img->syms[s->entry].name);
-		fprintf(out, "\n");
+		c = c_name(s->name, "");
+		if (c && claim(nm, c)) {
+			fprintf(out, "extern unsigned long %s __asm__(\"%s\");", c,
+				s->name);
+			if (s->kind == SLO_SYM_PARAM)
+				fprintf(out, "\t/* parameter %d of %s */",
+					s->param_index, img->syms[s->entry].name);
+			fprintf(out, "\n");
+		} else {
+			not_declared(out, s->name, "cell");
+		}
+		free(c);
 	}
 	/* The whole section as a struct, for code that copies instances. */
 	fprintf(out, "\nstruct ");
 	print_guard(out, guard, 0);
 	fprintf(out, "_cells {\n");
-	for (size_t i = 0; i < nm->nr_cells; i++) {
-		const struct slo_symbol *s = nm->sym[i];
+	for (size_t i = 0; i < cn->nr_cells; i++) {
+		const struct slo_symbol *s = cn->sym[i];
+		char *c = s && declarable(s->name) ? c_name(s->name, "") : NULL;
 
-		fprintf(out, "\tunsigned long ");
-		if (s && declarable(s->name))
-			print_c_name(out, s->name);
-		else
-			fprintf(out, "cell%zu", i);
-		fprintf(out, ";\t/* [%zu]", i);
-		if (!s && commentable(nm->cell[i]))
-			fprintf(out, " %s", nm->cell[i]);
-		fprintf(out, " */\n");
+		if (c && claim(&members, c)) {
+			fprintf(out, "\tunsigned long %s;\t/* [%zu] */\n", c, i);
+		} else {
+			fprintf(out, "\tunsigned long cell%zu;\t/* [%zu]", i, i);
+			if (commentable(cn->cell[i]))
+				fprintf(out, " %s", cn->cell[i]);
+			fprintf(out, " */\n");
+		}
+		free(c);
 	}
-	if (!nm->nr_cells)
+	if (!cn->nr_cells)
 		fprintf(out, "\tunsigned long none_;\n");
 	fprintf(out, "};\n");
+	names_free(&members);
 }
 
-static void object_decls(const struct slo_image *img, FILE *out)
+static void object_decls(const struct slo_image *img, struct names *nm,
+			 FILE *out)
 {
 	int any = 0;
 
 	for (size_t i = 0; i < img->nr_syms; i++) {
 		const struct slo_symbol *s = &img->syms[i];
+		char *c;
 
 		if ((s->kind != SLO_SYM_BUFFER && s->kind != SLO_SYM_DATA) ||
 		    !declarable(s->name))
 			continue;
 		if (!any++)
 			fprintf(out, "\n/* Buffers and data. */\n");
-		fprintf(out, "extern %sunsigned char ",
-			s->kind == SLO_SYM_DATA ? "const " : "");
-		print_c_name(out, s->name);
-		fprintf(out, "[%llu] __asm__(\"%s\");\n",
-			(unsigned long long)(s->size ? s->size : 1), s->name);
+		c = c_name(s->name, "");
+		if (c && claim(nm, c))
+			fprintf(out, "extern %sunsigned char %s[%llu] __asm__(\"%s\");\n",
+				s->kind == SLO_SYM_DATA ? "const " : "", c,
+				(unsigned long long)(s->size ? s->size : 1),
+				s->name);
+		else
+			not_declared(out, s->name, "object");
+		free(c);
 	}
 }
 
 void slo_image_header(const struct slo_image *img, const char *guard,
 		      FILE *out)
 {
-	struct slo_names nm;
+	struct slo_names cn;
+	struct names nm = { 0 };
 	const char *prof = systab_profile_name((enum systab_profile)img->profile);
 
 	if (!guard || !*guard)
 		guard = "SYSLET_IMAGE_H";
-	if (slo_names_init(&nm, img)) {
+	if (slo_names_init(&cn, img)) {
 		fprintf(out, "#error \"sysletc: out of memory\"\n");
 		return;
 	}
@@ -195,25 +276,33 @@ void slo_image_header(const struct slo_image *img, const char *guard,
 		commentable(img->source) ? " from " : "",
 		commentable(img->source) ? img->source : "");
 	fprintf(out, "#ifndef ");
-	print_macro_prefix(out, guard);
+	print_guard(out, guard, 1);
 	fprintf(out, "\n#define ");
-	print_macro_prefix(out, guard);
+	print_guard(out, guard, 1);
 	fprintf(out, "\n\n#include <syslet.h>\n\n");
 	fprintf(out, "#define ");
-	print_macro_prefix(out, guard);
+	print_guard(out, guard, 1);
 	fprintf(out, "_PROFILE \"%s\"\n", prof ? prof : "?");
 	fprintf(out, "#define ");
-	print_macro_prefix(out, guard);
-	fprintf(out, "_NR_CELLS %zu\n", nm.nr_cells);
-	fprintf(out, "_Static_assert(sizeof(unsigned long) == %u,\n"
-		     "\t       \"this image is for %s: compile with -m%u\");\n",
+	print_guard(out, guard, 1);
+	fprintf(out, "_NR_CELLS %zu\n", cn.nr_cells);
+	fprintf(out, "#ifdef __cplusplus\n"
+		     "static_assert(sizeof(unsigned long) == %u,\n"
+		     "\t      \"this image is for %s: compile with -m%u\");\n"
+		     "extern \"C\" {\n"
+		     "#elif __STDC_VERSION__ >= 201112L\n"
+		     "_Static_assert(sizeof(unsigned long) == %u,\n"
+		     "\t       \"this image is for %s: compile with -m%u\");\n"
+		     "#endif\n",
+		img->word_size, prof ? prof : "?", img->word_size * 8,
 		img->word_size, prof ? prof : "?", img->word_size * 8);
 	for (size_t k = 0; k < img->nr_syms; k++)
 		if (img->syms[k].kind == SLO_SYM_ENTRY &&
 		    declarable(img->syms[k].name))
-			entry_decl(img, k, out);
-	cell_decls(&nm, guard, out);
-	object_decls(img, out);
-	fprintf(out, "\n#endif\n");
-	slo_names_free(&nm);
+			entry_decl(img, k, &nm, out);
+	cell_decls(&cn, guard, &nm, out);
+	object_decls(img, &nm, out);
+	fprintf(out, "\n#ifdef __cplusplus\n}\n#endif\n#endif\n");
+	names_free(&nm);
+	slo_names_free(&cn);
 }

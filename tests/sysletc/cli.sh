@@ -89,9 +89,26 @@ expect_eq "-Wno-unused" 0 "$(status $SYSLETC -Wall -Wno-unused -Werror warn.sysl
 expect_eq "an image given as source" 1 "$(status $SYSLETC -o junk.slo cat.slo)"
 grep -q 'ELF file, not a syslet source' err.txt || fail "image as source: $(cat err.txt)"
 expect_eq "-H of a syslet named main" 0 "$(status $SYSLETC -H hello.h -o hello.slo "$ex/hello.syslet")"
-if grep -q '__asm__("main")' hello.h; then
+if $SYSLETC -d hello.slo | grep -q '^syslet main('; then
 	grep -q "defines the symbol 'main'" err.txt || fail "no warning about main"
+	grep -q 'main: C name taken; entry not declared' hello.h || fail "-H declared main"
 fi
+# C keywords and clashes are left out, so the header always compiles.
+cat >clash.syslet <<'EOS'
+var long;
+syslet f() {
+	var nr_atoms;
+	long++;
+	nr_atoms++;
+}
+EOS
+expect_eq "-H with clashing names" 0 "$(status $SYSLETC -H clash.h -o clash.slo clash.syslet)"
+grep -q 'long: C name taken' clash.h || fail "keyword declared: $(cat clash.h)"
+grep -q 'f.nr_atoms: C name taken' clash.h || fail "clash declared: $(cat clash.h)"
+printf '#include "clash.h"\nint main(void) { return f__nr_atoms != 2; }\n' >clash.c
+$CC -std=gnu11 -Wall -Werror -I"$top_srcdir/src/include" -o clash clash.c clash.slo ||
+	fail "the header of clash.syslet does not compile"
+./clash || fail "clash: wrong atom count"
 
 # Any bytes at all: an error, never a crash.
 for f in /bin/sh cat.slo /dev/null; do
