@@ -110,6 +110,64 @@ struct lower_sym *lower_lookup(struct lower *L, const char *name,
 	return s;
 }
 
+static unsigned int distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	unsigned int row[33], prev, tmp;
+
+	if (la > 32 || lb > 32)
+		return 99;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = (unsigned int)j;
+	for (size_t i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = (unsigned int)i;
+		for (size_t j = 1; j <= lb; j++) {
+			unsigned int best = prev + (a[i - 1] != b[j - 1]);
+
+			tmp = row[j];
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			prev = tmp;
+		}
+	}
+	return row[lb];
+}
+
+static void closest(const char *name, const char *cand, const char **best,
+		    unsigned int *bd)
+{
+	unsigned int dd = distance(name, cand);
+
+	if (dd < *bd) {
+		*bd = dd;
+		*best = cand;
+	}
+}
+
+/* "'fs' is not declared; did you mean 'fd'?" among locals, file scope
+ * and predefined constants, within an edit distance of 2. */
+void lower_undeclared(struct lower *L, struct ast_loc loc, const char *name)
+{
+	const char *best = NULL;
+	unsigned int bd = strlen(name) <= 2 ? 2 : 3;
+
+	for (size_t i = 0; i < L->locals.n; i++)
+		closest(name, L->locals.v[i].name, &best, &bd);
+	for (size_t i = 0; i < L->globals.n; i++)
+		closest(name, L->globals.v[i].name, &best, &bd);
+	for (size_t i = 0; i < sizeof(predefined) / sizeof(predefined[0]); i++)
+		closest(name, predefined[i].name, &best, &bd);
+	if (best)
+		lower_error(L, loc, "'%s' is not declared; did you mean '%s'?",
+			    name, best);
+	else
+		lower_error(L, loc, "'%s' is not declared", name);
+}
+
 const char *lower_op_name(int op)
 {
 	static char one[2];
@@ -193,7 +251,7 @@ static int eval_size(struct lower *L, const struct ast_expr *e, int64_t *v)
 	}
 	s = lower_lookup(L, e->name, e->loc);
 	if (!s) {
-		lower_error(L, e->loc, "'%s' is not declared", e->name);
+		lower_undeclared(L, e->loc, e->name);
 		return -1;
 	}
 	switch (s->kind) {
@@ -339,7 +397,7 @@ static void not_const(struct lower *L, const struct ast_expr *e,
 	case AST_NAME:
 		s = lower_lookup(L, e->name, e->loc);
 		if (!s)
-			lower_error(L, e->loc, "'%s' is not declared", e->name);
+			lower_undeclared(L, e->loc, e->name);
 		else
 			lower_error(L, e->loc, "%s must be a compile-time "
 				    "constant; '%s' is %s", what, e->name,
@@ -418,7 +476,7 @@ int lower_lvalue(struct lower *L, const struct ast_expr *e, const char *what)
 			lower_error(L, e->loc, "cannot assign to predefined "
 				    "constant '%s'", e->name);
 		else
-			lower_error(L, e->loc, "'%s' is not declared", e->name);
+			lower_undeclared(L, e->loc, e->name);
 		return -1;
 	}
 	switch (s->kind) {
@@ -593,7 +651,7 @@ int lower_operand(struct lower *L, const struct ast_expr *e)
 	case AST_NAME:
 		s = lower_lookup(L, e->name, e->loc);
 		if (!s) {
-			lower_error(L, e->loc, "'%s' is not declared", e->name);
+			lower_undeclared(L, e->loc, e->name);
 			return -1;
 		}
 		switch (s->kind) {
@@ -613,7 +671,7 @@ int lower_operand(struct lower *L, const struct ast_expr *e)
 	case AST_ADDR:
 		s = lower_lookup(L, e->name, e->loc);
 		if (!s) {
-			lower_error(L, e->loc, "'%s' is not declared", e->name);
+			lower_undeclared(L, e->loc, e->name);
 			return -1;
 		}
 		switch (s->kind) {
