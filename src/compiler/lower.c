@@ -438,10 +438,56 @@ static bool fusable(struct lower *L, struct ast_stmt *s, struct lower_fuse *fz)
 	return true;
 }
 
+/* Does a `break` in s leave the loop s belongs to (not an inner one)? */
+static bool breaks_out(const struct ast_stmt *s)
+{
+	for (; s; s = s->next) {
+		switch (s->kind) {
+		case AST_S_BREAK:
+			return true;
+		case AST_S_WHILE:
+		case AST_S_DO:
+		case AST_S_FOR:
+		case AST_S_LOOP:
+			break;		/* its breaks are its own */
+		default:
+			if (breaks_out(s->body) || breaks_out(s->els))
+				return true;
+			break;
+		}
+	}
+	return false;
+}
+
+/* Can control reach the end of s?  Only the plain cases: jumps, blocks
+ * ending in one, if/else with both sides ending, loops without a way
+ * out.  (`while (1)` is left alone: its condition may be any test.) */
 static bool falls_through(const struct ast_stmt *s)
 {
-	return !(s->kind == AST_S_STOP || s->kind == AST_S_GOTO ||
-		 s->kind == AST_S_BREAK || s->kind == AST_S_CONTINUE);
+	const struct ast_stmt *last;
+
+	switch (s->kind) {
+	case AST_S_STOP:
+	case AST_S_GOTO:
+	case AST_S_BREAK:
+	case AST_S_CONTINUE:
+		return false;
+	case AST_S_BLOCK:
+		if (!s->body)
+			return true;
+		last = s->body->last;
+		return falls_through(last);
+	case AST_S_IF:
+		return !s->els || !s->body || falls_through(s->body) ||
+		       falls_through(s->els);
+	case AST_S_LOOP:
+		return breaks_out(s->body);
+	case AST_S_MOD:
+	case AST_S_LABEL:
+		return !s->body || falls_through(s->body);
+	default:
+		return true;
+	}
 }
 
 static int lower_if(struct lower *L, struct ast_stmt *s, int succ,
