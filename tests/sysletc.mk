@@ -17,7 +17,8 @@ endif
 TESTS += tests/sysletc/link.sh
 EXTRA_DIST += tests/sysletc/link.sh tests/sysletc/link-main.c \
 	tests/sysletc/handmade-x86_64.S tests/sysletc/handmade-i386.S \
-	tests/sysletc/handmade-i386-2007.S
+	tests/sysletc/handmade-i386-2007.S tests/sysletc/handmade-x86_64.dot \
+	tests/sysletc/handmade-x86_64.h
 
 TESTS += tests/sysletc/golden.sh
 EXTRA_DIST += tests/sysletc/golden.sh \

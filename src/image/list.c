@@ -187,9 +187,10 @@ void slo_image_list(const struct slo_image *img, FILE *out)
 		fprintf(out, "; out of memory\n");
 		return;
 	}
-	slo_text_add(&t, "; profile %s, %u-byte words, %zu atoms, %zu cells",
+	slo_text_add(&t, "; profile %s, %u-byte words, %zu atom%s, %zu cell%s",
 		     prof ? prof : "?", img->word_size, img->nr_atoms,
-		     nm.nr_cells);
+		     img->nr_atoms == 1 ? "" : "s", nm.nr_cells,
+		     nm.nr_cells == 1 ? "" : "s");
 	put_line(&t, out);
 	if (img->source) {
 		slo_text_add(&t, "; source %s", img->source);

@@ -16,6 +16,10 @@ for prof in x86_64 i386 i386-2007; do
 	"$hand" $prof "$out/cat.slo" "$out/cat.h" "$out/cat.dot" >"$out/cat.S" ||
 		fail "handmade $prof"
 	golden "$dir/handmade-$prof.S" "$out/cat.S"
+	if [ $prof = x86_64 ]; then
+		golden "$dir/handmade-x86_64.dot" "$out/cat.dot"
+		golden "$dir/handmade-x86_64.h" "$out/cat.h"
+	fi
 	"$READELF" -a -W "$out/cat.slo" >"$out/readelf.out" 2>"$out/readelf.err" ||
 		fail "readelf $prof"
 	[ -s "$out/readelf.err" ] && fail "readelf complains: $(cat "$out/readelf.err")"
