@@ -8,12 +8,11 @@ tests_sysletc_back_LDADD = src/compiler/libback.la src/image/libimage.la \
 	src/common/libcommon.la grammar/libgrammar.la $(CMOCKA_LIBS)
 endif
 
-if HAVE_CMOCKA
+# handmade: builds an image from IR by hand (no front end, no cmocka).
 check_PROGRAMS += tests/sysletc/handmade
 tests_sysletc_handmade_SOURCES = tests/sysletc/handmade.c tests/sysletc/irb.h
 tests_sysletc_handmade_LDADD = src/compiler/libback.la src/image/libimage.la \
 	src/common/libcommon.la grammar/libgrammar.la
-endif
 TESTS += tests/sysletc/link.sh
 EXTRA_DIST += tests/sysletc/link.sh tests/sysletc/link-main.c \
 	tests/sysletc/handmade-x86_64.S tests/sysletc/handmade-i386.S \

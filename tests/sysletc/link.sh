@@ -2,7 +2,7 @@
 # link.sh: a hand-built image passes readelf, links into C programs (-m64, -m32) with its -H header, and lists as its golden.
 . "$top_srcdir/tests/lib/harness.sh"
 hand=$top_builddir/tests/sysletc/handmade
-[ -x "$hand" ] || skip "handmade not built (no cmocka?)"
+[ -x "$hand" ] || exit 99
 : "${READELF:=readelf}"
 : "${CC:=cc}"
 dir=$top_srcdir/tests/sysletc
