@@ -139,19 +139,25 @@ static int test(struct lower *L, const struct ast_expr *x, int op, int64_t k,
 								   f)));
 	case AST_INCDEC:
 		if (x->postfix) {
-			const char *v = x->l->kind == AST_NAME ?
-					x->l->name : "x";
+			/* The atom yields the new value: old OP k is
+			 * new OP k+1 (x++) or new OP k-1 (x--); integers let
+			 * new > -1 read new >= 0, so n-- > 0 is one atom. */
+			int64_t k2 = (int64_t)((uint64_t)k +
+					       (x->op == AST_OP_INC ? 1 : -1));
 
-			lower_error(L, x->loc, "'%s%s' in a condition: an atom "
-				    "yields the new value, so write '%s%s'",
-				    v, lower_op_name(x->op),
-				    lower_op_name(x->op), v);
-			return LOWER_END;
+			if (k2 == 1 && op == AST_OP_GE)
+				op = '>', k2 = 0;
+			else if (k2 == 1 && op == '<')
+				op = AST_OP_LE, k2 = 0;
+			else if (k2 == -1 && op == '>')
+				op = AST_OP_GE, k2 = 0;
+			else if (k2 == -1 && op == AST_OP_LE)
+				op = '<', k2 = 0;
+			k = k2;
 		}
 		/* fall through */
 	case AST_ASSIGN:
-		cell = lower_lvalue(L, x->l, lower_op_name(x->kind == AST_ASSIGN ?
-							   x->op : x->op));
+		cell = lower_lvalue(L, x->l, lower_op_name(x->op));
 		if (cell < 0)
 			return LOWER_END;
 		if (k == 0)

@@ -50,6 +50,8 @@
  *                                   TEST umem_add(&tmp, $-k)
  *   x = ...; if (x OP 0) ...      fused: the assignment's atom tests (one
  *                                   atom for fd = open(); if (fd < 0) stop;)
+ *   x-- OP k, x++ OP k            the ARITH atom tests the new value against
+ *                                   k-1 / k+1 (n-- > 0 is one atom: >= 0)
  *   bare C  /  !C                 C != 0  /  C == 0
  *   A && B, A || B                branch chains: A's true (false) side is
  *                                   B's first atom
