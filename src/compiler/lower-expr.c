@@ -150,6 +150,18 @@ static void closest(const char *name, const char *cand, const char **best,
 
 /* "'fs' is not declared; did you mean 'fd'?" among locals, file scope
  * and predefined constants, within an edit distance of 2. */
+/* A cell is one word of the target: on i386 a constant must fit 32 bits,
+ * signed or unsigned, or the kernel would see another value. */
+bool lower_fits_word(struct lower *L, int64_t v, struct ast_loc loc)
+{
+	if (L->word >= 8 || (v >= INT32_MIN && v <= (int64_t)UINT32_MAX))
+		return true;
+	lower_error(L, loc, "constant %lld does not fit in a %u-byte word of "
+		    "target %s", (long long)v, L->word,
+		    systab_profile_name(L->profile));
+	return false;
+}
+
 void lower_undeclared(struct lower *L, struct ast_loc loc, const char *name)
 {
 	const char *best = NULL;
@@ -644,6 +656,8 @@ int lower_operand(struct lower *L, const struct ast_expr *e)
 	if (r < 0)
 		return -1;
 	if (r == 1) {
+		if (!lower_fits_word(L, v, e->loc))
+			return -1;
 		c = lower_const_cell(L, v);
 		return L->oom ? -1 : c;
 	}

@@ -305,6 +305,8 @@ static void define(struct lower *L, struct lower_sym *s, bool prologue)
 				s->state = LEVAL_TODO;	/* an atom sets it */
 			else
 				s->state = LEVAL_DONE;
+			if (r == 1 && !lower_fits_word(L, v, s->decl->expr->loc))
+				v = 0;
 		} else {
 			s->state = s->decl->expr ? LEVAL_TODO : LEVAL_DONE;
 		}

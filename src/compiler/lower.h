@@ -171,6 +171,7 @@ int lower_eval(struct lower *L, const struct ast_expr *e, int64_t *v);
 int lower_eval_must(struct lower *L, const struct ast_expr *e, int64_t *v,
 		    const char *what);
 bool lower_predefined(const char *name, int64_t *v);
+bool lower_fits_word(struct lower *L, int64_t v, struct ast_loc loc);
 void lower_undeclared(struct lower *L, struct ast_loc loc, const char *name);
 /* An argument: the cell an atom points at.  -1 after an error. */
 int lower_operand(struct lower *L, const struct ast_expr *e);
