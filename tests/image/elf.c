@@ -224,6 +224,47 @@ static void test_write_rejects(void **state)
 	slo_image_free(img);
 }
 
+static char *print(struct slo_image *img, int which)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (which == 0)
+		slo_image_list(img, f);
+	else if (which == 1)
+		slo_image_dot(img, f);
+	else
+		slo_image_header(img, "HOSTILE_H", f);
+	fclose(f);
+	return buf;
+}
+
+/* Names from a hostile image never reach a header as code, a graph as
+ * syntax or a terminal as control bytes. */
+static void test_printers_hostile(void **state)
+{
+	struct slo_image *img = sample_image(SYSTAB_X86_64);
+	char *out;
+
+	free(img->syms[3].name);
+	img->syms[3].name = strdup("x\"); evil(\"\n\033[2J");
+	free(img->debug[0].text);
+	img->debug[0].text = strdup("line\none\033]0;title\007");
+	out = print(img, 2);
+	assert_null(strstr(out, "evil"));
+	free(out);
+	out = print(img, 0);
+	assert_null(strchr(out, '\033'));
+	assert_null(strstr(out, "line\none"));
+	free(out);
+	out = print(img, 1);
+	assert_null(strchr(out, '\033'));
+	assert_null(strstr(out, "x\"); evil"));
+	free(out);
+	slo_image_free(img);
+}
+
 int main(void)
 {
 	devnull = fopen("/dev/null", "w");
@@ -233,6 +274,7 @@ int main(void)
 		cmocka_unit_test(test_corrupt),
 		cmocka_unit_test(test_foreign),
 		cmocka_unit_test(test_write_rejects),
+		cmocka_unit_test(test_printers_hostile),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
