@@ -27,3 +27,11 @@ TESTS += tests/sysletc/cli.sh
 EXTRA_DIST += tests/sysletc/cli.sh
 TESTS += tests/sysletc/examples.sh tests/sysletc/corrupt.sh
 EXTRA_DIST += tests/sysletc/examples.sh tests/sysletc/corrupt.sh
+
+# semantics: front + layout + emit on real sources; the image runs the
+# same atoms as the IR did, for random stop outcomes.
+check_PROGRAMS += tests/sysletc/semantics
+tests_sysletc_semantics_SOURCES = tests/sysletc/semantics.c
+tests_sysletc_semantics_LDADD = src/compiler/libcompiler.la
+TESTS += tests/sysletc/semantics.sh
+EXTRA_DIST += tests/sysletc/semantics.sh
