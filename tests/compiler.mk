@@ -45,7 +45,9 @@ EXTRA_DIST += tests/compiler/diag.sh tests/compiler/lower.sh \
 # The fuzz target, built normally as a replay/mutation driver for make check.
 check_PROGRAMS += tests/fuzz/front-fuzz
 tests_fuzz_front_fuzz_SOURCES = tests/fuzz/front-fuzz.c
-tests_fuzz_front_fuzz_LDADD = src/compiler/libfront.la
+tests_fuzz_front_fuzz_LDADD = src/compiler/libfront.la \
+	src/compiler/libback.la src/image/libimage.la src/common/libcommon.la \
+	$(LIBELF_LIBS)
 TESTS += tests/fuzz/replay.sh
 EXTRA_DIST += tests/fuzz/replay.sh tests/fuzz/README \
 	$(wildcard $(srcdir)/tests/fuzz/corpus/*)
@@ -61,11 +63,12 @@ FUZZ_SRCS = tests/fuzz/front-fuzz.c grammar/diag.c grammar/ast.c \
 	grammar/parser.c grammar/scanner.c src/compiler/lower.c \
 	src/compiler/lower-ir.c src/compiler/lower-expr.c \
 	src/compiler/lower-data.c src/compiler/lower-call.c \
-	src/compiler/lower-cond.c src/common/systab.c
+	src/compiler/lower-cond.c src/compiler/layout.c src/compiler/emit.c \
+	src/image/image.c src/image/verify.c src/common/systab.c
 tests/fuzz/front-fuzz-libfuzzer: $(FUZZ_SRCS:%=$(srcdir)/%) src/common/tables.c
 	$(AM_V_CC)$(MKDIR_P) tests/fuzz && $(FUZZ_CC) $(FUZZ_FLAGS) \
-		$(AM_CPPFLAGS) $(FUZZ_SRCS:%=$(srcdir)/%) src/common/tables.c \
-		-o $@
+		$(AM_CPPFLAGS) $(LIBELF_CFLAGS) $(FUZZ_SRCS:%=$(srcdir)/%) \
+		src/common/tables.c $(LIBELF_LIBS) -o $@
 fuzz: tests/fuzz/front-fuzz-libfuzzer
 	$(MKDIR_P) tests/fuzz/corpus-run
 	./tests/fuzz/front-fuzz-libfuzzer -max_total_time=$(FUZZ_SECONDS) \

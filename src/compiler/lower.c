@@ -545,15 +545,14 @@ static int lower_seq(struct lower *L, struct ast_stmt *list, int succ)
 		if (v[i]->kind == AST_S_IF && i > 0 &&
 		    fusable(L, v[i - 1], &fz)) {
 			struct ast_loc text = L->text;
-			unsigned int mods = L->mods;
 
+			/* The assignment's atom may carry the if's test. */
 			L->text = v[i]->loc;
 			t = lower_if(L, v[i], t, &fz);
 			L->text = text;
 			i--;
 			if (!fz.used)
 				t = lower_stmt(L, v[i], t);
-			(void)mods;
 			continue;
 		}
 		t = lower_stmt(L, v[i], t);

@@ -1,4 +1,4 @@
-/* front-fuzz.c: fuzz target for the front end (scanner, parser, lowering); a replay/mutation driver when not built with libFuzzer. */
+/* front-fuzz.c: fuzz target for the front end (scanner, parser, lowering, then layout and emit); a replay/mutation driver without libFuzzer. */
 #define _GNU_SOURCE	/* asprintf, open_memstream */
 #include <dirent.h>
 #include <stdint.h>
@@ -43,6 +43,20 @@ static void check_program(const struct ir_program *p)
 			abort();
 }
 
+/* Whatever the front end accepts, layout and emit must turn into an
+ * image that verifies: the IR contract, checked on every input. */
+static void pipeline(struct ir_program *p, struct diag *d)
+{
+	struct slo_image *img;
+
+	if (ir_layout(p, d))
+		abort();
+	img = ir_emit(p, d);
+	if (!img || slo_image_verify(img, NULL, NULL))
+		abort();
+	slo_image_free(img);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const int profiles[] = { SYSTAB_X86_64, SYSTAB_I386_2007 };
@@ -59,8 +73,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			return 0;
 		diag_init(&d, "fuzz.syslet", (const char *)data, size, out);
 		p = sysletc_front((const char *)data, size, &opt, &d);
-		if (p)
+		if (p) {
 			check_program(p);
+			pipeline(p, &d);
+		}
 		if (!p && !d.errors)
 			abort();	/* failure must always say why */
 		ir_program_free(p);
