@@ -14,3 +14,15 @@ for src in "$dir"/*.syslet; do
 done
 [ "$n" -ge 1 ] || fail "no programs in $dir"
 echo "$n traces match"
+# The examples themselves, with scripted kernels.
+while read -r ex args; do
+	(cd "$top_srcdir/examples" && $run $args "$ex.syslet"; echo "exit $?") \
+		> "$tmpdir/ex-$ex.out" 2>&1
+	golden "$dir/example-$ex.trace" "$tmpdir/ex-$ex.out"
+done <<LIST
+hello
+cat --ret=open:3 --ret=read:10,0
+copy --ret=open:3,4 --ret=read:8,8,0 --ret=write:8,-28
+countdown --set=count=2
+server --set=connections=2 --ret=socket:3 --ret=accept4:5,6 --ret=read:4,0,7,0
+LIST
