@@ -33,25 +33,46 @@ static const char *find_line(const struct diag *d, unsigned int line,
 	return p;
 }
 
+/* Long lines (minified or binary input) are shown as a window of
+ * QUOTE_WIDTH bytes around the caret, with "..." where cut. */
+#define QUOTE_WIDTH	160
+
 static void quote_line(const struct diag *d, struct diag_loc loc)
 {
-	size_t n, i;
+	size_t n, i, from = 0, to;
 	const char *p = find_line(d, loc.line, &n);
+	int cut_left = 0;
 
 	if (!p)
 		return;
+	to = n;
+	if (n > QUOTE_WIDTH) {
+		if (loc.col > QUOTE_WIDTH / 2) {
+			from = loc.col - QUOTE_WIDTH / 2;
+			if (from > n)
+				from = n;
+			cut_left = 1;
+		}
+		to = from + QUOTE_WIDTH < n ? from + QUOTE_WIDTH : n;
+	}
+	if (cut_left)
+		fputs("...", d->out);
 	/* Non-printing bytes are shown as '?' so the caret stays aligned
 	 * and hostile input cannot drive the terminal. */
-	for (i = 0; i < n; i++) {
+	for (i = from; i < to; i++) {
 		unsigned char c = (unsigned char)p[i];
 
 		fputc(c == '\t' || (c >= 0x20 && c < 0x7f) ? c : '?', d->out);
 	}
+	if (to < n)
+		fputs("...", d->out);
 	fputc('\n', d->out);
-	for (i = 1; i < loc.col && i <= n; i++)
+	if (cut_left)
+		fputs("   ", d->out);
+	for (i = from + 1; i < loc.col && i <= to; i++)
 		fputc(p[i - 1] == '\t' ? '\t' : ' ', d->out);
 	fputc('^', d->out);
-	for (i = 1; i < loc.len && loc.col + i <= n; i++)
+	for (i = 1; i < loc.len && loc.col + i <= to; i++)
 		fputc('~', d->out);
 	fputc('\n', d->out);
 }

@@ -20,7 +20,13 @@ struct parse_ctx {
 	size_t		off;
 	/* Comment start, for "unterminated comment". */
 	struct ast_loc	comment;
+	/* Set after PARSE_MAX_ERRORS: the scanner then ends the input, so
+	 * a binary file gives a screenful, not a million lines. */
+	int		too_many;
+	unsigned int	errors;
 };
+
+#define PARSE_MAX_ERRORS	50
 
 void parse_error(struct parse_ctx *ctx, struct ast_loc loc, const char *fmt,
 		 ...) __attribute__((format(printf, 3, 4)));
