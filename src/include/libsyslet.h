@@ -15,36 +15,176 @@
 
 #include <stddef.h>
 #include <syslet.h>
+#include <syslet-nr.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+/* Everything declared here is the library's interface; the rest of its
+ * symbols are hidden (-fvisibility=hidden and libsyslet.map). */
+#pragma GCC visibility push(default)
+
 /* ---- The ABI calls (src/lib/calls.c) ----------------------------------
- * Return conventions of the seeds: async_exec returns the last atom run
- * when the syslet completed without blocking, NULL when it went async;
- * errors are reported as by syscall(2): -1 (or NULL) with errno set. */
+ * Return conventions of the seeds, as by syscall(2) on the 2007 kernel:
+ * async_register, async_wait and async_unregister return 0, or -1 with
+ * errno set.  async_exec returns the last atom run when the syslet
+ * completed without blocking (nothing is queued then), or NULL: with
+ * errno 0 when it went async (its last atom will appear in the ring),
+ * with errno set on error (EINVAL: not registered, EFAULT: an atom or an
+ * argument pointer could not be read).  umem_add returns the kernel's
+ * raw value: the new value of *uptr (the old one for inc == 0), or
+ * -EFAULT (errno EFAULT too) for a bad pointer.
+ * Heads are per thread, as in the kernel: each thread registers its own. */
 long sys_async_register(struct async_head_user *ahu, unsigned long len);
 struct syslet_uatom *sys_async_exec(struct syslet_uatom *atom);
 long sys_async_wait(unsigned long min_wait_events);
 long sys_async_unregister(struct async_head_user *ahu, unsigned long len);
 long sys_umem_add(unsigned long *uptr, unsigned long inc);
 
+/* Number to put in atom->nr for a syslet call (enum syslet_call) under the
+ * selected backend and profile; -1 when the call has no number there. */
+long syslet_sysno(enum syslet_call call);
+
 /* ---- Backends (src/lib/backend.c) -------------------------------------
  * Chosen once, on first use, by $SYSLET_BACKEND=auto|kernel|emul (auto:
  * the kernel when a patched kernel answers discovery, else emul), or by
- * syslet_set_backend() before the first call.  Returns 0 or -errno. */
+ * syslet_set_backend() before the first call (later: allowed while no
+ * head is registered, else -EBUSY).  Returns 0 or -errno: -EINVAL for an
+ * unknown name, the probe's error (-ENOSYS: no patched kernel) when the
+ * named backend cannot run here. */
 int syslet_set_backend(const char *name);
+/* Name of the backend in use ("emul", "kernel"), choosing it now if not
+ * yet done; NULL when the choice failed (see syslet_backend_init()). */
 const char *syslet_backend_name(void);
+/* Make the choice now (from $SYSLET_BACKEND unless set), so that a runner
+ * can report a bad name before running anything: 0 or -errno, with a
+ * message for the user in syslet_backend_error() on failure. */
+int syslet_backend_init(void);
+const char *syslet_backend_error(void);
+/* NULL-terminated list of the backend names syslet_set_backend() takes. */
+const char *const *syslet_backend_list(void);
 
-/* ---- The engine's observers (emul backend; src/lib/emul*.c) -----------
- * Filled in by the runtime part: per-atom trace events (syslet-run
- * --trace, --stats) and single-stepping (syslet-run -i). */
+/*
+ * ABI profile the atoms use (systab names: "x86_64", "i386", "i386-2007";
+ * default: the library's native one).  The emul engine runs the profile of
+ * its own word size only: i386-2007 (async calls at 320..324, nothing
+ * from 325 up) needs a -m32 build.  Returns 0, -EINVAL (unknown name) or
+ * -ENOTSUP (not runnable by this build and backend).
+ */
+int syslet_set_profile(const char *name);
+const char *syslet_profile_name(void);
+
+/* ---- The completion ring (src/lib/ring.c) -----------------------------
+ * liburing-like helpers so that clients need not hand-roll ring indices.
+ * The engine fills slots in order from index 0 and wraps; a client pops
+ * them in the same order and clears each slot it took. */
+struct syslet_ring {
+	struct async_head_user	head;	/* what is registered */
+	struct syslet_uatom	**slots;
+	unsigned long		entries;
+	unsigned long		head_idx;	/* next slot to pop */
+	int			registered;
+};
+
+/* Allocate a ring of @entries slots and register it for this thread with
+ * @max_threads workers (-1UL: the default pool).  0 or -errno. */
+int syslet_ring_init(struct syslet_ring *ring, unsigned long entries,
+		     unsigned long max_threads);
+/* Unregister (waits for busy workers, as the kernel does) and free. */
+void syslet_ring_exit(struct syslet_ring *ring);
+/* The next completed atom, or NULL; peek leaves it in place, pop clears
+ * the slot (so the engine may refill it) and advances. */
+struct syslet_uatom *syslet_ring_peek(const struct syslet_ring *ring);
+struct syslet_uatom *syslet_ring_pop(struct syslet_ring *ring);
+/* Wait for @n completions (sys_async_wait), then pop one: the atom, or
+ * NULL when nothing is busy and the ring is empty; -errno in *err. */
+struct syslet_uatom *syslet_ring_wait_pop(struct syslet_ring *ring,
+					  unsigned long n, long *err);
+
+/* ---- The engine's observers (emul backend; src/lib/observe.c) ---------
+ * Per-atom trace events (syslet-run --trace), statistics (--stats) and
+ * single-stepping (syslet-run -i).  Events come from the emul engine;
+ * with the kernel backend only syslet_step() (which always runs in the
+ * engine) produces them. */
+
+/* Where an atom ran. */
+enum syslet_where {
+	SYSLET_WHERE_INLINE	= 0,	/* the calling thread, in async_exec */
+	SYSLET_WHERE_CACHEMISS	= 1,	/* a cachemiss worker thread */
+	SYSLET_WHERE_STEP	= 2,	/* syslet_step() */
+};
+
+/* Why the chain ended after this atom (SYSLET_END_NONE: it goes on). */
+enum syslet_end {
+	SYSLET_END_NONE		= 0,	/* next atom taken */
+	SYSLET_END_NEXT		= 1,	/* next was NULL */
+	SYSLET_END_STOP		= 2,	/* stop test true, no SKIP */
+	SYSLET_END_SIGNAL	= 3,	/* a signal arrived during the atom */
+	SYSLET_END_FAULT	= 4,	/* atom or argument unreadable */
+};
+
+struct syslet_event {
+	struct syslet_uatom	*atom;	/* the atom run (or that faulted) */
+	unsigned long		flags;	/* as fetched */
+	unsigned long		nr;
+	unsigned long		args[6];	/* fetched values, rest 0 */
+	unsigned int		nargs;		/* args fetched (first NULL) */
+	enum syslet_where	where;
+	enum syslet_end		end;
+	long			ret;	/* the result the stop test saw */
+	int			ret_stored;	/* written to *ret_ptr */
+	int			handoff;	/* moved to a worker at this atom */
+	struct syslet_uatom	*next;	/* next atom taken, NULL: end */
+	int			tid;	/* gettid() of the running thread */
+	unsigned long long	seq;	/* global event number, from 1 */
+};
+
+/* Called after every atom (and for a fault before one) from the thread
+ * that ran it, workers included: serialise inside if needed.  NULL turns
+ * tracing off.  Cost when off: one load per atom. */
+typedef void (*syslet_trace_fn)(const struct syslet_event *ev, void *ctx);
+void syslet_set_trace(syslet_trace_fn fn, void *ctx);
+
+struct syslet_stats {
+	unsigned long long	execs;		/* async_exec calls */
+	unsigned long long	atoms;		/* atoms run */
+	unsigned long long	syscalls;	/* atoms that issued a syscall */
+	unsigned long long	umem_adds;	/* umem_add atoms (inline) */
+	unsigned long long	inline_atoms;	/* in the calling thread */
+	unsigned long long	cachemiss_atoms; /* in workers */
+	unsigned long long	handoffs;	/* syslets moved to a worker */
+	unsigned long long	completions;	/* atoms put in the ring */
+	unsigned long long	deferred;	/* found their slot full */
+	unsigned long long	dropped;	/* still queued at unregister */
+	unsigned long long	faults;		/* -EFAULT on atom/arg fetch */
+	unsigned long long	signal_stops;	/* chains ended by a signal */
+	unsigned long long	denied;		/* refused syscalls */
+	unsigned long long	threads;	/* workers created */
+};
+
+/* Totals since start or the last reset, all threads.  Counters of a chain
+ * still running are added at its end (or every few thousand atoms). */
+void syslet_get_stats(struct syslet_stats *st);
+void syslet_reset_stats(void);
+
+/*
+ * Run exactly one atom in the calling thread, synchronously (blocking
+ * allowed, no worker, no registration needed), with the same fetch, stop
+ * and SKIP logic as a full run; the trace callback sees it too.  Returns
+ * the next atom, or NULL at the end (ev->end says why; ev->end ==
+ * SYSLET_END_FAULT: the atom could not be read and did not run).  Always
+ * the emul engine, whatever backend is selected.  @ev may be NULL.
+ */
+struct syslet_uatom *syslet_step(struct syslet_uatom *atom,
+				 struct syslet_event *ev);
 
 /* ---- Images (src/lib/image*.c) ----------------------------------------
  * Filled in by the loader part: open a .slo from a file or memory,
  * instantiate it with private cells, entries and cells by name, bind
  * parameters, map an atom back to its source line. */
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

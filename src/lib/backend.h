@@ -25,7 +25,21 @@ struct syslet_backend {
 	long		(*async_unregister)(struct async_head_user *ahu,
 					    unsigned long len);
 	long		(*umem_add)(unsigned long *uptr, unsigned long inc);
+	/* Optional (NULL: the profile's SYSLET_NR_BASE numbering): the
+	 * number atoms use for a syslet call (enum syslet_call), e.g. as
+	 * discovered from the patched kernel; -1 when it has none. */
+	long		(*sysno)(int call);
+	/* Optional: the ABI profile atoms are numbered for changed
+	 * (enum systab_profile); 0 or -ENOTSUP when this backend cannot
+	 * run it.  NULL: only the native profile. */
+	int		(*set_profile)(int profile);
+	/* Optional: the user cleared ring slots (syslet_ring_pop), a chance
+	 * to deliver completions that found their slot full. */
+	void		(*ring_freed)(void);
 };
+
+/* Internal helpers shared by the library's files (hidden). */
+const struct syslet_backend *syslet__backend(long *err);
 
 extern const struct syslet_backend syslet_backend_emul;
 extern const struct syslet_backend syslet_backend_kernel;

@@ -1,1 +1,33 @@
-# src/lib/local.mk: (empty so far)
+# src/lib/local.mk: libsyslet, the runtime library (ABI calls, backends, emul engine, image API).
+lib_LTLIBRARIES += src/lib/libsyslet.la
+include_HEADERS += src/include/syslet.h src/include/libsyslet.h
+nodist_include_HEADERS = src/include/syslet-nr.h
+
+# The core: everything but the image API.  Also built -m32 for the tests
+# (tests/runtime.mk), so it must not need libelf.
+libsyslet_core_sources = src/lib/calls.c src/lib/backend.c src/lib/backend.h \
+	src/lib/backend-kernel.c src/lib/emul.c src/lib/emul.h \
+	src/lib/emul-exec.c src/lib/emul-policy.c src/lib/emul-fault.c \
+	src/lib/emul-fault.h src/lib/observe.c src/lib/ring.c
+# The image API (helper "run"): add its files here.
+libsyslet_image_sources =
+
+src_lib_libsyslet_la_SOURCES = $(libsyslet_core_sources) \
+	$(libsyslet_image_sources)
+src_lib_libsyslet_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden $(LIBELF_CFLAGS)
+src_lib_libsyslet_la_LIBADD = src/common/libcommon.la src/image/libimage.la \
+	$(LIBELF_LIBS)
+src_lib_libsyslet_la_LDFLAGS = -version-info 0:0:0 -no-undefined \
+	-Wl,--version-script=$(srcdir)/src/lib/libsyslet.map
+EXTRA_src_lib_libsyslet_la_DEPENDENCIES = $(srcdir)/src/lib/libsyslet.map
+EXTRA_DIST += src/lib/libsyslet.map src/lib/libsyslet.pc.in src/lib/gen-nr.sh
+
+BUILT_SOURCES += src/include/syslet-nr.h
+CLEANFILES += src/include/syslet-nr.h
+src/include/syslet-nr.h: $(srcdir)/src/lib/gen-nr.sh
+	$(AM_V_GEN)$(MKDIR_P) src/include && \
+	$(SHELL) $(srcdir)/src/lib/gen-nr.sh '$(UNISTD_64_H)' '$(UNISTD_32_H)' \
+		> $@.tmp && mv $@.tmp $@
+
+pkgconfig_DATA += src/lib/libsyslet.pc
+DISTCLEANFILES += src/lib/libsyslet.pc

@@ -1,0 +1,64 @@
+/* calls.c: the public sys_async_*() and sys_umem_add() calls, routed to the selected backend. */
+#include <config.h>
+#include <errno.h>
+#include "libsyslet.h"
+#include "backend.h"
+
+/* The seeds' user-space convention: -1 and errno, as syscall(2) gives. */
+static long user_ret(long ret)
+{
+	if (ret < 0 && ret > -4096) {
+		errno = (int)-ret;
+		return -1;
+	}
+	return ret;
+}
+
+long sys_async_register(struct async_head_user *ahu, unsigned long len)
+{
+	long err = 0;
+	const struct syslet_backend *b = syslet__backend(&err);
+
+	return user_ret(b ? b->async_register(ahu, len) : err);
+}
+
+struct syslet_uatom *sys_async_exec(struct syslet_uatom *atom)
+{
+	long err = 0;
+	const struct syslet_backend *b = syslet__backend(&err);
+	struct syslet_uatom *done = NULL;
+
+	if (b)
+		done = b->async_exec(atom, &err);
+	/* NULL is both "went async" and "failed": errno tells them apart. */
+	errno = (int)-err;
+	return err ? NULL : done;
+}
+
+long sys_async_wait(unsigned long min_wait_events)
+{
+	long err = 0;
+	const struct syslet_backend *b = syslet__backend(&err);
+
+	return user_ret(b ? b->async_wait(min_wait_events) : err);
+}
+
+long sys_async_unregister(struct async_head_user *ahu, unsigned long len)
+{
+	long err = 0;
+	const struct syslet_backend *b = syslet__backend(&err);
+
+	return user_ret(b ? b->async_unregister(ahu, len) : err);
+}
+
+long sys_umem_add(unsigned long *uptr, unsigned long inc)
+{
+	long err = 0;
+	const struct syslet_backend *b = syslet__backend(&err);
+	long ret = b ? b->umem_add(uptr, inc) : err;
+
+	/* The raw kernel value: a counter may legitimately hold -1. */
+	if (ret == -EFAULT || !b)
+		errno = (int)-ret;
+	return ret;
+}

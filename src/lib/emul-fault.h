@@ -1,0 +1,70 @@
+/* emul-fault.h: fault-safe loads and stores of user memory for the emul engine (kernel-style fixup table). */
+#ifndef SYSLET_EMUL_FAULT_H
+#define SYSLET_EMUL_FAULT_H
+
+#include <errno.h>
+
+/*
+ * The engine reads atoms and arguments through pointers that may be
+ * garbage and must answer -EFAULT, not crash.  A syscall per access
+ * (process_vm_readv) costs ~200 ns and sigsetjmp per atom a few ns; like
+ * the kernel's __get_user we instead emit each access as one instruction
+ * listed in an exception table (section syslet_extab, entries relative
+ * to themselves so the table needs no relocation).  The SIGSEGV/SIGBUS
+ * handler (emul-fault.c) looks the faulting address up and resumes at the
+ * entry's fixup, which sets the error.  On valid memory an access costs
+ * exactly the load or store.
+ */
+#define EMUL__EXTAB(insn, fixup)                                        \
+	".pushsection syslet_extab,\"a\"\n\t"                           \
+	".balign 4\n\t"                                                 \
+	".long " #insn " - .\n\t"                                       \
+	".long " #fixup " - .\n\t"                                      \
+	".popsection\n\t"
+
+/* *val = *p; returns 0, or -EFAULT (and *val = 0). */
+static inline __attribute__((always_inline)) int
+emul_get(unsigned long *val, const void *p)
+{
+	int err = 0;
+	unsigned long v;
+
+	__asm__ volatile("1:	mov (%[p]), %[v]\n\t"
+			 "2:\n\t"
+			 ".pushsection .text.syslet_fixup,\"ax\"\n\t"
+			 "3:	mov %[ef], %[err]\n\t"
+			 "	xor %[v], %[v]\n\t"
+			 "	jmp 2b\n\t"
+			 ".popsection\n\t"
+			 EMUL__EXTAB(1b, 3b)
+			 : [err] "+r"(err), [v] "=r"(v)
+			 : [p] "r"(p), [ef] "i"(-EFAULT)
+			 : "memory");
+	*val = v;
+	return err;
+}
+
+/* *p = val; returns 0 or -EFAULT. */
+static inline __attribute__((always_inline)) int
+emul_put(void *p, unsigned long val)
+{
+	int err = 0;
+
+	__asm__ volatile("1:	mov %[v], (%[p])\n\t"
+			 "2:\n\t"
+			 ".pushsection .text.syslet_fixup,\"ax\"\n\t"
+			 "3:	mov %[ef], %[err]\n\t"
+			 "	jmp 2b\n\t"
+			 ".popsection\n\t"
+			 EMUL__EXTAB(1b, 3b)
+			 : [err] "+r"(err)
+			 : [p] "r"(p), [v] "r"(val), [ef] "i"(-EFAULT)
+			 : "memory");
+	return err;
+}
+
+/* Install the fault handler (once; chains to the previous one for faults
+ * outside the table).  0 or -errno. */
+int emul_fault_init(void);
+
+#endif /* SYSLET_EMUL_FAULT_H */

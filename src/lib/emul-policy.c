@@ -1,0 +1,490 @@
+/* emul-policy.c: per-syscall policy of the emul engine and its non-blocking attempts (RWF_NOWAIT, RESOLVE_CACHED, MSG_DONTWAIT, poll). */
+#include <config.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <poll.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
+#include "emul.h"
+#include "emul-fault.h"
+#include "common/systab.h"
+
+#ifndef RWF_NOWAIT
+#define RWF_NOWAIT 0x00000008
+#endif
+
+struct emul_profile *emul_prof;
+
+/* Calls that never wait for anything outside the process (or only for a
+ * lock held briefly): run in place. */
+static const char *const inline_names[] = {
+	"getpid", "getppid", "gettid", "getuid", "geteuid", "getgid",
+	"getegid", "getuid32", "geteuid32", "getgid32", "getegid32",
+	"getresuid", "getresgid", "getresuid32", "getresgid32", "getgroups",
+	"getgroups32", "getpgid", "getpgrp", "getsid", "setpgid", "setsid",
+	"time", "gettimeofday", "clock_gettime", "clock_gettime64",
+	"clock_getres", "clock_getres_time64", "times", "uname", "olduname",
+	"oldolduname", "sysinfo", "getcpu", "getrlimit", "ugetrlimit",
+	"prlimit64", "setrlimit", "getrusage", "umask", "getcwd",
+	"close", "close_range", "dup", "dup2", "dup3", "lseek", "_llseek",
+	"fstat", "fstat64", "fstatfs", "fstatfs64", "fchmod", "fchown",
+	"fchown32", "fchdir", "fadvise64", "fadvise64_64",
+	"kill", "tkill", "tgkill", "rt_sigaction", "sigaction",
+	"rt_sigprocmask", "sigprocmask", "rt_sigpending", "sigpending",
+	"sigaltstack", "signal", "alarm", "setitimer", "getitimer",
+	"timer_create", "timer_settime", "timer_settime64", "timer_gettime",
+	"timer_gettime64", "timer_getoverrun", "timer_delete",
+	"brk", "mmap", "mmap2", "old_mmap", "munmap", "mprotect", "madvise",
+	"mremap", "mlock", "munlock", "mincore", "memfd_create",
+	"pipe", "pipe2", "socket", "socketpair", "bind", "listen",
+	"getsockname", "getpeername", "setsockopt", "getsockopt",
+	"shutdown", "eventfd", "eventfd2", "signalfd", "signalfd4",
+	"timerfd_create", "timerfd_settime", "timerfd_settime64",
+	"timerfd_gettime", "timerfd_gettime64", "epoll_create",
+	"epoll_create1", "epoll_ctl", "inotify_init", "inotify_init1",
+	"inotify_rm_watch", "pidfd_open", "sched_yield",
+	"sched_getaffinity", "sched_setaffinity", "sched_getparam",
+	"sched_getscheduler", "getpriority", "setpriority", "nice",
+	"capget", "prctl", "arch_prctl", "set_tid_address",
+	"set_robust_list", "get_robust_list", "personality", "getrandom",
+	"membarrier", "rseq", "ioprio_get", "ioprio_set", "sethostname",
+	"setdomainname", "fcntl", "fcntl64", "getdents", "getdents64",
+	"readahead", "ftruncate", "ftruncate64",
+};
+
+struct named_policy {
+	const char *name;
+	enum emul_policy pol;
+};
+
+static const struct named_policy special[] = {
+	{ "read", EMUL_P_READ }, { "pread64", EMUL_P_PREAD },
+	{ "readv", EMUL_P_READV }, { "preadv", EMUL_P_PREADV },
+	{ "write", EMUL_P_WRITE }, { "pwrite64", EMUL_P_PWRITE },
+	{ "writev", EMUL_P_WRITEV }, { "pwritev", EMUL_P_PWRITEV },
+	{ "open", EMUL_P_OPEN }, { "openat", EMUL_P_OPEN },
+	{ "recvfrom", EMUL_P_RECVFROM }, { "recvmsg", EMUL_P_RECVMSG },
+	{ "sendto", EMUL_P_SENDTO }, { "sendmsg", EMUL_P_SENDMSG },
+	{ "accept", EMUL_P_POLLIN }, { "accept4", EMUL_P_POLLIN },
+	{ "connect", EMUL_P_FDBLOCK },
+	{ "poll", EMUL_P_POLLWAIT }, { "epoll_wait", EMUL_P_POLLWAIT },
+	{ "socketcall", EMUL_P_SOCKETCALL },
+};
+
+static enum emul_policy policy_of(enum systab_profile p, long nr)
+{
+	const char *name = systab_name(p, nr);
+	int call = systab_syslet_call(p, nr);
+
+	if (call == SYSLET_CALL_UMEM_ADD)
+		return EMUL_P_UMEM;
+	if (call >= 0 || (name && systab_denied_name(name)))
+		return EMUL_P_DENY;
+	if (!name)
+		return EMUL_P_NONE;
+	for (size_t i = 0; i < sizeof(special) / sizeof(special[0]); i++)
+		if (!strcmp(name, special[i].name))
+			return special[i].pol;
+	for (size_t i = 0; i < sizeof(inline_names) / sizeof(inline_names[0]);
+	     i++)
+		if (!strcmp(name, inline_names[i]))
+			return EMUL_P_INLINE;
+	/* Unknown to us: it might sleep, so a worker runs it. */
+	return EMUL_P_BLOCK;
+}
+
+int emul_profile_set(int profile)
+{
+	struct emul_profile *np, *old;
+
+	if (systab_word_size(profile) != sizeof(long))
+		return -ENOTSUP;
+	if (emul_prof && emul_prof->profile == profile)
+		return 0;
+	np = calloc(1, sizeof(*np));
+	if (!np)
+		return -ENOMEM;
+	np->profile = profile;
+	np->nr_syscalls = (unsigned long)systab_nr_syscalls(profile);
+	np->umem_nr = (unsigned long)systab_syslet_nr(profile,
+						      SYSLET_CALL_UMEM_ADD);
+	np->poll_nr = systab_lookup(profile, "poll");
+	np->open_nr = systab_lookup(profile, "open");
+	np->policy = malloc(np->nr_syscalls);
+	if (!np->policy) {
+		free(np);
+		return -ENOMEM;
+	}
+	for (unsigned long nr = 0; nr < np->nr_syscalls; nr++)
+		np->policy[nr] = (unsigned char)policy_of(profile, (long)nr);
+	/* Old tables stay allocated: a running chain may still use them. */
+	old = emul_prof;
+	(void)old;
+	__atomic_store_n(&emul_prof, np, __ATOMIC_RELEASE);
+	return 0;
+}
+
+static long raw6(long nr, unsigned long a0, unsigned long a1, unsigned long a2,
+		 unsigned long a3, unsigned long a4, unsigned long a5)
+{
+	long r = syscall(nr, a0, a1, a2, a3, a4, a5);
+
+	return r == -1 ? -errno : r;
+}
+
+long emul_raw_syscall(const struct emul_atom *a)
+{
+	return raw6((long)a->nr, a->args[0], a->args[1], a->args[2],
+		    a->args[3], a->args[4], a->args[5]);
+}
+
+/* A 64-bit file offset from argument @i (two words on i386). */
+static int64_t arg_off(const struct emul_atom *a, int i)
+{
+	if (sizeof(long) == 8)
+		return (int64_t)a->args[i];
+	return (int64_t)((uint64_t)a->args[i] |
+			 ((uint64_t)a->args[i + 1] << 32));
+}
+
+static long prw2(bool wr, int fd, const struct iovec *iov, unsigned long cnt,
+		 int64_t off, int flags)
+{
+	unsigned long lo = (unsigned long)(uint64_t)off;
+	unsigned long hi = sizeof(long) == 8 ? 0 :
+			   (unsigned long)((uint64_t)off >> 32);
+
+	return raw6(wr ? SYS_pwritev2 : SYS_preadv2, (unsigned long)fd,
+		    (unsigned long)iov, cnt, lo, hi, (unsigned long)flags);
+}
+
+static bool fd_nonblocking(int fd)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	return fl >= 0 && (fl & O_NONBLOCK);
+}
+
+static bool fd_ready(int fd, short ev)
+{
+	struct pollfd p = { .fd = fd, .events = ev };
+
+	return poll(&p, 1, 0) == 1;
+}
+
+static bool fd_regular(int fd, struct stat *st)
+{
+	return fstat(fd, st) == 0 && S_ISREG(st->st_mode);
+}
+
+static long iov_total(const struct iovec *iov, unsigned long cnt)
+{
+	unsigned long v, t = 0;
+
+	for (unsigned long i = 0; i < cnt && i < 1024; i++) {
+		if (emul_get(&v, &iov[i].iov_len))
+			return -1;
+		t += v;
+	}
+	return (long)t;
+}
+
+/* The shape of a read/write atom as one iovec call. */
+struct rw_shape {
+	bool		wr;
+	int		fd;
+	struct iovec	one;
+	const struct iovec *iov;
+	unsigned long	cnt;
+	int64_t		off;		/* -1: the file position */
+};
+
+static void rw_shape(const struct emul_atom *a, enum emul_policy pol,
+		     struct rw_shape *s)
+{
+	s->fd = (int)a->args[0];
+	s->wr = pol >= EMUL_P_WRITE;
+	s->off = -1;
+	switch (pol) {
+	case EMUL_P_PREAD:
+	case EMUL_P_PWRITE:
+		s->off = arg_off(a, 3);
+		/* fall through */
+	case EMUL_P_READ:
+	case EMUL_P_WRITE:
+		s->one.iov_base = (void *)a->args[1];
+		s->one.iov_len = a->args[2];
+		s->iov = &s->one;
+		s->cnt = 1;
+		break;
+	case EMUL_P_PREADV:
+	case EMUL_P_PWRITEV:
+		s->off = arg_off(a, 3);
+		/* fall through */
+	default:
+		s->iov = (const struct iovec *)a->args[1];
+		s->cnt = a->args[2];
+		break;
+	}
+}
+
+static void try_rw(const struct emul_atom *a, enum emul_policy pol,
+		   struct emul_try *t)
+{
+	struct rw_shape s;
+	struct stat st;
+	long r, total;
+
+	rw_shape(a, pol, &s);
+	/* preadv2() rejects negative offsets that pread64() also rejects,
+	 * but -1 means "file position" to it: keep pread64's answer. */
+	if (s.off < 0 && (pol == EMUL_P_PREAD || pol == EMUL_P_PWRITE ||
+			  pol == EMUL_P_PREADV || pol == EMUL_P_PWRITEV)) {
+		t->ret = -EINVAL;
+		return;
+	}
+	r = prw2(s.wr, s.fd, s.iov, s.cnt, s.off, RWF_NOWAIT);
+	if (r == -EAGAIN) {
+		if (fd_nonblocking(s.fd))
+			t->ret = r;
+		else
+			t->blocked = true;
+		return;
+	}
+	if (r == -EOPNOTSUPP || r == -EINVAL) {
+		/* No per-I/O non-blocking mode here (tty, /proc, buffered
+		 * writes on most file systems): a poll probe for streams.
+		 * A buffered write to a regular file only copies into the
+		 * page cache, so it runs in place; such a read may wait for
+		 * the disk, so it goes to a worker. */
+		if (fd_regular(s.fd, &st) ? s.wr :
+		    fd_ready(s.fd, s.wr ? POLLOUT : POLLIN)) {
+			t->ret = emul_raw_syscall(a);
+			return;
+		}
+		t->blocked = true;
+		return;
+	}
+	t->ret = r;
+	if (r <= 0)
+		return;
+	total = iov_total(s.iov, s.cnt);
+	if (total < 0 || r >= total)
+		return;
+	/* Short: a blocking call would have gone on for writes and for
+	 * regular files not yet at their end. */
+	if (s.wr) {
+		if (fd_nonblocking(s.fd))
+			return;
+	} else {
+		int64_t pos;
+
+		if (!fd_regular(s.fd, &st))
+			return;
+		pos = s.off >= 0 ? s.off + r : lseek(s.fd, 0, SEEK_CUR);
+		if (pos < 0 || pos >= st.st_size)
+			return;
+	}
+	t->blocked = true;
+	t->partial = r;
+}
+
+/* Copy of @iov with its first @skip bytes dropped (malloc'd, *cnt). */
+static struct iovec *iov_skip(const struct iovec *iov, unsigned long *cnt,
+			      long skip)
+{
+	struct iovec *n = calloc(*cnt ? *cnt : 1, sizeof(*n));
+	unsigned long j = 0, base, len;
+
+	if (!n)
+		return NULL;
+	for (unsigned long i = 0; i < *cnt; i++) {
+		if (emul_get(&base, &iov[i].iov_base) ||
+		    emul_get(&len, &iov[i].iov_len)) {
+			free(n);
+			return NULL;
+		}
+		if ((unsigned long)skip >= len) {
+			skip -= (long)len;
+			continue;
+		}
+		n[j].iov_base = (char *)base + skip;
+		n[j].iov_len = len - (unsigned long)skip;
+		skip = 0;
+		j++;
+	}
+	*cnt = j;
+	return n;
+}
+
+/* The rest of a transfer that moved @partial bytes before it would
+ * block: what the blocking call would have returned in the first place. */
+static long rw_rest(const struct emul_atom *a, enum emul_policy pol,
+		    long partial)
+{
+	struct rw_shape s;
+	struct iovec *rest;
+	unsigned long cnt;
+	long r;
+
+	rw_shape(a, pol, &s);
+	cnt = s.cnt;
+	rest = iov_skip(s.iov, &cnt, partial);
+	if (!rest)
+		return partial;
+	r = prw2(s.wr, s.fd, rest, cnt, s.off >= 0 ? s.off + partial : -1, 0);
+	free(rest);
+	return r > 0 ? partial + r : partial;
+}
+
+static void try_open(const struct emul_atom *a, struct emul_try *t)
+{
+	struct open_how how;
+	bool at = (long)a->nr != emul_prof->open_nr;
+	int dfd = at ? (int)a->args[0] : AT_FDCWD;
+	unsigned long path = a->args[at ? 1 : 0];
+	long r;
+
+	memset(&how, 0, sizeof(how));
+	how.flags = (unsigned int)a->args[at ? 2 : 1];
+	if (how.flags & (O_CREAT | __O_TMPFILE))
+		how.mode = a->args[at ? 3 : 2] & 07777;
+	how.resolve = RESOLVE_CACHED;
+	/* open(2) ignores unknown flag bits, openat2(2) refuses them with
+	 * EINVAL: such an open goes to a worker, which runs the real one. */
+	r = raw6(SYS_openat2, (unsigned long)dfd, path, (unsigned long)&how,
+		 sizeof(how), 0, 0);
+	if (r == -EAGAIN || r == -EINVAL || r == -ENOSYS || r == -E2BIG)
+		t->blocked = true;
+	else
+		t->ret = r;
+}
+
+static void try_sock(const struct emul_atom *a, enum emul_policy pol,
+		     struct emul_try *t)
+{
+	struct emul_atom b = *a;
+	int fd = (int)a->args[0];
+	int fi = pol == EMUL_P_RECVMSG || pol == EMUL_P_SENDMSG ? 2 : 3;
+	long r;
+
+	b.args[fi] |= MSG_DONTWAIT;
+	r = emul_raw_syscall(&b);
+	if ((r == -EAGAIN || r == -EWOULDBLOCK) &&
+	    !(a->args[fi] & MSG_DONTWAIT) && !fd_nonblocking(fd)) {
+		t->blocked = true;
+		return;
+	}
+	t->ret = r;
+	/* A stream send that went out in part would have gone on. */
+	if (pol == EMUL_P_SENDTO && r > 0 && (unsigned long)r < a->args[2] &&
+	    !(a->args[fi] & MSG_DONTWAIT) && !fd_nonblocking(fd)) {
+		t->blocked = true;
+		t->partial = r;
+	}
+}
+
+static long send_rest(const struct emul_atom *a, long partial)
+{
+	struct emul_atom b = *a;
+	long r;
+
+	b.args[1] += (unsigned long)partial;
+	b.args[2] -= (unsigned long)partial;
+	r = emul_raw_syscall(&b);
+	return r > 0 ? partial + r : partial;
+}
+
+/* i386 socketcall(): sub-calls that never wait run in place. */
+static bool socketcall_inline(unsigned long call)
+{
+	switch (call) {
+	case 1: case 2: case 4: case 6: case 7: case 8: case 13: case 14:
+	case 15:	/* socket bind listen getsockname getpeername
+			 * socketpair shutdown setsockopt getsockopt */
+		return true;
+	}
+	return false;
+}
+
+/* poll(fds, n, timeout) and epoll_wait(epfd, ev, max, timeout) with a
+ * zero timeout only look. */
+static bool pollwait_nowait(const struct emul_atom *a)
+{
+	if ((long)a->nr == emul_prof->poll_nr)
+		return (int)a->args[2] == 0;
+	return (int)a->args[3] == 0;
+}
+
+void emul_try_call(const struct emul_atom *a, enum emul_policy pol,
+		   struct emul_try *t)
+{
+	t->ret = 0;
+	t->blocked = false;
+	t->partial = 0;
+	switch (pol) {
+	case EMUL_P_INLINE:
+		t->ret = emul_raw_syscall(a);
+		return;
+	case EMUL_P_READ: case EMUL_P_PREAD: case EMUL_P_READV:
+	case EMUL_P_PREADV: case EMUL_P_WRITE: case EMUL_P_PWRITE:
+	case EMUL_P_WRITEV: case EMUL_P_PWRITEV:
+		try_rw(a, pol, t);
+		return;
+	case EMUL_P_OPEN:
+		try_open(a, t);
+		return;
+	case EMUL_P_RECVFROM: case EMUL_P_RECVMSG:
+	case EMUL_P_SENDTO: case EMUL_P_SENDMSG:
+		try_sock(a, pol, t);
+		return;
+	case EMUL_P_POLLIN:
+		if (fd_nonblocking((int)a->args[0]) ||
+		    fd_ready((int)a->args[0], POLLIN))
+			t->ret = emul_raw_syscall(a);
+		else
+			t->blocked = true;
+		return;
+	case EMUL_P_FDBLOCK:
+		if (fd_nonblocking((int)a->args[0]))
+			t->ret = emul_raw_syscall(a);
+		else
+			t->blocked = true;
+		return;
+	case EMUL_P_POLLWAIT:
+		if (pollwait_nowait(a))
+			t->ret = emul_raw_syscall(a);
+		else
+			t->blocked = true;
+		return;
+	case EMUL_P_SOCKETCALL:
+		if (socketcall_inline(a->args[0]))
+			t->ret = emul_raw_syscall(a);
+		else
+			t->blocked = true;
+		return;
+	default:
+		t->blocked = true;
+		return;
+	}
+}
+
+long emul_block_call(const struct emul_atom *a, enum emul_policy pol,
+		     long partial)
+{
+	if (partial > 0) {
+		if (pol == EMUL_P_SENDTO)
+			return send_rest(a, partial);
+		if (pol >= EMUL_P_READ && pol <= EMUL_P_PWRITEV)
+			return rw_rest(a, pol, partial);
+		return partial;
+	}
+	return emul_raw_syscall(a);
+}

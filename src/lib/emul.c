@@ -1,0 +1,487 @@
+/* emul.c: the emul backend's async heads: register/unregister, exec, wait, the cachemiss pool and the ring. */
+#include <config.h>
+#include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#include "emul.h"
+#include "emul-fault.h"
+#include "common/systab.h"
+
+/* kernel/async.c: "Pretty arbitrary for now." */
+#define EMUL_DEFAULT_THREADS	1024
+/* Workers only issue syscalls and run trace callbacks. */
+#define EMUL_WORKER_STACK	(256 * 1024)
+
+struct emul_defer {
+	struct syslet_uatom	*atom;
+	struct emul_defer	*next;
+};
+
+struct emul_worker {
+	pthread_t		thread;
+	struct emul_head	*ah;
+	struct emul_worker	*next_idle;
+	struct emul_worker	*next_all;
+	pthread_cond_t		wake;
+	bool			has_work;
+	bool			exit;
+	struct emul_run		run;
+};
+
+struct emul_head {
+	pthread_mutex_t		lock;
+	pthread_cond_t		idle;		/* busy dropped to 0 */
+	struct syslet_uatom	**ring;
+	unsigned long		ring_bytes;
+	unsigned long		max_idx, cur_idx;
+	unsigned long		max_threads, nr_threads, busy;
+	struct emul_worker	*idle_list, *all;
+	/* Completions that found their slot full, oldest first. */
+	struct emul_defer	*dq_head, *dq_tail;
+	unsigned long		completions;	/* put in the ring, ever */
+	uint32_t		seq;		/* futex word: something changed */
+	sigset_t		user_mask;
+};
+
+static __thread struct emul_head *emul_cur;
+static int emul_heads;
+static sigset_t emul_blockset;
+static pthread_once_t emul_once = PTHREAD_ONCE_INIT;
+static int emul_init_err;
+
+int syslet_emul_registered_heads(void)
+{
+	return __atomic_load_n(&emul_heads, __ATOMIC_RELAXED);
+}
+
+long emul_gettid(void)
+{
+	static __thread long tid;
+
+	if (!tid)
+		tid = syscall(SYS_gettid);
+	return tid;
+}
+
+static void emul_init_once(void)
+{
+	/* Everything but the synchronous signals, which a fault must be
+	 * able to raise (and our own fixups need). */
+	sigfillset(&emul_blockset);
+	sigdelset(&emul_blockset, SIGSEGV);
+	sigdelset(&emul_blockset, SIGBUS);
+	sigdelset(&emul_blockset, SIGFPE);
+	sigdelset(&emul_blockset, SIGILL);
+	sigdelset(&emul_blockset, SIGTRAP);
+	sigdelset(&emul_blockset, SIGSYS);
+	emul_init_err = emul_fault_init();
+	if (!emul_init_err && !emul_prof)
+		emul_init_err = emul_profile_set(systab_native_profile());
+}
+
+int emul_init(void)
+{
+	pthread_once(&emul_once, emul_init_once);
+	return emul_init_err;
+}
+
+static void head_changed(struct emul_head *ah)
+{
+	__atomic_add_fetch(&ah->seq, 1, __ATOMIC_RELEASE);
+	syscall(SYS_futex, &ah->seq, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL,
+		0);
+}
+
+/* Put @atom in the next slot if it is free (slot NULL); false if not. */
+static bool ring_put_locked(struct emul_head *ah, struct syslet_uatom *atom)
+{
+	struct syslet_uatom **slot = ah->ring + ah->cur_idx;
+	unsigned long v;
+
+	if (emul_get(&v, slot) || v)
+		return false;
+	if (emul_put(slot, (unsigned long)atom))
+		return false;
+	if (++ah->cur_idx == ah->max_idx)
+		ah->cur_idx = 0;
+	ah->completions++;
+	EMUL_STAT_ADD(completions, 1);
+	return true;
+}
+
+static bool flush_locked(struct emul_head *ah)
+{
+	bool moved = false;
+
+	while (ah->dq_head && ring_put_locked(ah, ah->dq_head->atom)) {
+		struct emul_defer *d = ah->dq_head;
+
+		ah->dq_head = d->next;
+		if (!ah->dq_head)
+			ah->dq_tail = NULL;
+		free(d);
+		moved = true;
+	}
+	return moved;
+}
+
+/*
+ * complete_uatom().  Where the 2007 kernel found the slot still holding an
+ * atom the user had not taken, it dropped the completion and returned
+ * -EFAULT to nobody.  We keep it instead: it waits in a FIFO behind the
+ * ring (so completions still appear in the order they happened) and goes
+ * into its slot once the user has cleared that slot, at the next library
+ * call that looks (async_exec, async_wait -- which also polls every
+ * millisecond while completions wait --, syslet_ring_pop, or another
+ * completion).  Only async_unregister drops what is still waiting, and
+ * counts it in syslet_stats.dropped.
+ */
+static void complete_locked(struct emul_head *ah, struct syslet_uatom *atom)
+{
+	struct emul_defer *d;
+
+	flush_locked(ah);
+	if (!ah->dq_head && ring_put_locked(ah, atom))
+		return;
+	EMUL_STAT_ADD(deferred, 1);
+	d = malloc(sizeof(*d));
+	while (!d) {
+		/* Never lose it: wait for memory rather than drop. */
+		pthread_mutex_unlock(&ah->lock);
+		usleep(1000);
+		pthread_mutex_lock(&ah->lock);
+		d = malloc(sizeof(*d));
+	}
+	d->atom = atom;
+	d->next = NULL;
+	if (ah->dq_tail)
+		ah->dq_tail->next = d;
+	else
+		ah->dq_head = d;
+	ah->dq_tail = d;
+}
+
+static void *emul_worker_main(void *arg)
+{
+	struct emul_worker *w = arg;
+	struct emul_head *ah = w->ah;
+
+	pthread_mutex_lock(&ah->lock);
+	for (;;) {
+		while (!w->has_work && !w->exit)
+			pthread_cond_wait(&w->wake, &ah->lock);
+		if (w->has_work) {
+			struct syslet_uatom *last;
+			bool nc;
+
+			pthread_mutex_unlock(&ah->lock);
+			last = emul_run_rest(&w->run, &nc);
+			emul_stats_flush(&w->run.st);
+			pthread_mutex_lock(&ah->lock);
+			if (!nc)
+				complete_locked(ah, last);
+			w->has_work = false;
+			w->next_idle = ah->idle_list;
+			ah->idle_list = w;
+			if (--ah->busy == 0)
+				pthread_cond_broadcast(&ah->idle);
+			head_changed(ah);
+		}
+		if (w->exit)
+			break;
+	}
+	pthread_mutex_unlock(&ah->lock);
+	return NULL;
+}
+
+static struct emul_worker *worker_new_locked(struct emul_head *ah)
+{
+	struct emul_worker *w = calloc(1, sizeof(*w));
+	pthread_attr_t attr;
+	sigset_t old;
+	int err;
+
+	if (!w)
+		return NULL;
+	w->ah = ah;
+	pthread_cond_init(&w->wake, NULL);
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, EMUL_WORKER_STACK);
+	/* Workers block every signal: the process's signals go to the
+	 * user's threads, and one sent to a worker stays pending for the
+	 * engine to see (it then ends that chain). */
+	pthread_sigmask(SIG_BLOCK, &emul_blockset, &old);
+	err = pthread_create(&w->thread, &attr, emul_worker_main, w);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_attr_destroy(&attr);
+	if (err) {
+		pthread_cond_destroy(&w->wake);
+		free(w);
+		return NULL;
+	}
+	w->next_all = ah->all;
+	ah->all = w;
+	ah->nr_threads++;
+	EMUL_STAT_ADD(threads, 1);
+	return w;
+}
+
+/* pick_new_async_head(): give the rest of the syslet to a ready worker,
+ * creating one while the pool is below its limit. */
+bool emul_handoff(struct emul_run *run)
+{
+	struct emul_head *ah = run->ah;
+	struct emul_worker *w;
+
+	if (!ah)
+		return false;
+	pthread_mutex_lock(&ah->lock);
+	w = ah->idle_list;
+	if (w)
+		ah->idle_list = w->next_idle;
+	else if (ah->nr_threads < ah->max_threads)
+		w = worker_new_locked(ah);
+	if (!w) {
+		pthread_mutex_unlock(&ah->lock);
+		return false;
+	}
+	memset(&w->run, 0, sizeof(w->run));
+	w->run.ah = ah;
+	w->run.mode = EMUL_RUN_WORKER;
+	w->run.user_mask = ah->user_mask;
+	w->run.h_uatom = run->h_uatom;
+	w->run.h_atom = run->h_atom;
+	w->run.h_partial = run->h_partial;
+	w->run.h_blocked = run->h_blocked;
+	w->has_work = true;
+	ah->busy++;
+	run->handed_off = true;
+	EMUL_STAT_ADD(handoffs, 1);
+	pthread_cond_signal(&w->wake);
+	pthread_mutex_unlock(&ah->lock);
+	return true;
+}
+
+static long emul_register(struct async_head_user *uah, unsigned long len)
+{
+	unsigned long ring, bytes, maxthr, v, max_idx;
+	struct emul_head *ah;
+	long err;
+
+	if (len != sizeof(struct async_head_user))
+		return -EINVAL;
+	if (emul_cur)
+		return -EEXIST;
+	err = emul_init();
+	if (err)
+		return err;
+	if (emul_get(&maxthr, &uah->max_nr_threads) ||
+	    emul_get(&ring, &uah->completion_ring) ||
+	    emul_get(&bytes, &uah->ring_size_bytes))
+		return -EFAULT;
+	if (!bytes)
+		return -EINVAL;
+	max_idx = bytes / sizeof(void *);
+	if (bytes != max_idx * sizeof(void *))
+		return -EINVAL;
+	/* Instead of the kernel's mlock(): the ring must be there and
+	 * writable now (a later fault only defers completions). */
+	for (unsigned long off = 0; off < bytes; off += 4096) {
+		unsigned long *p = (unsigned long *)(ring + off);
+
+		if (off + sizeof(long) > bytes)
+			p = (unsigned long *)(ring + bytes - sizeof(long));
+		if (emul_get(&v, p) || emul_put(p, v))
+			return -EFAULT;
+	}
+	if (emul_get(&v, (unsigned long *)(ring + bytes - sizeof(long))) ||
+	    emul_put((unsigned long *)(ring + bytes - sizeof(long)), v))
+		return -EFAULT;
+	if (maxthr == (unsigned long)-1)
+		maxthr = EMUL_DEFAULT_THREADS;
+	/* Fewer threads than slots, or completions could be lost. */
+	if (maxthr > max_idx)
+		maxthr = max_idx;
+	ah = calloc(1, sizeof(*ah));
+	if (!ah)
+		return -ENOMEM;
+	pthread_mutex_init(&ah->lock, NULL);
+	pthread_cond_init(&ah->idle, NULL);
+	ah->ring = (struct syslet_uatom **)ring;
+	ah->ring_bytes = bytes;
+	ah->max_idx = max_idx;
+	ah->max_threads = maxthr;
+	pthread_sigmask(SIG_SETMASK, NULL, &ah->user_mask);
+	emul_cur = ah;
+	__atomic_add_fetch(&emul_heads, 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+static long emul_unregister(struct async_head_user *uah, unsigned long len)
+{
+	struct emul_head *ah = emul_cur;
+	struct emul_worker *w, *nw;
+	unsigned long dropped = 0;
+
+	if (len != sizeof(struct async_head_user))
+		return -EINVAL;
+	if (!ah)
+		return -EINVAL;
+	pthread_mutex_lock(&ah->lock);
+	/* stop_cachemiss_threads(): busy ones finish their syslet first. */
+	while (ah->busy)
+		pthread_cond_wait(&ah->idle, &ah->lock);
+	flush_locked(ah);
+	while (ah->dq_head) {
+		struct emul_defer *d = ah->dq_head;
+
+		ah->dq_head = d->next;
+		free(d);
+		dropped++;
+	}
+	for (w = ah->all; w; w = w->next_all) {
+		w->exit = true;
+		pthread_cond_signal(&w->wake);
+	}
+	pthread_mutex_unlock(&ah->lock);
+	for (w = ah->all; w; w = nw) {
+		nw = w->next_all;
+		pthread_join(w->thread, NULL);
+		pthread_cond_destroy(&w->wake);
+		free(w);
+	}
+	if (dropped)
+		EMUL_STAT_ADD(dropped, dropped);
+	pthread_cond_destroy(&ah->idle);
+	pthread_mutex_destroy(&ah->lock);
+	free(ah);
+	emul_cur = NULL;
+	__atomic_sub_fetch(&emul_heads, 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+static void emul_flush_cur(void)
+{
+	struct emul_head *ah = emul_cur;
+
+	if (ah && __atomic_load_n(&ah->dq_head, __ATOMIC_RELAXED)) {
+		pthread_mutex_lock(&ah->lock);
+		if (flush_locked(ah))
+			head_changed(ah);
+		pthread_mutex_unlock(&ah->lock);
+	}
+}
+
+static struct syslet_uatom *emul_exec(struct syslet_uatom *atom, long *err)
+{
+	struct emul_head *ah = emul_cur;
+	struct syslet_uatom *last;
+	struct emul_run run;
+
+	*err = 0;
+	if (!ah) {
+		*err = -EINVAL;
+		return NULL;
+	}
+	emul_flush_cur();
+	run.ah = ah;
+	run.mode = EMUL_RUN_INLINE;
+	memset(&run.st, 0, sizeof(run.st));
+	run.handed_off = false;
+	/* Signals stay pending while the chain runs, so that the engine
+	 * sees them after each atom as the kernel's signal_pending() did;
+	 * they are delivered when we return. */
+	pthread_sigmask(SIG_BLOCK, &emul_blockset, &run.user_mask);
+	last = emul_run_chain(&run, atom, err);
+	pthread_sigmask(SIG_SETMASK, &run.user_mask, NULL);
+	EMUL_STAT_ADD(execs, 1);
+	emul_stats_flush(&run.st);
+	if (run.handed_off)
+		return NULL;
+	return last;
+}
+
+static long futex_wait(uint32_t *addr, uint32_t val, const struct timespec *ts)
+{
+	long r = syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, ts, NULL, 0);
+
+	return r == -1 ? -errno : 0;
+}
+
+/*
+ * sys_async_wait(): back once @min completions went into the ring after
+ * the call, or nothing is busy.  Also back when completions wait for a
+ * slot the user has not cleared and nothing else can make progress: the
+ * user must drain the ring first (the kernel would have dropped them).
+ */
+static long emul_wait(unsigned long min)
+{
+	struct emul_head *ah = emul_cur;
+	const struct timespec tick = { 0, 1000000 };
+	unsigned long start;
+
+	if (!ah)
+		return -EINVAL;
+	pthread_mutex_lock(&ah->lock);
+	flush_locked(ah);
+	start = ah->completions;
+	pthread_mutex_unlock(&ah->lock);
+	if (!min)
+		return 0;
+	for (;;) {
+		uint32_t seq = __atomic_load_n(&ah->seq, __ATOMIC_ACQUIRE);
+		bool waiting, done, idle;
+		long r;
+
+		pthread_mutex_lock(&ah->lock);
+		flush_locked(ah);
+		done = ah->completions - start >= min;
+		idle = ah->busy == 0;
+		waiting = ah->dq_head != NULL;
+		pthread_mutex_unlock(&ah->lock);
+		if (done || idle)
+			return 0;
+		r = futex_wait(&ah->seq, seq, waiting ? &tick : NULL);
+		if (r == -EINTR)
+			return -EINTR;
+	}
+}
+
+static long emul_backend_umem_add(unsigned long *uptr, unsigned long inc)
+{
+	long err = emul_init();
+
+	return err ? err : emul_umem_add(uptr, inc);
+}
+
+static int emul_probe(void)
+{
+	return emul_init();
+}
+
+static int emul_set_profile(int profile)
+{
+	int err = emul_init();
+
+	return err ? err : emul_profile_set(profile);
+}
+
+const struct syslet_backend syslet_backend_emul = {
+	.name = "emul",
+	.probe = emul_probe,
+	.async_register = emul_register,
+	.async_exec = emul_exec,
+	.async_wait = emul_wait,
+	.async_unregister = emul_unregister,
+	.umem_add = emul_backend_umem_add,
+	.set_profile = emul_set_profile,
+	.ring_freed = emul_flush_cur,
+};

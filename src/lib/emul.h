@@ -1,0 +1,129 @@
+/* emul.h: internals of the emul backend shared by its files (engine, policy, pool, observers). */
+#ifndef SYSLET_EMUL_H
+#define SYSLET_EMUL_H
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include "libsyslet.h"
+#include "backend.h"
+
+/* The engine's copy of an atom, arguments expanded (the kernel's
+ * struct syslet_atom) plus how many argument pointers were non-NULL. */
+struct emul_atom {
+	unsigned long		flags;
+	unsigned long		nr;
+	long			*ret_ptr;
+	struct syslet_uatom	*next;
+	unsigned long		args[6];
+	unsigned int		nargs;
+};
+
+/* Per-syscall policy of the inline path (emul-policy.c). */
+enum emul_policy {
+	EMUL_P_BLOCK = 0,	/* may block, no safe probe: a worker runs it */
+	EMUL_P_INLINE,		/* never blocks: run in place */
+	EMUL_P_READ,		/* read(fd, buf, n): preadv2(RWF_NOWAIT) */
+	EMUL_P_PREAD,		/* pread64(fd, buf, n, off) */
+	EMUL_P_READV,		/* readv(fd, iov, cnt) */
+	EMUL_P_PREADV,		/* preadv(fd, iov, cnt, lo, hi) */
+	EMUL_P_WRITE,		/* write(...): pwritev2(RWF_NOWAIT) */
+	EMUL_P_PWRITE,
+	EMUL_P_WRITEV,
+	EMUL_P_PWRITEV,
+	EMUL_P_OPEN,		/* open/openat: openat2(RESOLVE_CACHED) */
+	EMUL_P_RECVFROM,	/* recvfrom/recvmsg: MSG_DONTWAIT */
+	EMUL_P_RECVMSG,
+	EMUL_P_SENDTO,		/* sendto/sendmsg: MSG_DONTWAIT */
+	EMUL_P_SENDMSG,
+	EMUL_P_POLLIN,		/* blocks until readable (accept): poll probe */
+	EMUL_P_FDBLOCK,		/* blocks only on a blocking fd (connect) */
+	EMUL_P_POLLWAIT,	/* poll/select/epoll_wait: inline if timeout 0 */
+	EMUL_P_SOCKETCALL,	/* i386 multiplexer: by sub-call */
+	EMUL_P_UMEM,		/* umem_add: done by the engine itself */
+	EMUL_P_DENY,		/* refused in atoms (systab_denied) */
+	EMUL_P_NONE,		/* no such call in the profile: -ENOSYS */
+};
+
+/* What the inline attempt found. */
+struct emul_try {
+	long		ret;		/* result when done */
+	bool		blocked;	/* would block: a worker must go on */
+	long		partial;	/* bytes already moved before blocking */
+};
+
+/* State of the profile in use. */
+struct emul_profile {
+	int		profile;	/* enum systab_profile */
+	unsigned long	nr_syscalls;	/* the kernel's NR_syscalls */
+	unsigned long	umem_nr;
+	long		poll_nr, open_nr;	/* -1: none */
+	unsigned char	*policy;	/* [nr_syscalls] of enum emul_policy */
+};
+
+extern struct emul_profile *emul_prof;
+int emul_profile_set(int profile);
+
+/* The inline attempt of a fetched atom (never blocks unless the policy is
+ * wrong), and the real call in a worker, continuing a partial transfer. */
+void emul_try_call(const struct emul_atom *a, enum emul_policy pol,
+		   struct emul_try *t);
+long emul_block_call(const struct emul_atom *a, enum emul_policy pol,
+		     long partial);
+long emul_raw_syscall(const struct emul_atom *a);
+
+/* Per-run statistics, flushed into the totals at the end of a run. */
+struct emul_lstats {
+	unsigned long	atoms, syscalls, umem, inl, cm, faults, sigstops,
+			denied;
+};
+void emul_stats_flush(struct emul_lstats *ls);
+void emul_stats_add(unsigned int field_off, unsigned long n);
+#define EMUL_STAT_ADD(field, n) \
+	emul_stats_add(__builtin_offsetof(struct syslet_stats, field), (n))
+
+/* Tracing (observe.c). */
+extern syslet_trace_fn emul_trace_fn;
+extern void *emul_trace_ctx;
+void emul_trace_emit(struct syslet_event *ev);
+
+/* A registered head (emul.c). */
+struct emul_head;
+
+/* Run a syslet from @u: the engine's main loop (emul-exec.c).
+ * @ah NULL: step mode. */
+enum emul_mode { EMUL_RUN_INLINE, EMUL_RUN_WORKER, EMUL_RUN_STEP };
+
+struct emul_run {
+	struct emul_head	*ah;
+	enum emul_mode		mode;
+	struct emul_lstats	st;
+	unsigned int		sig_budget;	/* atoms until the next check */
+	sigset_t		user_mask;	/* inline: the caller's mask */
+	bool			handed_off;
+	/* Handed to a worker: where it resumes. */
+	struct syslet_uatom	*h_uatom;
+	struct emul_atom	h_atom;
+	long			h_partial;
+	bool			h_blocked;	/* would block (else ASYNC) */
+};
+
+/* Inline/step: runs until the end or a hand-off.  Returns the last atom,
+ * NULL when handed off (run->handed_off), or NULL with *err = -EFAULT. */
+struct syslet_uatom *emul_run_chain(struct emul_run *run,
+				    struct syslet_uatom *u, long *err);
+/* Worker: continue a handed-off syslet; returns its last atom and
+ * whether that atom asked for no completion. */
+struct syslet_uatom *emul_run_rest(struct emul_run *run, bool *no_complete);
+struct syslet_uatom *emul_step(struct syslet_uatom *u,
+			       struct syslet_event *ev);
+
+/* Hooks into the head for the main loop (emul.c). */
+bool emul_handoff(struct emul_run *run);
+
+int syslet_emul_registered_heads(void);
+int emul_init(void);
+long emul_umem_add(unsigned long *p, unsigned long inc);
+long emul_gettid(void);
+
+#endif /* SYSLET_EMUL_H */
