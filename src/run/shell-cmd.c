@@ -1,0 +1,345 @@
+/* shell-cmd.c: the shell's command table, its parser and the help texts. */
+#include "config.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run/shell-int.h"
+
+static int shl_cmd_help(struct shell *sh, int argc, char **argv,
+			const char *rest);
+
+static int shl_cmd_quit(struct shell *sh, int argc, char **argv,
+			const char *rest)
+{
+	long v = 0;
+
+	if (argc > 2 || (argc == 2 && !shl_parse_long(argv[1], &v))) {
+		shl_error(sh, "quit: expected an exit status, got '%s'", rest);
+		return -1;
+	}
+	sh->quit = true;
+	sh->status = (int)v;
+	return 0;
+}
+
+static int shl_cmd_trace(struct shell *sh, int argc, char **argv,
+			 const char *rest)
+{
+	if (argc == 1) {
+		fprintf(sh->out, "trace is %s\n", sh->trace ? "on" : "off");
+		return 0;
+	}
+	if (argc == 2 && strcmp(argv[1], "on") == 0)
+		sh->trace = true;
+	else if (argc == 2 && strcmp(argv[1], "off") == 0)
+		sh->trace = false;
+	else {
+		shl_error(sh, "trace: expected 'on' or 'off', got '%s'", rest);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * One entry per command, in the order `help` lists them.  The usage line
+ * names the arguments as the man page does; completion offers the names
+ * of the kinds in .complete for the arguments.
+ */
+static const struct shl_cmd shl_cmds[] = {
+	{ "load", NULL, "load IMAGE|SOURCE [ARG...]",
+	  "load a .slo image or compile a .syslet source",
+	  "Opens IMAGE (a .slo) or compiles SOURCE (a .syslet) with the\n"
+	  "compiler library, and makes it the program that list, break and\n"
+	  "run work on.  ARGs are remembered as the default arguments of run.\n"
+	  "The session's own declarations stay as they are.",
+	  shl_dbg_load, SHL_N_FILE },
+	{ "list", "l", "list [ENTRY|ATOM|LINE]",
+	  "show the atom listing (as sysletc -S)",
+	  "Prints the loaded program's annotated atom listing, the same text\n"
+	  "as `sysletc -S`, marking breakpoints with 'b' and the next atom\n"
+	  "to run with '>'.  With an argument, only the atoms of that entry,\n"
+	  "from that atom (#N) or of that source line.",
+	  shl_dbg_list, SHL_N_ENTRY | SHL_N_LABEL },
+	{ "break", "b", "break [ATOM|LINE|ENTRY|LABEL]",
+	  "set a breakpoint, or list them",
+	  "Stops run and continue before the atom runs.  #N (or atom N) is\n"
+	  "an atom index as in the listing, a plain number a source line\n"
+	  "(its first atom), a name an entry or a label.  Without an\n"
+	  "argument, lists the breakpoints.  See also delete.",
+	  shl_dbg_break, SHL_N_ENTRY | SHL_N_LABEL },
+	{ "delete", "d", "delete [N]",
+	  "delete breakpoint N, or all of them",
+	  "N is the breakpoint's number in the list `break` prints.",
+	  shl_dbg_delete, 0 },
+	{ "run", "r", "run [ENTRY] [ARG...]",
+	  "start the program from an entry, with fresh cells",
+	  "Instantiates the loaded program afresh (all cells and buffers\n"
+	  "back to their initial values), binds the entry's parameters from\n"
+	  "ARGs (or those given to load) and runs until a breakpoint, the\n"
+	  "end of the syslet or Ctrl-C.  ENTRY defaults to --entry, else to\n"
+	  "the only or first entry.",
+	  shl_dbg_run, SHL_N_ENTRY },
+	{ "step", "s", "step [N]",
+	  "run one atom (or N), showing its call and result",
+	  "Runs the next atom with the same engine as a full run and prints\n"
+	  "the call with its arguments as the atom fetched them, the result\n"
+	  "and where the syslet goes next.  Starts the program first when it\n"
+	  "is not running.",
+	  shl_dbg_step, 0 },
+	{ "next", "n", "next [N]",
+	  "run one statement: an atom and the helper atoms after it",
+	  "Like step, but also runs the atoms the compiler added for the same\n"
+	  "statement (copies, tests, trampolines) so that it stops at the\n"
+	  "next statement of the source.",
+	  shl_dbg_next, 0 },
+	{ "continue", "c", "continue",
+	  "run until a breakpoint or the end",
+	  "Resumes a stopped program; Ctrl-C stops it again before its next\n"
+	  "atom (a blocking call in it returns EINTR).",
+	  shl_dbg_continue, 0 },
+	{ "print", "p", "print [CELL...]",
+	  "show cells: variables, parameters, session variables",
+	  "Prints each CELL's value, with its errno name when it holds one.\n"
+	  "Without an argument, prints every named cell of the program and\n"
+	  "of the session.  A local may be named without its syslet\n"
+	  "(fd for cat.fd) where that is unambiguous.",
+	  shl_dbg_print, SHL_N_CELL },
+	{ "set", NULL, "set CELL = VALUE",
+	  "change a cell",
+	  "VALUE is a C integer literal or an errno name (-ENOENT).  The\n"
+	  "next atoms that read CELL see the new value.",
+	  shl_dbg_set, SHL_N_CELL },
+	{ "x", NULL, "x BUFFER|DATA|CELL [LEN]",
+	  "dump memory in hex and text",
+	  "Dumps LEN bytes (default: the whole object, at most 256) of a\n"
+	  "buffer or data object, or the word of a cell, as hexdump -C does.",
+	  shl_dbg_x, SHL_N_OBJECT | SHL_N_CELL },
+	{ "ring", NULL, "ring",
+	  "show the completion ring's slots",
+	  "Lists each slot of the ring the shell registered with\n"
+	  "async_register: empty, or the atom that completed into it (index,\n"
+	  "syscall and result).",
+	  shl_dbg_ring, 0 },
+	{ "wait", NULL, "wait [N]",
+	  "async_wait for N completions (default 1)",
+	  "Calls async_wait(N): returns once N syslets completed into the\n"
+	  "ring after the call, or when none is in flight; then shows the\n"
+	  "ring.",
+	  shl_dbg_wait, 0 },
+	{ "backend", NULL, "backend [NAME]",
+	  "show or choose the backend (auto, emul, kernel)",
+	  "The backend can be chosen only before the first syslet ran in\n"
+	  "this session (as with --backend).",
+	  shl_dbg_backend, SHL_N_BACKEND },
+	{ "trace", NULL, "trace [on|off]",
+	  "print every atom as it runs, as --trace does",
+	  "With trace on, run, continue and statements typed at the prompt\n"
+	  "print one strace-like line per atom.",
+	  shl_cmd_trace, SHL_N_ONOFF },
+	{ "info", "i", "info",
+	  "show the session: program, entries, declarations, breakpoints",
+	  "Prints what is loaded, the entries with their parameters, the\n"
+	  "declarations typed so far and the backend.",
+	  shl_dbg_info, 0 },
+	{ "help", "h", "help [COMMAND]",
+	  "list the commands, or explain one",
+	  "Anything that is not a command is a statement or a declaration\n"
+	  "of the syslet language (see syslet(5)): it is compiled against the\n"
+	  "session's declarations and runs at once.  Declarations (var,\n"
+	  "const, buffer, data, syslet) stay for the rest of the session.\n"
+	  "A block may span several lines; Ctrl-C drops what was typed.",
+	  shl_cmd_help, SHL_N_COMMAND },
+	{ "quit", "q", "quit [STATUS]",
+	  "leave the shell (as Ctrl-D does)",
+	  "Exits with STATUS, 0 by default.  The history is in\n"
+	  "$XDG_DATA_HOME/syslet/history.",
+	  shl_cmd_quit, 0 },
+};
+
+#define SHL_NR_CMDS (sizeof(shl_cmds) / sizeof(shl_cmds[0]))
+
+const struct shl_cmd *shl_cmd_table(size_t *n)
+{
+	*n = SHL_NR_CMDS;
+	return shl_cmds;
+}
+
+const struct shl_cmd *shl_cmd_find(const char *word)
+{
+	size_t i;
+
+	for (i = 0; i < SHL_NR_CMDS; i++)
+		if (strcmp(shl_cmds[i].name, word) == 0 ||
+		    (shl_cmds[i].alias && strcmp(shl_cmds[i].alias, word) == 0))
+			return &shl_cmds[i];
+	return NULL;
+}
+
+static size_t shl_word_len(const char *s)
+{
+	size_t n = 0;
+
+	while (isalnum((unsigned char)s[n]) || s[n] == '_')
+		n++;
+	return n;
+}
+
+bool shl_is_command(const char *line)
+{
+	char word[16];
+	const char *p = line + strspn(line, " \t");
+	size_t n = shl_word_len(p);
+
+	if (n == 0 || n >= sizeof(word))
+		return false;
+	memcpy(word, p, n);
+	word[n] = '\0';
+	if (!shl_cmd_find(word))
+		return false;
+	/* The word must end there: `x.y` or `x(` is not the command x. */
+	p += n;
+	if (*p && *p != ' ' && *p != '\t' && *p != ';')
+		return false;
+	/* `x = 1;`, `n += 2;`, `s++;` are statements about a variable that
+	 * happens to share a command's name. */
+	p += strspn(p, " \t");
+	if (p[0] == '=' && p[1] != '=')
+		return false;
+	if ((p[0] == '+' || p[0] == '-') && (p[1] == '=' || p[1] == p[0]))
+		return false;
+	if (p[0] == '(')
+		return false;
+	return true;
+}
+
+/* Split line into words; "..." groups words and takes \" \\ escapes.
+ * Returns the number of words, -1 on an unterminated quote. */
+static int shl_split(const char *line, char ***argvp)
+{
+	char **argv = NULL;
+	int argc = 0;
+	const char *p = line;
+
+	for (;;) {
+		struct shl_buf w = { 0 };
+		char **v;
+
+		p += strspn(p, " \t\n");
+		if (!*p)
+			break;
+		while (*p && *p != ' ' && *p != '\t' && *p != '\n') {
+			if (*p != '"') {
+				shl_buf_add(&w, p++, 1);
+				continue;
+			}
+			for (p++; *p && *p != '"'; p++) {
+				if (*p == '\\' && (p[1] == '"' || p[1] == '\\'))
+					p++;
+				shl_buf_add(&w, p, 1);
+			}
+			if (*p != '"') {
+				shl_buf_free(&w);
+				goto bad;
+			}
+			p++;
+			shl_buf_add(&w, "", 0);	/* "" is a word too */
+		}
+		v = realloc(argv, (argc + 2) * sizeof(*argv));
+		if (!v) {
+			shl_buf_free(&w);
+			goto bad;
+		}
+		argv = v;
+		argv[argc++] = w.s;
+		argv[argc] = NULL;
+	}
+	*argvp = argv;
+	return argc;
+bad:
+	while (argc > 0)
+		free(argv[--argc]);
+	free(argv);
+	return -1;
+}
+
+int shl_cmd_run(struct shell *sh, const char *line)
+{
+	const struct shl_cmd *cmd;
+	struct shl_buf rest = { 0 };
+	char **argv = NULL;
+	const char *p;
+	int argc, i, r;
+	size_t n;
+
+	p = line + strspn(line, " \t");
+	n = shl_word_len(p);
+	shl_buf_add(&rest, p + n, strlen(p + n));
+	/* A ';' is tolerated after a command, as after a statement. */
+	while (rest.len && (rest.s[rest.len - 1] == ';' ||
+			    isspace((unsigned char)rest.s[rest.len - 1])))
+		rest.s[--rest.len] = '\0';
+	argc = shl_split(rest.s ? rest.s : "", &argv);
+	if (argc < 0) {
+		shl_error(sh, "unterminated quote in '%s'", line);
+		shl_buf_free(&rest);
+		return -1;
+	}
+	/* argv[0] is the command's full name. */
+	{
+		char **v = realloc(argv, (argc + 2) * sizeof(*argv));
+		char word[16];
+
+		if (!v)
+			abort();
+		argv = v;
+		memmove(argv + 1, argv, (argc + 1) * sizeof(*argv));
+		memcpy(word, p, n < sizeof(word) ? n : sizeof(word) - 1);
+		word[n < sizeof(word) ? n : sizeof(word) - 1] = '\0';
+		cmd = shl_cmd_find(word);
+		argv[0] = strdup(cmd->name);
+		argc++;
+	}
+	r = cmd->fn(sh, argc, argv,
+		    shl_buf_str(&rest) + strspn(shl_buf_str(&rest), " \t"));
+	for (i = 0; i < argc; i++)
+		free(argv[i]);
+	free(argv);
+	shl_buf_free(&rest);
+	return r;
+}
+
+static int shl_cmd_help(struct shell *sh, int argc, char **argv,
+			const char *rest)
+{
+	const struct shl_cmd *cmd;
+	size_t i;
+
+	if (argc > 2) {
+		shl_error(sh, "help: expected one command name, got '%s'", rest);
+		return -1;
+	}
+	if (argc == 2) {
+		cmd = shl_cmd_find(argv[1]);
+		if (!cmd) {
+			shl_error(sh, "help: no command '%s' (help lists them)",
+				  argv[1]);
+			return -1;
+		}
+		fprintf(sh->out, "%s%s%s%s\n  %s.\n\n%s\n", cmd->usage,
+			cmd->alias ? "  (or " : "",
+			cmd->alias ? cmd->alias : "", cmd->alias ? ")" : "",
+			cmd->brief, cmd->help);
+		return 0;
+	}
+	fputs("Commands (help COMMAND for more):\n", sh->out);
+	for (i = 0; i < SHL_NR_CMDS; i++)
+		fprintf(sh->out, "  %-30s %s\n", shl_cmds[i].usage,
+			shl_cmds[i].brief);
+	fputs("Anything else is a statement or declaration of the syslet\n"
+	      "language, compiled against the session's declarations and run\n"
+	      "at once:  fd = open(\"/etc/hostname\", O_RDONLY);\n",
+	      sh->out);
+	return 0;
+}

@@ -1,0 +1,983 @@
+/* shell-dbg.c: the shell's debugger: load, list, breakpoints, run and step, cells, the ring. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run/run.h"
+#include "run/shell-exec.h"
+
+#define SHL_RING_DEFAULT	16
+#define SHL_DUMP_MAX		256
+
+struct shl_bp {
+	int	id;
+	size_t	atom;
+};
+
+struct shl_dbg {
+	struct shl_prog		*prog;
+	char			**args;		/* run's default arguments */
+	int			nargs;
+	struct syslet_inst	*inst;		/* of the last run */
+	char			*entry;
+	struct syslet_uatom	*pc;		/* next atom; NULL: not running */
+	bool			async;		/* inst went to a worker */
+	struct shl_bp		*bps;
+	size_t			nbps;
+	int			bp_ids;
+	struct syslet_ring	ring;
+	bool			ring_on;
+	struct syslet_inst	**kept;		/* may still run in a worker */
+	size_t			nkept;
+};
+
+int shl_dbg_init(struct shell *sh)
+{
+	sh->dbg = calloc(1, sizeof(*sh->dbg));
+	if (!sh->dbg)
+		return -1;
+	shl_exec_init(sh);
+	return 0;
+}
+
+static void shl_free_args(struct shl_dbg *d)
+{
+	int i;
+
+	for (i = 0; i < d->nargs; i++)
+		free(d->args[i]);
+	free(d->args);
+	d->args = NULL;
+	d->nargs = 0;
+}
+
+/* Drop the instance of the last run, unless a worker may still use it. */
+static void shl_drop_inst(struct shell *sh)
+{
+	struct shl_dbg *d = sh->dbg;
+
+	if (d->inst && d->async)
+		shl_dbg_keep(sh, d->inst);
+	else
+		syslet_inst__free(d->inst);
+	d->inst = NULL;
+	d->async = false;
+	d->pc = NULL;
+	free(d->entry);
+	d->entry = NULL;
+}
+
+void shl_dbg_keep(struct shell *sh, struct syslet_inst *inst)
+{
+	struct shl_dbg *d = sh->dbg;
+	struct syslet_inst **v = realloc(d->kept, (d->nkept + 1) * sizeof(*v));
+
+	if (!v)
+		abort();
+	d->kept = v;
+	d->kept[d->nkept++] = inst;
+}
+
+void shl_dbg_free(struct shell *sh)
+{
+	struct shl_dbg *d = sh->dbg;
+	size_t i;
+
+	if (!d)
+		return;
+	shl_drop_inst(sh);
+	/* Unregistering waits for busy workers; then nothing runs atoms of
+	 * the instances any more. */
+	if (d->ring_on)
+		syslet_ring_exit(&d->ring);
+	shl_exec_fini(sh);
+	for (i = 0; i < d->nkept; i++)
+		syslet_inst__free(d->kept[i]);
+	free(d->kept);
+	shl_free_args(d);
+	free(d->bps);
+	shl_prog_free(d->prog);
+	free(d);
+	sh->dbg = NULL;
+}
+
+struct syslet_ring *shl_ring(struct shell *sh)
+{
+	struct shl_dbg *d = sh->dbg;
+	unsigned long entries = sh->opt->ring > 0 ? (unsigned long)sh->opt->ring
+						  : SHL_RING_DEFAULT;
+	unsigned long threads = sh->opt->threads > 0
+				? (unsigned long)sh->opt->threads : -1UL;
+	int err;
+
+	if (d->ring_on)
+		return &d->ring;
+	err = syslet_ring_init(&d->ring, entries, threads);
+	if (err) {
+		shl_error(sh, "async_register (backend %s): %s",
+			  syslet_backend_name() ? syslet_backend_name() : "?",
+			  strerror(-err));
+		return NULL;
+	}
+	d->ring_on = true;
+	return &d->ring;
+}
+
+static bool shl_need_prog(struct shell *sh, const char *cmd)
+{
+	if (sh->dbg->prog)
+		return true;
+	shl_error(sh, "%s: no program loaded (load IMAGE|SOURCE)", cmd);
+	return false;
+}
+
+/* ---- load, list ---------------------------------------------------------- */
+
+static void shl_dbg_load_info(struct shell *sh);
+
+int shl_dbg_load_path(struct shell *sh, const char *path, int argc,
+		      char **argv)
+{
+	struct shl_dbg *d = sh->dbg;
+	struct shl_prog *p = shl_prog_load(sh, path);
+	int k;
+
+	if (!p)
+		return -1;
+	shl_drop_inst(sh);
+	shl_prog_free(d->prog);
+	d->prog = p;
+	free(d->bps);
+	d->bps = NULL;
+	d->nbps = 0;
+	shl_free_args(d);
+	d->args = calloc(argc + 1, sizeof(*d->args));
+	if (!d->args)
+		abort();
+	for (k = 0; k < argc; k++)
+		d->args[k] = strdup(argv[k]);
+	d->nargs = argc;
+	shl_dbg_load_info(sh);
+	return 0;
+}
+
+static void shl_dbg_load_info(struct shell *sh)
+{
+	struct shl_prog *p = sh->dbg->prog;
+	size_t i, n;
+	int k;
+
+	n = syslet_obj__entry_count(p->obj);
+	fprintf(sh->out, "%s: %zu atom%s, profile %s, entr%s", p->name,
+		syslet_obj__atom_count(p->obj),
+		syslet_obj__atom_count(p->obj) == 1 ? "" : "s",
+		syslet_obj__profile(p->obj), n == 1 ? "y" : "ies");
+	for (i = 0; i < n; i++) {
+		const char *e = syslet_obj__entry_name(p->obj, i);
+		const struct syslet_param *params;
+		int np = syslet_obj__entry_params(p->obj, e, &params);
+
+		fprintf(sh->out, "%s %s(", i ? "," : "", e);
+		for (k = 0; k < np; k++)
+			fprintf(sh->out, "%s%s %s", k ? ", " : "",
+				params[k].type == SYSLET_PARAM_STR ? "str"
+								   : "int",
+				params[k].name);
+		fputc(')', sh->out);
+	}
+	fputc('\n', sh->out);
+}
+
+SHL_HANDLER(load)
+{
+	if (argc < 2) {
+		shl_error(sh, "load: expected IMAGE|SOURCE [ARG...]");
+		return -1;
+	}
+	return shl_dbg_load_path(sh, argv[1], argc - 2, argv + 2);
+}
+
+static long shl_pc_index(struct shell *sh)
+{
+	struct shl_dbg *d = sh->dbg;
+
+	return d->pc && d->inst ? syslet_inst__atom_index(d->inst, d->pc) : -1;
+}
+
+static bool shl_is_bp(struct shl_dbg *d, size_t atom)
+{
+	size_t i;
+
+	for (i = 0; i < d->nbps; i++)
+		if (d->bps[i].atom == atom)
+			return true;
+	return false;
+}
+
+/* Leading "  N " or "#N" of a listing line: the atom it shows, or -1. */
+static long shl_listing_atom(const char *line)
+{
+	char *end;
+	long v;
+
+	line += strspn(line, " \t");
+	if (*line == '#')
+		line++;
+	if (*line < '0' || *line > '9')
+		return -1;
+	v = strtol(line, &end, 10);
+	if (*end != ':' && *end != ' ' && *end != '\t')
+		return -1;
+	return v;
+}
+
+SHL_HANDLER(list)
+{
+	struct shl_dbg *d = sh->dbg;
+	long pc = shl_pc_index(sh), from = -1, to = -1, line = -1, cur;
+	char *text = NULL, *p, *nl;
+	size_t len = 0;
+	FILE *mem;
+
+	if (!shl_need_prog(sh, "list"))
+		return -1;
+	if (!d->prog->img) {
+		shl_error(sh, "list: the image has no listing");
+		return -1;
+	}
+	if (argc > 2) {
+		shl_error(sh, "list: expected ENTRY, #ATOM or LINE, got '%s'",
+			  rest);
+		return -1;
+	}
+	if (argc == 2) {
+		long v;
+
+		if (argv[1][0] == '#' && shl_parse_long(argv[1] + 1, &v)) {
+			from = v;
+		} else if (shl_parse_long(argv[1], &v)) {
+			line = v;
+		} else if ((v = shl_prog_sym_atom(d->prog, argv[1],
+						  SLO_SYM_ENTRY)) >= 0) {
+			from = v;
+			/* ...to the next entry */
+			for (size_t i = 0; i < d->prog->img->nr_syms; i++) {
+				const struct slo_symbol *s =
+					&d->prog->img->syms[i];
+				long a = (long)(s->value /
+						(11u * d->prog->img->word_size));
+
+				if (s->kind == SLO_SYM_ENTRY && a > from &&
+				    (to < 0 || a < to))
+					to = a;
+			}
+		} else {
+			shl_error(sh, "list: no entry '%s' (expected ENTRY, "
+				  "#ATOM or LINE)", argv[1]);
+			return -1;
+		}
+	}
+	mem = open_memstream(&text, &len);
+	if (!mem)
+		abort();
+	slo_image_list(d->prog->img, mem);
+	fclose(mem);
+	/* Mark the listing's atom lines: b breakpoint, > next to run. */
+	cur = -1;
+	for (p = text; p && *p; p = nl ? nl + 1 : NULL) {
+		long a = shl_listing_atom(p);
+		bool show = true;
+
+		nl = strchr(p, '\n');
+		if (nl)
+			*nl = '\0';
+		if (a >= 0)
+			cur = a;
+		if (from >= 0 && (cur < from || (to >= 0 && cur >= to)))
+			show = false;
+		if (line >= 0) {
+			struct syslet_atom_info ai;
+
+			show = cur >= 0 &&
+			       syslet_obj__atom_info(d->prog->obj, (size_t)cur,
+						     &ai) == 0 &&
+			       ai.line == (unsigned long)line;
+		}
+		if (show)
+			fprintf(sh->out, "%c%c %s\n",
+				a >= 0 && shl_is_bp(d, (size_t)a) ? 'b' : ' ',
+				a >= 0 && a == pc ? '>' : ' ', p);
+	}
+	free(text);
+	return 0;
+}
+
+/* ---- breakpoints ---------------------------------------------------------- */
+
+/* An atom from "#N", "atom N", a line number, an entry or a label. */
+static long shl_locate(struct shell *sh, int argc, char **argv)
+{
+	struct shl_prog *p = sh->dbg->prog;
+	size_t n = syslet_obj__atom_count(p->obj), i;
+	const char *w = argv[1];
+	long v;
+
+	if (argc == 3 && strcmp(argv[1], "atom") == 0)
+		w = argv[2];
+	else if (argc != 2)
+		return -2;
+	if (w[0] == '#' || w != argv[1]) {
+		if (!shl_parse_long(w + (w[0] == '#'), &v) || v < 0 ||
+		    (size_t)v >= n) {
+			shl_error(sh, "no atom %s (the program has %zu)", w, n);
+			return -1;
+		}
+		return v;
+	}
+	if (shl_parse_long(w, &v)) {
+		for (i = 0; i < n; i++) {
+			struct syslet_atom_info ai;
+
+			if (syslet_obj__atom_info(p->obj, i, &ai) == 0 &&
+			    ai.line == (unsigned long)v)
+				return (long)i;
+		}
+		shl_error(sh, "no atom on line %ld", v);
+		return -1;
+	}
+	if (p->img) {
+		struct shl_buf b = { 0 };
+
+		if ((v = shl_prog_sym_atom(p, w, SLO_SYM_ENTRY)) >= 0 ||
+		    (v = shl_prog_sym_atom(p, w, SLO_SYM_LABEL)) >= 0)
+			return v;
+		/* A label may be named without its syslet. */
+		for (i = 0; i < p->img->nr_syms; i++) {
+			const char *dot = strchr(p->img->syms[i].name, '.');
+
+			if (p->img->syms[i].kind == SLO_SYM_LABEL && dot &&
+			    strcmp(dot + 1, w) == 0) {
+				shl_buf_puts(&b, p->img->syms[i].name);
+				v = shl_prog_sym_atom(p, b.s, SLO_SYM_LABEL);
+				shl_buf_free(&b);
+				return v;
+			}
+		}
+	}
+	shl_error(sh, "break: no entry or label '%s' (expected #ATOM, LINE, "
+		  "ENTRY or LABEL)", w);
+	return -1;
+}
+
+static void shl_describe_atom(struct shell *sh, size_t atom)
+{
+	struct syslet_atom_info ai;
+
+	fprintf(sh->out, "#%zu", atom);
+	if (syslet_obj__atom_info(sh->dbg->prog->obj, atom, &ai) != 0)
+		return;
+	if (ai.syscall)
+		fprintf(sh->out, " %s", ai.syscall);
+	if (ai.line)
+		fprintf(sh->out, " (%s:%u%s%s)", ai.source ? ai.source : "",
+			ai.line, ai.text ? ": " : "", ai.text ? ai.text : "");
+}
+
+SHL_HANDLER(break)
+{
+	struct shl_dbg *d = sh->dbg;
+	struct shl_bp *v;
+	long atom;
+	size_t i;
+
+	if (!shl_need_prog(sh, "break"))
+		return -1;
+	if (argc == 1) {
+		if (!d->nbps)
+			fputs("no breakpoints\n", sh->out);
+		for (i = 0; i < d->nbps; i++) {
+			fprintf(sh->out, "%d: ", d->bps[i].id);
+			shl_describe_atom(sh, d->bps[i].atom);
+			fputc('\n', sh->out);
+		}
+		return 0;
+	}
+	atom = shl_locate(sh, argc, argv);
+	if (atom == -2)
+		shl_error(sh, "break: expected #ATOM, LINE, ENTRY or LABEL, "
+			  "got '%s'", rest);
+	if (atom < 0)
+		return -1;
+	if (shl_is_bp(d, (size_t)atom)) {
+		fprintf(sh->out, "breakpoint already at #%ld\n", atom);
+		return 0;
+	}
+	v = realloc(d->bps, (d->nbps + 1) * sizeof(*v));
+	if (!v)
+		abort();
+	d->bps = v;
+	d->bps[d->nbps].id = ++d->bp_ids;
+	d->bps[d->nbps].atom = (size_t)atom;
+	fprintf(sh->out, "breakpoint %d at ", d->bp_ids);
+	shl_describe_atom(sh, (size_t)atom);
+	fputc('\n', sh->out);
+	d->nbps++;
+	return 0;
+}
+
+SHL_HANDLER(delete)
+{
+	struct shl_dbg *d = sh->dbg;
+	long id;
+	size_t i;
+
+	if (argc == 1) {
+		d->nbps = 0;
+		return 0;
+	}
+	if (argc != 2 || !shl_parse_long(argv[1], &id)) {
+		shl_error(sh, "delete: expected a breakpoint number, got '%s'",
+			  rest);
+		return -1;
+	}
+	for (i = 0; i < d->nbps; i++) {
+		if (d->bps[i].id == id) {
+			memmove(&d->bps[i], &d->bps[i + 1],
+				(d->nbps - i - 1) * sizeof(d->bps[0]));
+			d->nbps--;
+			return 0;
+		}
+	}
+	shl_error(sh, "delete: no breakpoint %ld (break lists them)", id);
+	return -1;
+}
+
+/* ---- running ---------------------------------------------------------- */
+
+/* A fresh instance at entry with args bound; 0 or -1 (message printed). */
+static int shl_start(struct shell *sh, const char *entry, int argc,
+		     char **argv)
+{
+	struct shl_dbg *d = sh->dbg;
+	char err[256] = "";
+	struct syslet_inst *inst;
+
+	if (!entry)
+		entry = sh->opt->entry;
+	if (!entry && syslet_obj__entry_count(d->prog->obj) > 0)
+		entry = syslet_obj__entry_name(d->prog->obj, 0);
+	if (!entry) {
+		shl_error(sh, "run: the program has no entry");
+		return -1;
+	}
+	if (syslet_obj__entry_params(d->prog->obj, entry, NULL) < 0) {
+		shl_error(sh, "run: no entry '%s'", entry);
+		return -1;
+	}
+	inst = syslet_obj__instantiate(d->prog->obj, err, sizeof(err));
+	if (!inst) {
+		shl_error(sh, "run: %s", err);
+		return -1;
+	}
+	if (syslet_inst__bind(inst, entry, argc, argv, err, sizeof(err))) {
+		shl_error(sh, "run: %s", err);
+		syslet_inst__free(inst);
+		return -1;
+	}
+	shl_drop_inst(sh);
+	d->inst = inst;
+	d->entry = strdup(entry);
+	d->pc = syslet_inst__entry(inst, entry);
+	return 0;
+}
+
+/* What happened when the chain ended after atom `last` with `ev`. */
+static void shl_report_end(struct shell *sh, struct syslet_uatom *last,
+			   long ret)
+{
+	struct shl_dbg *d = sh->dbg;
+	char res[64];
+
+	d->pc = NULL;
+	if (ret < 0) {
+		srun_stop_report(sh->out, sh->prog, d->entry, d->inst, last,
+				 ret);
+		return;
+	}
+	srun_format_result(res, sizeof(res), ret);
+	fprintf(sh->out, "%s finished at #%ld: %s\n", d->entry,
+		syslet_inst__atom_index(d->inst, last), res);
+}
+
+static void shl_show_next(struct shell *sh)
+{
+	long pc = shl_pc_index(sh);
+
+	if (pc < 0)
+		return;
+	fputs("next: ", sh->out);
+	shl_describe_atom(sh, (size_t)pc);
+	fputc('\n', sh->out);
+}
+
+/* One atom through the stepping engine; false when the chain ended. */
+static bool shl_step_one(struct shell *sh, bool show)
+{
+	struct shl_dbg *d = sh->dbg;
+	struct syslet_uatom *atom = d->pc;
+	struct shl_exec x;
+
+	d->pc = shl_exec_step(sh, &x, d->inst, atom);
+	if (show || sh->trace)
+		shl_print_event(sh, sh->out, d->inst, &x.last);
+	if (d->pc)
+		return true;
+	shl_report_end(sh, atom, x.last.end == SYSLET_END_FAULT
+				 ? -EFAULT : x.last.ret);
+	return false;
+}
+
+/* continue: through async_exec when no breakpoint can stop the chain,
+ * so that it runs (and goes async) exactly as in a full run; atom by
+ * atom otherwise. */
+static int shl_resume(struct shell *sh, bool first)
+{
+	struct shl_dbg *d = sh->dbg;
+	struct shl_exec x;
+	long idx;
+
+	if (d->nbps == 0) {
+		if (shl_exec_chain(sh, &x, d->inst, d->pc, false) < 0)
+			return -1;
+		if (x.interrupted && x.end)
+			fputs("interrupted\n", sh->out);
+		if (x.async) {
+			d->pc = NULL;
+			d->async = true;
+			fprintf(sh->out, "%s went async; its completion will "
+				"come into the ring (ring, wait)\n", d->entry);
+			return 0;
+		}
+		shl_report_end(sh, x.end, syslet_inst__result(d->inst, x.end));
+		return 0;
+	}
+	shl_interrupted = 0;
+	for (;;) {
+		idx = shl_pc_index(sh);
+		if (!first && idx >= 0 && shl_is_bp(d, (size_t)idx)) {
+			fputs("breakpoint: ", sh->out);
+			shl_describe_atom(sh, (size_t)idx);
+			fputc('\n', sh->out);
+			return 0;
+		}
+		first = false;
+		if (shl_interrupted) {
+			shl_interrupted = 0;
+			fputs("interrupted; ", sh->out);
+			shl_show_next(sh);
+			return 0;
+		}
+		if (!shl_step_one(sh, false))
+			return 0;
+	}
+}
+
+SHL_HANDLER(run)
+{
+	struct shl_dbg *d = sh->dbg;
+	const char *entry = NULL;
+	int skip = 1;
+	long idx;
+
+	if (!shl_need_prog(sh, "run"))
+		return -1;
+	if (argc > 1 && syslet_obj__entry_params(d->prog->obj, argv[1],
+						 NULL) >= 0) {
+		entry = argv[1];
+		skip = 2;
+	}
+	if (argc > skip ? shl_start(sh, entry, argc - skip, argv + skip)
+			: shl_start(sh, entry, d->nargs, d->args))
+		return -1;
+	idx = shl_pc_index(sh);
+	/* A breakpoint on the entry stops before anything runs. */
+	if (idx >= 0 && shl_is_bp(d, (size_t)idx)) {
+		fputs("breakpoint: ", sh->out);
+		shl_describe_atom(sh, (size_t)idx);
+		fputc('\n', sh->out);
+		return 0;
+	}
+	return shl_resume(sh, true);
+}
+
+static int shl_steps(struct shell *sh, int argc, char **argv,
+		     const char *rest, bool statement)
+{
+	struct shl_dbg *d = sh->dbg;
+	long n = 1, i;
+
+	if (argc > 2 || (argc == 2 && (!shl_parse_long(argv[1], &n) || n < 1))) {
+		shl_error(sh, "%s: expected a count, got '%s'", argv[0], rest);
+		return -1;
+	}
+	if (!shl_need_prog(sh, argv[0]))
+		return -1;
+	if (!d->pc && shl_start(sh, NULL, d->nargs, d->args))
+		return -1;
+	shl_interrupted = 0;
+	for (i = 0; i < n && !shl_interrupted; i++) {
+		struct syslet_atom_info ai;
+		unsigned int line = 0;
+
+		if (syslet_inst__atom_info(d->inst, d->pc, &ai) == 0)
+			line = ai.line;
+		if (!shl_step_one(sh, true))
+			return 0;
+		/* next: the helper atoms of the same statement too. */
+		while (statement && !shl_interrupted &&
+		       syslet_inst__atom_info(d->inst, d->pc, &ai) == 0 &&
+		       ai.role != SYSLET_ROLE_CALL && ai.line == line)
+			if (!shl_step_one(sh, true))
+				return 0;
+	}
+	shl_interrupted = 0;
+	shl_show_next(sh);
+	return 0;
+}
+
+SHL_HANDLER(step)
+{
+	return shl_steps(sh, argc, argv, rest, false);
+}
+
+SHL_HANDLER(next)
+{
+	return shl_steps(sh, argc, argv, rest, true);
+}
+
+SHL_HANDLER(continue)
+{
+	if (argc > 1) {
+		shl_error(sh, "continue: takes no argument, got '%s'", rest);
+		return -1;
+	}
+	if (!sh->dbg->pc) {
+		shl_error(sh, "continue: not running (run starts the program)");
+		return -1;
+	}
+	return shl_resume(sh, true);
+}
+
+/* ---- cells and memory ----------------------------------------------------- */
+
+/* A cell of the program's instance, else of the session. */
+static unsigned long *shl_cell(struct shell *sh, const char *name,
+			       bool *prog)
+{
+	unsigned long *c = NULL;
+
+	if (sh->dbg->inst)
+		c = syslet_inst__cell(sh->dbg->inst, name);
+	*prog = c != NULL;
+	if (!c)
+		c = shl_imm_cell(sh, name);
+	return c;
+}
+
+static void shl_print_cell(struct shell *sh, const char *name,
+			   unsigned long v)
+{
+	char res[64];
+
+	srun_format_result(res, sizeof(res), (long)v);
+	fprintf(sh->out, "%s = %s\n", name, res);
+}
+
+SHL_HANDLER(print)
+{
+	struct shl_dbg *d = sh->dbg;
+	int i, bad = 0;
+	bool prog;
+
+	if (argc == 1) {
+		if (d->inst) {
+			size_t n = syslet_obj__cell_count(d->prog->obj), k;
+
+			for (k = 0; k < n; k++) {
+				const char *name =
+					syslet_obj__cell_name(d->prog->obj, k);
+				unsigned long *c =
+					syslet_inst__cell(d->inst, name);
+
+				if (c)
+					shl_print_cell(sh, name, *c);
+			}
+		} else if (d->prog) {
+			fputs("(the program has not run: its cells exist "
+			      "once run or step starts it)\n", sh->out);
+		}
+		shl_imm_print_all(sh);
+		return 0;
+	}
+	for (i = 1; i < argc; i++) {
+		unsigned long *c = shl_cell(sh, argv[i], &prog);
+
+		if (c) {
+			shl_print_cell(sh, argv[i], *c);
+			continue;
+		}
+		shl_error(sh, "print: no cell '%s'%s", argv[i],
+			  d->prog && !d->inst ? " (the program has not run)"
+					      : "");
+		bad = -1;
+	}
+	return bad;
+}
+
+SHL_HANDLER(set)
+{
+	struct shl_buf name = { 0 };
+	const char *eq = strchr(rest, '=');
+	unsigned long *c;
+	long v;
+	bool prog;
+
+	if (!eq) {
+		shl_error(sh, "set: expected CELL = VALUE, got '%s'", rest);
+		return -1;
+	}
+	shl_buf_add(&name, rest, (size_t)(eq - rest));
+	while (name.len && (name.s[name.len - 1] == ' ' ||
+			    name.s[name.len - 1] == '\t'))
+		name.s[--name.len] = '\0';
+	if (!name.len || !shl_parse_long(eq + 1, &v)) {
+		shl_error(sh, "set: expected CELL = VALUE (an integer or "
+			  "-ERRNO), got '%s'", rest);
+		shl_buf_free(&name);
+		return -1;
+	}
+	c = shl_cell(sh, name.s, &prog);
+	if (!c) {
+		shl_error(sh, "set: no cell '%s'", name.s);
+		shl_buf_free(&name);
+		return -1;
+	}
+	*c = (unsigned long)v;
+	shl_print_cell(sh, name.s, *c);
+	shl_buf_free(&name);
+	return 0;
+}
+
+SHL_HANDLER(x)
+{
+	size_t size = 0;
+	unsigned char *p = NULL;
+	long len = -1;
+	bool prog;
+
+	if (argc < 2 || argc > 3 ||
+	    (argc == 3 && (!shl_parse_long(argv[2], &len) || len < 0))) {
+		shl_error(sh, "x: expected BUFFER|DATA|CELL [LEN], got '%s'",
+			  rest);
+		return -1;
+	}
+	if (sh->dbg->inst)
+		p = syslet_inst__object(sh->dbg->inst, argv[1], &size);
+	if (!p)
+		p = shl_imm_object(sh, argv[1], &size);
+	if (!p) {
+		p = (unsigned char *)shl_cell(sh, argv[1], &prog);
+		size = sizeof(unsigned long);
+	}
+	if (!p) {
+		shl_error(sh, "x: no buffer, data or cell '%s'", argv[1]);
+		return -1;
+	}
+	if (len < 0)
+		len = size > SHL_DUMP_MAX ? SHL_DUMP_MAX : (long)size;
+	if ((size_t)len > size) {
+		shl_error(sh, "x: %s has only %zu bytes", argv[1], size);
+		len = (long)size;
+	}
+	shl_hexdump(sh->out, p, (size_t)len, 0);
+	return 0;
+}
+
+/* ---- the ring ------------------------------------------------------------ */
+
+static void shl_show_ring(struct shell *sh)
+{
+	struct shl_dbg *d = sh->dbg;
+	struct syslet_ring *r = &d->ring;
+	unsigned long i, used = 0;
+
+	if (!d->ring_on) {
+		fputs("no ring registered yet (the first run registers it)\n",
+		      sh->out);
+		return;
+	}
+	for (i = 0; i < r->entries; i++)
+		used += r->slots[i] != NULL;
+	fprintf(sh->out, "ring: %lu slots, %lu full\n", r->entries, used);
+	for (i = 0; i < r->entries; i++) {
+		struct syslet_uatom *a = r->slots[i];
+		struct syslet_inst *inst = NULL;
+		char res[64];
+		size_t k;
+
+		if (!a)
+			continue;
+		if (d->inst && syslet_inst__atom_index(d->inst, a) >= 0)
+			inst = d->inst;
+		for (k = 0; !inst && k < d->nkept; k++)
+			if (syslet_inst__atom_index(d->kept[k], a) >= 0)
+				inst = d->kept[k];
+		fprintf(sh->out, "  [%lu] ", i);
+		if (inst) {
+			srun_format_result(res, sizeof(res),
+					   syslet_inst__result(inst, a));
+			fprintf(sh->out, "#%ld", syslet_inst__atom_index(inst, a));
+			{
+				struct syslet_atom_info ai;
+
+				if (!syslet_inst__atom_info(inst, a, &ai) &&
+				    ai.syscall)
+					fprintf(sh->out, " %s", ai.syscall);
+			}
+			fprintf(sh->out, " = %s\n", res);
+		} else {
+			fprintf(sh->out, "%p\n", (void *)a);
+		}
+	}
+}
+
+SHL_HANDLER(ring)
+{
+	struct shl_dbg *d = sh->dbg;
+	unsigned long i;
+
+	if (argc == 2 && strcmp(argv[1], "clear") == 0) {
+		for (i = 0; d->ring_on && i < d->ring.entries; i++)
+			d->ring.slots[i] = NULL;
+		return 0;
+	}
+	if (argc != 1) {
+		shl_error(sh, "ring: expected nothing or 'clear', got '%s'",
+			  rest);
+		return -1;
+	}
+	shl_show_ring(sh);
+	return 0;
+}
+
+SHL_HANDLER(wait)
+{
+	long n = 1;
+
+	if (argc > 2 || (argc == 2 && (!shl_parse_long(argv[1], &n) || n < 0))) {
+		shl_error(sh, "wait: expected a count, got '%s'", rest);
+		return -1;
+	}
+	if (!shl_ring(sh))
+		return -1;
+	shl_interrupted = 0;
+	if (sys_async_wait((unsigned long)n) < 0) {
+		if (errno == EINTR)
+			fputs("interrupted\n", sh->out);
+		else
+			shl_error(sh, "async_wait: %s", strerror(errno));
+	}
+	shl_interrupted = 0;
+	shl_show_ring(sh);
+	return 0;
+}
+
+SHL_HANDLER(backend)
+{
+	struct shl_dbg *d = sh->dbg;
+	const char *now;
+	int err;
+
+	if (argc == 1) {
+		now = syslet_backend_name();
+		fprintf(sh->out, "backend %s\n", now ? now : "(none)");
+		return 0;
+	}
+	if (argc != 2) {
+		shl_error(sh, "backend: expected a name, got '%s'", rest);
+		return -1;
+	}
+	/* The backend changes only while no head is registered. */
+	if (d->ring_on) {
+		shl_drop_inst(sh);
+		syslet_ring_exit(&d->ring);
+		d->ring_on = false;
+	}
+	err = syslet_set_backend(argv[1]);
+	if (err) {
+		shl_error(sh, "backend '%s': %s", argv[1], strerror(-err));
+		return -1;
+	}
+	now = syslet_backend_name();
+	fprintf(sh->out, "backend %s\n", now ? now : argv[1]);
+	return 0;
+}
+
+SHL_HANDLER(info)
+{
+	struct shl_dbg *d = sh->dbg;
+	const char *b = syslet_backend_name();
+
+	fprintf(sh->out, "backend: %s\n", b ? b : "(none)");
+	if (d->prog) {
+		fprintf(sh->out, "program: ");
+		shl_dbg_load_info(sh);
+		if (d->pc) {
+			fprintf(sh->out, "running %s, ", d->entry);
+			shl_show_next(sh);
+		}
+		shl_dbg_break(sh, 1, argv, "");
+	} else {
+		fputs("program: none (load IMAGE|SOURCE)\n", sh->out);
+	}
+	shl_imm_info(sh);
+	return 0;
+}
+
+void shl_dbg_names(struct shell *sh, unsigned int kinds, shl_name_fn add,
+		   void *ctx)
+{
+	struct shl_prog *p = sh->dbg->prog;
+	size_t i;
+
+	if (!p)
+		return;
+	if (kinds & SHL_N_ENTRY)
+		for (i = 0; i < syslet_obj__entry_count(p->obj); i++)
+			add(ctx, syslet_obj__entry_name(p->obj, i));
+	if (kinds & SHL_N_CELL)
+		for (i = 0; i < syslet_obj__cell_count(p->obj); i++) {
+			const char *n = syslet_obj__cell_name(p->obj, i);
+			const char *dot = strchr(n, '.');
+
+			add(ctx, n);
+			if (dot)
+				add(ctx, dot + 1);
+		}
+	if (!p->img)
+		return;
+	for (i = 0; i < p->img->nr_syms; i++) {
+		const struct slo_symbol *s = &p->img->syms[i];
+		const char *dot = strchr(s->name, '.');
+
+		if (((kinds & SHL_N_OBJECT) && (s->kind == SLO_SYM_BUFFER ||
+						s->kind == SLO_SYM_DATA)) ||
+		    ((kinds & SHL_N_LABEL) && s->kind == SLO_SYM_LABEL)) {
+			add(ctx, s->name);
+			if (dot)
+				add(ctx, dot + 1);
+		}
+	}
+}

@@ -1,0 +1,41 @@
+/* shell-exec.h: how the shell runs atoms: whole chains as a full run does, or one atom at a time. */
+#ifndef SYSLET_RUN_SHELL_EXEC_H
+#define SYSLET_RUN_SHELL_EXEC_H
+
+#include "libsyslet.h"
+#include "run/shell-prog.h"
+
+/* What one execution did, as seen through the engine's trace events. */
+struct shl_exec {
+	struct syslet_inst	*inst;
+	struct syslet_event	last;		/* the last atom that ran */
+	struct syslet_event	last_call;	/* the last of role "call" */
+	bool			have_last, have_call;
+	struct syslet_uatom	*end;	/* async_exec's answer */
+	bool			async;	/* went to a cachemiss worker */
+	bool			done;	/* its last atom ran */
+	bool			interrupted;	/* Ctrl-C while it ran */
+};
+
+/* Observe the engine for the session (trace on prints every atom). */
+void shl_exec_init(struct shell *sh);
+void shl_exec_fini(struct shell *sh);
+
+/* Hand the chain from atom to sys_async_exec, exactly as a full run does
+ * (registering the session's ring first).  With wait, a chain that went
+ * async is waited for (Ctrl-C stops waiting) and its completion taken
+ * out of the ring.  0, or -1 (message printed). */
+int shl_exec_chain(struct shell *sh, struct shl_exec *x,
+		   struct syslet_inst *inst, struct syslet_uatom *atom,
+		   bool wait);
+/* The ring slot holding an atom of inst, or -1. */
+long shl_ring_find(const struct syslet_ring *ring,
+		   const struct syslet_inst *inst);
+/* Run one atom with syslet_step(): the same fetch, stop and skip logic,
+ * synchronously.  Returns the next atom, NULL at the end (x->last.end
+ * says why). */
+struct syslet_uatom *shl_exec_step(struct shell *sh, struct shl_exec *x,
+				   struct syslet_inst *inst,
+				   struct syslet_uatom *atom);
+
+#endif /* SYSLET_RUN_SHELL_EXEC_H */

@@ -1,0 +1,182 @@
+/* shell-int.h: interfaces between the parts of the interactive shell (input, commands, session). */
+#ifndef SYSLET_RUN_SHELL_INT_H
+#define SYSLET_RUN_SHELL_INT_H
+
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "run/shell.h"
+
+struct shell;
+
+/* ---- A growable string (shell-util.c) ---------------------------------- */
+struct shl_buf {
+	char	*s;
+	size_t	len, cap;
+};
+
+void shl_buf_add(struct shl_buf *b, const char *s, size_t n);
+void shl_buf_puts(struct shl_buf *b, const char *s);
+void shl_buf_printf(struct shl_buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void shl_buf_free(struct shl_buf *b);
+/* A string that stays valid (empty) even for a buffer never written. */
+const char *shl_buf_str(const struct shl_buf *b);
+
+/* Parse a C integer literal (or an errno name, with an optional minus:
+ * -ENOENT), the whole string; false when it is not one. */
+bool shl_parse_long(const char *s, long *v);
+
+/* hexdump -C style lines with offsets relative to base. */
+void shl_hexdump(FILE *out, const void *p, size_t len, unsigned long base);
+
+/* ---- Input (shell-line.c) ---------------------------------------------- */
+/* Set by SIGINT: a prompt discards what was typed, a running syslet stops
+ * before its next atom (a blocking call in it returns -EINTR). */
+extern volatile sig_atomic_t shl_interrupted;
+
+struct shl_input {
+	bool		tty;		/* readline, prompts, history */
+	FILE		*in;		/* without a terminal */
+	char		*histfile;	/* NULL: no history kept */
+	unsigned long	lineno;		/* lines read so far */
+	/* The callback interface of readline hands lines over here. */
+	char		*rl_line;
+	bool		rl_got, rl_eof;
+};
+
+int shl_input_open(struct shell *sh, bool force_tty);
+void shl_input_close(struct shell *sh);
+/* One complete unit of input: a command line, or a statement whose
+ * braces and parentheses balance (lines joined with '\n').  NULL at end
+ * of input; "" when the user interrupted the line. */
+char *shl_input_read(struct shell *sh);
+/* Where the history lives: $XDG_DATA_HOME/syslet/history, else
+ * ~/.local/share/syslet/history; NULL if neither can be found. */
+char *shl_history_path(void);
+/* Whether text needs more lines: open braces, parentheses or comment,
+ * a trailing backslash, or a statement not yet ended by ';' or '}'. */
+bool shl_incomplete(struct shell *sh, const char *text);
+
+/* ---- Names for completion (shell-names.c) ------------------------------- */
+enum {
+	SHL_N_COMMAND	= 1u << 0,
+	SHL_N_SYSCALL	= 1u << 1,
+	SHL_N_CELL	= 1u << 2,	/* variables and parameters */
+	SHL_N_OBJECT	= 1u << 3,	/* buffers and data */
+	SHL_N_ENTRY	= 1u << 4,
+	SHL_N_LABEL	= 1u << 5,
+	SHL_N_BACKEND	= 1u << 6,
+	SHL_N_ONOFF	= 1u << 7,
+	SHL_N_KEYWORD	= 1u << 8,	/* var, buffer, if, while, ... */
+	SHL_N_FILE	= 1u << 9,	/* readline's own file name completion */
+};
+
+typedef void (*shl_name_fn)(void *ctx, const char *name);
+void shl_names(struct shell *sh, unsigned int kinds, shl_name_fn add,
+	       void *ctx);
+
+/* ---- Commands (shell-cmd.c) -------------------------------------------- */
+struct shl_cmd {
+	const char	*name;
+	const char	*alias;		/* a short form, or NULL */
+	const char	*usage;		/* "break ATOM|LINE" */
+	const char	*brief;		/* one line for `help` */
+	const char	*help;		/* the rest for `help NAME` */
+	/* argv[0] is the command; rest is the text after it, trimmed. */
+	int		(*fn)(struct shell *sh, int argc, char **argv,
+			      const char *rest);
+	unsigned int	complete;	/* SHL_N_* for its arguments */
+};
+
+const struct shl_cmd *shl_cmd_find(const char *word);
+const struct shl_cmd *shl_cmd_table(size_t *n);
+/* Whether line is a command (rather than a statement or declaration):
+ * its first word names a command and the second is not an operator. */
+bool shl_is_command(const char *line);
+/* Run one command line; errors are printed and return -1. */
+int shl_cmd_run(struct shell *sh, const char *line);
+
+/* ---- The debugger (shell-dbg.c) and immediate mode (shell-imm.c) ------- */
+struct shl_dbg;
+struct shl_imm;
+struct shl_exec;
+struct syslet_inst;
+struct syslet_uatom;
+struct syslet_ring;
+
+int shl_dbg_init(struct shell *sh);
+void shl_dbg_free(struct shell *sh);
+/* Load path as the program (args: the default arguments of run). */
+int shl_dbg_load_path(struct shell *sh, const char *path, int argc,
+		      char **argv);
+/* The session's completion ring, registered on first use; NULL (message
+ * printed) when registration failed. */
+struct syslet_ring *shl_ring(struct shell *sh);
+/* Keep inst until the session ends: a worker may still run it. */
+void shl_dbg_keep(struct shell *sh, struct syslet_inst *inst);
+void shl_dbg_names(struct shell *sh, unsigned int kinds, shl_name_fn add,
+		   void *ctx);
+
+/* Command handlers. */
+#define SHL_HANDLER(name) \
+	int shl_dbg_##name(struct shell *sh, int argc, char **argv, \
+			   const char *rest)
+SHL_HANDLER(load);
+SHL_HANDLER(list);
+SHL_HANDLER(break);
+SHL_HANDLER(delete);
+SHL_HANDLER(run);
+SHL_HANDLER(step);
+SHL_HANDLER(next);
+SHL_HANDLER(continue);
+SHL_HANDLER(print);
+SHL_HANDLER(set);
+SHL_HANDLER(x);
+SHL_HANDLER(ring);
+SHL_HANDLER(wait);
+SHL_HANDLER(backend);
+SHL_HANDLER(info);
+
+int shl_imm_init(struct shell *sh);
+void shl_imm_free(struct shell *sh);
+/* Compile and run a statement, or add a declaration to the session. */
+void shl_imm_eval(struct shell *sh, const char *text);
+void shl_imm_names(struct shell *sh, unsigned int kinds, shl_name_fn add,
+		   void *ctx);
+/* A session variable's word, or NULL; a session buffer or data object's
+ * bytes (size in *size), or NULL. */
+unsigned long *shl_imm_cell(struct shell *sh, const char *name);
+unsigned char *shl_imm_object(struct shell *sh, const char *name,
+			      size_t *size);
+/* Print every session variable as print does. */
+void shl_imm_print_all(struct shell *sh);
+void shl_imm_info(struct shell *sh);
+
+/* ---- The session (shell.c) --------------------------------------------- */
+struct shell {
+	const struct srun_shell_opts	*opt;
+	const char			*prog;
+	FILE				*out;	/* results */
+	FILE				*err;	/* diagnostics */
+	struct shl_input		in;
+	bool				quit;
+	int				status;
+	bool				trace;
+	unsigned int			errors;	/* printed so far */
+
+	struct shl_exec			*exec;	/* running, for events */
+	bool				stepping; /* step prints events */
+
+	struct shl_dbg			*dbg;	/* shell-dbg.c */
+	struct shl_imm			*imm;	/* shell-imm.c */
+};
+
+/* "syslet-run: " + message, counted in sh->errors. */
+void shl_error(struct shell *sh, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif /* SYSLET_RUN_SHELL_INT_H */

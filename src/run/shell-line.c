@@ -1,0 +1,476 @@
+/* shell-line.c: the shell's input: readline with history and completion on a terminal, plain lines otherwise. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pwd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/select.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <readline/history.h>
+#include <readline/readline.h>
+
+#include "run/shell-int.h"
+
+#define SHL_PROMPT	"syslet> "
+#define SHL_PROMPT_MORE	"   ...> "
+#define SHL_HISTORY_MAX	1000
+
+volatile sig_atomic_t shl_interrupted;
+
+/*
+ * readline's callbacks (line handler, completion) take no context
+ * argument, so the session they work for is kept here while it reads.
+ */
+static struct shell *shl_rl_shell;
+
+static void shl_on_sigint(int sig)
+{
+	(void)sig;
+	shl_interrupted = 1;
+}
+
+static int shl_mkdirs(char *path)
+{
+	char *p;
+
+	for (p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(path, 0700) < 0 && errno != EEXIST) {
+			*p = '/';
+			return -1;
+		}
+		*p = '/';
+	}
+	return 0;
+}
+
+char *shl_history_path(void)
+{
+	const char *base = getenv("XDG_DATA_HOME");
+	const char *home;
+	struct shl_buf b = { 0 };
+
+	/* The XDG spec says to ignore a relative $XDG_DATA_HOME. */
+	if (base && base[0] == '/') {
+		shl_buf_printf(&b, "%s/syslet/history", base);
+		return b.s;
+	}
+	home = getenv("HOME");
+	if (!home || home[0] != '/') {
+		struct passwd *pw = getpwuid(getuid());
+
+		home = pw ? pw->pw_dir : NULL;
+	}
+	if (!home || home[0] != '/')
+		return NULL;
+	shl_buf_printf(&b, "%s/.local/share/syslet/history", home);
+	return b.s;
+}
+
+/* ---- Completion --------------------------------------------------------- */
+
+struct shl_matches {
+	const char	*prefix;
+	size_t		plen;
+	char		**v;
+	size_t		n, cap, next;
+};
+
+static void shl_match_add(void *ctx, const char *name)
+{
+	struct shl_matches *m = ctx;
+	size_t i;
+
+	if (strncmp(name, m->prefix, m->plen) != 0)
+		return;
+	for (i = 0; i < m->n; i++)
+		if (strcmp(m->v[i], name) == 0)
+			return;
+	if (m->n == m->cap) {
+		size_t cap = m->cap ? 2 * m->cap : 32;
+		char **v = realloc(m->v, cap * sizeof(*v));
+
+		if (!v)
+			return;
+		m->v = v;
+		m->cap = cap;
+	}
+	m->v[m->n] = strdup(name);
+	if (m->v[m->n])
+		m->n++;
+}
+
+static struct shl_matches shl_rl_matches;
+
+static char *shl_rl_generate(const char *text, int state)
+{
+	struct shl_matches *m = &shl_rl_matches;
+
+	(void)text;
+	if (m->next < m->n) {
+		char *s = m->v[m->next];
+
+		m->v[m->next++] = NULL;
+		return s;	/* readline frees it */
+	}
+	return NULL;
+}
+
+static void shl_matches_reset(struct shl_matches *m)
+{
+	size_t i;
+
+	for (i = m->next; i < m->n; i++)
+		free(m->v[i]);
+	free(m->v);
+	memset(m, 0, sizeof(*m));
+}
+
+/* Which names fit the word being completed: a command's own argument
+ * kinds, or, inside a statement, everything a statement can name. */
+static unsigned int shl_complete_kinds(const char *line, int start)
+{
+	const struct shl_cmd *cmd;
+	char word[32];
+	int i = 0, n = 0;
+
+	while (i < start && (line[i] == ' ' || line[i] == '\t'))
+		i++;
+	if (i >= start)
+		return SHL_N_COMMAND | SHL_N_SYSCALL | SHL_N_CELL |
+		       SHL_N_OBJECT | SHL_N_KEYWORD;
+	while (i < start && line[i] != ' ' && line[i] != '\t' &&
+	       n < (int)sizeof(word) - 1)
+		word[n++] = line[i++];
+	word[n] = '\0';
+	cmd = shl_cmd_find(word);
+	if (cmd && shl_is_command(line))
+		return cmd->complete;
+	return SHL_N_SYSCALL | SHL_N_CELL | SHL_N_OBJECT | SHL_N_KEYWORD |
+	       SHL_N_ENTRY;
+}
+
+static char **shl_rl_complete(const char *text, int start, int end)
+{
+	unsigned int kinds = shl_complete_kinds(rl_line_buffer, start);
+	struct shl_matches *m = &shl_rl_matches;
+
+	(void)end;
+	if (kinds & SHL_N_FILE)
+		return NULL;	/* readline completes file names */
+	rl_attempted_completion_over = 1;
+	shl_matches_reset(m);
+	m->prefix = text;
+	m->plen = strlen(text);
+	shl_names(shl_rl_shell, kinds, shl_match_add, m);
+	if (m->n == 0)
+		return NULL;
+	return rl_completion_matches(text, shl_rl_generate);
+}
+
+/* ---- Reading lines ------------------------------------------------------ */
+
+static void shl_rl_on_line(char *line)
+{
+	struct shl_input *in = &shl_rl_shell->in;
+
+	in->rl_got = true;
+	in->rl_line = line;
+	in->rl_eof = line == NULL;
+	rl_callback_handler_remove();
+}
+
+/* One line from readline's callback interface, so that Ctrl-C can drop
+ * the line being typed and give a fresh prompt.  *intr is set then. */
+static char *shl_rl_read(struct shell *sh, const char *prompt, bool *intr)
+{
+	struct shl_input *in = &sh->in;
+	int fd = fileno(rl_instream ? rl_instream : stdin);
+
+	shl_rl_shell = sh;
+	in->rl_got = false;
+	in->rl_line = NULL;
+	shl_interrupted = 0;
+	rl_callback_handler_install(prompt, shl_rl_on_line);
+	while (!in->rl_got) {
+		fd_set fds;
+		int r;
+
+		FD_ZERO(&fds);
+		FD_SET(fd, &fds);
+		r = select(fd + 1, &fds, NULL, NULL, NULL);
+		if (shl_interrupted) {
+			shl_interrupted = 0;
+			rl_free_line_state();
+			rl_callback_sigcleanup();
+			rl_callback_handler_remove();
+			fputs("^C\n", rl_outstream ? rl_outstream : stdout);
+			*intr = true;
+			return NULL;
+		}
+		if (r < 0) {
+			if (errno == EINTR) {
+				rl_check_signals();	/* SIGWINCH */
+				continue;
+			}
+			rl_callback_handler_remove();
+			return NULL;
+		}
+		if (FD_ISSET(fd, &fds))
+			rl_callback_read_char();
+	}
+	return in->rl_line;
+}
+
+static char *shl_plain_read(struct shell *sh, bool *intr)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+
+	for (;;) {
+		errno = 0;
+		n = getline(&line, &cap, sh->in.in);
+		if (n >= 0)
+			break;
+		if (errno == EINTR && !shl_interrupted) {
+			clearerr(sh->in.in);
+			continue;
+		}
+		/* End of input, or Ctrl-C while a script waits for input. */
+		*intr = shl_interrupted;
+		shl_interrupted = 0;
+		free(line);
+		return NULL;
+	}
+	if (n > 0 && line[n - 1] == '\n')
+		line[--n] = '\0';
+	if (n > 0 && line[n - 1] == '\r')
+		line[--n] = '\0';
+	return line;
+}
+
+static bool shl_blank_or_comment(const char *s)
+{
+	s += strspn(s, " \t");
+	return *s == '\0' || *s == '#';
+}
+
+static void shl_history_add(struct shell *sh, const char *text)
+{
+	HIST_ENTRY *last;
+	struct shl_buf b = { 0 };
+	const char *p;
+
+	/* A block typed over several lines comes back as one line. */
+	for (p = text; *p; p++)
+		shl_buf_add(&b, *p == '\n' ? " " : p, 1);
+	last = history_length ? history_get(history_base + history_length - 1)
+			      : NULL;
+	if (!last || strcmp(last->line, b.s) != 0) {
+		add_history(b.s);
+		/* Appending at once keeps each line even if the shell is
+		 * killed, and interleaves concurrent sessions sanely; a
+		 * failure was reported when the file was opened. */
+		if (sh->in.histfile)
+			(void)append_history(1, sh->in.histfile);
+	}
+	shl_buf_free(&b);
+}
+
+char *shl_input_read(struct shell *sh)
+{
+	struct shl_buf b = { 0 };
+
+	for (;;) {
+		bool intr = false, more = false;
+		char *line;
+		size_t n;
+
+		if (sh->in.tty)
+			line = shl_rl_read(sh, b.len ? SHL_PROMPT_MORE
+						    : SHL_PROMPT, &intr);
+		else
+			line = shl_plain_read(sh, &intr);
+		if (!line) {
+			if (intr && sh->in.tty) {
+				shl_buf_free(&b);
+				return strdup("");
+			}
+			if (b.len)
+				break;	/* let the compiler say what is missing */
+			return NULL;
+		}
+		sh->in.lineno++;
+		if (!b.len && shl_blank_or_comment(line)) {
+			free(line);
+			continue;
+		}
+		n = strlen(line);
+		if (n && line[n - 1] == '\\') {
+			line[--n] = '\0';
+			more = true;
+		}
+		if (b.len)
+			shl_buf_puts(&b, "\n");
+		shl_buf_puts(&b, line);
+		free(line);
+		if (!more && !shl_incomplete(sh, b.s))
+			break;
+	}
+	if (sh->in.tty)
+		shl_history_add(sh, b.s);
+	return b.s;
+}
+
+/* ---- Where a statement ends -------------------------------------------- */
+
+static bool shl_starts_with_word(const char *s, const char *w)
+{
+	size_t n = strlen(w);
+
+	return strncmp(s, w, n) == 0 &&
+	       !(s[n] == '_' || (s[n] >= 'a' && s[n] <= 'z') ||
+		 (s[n] >= 'A' && s[n] <= 'Z') || (s[n] >= '0' && s[n] <= '9'));
+}
+
+bool shl_incomplete(struct shell *sh, const char *text)
+{
+	static const char *const openers[] = {
+		"if", "else", "while", "for", "do", "loop", "async", "sync",
+		"nocomplete", "syslet", "var", "const", "buffer", "data",
+	};
+	const char *p, *start = text + strspn(text, " \t\n");
+	int depth = 0;
+	char last = 0, quote = 0;
+	bool opener = false;
+	size_t i;
+
+	(void)sh;
+	if (shl_is_command(text))
+		return false;
+	for (p = start; *p; p++) {
+		if (quote) {
+			if (*p == '\\' && p[1])
+				p++;
+			else if (*p == quote)
+				quote = 0;
+			continue;
+		}
+		if (p[0] == '/' && p[1] == '*') {
+			const char *e = strstr(p + 2, "*/");
+
+			if (!e)
+				return true;
+			p = e + 1;
+			continue;
+		}
+		if (p[0] == '/' && p[1] == '/') {
+			p += strcspn(p, "\n");
+			if (!*p)
+				break;
+			continue;
+		}
+		switch (*p) {
+		case '"':
+		case '\'':
+			quote = *p;
+			break;
+		case '{':
+		case '(':
+		case '[':
+			depth++;
+			break;
+		case '}':
+		case ')':
+		case ']':
+			depth--;
+			break;
+		}
+		if (*p != ' ' && *p != '\t' && *p != '\n')
+			last = *p;
+	}
+	if (quote)
+		return false;	/* an unterminated string is an error, not more */
+	if (depth > 0)
+		return true;
+	if (depth < 0)
+		return false;
+	/* A compound statement or a declaration is complete at ';' or '}'
+	 * (a do-loop only at its ';'); anything else is complete as typed,
+	 * so that a missing ';' is diagnosed rather than waited for. */
+	for (i = 0; i < sizeof(openers) / sizeof(openers[0]); i++)
+		if (shl_starts_with_word(start, openers[i]))
+			opener = true;
+	if (!opener)
+		return false;
+	if (shl_starts_with_word(start, "do"))
+		return last != ';';
+	return last != ';' && last != '}';
+}
+
+/* ---- Setup -------------------------------------------------------------- */
+
+int shl_input_open(struct shell *sh, bool force_tty)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = shl_on_sigint;
+	sigemptyset(&sa.sa_mask);
+	/* No SA_RESTART: a blocking call in a running syslet, or the wait
+	 * for input, must return with EINTR. */
+	sigaction(SIGINT, &sa, NULL);
+
+	sh->in.in = stdin;
+	sh->in.tty = force_tty || isatty(STDIN_FILENO);
+	if (!sh->in.tty)
+		return 0;
+
+	shl_rl_shell = sh;
+	rl_readline_name = "syslet";
+	rl_catch_signals = 0;
+	rl_persistent_signal_handlers = 1;
+	rl_attempted_completion_function = shl_rl_complete;
+	/* Not '.', '/' or '-': file names, and locals named SYSLET.NAME. */
+	rl_basic_word_break_characters = " \t\n\"'`@$><=;|&{(,)}*+!%^~";
+	using_history();
+	stifle_history(SHL_HISTORY_MAX);
+	sh->in.histfile = shl_history_path();
+	if (sh->in.histfile) {
+		int fd;
+
+		if (shl_mkdirs(sh->in.histfile) < 0 ||
+		    (fd = open(sh->in.histfile, O_WRONLY | O_CREAT | O_APPEND,
+			       0600)) < 0) {
+			fprintf(sh->err, "%s: history not kept: %s: %s\n",
+				sh->prog, sh->in.histfile, strerror(errno));
+			free(sh->in.histfile);
+			sh->in.histfile = NULL;
+		} else {
+			close(fd);
+			read_history(sh->in.histfile);
+		}
+	}
+	return 0;
+}
+
+void shl_input_close(struct shell *sh)
+{
+	if (sh->in.tty) {
+		if (sh->in.histfile)
+			history_truncate_file(sh->in.histfile, SHL_HISTORY_MAX);
+		rl_callback_handler_remove();
+		shl_matches_reset(&shl_rl_matches);
+		clear_history();
+	}
+	free(sh->in.histfile);
+	sh->in.histfile = NULL;
+	shl_rl_shell = NULL;
+}

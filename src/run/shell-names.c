@@ -1,0 +1,56 @@
+/* shell-names.c: the names tab completion offers: commands, syscalls, keywords, and the session's and program's names. */
+#include "config.h"
+
+#include <string.h>
+
+#include "common/systab.h"
+#include "libsyslet.h"
+#include "run/shell-int.h"
+
+static const char *const shl_keywords[] = {
+	"var", "const", "buffer", "data", "syslet", "str", "int",
+	"if", "else", "while", "do", "for", "loop", "break", "continue",
+	"goto", "stop", "async", "sync", "nocomplete", "sizeof", "len",
+	"syscall", "sockaddr_in", "htons", "u16", "u32", "u64",
+};
+
+void shl_names(struct shell *sh, unsigned int kinds, shl_name_fn add,
+	       void *ctx)
+{
+	size_t i, n;
+
+	if (kinds & SHL_N_COMMAND) {
+		const struct shl_cmd *cmds = shl_cmd_table(&n);
+
+		for (i = 0; i < n; i++)
+			add(ctx, cmds[i].name);
+	}
+	if (kinds & SHL_N_KEYWORD)
+		for (i = 0; i < sizeof(shl_keywords) / sizeof(*shl_keywords);
+		     i++)
+			add(ctx, shl_keywords[i]);
+	if (kinds & SHL_N_SYSCALL) {
+		unsigned int k, count = 0;
+		const struct systab_entry *e =
+			systab_entries(systab_native_profile(), &count);
+
+		for (k = 0; k < count; k++)
+			if (!systab_denied_name(e[k].name))
+				add(ctx, e[k].name);
+	}
+	if (kinds & SHL_N_BACKEND) {
+		const char *const *b = syslet_backend_list();
+
+		for (; b && *b; b++)
+			add(ctx, *b);
+		add(ctx, "auto");
+	}
+	if (kinds & SHL_N_ONOFF) {
+		add(ctx, "on");
+		add(ctx, "off");
+	}
+	if (sh->dbg)
+		shl_dbg_names(sh, kinds, add, ctx);
+	if (sh->imm)
+		shl_imm_names(sh, kinds, add, ctx);
+}

@@ -1,0 +1,32 @@
+/* shell-prog.h: a program of the shell: the image model (for listings and names) beside the runtime's object. */
+#ifndef SYSLET_RUN_SHELL_PROG_H
+#define SYSLET_RUN_SHELL_PROG_H
+
+#include <stdio.h>
+
+#include "image/image.h"
+#include "libsyslet.h"
+#include "run/shell-int.h"
+
+struct shl_prog {
+	char			*name;	/* file name, or "<input>" */
+	struct slo_image	*img;
+	struct syslet_obj	*obj;
+};
+
+/* A .slo, or else a source compiled in memory; NULL, reason printed. */
+struct shl_prog *shl_prog_load(struct shell *sh, const char *path);
+/* Source text under name; the compiler's diagnostics go to diags. */
+struct shl_prog *shl_prog_compile(struct shell *sh, const char *name,
+				  const char *src, size_t len, FILE *diags);
+void shl_prog_free(struct shl_prog *p);
+/* Atom index of an entry or label symbol (kind: enum slo_sym_kind), or -1. */
+long shl_prog_sym_atom(const struct shl_prog *p, const char *name, int kind);
+
+/* One line per atom run, as step, trace and immediate mode print it:
+ * "#3 read(3, "hi\n", 64) = 3", where ends the chain when it does. */
+struct syslet_event;
+void shl_print_event(struct shell *sh, FILE *out, struct syslet_inst *inst,
+		     const struct syslet_event *ev);
+
+#endif /* SYSLET_RUN_SHELL_PROG_H */

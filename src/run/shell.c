@@ -1,0 +1,78 @@
+/* shell.c: syslet-run -i: the session and its read-dispatch loop. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run/shell-int.h"
+
+void shl_error(struct shell *sh, const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(sh->out);
+	fprintf(sh->err, "%s: ", sh->prog);
+	va_start(ap, fmt);
+	vfprintf(sh->err, fmt, ap);
+	va_end(ap);
+	fputc('\n', sh->err);
+	fflush(sh->err);
+	sh->errors++;
+}
+
+/* A line is a command, or else language text for immediate mode. */
+static void shl_dispatch(struct shell *sh, const char *text)
+{
+	if (shl_is_command(text))
+		shl_cmd_run(sh, text);
+	else
+		shl_imm_eval(sh, text);
+	fflush(sh->out);
+}
+
+int srun_shell(const struct srun_shell_opts *opt, int argc, char **argv)
+{
+	struct shell sh;
+	char *text;
+
+	memset(&sh, 0, sizeof(sh));
+	sh.opt = opt;
+	sh.prog = opt->progname ? opt->progname : "syslet-run";
+	sh.out = stdout;
+	sh.err = stderr;
+	sh.trace = opt->trace;
+	/* Results and messages interleave in the order they happen, also
+	 * through a pipe. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
+	if (shl_input_open(&sh, false) < 0)
+		return 1;
+	if (shl_dbg_init(&sh) < 0 || shl_imm_init(&sh) < 0) {
+		shl_input_close(&sh);
+		return 1;
+	}
+	if (argc > 0 && shl_dbg_load_path(&sh, argv[0], argc - 1, argv + 1) < 0
+	    && !sh.in.tty) {
+		/* A script that cannot load its program would only pile
+		 * errors on errors. */
+		sh.status = 1;
+		goto out;
+	}
+	if (sh.in.tty)
+		fprintf(sh.out, "syslet shell; type help for the commands, "
+				"Ctrl-D to leave.\n");
+	while (!sh.quit && (text = shl_input_read(&sh))) {
+		if (*text)
+			shl_dispatch(&sh, text);
+		free(text);
+	}
+	if (sh.in.tty && !sh.quit)
+		fputc('\n', sh.out);	/* Ctrl-D leaves the cursor mid-line */
+out:
+	shl_imm_free(&sh);
+	shl_dbg_free(&sh);
+	shl_input_close(&sh);
+	fflush(sh.out);
+	return sh.status;
+}

@@ -1,0 +1,106 @@
+#!/bin/sh
+# tty.sh: syslet-run -i on a real terminal (tmux): prompt, completion, history, Ctrl-C, Ctrl-D.
+. "$top_srcdir/tests/shell/lib.sh"
+
+command -v tmux >/dev/null 2>&1 || skip "tmux is not installed"
+shell_require
+
+sock=$tmpdir/tmux.sock
+data=$tmpdir/data
+# Our own server and socket: nothing of the user's tmux is touched.
+t() { tmux -S "$sock" "$@"; }
+trap 't kill-server 2>/dev/null; rm -rf "$tmpdir"' EXIT
+
+screen() { t capture-pane -p -t shell; }
+# wait_for PATTERN [WHAT]: until the screen shows PATTERN (grep -E), 10 s.
+wait_for() {
+	i=0
+	while ! screen | grep -Eq -- "$1"; do
+		i=$((i + 1))
+		if [ $i -gt 100 ]; then
+			screen >&2
+			fail "${2:-screen never showed '$1'}"
+		fi
+		sleep 0.1
+	done
+}
+# The prompt as the last non-empty line: the shell waits for input.
+wait_prompt() {
+	i=0
+	while [ "$(screen | grep -v '^$' | tail -n 1)" != "syslet>" ]; do
+		i=$((i + 1))
+		if [ $i -gt 100 ]; then
+			screen >&2
+			fail "${1:-no fresh prompt}"
+		fi
+		sleep 0.1
+	done
+}
+
+cd "$top_srcdir" || exit 99
+t -f /dev/null new-session -d -s shell -x 100 -y 40 \
+	"env XDG_DATA_HOME='$data' HOME='$tmpdir' SYSLET_BACKEND=emul \
+	 TERM=xterm '$SYSLET_RUN' -i; echo \"exit status \$?\"; sleep 30" ||
+	skip "tmux cannot start a server here"
+
+wait_for '^syslet> $' "no prompt on the terminal"
+
+# Completion of a command, then of a syscall name.
+t send-keys -t shell 'hel' Tab
+wait_for '^syslet> help $' "Tab did not complete 'hel' to 'help'"
+t send-keys -t shell Enter
+wait_for 'Commands \(help COMMAND for more\)' "help did not run"
+wait_prompt "no prompt after help"
+t send-keys -t shell 'getpp' Tab
+wait_for '^syslet> getppid $' "Tab did not complete the syscall getppid"
+t send-keys -t shell BSpace '();' Enter
+wait_for '^getppid\(\) = [0-9]+' "the statement did not run at once"
+
+# A block over several lines, with the continuation prompt.
+t send-keys -t shell 'var k = 0;' Enter
+wait_prompt "no prompt after a declaration"
+t send-keys -t shell 'while (k < 3) {' Enter
+wait_for '^   \.\.\.> $' "no continuation prompt inside a block"
+t send-keys -t shell 'k++;' Enter '}' Enter
+wait_for '^k = 3$' "the block did not run"
+
+# Ctrl-C drops the line being typed and gives a fresh prompt.
+t send-keys -t shell 'this is never run'
+wait_for 'this is never run'
+t send-keys -t shell C-c
+wait_for '^syslet> this is never run\^C$' "Ctrl-C did not drop the line"
+wait_prompt "no prompt after Ctrl-C"
+
+# Ctrl-C interrupts a syslet blocked in a system call.
+t send-keys -t shell 'buffer b[16];' Enter
+wait_prompt
+t send-keys -t shell 'n = read(0, b, 16);' Enter
+sleep 0.5
+t send-keys -t shell C-c
+wait_for '^n = -4 EINTR' "Ctrl-C did not interrupt the blocked read"
+wait_prompt "no prompt after interrupting a syslet"
+
+# History: Up brings back the last line.
+t send-keys -t shell Up
+wait_for '^syslet> n = read\(0, b, 16\);$' "Up did not recall the last line"
+t send-keys -t shell C-u 'quit 3' Enter
+wait_for '^exit status 3$' "quit 3 did not exit with status 3"
+
+hist=$data/syslet/history
+[ -f "$hist" ] || fail "no history file at $hist"
+grep -qx 'help' "$hist" || fail "help is not in the history"
+grep -qx 'while (k < 3) { k++; }' "$hist" ||
+	fail "the block is not one history line"
+grep -q 'this is never run' "$hist" && fail "an interrupted line is in the history"
+
+# Ctrl-D leaves; the history of the first session is there to recall.
+t kill-session -t shell
+t -f /dev/null new-session -d -s shell -x 100 -y 40 \
+	"env XDG_DATA_HOME='$data' HOME='$tmpdir' SYSLET_BACKEND=emul \
+	 TERM=xterm '$SYSLET_RUN' -i; echo \"exit status \$?\"; sleep 30"
+wait_for '^syslet> $' "no prompt in the second session"
+t send-keys -t shell Up
+wait_for '^syslet> quit 3$' "history was not kept across sessions"
+t send-keys -t shell C-u C-d
+wait_for '^exit status 0$' "Ctrl-D did not leave with status 0"
+exit 0
