@@ -238,6 +238,7 @@ SHL_HANDLER(list)
 	struct shl_dbg *d = sh->dbg;
 	long pc = shl_pc_index(sh), from = -1, to = -1, line = -1, cur;
 	char *text = NULL, *p, *nl;
+	bool atoms = true;
 	size_t len = 0;
 	FILE *mem;
 
@@ -287,12 +288,19 @@ SHL_HANDLER(list)
 	/* Mark the listing's atom lines: b breakpoint, > next to run. */
 	cur = -1;
 	for (p = text; p && *p; p = nl ? nl + 1 : NULL) {
-		long a = shl_listing_atom(p);
+		long a = atoms ? shl_listing_atom(p) : -1;
 		bool show = true;
 
 		nl = strchr(p, '\n');
 		if (nl)
 			*nl = '\0';
+		/* Cells and objects follow the atoms, numbered too. */
+		if (p[0] != ' ' && p[0] != ';' && p[0] != '\0' &&
+		    strncmp(p, "syslet ", 7) != 0) {
+			atoms = false;
+			a = -1;
+			cur = -1;
+		}
 		if (a >= 0)
 			cur = a;
 		if (from >= 0 && (cur < from || (to >= 0 && cur >= to)))

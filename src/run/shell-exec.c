@@ -220,3 +220,34 @@ struct syslet_uatom *shl_exec_step(struct shell *sh, struct shl_exec *x,
 	x->end = atom;
 	return next;
 }
+
+void shl_exec_steps(struct shell *sh, struct shl_exec *x,
+		    struct syslet_inst *inst, struct syslet_uatom *atom)
+{
+	struct syslet_atom_info ai;
+	struct shl_exec one;
+
+	memset(x, 0, sizeof(*x));
+	x->inst = inst;
+	shl_interrupted = 0;
+	while (atom) {
+		if (shl_interrupted) {
+			x->interrupted = true;
+			break;
+		}
+		atom = shl_exec_step(sh, &one, inst, atom);
+		x->last = one.last;
+		x->have_last = true;
+		x->end = one.end;
+		if (syslet_inst__atom_info(inst, one.last.atom, &ai) == 0 &&
+		    ai.role == SYSLET_ROLE_CALL) {
+			x->last_call = one.last;
+			x->have_call = true;
+		}
+		if (sh->trace)
+			shl_print_event(sh, sh->out, inst, &one.last);
+	}
+	x->done = true;
+	x->interrupted = x->interrupted || one.last.end == SYSLET_END_SIGNAL;
+	shl_interrupted = 0;
+}

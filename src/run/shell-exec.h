@@ -28,6 +28,11 @@ void shl_exec_fini(struct shell *sh);
 int shl_exec_chain(struct shell *sh, struct shl_exec *x,
 		   struct syslet_inst *inst, struct syslet_uatom *atom,
 		   bool wait);
+/* The whole chain from atom through shl_exec_step(), in this thread, so
+ * that Ctrl-C interrupts a blocking call (-EINTR) or stops the chain
+ * before its next atom; trace on prints every atom. */
+void shl_exec_steps(struct shell *sh, struct shl_exec *x,
+		    struct syslet_inst *inst, struct syslet_uatom *atom);
 /* The ring slot holding an atom of inst, or -1. */
 long shl_ring_find(const struct syslet_ring *ring,
 		   const struct syslet_inst *inst);

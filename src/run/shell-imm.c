@@ -360,7 +360,8 @@ static void shl_imm_declare(struct shell *sh, const char *text)
 	/* Checked by compiling it with everything declared so far. */
 	shl_buf_puts(&src, shl_buf_str(&m->decls));
 	shl_buf_puts(&src, text);
-	shl_buf_puts(&src, "\n");
+	/* The compiler wants something to run; this adds no names. */
+	shl_buf_puts(&src, "\nsyslet " SHL_IMM_ENTRY "() { }\n");
 	p = shl_imm_compile(sh, src.s, m->decl_lines);
 	shl_buf_free(&src);
 	if (!p)
@@ -396,12 +397,38 @@ static void shl_imm_report(struct shell *sh, const unsigned long *before,
 	}
 	if (any || sh->trace)
 		return;	/* trace printed every atom already */
+	/* Only calls: the result of a test or copy the compiler added says
+	 * nothing about the statement. */
 	if (x->have_call)
 		ev = &x->last_call;
-	else if (x->have_last)
-		ev = &x->last;
 	if (ev)
 		shl_print_event(sh, sh->out, inst, ev);
+	else if (x->interrupted)
+		fputs("interrupted\n", sh->out);
+}
+
+static bool shl_wants_async(struct syslet_inst *inst,
+			    const struct shl_prog *p)
+{
+	size_t i, n = syslet_obj__atom_count(p->obj);
+
+	for (i = 0; i < n; i++) {
+		struct syslet_uatom *a = syslet_inst__atom(inst, i);
+
+		if (a && (a->flags & SYSLET_ASYNC))
+			return true;
+	}
+	return false;
+}
+
+/* Whether text ends without the ';' or '}' a statement ends with. */
+static bool shl_ends_open(const char *text)
+{
+	size_t n = strlen(text);
+
+	while (n && isspace((unsigned char)text[n - 1]))
+		n--;
+	return n && text[n - 1] != ';' && text[n - 1] != '}';
 }
 
 static void shl_imm_run(struct shell *sh, const char *text)
@@ -422,6 +449,9 @@ static void shl_imm_run(struct shell *sh, const char *text)
 		shl_buf_printf(&src, "var %s;\n", implicit);
 	shl_buf_puts(&src, "syslet " SHL_IMM_ENTRY "() {\n");
 	shl_buf_puts(&src, text);
+	/* At the prompt, as in nft, a lone statement needs no ';'. */
+	if (shl_ends_open(text))
+		shl_buf_puts(&src, ";");
 	shl_buf_puts(&src, "\n}\n");
 	p = shl_imm_compile(sh, src.s, m->decl_lines + (implicit ? 2 : 1));
 	shl_buf_free(&src);
@@ -447,7 +477,12 @@ static void shl_imm_run(struct shell *sh, const char *text)
 	for (i = 0; i < m->nvars; i++)
 		before[i] = m->vars[i].value;
 	entry = syslet_inst__entry(inst, SHL_IMM_ENTRY);
-	if (shl_exec_chain(sh, &x, inst, entry, true) < 0) {
+	/* Only a statement that asks to go async takes the full path
+	 * through async_exec and a worker; the rest runs here, where
+	 * Ctrl-C can interrupt a call that blocks. */
+	if (!shl_wants_async(inst, p)) {
+		shl_exec_steps(sh, &x, inst, entry);
+	} else if (shl_exec_chain(sh, &x, inst, entry, true) < 0) {
 		syslet_inst__free(inst);
 		free(before);
 		goto out;

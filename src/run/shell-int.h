@@ -43,6 +43,7 @@ struct shl_input {
 	FILE		*in;		/* without a terminal */
 	char		*histfile;	/* NULL: no history kept */
 	unsigned long	lineno;		/* lines read so far */
+	char		*pending;	/* a line read ahead, without a tty */
 	/* The callback interface of readline hands lines over here. */
 	char		*rl_line;
 	bool		rl_got, rl_eof;
@@ -52,13 +53,14 @@ int shl_input_open(struct shell *sh, bool force_tty);
 void shl_input_close(struct shell *sh);
 /* One complete unit of input: a command line, or a statement whose
  * braces and parentheses balance (lines joined with '\n').  NULL at end
- * of input; "" when the user interrupted the line. */
+ * of input; "" when the user interrupted the line.  A trailing '\'
+ * continues a line too. */
 char *shl_input_read(struct shell *sh);
 /* Where the history lives: $XDG_DATA_HOME/syslet/history, else
  * ~/.local/share/syslet/history; NULL if neither can be found. */
 char *shl_history_path(void);
-/* Whether text needs more lines: open braces, parentheses or comment,
- * a trailing backslash, or a statement not yet ended by ';' or '}'. */
+/* Whether text needs more lines: an open brace or comment, or an if,
+ * loop or declaration not yet ended by ';' or '}'. */
 bool shl_incomplete(struct shell *sh, const char *text);
 
 /* ---- Names for completion (shell-names.c) ------------------------------- */

@@ -206,11 +206,20 @@ static char *shl_rl_read(struct shell *sh, const char *prompt, bool *intr)
 		FD_SET(fd, &fds);
 		r = select(fd + 1, &fds, NULL, NULL, NULL);
 		if (shl_interrupted) {
+			FILE *o = rl_outstream ? rl_outstream : stdout;
+
 			shl_interrupted = 0;
+			/* Echo ^C where the cursor is, at the end of what was
+			 * typed, before readline gives the terminal back. */
+			rl_point = rl_end;
+			rl_redisplay();
+			fputs("^C", o);
+			fflush(o);
 			rl_free_line_state();
 			rl_callback_sigcleanup();
 			rl_callback_handler_remove();
-			fputs("^C\n", rl_outstream ? rl_outstream : stdout);
+			fputs("\n", o);
+			fflush(o);
 			*intr = true;
 			return NULL;
 		}
@@ -271,6 +280,13 @@ static void shl_history_add(struct shell *sh, const char *text)
 	/* A block typed over several lines comes back as one line. */
 	for (p = text; *p; p++)
 		shl_buf_add(&b, *p == '\n' ? " " : p, 1);
+	/* Completion leaves a space after the word it completed. */
+	while (b.len && (b.s[b.len - 1] == ' ' || b.s[b.len - 1] == '\t'))
+		b.s[--b.len] = '\0';
+	if (!b.len) {
+		shl_buf_free(&b);
+		return;
+	}
 	last = history_length ? history_get(history_base + history_length - 1)
 			      : NULL;
 	if (!last || strcmp(last->line, b.s) != 0) {
@@ -284,6 +300,35 @@ static void shl_history_add(struct shell *sh, const char *text)
 	shl_buf_free(&b);
 }
 
+/*
+ * An if statement is complete at its ';' or '}', yet an else may follow
+ * on the next line.  A script can be read ahead to see; at a terminal
+ * the else must be on the line that ends the if.
+ */
+static bool shl_else_follows(struct shell *sh, const char *text)
+{
+	bool intr = false;
+	const char *p;
+	char *line;
+
+	if (sh->in.tty || shl_is_command(text))
+		return false;
+	p = text + strspn(text, " \t\n");
+	if (strncmp(p, "if", 2) != 0 || (p[2] != ' ' && p[2] != '('))
+		return false;
+	line = shl_plain_read(sh, &intr);
+	if (!line)
+		return false;
+	p = line + strspn(line, " \t");
+	if (strncmp(p, "else", 4) == 0 &&
+	    (p[4] == '\0' || p[4] == ' ' || p[4] == '\t' || p[4] == '{')) {
+		sh->in.pending = line;	/* taken as the unit's next line */
+		return true;
+	}
+	sh->in.pending = line;
+	return false;
+}
+
 char *shl_input_read(struct shell *sh)
 {
 	struct shl_buf b = { 0 };
@@ -293,11 +338,15 @@ char *shl_input_read(struct shell *sh)
 		char *line;
 		size_t n;
 
-		if (sh->in.tty)
+		if (sh->in.pending) {
+			line = sh->in.pending;
+			sh->in.pending = NULL;
+		} else if (sh->in.tty) {
 			line = shl_rl_read(sh, b.len ? SHL_PROMPT_MORE
 						    : SHL_PROMPT, &intr);
-		else
+		} else {
 			line = shl_plain_read(sh, &intr);
+		}
 		if (!line) {
 			if (intr && sh->in.tty) {
 				shl_buf_free(&b);
@@ -321,7 +370,7 @@ char *shl_input_read(struct shell *sh)
 			shl_buf_puts(&b, "\n");
 		shl_buf_puts(&b, line);
 		free(line);
-		if (!more && !shl_incomplete(sh, b.s))
+		if (!more && !shl_incomplete(sh, b.s) && !shl_else_follows(sh, b.s))
 			break;
 	}
 	if (sh->in.tty)
@@ -382,14 +431,12 @@ bool shl_incomplete(struct shell *sh, const char *text)
 		case '\'':
 			quote = *p;
 			break;
+		/* Only braces: a parenthesis left open by mistake must not
+		 * swallow the lines after it. */
 		case '{':
-		case '(':
-		case '[':
 			depth++;
 			break;
 		case '}':
-		case ')':
-		case ']':
 			depth--;
 			break;
 		}
@@ -472,5 +519,7 @@ void shl_input_close(struct shell *sh)
 	}
 	free(sh->in.histfile);
 	sh->in.histfile = NULL;
+	free(sh->in.pending);
+	sh->in.pending = NULL;
 	shl_rl_shell = NULL;
 }

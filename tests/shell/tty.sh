@@ -12,6 +12,15 @@ t() { tmux -S "$sock" "$@"; }
 trap 't kill-server 2>/dev/null; rm -rf "$tmpdir"' EXIT
 
 screen() { t capture-pane -p -t shell; }
+# type TEXT: literal keys.  tmux takes a word ending in ';' for its own
+# command separator unless escaped.
+type() {
+	case $1 in
+	*\;) t send-keys -t shell -l "${1%;}\\;" ;;
+	*) t send-keys -t shell -l "$1" ;;
+	esac
+}
+key() { t send-keys -t shell "$@"; }
 # wait_for PATTERN [WHAT]: until the screen shows PATTERN (grep -E), 10 s.
 wait_for() {
 	i=0
@@ -43,47 +52,60 @@ t -f /dev/null new-session -d -s shell -x 100 -y 40 \
 	 TERM=xterm '$SYSLET_RUN' -i; echo \"exit status \$?\"; sleep 30" ||
 	skip "tmux cannot start a server here"
 
-wait_for '^syslet> $' "no prompt on the terminal"
+wait_for '^syslet> ?$' "no prompt on the terminal"
 
 # Completion of a command, then of a syscall name.
-t send-keys -t shell 'hel' Tab
-wait_for '^syslet> help $' "Tab did not complete 'hel' to 'help'"
-t send-keys -t shell Enter
+type 'hel'
+key Tab
+wait_for '^syslet> help ?$' "Tab did not complete 'hel' to 'help'"
+key Enter
 wait_for 'Commands \(help COMMAND for more\)' "help did not run"
 wait_prompt "no prompt after help"
-t send-keys -t shell 'getpp' Tab
-wait_for '^syslet> getppid $' "Tab did not complete the syscall getppid"
-t send-keys -t shell BSpace '();' Enter
+type 'getpp'
+key Tab
+wait_for '^syslet> getppid ?$' "Tab did not complete the syscall getppid"
+key BSpace
+type '();'
+key Enter
 wait_for '^getppid\(\) = [0-9]+' "the statement did not run at once"
 
 # A block over several lines, with the continuation prompt.
-t send-keys -t shell 'var k = 0;' Enter
+type 'var k = 0;'
+key Enter
 wait_prompt "no prompt after a declaration"
-t send-keys -t shell 'while (k < 3) {' Enter
-wait_for '^   \.\.\.> $' "no continuation prompt inside a block"
-t send-keys -t shell 'k++;' Enter '}' Enter
+type 'while (k < 3) {'
+key Enter
+wait_for '^   \.\.\.> ?$' "no continuation prompt inside a block"
+type 'k++;'
+key Enter
+type '}'
+key Enter
 wait_for '^k = 3$' "the block did not run"
 
 # Ctrl-C drops the line being typed and gives a fresh prompt.
-t send-keys -t shell 'this is never run'
+type 'this is never run'
 wait_for 'this is never run'
-t send-keys -t shell C-c
+key C-c
 wait_for '^syslet> this is never run\^C$' "Ctrl-C did not drop the line"
 wait_prompt "no prompt after Ctrl-C"
 
 # Ctrl-C interrupts a syslet blocked in a system call.
-t send-keys -t shell 'buffer b[16];' Enter
+type 'buffer b[16];'
+key Enter
 wait_prompt
-t send-keys -t shell 'n = read(0, b, 16);' Enter
+type 'n = read(0, b, 16);'
+key Enter
 sleep 0.5
-t send-keys -t shell C-c
-wait_for '^n = -4 EINTR' "Ctrl-C did not interrupt the blocked read"
+key C-c
+wait_for 'n = -4 EINTR' "Ctrl-C did not interrupt the blocked read"
 wait_prompt "no prompt after interrupting a syslet"
 
 # History: Up brings back the last line.
-t send-keys -t shell Up
+key Up
 wait_for '^syslet> n = read\(0, b, 16\);$' "Up did not recall the last line"
-t send-keys -t shell C-u 'quit 3' Enter
+key C-u
+type 'quit 3'
+key Enter
 wait_for '^exit status 3$' "quit 3 did not exit with status 3"
 
 hist=$data/syslet/history
@@ -98,9 +120,10 @@ t kill-session -t shell
 t -f /dev/null new-session -d -s shell -x 100 -y 40 \
 	"env XDG_DATA_HOME='$data' HOME='$tmpdir' SYSLET_BACKEND=emul \
 	 TERM=xterm '$SYSLET_RUN' -i; echo \"exit status \$?\"; sleep 30"
-wait_for '^syslet> $' "no prompt in the second session"
-t send-keys -t shell Up
+wait_for '^syslet> ?$' "no prompt in the second session"
+key Up
 wait_for '^syslet> quit 3$' "history was not kept across sessions"
-t send-keys -t shell C-u C-d
+key C-u
+key C-d
 wait_for '^exit status 0$' "Ctrl-D did not leave with status 0"
 exit 0
