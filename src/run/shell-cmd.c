@@ -60,13 +60,13 @@ static const struct shl_cmd shl_cmds[] = {
 	  "Prints the loaded program's annotated atom listing, the same text\n"
 	  "as `sysletc -S`, marking breakpoints with 'b' and the next atom\n"
 	  "to run with '>'.  With an argument, only the atoms of that entry,\n"
-	  "from that atom (#N) or of that source line.",
+	  "from that atom ([N] or #N) or of that source line.",
 	  shl_dbg_list, SHL_N_ENTRY | SHL_N_LABEL },
 	{ "break", "b", "break [ATOM|LINE|ENTRY|LABEL]",
 	  "set a breakpoint, or list them",
-	  "Stops run and continue before the atom runs.  #N (or atom N) is\n"
-	  "an atom index as in the listing, a plain number a source line\n"
-	  "(its first atom), a name an entry or a label.  Without an\n"
+	  "Stops run and continue before the atom runs.  An ATOM is written\n"
+	  "[N] or #N, N its index in the listing; a plain number is a source\n"
+	  "line (its first atom), a name an entry or a label.  Without an\n"
 	  "argument, lists the breakpoints.  See also delete.",
 	  shl_dbg_break, SHL_N_ENTRY | SHL_N_LABEL },
 	{ "delete", "d", "delete [N]",

@@ -216,6 +216,22 @@ static bool shl_is_bp(struct shl_dbg *d, size_t atom)
 	return false;
 }
 
+/* "#N" or "[N]", as the listing and the trace name atoms. */
+static bool shl_parse_atom(const char *w, long *v)
+{
+	struct shl_buf b = { 0 };
+	bool ok;
+
+	if (w[0] == '#')
+		return shl_parse_long(w + 1, v);
+	if (w[0] != '[' || !w[1] || w[strlen(w) - 1] != ']')
+		return false;
+	shl_buf_add(&b, w + 1, strlen(w) - 2);
+	ok = shl_parse_long(b.s, v);
+	shl_buf_free(&b);
+	return ok;
+}
+
 /* Leading "  N " or "#N" of a listing line: the atom it shows, or -1. */
 static long shl_listing_atom(const char *line)
 {
@@ -249,14 +265,14 @@ SHL_HANDLER(list)
 		return -1;
 	}
 	if (argc > 2) {
-		shl_error(sh, "list: expected ENTRY, #ATOM or LINE, got '%s'",
+		shl_error(sh, "list: expected ENTRY, [N] or LINE, got '%s'",
 			  rest);
 		return -1;
 	}
 	if (argc == 2) {
 		long v;
 
-		if (argv[1][0] == '#' && shl_parse_long(argv[1] + 1, &v)) {
+		if (shl_parse_atom(argv[1], &v)) {
 			from = v;
 		} else if (shl_parse_long(argv[1], &v)) {
 			line = v;
@@ -276,7 +292,7 @@ SHL_HANDLER(list)
 			}
 		} else {
 			shl_error(sh, "list: no entry '%s' (expected ENTRY, "
-				  "#ATOM or LINE)", argv[1]);
+				  "[N] or LINE)", argv[1]);
 			return -1;
 		}
 	}
@@ -336,9 +352,10 @@ static long shl_locate(struct shell *sh, int argc, char **argv)
 		w = argv[2];
 	else if (argc != 2)
 		return -2;
-	if (w[0] == '#' || w != argv[1]) {
-		if (!shl_parse_long(w + (w[0] == '#'), &v) || v < 0 ||
-		    (size_t)v >= n) {
+	if (w[0] == '#' || w[0] == '[' || w != argv[1]) {
+		if (!(w != argv[1] ? shl_parse_long(w, &v)
+				   : shl_parse_atom(w, &v)) ||
+		    v < 0 || (size_t)v >= n) {
 			shl_error(sh, "no atom %s (the program has %zu)", w, n);
 			return -1;
 		}
@@ -374,7 +391,7 @@ static long shl_locate(struct shell *sh, int argc, char **argv)
 			}
 		}
 	}
-	shl_error(sh, "break: no entry or label '%s' (expected #ATOM, LINE, "
+	shl_error(sh, "break: no entry or label '%s' (expected [N], LINE, "
 		  "ENTRY or LABEL)", w);
 	return -1;
 }
@@ -383,7 +400,7 @@ static void shl_describe_atom(struct shell *sh, size_t atom)
 {
 	struct syslet_atom_info ai;
 
-	fprintf(sh->out, "#%zu", atom);
+	fprintf(sh->out, "[%zu]", atom);
 	if (syslet_obj__atom_info(sh->dbg->prog->obj, atom, &ai) != 0)
 		return;
 	if (ai.syscall)
@@ -414,12 +431,12 @@ SHL_HANDLER(break)
 	}
 	atom = shl_locate(sh, argc, argv);
 	if (atom == -2)
-		shl_error(sh, "break: expected #ATOM, LINE, ENTRY or LABEL, "
+		shl_error(sh, "break: expected [N], LINE, ENTRY or LABEL, "
 			  "got '%s'", rest);
 	if (atom < 0)
 		return -1;
 	if (shl_is_bp(d, (size_t)atom)) {
-		fprintf(sh->out, "breakpoint already at #%ld\n", atom);
+		fprintf(sh->out, "breakpoint already at [%ld]\n", atom);
 		return 0;
 	}
 	v = realloc(d->bps, (d->nbps + 1) * sizeof(*v));
@@ -515,7 +532,7 @@ static void shl_report_end(struct shell *sh, struct syslet_uatom *last,
 		return;
 	}
 	srun_format_result(res, sizeof(res), ret);
-	fprintf(sh->out, "%s finished at #%ld: %s\n", d->entry,
+	fprintf(sh->out, "%s finished at [%ld]: %s\n", d->entry,
 		syslet_inst__atom_index(d->inst, last), res);
 }
 
@@ -846,7 +863,7 @@ static void shl_show_ring(struct shell *sh)
 		if (inst) {
 			srun_format_result(res, sizeof(res),
 					   syslet_inst__result(inst, a));
-			fprintf(sh->out, "#%ld", syslet_inst__atom_index(inst, a));
+			fprintf(sh->out, "[%ld]", syslet_inst__atom_index(inst, a));
 			{
 				struct syslet_atom_info ai;
 

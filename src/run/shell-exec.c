@@ -9,6 +9,7 @@
 #include "common/systab.h"
 #include "run/decode.h"
 #include "run/run.h"
+#include "run/trace.h"
 #include "run/shell-exec.h"
 
 /*
@@ -25,35 +26,31 @@ void shl_print_event(struct shell *sh, FILE *out, struct syslet_inst *inst,
 	bool have = inst && syslet_inst__atom_info(inst, ev->atom, &ai) == 0;
 	const char *name;
 	char res[64];
-	bool typed = have && ai.source && strcmp(ai.source, "<input>") == 0;
 
 	(void)sh;
-	if (have && !typed)
-		fprintf(out, "#%zu ", ai.index);
-	else if (!have)
-		fprintf(out, "%p ", (void *)ev->atom);
-	if (ev->end == SYSLET_END_FAULT) {
-		fputs("cannot be read: -14 EFAULT\n", out);
+	/* Atoms of a program: the line --trace prints. */
+	if (!have || !ai.source || strcmp(ai.source, SHL_INPUT) != 0) {
+		srun_trace_line(out, inst, -1, ev);
 		return;
 	}
-	name = have && ai.syscall ? ai.syscall
-				  : systab_name(systab_native_profile(),
-						(long)ev->nr);
+	/* A statement typed at the prompt: no file or atom to point to. */
+	if (ev->end == SYSLET_END_FAULT) {
+		fputs("<fault: the atom or an argument is unreadable> = "
+		      "-14 EFAULT\n", out);
+		return;
+	}
+	name = ai.syscall ? ai.syscall
+			  : systab_name(systab_native_profile(), (long)ev->nr);
 	srun_decode_call(out, name, (long)ev->nr, ev->args, (int)ev->nargs,
 			 ev->ret);
 	srun_format_result(res, sizeof(res), ev->ret);
 	fprintf(out, " = %s", res);
 	if (ev->where == SYSLET_WHERE_CACHEMISS)
-		fputs(" [cachemiss]", out);
+		fputs(" <cachemiss>", out);
 	if (ev->handoff)
-		fputs(" [went async]", out);
-	if (ev->end == SYSLET_END_STOP)
-		fputs(" [stop]", out);
-	else if (ev->end == SYSLET_END_SIGNAL)
-		fputs(" [interrupted]", out);
-	/* A statement typed at the prompt has no file to point to. */
-	if (have && ai.line && ai.source && !typed)
-		fprintf(out, "\t%s:%u", ai.source, ai.line);
+		fputs(" <went async>", out);
+	if (ev->end == SYSLET_END_SIGNAL)
+		fputs(" <stopped by a signal>", out);
 	fputc('\n', out);
 }
 

@@ -10,7 +10,7 @@
 #include "run/run.h"
 #include "run/shell-exec.h"
 
-#define SHL_IMM_FILE	"<input>"
+#define SHL_IMM_FILE	SHL_INPUT
 #define SHL_IMM_ENTRY	"__shell"
 
 /*

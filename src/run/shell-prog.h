@@ -8,6 +8,9 @@
 #include "libsyslet.h"
 #include "run/shell-int.h"
 
+/* The file name of statements typed at the prompt. */
+#define SHL_INPUT "<input>"
+
 struct shl_prog {
 	char			*name;	/* file name, or "<input>" */
 	struct slo_image	*img;
@@ -23,8 +26,8 @@ void shl_prog_free(struct shl_prog *p);
 /* Atom index of an entry or label symbol (kind: enum slo_sym_kind), or -1. */
 long shl_prog_sym_atom(const struct shl_prog *p, const char *name, int kind);
 
-/* One line per atom run, as step, trace and immediate mode print it:
- * "#3 read(3, "hi\n", 64) = 3", where ends the chain when it does. */
+/* One line per atom run: for a program's atoms the line of --trace, for
+ * a statement typed at the prompt "read(3, "hi\n", 64) = 3". */
 struct syslet_event;
 void shl_print_event(struct shell *sh, FILE *out, struct syslet_inst *inst,
 		     const struct syslet_event *ev);
