@@ -859,7 +859,7 @@ static void shl_show_ring(struct shell *sh)
 		for (k = 0; !inst && k < d->nkept; k++)
 			if (syslet_inst__atom_index(d->kept[k], a) >= 0)
 				inst = d->kept[k];
-		fprintf(sh->out, "  [%lu] ", i);
+		fprintf(sh->out, "  slot %lu: ", i);
 		if (inst) {
 			srun_format_result(res, sizeof(res),
 					   syslet_inst__result(inst, a));
