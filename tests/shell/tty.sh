@@ -21,12 +21,12 @@ type() {
 	esac
 }
 key() { t send-keys -t shell "$@"; }
-# wait_for PATTERN [WHAT]: until the screen shows PATTERN (grep -E), 10 s.
+# wait_for PATTERN [WHAT]: until the screen shows PATTERN (grep -E), 30 s.
 wait_for() {
 	i=0
 	while ! screen | grep -Eq -- "$1"; do
 		i=$((i + 1))
-		if [ $i -gt 100 ]; then
+		if [ $i -gt 300 ]; then
 			screen >&2
 			fail "${2:-screen never showed '$1'}"
 		fi
@@ -38,7 +38,7 @@ wait_prompt() {
 	i=0
 	while [ "$(screen | grep -v '^$' | tail -n 1)" != "syslet>" ]; do
 		i=$((i + 1))
-		if [ $i -gt 100 ]; then
+		if [ $i -gt 300 ]; then
 			screen >&2
 			fail "${1:-no fresh prompt}"
 		fi
