@@ -48,12 +48,13 @@ static int shl_cmd_trace(struct shell *sh, int argc, char **argv,
  * of the kinds in .complete for the arguments.
  */
 static const struct shl_cmd shl_cmds[] = {
-	{ "load", NULL, "load IMAGE|SOURCE [ARG...]",
+	{ "load", NULL, "load [IMAGE|SOURCE [ARG...]]",
 	  "load a .slo image or compile a .syslet source",
 	  "Opens IMAGE (a .slo) or compiles SOURCE (a .syslet) with the\n"
 	  "compiler library, and makes it the program that list, break and\n"
 	  "run work on.  ARGs are remembered as the default arguments of run.\n"
-	  "The session's own declarations stay as they are.",
+	  "The session's own declarations stay as they are.  Without a file,\n"
+	  "the syslets declared in the session become the program.",
 	  shl_dbg_load, SHL_N_FILE },
 	{ "list", "l", "list [ENTRY|ATOM|LINE]",
 	  "show the atom listing (as sysletc -S)",

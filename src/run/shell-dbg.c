@@ -136,16 +136,26 @@ static bool shl_need_prog(struct shell *sh, const char *cmd)
 /* ---- load, list ---------------------------------------------------------- */
 
 static void shl_dbg_load_info(struct shell *sh);
+static void shl_dbg_set_prog(struct shell *sh, struct shl_prog *p, int argc,
+			     char **argv);
 
 int shl_dbg_load_path(struct shell *sh, const char *path, int argc,
 		      char **argv)
 {
-	struct shl_dbg *d = sh->dbg;
 	struct shl_prog *p = shl_prog_load(sh, path);
-	int k;
 
 	if (!p)
 		return -1;
+	shl_dbg_set_prog(sh, p, argc, argv);
+	return 0;
+}
+
+static void shl_dbg_set_prog(struct shell *sh, struct shl_prog *p, int argc,
+			     char **argv)
+{
+	struct shl_dbg *d = sh->dbg;
+	int k;
+
 	shl_drop_inst(sh);
 	shl_prog_free(d->prog);
 	d->prog = p;
@@ -160,7 +170,6 @@ int shl_dbg_load_path(struct shell *sh, const char *path, int argc,
 		d->args[k] = strdup(argv[k]);
 	d->nargs = argc;
 	shl_dbg_load_info(sh);
-	return 0;
 }
 
 static void shl_dbg_load_info(struct shell *sh)
@@ -192,9 +201,21 @@ static void shl_dbg_load_info(struct shell *sh)
 
 SHL_HANDLER(load)
 {
+	/* Without a file: the syslets declared in the session. */
 	if (argc < 2) {
-		shl_error(sh, "load: expected IMAGE|SOURCE [ARG...]");
-		return -1;
+		const char *src = shl_imm_source(sh);
+		struct shl_prog *p;
+
+		if (!strstr(src, "syslet ")) {
+			shl_error(sh, "load: expected IMAGE|SOURCE [ARG...] "
+				  "(or declare a syslet first)");
+			return -1;
+		}
+		p = shl_prog_compile(sh, SHL_INPUT, src, strlen(src), sh->err);
+		if (!p)
+			return -1;
+		shl_dbg_set_prog(sh, p, 0, NULL);
+		return 0;
 	}
 	return shl_dbg_load_path(sh, argv[1], argc - 2, argv + 2);
 }

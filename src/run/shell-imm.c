@@ -111,6 +111,11 @@ void shl_imm_print_all(struct shell *sh)
 		shl_print_var(sh, &sh->imm->vars[i]);
 }
 
+const char *shl_imm_source(struct shell *sh)
+{
+	return shl_buf_str(&sh->imm->decls);
+}
+
 void shl_imm_info(struct shell *sh)
 {
 	struct shl_imm *m = sh->imm;

@@ -157,6 +157,8 @@ unsigned char *shl_imm_object(struct shell *sh, const char *name,
 /* Print every session variable as print does. */
 void shl_imm_print_all(struct shell *sh);
 void shl_imm_info(struct shell *sh);
+/* The session's declarations, as source text. */
+const char *shl_imm_source(struct shell *sh);
 
 /* ---- The session (shell.c) --------------------------------------------- */
 struct shell {
