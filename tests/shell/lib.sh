@@ -5,7 +5,7 @@
 shell_require() {
 	out=$("$SYSLET_RUN" -i </dev/null 2>&1)
 	case $out in
-	*"built without readline"*) skip "syslet-run was built without readline" ;;
+	*"-i is unavailable"*) skip "syslet-run was built without the shell (readline)" ;;
 	esac
 }
 
