@@ -1,8 +1,9 @@
 # tests/shell.mk: syslet-run -i: scripted sessions through a pipe against transcripts, and one terminal session under tmux.
-shell_sessions = immediate decls input step-cat breakpoints cells ring errors commands
-TESTS += $(shell_sessions:%=tests/shell/%.sh) tests/shell/tty.sh
+shell_session_tests = tests/shell/immediate.sh tests/shell/decls.sh \
+	tests/shell/input.sh tests/shell/step-cat.sh \
+	tests/shell/breakpoints.sh tests/shell/cells.sh tests/shell/ring.sh \
+	tests/shell/errors.sh tests/shell/commands.sh
+TESTS += $(shell_session_tests) tests/shell/tty.sh
 EXTRA_DIST += tests/shell/lib.sh tests/shell/tty.sh tests/shell/hello.txt \
-	tests/shell/async.syslet \
-	$(shell_sessions:%=tests/shell/%.sh) \
-	$(shell_sessions:%=tests/shell/%.in) \
-	$(shell_sessions:%=tests/shell/%.out)
+	tests/shell/async.syslet $(shell_session_tests) \
+	$(shell_session_tests:.sh=.in) $(shell_session_tests:.sh=.out)

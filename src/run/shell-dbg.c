@@ -340,7 +340,7 @@ SHL_HANDLER(list)
 		}
 		if (a >= 0)
 			cur = a;
-		if (from >= 0 && (cur < from || (to >= 0 && cur >= to)))
+		if (from >= 0 && (cur < from || (to >= 0 && cur >= to) || !*p))
 			show = false;
 		if (line >= 0) {
 			struct syslet_atom_info ai;
