@@ -407,6 +407,10 @@ static bool fusable(struct lower *L, struct ast_stmt *s, struct lower_fuse *fz)
 		if (!s || s->next)
 			return false;
 	}
+	/* Contradicting modifiers are reported by lower_stmt(). */
+	if ((mods & (SYSLET_ASYNC | SYSLET_SYNC)) ==
+	    (SYSLET_ASYNC | SYSLET_SYNC))
+		return false;
 	memset(fz, 0, sizeof(*fz));
 	fz->text = s->loc;
 	fz->mods = mods;
