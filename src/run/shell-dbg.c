@@ -548,7 +548,7 @@ static void shl_report_end(struct shell *sh, struct syslet_uatom *last,
 
 	d->pc = NULL;
 	if (ret < 0) {
-		srun_stop_report(sh->out, sh->prog, d->entry, d->inst, last,
+		srun_stop_report(sh->out, sh->prog, NULL, d->entry, d->inst, last,
 				 ret);
 		return;
 	}
