@@ -1,1 +1,2 @@
-# tests/kernel.mk: (empty so far)
+# tests/kernel.mk: programs that run inside the qemu guest of make kernel-check (not in make check).
+EXTRA_DIST += tests/kernel/init.c tests/kernel/ktest.c
