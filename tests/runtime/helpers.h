@@ -1,0 +1,140 @@
+/* helpers.h: shared helpers of the runtime conformance tests (exit 0 pass, 77 skip, 1 fail). */
+#ifndef RT_HELPERS_H
+#define RT_HELPERS_H
+
+/*
+ * Each test checks one group of the kernel's syslet rules against the
+ * backend $SYSLET_BACKEND selects (default auto), through the public API
+ * only, so that the same programs run in a guest on the kernel backend.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <libsyslet.h>
+
+#define RT_PASS 0
+#define RT_FAIL 1
+#define RT_SKIP 77
+
+static int rt_failures;
+
+#define rt_check(cond, ...)						\
+	do {								\
+		if (!(cond)) {						\
+			fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__,	\
+				__LINE__, #cond);			\
+			fprintf(stderr, __VA_ARGS__);			\
+			fputc('\n', stderr);				\
+			rt_failures++;					\
+		}							\
+	} while (0)
+
+#define rt_die(...)							\
+	do {								\
+		fprintf(stderr, "ERROR %s:%d: ", __FILE__, __LINE__);	\
+		fprintf(stderr, __VA_ARGS__);				\
+		fputc('\n', stderr);					\
+		exit(RT_FAIL);						\
+	} while (0)
+
+/* Choose the backend now; skip when it cannot run here. */
+static inline const char *rt_init(void)
+{
+	int err = syslet_backend_init();
+
+	if (err) {
+		fprintf(stderr, "SKIP: no backend: %s\n",
+			syslet_backend_error() ? syslet_backend_error() : "?");
+		exit(RT_SKIP);
+	}
+	return syslet_backend_name();
+}
+
+static inline int rt_is_emul(void)
+{
+	const char *n = syslet_backend_name();
+
+	return n && !strcmp(n, "emul");
+}
+
+static inline int rt_done(const char *name)
+{
+	if (rt_failures) {
+		fprintf(stderr, "%s: %d check(s) failed (backend %s)\n", name,
+			rt_failures, syslet_backend_name());
+		return RT_FAIL;
+	}
+	printf("%s: ok (backend %s)\n", name, syslet_backend_name());
+	return RT_PASS;
+}
+
+/* Fill an atom by hand: up to six argument pointers, NULL-terminated. */
+static inline void rt_atom(struct syslet_uatom *a, unsigned long nr,
+			   long *ret, unsigned long flags,
+			   struct syslet_uatom *next, unsigned long *a0,
+			   unsigned long *a1, unsigned long *a2)
+{
+	memset(a, 0, sizeof(*a));
+	a->flags = flags;
+	a->nr = nr;
+	a->ret_ptr = ret;
+	a->next = next;
+	a->arg_ptr[0] = a0;
+	a->arg_ptr[1] = a0 ? a1 : NULL;
+	a->arg_ptr[2] = a0 && a1 ? a2 : NULL;
+}
+
+static inline unsigned long rt_umem_nr(void)
+{
+	long nr = syslet_sysno(SYSLET_CALL_UMEM_ADD);
+
+	if (nr < 0)
+		rt_die("no syscall number for umem_add");
+	return (unsigned long)nr;
+}
+
+/* Register a ring of @entries for this thread, or die. */
+static inline void rt_register(struct async_head_user *ahu,
+			       struct syslet_uatom **ring,
+			       unsigned long entries, unsigned long maxthr)
+{
+	memset(ring, 0, entries * sizeof(*ring));
+	ahu->completion_ring = ring;
+	ahu->ring_size_bytes = entries * sizeof(*ring);
+	ahu->max_nr_threads = maxthr;
+	if (sys_async_register(ahu, sizeof(*ahu)))
+		rt_die("sys_async_register: %s", strerror(errno));
+}
+
+static inline void rt_unregister(struct async_head_user *ahu)
+{
+	if (sys_async_unregister(ahu, sizeof(*ahu)))
+		rt_die("sys_async_unregister: %s", strerror(errno));
+}
+
+/* Pop every completion in the ring, in order; returns how many. */
+static inline unsigned long rt_drain(struct syslet_uatom **ring,
+				     unsigned long entries,
+				     unsigned long *idx,
+				     struct syslet_uatom **out,
+				     unsigned long max)
+{
+	unsigned long n = 0;
+
+	while (ring[*idx]) {
+		struct syslet_uatom *a =
+			__atomic_load_n(&ring[*idx], __ATOMIC_ACQUIRE);
+
+		if (out && n < max)
+			out[n] = a;
+		__atomic_store_n(&ring[*idx], NULL, __ATOMIC_RELEASE);
+		*idx = (*idx + 1) % entries;
+		n++;
+	}
+	return n;
+}
+
+#endif /* RT_HELPERS_H */
