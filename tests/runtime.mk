@@ -1,7 +1,8 @@
 # tests/runtime.mk: conformance tests of libsyslet's runtime (tests/runtime/), one program per group of rules.
 # They use only the public API and libc, so the same programs run in a guest
 # against the kernel backend; $SYSLET_BACKEND picks the backend (default auto).
-runtime_tests = tests/runtime/args tests/runtime/fault tests/runtime/stop
+runtime_tests = tests/runtime/args tests/runtime/fault tests/runtime/stop \
+	tests/runtime/async tests/runtime/register
 check_PROGRAMS += $(runtime_tests)
 TESTS += $(runtime_tests)
 noinst_HEADERS += tests/runtime/helpers.h
@@ -9,3 +10,5 @@ runtime_ldadd = src/lib/libsyslet.la -lpthread
 tests_runtime_args_LDADD = $(runtime_ldadd)
 tests_runtime_fault_LDADD = $(runtime_ldadd)
 tests_runtime_stop_LDADD = $(runtime_ldadd)
+tests_runtime_async_LDADD = $(runtime_ldadd)
+tests_runtime_register_LDADD = $(runtime_ldadd)
