@@ -180,9 +180,101 @@ struct syslet_uatom *syslet_step(struct syslet_uatom *atom,
 				 struct syslet_event *ev);
 
 /* ---- Images (src/lib/image*.c) ----------------------------------------
- * Filled in by the loader part: open a .slo from a file or memory,
- * instantiate it with private cells, entries and cells by name, bind
- * parameters, map an atom back to its source line. */
+ * A .slo is opened once (every section validated, its ABI profile
+ * checked against this library's) and instantiated any number of times:
+ * each instance has private atoms, cells, read-only data and buffers,
+ * relocated to its own addresses.  Functions that can fail for a reason
+ * a user must read take err/errlen and put a one-line message there
+ * (no trailing newline); they also set errno.  Names of cells are their
+ * symbol names (`count`, `cat.fd`); a local may be named without its
+ * syslet when that is unambiguous. */
+struct syslet_obj;
+struct syslet_inst;
+
+enum syslet_param_type {
+	SYSLET_PARAM_INT = 1,	/* the cell holds the integer */
+	SYSLET_PARAM_STR = 2,	/* the cell holds a pointer to the string */
+};
+
+struct syslet_param {
+	const char		*name;	/* without the syslet: "path" */
+	enum syslet_param_type	type;
+};
+
+/* Why the compiler emitted an atom (from the debug records). */
+enum syslet_role {
+	SYSLET_ROLE_CALL,	/* a syscall statement */
+	SYSLET_ROLE_ARITH,	/* umem_add lowering of += -= ++ -- = */
+	SYSLET_ROLE_COPY,	/* scratch copy for `var OP const` tests */
+	SYSLET_ROLE_TEST,	/* a test of a variable */
+	SYSLET_ROLE_TRAMPOLINE,	/* a no-op placed so that a skip lands right */
+	SYSLET_ROLE_STOP,	/* the atom that ends the syslet */
+	SYSLET_ROLE_UNKNOWN,	/* the image has no debug records */
+};
+
+struct syslet_atom_info {
+	size_t		index;		/* in the image's atom order */
+	long		nr;		/* syscall number, native numbering */
+	const char	*syscall;	/* name; NULL if unknown */
+	enum syslet_role role;
+	const char	*role_name;	/* "call", "arith", ... */
+	const char	*source;	/* source file name, or NULL */
+	unsigned int	line, col;	/* 0 without debug records */
+	const char	*text;		/* the source statement, or NULL */
+};
+
+struct syslet_obj *syslet_obj__open_file(const char *path, char *err,
+					 size_t errlen);
+struct syslet_obj *syslet_obj__open_mem(const void *buf, size_t len,
+					char *err, size_t errlen);
+void syslet_obj__close(struct syslet_obj *obj);
+
+const char *syslet_obj__profile(const struct syslet_obj *obj);
+const char *syslet_obj__source(const struct syslet_obj *obj);
+size_t syslet_obj__entry_count(const struct syslet_obj *obj);
+const char *syslet_obj__entry_name(const struct syslet_obj *obj, size_t i);
+/* Number of parameters of entry (and *params, in order), or -1 with
+ * errno ENOENT when there is no such entry. */
+int syslet_obj__entry_params(const struct syslet_obj *obj, const char *entry,
+			     const struct syslet_param **params);
+/* Named cells (variables and parameters), for listings and completion. */
+size_t syslet_obj__cell_count(const struct syslet_obj *obj);
+const char *syslet_obj__cell_name(const struct syslet_obj *obj, size_t i);
+size_t syslet_obj__atom_count(const struct syslet_obj *obj);
+int syslet_obj__atom_info(const struct syslet_obj *obj, size_t index,
+			  struct syslet_atom_info *info);
+const char *syslet_role_name(enum syslet_role role);
+
+struct syslet_inst *syslet_obj__instantiate(const struct syslet_obj *obj,
+					    char *err, size_t errlen);
+void syslet_inst__free(struct syslet_inst *inst);
+const struct syslet_obj *syslet_inst__obj(const struct syslet_inst *inst);
+
+struct syslet_uatom *syslet_inst__entry(struct syslet_inst *inst,
+					const char *name);
+unsigned long *syslet_inst__cell(struct syslet_inst *inst, const char *name);
+/* A buffer or data object by name; its size in *size when non-NULL. */
+void *syslet_inst__object(struct syslet_inst *inst, const char *name,
+			  size_t *size);
+struct syslet_uatom *syslet_inst__atom(struct syslet_inst *inst, size_t index);
+/* Index of atom in inst, or -1 when it is not one of inst's atoms. */
+long syslet_inst__atom_index(const struct syslet_inst *inst,
+			     const struct syslet_uatom *atom);
+int syslet_inst__atom_info(const struct syslet_inst *inst,
+			   const struct syslet_uatom *atom,
+			   struct syslet_atom_info *info);
+/* What atom last wrote to its result.  Atoms compiled without a result
+ * cell get a hidden one in the instance, so that every atom's result
+ * can be reported. */
+long syslet_inst__result(const struct syslet_inst *inst,
+			 const struct syslet_uatom *atom);
+
+/* Bind entry's parameters from strings, by position: an int parameter
+ * takes a C integer literal, a str parameter a copy of the string.
+ * Returns 0, or -1 with the message ("parameter 1 of cat: expected
+ * int, got 'abc'", or a count mismatch) in err. */
+int syslet_inst__bind(struct syslet_inst *inst, const char *entry, int argc,
+		      char *const argv[], char *err, size_t errlen);
 
 #pragma GCC visibility pop
 

@@ -1,0 +1,266 @@
+/* image-inst.c: instances of an opened image: private relocated memory, lookups, parameter binding. */
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "image-priv.h"
+
+#define SLIO_ALIGN 64
+
+static size_t round_up(size_t n)
+{
+	return (n + SLIO_ALIGN - 1) & ~(size_t)(SLIO_ALIGN - 1);
+}
+
+static void put_ptr(unsigned char *at, const void *value)
+{
+	uintptr_t v = (uintptr_t)value;
+
+	/* rodata fields need not be aligned. */
+	memcpy(at, &v, sizeof(v));
+}
+
+struct syslet_inst *syslet_obj__instantiate(const struct syslet_obj *obj,
+					    char *err, size_t errlen)
+{
+	const struct slo_image *img = obj->img;
+	struct syslet_inst *inst;
+	size_t at = 0;
+	void *base;
+
+	inst = calloc(1, sizeof(*inst));
+	if (!inst)
+		goto nomem;
+	inst->obj = obj;
+	for (int s = 0; s < SLO_NR_SECTIONS; s++) {
+		if (s == SLO_SEC_RODATA) {
+			inst->off[SLIO_PART_RESULTS] = at;
+			at = round_up(at + img->nr_atoms * sizeof(long));
+		}
+		inst->off[s] = at;
+		at = round_up(at + (size_t)img->size[s]);
+	}
+	inst->size = at ? at : SLIO_ALIGN;
+	if (posix_memalign(&base, SLIO_ALIGN, inst->size))
+		goto nomem;
+	inst->base = base;
+	memset(base, 0, inst->size);
+	inst->strs = calloc(img->size[SLO_SEC_CELLS] / sizeof(long) + 1,
+			    sizeof(*inst->strs));
+	if (!inst->strs)
+		goto nomem;
+	for (int s = 0; s < SLO_NR_SECTIONS; s++)
+		if (s != SLO_SEC_BSS && img->data[s])
+			memcpy(inst->base + inst->off[s], img->data[s],
+			       (size_t)img->size[s]);
+	/* Pointer fields hold the addend (i386) or zero: overwrite both. */
+	for (size_t i = 0; i < img->nr_relocs; i++) {
+		const struct slo_reloc *r = &img->relocs[i];
+
+		put_ptr(inst->base + inst->off[r->where] + r->offset,
+			inst->base + inst->off[r->target] + r->addend);
+	}
+	for (size_t i = 0; i < img->nr_atoms; i++) {
+		struct syslet_uatom *a = syslet_inst__atom(inst, i);
+
+		a->nr = (unsigned long)obj->nr[i];
+		if (!a->ret_ptr)
+			a->ret_ptr = (long *)(inst->base +
+					      inst->off[SLIO_PART_RESULTS]) + i;
+	}
+	return inst;
+nomem:
+	syslet_inst__free(inst);
+	slio_err(err, errlen, "out of memory");
+	errno = ENOMEM;
+	return NULL;
+}
+
+void syslet_inst__free(struct syslet_inst *inst)
+{
+	if (!inst)
+		return;
+	if (inst->strs) {
+		size_t n = inst->obj->img->size[SLO_SEC_CELLS] / sizeof(long);
+
+		for (size_t i = 0; i < n; i++)
+			free(inst->strs[i]);
+		free(inst->strs);
+	}
+	free(inst->base);
+	free(inst);
+}
+
+const struct syslet_obj *syslet_inst__obj(const struct syslet_inst *inst)
+{
+	return inst->obj;
+}
+
+struct syslet_uatom *syslet_inst__atom(struct syslet_inst *inst, size_t index)
+{
+	if (index >= inst->obj->img->nr_atoms)
+		return NULL;
+	return (struct syslet_uatom *)(inst->base + inst->off[SLO_SEC_ATOMS]) +
+	       index;
+}
+
+struct syslet_uatom *syslet_inst__entry(struct syslet_inst *inst,
+					const char *name)
+{
+	const struct slio_entry *e = slio_find_entry(inst->obj, name);
+
+	if (!e) {
+		errno = ENOENT;
+		return NULL;
+	}
+	return syslet_inst__atom(inst, e->sym->value /
+				       sizeof(struct syslet_uatom));
+}
+
+unsigned long *syslet_inst__cell(struct syslet_inst *inst, const char *name)
+{
+	const struct slo_symbol *s =
+		slio_find_sym(inst->obj, name, SLO_SYM_VAR, SLO_SYM_PARAM);
+
+	if (!s) {
+		errno = ENOENT;
+		return NULL;
+	}
+	return (unsigned long *)(inst->base + inst->off[SLO_SEC_CELLS] +
+				 s->value);
+}
+
+void *syslet_inst__object(struct syslet_inst *inst, const char *name,
+			  size_t *size)
+{
+	const struct slo_symbol *s =
+		slio_find_sym(inst->obj, name, SLO_SYM_BUFFER, SLO_SYM_DATA);
+
+	if (!s) {
+		errno = ENOENT;
+		return NULL;
+	}
+	if (size)
+		*size = (size_t)s->size;
+	return inst->base + inst->off[s->section] + s->value;
+}
+
+long syslet_inst__atom_index(const struct syslet_inst *inst,
+			     const struct syslet_uatom *atom)
+{
+	uintptr_t first = (uintptr_t)(inst->base + inst->off[SLO_SEC_ATOMS]);
+	uintptr_t p = (uintptr_t)atom;
+	size_t n = inst->obj->img->nr_atoms;
+
+	if (p < first || (p - first) % sizeof(*atom) ||
+	    (p - first) / sizeof(*atom) >= n)
+		return -1;
+	return (long)((p - first) / sizeof(*atom));
+}
+
+int syslet_inst__atom_info(const struct syslet_inst *inst,
+			   const struct syslet_uatom *atom,
+			   struct syslet_atom_info *info)
+{
+	long i = syslet_inst__atom_index(inst, atom);
+
+	if (i < 0) {
+		errno = ERANGE;
+		return -1;
+	}
+	return syslet_obj__atom_info(inst->obj, (size_t)i, info);
+}
+
+long syslet_inst__result(const struct syslet_inst *inst,
+			 const struct syslet_uatom *atom)
+{
+	if (syslet_inst__atom_index(inst, atom) < 0 || !atom->ret_ptr)
+		return 0;
+	return *atom->ret_ptr;
+}
+
+static void describe_params(const struct slio_entry *e, char *buf,
+			    size_t len)
+{
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < e->nr_params && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%s %s",
+				       i ? ", " : "",
+				       e->params[i].type == SYSLET_PARAM_INT ?
+				       "int" : "str", e->params[i].name);
+}
+
+static int parse_int(const char *s, long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtol(s, &end, 0);
+	if (*s && !*end && !errno)
+		return 0;
+	/* Unsigned literals up to the word's range are fine too. */
+	errno = 0;
+	if (*s && *s != '-') {
+		unsigned long u = strtoul(s, &end, 0);
+
+		if (!*end && !errno) {
+			*out = (long)u;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int syslet_inst__bind(struct syslet_inst *inst, const char *entry, int argc,
+		      char *const argv[], char *err, size_t errlen)
+{
+	const struct slio_entry *e = slio_find_entry(inst->obj, entry);
+	char list[256];
+
+	if (!e) {
+		slio_err(err, errlen, "no syslet named '%s'", entry);
+		errno = ENOENT;
+		return -1;
+	}
+	if (argc != e->nr_params) {
+		describe_params(e, list, sizeof(list));
+		slio_err(err, errlen, "%s takes %d parameter%s%s%s%s, got %d",
+			 entry, e->nr_params, e->nr_params == 1 ? "" : "s",
+			 e->nr_params ? " (" : "", list,
+			 e->nr_params ? ")" : "", argc);
+		errno = EINVAL;
+		return -1;
+	}
+	for (int i = 0; i < argc; i++) {
+		const struct slo_symbol *s = e->param_syms[i];
+		unsigned long *cell = (unsigned long *)(inst->base +
+			inst->off[SLO_SEC_CELLS] + s->value);
+		size_t ci = (size_t)s->value / sizeof(long);
+		long v;
+
+		if (e->params[i].type == SYSLET_PARAM_INT) {
+			if (parse_int(argv[i], &v)) {
+				slio_err(err, errlen,
+					 "parameter %s of %s: expected int, got '%s'",
+					 e->params[i].name, entry, argv[i]);
+				errno = EINVAL;
+				return -1;
+			}
+			*cell = (unsigned long)v;
+			continue;
+		}
+		free(inst->strs[ci]);
+		inst->strs[ci] = strdup(argv[i]);
+		if (!inst->strs[ci]) {
+			slio_err(err, errlen, "out of memory");
+			errno = ENOMEM;
+			return -1;
+		}
+		*cell = (unsigned long)(uintptr_t)inst->strs[ci];
+	}
+	return 0;
+}

@@ -1,0 +1,50 @@
+/* image-priv.h: what the loader's files share about opened images and instances; internal. */
+#ifndef SYSLET_LIB_IMAGE_PRIV_H
+#define SYSLET_LIB_IMAGE_PRIV_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "libsyslet.h"
+#include "image/image.h"
+
+struct slio_entry {
+	const struct slo_symbol	*sym;
+	struct syslet_param	*params;
+	const struct slo_symbol	**param_syms;
+	int			nr_params;
+};
+
+struct syslet_obj {
+	struct slo_image	*img;
+	const char		*profile_name;
+	struct slio_entry	*entries;
+	size_t			nr_entries;
+	const struct slo_symbol	**cells;	/* VAR and PARAM symbols */
+	size_t			nr_cells;
+	long			*nr;		/* per atom, native numbering */
+};
+
+/* Offsets of each part inside an instance's one block of memory. */
+enum { SLIO_PART_RESULTS = SLO_NR_SECTIONS, SLIO_NR_PARTS };
+
+struct syslet_inst {
+	const struct syslet_obj	*obj;
+	unsigned char		*base;
+	size_t			off[SLIO_NR_PARTS];
+	size_t			size;
+	char			**strs;		/* bound str parameters, per cell */
+};
+
+#define SLIO_ATOM_WORDS 11
+
+void slio_err(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+const struct slio_entry *slio_find_entry(const struct syslet_obj *obj,
+					 const char *name);
+/* A symbol by name and kind, also as SYSLET.NAME when unambiguous. */
+const struct slo_symbol *slio_find_sym(const struct syslet_obj *obj,
+				       const char *name, int kind1, int kind2);
+
+#endif /* SYSLET_LIB_IMAGE_PRIV_H */

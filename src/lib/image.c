@@ -1,0 +1,470 @@
+/* image.c: opening a .slo for libsyslet: validation, ABI profile check, entries and parameters. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "image-priv.h"
+#include "common/systab.h"
+
+void slio_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+/* Does [off, off + len) lie inside a section of `size` bytes? */
+static bool in_section(uint64_t off, uint64_t len, uint64_t size)
+{
+	return off <= size && size - off >= len;
+}
+
+/*
+ * The reader validated the ELF structure; these checks guard what the
+ * loader itself relies on when it copies and patches memory, so that a
+ * model built by any other means cannot make it write out of bounds.
+ */
+static int check_symbol(const struct slo_image *img, size_t i, char *err,
+			size_t errlen)
+{
+	const struct slo_symbol *s = &img->syms[i];
+	uint64_t asz = (uint64_t)SLIO_ATOM_WORDS * img->word_size;
+	bool ok;
+
+	if (!s->name || !*s->name) {
+		slio_err(err, errlen, "symbol %zu has no name", i);
+		return -1;
+	}
+	switch (s->kind) {
+	case SLO_SYM_ENTRY:
+	case SLO_SYM_LABEL:
+		ok = s->section == SLO_SEC_ATOMS && s->value % asz == 0 &&
+		     s->value < img->size[SLO_SEC_ATOMS];
+		break;
+	case SLO_SYM_VAR:
+	case SLO_SYM_PARAM:
+		ok = s->section == SLO_SEC_CELLS &&
+		     s->value % img->word_size == 0 &&
+		     in_section(s->value, img->word_size,
+				img->size[SLO_SEC_CELLS]);
+		break;
+	case SLO_SYM_BUFFER:
+		ok = s->section == SLO_SEC_BSS &&
+		     in_section(s->value, s->size, img->size[SLO_SEC_BSS]);
+		break;
+	case SLO_SYM_DATA:
+		ok = s->section == SLO_SEC_RODATA &&
+		     in_section(s->value, s->size, img->size[SLO_SEC_RODATA]);
+		break;
+	default:
+		ok = false;
+	}
+	if (!ok) {
+		slio_err(err, errlen, "symbol '%s' lies outside its section",
+			 s->name);
+		return -1;
+	}
+	if (s->kind == SLO_SYM_PARAM &&
+	    (s->entry < 0 || (size_t)s->entry >= img->nr_syms ||
+	     img->syms[s->entry].kind != SLO_SYM_ENTRY || s->param_index < 0 ||
+	     (s->param_type != SLO_PARAM_INT &&
+	      s->param_type != SLO_PARAM_STR))) {
+		slio_err(err, errlen, "parameter '%s' is malformed", s->name);
+		return -1;
+	}
+	return 0;
+}
+
+static int check_relocs(const struct slo_image *img, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < img->nr_relocs; i++) {
+		const struct slo_reloc *r = &img->relocs[i];
+
+		if ((r->where != SLO_SEC_ATOMS && r->where != SLO_SEC_CELLS &&
+		     r->where != SLO_SEC_RODATA) ||
+		    (unsigned)r->target >= SLO_NR_SECTIONS ||
+		    !in_section(r->offset, img->word_size,
+				img->size[r->where]) ||
+		    r->addend > img->size[r->target]) {
+			slio_err(err, errlen,
+				 "relocation %zu points outside the image", i);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void report_first(void *ctx, size_t atom, const char *msg)
+{
+	char *first = ctx;
+
+	if (*first)
+		return;
+	if (atom == (size_t)-1)
+		snprintf(first, 200, "%s", msg);
+	else
+		snprintf(first, 200, "atom %zu: %s", atom, msg);
+}
+
+/*
+ * An image runs only on the numbering it was compiled for.  The one
+ * exception is the seeds' i386-2007 numbering on an i386 library: it
+ * equals today's i386 below 320, and its syslet calls 320..324 are
+ * translated; numbers above them meant nothing in 2007 and are refused.
+ */
+static int native_numbers(struct syslet_obj *obj, char *err, size_t errlen)
+{
+	const struct slo_image *img = obj->img;
+	enum systab_profile native = systab_native_profile();
+	enum systab_profile p = (enum systab_profile)img->profile;
+	uint64_t asz = (uint64_t)SLIO_ATOM_WORDS * img->word_size;
+	bool translate = p == SYSTAB_I386_2007 && native == SYSTAB_I386;
+
+	if (img->word_size != sizeof(long) || (p != native && !translate)) {
+		slio_err(err, errlen,
+			 "image is for the %s ABI profile; this library runs %s",
+			 systab_profile_name(p) ? systab_profile_name(p) : "unknown",
+			 systab_profile_name(native));
+		errno = ENOEXEC;
+		return -1;
+	}
+	obj->nr = calloc(img->nr_atoms ? img->nr_atoms : 1, sizeof(long));
+	if (!obj->nr)
+		return -1;
+	for (size_t i = 0; i < img->nr_atoms; i++) {
+		long nr = (long)slo_image_word(img, SLO_SEC_ATOMS,
+					       i * asz + img->word_size);
+		int call = systab_syslet_call(p, nr);
+
+		if (translate && call >= 0) {
+			nr = systab_syslet_nr(native, call);
+		} else if (translate && nr >= systab_nr_syscalls(p)) {
+			slio_err(err, errlen,
+				 "atom %zu: syscall %ld has no meaning in the i386-2007 profile",
+				 i, nr);
+			errno = ENOEXEC;
+			return -1;
+		}
+		obj->nr[i] = nr;
+	}
+	return 0;
+}
+
+static int param_cmp(const void *a, const void *b)
+{
+	const struct slo_symbol *x = *(const struct slo_symbol *const *)a;
+	const struct slo_symbol *y = *(const struct slo_symbol *const *)b;
+
+	return x->param_index - y->param_index;
+}
+
+static int collect_params(struct syslet_obj *obj, struct slio_entry *e,
+			  size_t ei, char *err, size_t errlen)
+{
+	const struct slo_image *img = obj->img;
+	size_t n = 0;
+
+	for (size_t i = 0; i < img->nr_syms; i++)
+		if (img->syms[i].kind == SLO_SYM_PARAM &&
+		    img->syms[i].entry == (int)ei)
+			n++;
+	e->param_syms = calloc(n + 1, sizeof(*e->param_syms));
+	e->params = calloc(n + 1, sizeof(*e->params));
+	if (!e->param_syms || !e->params)
+		return -1;
+	n = 0;
+	for (size_t i = 0; i < img->nr_syms; i++)
+		if (img->syms[i].kind == SLO_SYM_PARAM &&
+		    img->syms[i].entry == (int)ei)
+			e->param_syms[n++] = &img->syms[i];
+	qsort(e->param_syms, n, sizeof(*e->param_syms), param_cmp);
+	e->nr_params = (int)n;
+	for (size_t i = 0; i < n; i++) {
+		const struct slo_symbol *s = e->param_syms[i];
+		const char *dot = strchr(s->name, '.');
+
+		if (s->param_index != (int)i) {
+			slio_err(err, errlen,
+				 "parameters of %s are not numbered 0..%zu",
+				 e->sym->name, n - 1);
+			return -1;
+		}
+		e->params[i].name = dot ? dot + 1 : s->name;
+		e->params[i].type = s->param_type == SLO_PARAM_INT ?
+				    SYSLET_PARAM_INT : SYSLET_PARAM_STR;
+	}
+	return 0;
+}
+
+static int index_symbols(struct syslet_obj *obj, char *err, size_t errlen)
+{
+	const struct slo_image *img = obj->img;
+
+	obj->entries = calloc(img->nr_syms + 1, sizeof(*obj->entries));
+	obj->cells = calloc(img->nr_syms + 1, sizeof(*obj->cells));
+	if (!obj->entries || !obj->cells)
+		return -1;
+	for (size_t i = 0; i < img->nr_syms; i++) {
+		const struct slo_symbol *s = &img->syms[i];
+
+		if (check_symbol(img, i, err, errlen))
+			return -1;
+		if (s->kind == SLO_SYM_VAR || s->kind == SLO_SYM_PARAM)
+			obj->cells[obj->nr_cells++] = s;
+	}
+	for (size_t i = 0; i < img->nr_syms; i++) {
+		struct slio_entry *e = &obj->entries[obj->nr_entries];
+
+		if (img->syms[i].kind != SLO_SYM_ENTRY)
+			continue;
+		e->sym = &img->syms[i];
+		obj->nr_entries++;
+		if (collect_params(obj, e, i, err, errlen))
+			return -1;
+	}
+	return 0;
+}
+
+/* Takes ownership of img, whatever happens. */
+static struct syslet_obj *obj_from_image(struct slo_image *img, char *err,
+					 size_t errlen)
+{
+	struct syslet_obj *obj;
+	char first[200] = "";
+
+	if (!img)
+		return NULL;
+	obj = calloc(1, sizeof(*obj));
+	if (!obj) {
+		slo_image_free(img);
+		slio_err(err, errlen, "out of memory");
+		errno = ENOMEM;
+		return NULL;
+	}
+	obj->img = img;
+	obj->profile_name = systab_profile_name((enum systab_profile)img->profile);
+	errno = ENOMEM;
+	slio_err(err, errlen, "out of memory");
+	if (slo_image_verify(img, report_first, first)) {
+		slio_err(err, errlen, "invalid image: %s", first);
+		errno = EINVAL;
+		goto fail;
+	}
+	if (check_relocs(img, err, errlen) || index_symbols(obj, err, errlen)) {
+		if (errno == ENOMEM && strcmp(err, "out of memory"))
+			errno = EINVAL;
+		goto fail;
+	}
+	if (native_numbers(obj, err, errlen))
+		goto fail;
+	if (!obj->nr_entries) {
+		slio_err(err, errlen, "image has no syslet entry");
+		errno = ENOENT;
+		goto fail;
+	}
+	return obj;
+fail:
+	syslet_obj__close(obj);
+	return NULL;
+}
+
+struct syslet_obj *syslet_obj__open_mem(const void *buf, size_t len,
+					char *err, size_t errlen)
+{
+	struct slo_image *img;
+
+	if (!buf) {
+		slio_err(err, errlen, "no image");
+		errno = EINVAL;
+		return NULL;
+	}
+	img = slo_image_read_mem(buf, len, err, errlen);
+	if (!img) {
+		errno = ENOEXEC;
+		return NULL;
+	}
+	return obj_from_image(img, err, errlen);
+}
+
+struct syslet_obj *syslet_obj__open_file(const char *path, char *err,
+					 size_t errlen)
+{
+	struct slo_image *img;
+	FILE *f;
+
+	/* Say plainly when the file is missing rather than what ELF thinks. */
+	f = fopen(path, "rb");
+	if (!f) {
+		int e = errno;
+
+		slio_err(err, errlen, "%s: %s", path, strerror(e));
+		errno = e;
+		return NULL;
+	}
+	fclose(f);
+	img = slo_image_read_file(path, err, errlen);
+	if (!img) {
+		errno = ENOEXEC;
+		return NULL;
+	}
+	return obj_from_image(img, err, errlen);
+}
+
+void syslet_obj__close(struct syslet_obj *obj)
+{
+	if (!obj)
+		return;
+	for (size_t i = 0; i < obj->nr_entries; i++) {
+		free(obj->entries[i].params);
+		free(obj->entries[i].param_syms);
+	}
+	free(obj->entries);
+	free(obj->cells);
+	free(obj->nr);
+	slo_image_free(obj->img);
+	free(obj);
+}
+
+const char *syslet_obj__profile(const struct syslet_obj *obj)
+{
+	return obj->profile_name;
+}
+
+const char *syslet_obj__source(const struct syslet_obj *obj)
+{
+	return obj->img->source;
+}
+
+size_t syslet_obj__entry_count(const struct syslet_obj *obj)
+{
+	return obj->nr_entries;
+}
+
+const char *syslet_obj__entry_name(const struct syslet_obj *obj, size_t i)
+{
+	return i < obj->nr_entries ? obj->entries[i].sym->name : NULL;
+}
+
+const struct slio_entry *slio_find_entry(const struct syslet_obj *obj,
+					 const char *name)
+{
+	for (size_t i = 0; name && i < obj->nr_entries; i++)
+		if (!strcmp(obj->entries[i].sym->name, name))
+			return &obj->entries[i];
+	return NULL;
+}
+
+int syslet_obj__entry_params(const struct syslet_obj *obj, const char *entry,
+			     const struct syslet_param **params)
+{
+	const struct slio_entry *e = slio_find_entry(obj, entry);
+
+	if (!e) {
+		errno = ENOENT;
+		return -1;
+	}
+	if (params)
+		*params = e->params;
+	return e->nr_params;
+}
+
+size_t syslet_obj__cell_count(const struct syslet_obj *obj)
+{
+	return obj->nr_cells;
+}
+
+const char *syslet_obj__cell_name(const struct syslet_obj *obj, size_t i)
+{
+	return i < obj->nr_cells ? obj->cells[i]->name : NULL;
+}
+
+const struct slo_symbol *slio_find_sym(const struct syslet_obj *obj,
+				       const char *name, int kind1, int kind2)
+{
+	const struct slo_image *img = obj->img;
+	const struct slo_symbol *found = NULL;
+	size_t len;
+
+	if (!name)
+		return NULL;
+	for (size_t i = 0; i < img->nr_syms; i++) {
+		const struct slo_symbol *s = &img->syms[i];
+
+		if ((int)s->kind != kind1 && (int)s->kind != kind2)
+			continue;
+		if (!strcmp(s->name, name))
+			return s;
+	}
+	/* A local by its short name, when only one syslet has it. */
+	len = strlen(name);
+	for (size_t i = 0; i < img->nr_syms; i++) {
+		const struct slo_symbol *s = &img->syms[i];
+		const char *dot = strchr(s->name, '.');
+
+		if ((int)s->kind != kind1 && (int)s->kind != kind2)
+			continue;
+		if (dot && strlen(dot + 1) == len && !strcmp(dot + 1, name)) {
+			if (found)
+				return NULL;
+			found = s;
+		}
+	}
+	return found;
+}
+
+size_t syslet_obj__atom_count(const struct syslet_obj *obj)
+{
+	return obj->img->nr_atoms;
+}
+
+static const char *const role_names[] = {
+	[SYSLET_ROLE_CALL] = "call",
+	[SYSLET_ROLE_ARITH] = "arith",
+	[SYSLET_ROLE_COPY] = "copy",
+	[SYSLET_ROLE_TEST] = "test",
+	[SYSLET_ROLE_TRAMPOLINE] = "trampoline",
+	[SYSLET_ROLE_STOP] = "stop",
+	[SYSLET_ROLE_UNKNOWN] = "unknown",
+};
+
+const char *syslet_role_name(enum syslet_role role)
+{
+	if ((unsigned)role > SYSLET_ROLE_UNKNOWN)
+		role = SYSLET_ROLE_UNKNOWN;
+	return role_names[role];
+}
+
+int syslet_obj__atom_info(const struct syslet_obj *obj, size_t index,
+			  struct syslet_atom_info *info)
+{
+	const struct slo_image *img = obj->img;
+	const struct slo_debug *d;
+
+	if (index >= img->nr_atoms) {
+		errno = ERANGE;
+		return -1;
+	}
+	memset(info, 0, sizeof(*info));
+	info->index = index;
+	info->nr = obj->nr[index];
+	info->syscall = systab_name(systab_native_profile(), info->nr);
+	info->role = SYSLET_ROLE_UNKNOWN;
+	info->source = img->source;
+	d = img->debug ? &img->debug[index] : NULL;
+	if (d) {
+		info->line = d->line;
+		info->col = d->col;
+		if ((unsigned)d->role < SLO_NR_ROLES)
+			info->role = (enum syslet_role)d->role;
+		if (d->syscall && *d->syscall)
+			info->syscall = d->syscall;
+		info->text = d->text;
+	}
+	info->role_name = syslet_role_name(info->role);
+	return 0;
+}
