@@ -13,6 +13,7 @@ include tests/runtime.mk
 include tests/kernel.mk
 include tests/shell.mk
 include tests/asm.mk
+include tests/run.mk
 
 check_PROGRAMS += tests/common/abi-layout
 TESTS += tests/common/abi-layout

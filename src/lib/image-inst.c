@@ -7,11 +7,24 @@
 
 #include "image-priv.h"
 
-#define SLIO_ALIGN 64
+#define SLIO_ALIGN	64	/* a cache line: instances share none */
+#define SLIO_MAX_ALIGN	4096
 
-static size_t round_up(size_t n)
+static size_t round_up(size_t n, size_t align)
 {
-	return (n + SLIO_ALIGN - 1) & ~(size_t)(SLIO_ALIGN - 1);
+	return (n + align - 1) & ~(align - 1);
+}
+
+/* A section's alignment: what the image asks, a power of two, at least
+ * a cache line. */
+static size_t part_align(const struct slo_image *img, int s)
+{
+	uint64_t a = s < SLO_NR_SECTIONS ? img->align[s] : 0;
+	size_t al = SLIO_ALIGN;
+
+	while (al < a && al < SLIO_MAX_ALIGN)
+		al <<= 1;
+	return al;
 }
 
 static void put_ptr(unsigned char *at, const void *value)
@@ -27,7 +40,7 @@ struct syslet_inst *syslet_obj__instantiate(const struct syslet_obj *obj,
 {
 	const struct slo_image *img = obj->img;
 	struct syslet_inst *inst;
-	size_t at = 0;
+	size_t at = 0, max_align = SLIO_ALIGN;
 	void *base;
 
 	inst = calloc(1, sizeof(*inst));
@@ -35,15 +48,19 @@ struct syslet_inst *syslet_obj__instantiate(const struct syslet_obj *obj,
 		goto nomem;
 	inst->obj = obj;
 	for (int s = 0; s < SLO_NR_SECTIONS; s++) {
+		size_t al = part_align(img, s);
+
 		if (s == SLO_SEC_RODATA) {
 			inst->off[SLIO_PART_RESULTS] = at;
-			at = round_up(at + img->nr_atoms * sizeof(long));
+			at += img->nr_atoms * sizeof(long);
 		}
+		at = round_up(at, al);
 		inst->off[s] = at;
-		at = round_up(at + (size_t)img->size[s]);
+		at += (size_t)img->size[s];
+		max_align = al > max_align ? al : max_align;
 	}
-	inst->size = at ? at : SLIO_ALIGN;
-	if (posix_memalign(&base, SLIO_ALIGN, inst->size))
+	inst->size = round_up(at ? at : 1, SLIO_ALIGN);
+	if (posix_memalign(&base, max_align, inst->size))
 		goto nomem;
 	inst->base = base;
 	memset(base, 0, inst->size);

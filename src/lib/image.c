@@ -294,25 +294,34 @@ struct syslet_obj *syslet_obj__open_mem(const void *buf, size_t len,
 struct syslet_obj *syslet_obj__open_file(const char *path, char *err,
 					 size_t errlen)
 {
+	struct syslet_obj *obj;
 	struct slo_image *img;
+	char msg[256];
 	FILE *f;
+	int e;
 
 	/* Say plainly when the file is missing rather than what ELF thinks. */
 	f = fopen(path, "rb");
 	if (!f) {
-		int e = errno;
-
+		e = errno;
 		slio_err(err, errlen, "%s: %s", path, strerror(e));
 		errno = e;
 		return NULL;
 	}
 	fclose(f);
-	img = slo_image_read_file(path, err, errlen);
+	img = slo_image_read_file(path, msg, sizeof(msg));
 	if (!img) {
+		slio_err(err, errlen, "%s: %s", path, msg);
 		errno = ENOEXEC;
 		return NULL;
 	}
-	return obj_from_image(img, err, errlen);
+	obj = obj_from_image(img, msg, sizeof(msg));
+	if (!obj) {
+		e = errno;
+		slio_err(err, errlen, "%s: %s", path, msg);
+		errno = e;
+	}
+	return obj;
 }
 
 void syslet_obj__close(struct syslet_obj *obj)

@@ -1,0 +1,256 @@
+/* decode.c: per-syscall argument rendering for --trace (strings, flags, socket addresses). */
+#include <config.h>
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "decode.h"
+
+#define SRUN_STRMAX 32
+
+/* Argument kinds, one letter each, in a per-syscall signature. */
+struct sig {
+	const char	*name;
+	const char	*args;
+};
+
+/*
+ *  d decimal   x hex        p pointer   s path string   o open flags
+ *  m octal     D dirfd      n number or hex, by size
+ *  x hex        w write buffer (length is the next arg)
+ *  r read buffer (shown with the result's length)
+ *  a sockaddr (length is the next arg)  F address family  T socket type
+ */
+static const struct sig sigs[] = {
+	{ "open", "som" },	{ "openat", "Dsom" },	{ "creat", "sm" },
+	{ "close", "d" },	{ "read", "drd" },	{ "write", "dwd" },
+	{ "pread64", "drdd" },	{ "pwrite64", "dwdd" },	{ "lseek", "ddd" },
+	{ "stat", "sp" },	{ "lstat", "sp" },	{ "unlink", "s" },
+	{ "mkdir", "sm" },	{ "rmdir", "s" },	{ "access", "sd" },
+	{ "chdir", "s" },	{ "truncate", "sd" },	{ "rename", "ss" },
+	{ "unlinkat", "Dsx" },	{ "mkdirat", "Dsm" },	{ "fsync", "d" },
+	{ "socket", "FTd" },	{ "bind", "dad" },	{ "connect", "dad" },
+	{ "listen", "dd" },	{ "accept", "dpp" },	{ "accept4", "dppx" },
+	{ "sendto", "dwdxpd" },	{ "recvfrom", "drdxpp" },
+	{ "shutdown", "dd" },	{ "setsockopt", "dddpd" },
+	{ "dup", "d" },		{ "dup2", "dd" },	{ "kill", "dd" },
+	{ "getpid", "" },	{ "getppid", "" },	{ "nanosleep", "pp" },
+	{ "umem_add", "pd" },	{ "sendfile", "ddpd" },	{ "ftruncate", "dd" },
+};
+
+struct flag {
+	unsigned long	bit;
+	const char	*name;
+};
+
+static const struct flag open_flags[] = {
+	{ O_CREAT, "O_CREAT" },		{ O_EXCL, "O_EXCL" },
+	{ O_NOCTTY, "O_NOCTTY" },	{ O_TRUNC, "O_TRUNC" },
+	{ O_APPEND, "O_APPEND" },	{ O_NONBLOCK, "O_NONBLOCK" },
+	{ O_DIRECTORY, "O_DIRECTORY" },	{ O_NOFOLLOW, "O_NOFOLLOW" },
+	{ O_CLOEXEC, "O_CLOEXEC" },	{ O_DIRECT, "O_DIRECT" },
+	{ O_SYNC, "O_SYNC" },		{ O_NOATIME, "O_NOATIME" },
+	{ 0, NULL },
+};
+
+/* Reads through the kernel so that a bad address is an error, not a
+ * crash of the tracer. */
+static ssize_t safe_read(void *dst, unsigned long addr, size_t len)
+{
+	struct iovec local = { dst, len };
+	struct iovec remote = { (void *)addr, len };
+
+	if (!addr)
+		return -1;
+	return process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+}
+
+int srun_print_mem_string(FILE *out, unsigned long addr, size_t len,
+			  size_t max, int nul_ends)
+{
+	unsigned char buf[SRUN_STRMAX + 1];
+	size_t want = len < max ? len : max;
+	ssize_t got;
+	size_t i;
+
+	if (want > SRUN_STRMAX)
+		want = SRUN_STRMAX;
+	/* A string may end just before unreadable memory: read less. */
+	got = safe_read(buf, addr, want + 1);
+	while (got < 0 && want > 0) {
+		want /= 2;
+		got = safe_read(buf, addr, want + 1);
+	}
+	if (got < 0)
+		return -1;
+	fputc('"', out);
+	for (i = 0; i < (size_t)got && i < want; i++) {
+		unsigned char c = buf[i];
+
+		if (nul_ends && !c)
+			break;
+		switch (c) {
+		case '\n': fputs("\\n", out); break;
+		case '\t': fputs("\\t", out); break;
+		case '\r': fputs("\\r", out); break;
+		case '"': fputs("\\\"", out); break;
+		case '\\': fputs("\\\\", out); break;
+		default:
+			if (c >= 32 && c < 127)
+				fputc(c, out);
+			else
+				fprintf(out, "\\%o", c);
+		}
+	}
+	fputc('"', out);
+	/* Longer than shown: for NUL-ended strings when no NUL was seen. */
+	if ((nul_ends && i == want && (size_t)got > want && buf[want]) ||
+	    (!nul_ends && len > want))
+		fputs("...", out);
+	return 0;
+}
+
+static void print_flags(FILE *out, unsigned long v)
+{
+	static const char *const acc[] = { "O_RDONLY", "O_WRONLY", "O_RDWR",
+					   "O_ACCMODE" };
+
+	fputs(acc[v & O_ACCMODE], out);
+	v &= ~(unsigned long)O_ACCMODE;
+	for (const struct flag *f = open_flags; f->name; f++)
+		if (v & f->bit) {
+			fprintf(out, "|%s", f->name);
+			v &= ~f->bit;
+		}
+	if (v)
+		fprintf(out, "|%#lx", v);
+}
+
+static void print_family(FILE *out, unsigned long v)
+{
+	switch (v) {
+	case AF_UNIX: fputs("AF_UNIX", out); break;
+	case AF_INET: fputs("AF_INET", out); break;
+	case AF_INET6: fputs("AF_INET6", out); break;
+	default: fprintf(out, "%lu", v);
+	}
+}
+
+static void print_socktype(FILE *out, unsigned long v)
+{
+	unsigned long t = v & ~(unsigned long)(SOCK_NONBLOCK | SOCK_CLOEXEC);
+
+	switch (t) {
+	case SOCK_STREAM: fputs("SOCK_STREAM", out); break;
+	case SOCK_DGRAM: fputs("SOCK_DGRAM", out); break;
+	case SOCK_RAW: fputs("SOCK_RAW", out); break;
+	default: fprintf(out, "%lu", t);
+	}
+	if (v & SOCK_NONBLOCK)
+		fputs("|SOCK_NONBLOCK", out);
+	if (v & SOCK_CLOEXEC)
+		fputs("|SOCK_CLOEXEC", out);
+}
+
+static int print_sockaddr(FILE *out, unsigned long addr, unsigned long len)
+{
+	struct sockaddr_in sin;
+	char ip[INET_ADDRSTRLEN];
+
+	if (len < sizeof(sin) || safe_read(&sin, addr, sizeof(sin)) < 0 ||
+	    sin.sin_family != AF_INET)
+		return -1;
+	inet_ntop(AF_INET, &sin.sin_addr, ip, sizeof(ip));
+	fprintf(out, "{sa_family=AF_INET, sin_port=htons(%u), sin_addr=inet_addr(\"%s\")}",
+		ntohs(sin.sin_port), ip);
+	return 0;
+}
+
+static const char *signature(const char *name)
+{
+	for (size_t i = 0; name && i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		if (!strcmp(sigs[i].name, name))
+			return sigs[i].args;
+	return NULL;
+}
+
+static void print_arg(FILE *out, char kind, const unsigned long *args,
+		      int i, int nargs, long result)
+{
+	unsigned long v = args[i];
+	unsigned long next = i + 1 < nargs ? args[i + 1] : 0;
+
+	switch (kind) {
+	case 'd':
+		fprintf(out, "%ld", (long)v);
+		return;
+	case 'm':
+		fprintf(out, "0%lo", v);
+		return;
+	case 'D':
+		if ((long)v == AT_FDCWD)
+			fputs("AT_FDCWD", out);
+		else
+			fprintf(out, "%ld", (long)v);
+		return;
+	case 'o':
+		print_flags(out, v);
+		return;
+	case 'F':
+		print_family(out, v);
+		return;
+	case 'T':
+		print_socktype(out, v);
+		return;
+	case 's':
+		if (!srun_print_mem_string(out, v, SRUN_STRMAX, SRUN_STRMAX, 1))
+			return;
+		break;
+	case 'w':
+		if (!srun_print_mem_string(out, v, next, SRUN_STRMAX, 0))
+			return;
+		break;
+	case 'r':
+		if (result > 0 && (unsigned long)result <= next &&
+		    !srun_print_mem_string(out, v, (size_t)result,
+					   SRUN_STRMAX, 0))
+			return;
+		break;
+	case 'a':
+		if (!print_sockaddr(out, v, next))
+			return;
+		break;
+	case 'n':
+		/* Unknown calls: small values are most likely numbers. */
+		if ((long)v > -4096 && (long)v < 65536) {
+			fprintf(out, "%ld", (long)v);
+			return;
+		}
+		break;
+	}
+	fprintf(out, "%#lx", v);
+}
+
+void srun_decode_call(FILE *out, const char *name, long nr,
+		      const unsigned long *args, int nargs, long result)
+{
+	const char *sig = signature(name);
+	size_t siglen = sig ? strlen(sig) : 0;
+
+	if (name)
+		fprintf(out, "%s(", name);
+	else
+		fprintf(out, "syscall(%ld%s", nr, nargs ? ", " : "");
+	for (int i = 0; i < nargs; i++) {
+		if (i)
+			fputs(", ", out);
+		print_arg(out, (size_t)i < siglen ? sig[i] : 'n', args, i,
+			  nargs, result);
+	}
+	fputc(')', out);
+}

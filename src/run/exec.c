@@ -1,0 +1,300 @@
+/* exec.c: running instances through the five calls: one, or one per argument all in flight; the stop report. */
+#include <config.h>
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "run.h"
+#include "trace.h"
+#include "common/systab.h"
+
+struct job {
+	struct syslet_inst	*inst;
+	struct syslet_uatom	*first;
+	struct syslet_uatom	*last;	/* set when it completed */
+	const char		*arg;
+};
+
+/* Completions name only an atom: find its job by address. */
+struct job_index {
+	uintptr_t	lo, hi;
+	size_t		job;
+};
+
+struct runner {
+	const struct srun_opts	*opts;
+	const char		*entry;
+	struct job		*jobs;
+	size_t			nr_jobs;
+	struct job_index	*index;
+	struct async_head_user	ahu;
+	struct syslet_uatom	**ring;
+	unsigned long		ring_entries;
+	unsigned long		head;
+	size_t			pending;
+};
+
+void srun_format_result(char *buf, size_t len, long result)
+{
+	const char *name = result < 0 && result > -4096 ?
+			   errno_name((int)-result) : NULL;
+
+	if (name)
+		snprintf(buf, len, "%ld %s", result, name);
+	else
+		snprintf(buf, len, "%ld", result);
+}
+
+void srun_stop_report(FILE *out, const char *progname, const char *entry,
+		      const struct syslet_inst *inst,
+		      const struct syslet_uatom *atom, long result)
+{
+	struct syslet_atom_info ai;
+	char res[48];
+
+	srun_format_result(res, sizeof(res), result);
+	if (syslet_inst__atom_info(inst, atom, &ai)) {
+		fprintf(out, "%s: %s stopped: %s\n", progname, entry, res);
+		return;
+	}
+	fprintf(out, "%s: %s stopped at atom %zu", progname, entry, ai.index);
+	if (ai.line) {
+		fprintf(out, " (%s:%u", ai.source ? ai.source : "?", ai.line);
+		if (ai.text)
+			fprintf(out, ": %s", ai.text);
+		fputc(')', out);
+	} else if (ai.syscall) {
+		fprintf(out, " (%s)", ai.syscall);
+	}
+	fprintf(out, ": %s\n", res);
+}
+
+static int index_cmp(const void *a, const void *b)
+{
+	const struct job_index *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+static struct job *job_of(const struct runner *r,
+			  const struct syslet_uatom *atom)
+{
+	uintptr_t p = (uintptr_t)atom;
+	size_t lo = 0, hi = r->nr_jobs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p < r->index[mid].lo)
+			hi = mid;
+		else if (p >= r->index[mid].hi)
+			lo = mid + 1;
+		else
+			return &r->jobs[r->index[mid].job];
+	}
+	return NULL;
+}
+
+static int setup(struct runner *r, const struct syslet_obj *obj, int argc,
+		 char **argv)
+{
+	const char *pn = r->opts->progname;
+	size_t natoms = syslet_obj__atom_count(obj);
+	char err[256];
+
+	r->nr_jobs = r->opts->each ? (size_t)argc : 1;
+	r->jobs = calloc(r->nr_jobs + 1, sizeof(*r->jobs));
+	r->index = calloc(r->nr_jobs + 1, sizeof(*r->index));
+	if (!r->jobs || !r->index) {
+		fprintf(stderr, "%s: out of memory\n", pn);
+		return -1;
+	}
+	for (size_t i = 0; i < r->nr_jobs; i++) {
+		struct job *j = &r->jobs[i];
+		int bad;
+
+		j->inst = syslet_obj__instantiate(obj, err, sizeof(err));
+		if (!j->inst) {
+			fprintf(stderr, "%s: %s\n", pn, err);
+			return -1;
+		}
+		if (r->opts->each) {
+			j->arg = argv[i];
+			bad = syslet_inst__bind(j->inst, r->entry, 1, &argv[i],
+						err, sizeof(err));
+		} else {
+			bad = syslet_inst__bind(j->inst, r->entry, argc, argv,
+						err, sizeof(err));
+		}
+		if (bad) {
+			fprintf(stderr, "%s: %s\n", pn, err);
+			return -1;
+		}
+		j->first = syslet_inst__entry(j->inst, r->entry);
+		r->index[i].lo = (uintptr_t)syslet_inst__atom(j->inst, 0);
+		r->index[i].hi = r->index[i].lo + natoms * sizeof(*j->first);
+		r->index[i].job = i;
+	}
+	qsort(r->index, r->nr_jobs, sizeof(*r->index), index_cmp);
+
+	r->ring_entries = r->opts->ring ? (unsigned long)r->opts->ring :
+			  r->nr_jobs < 64 ? 64 : r->nr_jobs;
+	r->ring = calloc(r->ring_entries, sizeof(*r->ring));
+	if (!r->ring) {
+		fprintf(stderr, "%s: out of memory\n", pn);
+		return -1;
+	}
+	r->ahu.completion_ring = r->ring;
+	r->ahu.ring_size_bytes = r->ring_entries * sizeof(*r->ring);
+	r->ahu.max_nr_threads = r->opts->threads ?
+				(unsigned long)r->opts->threads : -1UL;
+	if (sys_async_register(&r->ahu, sizeof(r->ahu))) {
+		fprintf(stderr, "%s: async_register: %s\n", pn,
+			strerror(errno));
+		r->ring_entries = 0;
+		return -1;
+	}
+	return 0;
+}
+
+/* Take every completion the ring holds, in order, clearing the slots. */
+static int drain(struct runner *r)
+{
+	int got = 0;
+
+	while (r->ring[r->head]) {
+		struct syslet_uatom *a = r->ring[r->head];
+		struct job *j = job_of(r, a);
+
+		r->ring[r->head] = NULL;
+		r->head = (r->head + 1) % r->ring_entries;
+		got++;
+		if (!j || j->last) {
+			fprintf(stderr, "%s: stray completion %p in the ring\n",
+				r->opts->progname, (void *)a);
+			continue;
+		}
+		j->last = a;
+		r->pending--;
+	}
+	return got;
+}
+
+static int submit_and_wait(struct runner *r)
+{
+	const char *pn = r->opts->progname;
+
+	for (size_t i = 0; i < r->nr_jobs; i++) {
+		struct job *j = &r->jobs[i];
+
+		errno = 0;
+		j->last = sys_async_exec(j->first);
+		if (j->last)
+			continue;
+		if (errno) {
+			fprintf(stderr, "%s: async_exec: %s\n", pn,
+				strerror(errno));
+			return -1;
+		}
+		r->pending++;
+		/* Keep the ring from filling while submitting. */
+		drain(r);
+	}
+	while (r->pending) {
+		if (drain(r))
+			continue;
+		if (sys_async_wait(1) < 0 && errno != EINTR) {
+			fprintf(stderr, "%s: async_wait: %s\n", pn,
+				strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int report(struct runner *r)
+{
+	int status = SRUN_OK;
+
+	for (size_t i = 0; i < r->nr_jobs; i++) {
+		struct job *j = &r->jobs[i];
+		long res = syslet_inst__result(j->inst, j->last);
+
+		if (res >= 0)
+			continue;
+		status = SRUN_STOPPED;
+		if (j->arg)
+			fprintf(stderr, "%s: %s: ", r->opts->progname, j->arg);
+		srun_stop_report(stderr, r->opts->progname, r->entry, j->inst,
+				 j->last, res);
+	}
+	return status;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int srun_run(const struct srun_opts *opts, const struct syslet_obj *obj,
+	     const char *entry, int argc, char **argv)
+{
+	struct runner r = { .opts = opts, .entry = entry };
+	struct srun_trace *tr = NULL;
+	int status = SRUN_USAGE;
+	double t0;
+
+	if (opts->each) {
+		const struct syslet_param *p;
+		int n = syslet_obj__entry_params(obj, entry, &p);
+
+		if (n != 1) {
+			fprintf(stderr,
+				"%s: --each binds one parameter per instance; %s takes %d\n",
+				opts->progname, entry, n);
+			return SRUN_USAGE;
+		}
+		if (!argc) {
+			fprintf(stderr, "%s: --each needs at least one ARG\n",
+				opts->progname);
+			return SRUN_USAGE;
+		}
+	}
+	if (setup(&r, obj, argc, argv))
+		goto out;
+	if (opts->trace || opts->stats) {
+		struct syslet_inst **insts = calloc(r.nr_jobs, sizeof(*insts));
+
+		for (size_t i = 0; insts && i < r.nr_jobs; i++)
+			insts[i] = r.jobs[i].inst;
+		tr = insts ? srun_trace_start(opts, insts, r.nr_jobs) : NULL;
+		free(insts);
+		if (!tr)
+			goto out;
+	}
+	t0 = now();
+	status = SRUN_STOPPED;
+	if (submit_and_wait(&r))
+		goto out;
+	if (tr)
+		srun_trace_stop(tr, now() - t0);
+	status = report(&r);
+out:
+	srun_trace_free(tr);
+	if (r.ring_entries && sys_async_unregister(&r.ahu, sizeof(r.ahu)))
+		fprintf(stderr, "%s: async_unregister: %s\n", opts->progname,
+			strerror(errno));
+	for (size_t i = 0; r.jobs && i < r.nr_jobs; i++)
+		syslet_inst__free(r.jobs[i].inst);
+	free(r.jobs);
+	free(r.index);
+	free(r.ring);
+	return status;
+}

@@ -1,0 +1,164 @@
+/* main.c: syslet-run's command line: options, then load, pick the entry and run (or hand over to -i). */
+#include <config.h>
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run.h"
+#include "shell.h"
+
+static const char *progname = "syslet-run";
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+"Usage: %s [OPTION]... IMAGE|SOURCE [ARG]...\n"
+"Run a syslet image (.slo) or a syslet source, compiled in memory.\n"
+"ARGs bind the entry's parameters in order.\n"
+"\n"
+"  --backend=NAME  auto (default), kernel or emul\n"
+"  --threads=N     at most N cachemiss threads\n"
+"  --ring=N        a completion ring of N entries\n"
+"  --entry=NAME    run syslet NAME (needed when the image has several)\n"
+"  --each          one instance per ARG, all in flight at once\n"
+"  --trace         print one line per atom on standard error\n"
+"  --stats         print counters and the wall time on standard error\n"
+"  -i, --interactive  the interactive shell (load, run, step, cells)\n"
+"  -h, --help      show this help and exit\n"
+"  -V, --version   show the version and exit\n"
+"\n"
+"Exit status: 0 when the last atom returned a non-negative value, 1 when\n"
+"it did not (the stop is reported), 2 for usage errors and images that\n"
+"cannot run here.\n", progname);
+}
+
+static int parse_count(const char *opt, const char *s, long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtol(s, &end, 10);
+	if (!*s || *end || errno || *out <= 0) {
+		fprintf(stderr, "%s: --%s wants a positive number, got '%s'\n",
+			progname, opt, s);
+		return -1;
+	}
+	return 0;
+}
+
+enum { OPT_BACKEND = 256, OPT_THREADS, OPT_RING, OPT_TRACE, OPT_STATS,
+       OPT_ENTRY, OPT_EACH };
+
+static const struct option long_opts[] = {
+	{ "backend", required_argument, NULL, OPT_BACKEND },
+	{ "threads", required_argument, NULL, OPT_THREADS },
+	{ "ring", required_argument, NULL, OPT_RING },
+	{ "trace", no_argument, NULL, OPT_TRACE },
+	{ "stats", no_argument, NULL, OPT_STATS },
+	{ "entry", required_argument, NULL, OPT_ENTRY },
+	{ "each", no_argument, NULL, OPT_EACH },
+	{ "interactive", no_argument, NULL, 'i' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int interactive(const struct srun_opts *o, int argc, char **argv)
+{
+#ifdef HAVE_READLINE
+	struct srun_shell_opts so = {
+		.backend = o->backend, .entry = o->entry,
+		.threads = o->threads, .ring = o->ring,
+		.trace = o->trace, .stats = o->stats, .progname = progname,
+	};
+
+	return srun_shell(&so, argc, argv);
+#else
+	(void)o;
+	(void)argc;
+	(void)argv;
+	fprintf(stderr, "%s: built without readline; -i is unavailable\n",
+		progname);
+	return SRUN_USAGE;
+#endif
+}
+
+int main(int argc, char **argv)
+{
+	struct srun_opts o = { .progname = progname };
+	struct syslet_obj *obj;
+	const char *entry;
+	bool shell = false;
+	int c, status;
+
+	/* Options end at the image: what follows belongs to the syslet. */
+	while ((c = getopt_long(argc, argv, "+hiV", long_opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_BACKEND:
+			o.backend = optarg;
+			break;
+		case OPT_THREADS:
+			if (parse_count("threads", optarg, &o.threads))
+				return SRUN_USAGE;
+			break;
+		case OPT_RING:
+			if (parse_count("ring", optarg, &o.ring))
+				return SRUN_USAGE;
+			break;
+		case OPT_TRACE:
+			o.trace = true;
+			break;
+		case OPT_STATS:
+			o.stats = true;
+			break;
+		case OPT_ENTRY:
+			o.entry = optarg;
+			break;
+		case OPT_EACH:
+			o.each = true;
+			break;
+		case 'i':
+			shell = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'V':
+			printf("syslet-run (%s) %s\n", PACKAGE_NAME,
+			       PACKAGE_VERSION);
+			return 0;
+		default:
+			fprintf(stderr, "Try '%s --help' for more information.\n",
+				progname);
+			return SRUN_USAGE;
+		}
+	}
+	if (o.backend) {
+		int err = syslet_set_backend(o.backend);
+
+		if (err) {
+			fprintf(stderr, "%s: backend '%s': %s\n", progname,
+				o.backend, strerror(-err));
+			return SRUN_USAGE;
+		}
+	}
+	if (shell)
+		return interactive(&o, argc - optind, argv + optind);
+	if (optind >= argc) {
+		fprintf(stderr, "%s: no image or source given\n", progname);
+		fprintf(stderr, "Try '%s --help' for more information.\n",
+			progname);
+		return SRUN_USAGE;
+	}
+	obj = srun_load(argv[optind], progname, &status);
+	if (!obj)
+		return status;
+	entry = srun_pick_entry(obj, o.entry, progname);
+	status = entry ? srun_run(&o, obj, entry, argc - optind - 1,
+				  argv + optind + 1) : SRUN_USAGE;
+	syslet_obj__close(obj);
+	return status;
+}

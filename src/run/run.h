@@ -1,0 +1,53 @@
+/* run.h: the parts of syslet-run shared between its files (loading, running, tracing). */
+#ifndef SYSLET_RUN_RUN_H
+#define SYSLET_RUN_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "libsyslet.h"
+
+/* Exit statuses: 0 the last atom returned >= 0, 1 it did not (or the
+ * run failed), 2 a usage error or an image that cannot run here. */
+enum { SRUN_OK = 0, SRUN_STOPPED = 1, SRUN_USAGE = 2 };
+
+struct srun_opts {
+	const char	*backend;
+	const char	*entry;
+	long		threads;	/* 0: the backend's default */
+	long		ring;		/* entries; 0: sized to the run */
+	bool		trace;
+	bool		stats;
+	bool		each;
+	const char	*progname;
+};
+
+/*
+ * Load an image file, or a syslet source compiled in memory (a file that
+ * does not start with the ELF magic is taken as source; a `#!` first
+ * line is ignored).  On failure returns NULL after printing the reason
+ * (compiler diagnostics included) to stderr; *status is the exit status
+ * to use.
+ */
+struct syslet_obj *srun_load(const char *path, const char *progname,
+			     int *status);
+
+/* The entry to run: `want`, or the only one; NULL (message printed) if
+ * there is no such entry or there are several to choose from. */
+const char *srun_pick_entry(const struct syslet_obj *obj, const char *want,
+			    const char *progname);
+
+/* Run entry with args (or one instance per arg with opts->each). */
+int srun_run(const struct srun_opts *opts, const struct syslet_obj *obj,
+	     const char *entry, int argc, char **argv);
+
+/* "cat stopped at atom 0 (cat.syslet:6: fd = open(...)): -2 ENOENT" */
+void srun_stop_report(FILE *out, const char *progname, const char *entry,
+		      const struct syslet_inst *inst,
+		      const struct syslet_uatom *atom, long result);
+
+/* Result and errno name: "3" or "-2 ENOENT". */
+void srun_format_result(char *buf, size_t len, long result);
+
+#endif /* SYSLET_RUN_RUN_H */

@@ -1,0 +1,219 @@
+/* trace.c: syslet-run --trace and --stats, built on the engine's observer and counters. */
+#include <config.h>
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace.h"
+#include "decode.h"
+
+struct slot {
+	uintptr_t			lo, hi;
+	const struct syslet_inst	*inst;
+	int				tag;
+};
+
+struct srun_trace {
+	const struct srun_opts	*opts;
+	struct slot		*slots;
+	size_t			nr;
+	pthread_mutex_t		lock;	/* workers report too */
+	unsigned long long	trampolines;
+	unsigned long long	strays;
+};
+
+static int slot_cmp(const void *a, const void *b)
+{
+	const struct slot *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+static const struct slot *slot_of(const struct srun_trace *tr,
+				  const void *atom)
+{
+	uintptr_t p = (uintptr_t)atom;
+	size_t lo = 0, hi = tr->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p < tr->slots[mid].lo)
+			hi = mid;
+		else if (p >= tr->slots[mid].hi)
+			lo = mid + 1;
+		else
+			return &tr->slots[mid];
+	}
+	return NULL;
+}
+
+static void print_next(FILE *out, const struct syslet_inst *inst,
+		       const struct syslet_event *ev)
+{
+	long i;
+
+	switch (ev->end) {
+	case SYSLET_END_NONE:
+		i = syslet_inst__atom_index(inst, ev->next);
+		if (i >= 0)
+			fprintf(out, " -> [%ld]", i);
+		else
+			fprintf(out, " -> %p", (void *)ev->next);
+		break;
+	case SYSLET_END_NEXT:
+		fputs(" -> end", out);
+		break;
+	case SYSLET_END_STOP:
+		fputs(" -> stop", out);
+		break;
+	case SYSLET_END_SIGNAL:
+		fputs(" -> stopped by a signal", out);
+		break;
+	case SYSLET_END_FAULT:
+		fputs(" -> fault", out);
+		break;
+	}
+}
+
+void srun_trace_line(FILE *out, const struct syslet_inst *inst, int tag,
+		     const struct syslet_event *ev)
+{
+	struct syslet_atom_info ai;
+	char res[48];
+	const char *where;
+
+	if (tag >= 0)
+		fprintf(out, "#%d ", tag);
+	if (syslet_inst__atom_info(inst, ev->atom, &ai)) {
+		fprintf(out, "%p ", (void *)ev->atom);
+		memset(&ai, 0, sizeof(ai));
+		ai.nr = (long)ev->nr;
+	} else {
+		if (ai.line)
+			fprintf(out, "%s:%u ", ai.source ? ai.source : "?",
+				ai.line);
+		fprintf(out, "[%zu] ", ai.index);
+	}
+	if (ev->end == SYSLET_END_FAULT) {
+		fputs("<fault: the atom or an argument is unreadable> = -14 EFAULT\n",
+		      out);
+		return;
+	}
+	srun_decode_call(out, ai.syscall, (long)ev->nr, ev->args,
+			 (int)ev->nargs, ev->ret);
+	srun_format_result(res, sizeof(res), ev->ret);
+	where = ev->where == SYSLET_WHERE_CACHEMISS ? "cachemiss" :
+		ev->where == SYSLET_WHERE_STEP ? "step" : "inline";
+	fprintf(out, " = %s <%s%s>", res, where,
+		ev->handoff ? ", went async" : "");
+	print_next(out, inst, ev);
+	fputc('\n', out);
+}
+
+static void observe(const struct syslet_event *ev, void *ctx)
+{
+	struct srun_trace *tr = ctx;
+	const struct slot *s;
+	struct syslet_atom_info ai;
+
+	pthread_mutex_lock(&tr->lock);
+	s = slot_of(tr, ev->atom);
+	if (!s) {
+		tr->strays++;
+	} else {
+		if (!syslet_inst__atom_info(s->inst, ev->atom, &ai) &&
+		    ai.role == SYSLET_ROLE_TRAMPOLINE)
+			tr->trampolines++;
+		if (tr->opts->trace) {
+			srun_trace_line(stderr, s->inst, s->tag, ev);
+			fflush(stderr);
+		}
+	}
+	pthread_mutex_unlock(&tr->lock);
+}
+
+struct srun_trace *srun_trace_start(const struct srun_opts *opts,
+				    struct syslet_inst *const *insts,
+				    size_t nr)
+{
+	struct srun_trace *tr;
+	const char *backend = syslet_backend_name();
+	size_t natoms;
+
+	if (opts->trace && backend && strcmp(backend, "emul")) {
+		fprintf(stderr,
+			"%s: --trace needs the emul backend (this is %s)\n",
+			opts->progname, backend);
+		return NULL;
+	}
+	tr = calloc(1, sizeof(*tr));
+	if (!tr || !(tr->slots = calloc(nr + 1, sizeof(*tr->slots)))) {
+		free(tr);
+		fprintf(stderr, "%s: out of memory\n", opts->progname);
+		return NULL;
+	}
+	tr->opts = opts;
+	tr->nr = nr;
+	pthread_mutex_init(&tr->lock, NULL);
+	natoms = nr ? syslet_obj__atom_count(syslet_inst__obj(insts[0])) : 0;
+	for (size_t i = 0; i < nr; i++) {
+		struct syslet_inst *in = insts[i];
+
+		tr->slots[i].lo = (uintptr_t)syslet_inst__atom(in, 0);
+		tr->slots[i].hi = tr->slots[i].lo +
+				  natoms * sizeof(struct syslet_uatom);
+		tr->slots[i].inst = in;
+		tr->slots[i].tag = nr > 1 ? (int)i : -1;
+	}
+	qsort(tr->slots, nr, sizeof(*tr->slots), slot_cmp);
+	syslet_reset_stats();
+	syslet_set_trace(observe, tr);
+	return tr;
+}
+
+static void stat_line(const char *name, unsigned long long v)
+{
+	fprintf(stderr, "  %-22s %llu\n", name, v);
+}
+
+void srun_trace_stop(struct srun_trace *tr, double wall)
+{
+	struct syslet_stats st;
+
+	syslet_set_trace(NULL, NULL);
+	if (!tr->opts->stats)
+		return;
+	syslet_get_stats(&st);
+	fprintf(stderr, "%s: stats (backend %s):\n", tr->opts->progname,
+		syslet_backend_name());
+	stat_line("syslets", st.execs);
+	stat_line("atoms", st.atoms);
+	stat_line("syscalls", st.syscalls);
+	stat_line("umem_add", st.umem_adds);
+	stat_line("trampolines", tr->trampolines);
+	stat_line("inline atoms", st.inline_atoms);
+	stat_line("cachemiss atoms", st.cachemiss_atoms);
+	stat_line("went async", st.handoffs);
+	stat_line("completions", st.completions);
+	stat_line("cachemiss threads", st.threads);
+	if (st.faults)
+		stat_line("faults", st.faults);
+	if (st.denied)
+		stat_line("denied", st.denied);
+	if (st.signal_stops)
+		stat_line("signal stops", st.signal_stops);
+	fprintf(stderr, "  %-22s %.3f ms\n", "wall time", wall * 1e3);
+}
+
+void srun_trace_free(struct srun_trace *tr)
+{
+	if (!tr)
+		return;
+	syslet_set_trace(NULL, NULL);
+	pthread_mutex_destroy(&tr->lock);
+	free(tr->slots);
+	free(tr);
+}

@@ -1,0 +1,23 @@
+/* trace.h: syslet-run --trace (a line per atom) and --stats (counters at the end). */
+#ifndef SYSLET_RUN_TRACE_H
+#define SYSLET_RUN_TRACE_H
+
+#include "run.h"
+
+struct srun_trace;
+
+/* Start observing the engine for these instances (all of one image);
+ * NULL, with a message printed, when the backend cannot be observed. */
+struct srun_trace *srun_trace_start(const struct srun_opts *opts,
+				    struct syslet_inst *const *insts,
+				    size_t nr);
+/* Stop observing; with --stats print the counters and the wall time. */
+void srun_trace_stop(struct srun_trace *tr, double wall);
+void srun_trace_free(struct srun_trace *tr);
+
+/* Print one trace line for ev, whose atom belongs to inst (shared with
+ * the shell, which traces its steps the same way). */
+void srun_trace_line(FILE *out, const struct syslet_inst *inst, int tag,
+		     const struct syslet_event *ev);
+
+#endif /* SYSLET_RUN_TRACE_H */

@@ -1,0 +1,140 @@
+/* bench-atom.c: the cost of one atom: umem_add atoms, getppid atoms, and bare getppid syscalls. */
+#include <config.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "libsyslet.h"
+
+#define UMEM_RUNS	1000000UL	/* atom executions */
+#define UMEM_CYCLE	1000		/* distinct atoms, chained in a cycle */
+#define PPID_CHAIN	100000		/* getppid atoms in one straight chain */
+#define PPID_ROUNDS	10
+
+/*
+ * A syslet cannot count getppid calls itself, so the umem_add chain is
+ * a cycle of atoms that each take one from a counter and stop at zero,
+ * and the getppid chain is a straight one, run several times.
+ */
+static struct syslet_uatom *umem_cycle(unsigned long *counter,
+				       unsigned long *cells)
+{
+	struct syslet_uatom *a = calloc(UMEM_CYCLE, sizeof(*a));
+
+	if (!a)
+		return NULL;
+	cells[0] = (unsigned long)counter;
+	cells[1] = -1UL;
+	for (int i = 0; i < UMEM_CYCLE; i++) {
+		a[i].flags = SYSLET_STOP_ON_ZERO;
+		a[i].nr = SYSLET_NR_BASE + SYSLET_CALL_UMEM_ADD;
+		a[i].arg_ptr[0] = &cells[0];
+		a[i].arg_ptr[1] = &cells[1];
+		a[i].next = &a[(i + 1) % UMEM_CYCLE];
+	}
+	return a;
+}
+
+static struct syslet_uatom *ppid_chain(long *ret)
+{
+	struct syslet_uatom *a = calloc(PPID_CHAIN, sizeof(*a));
+
+	if (!a)
+		return NULL;
+	for (int i = 0; i < PPID_CHAIN; i++) {
+		a[i].nr = SYS_getppid;
+		a[i].ret_ptr = ret;
+		a[i].next = i + 1 < PPID_CHAIN ? &a[i + 1] : NULL;
+	}
+	return a;
+}
+
+/* Run a syslet to its end, inline or not. */
+static int run_to_end(struct syslet_uatom *first,
+		      struct syslet_uatom **ring, size_t entries)
+{
+	errno = 0;
+	if (sys_async_exec(first))
+		return 0;
+	if (errno) {
+		perror("bench: async_exec");
+		return -1;
+	}
+	/* It went to a cachemiss thread: wait for its one completion. */
+	for (;;) {
+		for (size_t i = 0; i < entries; i++)
+			if (ring[i]) {
+				ring[i] = NULL;
+				return 0;
+			}
+		sys_async_wait(1);
+	}
+}
+
+int bench_atoms(double *umem_ns, double *getppid_atom_ns, double *getppid_ns)
+{
+	struct syslet_uatom *ring[4] = { 0 };
+	struct async_head_user ahu = { ring, sizeof(ring), -1UL };
+	unsigned long counter, cells[2];
+	struct syslet_uatom *cyc, *chain;
+	long ret = 0;
+	double t0, best;
+	int status = -1;
+
+	cyc = umem_cycle(&counter, cells);
+	chain = ppid_chain(&ret);
+	if (!cyc || !chain || sys_async_register(&ahu, sizeof(ahu))) {
+		perror("bench: atoms");
+		goto out;
+	}
+	best = 1e9;
+	for (int rep = 0; rep < 5; rep++) {
+		counter = UMEM_RUNS;
+		t0 = bench_now();
+		if (run_to_end(cyc, ring, 4))
+			goto out;
+		t0 = bench_now() - t0;
+		if (counter != 0) {
+			fprintf(stderr, "bench: umem_add chain left %lu\n",
+				counter);
+			goto out;
+		}
+		best = t0 < best ? t0 : best;
+	}
+	*umem_ns = best * 1e9 / UMEM_RUNS;
+
+	best = 1e9;
+	for (int rep = 0; rep < 5; rep++) {
+		t0 = bench_now();
+		for (int r = 0; r < PPID_ROUNDS; r++)
+			if (run_to_end(chain, ring, 4))
+				goto out;
+		t0 = bench_now() - t0;
+		best = t0 < best ? t0 : best;
+	}
+	if (ret != getppid()) {
+		fprintf(stderr, "bench: getppid atoms returned %ld\n", ret);
+		goto out;
+	}
+	*getppid_atom_ns = best * 1e9 / (PPID_CHAIN * PPID_ROUNDS);
+
+	best = 1e9;
+	for (int rep = 0; rep < 5; rep++) {
+		t0 = bench_now();
+		for (long i = 0; i < (long)PPID_CHAIN * PPID_ROUNDS; i++)
+			ret = syscall(SYS_getppid);
+		t0 = bench_now() - t0;
+		best = t0 < best ? t0 : best;
+	}
+	*getppid_ns = best * 1e9 / (PPID_CHAIN * PPID_ROUNDS);
+	status = 0;
+out:
+	sys_async_unregister(&ahu, sizeof(ahu));
+	free(cyc);
+	free(chain);
+	return status;
+}

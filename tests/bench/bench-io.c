@@ -1,0 +1,252 @@
+/* bench-io.c: the contenders for open+read+close of many small files: sync loop, threads, io_uring, emul syslets. */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef HAVE_LIBURING
+#include <liburing.h>
+#endif
+
+#include "bench.h"
+#include "libsyslet.h"
+
+double bench_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static long read_one(const char *path, char *buf)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, BENCH_BUFSZ);
+	close(fd);
+	return n;
+}
+
+long bench_sync(const struct bench_files *f, double *secs)
+{
+	static char buf[BENCH_BUFSZ];
+	double t0 = bench_now();
+	long total = 0;
+
+	for (size_t i = 0; i < f->nr; i++) {
+		long n = read_one(f->paths[i], buf);
+
+		if (n < 0)
+			return -1;
+		total += n;
+	}
+	*secs = bench_now() - t0;
+	return total;
+}
+
+struct pool {
+	const struct bench_files	*f;
+	atomic_size_t			next;
+	atomic_long			total;
+};
+
+static void *worker(void *arg)
+{
+	struct pool *p = arg;
+	char buf[BENCH_BUFSZ];
+	size_t i;
+
+	while ((i = atomic_fetch_add(&p->next, 1)) < p->f->nr) {
+		long n = read_one(p->f->paths[i], buf);
+
+		atomic_fetch_add(&p->total, n < 0 ? -(1L << 40) : n);
+	}
+	return NULL;
+}
+
+long bench_threads(const struct bench_files *f, double *secs)
+{
+	struct pool p = { .f = f };
+	pthread_t tid[64];
+	long n = f->threads < 64 ? f->threads : 64;
+	double t0 = bench_now();
+
+	for (long i = 0; i < n; i++)
+		if (pthread_create(&tid[i], NULL, worker, &p)) {
+			n = i;
+			break;
+		}
+	for (long i = 0; i < n; i++)
+		pthread_join(tid[i], NULL);
+	*secs = bench_now() - t0;
+	return atomic_load(&p.total) < 0 ? -1 : atomic_load(&p.total);
+}
+
+#ifdef HAVE_LIBURING
+#define URING_DEPTH 64	/* files in flight; three linked SQEs each */
+
+long bench_uring(const struct bench_files *f, double *secs)
+{
+	struct io_uring ring;
+	char (*bufs)[BENCH_BUFSZ];
+	long total = 0;
+	size_t sent = 0, done = 0;
+	unsigned int inflight = 0;
+	int free_slots[URING_DEPTH], nfree = URING_DEPTH;
+	double t0;
+	int ret;
+
+	ret = io_uring_queue_init(URING_DEPTH * 3, &ring, 0);
+	if (ret) {
+		fprintf(stderr, "bench: io_uring: %s\n", strerror(-ret));
+		return -1;
+	}
+	ret = io_uring_register_files_sparse(&ring, URING_DEPTH);
+	bufs = malloc(sizeof(*bufs) * URING_DEPTH);
+	if (ret || !bufs) {
+		fprintf(stderr, "bench: io_uring direct descriptors: %s\n",
+			strerror(ret ? -ret : ENOMEM));
+		io_uring_queue_exit(&ring);
+		free(bufs);
+		return -1;
+	}
+	for (int i = 0; i < URING_DEPTH; i++)
+		free_slots[i] = i;
+	t0 = bench_now();
+	while (done < f->nr) {
+		struct io_uring_cqe *cqe;
+
+		while (sent < f->nr && nfree) {
+			int slot = free_slots[--nfree];
+			struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
+
+			io_uring_prep_openat_direct(sqe, AT_FDCWD,
+						    f->paths[sent], O_RDONLY,
+						    0, (unsigned)slot);
+			sqe->flags |= IOSQE_IO_LINK;
+			sqe->user_data = 0;
+			sqe = io_uring_get_sqe(&ring);
+			io_uring_prep_read(sqe, slot, bufs[slot], BENCH_BUFSZ, 0);
+			sqe->flags |= IOSQE_FIXED_FILE | IOSQE_IO_LINK;
+			sqe->user_data = 1;
+			sqe = io_uring_get_sqe(&ring);
+			io_uring_prep_close_direct(sqe, (unsigned)slot);
+			sqe->user_data = 2 | (uint64_t)slot << 8;
+			sent++;
+			inflight++;
+		}
+		io_uring_submit_and_wait(&ring, 1);
+		while (io_uring_peek_cqe(&ring, &cqe) == 0) {
+			unsigned long kind = cqe->user_data & 0xff;
+
+			if (cqe->res < 0 && kind != 2)
+				total = -(1L << 40);
+			if (kind == 1 && cqe->res > 0)
+				total += cqe->res;
+			if (kind == 2) {
+				free_slots[nfree++] = (int)(cqe->user_data >> 8);
+				inflight--;
+				done++;
+			}
+			io_uring_cqe_seen(&ring, cqe);
+		}
+	}
+	*secs = bench_now() - t0;
+	io_uring_queue_exit(&ring);
+	free(bufs);
+	return total < 0 ? -1 : total;
+}
+#else
+long bench_uring(const struct bench_files *f, double *secs)
+{
+	(void)f;
+	(void)secs;
+	fprintf(stderr, "bench: built without liburing\n");
+	return -1;
+}
+#endif
+
+/* One instance of readfile.slo per file, all submitted before the first
+ * completion is reaped.  Instances are made and bound before the clock
+ * starts, as the seeds' async-test built its atoms up front. */
+long bench_emul(const struct bench_files *f, double *secs)
+{
+	static struct syslet_obj *obj;
+	struct syslet_inst **inst;
+	struct syslet_uatom **ring, *first;
+	struct async_head_user ahu;
+	char err[256];
+	size_t pending = 0, head = 0;
+	long total = 0;
+	double t0;
+
+	if (!obj) {
+		obj = syslet_obj__open_file(f->slo, err, sizeof(err));
+		if (!obj) {
+			fprintf(stderr, "bench: %s\n", err);
+			return -1;
+		}
+	}
+	inst = calloc(f->nr, sizeof(*inst));
+	ring = calloc(f->nr, sizeof(*ring));
+	if (!inst || !ring)
+		return -1;
+	for (size_t i = 0; i < f->nr; i++) {
+		inst[i] = syslet_obj__instantiate(obj, err, sizeof(err));
+		if (!inst[i] || syslet_inst__bind(inst[i], "readfile", 1,
+						  &f->paths[i], err,
+						  sizeof(err))) {
+			fprintf(stderr, "bench: %s\n", err);
+			return -1;
+		}
+	}
+	ahu.completion_ring = ring;
+	ahu.ring_size_bytes = f->nr * sizeof(*ring);
+	ahu.max_nr_threads = (unsigned long)f->threads;
+	if (sys_async_register(&ahu, sizeof(ahu))) {
+		perror("bench: async_register");
+		return -1;
+	}
+	t0 = bench_now();
+	for (size_t i = 0; i < f->nr; i++) {
+		errno = 0;
+		first = syslet_inst__entry(inst[i], "readfile");
+		if (!sys_async_exec(first)) {
+			if (errno) {
+				perror("bench: async_exec");
+				return -1;
+			}
+			pending++;
+		}
+	}
+	while (pending) {
+		if (!ring[head]) {
+			sys_async_wait(1);
+			continue;
+		}
+		ring[head] = NULL;
+		head = (head + 1) % f->nr;
+		pending--;
+	}
+	*secs = bench_now() - t0;
+	sys_async_unregister(&ahu, sizeof(ahu));
+	for (size_t i = 0; i < f->nr; i++) {
+		long n = (long)*syslet_inst__cell(inst[i], "readfile.n");
+
+		total = n < 0 || total < 0 ? -1 : total + n;
+		syslet_inst__free(inst[i]);
+	}
+	free(inst);
+	free(ring);
+	return total;
+}

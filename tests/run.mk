@@ -1,0 +1,38 @@
+# tests/run.mk: libsyslet's image API, syslet-run end to end, and the benchmark (make bench).
+if HAVE_CMOCKA
+check_PROGRAMS += tests/run/image-api
+TESTS += tests/run/image-api
+tests_run_image_api_SOURCES = tests/run/image-api.c
+tests_run_image_api_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_run_image_api_LDADD = src/lib/libsyslet.la src/image/libimage.la \
+	src/common/libcommon.la $(CMOCKA_LIBS)
+endif
+
+# syslet-run end to end: the examples, errors, --each, --trace, --stats.
+TESTS += tests/run/errors.sh tests/run/each.sh tests/run/trace.sh \
+	tests/run/shebang.sh
+EXTRA_DIST += tests/run/errors.sh tests/run/each.sh tests/run/trace.sh \
+	tests/run/shebang.sh tests/run/cat.syslet tests/run/two.syslet \
+	tests/run/shebang.syslet tests/run/hello.txt tests/run/cat.trace
+
+# The benchmark is built by make check, so that it cannot rot, but only
+# run by make bench: its timings mean nothing on a loaded machine.
+# libtool --mode=execute hands the real binaries, not their wrapper
+# scripts, to the benchmark, so no shell start-up is timed.
+check_PROGRAMS += tests/bench/bench tests/bench/plainloop
+tests_bench_bench_SOURCES = tests/bench/bench.c tests/bench/bench.h \
+	tests/bench/bench-io.c tests/bench/bench-atom.c
+tests_bench_bench_CFLAGS = $(AM_CFLAGS) $(LIBURING_CFLAGS)
+tests_bench_bench_LDADD = src/lib/libsyslet.la $(LIBURING_LIBS)
+tests_bench_plainloop_SOURCES = tests/bench/plainloop.c
+EXTRA_DIST += tests/bench/readfile.syslet
+CLEANFILES += tests/bench/readfile.slo
+
+BENCH_FLAGS =
+.PHONY: bench
+bench: sysletc syslet-run tests/bench/bench tests/bench/plainloop
+	$(AM_V_GEN)./sysletc -o tests/bench/readfile.slo \
+		$(srcdir)/tests/bench/readfile.syslet && \
+	$(LIBTOOL) --mode=execute tests/bench/bench \
+		--slo tests/bench/readfile.slo --syslet-run ./syslet-run \
+		--plain tests/bench/plainloop $(BENCH_FLAGS)

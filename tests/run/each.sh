@@ -1,0 +1,43 @@
+#!/bin/sh
+# each.sh: syslet-run --each: one instance per argument, all in flight, every completion gathered.
+. "$top_srcdir/tests/lib/harness.sh"
+src=$top_srcdir/tests/run
+n=300
+
+$SYSLETC -o "$tmpdir/cat.slo" "$src/cat.syslet" || fail "sysletc cat.syslet"
+mkdir "$tmpdir/f"
+i=0
+while [ $i -lt $n ]; do
+	echo "file number $i" >"$tmpdir/f/$i"
+	echo "file number $i" >>"$tmpdir/want"
+	i=$((i + 1))
+done
+# Instances finish in any order; each wrote its one line whole.
+for ring in "" --ring=7 --threads=2; do
+	(cd "$tmpdir/f" && $SYSLET_RUN --each $ring "$tmpdir/cat.slo" \
+		$(ls)) >"$tmpdir/got" || fail "--each $ring failed"
+	sort "$tmpdir/got" >"$tmpdir/got.sorted"
+	sort "$tmpdir/want" >"$tmpdir/want.sorted"
+	cmp -s "$tmpdir/want.sorted" "$tmpdir/got.sorted" ||
+		fail "--each $ring: output is not every file once"
+done
+
+# One missing file: the others still run; status 1 and one report
+# naming the argument.
+status=0
+$SYSLET_RUN --each "$tmpdir/cat.slo" "$tmpdir/f/1" "$tmpdir/missing" \
+	"$tmpdir/f/2" >"$tmpdir/got" 2>"$tmpdir/err" || status=$?
+expect_eq "status with a missing file" 1 "$status"
+expect_eq "reports" 1 "$(grep -c 'stopped at atom' "$tmpdir/err")"
+grep -q "missing: .*cat stopped at atom 0 .*-2 ENOENT" "$tmpdir/err" ||
+	fail "the report does not name the missing file"
+expect_eq "lines of the good files" 2 "$(wc -l <"$tmpdir/got")"
+
+# --each with the source compiled in memory, and no arguments.
+$SYSLET_RUN --each "$src/cat.syslet" "$tmpdir/f/5" >"$tmpdir/got" ||
+	fail "--each from source"
+expect_eq "source --each" "file number 5" "$(cat "$tmpdir/got")"
+status=0
+$SYSLET_RUN --each "$src/cat.syslet" 2>/dev/null || status=$?
+expect_eq "--each without arguments" 2 "$status"
+exit 0

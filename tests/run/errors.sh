@@ -1,0 +1,78 @@
+#!/bin/sh
+# errors.sh: syslet-run's usage and load errors: each a clear message and its exit status.
+. "$top_srcdir/tests/lib/harness.sh"
+src=$top_srcdir/tests/run
+
+# expect STATUS PATTERN CMD...: run CMD, check its status and that its
+# standard error matches PATTERN (a grep -E expression).
+expect() {
+	want=$1 pat=$2
+	shift 2
+	"$@" >"$tmpdir/out" 2>"$tmpdir/err"
+	got=$?
+	[ "$got" = "$want" ] || { cat "$tmpdir/err" >&2
+		fail "$*: exit status $got, expected $want"; }
+	grep -Eq -- "$pat" "$tmpdir/err" || { cat "$tmpdir/err" >&2
+		fail "$*: no '$pat' in the message"; }
+}
+
+$SYSLET_RUN --help >"$tmpdir/help" || fail "--help failed"
+grep -q '^Usage: ' "$tmpdir/help" || fail "--help prints no usage"
+grep -q -- '--each' "$tmpdir/help" || fail "--help does not list --each"
+$SYSLET_RUN --version | grep -q '^syslet-run ' || fail "--version"
+
+expect 2 'no image or source given' $SYSLET_RUN
+expect 2 'unrecognized option|unknown option' $SYSLET_RUN --bogus x
+expect 2 'wants a positive number' $SYSLET_RUN --threads=0 x
+expect 2 'wants a positive number' $SYSLET_RUN --ring=lots x
+expect 2 'backend' $SYSLET_RUN --backend=nonesuch "$src/cat.syslet" x
+expect 2 'nothere.slo: No such file or directory' $SYSLET_RUN "$tmpdir/nothere.slo"
+
+# Foreign files: binary junk, an ELF file that is no syslet image.
+printf 'junk\000junk' >"$tmpdir/junk.slo"
+expect 2 'neither a syslet image nor a syslet source' $SYSLET_RUN "$tmpdir/junk.slo"
+$CC -c -o "$tmpdir/foreign.o" -x c - <<'C' 2>/dev/null && \
+	expect 2 'foreign\.o: ' $SYSLET_RUN "$tmpdir/foreign.o"
+int foreign(void) { return 0; }
+C
+
+# A truncated image, at several lengths.
+$SYSLETC -o "$tmpdir/cat.slo" "$src/cat.syslet" || fail "sysletc cat.syslet"
+size=$(wc -c <"$tmpdir/cat.slo")
+for len in 0 3 64 200 $((size / 2)) $((size - 1)); do
+	head -c "$len" "$tmpdir/cat.slo" >"$tmpdir/short.slo"
+	expect 2 'short\.slo: ' $SYSLET_RUN "$tmpdir/short.slo" /dev/null
+done
+
+# An image for another ABI profile.
+if $SYSLETC --target=i386-2007 -o "$tmpdir/old.slo" "$src/cat.syslet" 2>/dev/null &&
+   [ "$(uname -m)" = x86_64 ]; then
+	expect 2 'i386-2007 ABI profile' $SYSLET_RUN "$tmpdir/old.slo" /dev/null
+fi
+
+# Entries and parameters.
+expect 2 'has 2 syslets; choose one with --entry: (hello add|add hello)' \
+	$SYSLET_RUN "$src/two.syslet"
+expect 2 "no syslet named 'nope'" $SYSLET_RUN --entry=nope "$src/two.syslet"
+expect 2 "parameter n of add: expected int, got 'abc'" \
+	$SYSLET_RUN --entry=add "$src/two.syslet" abc
+expect 2 'add takes 1 parameter \(int n\), got 0' \
+	$SYSLET_RUN --entry=add "$src/two.syslet"
+expect 2 'cat takes 1 parameter \(str path\), got 2' \
+	$SYSLET_RUN "$src/cat.syslet" a b
+expect 2 '--each binds one parameter per instance' \
+	$SYSLET_RUN --each --entry=hello "$src/two.syslet" a
+$SYSLET_RUN --entry=add "$src/two.syslet" 0x10 >"$tmpdir/out" ||
+	fail "add 0x10 failed"
+expect_eq "add output" added "$(cat "$tmpdir/out")"
+
+# A source with errors: the compiler's diagnostics, then status 2.
+printf 'syslet broken() {\n\tfrobnicate(1);\n}\n' >"$tmpdir/broken.syslet"
+expect 2 'broken\.syslet:2:[0-9]+: error: ' $SYSLET_RUN "$tmpdir/broken.syslet"
+
+# A syslet that stops on an error: status 1 and the stop report.
+expect 1 "cat stopped at atom 0 \\(.*cat\\.syslet:[0-9]+: .*open.*\\): -2 ENOENT\$" \
+	$SYSLET_RUN "$src/cat.syslet" "$tmpdir/nothere"
+expect 1 "cat stopped at atom 0 .*: -2 ENOENT\$" \
+	$SYSLET_RUN "$tmpdir/cat.slo" "$tmpdir/nothere"
+exit 0

@@ -1,0 +1,244 @@
+/* image-api.c: libsyslet's image API: open and validation, instances, lookups, binding, atom info. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "libsyslet.h"
+#include "../image/sample.h"
+
+struct blob {
+	char	*buf;
+	size_t	len;
+};
+
+static struct blob write_image(struct slo_image *img)
+{
+	struct blob b = { 0 };
+	char err[256] = "";
+	FILE *f = tmpfile();
+	long n;
+
+	assert_non_null(f);
+	assert_int_equal(slo_image_write(img, fileno(f), err, sizeof(err)), 0);
+	n = lseek(fileno(f), 0, SEEK_END);
+	assert_true(n > 0);
+	b.buf = malloc((size_t)n);
+	b.len = (size_t)n;
+	assert_int_equal(pread(fileno(f), b.buf, b.len, 0), n);
+	fclose(f);
+	slo_image_free(img);
+	return b;
+}
+
+static struct syslet_obj *open_sample(struct slo_image *img)
+{
+	struct blob b = write_image(img);
+	char err[256] = "";
+	struct syslet_obj *obj = syslet_obj__open_mem(b.buf, b.len, err,
+						      sizeof(err));
+
+	if (!obj)
+		fail_msg("open_mem: %s", err);
+	free(b.buf);
+	return obj;
+}
+
+static void test_listing(void **state)
+{
+	struct syslet_obj *obj = open_sample(sample_image(systab_native_profile()));
+	const struct syslet_param *p;
+	struct syslet_atom_info ai;
+
+	assert_string_equal(syslet_obj__profile(obj),
+			    systab_profile_name(systab_native_profile()));
+	assert_string_equal(syslet_obj__source(obj), "tests/cat.syslet");
+	assert_int_equal(syslet_obj__entry_count(obj), 1);
+	assert_string_equal(syslet_obj__entry_name(obj, 0), "cat");
+	assert_null(syslet_obj__entry_name(obj, 1));
+	assert_int_equal(syslet_obj__entry_params(obj, "cat", &p), 1);
+	assert_string_equal(p[0].name, "path");
+	assert_int_equal(p[0].type, SYSLET_PARAM_STR);
+	assert_int_equal(syslet_obj__entry_params(obj, "dog", NULL), -1);
+	assert_int_equal(syslet_obj__cell_count(obj), 3);
+	assert_int_equal(syslet_obj__atom_count(obj), 4);
+
+	assert_int_equal(syslet_obj__atom_info(obj, 0, &ai), 0);
+	assert_int_equal(ai.line, 10);
+	assert_string_equal(ai.syscall, "open");
+	assert_string_equal(ai.text, "fd = open(path, 0);");
+	assert_string_equal(ai.role_name, "call");
+	assert_int_equal(syslet_obj__atom_info(obj, 2, &ai), 0);
+	assert_int_equal(ai.role, SYSLET_ROLE_STOP);
+	assert_string_equal(ai.syscall, "close");
+	assert_int_equal(syslet_obj__atom_info(obj, 4, &ai), -1);
+	syslet_obj__close(obj);
+}
+
+/* Every pointer of an instance lands in that instance, never another. */
+static void test_instances(void **state)
+{
+	struct syslet_obj *obj = open_sample(sample_image(systab_native_profile()));
+	struct syslet_inst *in[3];
+	char err[256];
+
+	for (int i = 0; i < 3; i++) {
+		in[i] = syslet_obj__instantiate(obj, err, sizeof(err));
+		assert_non_null(in[i]);
+	}
+	for (int i = 0; i < 3; i++) {
+		struct syslet_uatom *a0 = syslet_inst__entry(in[i], "cat");
+		unsigned long *path = syslet_inst__cell(in[i], "cat.path");
+		unsigned long *fd = syslet_inst__cell(in[i], "fd");
+		size_t size = 0;
+		char *buf = syslet_inst__object(in[i], "buf", &size);
+		char *hi = syslet_inst__object(in[i], "greeting", NULL);
+
+		assert_ptr_equal(a0, syslet_inst__atom(in[i], 0));
+		assert_ptr_equal(a0->arg_ptr[0], path);
+		assert_ptr_equal(a0->ret_ptr, (long *)fd);
+		assert_ptr_equal(a0->next, syslet_inst__atom(in[i], 1));
+		assert_int_equal(a0->nr, systab_lookup(systab_native_profile(),
+							"open"));
+		assert_int_equal(*fd, (unsigned long)-1);
+		assert_int_equal(size, 64);
+		assert_ptr_equal((char *)path[S_BUF], buf);
+		assert_ptr_equal((char *)path[S_HI], hi);
+		assert_string_equal(hi, "hi");
+		/* close has no result cell: it gets a hidden one */
+		assert_non_null(syslet_inst__atom(in[i], 2)->ret_ptr);
+		*syslet_inst__atom(in[i], 2)->ret_ptr = -9;
+		assert_int_equal(syslet_inst__result(in[i],
+				 syslet_inst__atom(in[i], 2)), -9);
+		assert_int_equal(syslet_inst__atom_index(in[i], a0), 0);
+		for (int j = 0; j < 3; j++)
+			if (j != i)
+				assert_int_equal(syslet_inst__atom_index(in[j], a0), -1);
+		assert_int_equal(syslet_inst__atom_index(in[i],
+				 (struct syslet_uatom *)((char *)a0 + 8)), -1);
+	}
+	/* Cells are private. */
+	*syslet_inst__cell(in[0], "cat.n") = 7;
+	assert_int_equal(*syslet_inst__cell(in[1], "cat.n"), 0);
+	assert_null(syslet_inst__cell(in[0], "nothing"));
+	assert_null(syslet_inst__entry(in[0], "dog"));
+	assert_null(syslet_inst__atom(in[0], 4));
+	for (int i = 0; i < 3; i++)
+		syslet_inst__free(in[i]);
+	syslet_obj__close(obj);
+}
+
+static void test_bind(void **state)
+{
+	struct slo_image *img = sample_image(systab_native_profile());
+	struct syslet_obj *obj;
+	struct syslet_inst *in;
+	char *args[] = { "abc", "def", NULL };
+	char *nums[] = { "0x10", "-5", "99999999999999999999999" };
+	char err[256];
+
+	obj = open_sample(img);
+	in = syslet_obj__instantiate(obj, err, sizeof(err));
+	assert_int_equal(syslet_inst__bind(in, "cat", 1, args, err,
+					   sizeof(err)), 0);
+	assert_string_equal((char *)*syslet_inst__cell(in, "cat.path"), "abc");
+	assert_int_equal(syslet_inst__bind(in, "cat", 1, args + 1, err,
+					   sizeof(err)), 0);
+	assert_string_equal((char *)*syslet_inst__cell(in, "cat.path"), "def");
+	assert_int_equal(syslet_inst__bind(in, "cat", 2, args, err,
+					   sizeof(err)), -1);
+	assert_string_equal(err, "cat takes 1 parameter (str path), got 2");
+	assert_int_equal(syslet_inst__bind(in, "cat", 0, args, err,
+					   sizeof(err)), -1);
+	assert_int_equal(syslet_inst__bind(in, "dog", 0, args, err,
+					   sizeof(err)), -1);
+	assert_string_equal(err, "no syslet named 'dog'");
+	syslet_inst__free(in);
+	syslet_obj__close(obj);
+
+	img = sample_image(systab_native_profile());
+	img->syms[2].param_type = SLO_PARAM_INT;
+	obj = open_sample(img);
+	in = syslet_obj__instantiate(obj, err, sizeof(err));
+	assert_int_equal(syslet_inst__bind(in, "cat", 1, args, err,
+					   sizeof(err)), -1);
+	assert_string_equal(err, "parameter path of cat: expected int, got 'abc'");
+	assert_int_equal(syslet_inst__bind(in, "cat", 1, nums, err,
+					   sizeof(err)), 0);
+	assert_int_equal(*syslet_inst__cell(in, "cat.path"), 16);
+	assert_int_equal(syslet_inst__bind(in, "cat", 1, nums + 1, err,
+					   sizeof(err)), 0);
+	assert_int_equal((long)*syslet_inst__cell(in, "cat.path"), -5);
+	assert_int_equal(syslet_inst__bind(in, "cat", 1, nums + 2, err,
+					   sizeof(err)), -1);
+	syslet_inst__free(in);
+	syslet_obj__close(obj);
+}
+
+static void test_bad_input(void **state)
+{
+	struct blob b = write_image(sample_image(systab_native_profile()));
+	char err[256];
+
+	/* Every truncation is refused with a message, never a crash. */
+	for (size_t len = 0; len < b.len; len += 7) {
+		err[0] = '\0';
+		assert_null(syslet_obj__open_mem(b.buf, len, err, sizeof(err)));
+		assert_true(err[0] != '\0');
+	}
+	assert_null(syslet_obj__open_mem("hello", 5, err, sizeof(err)));
+	assert_null(syslet_obj__open_mem(NULL, 5, err, sizeof(err)));
+	free(b.buf);
+
+	assert_null(syslet_obj__open_file("/nonexistent/x.slo", err,
+					  sizeof(err)));
+	assert_string_equal(err,
+			    "/nonexistent/x.slo: No such file or directory");
+	assert_int_equal(errno, ENOENT);
+}
+
+static void test_profile(void **state)
+{
+	struct blob b;
+	struct syslet_obj *obj;
+	char err[256] = "";
+
+	b = write_image(sample_image(SYSTAB_I386_2007));
+	obj = syslet_obj__open_mem(b.buf, b.len, err, sizeof(err));
+	if (systab_native_profile() == SYSTAB_X86_64) {
+		assert_null(obj);
+		assert_string_equal(err,
+			"image is for the i386-2007 ABI profile; this library runs x86_64");
+	} else {
+		/* The seeds' numbering is translated on today's i386. */
+		assert_non_null(obj);
+		syslet_obj__close(obj);
+	}
+	free(b.buf);
+	if (systab_native_profile() == SYSTAB_X86_64) {
+		b = write_image(sample_image(SYSTAB_I386));
+		assert_null(syslet_obj__open_mem(b.buf, b.len, err,
+						 sizeof(err)));
+		assert_non_null(strstr(err, "i386 ABI profile"));
+		free(b.buf);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_listing),
+		cmocka_unit_test(test_instances),
+		cmocka_unit_test(test_bind),
+		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_profile),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
