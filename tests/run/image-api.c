@@ -203,6 +203,36 @@ static void test_bad_input(void **state)
 	assert_int_equal(errno, ENOENT);
 }
 
+/* Hostile bytes: open_mem either refuses them with a message or yields
+ * an image whose instances stay inside their own memory. */
+static void test_mutations(void **state)
+{
+	struct blob b = write_image(sample_image(systab_native_profile()));
+	unsigned int seed = 1;
+	char *copy = malloc(b.len);
+	char err[256];
+
+	assert_non_null(copy);
+	for (int round = 0; round < 3000; round++) {
+		struct syslet_obj *obj;
+
+		memcpy(copy, b.buf, b.len);
+		for (int k = 0; k < 1 + round % 4; k++)
+			copy[rand_r(&seed) % b.len] = (char)rand_r(&seed);
+		err[0] = '\0';
+		obj = syslet_obj__open_mem(copy, b.len, err, sizeof(err));
+		if (!obj) {
+			assert_true(err[0] != '\0');
+			continue;
+		}
+		syslet_inst__free(syslet_obj__instantiate(obj, err,
+							  sizeof(err)));
+		syslet_obj__close(obj);
+	}
+	free(copy);
+	free(b.buf);
+}
+
 static void test_profile(void **state)
 {
 	struct blob b;
@@ -238,6 +268,7 @@ int main(void)
 		cmocka_unit_test(test_bind),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_profile),
+		cmocka_unit_test(test_mutations),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
