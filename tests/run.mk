@@ -9,9 +9,11 @@ tests_run_image_api_LDADD = src/lib/libsyslet.la src/image/libimage.la \
 endif
 
 # syslet-run end to end: the examples, errors, --each, --trace, --stats.
-TESTS += tests/run/errors.sh tests/run/each.sh tests/run/trace.sh \
-	tests/run/shebang.sh
-EXTRA_DIST += tests/run/errors.sh tests/run/each.sh tests/run/trace.sh \
+TESTS += tests/run/examples.sh tests/run/errors.sh tests/run/each.sh \
+	tests/run/trace.sh tests/run/shebang.sh
+check_PROGRAMS += tests/run/tcp-client
+tests_run_tcp_client_SOURCES = tests/run/tcp-client.c
+EXTRA_DIST += tests/run/examples.sh tests/run/errors.sh tests/run/each.sh tests/run/trace.sh \
 	tests/run/shebang.sh tests/run/cat.syslet tests/run/two.syslet \
 	tests/run/shebang.syslet tests/run/hello.txt tests/run/cat.trace
 

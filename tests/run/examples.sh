@@ -1,0 +1,89 @@
+#!/bin/sh
+# examples.sh: every example in examples/ run end to end through syslet-run: output and exit status.
+. "$top_srcdir/tests/lib/harness.sh"
+ex=$top_srcdir/examples
+
+# run WANT_STATUS CMD...: output in $tmpdir/out, messages in $tmpdir/err.
+run() {
+	want=$1
+	shift
+	status=0
+	"$@" >"$tmpdir/out" 2>"$tmpdir/err" || status=$?
+	[ "$status" = "$want" ] || { cat "$tmpdir/err" >&2
+		fail "$*: exit status $status, expected $want"; }
+}
+
+# hello: from the source and from its image.
+run 0 $SYSLET_RUN "$ex/hello.syslet"
+expect_eq "hello" "Hello Syslet World!" "$(cat "$tmpdir/out")"
+$SYSLETC -o "$tmpdir/hello.slo" "$ex/hello.syslet" || fail "sysletc hello"
+run 0 $SYSLET_RUN "$tmpdir/hello.slo"
+expect_eq "hello.slo" "Hello Syslet World!" "$(cat "$tmpdir/out")"
+
+# cat: a file larger than its buffer comes out whole.
+i=0
+while [ $i -lt 400 ]; do
+	echo "line $i of a file longer than one 4096-byte buffer"
+	i=$((i + 1))
+done >"$tmpdir/big"
+run 0 $SYSLET_RUN "$ex/cat.syslet" "$tmpdir/big"
+cmp -s "$tmpdir/big" "$tmpdir/out" || fail "cat: output differs"
+run 0 $SYSLET_RUN "$ex/cat.syslet" /dev/null
+[ -s "$tmpdir/out" ] && fail "cat /dev/null printed something"
+run 1 $SYSLET_RUN "$ex/cat.syslet" "$tmpdir/none"
+grep -q 'cat stopped at atom 0 (.*cat\.syslet:[0-9]*: fd = open(path, O_RDONLY)): -2 ENOENT$' \
+	"$tmpdir/err" || { cat "$tmpdir/err" >&2; fail "cat: stop report"; }
+
+# copy: a copy, then the errors of either side.
+run 0 $SYSLET_RUN "$ex/copy.syslet" "$tmpdir/big" "$tmpdir/copied"
+cmp -s "$tmpdir/big" "$tmpdir/copied" || fail "copy: the copy differs"
+run 1 $SYSLET_RUN "$ex/copy.syslet" "$tmpdir/none" "$tmpdir/c2"
+grep -q -- '-2 ENOENT$' "$tmpdir/err" || fail "copy: missing source"
+[ -e "$tmpdir/c2" ] && fail "copy created its target without a source"
+run 1 $SYSLET_RUN "$ex/copy.syslet" "$tmpdir/big" "$tmpdir/no/such/dir"
+grep -q -- '-2 ENOENT$' "$tmpdir/err" || fail "copy: bad target"
+run 2 $SYSLET_RUN "$ex/copy.syslet" "$tmpdir/big"
+
+# countdown: an int parameter, counted down with umem_add.
+run 0 $SYSLET_RUN "$ex/countdown.syslet" 3
+expect_eq "countdown 3" "tick
+tick
+tick
+liftoff!" "$(cat "$tmpdir/out")"
+run 0 $SYSLET_RUN "$ex/countdown.syslet" 0
+expect_eq "countdown 0" "liftoff!" "$(cat "$tmpdir/out")"
+run 2 $SYSLET_RUN "$ex/countdown.syslet" three
+grep -q "parameter count of countdown: expected int, got 'three'" \
+	"$tmpdir/err" || fail "countdown: type error"
+
+# server: three connections from a client, then it ends by itself.
+client=$top_builddir/tests/run/tcp-client
+[ -x "$client" ] || fail "no $client"
+$SYSLET_RUN "$ex/server.syslet" 3 >"$tmpdir/sout" 2>"$tmpdir/serr" &
+pid=$!
+"$client" 8080 3 2>"$tmpdir/cerr"
+cstatus=$?
+# Give the server a moment to see the last connection close.
+i=0
+while kill -0 $pid 2>/dev/null && [ $i -lt 50 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+if kill -0 $pid 2>/dev/null; then
+	kill $pid
+	wait $pid
+	fail "server: still running after three connections"
+fi
+sstatus=0
+wait $pid || sstatus=$?
+if [ "$sstatus" != 0 ]; then
+	# No loopback networking, or the port is taken: not our failure.
+	if grep -Eq 'E(ADDRINUSE|ACCES|PERM|AFNOSUPPORT|ADDRNOTAVAIL)' \
+		"$tmpdir/serr"; then
+		skip "server: $(tail -n 1 "$tmpdir/serr")"
+	fi
+	cat "$tmpdir/serr" >&2
+	fail "server: exit status $sstatus"
+fi
+[ "$cstatus" = 0 ] || { cat "$tmpdir/cerr" >&2; fail "client failed"; }
+exit 0
