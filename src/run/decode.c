@@ -216,6 +216,10 @@ static void print_arg(FILE *out, char kind, const unsigned long *args,
 			return;
 		break;
 	case 'r':
+		if (result == 0) {
+			fputs("\"\"", out);
+			return;
+		}
 		if (result > 0 && (unsigned long)result <= next &&
 		    !srun_print_mem_string(out, v, (size_t)result,
 					   SRUN_STRMAX, 0))

@@ -64,8 +64,15 @@ void srun_stop_report(FILE *out, const char *progname, const char *entry,
 	fprintf(out, "%s: %s stopped at atom %zu", progname, entry, ai.index);
 	if (ai.line) {
 		fprintf(out, " (%s:%u", ai.source ? ai.source : "?", ai.line);
-		if (ai.text)
-			fprintf(out, ": %s", ai.text);
+		if (ai.text) {
+			size_t n = strlen(ai.text);
+
+			/* The statement, without its terminator. */
+			while (n && (ai.text[n - 1] == ';' ||
+				     ai.text[n - 1] == ' '))
+				n--;
+			fprintf(out, ": %.*s", (int)n, ai.text);
+		}
 		fputc(')', out);
 	} else if (ai.syscall) {
 		fprintf(out, " (%s)", ai.syscall);

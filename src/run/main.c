@@ -66,6 +66,12 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+#ifdef HAVE_READLINE
+/* Weak, so that syslet-run links (and says -i is missing) in a tree
+ * where the shell's files are not built. */
+#pragma weak srun_shell
+#endif
+
 static int interactive(const struct srun_opts *o, int argc, char **argv)
 {
 #ifdef HAVE_READLINE
@@ -75,7 +81,11 @@ static int interactive(const struct srun_opts *o, int argc, char **argv)
 		.trace = o->trace, .stats = o->stats, .progname = progname,
 	};
 
-	return srun_shell(&so, argc, argv);
+	if (srun_shell)
+		return srun_shell(&so, argc, argv);
+	fprintf(stderr, "%s: built without the shell; -i is unavailable\n",
+		progname);
+	return SRUN_USAGE;
 #else
 	(void)o;
 	(void)argc;
