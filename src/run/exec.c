@@ -49,19 +49,23 @@ void srun_format_result(char *buf, size_t len, long result)
 		snprintf(buf, len, "%ld", result);
 }
 
-void srun_stop_report(FILE *out, const char *progname, const char *entry,
-		      const struct syslet_inst *inst,
+void srun_stop_report(FILE *out, const char *progname, const char *arg,
+		      const char *entry, const struct syslet_inst *inst,
 		      const struct syslet_uatom *atom, long result)
 {
 	struct syslet_atom_info ai;
 	char res[48];
 
 	srun_format_result(res, sizeof(res), result);
+	if (arg)
+		fprintf(out, "%s: %s: ", progname, arg);
+	else
+		fprintf(out, "%s: ", progname);
 	if (syslet_inst__atom_info(inst, atom, &ai)) {
-		fprintf(out, "%s: %s stopped: %s\n", progname, entry, res);
+		fprintf(out, "%s stopped: %s\n", entry, res);
 		return;
 	}
-	fprintf(out, "%s: %s stopped at atom %zu", progname, entry, ai.index);
+	fprintf(out, "%s stopped at atom %zu", entry, ai.index);
 	if (ai.line) {
 		fprintf(out, " (%s:%u", ai.source ? ai.source : "?", ai.line);
 		if (ai.text) {
@@ -234,10 +238,8 @@ static int report(struct runner *r)
 		if (res >= 0)
 			continue;
 		status = SRUN_STOPPED;
-		if (j->arg)
-			fprintf(stderr, "%s: %s: ", r->opts->progname, j->arg);
-		srun_stop_report(stderr, r->opts->progname, r->entry, j->inst,
-				 j->last, res);
+		srun_stop_report(stderr, r->opts->progname, j->arg, r->entry,
+				 j->inst, j->last, res);
 	}
 	return status;
 }

@@ -146,12 +146,21 @@ int main(int argc, char **argv)
 			return SRUN_USAGE;
 		}
 	}
-	if (o.backend) {
-		int err = syslet_set_backend(o.backend);
+	/* Choose now, so that a bad name or a missing kernel is reported
+	 * before anything runs. */
+	{
+		int err = o.backend ? syslet_set_backend(o.backend) :
+			  syslet_backend_init();
 
 		if (err) {
-			fprintf(stderr, "%s: backend '%s': %s\n", progname,
-				o.backend, strerror(-err));
+			const char *msg = syslet_backend_error();
+
+			if (msg)
+				fprintf(stderr, "%s: %s\n", progname, msg);
+			else
+				fprintf(stderr, "%s: backend '%s': %s\n",
+					progname, o.backend ? o.backend :
+					getenv("SYSLET_BACKEND"), strerror(-err));
 			return SRUN_USAGE;
 		}
 	}

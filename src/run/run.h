@@ -42,9 +42,10 @@ const char *srun_pick_entry(const struct syslet_obj *obj, const char *want,
 int srun_run(const struct srun_opts *opts, const struct syslet_obj *obj,
 	     const char *entry, int argc, char **argv);
 
-/* "cat stopped at atom 0 (cat.syslet:6: fd = open(...)): -2 ENOENT" */
-void srun_stop_report(FILE *out, const char *progname, const char *entry,
-		      const struct syslet_inst *inst,
+/* "PROG: [ARG: ]cat stopped at atom 0 (cat.syslet:6: fd = open(...)):
+ * -2 ENOENT"; arg (the --each argument) may be NULL. */
+void srun_stop_report(FILE *out, const char *progname, const char *arg,
+		      const char *entry, const struct syslet_inst *inst,
 		      const struct syslet_uatom *atom, long result);
 
 /* Result and errno name: "3" or "-2 ENOENT". */

@@ -31,7 +31,7 @@ static struct syslet_uatom *umem_cycle(unsigned long *counter,
 	cells[1] = -1UL;
 	for (int i = 0; i < UMEM_CYCLE; i++) {
 		a[i].flags = SYSLET_STOP_ON_ZERO;
-		a[i].nr = SYSLET_NR_BASE + SYSLET_CALL_UMEM_ADD;
+		a[i].nr = (unsigned long)syslet_sysno(SYSLET_CALL_UMEM_ADD);
 		a[i].arg_ptr[0] = &cells[0];
 		a[i].arg_ptr[1] = &cells[1];
 		a[i].next = &a[(i + 1) % UMEM_CYCLE];
