@@ -3,8 +3,7 @@ shell_session_tests = tests/shell/immediate.sh tests/shell/decls.sh \
 	tests/shell/input.sh tests/shell/step-cat.sh \
 	tests/shell/breakpoints.sh tests/shell/cells.sh tests/shell/ring.sh \
 	tests/shell/errors.sh tests/shell/commands.sh
-# Enabled with syslet-run (see src/run/shell.mk) by this line:
-#	TESTS += $(shell_session_tests) tests/shell/tty.sh
+TESTS += $(shell_session_tests) tests/shell/tty.sh
 EXTRA_DIST += tests/shell/lib.sh tests/shell/tty.sh tests/shell/hello.txt \
 	tests/shell/async.syslet $(shell_session_tests) \
 	$(shell_session_tests:.sh=.in) $(shell_session_tests:.sh=.out)

@@ -5,12 +5,9 @@ shell_sources = src/run/shell.c src/run/shell-int.h \
 	src/run/shell-util.c src/run/shell-prog.c src/run/shell-prog.h \
 	src/run/shell-exec.c src/run/shell-exec.h src/run/shell-dbg.c \
 	src/run/shell-imm.c
-# syslet_run is not on main yet: until src/run/local.mk defines it, the
-# sources are only shipped.  In the change that brings syslet-run,
-# replace the EXTRA_DIST line with these four lines (and enable the
-# sessions in tests/shell.mk):
-#	if HAVE_READLINE
-#	syslet_run_SOURCES += $(shell_sources)
-#	syslet_run_LDADD += $(READLINE_LIBS)
-#	endif
+if HAVE_READLINE
+syslet_run_SOURCES += $(shell_sources)
+syslet_run_LDADD += $(READLINE_LIBS)
+else
 EXTRA_DIST += $(shell_sources)
+endif
