@@ -9,6 +9,12 @@ syslet_man_pages = \
 	man/sys_async_unregister.3 \
 	man/sys_umem_add.3 \
 	man/syslet_set_backend.3 \
+	man/syslet_set_profile.3 \
+	man/syslet_sysno.3 \
+	man/syslet_ring_init.3 \
+	man/syslet_set_trace.3 \
+	man/syslet_get_stats.3 \
+	man/syslet_step.3 \
 	man/syslet.5 \
 	man/syslet.7
 dist_man_MANS += $(syslet_man_pages)
@@ -18,7 +24,16 @@ MAN_LINT += $(syslet_man_pages)
 # rather than a .so page: mandoc -Tlint warns that .so is fragile.
 # Each word is LINK:PAGE, both in section 3.
 syslet_man3_links = \
-	syslet_backend_name.3:syslet_set_backend.3
+	syslet_backend_init.3:syslet_set_backend.3 \
+	syslet_backend_name.3:syslet_set_backend.3 \
+	syslet_backend_error.3:syslet_set_backend.3 \
+	syslet_backend_list.3:syslet_set_backend.3 \
+	syslet_profile_name.3:syslet_set_profile.3 \
+	syslet_ring_exit.3:syslet_ring_init.3 \
+	syslet_ring_peek.3:syslet_ring_init.3 \
+	syslet_ring_pop.3:syslet_ring_init.3 \
+	syslet_ring_wait_pop.3:syslet_ring_init.3 \
+	syslet_reset_stats.3:syslet_get_stats.3
 
 install-data-hook: syslet-install-man-links
 uninstall-hook: syslet-uninstall-man-links
