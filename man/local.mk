@@ -15,6 +15,10 @@ syslet_man_pages = \
 	man/syslet_set_trace.3 \
 	man/syslet_get_stats.3 \
 	man/syslet_step.3 \
+	man/syslet_obj__open_file.3 \
+	man/syslet_obj__entry_count.3 \
+	man/syslet_obj__instantiate.3 \
+	man/syslet_inst__bind.3 \
 	man/syslet.5 \
 	man/syslet.7
 dist_man_MANS += $(syslet_man_pages)
@@ -33,7 +37,27 @@ syslet_man3_links = \
 	syslet_ring_peek.3:syslet_ring_init.3 \
 	syslet_ring_pop.3:syslet_ring_init.3 \
 	syslet_ring_wait_pop.3:syslet_ring_init.3 \
-	syslet_reset_stats.3:syslet_get_stats.3
+	syslet_reset_stats.3:syslet_get_stats.3 \
+	syslet_obj__open_mem.3:syslet_obj__open_file.3 \
+	syslet_obj__close.3:syslet_obj__open_file.3 \
+	syslet_obj__entry_name.3:syslet_obj__entry_count.3 \
+	syslet_obj__entry_params.3:syslet_obj__entry_count.3 \
+	syslet_obj__cell_count.3:syslet_obj__entry_count.3 \
+	syslet_obj__cell_name.3:syslet_obj__entry_count.3 \
+	syslet_obj__atom_count.3:syslet_obj__entry_count.3 \
+	syslet_obj__atom_info.3:syslet_obj__entry_count.3 \
+	syslet_obj__profile.3:syslet_obj__entry_count.3 \
+	syslet_obj__source.3:syslet_obj__entry_count.3 \
+	syslet_role_name.3:syslet_obj__entry_count.3 \
+	syslet_inst__free.3:syslet_obj__instantiate.3 \
+	syslet_inst__obj.3:syslet_obj__instantiate.3 \
+	syslet_inst__entry.3:syslet_obj__instantiate.3 \
+	syslet_inst__cell.3:syslet_obj__instantiate.3 \
+	syslet_inst__object.3:syslet_obj__instantiate.3 \
+	syslet_inst__atom.3:syslet_obj__instantiate.3 \
+	syslet_inst__atom_index.3:syslet_obj__instantiate.3 \
+	syslet_inst__atom_info.3:syslet_obj__instantiate.3 \
+	syslet_inst__result.3:syslet_obj__instantiate.3
 
 install-data-hook: syslet-install-man-links
 uninstall-hook: syslet-uninstall-man-links
