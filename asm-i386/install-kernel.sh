@@ -5,10 +5,13 @@
 #
 #   arch/x86/lib/syslet_32.S            copy_uatom, umem_add
 #   arch/x86/include/asm/syslet-asm.h   offsets, layout asserts
+#   arch/x86/lib/syslet_kunit.c         KUnit test of both, on user pages
 #   arch/x86/lib/Makefile               obj-$(CONFIG_SYSLET) += syslet_32.o
 #                                       in the CONFIG_X86_32 block (obj-,
 #                                       not lib-: the __weak C versions
-#                                       would otherwise win)
+#                                       would otherwise win), and the test
+#                                       when CONFIG_KUNIT=y (built-in only:
+#                                       the routines are not exported)
 #   --entry: also arch/x86/entry/syslet_entry_32.S and its #include at
 #            the end of arch/x86/entry/entry_32.S (optional, see there)
 #
@@ -20,7 +23,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 entry=no
 case ${1:-} in
 --entry) entry=yes; shift ;;
--h|--help) sed -n '4,14s/^# \{0,1\}//p' "$0"; exit 0 ;;
+-h|--help) sed -n '4,18s/^# \{0,1\}//p' "$0"; exit 0 ;;
 esac
 if [ $# -ne 1 ]; then
 	echo "usage: $me [--entry] KERNEL_SRC" >&2
@@ -35,13 +38,18 @@ fi
 
 cp "$here/syslet_32.S" "$k/arch/x86/lib/syslet_32.S"
 cp "$here/syslet-asm.h" "$k/arch/x86/include/asm/syslet-asm.h"
+cp "$here/syslet_kunit.c" "$k/arch/x86/lib/syslet_kunit.c"
 
 if ! grep -q 'syslet_32\.o' "$mk"; then
 	grep -q '^ifeq ($(CONFIG_X86_32),y)$' "$mk" || {
 		echo "$me: no 'ifeq (\$(CONFIG_X86_32),y)' block in $mk" >&2
 		exit 1
 	}
-	sed -i '/^ifeq ($(CONFIG_X86_32),y)$/a\        obj-$(CONFIG_SYSLET) += syslet_32.o' "$mk"
+	sed -i '/^ifeq ($(CONFIG_X86_32),y)$/a\
+        obj-$(CONFIG_SYSLET) += syslet_32.o\
+ifeq ($(CONFIG_KUNIT),y)\
+        obj-$(CONFIG_SYSLET) += syslet_kunit.o\
+endif' "$mk"
 fi
 
 if [ "$entry" = yes ]; then

@@ -5,4 +5,4 @@ ASM_I386_USER_SOURCES = asm-i386/syslet_32.S asm-i386/syslet-asm.h \
 	asm-i386/uasm.h asm-i386/uasm-fixup.c asm-i386/uatom-ref.c \
 	asm-i386/uatom-ref.h
 EXTRA_DIST += asm-i386/README.md asm-i386/syslet_entry_32.S \
-	asm-i386/install-kernel.sh
+	asm-i386/install-kernel.sh asm-i386/syslet_kunit.c

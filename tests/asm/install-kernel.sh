@@ -22,7 +22,7 @@ printf 'SYM_CODE_END(rewind_stack_and_make_dead)\n.popsection\n' \
 "$inst" --entry "$k" || fail "second install failed"
 
 for f in arch/x86/lib/syslet_32.S arch/x86/include/asm/syslet-asm.h \
-	 arch/x86/entry/syslet_entry_32.S; do
+	 arch/x86/lib/syslet_kunit.c arch/x86/entry/syslet_entry_32.S; do
 	cmp -s "$top_srcdir/asm-i386/$(basename "$f")" "$k/$f" ||
 		fail "$f not installed"
 done
@@ -32,6 +32,12 @@ expect_eq "one Makefile line" 1 \
 expect_eq "in the X86_32 block" \
 	"        obj-\$(CONFIG_SYSLET) += syslet_32.o" \
 	"$(sed -n '/^ifeq ($(CONFIG_X86_32),y)$/{n;p;}' "$k/arch/x86/lib/Makefile")"
+expect_eq "kunit test only when built in" \
+	"ifeq (\$(CONFIG_KUNIT),y)|        obj-\$(CONFIG_SYSLET) += syslet_kunit.o|endif" \
+	"$(sed -n '/^ifeq ($(CONFIG_X86_32),y)$/{n;n;N;N;s/\n/|/g;p;}' "$k/arch/x86/lib/Makefile")"
+expect_eq "make still balanced" \
+	"$(grep -c '^ifeq\|^ifneq' "$k/arch/x86/lib/Makefile")" \
+	"$(grep -c '^endif' "$k/arch/x86/lib/Makefile")"
 expect_eq "one include" 1 \
 	"$(grep -c '^#include "syslet_entry_32.S"$' "$k/arch/x86/entry/entry_32.S")"
 expect_eq "include last" '#include "syslet_entry_32.S"' \
