@@ -71,20 +71,25 @@ int main(void)
 		for (int i = 0; i < 6; i++) {
 			rt_atom(&at[i], rt_umem_nr(), NULL, SYSLET_ASYNC, NULL,
 				(unsigned long *)&cp, &inc, NULL);
+			errno = 0;
 			done = sys_async_exec(&at[i]);
 			/* Pool full: the atom runs inline instead. */
 			if (done)
 				continue;
+			if (errno)
+				rt_die("exec: %s", strerror(errno));
 			n++;
-			while (n > rt_drain(ring, 2, &idx, got, 8) && 0)
-				;
 		}
 		/* Drain everything that went async. */
 		unsigned long seen = 0;
 		for (int t = 0; t < 5000 && seen < n; t++) {
-			seen += rt_drain(ring, 2, &idx, got, 8);
-			if (seen < n)
-				sys_async_wait(1);
+			unsigned long k = rt_drain(ring, 2, &idx, got, 8);
+
+			seen += k;
+			if (seen < n && sys_async_wait(1))
+				rt_die("async_wait: %s", strerror(errno));
+			if (!k)
+				usleep(1000);
 		}
 		rt_check(seen == n, "%lu of %lu completions", seen, n);
 		rt_check(cnt == 6, "ran %lu of 6", cnt);
