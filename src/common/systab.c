@@ -143,12 +143,12 @@ bool systab_denied(enum systab_profile p, long nr)
 	return name && systab_denied_name(name);
 }
 
-static unsigned int edit_distance(const char *a, const char *b)
+unsigned int systab_edit_distance(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b);
-	unsigned int row[64];
+	unsigned int row[SYSTAB_EDIT_MAX + 1];
 
-	if (la >= 63 || lb >= 63)
+	if (la > SYSTAB_EDIT_MAX || lb > SYSTAB_EDIT_MAX)
 		return 99;
 	for (size_t j = 0; j <= lb; j++)
 		row[j] = (unsigned int)j;
@@ -179,7 +179,7 @@ const char *systab_suggest(enum systab_profile p, const char *name)
 
 	/* Two edits at most: a swapped pair of letters costs two here. */
 	for (unsigned int i = 0; i < n; i++) {
-		unsigned int d = edit_distance(name, t[i].name);
+		unsigned int d = systab_edit_distance(name, t[i].name);
 
 		if (d < best) {
 			best = d;
@@ -187,7 +187,7 @@ const char *systab_suggest(enum systab_profile p, const char *name)
 		}
 	}
 	for (int i = 0; i < SYSLET_NR_CALLS; i++) {
-		unsigned int d = edit_distance(name, syslet_call_names[i]);
+		unsigned int d = systab_edit_distance(name, syslet_call_names[i]);
 
 		if (d < best) {
 			best = d;

@@ -51,6 +51,14 @@ int systab_syslet_call(enum systab_profile p, long nr);
 bool systab_denied_name(const char *name);
 bool systab_denied(enum systab_profile p, long nr);
 
+/*
+ * Levenshtein distance of two names, for "did you mean" here and in the
+ * compiler; names longer than SYSTAB_EDIT_MAX are 99 away from anything
+ * (every syscall name is shorter, so no suggestion is lost).
+ */
+#define SYSTAB_EDIT_MAX	32
+unsigned int systab_edit_distance(const char *a, const char *b);
+
 /* Closest known name within a small edit distance, for "did you mean". */
 const char *systab_suggest(enum systab_profile p, const char *name);
 

@@ -110,37 +110,10 @@ struct lower_sym *lower_lookup(struct lower *L, const char *name,
 	return s;
 }
 
-static unsigned int distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	unsigned int row[33], prev, tmp;
-
-	if (la > 32 || lb > 32)
-		return 99;
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = (unsigned int)j;
-	for (size_t i = 1; i <= la; i++) {
-		prev = row[0];
-		row[0] = (unsigned int)i;
-		for (size_t j = 1; j <= lb; j++) {
-			unsigned int best = prev + (a[i - 1] != b[j - 1]);
-
-			tmp = row[j];
-			if (row[j] + 1 < best)
-				best = row[j] + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			prev = tmp;
-		}
-	}
-	return row[lb];
-}
-
 static void closest(const char *name, const char *cand, const char **best,
 		    unsigned int *bd)
 {
-	unsigned int dd = distance(name, cand);
+	unsigned int dd = systab_edit_distance(name, cand);
 
 	if (dd < *bd) {
 		*bd = dd;
