@@ -61,7 +61,7 @@ FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined -DSYSLET_LIBFUZZER
 FUZZ_SRCS = tests/fuzz/front-fuzz.c grammar/diag.c grammar/ast.c \
 	grammar/parser.c grammar/scanner.c src/compiler/lower.c \
-	src/compiler/lower-ir.c src/compiler/lower-expr.c \
+	src/compiler/ir.c src/compiler/lower-ir.c src/compiler/lower-expr.c \
 	src/compiler/lower-data.c src/compiler/lower-call.c \
 	src/compiler/lower-cond.c src/compiler/layout.c src/compiler/emit.c \
 	src/image/image.c src/image/verify.c src/common/systab.c

@@ -4,14 +4,14 @@ check_PROGRAMS += tests/sysletc/back
 TESTS += tests/sysletc/back
 tests_sysletc_back_SOURCES = tests/sysletc/back.c tests/sysletc/irb.h
 tests_sysletc_back_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_sysletc_back_LDADD = src/compiler/libback.la src/image/libimage.la \
+tests_sysletc_back_LDADD = src/compiler/libback.la src/compiler/libir.la src/image/libimage.la \
 	src/common/libcommon.la grammar/libgrammar.la $(CMOCKA_LIBS)
 endif
 
 # handmade: builds an image from IR by hand (no front end, no cmocka).
 check_PROGRAMS += tests/sysletc/handmade
 tests_sysletc_handmade_SOURCES = tests/sysletc/handmade.c tests/sysletc/irb.h
-tests_sysletc_handmade_LDADD = src/compiler/libback.la src/image/libimage.la \
+tests_sysletc_handmade_LDADD = src/compiler/libback.la src/compiler/libir.la src/image/libimage.la \
 	src/common/libcommon.la grammar/libgrammar.la
 TESTS += tests/sysletc/link.sh
 EXTRA_DIST += tests/sysletc/link.sh tests/sysletc/link-main.c \

@@ -34,7 +34,6 @@ struct sysletc_options {
 struct ir_program *sysletc_front(const char *src, size_t len,
 				 const struct sysletc_options *opt,
 				 struct diag *d);
-void ir_program_free(struct ir_program *p);
 
 /* Back end. */
 int ir_layout(struct ir_program *p, struct diag *d);

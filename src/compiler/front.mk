@@ -4,5 +4,5 @@ src_compiler_libfront_la_SOURCES = src/compiler/lower.c \
 	src/compiler/lower-ir.c src/compiler/lower-expr.c \
 	src/compiler/lower-data.c src/compiler/lower-call.c \
 	src/compiler/lower-cond.c src/compiler/lower.h
-src_compiler_libfront_la_LIBADD = grammar/libgrammar.la src/common/libcommon.la
+src_compiler_libfront_la_LIBADD = src/compiler/libir.la grammar/libgrammar.la src/common/libcommon.la
 noinst_HEADERS += src/compiler/compiler.h

@@ -105,4 +105,8 @@ struct ir_program {
 	size_t			nr_labels;
 };
 
+/* Free what an atom owns (its names), or a whole program and all it owns. */
+void ir_atom_clear(struct ir_atom *a);
+void ir_program_free(struct ir_program *p);
+
 #endif /* SYSLET_IR_H */

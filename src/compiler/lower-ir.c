@@ -344,12 +344,6 @@ static void order_from(const struct ir_program *p, int a, unsigned char *seen,
 	free(stack);
 }
 
-static void free_atom(struct ir_atom *a)
-{
-	free(a->sysname);
-	free(a->text);
-}
-
 struct renum {
 	int	*map;		/* old index -> new, IR_NONE if dropped */
 	int	*order;		/* new index -> old */
@@ -520,7 +514,7 @@ void lower_finish(struct lower *L)
 	for (size_t i = 0; i < p->nr_atoms; i++) {
 		map[i] = IR_NONE;
 		if (!seen[i])
-			free_atom(&p->atoms[i]);
+			ir_atom_clear(&p->atoms[i]);
 	}
 	for (size_t i = 0; i < n; i++) {
 		map[order[i]] = (int)i;
@@ -557,31 +551,4 @@ void lower_finish(struct lower *L)
 	free(seen);
 	free(map);
 	tidy_cells(L);
-}
-
-void ir_program_free(struct ir_program *p)
-{
-	if (!p)
-		return;
-	for (size_t i = 0; i < p->nr_cells; i++) {
-		free(p->cells[i].name);
-		free(p->cells[i].display);
-	}
-	for (size_t i = 0; i < p->nr_objects; i++) {
-		free(p->objects[i].name);
-		free(p->objects[i].bytes);
-	}
-	for (size_t i = 0; i < p->nr_atoms; i++)
-		free_atom(&p->atoms[i]);
-	for (size_t i = 0; i < p->nr_entries; i++)
-		free(p->entries[i].name);
-	for (size_t i = 0; i < p->nr_labels; i++)
-		free(p->labels[i].name);
-	free(p->cells);
-	free(p->objects);
-	free(p->atoms);
-	free(p->entries);
-	free(p->labels);
-	free(p->source);
-	free(p);
 }

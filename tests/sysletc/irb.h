@@ -25,31 +25,10 @@ static inline struct ir_program *irb_new(int profile)
 	return p;
 }
 
+/* Hand-built programs own their strings as the front end's do. */
 static inline void irb_free(struct ir_program *p)
 {
-	for (size_t i = 0; i < p->nr_cells; i++) {
-		free(p->cells[i].name);
-		free(p->cells[i].display);
-	}
-	for (size_t i = 0; i < p->nr_objects; i++) {
-		free(p->objects[i].name);
-		free(p->objects[i].bytes);
-	}
-	for (size_t i = 0; i < p->nr_atoms; i++) {
-		free(p->atoms[i].sysname);
-		free(p->atoms[i].text);
-	}
-	for (size_t i = 0; i < p->nr_entries; i++)
-		free(p->entries[i].name);
-	for (size_t i = 0; i < p->nr_labels; i++)
-		free(p->labels[i].name);
-	free(p->cells);
-	free(p->objects);
-	free(p->atoms);
-	free(p->entries);
-	free(p->labels);
-	free(p->source);
-	free(p);
+	ir_program_free(p);
 }
 
 static inline int irb_cell(struct ir_program *p, enum ir_cell_kind kind,
