@@ -1,5 +1,6 @@
 # tests/local.mk: the test suite; each part of the project adds its own fragment.
 EXTRA_DIST += tests/lib/harness.sh
+noinst_HEADERS += tests/lib/slurp.h
 TESTS += tests/common/systab.sh
 EXTRA_DIST += tests/common/systab.sh
 check_PROGRAMS += tests/common/systab-dump

@@ -6,6 +6,7 @@
 
 #include "common/systab.h"
 #include "compiler/compiler.h"
+#include "tests/lib/slurp.h"
 #include "syslet.h"
 
 static const char *const kinds[] = { "var", "const", "param", "addr",
@@ -128,35 +129,6 @@ static void dump(FILE *f, const struct ir_program *p)
 	for (size_t i = 0; i < p->nr_labels; i++)
 		fprintf(f, "label %s a%d\n", p->labels[i].name,
 			p->labels[i].atom);
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t n = 0, cap = 0, r;
-
-	if (!f)
-		return NULL;
-	for (;;) {
-		if (n == cap) {
-			char *nb = realloc(buf, cap = cap ? cap * 2 : 4096);
-
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
-			buf = nb;
-		}
-		r = fread(buf + n, 1, cap - n, f);
-		if (!r)
-			break;
-		n += r;
-	}
-	fclose(f);
-	*len = n;
-	return buf;
 }
 
 int main(int argc, char **argv)

@@ -6,6 +6,7 @@
 
 #include "common/systab.h"
 #include "compiler/compiler.h"
+#include "tests/lib/slurp.h"
 #include "syslet.h"
 
 /*
@@ -109,28 +110,6 @@ static int run(const struct ir_program *p, int entry, int64_t *cells)
 	else
 		printf("ended\n");
 	return 0;
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
-	if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		free(buf);
-		fclose(f);
-		return NULL;
-	}
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
 }
 
 int main(int argc, char **argv)

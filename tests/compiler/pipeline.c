@@ -5,32 +5,11 @@
 
 #include "common/systab.h"
 #include "compiler/compiler.h"
+#include "tests/lib/slurp.h"
 
 static void report(void *ctx, size_t atom, const char *msg)
 {
 	fprintf(stderr, "%s: atom %zu: %s\n", (const char *)ctx, atom, msg);
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
-	if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		free(buf);
-		fclose(f);
-		return NULL;
-	}
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
 }
 
 /* 0: fine or rejected by the front end; 1: a later stage failed. */

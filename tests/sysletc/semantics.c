@@ -6,6 +6,7 @@
 
 #include "image/describe.h"
 #include "compiler/compiler.h"
+#include "tests/lib/slurp.h"
 #include "common/systab.h"
 #include "syslet.h"
 
@@ -90,28 +91,6 @@ static int same(const struct step *a, const struct step *b, size_t na,
 		    a[i].role != b[i].role || a[i].nr != b[i].nr)
 			return 0;
 	return 1;
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 ||
-	    fseek(f, 0, SEEK_SET)) {
-		if (f)
-			fclose(f);
-		return NULL;
-	}
-	buf = malloc((size_t)n + 1);
-	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
 }
 
 static int check(const char *path, int profile)
