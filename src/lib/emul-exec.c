@@ -7,8 +7,22 @@
 #include "emul.h"
 #include "emul-fault.h"
 
-/* Atoms between two looks at pending signals when no syscall ran. */
-#define EMUL_SIG_BUDGET 256
+/*
+ * How often the engine looks for pending signals.  One look is a
+ * syscall (rt_sigpending), as dear as a cheap atom, so it is paid for out
+ * of a budget: an atom that made a syscall costs EMUL_SIG_SYSCALL, any
+ * other one 1.  That is a look every 32 syscall atoms (a few microseconds
+ * at most) or every 256 umem_add atoms.  A call that may block runs with
+ * the caller's signals open and ends the chain with -EINTR at once.
+ * After a call that can signal its own caller (kill(getpid(), ...)), and
+ * after any error (a write to a closed pipe raises SIGPIPE), the engine
+ * looks at once, so a signal the syslet raises itself stops it exactly
+ * where the kernel would; one from outside is seen within the budget,
+ * which from outside cannot be told from a signal that took a few
+ * microseconds longer to arrive.
+ */
+#define EMUL_SIG_BUDGET		256
+#define EMUL_SIG_SYSCALL	8
 
 /*
  * copy_uatom(): the fixed fields, then the arguments through arg_ptr[]
@@ -16,7 +30,8 @@
  * it are not even read: atoms may be packed tightly).  private is never
  * touched.  Any unreadable word gives -EFAULT and the atom does not run.
  */
-static inline int emul_fetch(struct emul_atom *a, const struct syslet_uatom *u)
+static inline __attribute__((always_inline)) int
+emul_fetch(struct emul_atom *a, const struct syslet_uatom *u)
 {
 	unsigned long p;
 	int err;
@@ -82,14 +97,19 @@ long emul_umem_add(unsigned long *p, unsigned long inc)
 static bool emul_signal_pending(struct emul_run *run)
 {
 	sigset_t pend;
+	unsigned long p[sizeof(sigset_t) / sizeof(long)];
+	unsigned long m[sizeof(sigset_t) / sizeof(long)];
 
 	if (run->mode == EMUL_RUN_STEP)
 		return false;
 	if (sigpending(&pend))
 		return false;
-	for (int s = 1; s < NSIG; s++)
-		if (sigismember(&pend, s) == 1 &&
-		    sigismember(&run->user_mask, s) != 1)
+	/* The kernel's sigset is the first _NSIG bits of glibc's. */
+	memcpy(p, &pend, sizeof(p));
+	memcpy(m, &run->user_mask, sizeof(m));
+	for (size_t i = 0; i < (NSIG - 1 + 8 * sizeof(long) - 1) /
+				(8 * sizeof(long)); i++)
+		if (p[i] & ~m[i])
 			return true;
 	return false;
 }
@@ -117,9 +137,16 @@ static long emul_block_here(struct emul_run *run, const struct emul_atom *a,
  * storing).  Inline, an ASYNC atom, or one that would block (unless
  * SYNC), is handed to a worker if one is free; then run->handed_off.
  */
-static long emul_exec(struct emul_run *run, struct syslet_uatom *u,
-		      const struct emul_atom *a, long partial, bool resumed,
-		      bool *store)
+/* Counters of the loop, kept apart from *run so that they can live in
+ * registers across the calls (a syscall clobbers memory). */
+struct emul_ctr {
+	struct emul_lstats	st;
+	unsigned int		budget;
+};
+
+static inline __attribute__((always_inline)) long
+emul_exec(struct emul_run *run, struct emul_ctr *c, struct syslet_uatom *u,
+	  const struct emul_atom *a, long partial, bool resumed, bool *store)
 {
 	struct emul_profile *prof = emul_prof;
 	enum emul_policy pol;
@@ -138,21 +165,27 @@ static long emul_exec(struct emul_run *run, struct syslet_uatom *u,
 		*store = false;
 		return -ENOSYS;
 	}
-	pol = (enum emul_policy)prof->policy[a->nr];
+	pol = (enum emul_policy)(prof->policy[a->nr] & EMUL_P_MASK);
+	if (prof->policy[a->nr] & EMUL_P_SIGCHECK)
+		c->budget = 0;
 	switch (pol) {
 	case EMUL_P_UMEM:
-		run->st.umem++;
+		c->st.umem++;
 		return emul_umem((unsigned long *)a->args[0], a->args[1]);
 	case EMUL_P_DENY:
-		run->st.denied++;
+		c->st.denied++;
 		return -EPERM;
 	case EMUL_P_NONE:
 		return -ENOSYS;
 	default:
 		break;
 	}
-	run->st.syscalls++;
-	run->sig_budget = 0;
+	c->st.syscalls++;
+	c->budget = c->budget > EMUL_SIG_SYSCALL ?
+			  c->budget - (EMUL_SIG_SYSCALL - 1) : 0;
+	/* Never blocks: the same call inline, SYNC or in a worker. */
+	if (pol == EMUL_P_INLINE)
+		return emul_raw_syscall(a);
 	if (run->mode != EMUL_RUN_INLINE || resumed)
 		return emul_block_here(run, a, pol, partial);
 	if (a->flags & SYSLET_SYNC)
@@ -204,32 +237,148 @@ static void emul_event(struct emul_run *run, struct syslet_uatom *u,
  * already moved).  Returns the last atom run; on a fault fetching an atom
  * *err = -EFAULT and the last atom that did run (NULL if none).
  */
-static struct syslet_uatom *emul_loop(struct emul_run *run,
-				      struct syslet_uatom *u,
-				      struct emul_atom *a, bool resume,
-				      long partial, long *err,
-				      unsigned long *last_flags,
-				      struct syslet_event *step_ev)
+/*
+ * The common case with nobody tracing or stepping: atoms whose call never
+ * blocks (or umem_add), one after the other, with the same fetch, store,
+ * signal, stop and SKIP rules as the full loop below but nothing else, so
+ * that a chain of cheap calls costs what the calls cost.  Returns the
+ * last atom it ran; *done when the chain ended there, else *up is the
+ * next atom, not yet run, for the full loop.
+ */
+static __attribute__((noinline)) struct syslet_uatom *
+emul_fast(struct emul_run *run, struct emul_ctr *c, struct syslet_uatom **up,
+	  unsigned long *last_flags, bool *done)
+{
+	const struct emul_profile *prof = emul_prof;
+	const unsigned char *tab = prof->policy;
+	unsigned long nrs = prof->nr_syscalls;
+	struct syslet_uatom *u = *up, *last = NULL;
+	/* Locals, not *c: they stay in registers across the syscalls. */
+	unsigned long nsys = 0, numem = 0, lflags = *last_flags;
+	unsigned int budget = c->budget;
+	struct emul_atom a;
+	long ret;
+
+	*done = false;
+	for (;;) {
+		unsigned long p, v;
+
+		/* copy_uatom() as straight-line loads; any fault leaves the
+		 * atom to the full loop, which reports it. */
+		EMUL_GET_OR_GOTO(p, &u->flags, out);
+		a.flags = p;
+		EMUL_GET_OR_GOTO(p, &u->nr, out);
+		a.nr = p;
+		if ((a.flags & SYSLET_ASYNC) || a.nr >= nrs)
+			break;
+		EMUL_GET_OR_GOTO(p, &u->ret_ptr, out);
+		a.ret_ptr = (long *)p;
+		EMUL_GET_OR_GOTO(p, &u->next, out);
+		a.next = (struct syslet_uatom *)p;
+		a.args[0] = a.args[1] = a.args[2] = 0;
+		a.args[3] = a.args[4] = a.args[5] = 0;
+#define EMUL_FAST_ARG(i)                                                \
+		EMUL_GET_OR_GOTO(p, &u->arg_ptr[i], out);               \
+		if (!p)                                                 \
+			goto fetched;                                   \
+		EMUL_GET_OR_GOTO(v, p, out);                            \
+		a.args[i] = v
+		EMUL_FAST_ARG(0);
+		EMUL_FAST_ARG(1);
+		EMUL_FAST_ARG(2);
+		EMUL_FAST_ARG(3);
+		EMUL_FAST_ARG(4);
+		EMUL_FAST_ARG(5);
+#undef EMUL_FAST_ARG
+fetched:
+		if (tab[a.nr] == EMUL_P_INLINE) {
+			ret = emul_raw_syscall(&a);
+			nsys++;
+			budget = budget > EMUL_SIG_SYSCALL ?
+				 budget - EMUL_SIG_SYSCALL : 0;
+		} else if (tab[a.nr] == EMUL_P_UMEM) {
+			ret = emul_umem((unsigned long *)a.args[0], a.args[1]);
+			numem++;
+			budget = budget ? budget - 1 : 0;
+		} else {
+			break;
+		}
+		last = u;
+		lflags = a.flags;
+		if (a.ret_ptr && emul_put(a.ret_ptr, (unsigned long)ret))
+			ret = -EFAULT;
+		if (__builtin_expect(ret < 0 && ret > -4096, 0))
+			budget = 0;
+		if (__builtin_expect(budget == 0, 0)) {
+			budget = EMUL_SIG_BUDGET;
+			if (emul_signal_pending(run))
+				ret = -EINTR;
+		}
+		if (ret == -EINTR) {
+			c->st.sigstops++;
+			u = NULL;
+		} else if (emul_goes_on(a.flags, ret)) {
+			u = a.next;
+		} else if (a.flags & SYSLET_SKIP_TO_NEXT_ON_STOP) {
+			u = u + 1;
+		} else {
+			u = NULL;
+		}
+		if (!u) {
+			*done = true;
+			break;
+		}
+	}
+out:
+	c->st.syscalls += nsys;
+	c->st.umem += numem;
+	c->st.atoms += nsys + numem;
+	if (run->mode == EMUL_RUN_WORKER)
+		c->st.cm += nsys + numem;
+	else
+		c->st.inl += nsys + numem;
+	c->budget = budget;
+	*last_flags = lflags;
+	*up = u;
+	return last;
+}
+
+static inline __attribute__((always_inline)) struct syslet_uatom *
+emul_loop_c(struct emul_run *run, struct emul_ctr *c, struct syslet_uatom *u,
+	    struct emul_atom *a, bool resume, long partial, long *err,
+	    unsigned long *last_flags, struct syslet_event *step_ev)
 {
 	struct syslet_uatom *last = NULL, *next;
 	enum syslet_end end;
 	bool stored;
 	long ret;
 	bool resumed;
+	bool fast = run->mode != EMUL_RUN_STEP && !step_ev &&
+		    !__atomic_load_n(&emul_trace_fn, __ATOMIC_RELAXED);
 
 	for (;;) {
+		if (fast && !resume) {
+			bool done;
+			struct syslet_uatom *l;
+
+			l = emul_fast(run, c, &u, last_flags, &done);
+			if (l)
+				last = l;
+			if (done)
+				return last;
+		}
 		if (!resume && emul_fetch(a, u)) {
 			struct emul_atom z;
 
 			memset(&z, 0, sizeof(z));
-			run->st.faults++;
+			c->st.faults++;
 			if (emul_trace_fn || step_ev)
 				emul_event(run, u, &z, -EFAULT, false, NULL,
 					   SYSLET_END_FAULT, 0, step_ev);
 			*err = -EFAULT;
 			return last;
 		}
-		ret = emul_exec(run, u, a, partial, resume, &stored);
+		ret = emul_exec(run, c, u, a, partial, resume, &stored);
 		resumed = resume;
 		resume = false;
 		partial = 0;
@@ -237,21 +386,23 @@ static struct syslet_uatom *emul_loop(struct emul_run *run,
 			return NULL;
 		last = u;
 		*last_flags = a->flags;
-		run->st.atoms++;
+		c->st.atoms++;
 		if (run->mode == EMUL_RUN_WORKER)
-			run->st.cm++;
+			c->st.cm++;
 		else
-			run->st.inl++;
+			c->st.inl++;
 		if (stored && a->ret_ptr && emul_put(a->ret_ptr, (unsigned long)ret)) {
 			ret = -EFAULT;
 			stored = false;
 		} else if (!a->ret_ptr) {
 			stored = false;
 		}
-		if (ret == -EINTR || (run->sig_budget-- == 0 &&
-				      (run->sig_budget = EMUL_SIG_BUDGET,
+		if (__builtin_expect(ret < 0 && ret > -4096, 0))
+			c->budget = 0;
+		if (ret == -EINTR || (c->budget-- == 0 &&
+				      (c->budget = EMUL_SIG_BUDGET,
 				       emul_signal_pending(run)))) {
-			run->st.sigstops++;
+			c->st.sigstops++;
 			next = NULL;
 			end = SYSLET_END_SIGNAL;
 		} else if (emul_goes_on(a->flags, ret)) {
@@ -271,6 +422,23 @@ static struct syslet_uatom *emul_loop(struct emul_run *run,
 			return last;
 		u = next;
 	}
+}
+
+static struct syslet_uatom *emul_loop(struct emul_run *run,
+				      struct syslet_uatom *u,
+				      struct emul_atom *a, bool resume,
+				      long partial, long *err,
+				      unsigned long *last_flags,
+				      struct syslet_event *step_ev)
+{
+	struct emul_ctr c = { run->st, run->sig_budget };
+	struct syslet_uatom *last;
+
+	last = emul_loop_c(run, &c, u, a, resume, partial, err, last_flags,
+			   step_ev);
+	run->st = c.st;
+	run->sig_budget = c.budget;
+	return last;
 }
 
 struct syslet_uatom *emul_run_chain(struct emul_run *run,

@@ -82,11 +82,14 @@ static void fault_install(void)
 int emul_fault_init(void)
 {
 	unsigned long v;
+	/* Through a volatile so the compiler does not see a constant
+	 * address (and warn that it points at nothing). */
+	const void *volatile page0 = (const void *)16;
 
 	pthread_once(&fault_once, fault_install);
 	/* Page 0 is never mapped (mmap_min_addr): proves the fixups work,
 	 * and gives the table at least one entry. */
-	if (!fault_err && emul_get(&v, (const void *)16) != -EFAULT)
+	if (!fault_err && emul_get(&v, page0) != -EFAULT)
 		fault_err = -ENOTRECOVERABLE;
 	return fault_err;
 }

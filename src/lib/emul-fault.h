@@ -15,6 +15,9 @@
  * entry's fixup, which sets the error.  On valid memory an access costs
  * exactly the load or store.
  */
+/* What the engine loads and stores: any object may be seen as words. */
+typedef unsigned long __attribute__((may_alias)) emul_word;
+
 #define EMUL__EXTAB(insn, fixup)                                        \
 	".pushsection syslet_extab,\"a\"\n\t"                           \
 	".balign 4\n\t"                                                 \
@@ -29,7 +32,7 @@ emul_get(unsigned long *val, const void *p)
 	int err = 0;
 	unsigned long v;
 
-	__asm__ volatile("1:	mov (%[p]), %[v]\n\t"
+	__asm__("1:	mov %[m], %[v]\n\t"
 			 "2:\n\t"
 			 ".pushsection .text.syslet_fixup,\"ax\"\n\t"
 			 "3:	mov %[ef], %[err]\n\t"
@@ -38,11 +41,20 @@ emul_get(unsigned long *val, const void *p)
 			 ".popsection\n\t"
 			 EMUL__EXTAB(1b, 3b)
 			 : [err] "+r"(err), [v] "=r"(v)
-			 : [p] "r"(p), [ef] "i"(-EFAULT)
-			 : "memory");
+			 : [m] "m"(*(const emul_word *)p), [ef] "i"(-EFAULT));
 	*val = v;
 	return err;
 }
+
+/* val = *p, or on a fault a jump to the C label @fault (the fixup is the
+ * label itself: no error register to set and test on the way). */
+#define EMUL_GET_OR_GOTO(val, p, fault)                                 \
+	__asm__ goto("1:	mov %[m], %[v]\n\t"                          \
+		     EMUL__EXTAB(1b, %l[fault])                         \
+		     : [v] "=r"(val)                                    \
+		     : [m] "m"(*(const emul_word *)(p))             \
+		     :                                                  \
+		     : fault)
 
 /* *p = val; returns 0 or -EFAULT. */
 static inline __attribute__((always_inline)) int
@@ -50,16 +62,15 @@ emul_put(void *p, unsigned long val)
 {
 	int err = 0;
 
-	__asm__ volatile("1:	mov %[v], (%[p])\n\t"
+	__asm__ volatile("1:	mov %[v], %[m]\n\t"
 			 "2:\n\t"
 			 ".pushsection .text.syslet_fixup,\"ax\"\n\t"
 			 "3:	mov %[ef], %[err]\n\t"
 			 "	jmp 2b\n\t"
 			 ".popsection\n\t"
 			 EMUL__EXTAB(1b, 3b)
-			 : [err] "+r"(err)
-			 : [p] "r"(p), [v] "r"(val), [ef] "i"(-EFAULT)
-			 : "memory");
+			 : [err] "+r"(err), [m] "=m"(*(emul_word *)p)
+			 : [v] "r"(val), [ef] "i"(-EFAULT));
 	return err;
 }
 

@@ -78,6 +78,12 @@ static const struct named_policy special[] = {
 	{ "socketcall", EMUL_P_SOCKETCALL },
 };
 
+/* Calls that can raise a signal in the calling thread itself. */
+static const char *const self_signal_names[] = {
+	"kill", "tkill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo",
+	"pidfd_send_signal",
+};
+
 static enum emul_policy policy_of(enum systab_profile p, long nr)
 {
 	const char *name = systab_name(p, nr);
@@ -122,8 +128,16 @@ int emul_profile_set(int profile)
 		free(np);
 		return -ENOMEM;
 	}
-	for (unsigned long nr = 0; nr < np->nr_syscalls; nr++)
+	for (unsigned long nr = 0; nr < np->nr_syscalls; nr++) {
+		const char *name = systab_name(profile, (long)nr);
+
 		np->policy[nr] = (unsigned char)policy_of(profile, (long)nr);
+		for (size_t i = 0; name && i < sizeof(self_signal_names) /
+					       sizeof(self_signal_names[0]);
+		     i++)
+			if (!strcmp(name, self_signal_names[i]))
+				np->policy[nr] |= EMUL_P_SIGCHECK;
+	}
 	/* Old tables stay allocated: a running chain may still use them. */
 	old = emul_prof;
 	(void)old;
@@ -131,19 +145,20 @@ int emul_profile_set(int profile)
 	return 0;
 }
 
-static long raw6(long nr, unsigned long a0, unsigned long a1, unsigned long a2,
-		 unsigned long a3, unsigned long a4, unsigned long a5)
+#if !defined(__x86_64__)
+/* i386: libc's syscall() enters through the vDSO (sysenter), which beats
+ * an int $0x80 of our own. */
+long emul_syscall6(long nr, unsigned long a0, unsigned long a1,
+		   unsigned long a2, unsigned long a3, unsigned long a4,
+		   unsigned long a5)
 {
 	long r = syscall(nr, a0, a1, a2, a3, a4, a5);
 
 	return r == -1 ? -errno : r;
 }
+#endif
 
-long emul_raw_syscall(const struct emul_atom *a)
-{
-	return raw6((long)a->nr, a->args[0], a->args[1], a->args[2],
-		    a->args[3], a->args[4], a->args[5]);
-}
+#define raw6 emul_syscall6
 
 /* A 64-bit file offset from argument @i (two words on i386). */
 static int64_t arg_off(const struct emul_atom *a, int i)
@@ -235,6 +250,11 @@ static void rw_shape(const struct emul_atom *a, enum emul_policy pol,
 	}
 }
 
+static struct iovec *iov_skip(const struct iovec *iov, unsigned long *cnt,
+			      long skip);
+static void short_read(const struct rw_shape *s, long total,
+		       struct emul_try *t);
+
 static void try_rw(const struct emul_atom *a, enum emul_policy pol,
 		   struct emul_try *t)
 {
@@ -278,22 +298,61 @@ static void try_rw(const struct emul_atom *a, enum emul_policy pol,
 	total = iov_total(s.iov, s.cnt);
 	if (total < 0 || r >= total)
 		return;
-	/* Short: a blocking call would have gone on for writes and for
-	 * regular files not yet at their end. */
+	/* Short: a blocking write would have gone on. */
 	if (s.wr) {
 		if (fd_nonblocking(s.fd))
 			return;
-	} else {
-		int64_t pos;
-
-		if (!fd_regular(s.fd, &st))
-			return;
-		pos = s.off >= 0 ? s.off + r : lseek(s.fd, 0, SEEK_CUR);
-		if (pos < 0 || pos >= st.st_size)
-			return;
+		t->blocked = true;
+		t->partial = r;
+		return;
 	}
-	t->blocked = true;
-	t->partial = r;
+	short_read(&s, total, t);
+}
+
+/*
+ * A read that came back short.  A stream may do that; a regular file does
+ * at its end, or, with RWF_NOWAIT, where its cached pages end.  Another
+ * attempt at the rest tells which without fstat()+lseek() in the common
+ * case: 0 is the end of the file (or stream), more bytes are part of the
+ * same read, and only -EAGAIN needs a look at the file's type (a stream
+ * with nothing more is done; a file whose rest is not cached blocks).
+ */
+static void short_read(const struct rw_shape *s, long total,
+		       struct emul_try *t)
+{
+	struct stat st;
+	long done = t->ret;
+
+	while (done < total) {
+		struct iovec one, *rest = NULL;
+		const struct iovec *iov;
+		unsigned long cnt = s->cnt;
+		long r;
+
+		if (s->iov == &s->one) {
+			one.iov_base = (char *)s->one.iov_base + done;
+			one.iov_len = s->one.iov_len - (size_t)done;
+			iov = &one;
+			cnt = 1;
+		} else {
+			rest = iov_skip(s->iov, &cnt, done);
+			if (!rest)
+				break;
+			iov = rest;
+		}
+		r = prw2(false, s->fd, iov, cnt, s->off >= 0 ? s->off + done : -1,
+			 RWF_NOWAIT);
+		free(rest);
+		if (r == -EAGAIN && fd_regular(s->fd, &st)) {
+			t->blocked = true;
+			t->partial = done;
+			break;
+		}
+		if (r <= 0)
+			break;
+		done += r;
+	}
+	t->ret = done;
 }
 
 /* Copy of @iov with its first @skip bytes dropped (malloc'd, *cnt). */

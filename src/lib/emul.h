@@ -45,6 +45,11 @@ enum emul_policy {
 	EMUL_P_NONE,		/* no such call in the profile: -ENOSYS */
 };
 
+/* Or'ed into a policy byte: the call may send a signal to its own caller
+ * (kill and friends), so the engine looks for one right after it. */
+#define EMUL_P_SIGCHECK	0x80
+#define EMUL_P_MASK	0x7f
+
 /* What the inline attempt found. */
 struct emul_try {
 	long		ret;		/* result when done */
@@ -70,7 +75,38 @@ void emul_try_call(const struct emul_atom *a, enum emul_policy pol,
 		   struct emul_try *t);
 long emul_block_call(const struct emul_atom *a, enum emul_policy pol,
 		     long partial);
-long emul_raw_syscall(const struct emul_atom *a);
+
+/* The syscall itself, -errno on failure.  On x86_64 the instruction is
+ * issued here: a chain of cheap calls should cost what the calls cost,
+ * and libc's syscall() adds a call, a shuffle of registers and errno. */
+#if defined(__x86_64__)
+static inline long emul_syscall6(long nr, unsigned long a0, unsigned long a1,
+				 unsigned long a2, unsigned long a3,
+				 unsigned long a4, unsigned long a5)
+{
+	register unsigned long r10 __asm__("r10") = a3;
+	register unsigned long r8 __asm__("r8") = a4;
+	register unsigned long r9 __asm__("r9") = a5;
+	long ret;
+
+	__asm__ volatile("syscall"
+			 : "=a"(ret)
+			 : "0"(nr), "D"(a0), "S"(a1), "d"(a2), "r"(r10),
+			   "r"(r8), "r"(r9)
+			 : "rcx", "r11", "memory");
+	return ret;
+}
+#else
+long emul_syscall6(long nr, unsigned long a0, unsigned long a1,
+		   unsigned long a2, unsigned long a3, unsigned long a4,
+		   unsigned long a5);
+#endif
+
+static inline long emul_raw_syscall(const struct emul_atom *a)
+{
+	return emul_syscall6((long)a->nr, a->args[0], a->args[1], a->args[2],
+			     a->args[3], a->args[4], a->args[5]);
+}
 
 /* Per-run statistics, flushed into the totals at the end of a run. */
 struct emul_lstats {

@@ -1,14 +1,15 @@
 /* observe.c: the engine's observers: trace callback, statistics and single-stepping. */
 #include <config.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #include "emul.h"
 
 syslet_trace_fn emul_trace_fn;
 void *emul_trace_ctx;
 static unsigned long long trace_seq;
-static struct syslet_stats totals;
 
 void syslet_set_trace(syslet_trace_fn fn, void *ctx)
 {
@@ -26,49 +27,139 @@ void emul_trace_emit(struct syslet_event *ev)
 		fn(ev, __atomic_load_n(&emul_trace_ctx, __ATOMIC_ACQUIRE));
 }
 
-void emul_stats_add(unsigned int off, unsigned long n)
-{
-	unsigned long long *f = (unsigned long long *)((char *)&totals + off);
+/*
+ * Statistics are counted per thread, each thread writing only its own
+ * block with plain (relaxed, lock-free) stores, so counting costs an add,
+ * not a locked instruction on a line every worker shares.  Readers sum
+ * the blocks; a thread that exits folds its block into gone; a reset
+ * only moves the base that readers subtract, so it never races a writer.
+ */
+struct emul_tstats {
+	struct syslet_stats	s;
+	struct emul_tstats	*next, **pprev;
+};
 
-	__atomic_add_fetch(f, n, __ATOMIC_RELAXED);
+#define EMUL_NSTATS (sizeof(struct syslet_stats) / sizeof(unsigned long long))
+
+static pthread_mutex_t stats_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct emul_tstats *stats_live;
+static struct syslet_stats stats_gone, stats_base;
+static pthread_key_t stats_key;
+static pthread_once_t stats_once = PTHREAD_ONCE_INIT;
+static __thread struct emul_tstats *stats_mine;
+
+static void stats_thread_exit(void *arg)
+{
+	struct emul_tstats *t = arg;
+	unsigned long long *g = (unsigned long long *)&stats_gone;
+	const unsigned long long *f = (const unsigned long long *)&t->s;
+
+	pthread_mutex_lock(&stats_lock);
+	for (size_t i = 0; i < EMUL_NSTATS; i++)
+		g[i] += __atomic_load_n(&f[i], __ATOMIC_RELAXED);
+	*t->pprev = t->next;
+	if (t->next)
+		t->next->pprev = t->pprev;
+	pthread_mutex_unlock(&stats_lock);
+	stats_mine = NULL;
+	free(t);
 }
 
-/* A run counts in plain locals and adds them here once, so that the
- * per-atom cost is an increment, not an atomic operation. */
+static void stats_key_init(void)
+{
+	(void)pthread_key_create(&stats_key, stats_thread_exit);
+}
+
+static struct emul_tstats *stats_self(void)
+{
+	struct emul_tstats *t = stats_mine;
+
+	if (__builtin_expect(t != NULL, 1))
+		return t;
+	pthread_once(&stats_once, stats_key_init);
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	pthread_mutex_lock(&stats_lock);
+	t->next = stats_live;
+	if (t->next)
+		t->next->pprev = &t->next;
+	t->pprev = &stats_live;
+	stats_live = t;
+	pthread_mutex_unlock(&stats_lock);
+	(void)pthread_setspecific(stats_key, t);
+	stats_mine = t;
+	return t;
+}
+
+static inline void stats_bump(unsigned long long *f, unsigned long n)
+{
+	__atomic_store_n(f, __atomic_load_n(f, __ATOMIC_RELAXED) + n,
+			 __ATOMIC_RELAXED);
+}
+
+void emul_stats_add(unsigned int off, unsigned long n)
+{
+	struct emul_tstats *t = stats_self();
+
+	/* Out of memory for a block: the count is lost, nothing else. */
+	if (t)
+		stats_bump((unsigned long long *)((char *)&t->s + off), n);
+}
+
+/* A run counts in plain locals and adds them here once. */
 void emul_stats_flush(struct emul_lstats *ls)
 {
-#define FLUSH(local, field)                                             \
-	do {                                                            \
-		if (ls->local)                                          \
-			EMUL_STAT_ADD(field, ls->local);                \
-	} while (0)
-	FLUSH(atoms, atoms);
-	FLUSH(syscalls, syscalls);
-	FLUSH(umem, umem_adds);
-	FLUSH(inl, inline_atoms);
-	FLUSH(cm, cachemiss_atoms);
-	FLUSH(faults, faults);
-	FLUSH(sigstops, signal_stops);
-	FLUSH(denied, denied);
-#undef FLUSH
+	struct emul_tstats *t = stats_self();
+
+	if (t) {
+		struct syslet_stats *s = &t->s;
+
+		stats_bump(&s->atoms, ls->atoms);
+		stats_bump(&s->syscalls, ls->syscalls);
+		stats_bump(&s->umem_adds, ls->umem);
+		stats_bump(&s->inline_atoms, ls->inl);
+		stats_bump(&s->cachemiss_atoms, ls->cm);
+		stats_bump(&s->faults, ls->faults);
+		stats_bump(&s->signal_stops, ls->sigstops);
+		stats_bump(&s->denied, ls->denied);
+	}
 	memset(ls, 0, sizeof(*ls));
+}
+
+/* The sum over all threads, live and gone; stats_lock held. */
+static void stats_sum_locked(unsigned long long *sum)
+{
+	const unsigned long long *g = (const unsigned long long *)&stats_gone;
+
+	for (size_t i = 0; i < EMUL_NSTATS; i++)
+		sum[i] = g[i];
+	for (struct emul_tstats *t = stats_live; t; t = t->next) {
+		const unsigned long long *f =
+			(const unsigned long long *)&t->s;
+
+		for (size_t i = 0; i < EMUL_NSTATS; i++)
+			sum[i] += __atomic_load_n(&f[i], __ATOMIC_RELAXED);
+	}
 }
 
 void syslet_get_stats(struct syslet_stats *st)
 {
 	unsigned long long *dst = (unsigned long long *)st;
-	unsigned long long *src = (unsigned long long *)&totals;
+	const unsigned long long *base = (const unsigned long long *)&stats_base;
 
-	for (size_t i = 0; i < sizeof(*st) / sizeof(*dst); i++)
-		dst[i] = __atomic_load_n(&src[i], __ATOMIC_RELAXED);
+	pthread_mutex_lock(&stats_lock);
+	stats_sum_locked(dst);
+	for (size_t i = 0; i < EMUL_NSTATS; i++)
+		dst[i] -= base[i];
+	pthread_mutex_unlock(&stats_lock);
 }
 
 void syslet_reset_stats(void)
 {
-	unsigned long long *f = (unsigned long long *)&totals;
-
-	for (size_t i = 0; i < sizeof(totals) / sizeof(*f); i++)
-		__atomic_store_n(&f[i], 0, __ATOMIC_RELAXED);
+	pthread_mutex_lock(&stats_lock);
+	stats_sum_locked((unsigned long long *)&stats_base);
+	pthread_mutex_unlock(&stats_lock);
 }
 
 struct syslet_uatom *syslet_step(struct syslet_uatom *atom,

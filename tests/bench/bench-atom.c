@@ -12,8 +12,12 @@
 
 #define UMEM_RUNS	1000000UL	/* atom executions */
 #define UMEM_CYCLE	1000		/* distinct atoms, chained in a cycle */
-#define PPID_CHAIN	100000		/* getppid atoms in one straight chain */
-#define PPID_ROUNDS	10
+#define PPID_CHAIN	1000		/* getppid atoms in one straight chain */
+#define PPID_ROUNDS	1000
+/* The same calls as one chain too big for the caches (8.8 MB of atoms):
+ * what a syslet that size costs, memory included. */
+#define PPID_COLD_CHAIN	100000
+#define PPID_COLD_ROUNDS 10
 
 /*
  * A syslet cannot count getppid calls itself, so the umem_add chain is
@@ -39,16 +43,16 @@ static struct syslet_uatom *umem_cycle(unsigned long *counter,
 	return a;
 }
 
-static struct syslet_uatom *ppid_chain(long *ret)
+static struct syslet_uatom *ppid_chain(long *ret, int n)
 {
-	struct syslet_uatom *a = calloc(PPID_CHAIN, sizeof(*a));
+	struct syslet_uatom *a = calloc((size_t)n, sizeof(*a));
 
 	if (!a)
 		return NULL;
-	for (int i = 0; i < PPID_CHAIN; i++) {
+	for (int i = 0; i < n; i++) {
 		a[i].nr = SYS_getppid;
 		a[i].ret_ptr = ret;
-		a[i].next = i + 1 < PPID_CHAIN ? &a[i + 1] : NULL;
+		a[i].next = i + 1 < n ? &a[i + 1] : NULL;
 	}
 	return a;
 }
@@ -75,19 +79,42 @@ static int run_to_end(struct syslet_uatom *first,
 	}
 }
 
-int bench_atoms(double *umem_ns, double *getppid_atom_ns, double *getppid_ns)
+/* Best of five: ns per atom of @rounds runs of @chain (@n atoms). */
+static int time_chain(struct syslet_uatom *chain, int n, int rounds,
+		      struct syslet_uatom **ring, const long *ret, double *ns)
+{
+	double t0, best = 1e9;
+
+	for (int rep = 0; rep < 5; rep++) {
+		t0 = bench_now();
+		for (int r = 0; r < rounds; r++)
+			if (run_to_end(chain, ring, 4))
+				return -1;
+		t0 = bench_now() - t0;
+		best = t0 < best ? t0 : best;
+	}
+	if (*ret != getppid()) {
+		fprintf(stderr, "bench: getppid atoms returned %ld\n", *ret);
+		return -1;
+	}
+	*ns = best * 1e9 / ((double)n * rounds);
+	return 0;
+}
+
+int bench_atoms(struct bench_atom_costs *c)
 {
 	struct syslet_uatom *ring[4] = { 0 };
 	struct async_head_user ahu = { ring, sizeof(ring), -1UL };
 	unsigned long counter, cells[2];
-	struct syslet_uatom *cyc, *chain;
+	struct syslet_uatom *cyc, *chain, *cold;
 	long ret = 0;
 	double t0, best;
 	int status = -1;
 
 	cyc = umem_cycle(&counter, cells);
-	chain = ppid_chain(&ret);
-	if (!cyc || !chain || sys_async_register(&ahu, sizeof(ahu))) {
+	chain = ppid_chain(&ret, PPID_CHAIN);
+	cold = ppid_chain(&ret, PPID_COLD_CHAIN);
+	if (!cyc || !chain || !cold || sys_async_register(&ahu, sizeof(ahu))) {
 		perror("bench: atoms");
 		goto out;
 	}
@@ -105,22 +132,13 @@ int bench_atoms(double *umem_ns, double *getppid_atom_ns, double *getppid_ns)
 		}
 		best = t0 < best ? t0 : best;
 	}
-	*umem_ns = best * 1e9 / UMEM_RUNS;
+	c->umem = best * 1e9 / UMEM_RUNS;
 
-	best = 1e9;
-	for (int rep = 0; rep < 5; rep++) {
-		t0 = bench_now();
-		for (int r = 0; r < PPID_ROUNDS; r++)
-			if (run_to_end(chain, ring, 4))
-				goto out;
-		t0 = bench_now() - t0;
-		best = t0 < best ? t0 : best;
-	}
-	if (ret != getppid()) {
-		fprintf(stderr, "bench: getppid atoms returned %ld\n", ret);
+	if (time_chain(chain, PPID_CHAIN, PPID_ROUNDS, ring, &ret,
+		       &c->getppid_atom) ||
+	    time_chain(cold, PPID_COLD_CHAIN, PPID_COLD_ROUNDS, ring, &ret,
+		       &c->getppid_cold))
 		goto out;
-	}
-	*getppid_atom_ns = best * 1e9 / (PPID_CHAIN * PPID_ROUNDS);
 
 	best = 1e9;
 	for (int rep = 0; rep < 5; rep++) {
@@ -130,11 +148,12 @@ int bench_atoms(double *umem_ns, double *getppid_atom_ns, double *getppid_ns)
 		t0 = bench_now() - t0;
 		best = t0 < best ? t0 : best;
 	}
-	*getppid_ns = best * 1e9 / (PPID_CHAIN * PPID_ROUNDS);
+	c->getppid_bare = best * 1e9 / (PPID_CHAIN * PPID_ROUNDS);
 	status = 0;
 out:
 	sys_async_unregister(&ahu, sizeof(ahu));
 	free(cyc);
 	free(chain);
+	free(cold);
 	return status;
 }

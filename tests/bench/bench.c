@@ -258,7 +258,9 @@ int main(int argc, char **argv)
 		{ "io_uring (linked openat/read/close, direct)", bench_uring },
 		{ "emul syslets (one instance per file)", bench_emul },
 	};
-	double t[4][2], proc[2][2], umem = -1, patom = -1, pbare = -1;
+	double t[4][2], proc[2][2];
+	struct bench_atom_costs ac = { -1, -1, -1, -1 };
+	double umem, patom, pbare;
 	char label[64];
 
 	if (parse(&c, argc, argv) || make_files(&c))
@@ -267,8 +269,12 @@ int main(int argc, char **argv)
 		for (int cold = 0; cold < 2; cold++)
 			t[i][cold] = best_of(&c, con[i].fn, cold);
 	whole_processes(&c, proc);
-	if (bench_atoms(&umem, &patom, &pbare))
-		umem = patom = pbare = -1;
+	if (bench_atoms(&ac))
+		ac.umem = ac.getppid_atom = ac.getppid_cold =
+			ac.getppid_bare = -1;
+	umem = ac.umem;
+	patom = ac.getppid_atom;
+	pbare = ac.getppid_bare;
 
 	printf("syslet benchmark: open+read+close of %zu files of 512..4096 bytes "
 	       "(%zu bytes), best of %d\n", c.f.nr, c.f.total_bytes, c.reps);
@@ -291,7 +297,10 @@ int main(int argc, char **argv)
 	}
 	printf("\ncost of one atom\n");
 	printf("  umem_add atom            %8.2f ns\n", umem);
-	printf("  getppid atom             %8.2f ns\n", patom);
+	printf("  getppid atom             %8.2f ns   (a chain of 1000, in the caches)\n",
+	       patom);
+	printf("  getppid atom, cold       %8.2f ns   (a chain of 100000: 8.8 MB of atoms)\n",
+	       ac.getppid_cold);
 	printf("  bare getppid syscall     %8.2f ns   (atom/bare %.3f)\n",
 	       pbare, pbare > 0 ? patom / pbare : 0);
 

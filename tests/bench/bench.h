@@ -25,8 +25,13 @@ long bench_threads(const struct bench_files *f, double *secs);
 long bench_uring(const struct bench_files *f, double *secs);
 long bench_emul(const struct bench_files *f, double *secs);
 
-/* Atom costs, in ns: umem_add atoms, getppid atoms, bare getppid. */
-int bench_atoms(double *umem_ns, double *getppid_atom_ns,
-		double *getppid_ns);
+/* Atom costs, in ns. */
+struct bench_atom_costs {
+	double	umem;		/* a umem_add atom */
+	double	getppid_atom;	/* a getppid atom, chain in the caches */
+	double	getppid_cold;	/* the same, chain far bigger than them */
+	double	getppid_bare;	/* the bare syscall */
+};
+int bench_atoms(struct bench_atom_costs *c);
 
 #endif /* SYSLET_BENCH_H */
