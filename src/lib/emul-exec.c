@@ -125,9 +125,9 @@ static long emul_block_here(struct emul_run *run, const struct emul_atom *a,
 
 	if (run->mode != EMUL_RUN_INLINE)
 		return emul_block_call(a, pol, partial);
-	pthread_sigmask(SIG_SETMASK, &run->user_mask, &blocked);
+	emul_sigmask(SIG_SETMASK, &run->user_mask, &blocked);
 	ret = emul_block_call(a, pol, partial);
-	pthread_sigmask(SIG_SETMASK, &blocked, NULL);
+	emul_sigmask(SIG_SETMASK, &blocked, NULL);
 	return ret;
 }
 
@@ -184,15 +184,37 @@ emul_exec(struct emul_run *run, struct emul_ctr *c, struct syslet_uatom *u,
 	c->budget = c->budget > EMUL_SIG_SYSCALL ?
 			  c->budget - (EMUL_SIG_SYSCALL - 1) : 0;
 	/* Never blocks: the same call inline, SYNC or in a worker. */
-	if (pol == EMUL_P_INLINE)
+	if (pol == EMUL_P_INLINE) {
+		run->pos_fd = -1;
 		return emul_raw_syscall(a);
-	if (run->mode != EMUL_RUN_INLINE || resumed)
+	}
+	if (run->mode != EMUL_RUN_INLINE || resumed) {
+		run->pos_fd = -1;
 		return emul_block_here(run, a, pol, partial);
-	if (a->flags & SYSLET_SYNC)
+	}
+	if (a->flags & SYSLET_SYNC) {
+		run->pos_fd = -1;
 		return emul_block_here(run, a, pol, 0);
+	}
+	/* The file position is known when this chain opened the file and
+	 * only read it since: a short read then tells the end of the file
+	 * from the end of what is cached without another call. */
+	t.pos = -1;
+	if (pol == EMUL_P_READ && run->pos_fd >= 0 &&
+	    (long)a->args[0] == run->pos_fd)
+		t.pos = run->pos;
+	run->pos_fd = -1;
 	emul_try_call(a, pol, &t);
-	if (!t.blocked)
+	if (!t.blocked) {
+		if (pol == EMUL_P_OPEN && t.ret >= 0) {
+			run->pos_fd = t.ret;
+			run->pos = 0;
+		} else if (t.pos >= 0 && t.ret >= 0) {
+			run->pos_fd = (long)a->args[0];
+			run->pos = t.pos + t.ret;
+		}
 		return t.ret;
+	}
 	run->h_uatom = u;
 	run->h_atom = *a;
 	run->h_partial = t.partial;
@@ -330,6 +352,8 @@ fetched:
 		}
 	}
 out:
+	if (nsys)
+		run->pos_fd = -1;
 	c->st.syscalls += nsys;
 	c->st.umem += numem;
 	c->st.atoms += nsys + numem;
@@ -449,6 +473,7 @@ struct syslet_uatom *emul_run_chain(struct emul_run *run,
 	struct syslet_uatom *last;
 
 	run->sig_budget = EMUL_SIG_BUDGET;
+	run->pos_fd = -1;
 	last = emul_loop(run, u, &a, false, 0, err, &lf, NULL);
 	return *err ? NULL : last;
 }
@@ -460,6 +485,7 @@ struct syslet_uatom *emul_run_rest(struct emul_run *run, bool *no_complete)
 	struct syslet_uatom *last;
 
 	run->sig_budget = EMUL_SIG_BUDGET;
+	run->pos_fd = -1;
 	last = emul_loop(run, run->h_uatom, &run->h_atom, true,
 			 run->h_blocked ? run->h_partial : 0, &err, &lf, NULL);
 	/* A fault fetching a later atom: the kernel queued nothing; we queue
@@ -481,6 +507,7 @@ struct syslet_uatom *emul_step(struct syslet_uatom *u, struct syslet_event *ev)
 	memset(&run, 0, sizeof(run));
 	run.mode = EMUL_RUN_STEP;
 	run.sig_budget = EMUL_SIG_BUDGET;
+	run.pos_fd = -1;
 	if (!ev)
 		ev = &local;
 	emul_loop(&run, u, &a, false, 0, &err, &lf, ev);

@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <linux/futex.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -30,11 +31,15 @@ struct emul_worker {
 	struct emul_head	*ah;
 	struct emul_worker	*next_idle;
 	struct emul_worker	*next_all;
-	pthread_cond_t		wake;
-	bool			has_work;
-	bool			exit;
+	/* Futex word: 0 idle, EMUL_W_WORK or EMUL_W_EXIT.  Set after the
+	 * head's lock is dropped, so a woken worker never finds it held by
+	 * the thread that woke it. */
+	uint32_t		go;
 	struct emul_run		run;
 };
+
+#define EMUL_W_WORK	1U
+#define EMUL_W_EXIT	2U
 
 struct emul_head {
 	pthread_mutex_t		lock;
@@ -48,6 +53,7 @@ struct emul_head {
 	struct emul_defer	*dq_head, *dq_tail;
 	unsigned long		completions;	/* put in the ring, ever */
 	uint32_t		seq;		/* futex word: something changed */
+	uint32_t		waiters;	/* threads in futex_wait on seq */
 	sigset_t		user_mask;
 };
 
@@ -93,11 +99,19 @@ int emul_init(void)
 	return emul_init_err;
 }
 
+static void futex_wake(uint32_t *addr, int n)
+{
+	syscall(SYS_futex, addr, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
+}
+
+/* Both sides are sequentially consistent: a waiter counts itself before
+ * it reads seq, we bump seq before we read the count, so either it sees
+ * the new seq or we see it waiting.  Nobody waiting: no syscall. */
 static void head_changed(struct emul_head *ah)
 {
-	__atomic_add_fetch(&ah->seq, 1, __ATOMIC_RELEASE);
-	syscall(SYS_futex, &ah->seq, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL,
-		0);
+	__atomic_add_fetch(&ah->seq, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&ah->waiters, __ATOMIC_SEQ_CST))
+		futex_wake(&ah->seq, INT_MAX);
 }
 
 /* Put @atom in the next slot if it is free (slot NULL); false if not. */
@@ -173,32 +187,38 @@ static void *emul_worker_main(void *arg)
 {
 	struct emul_worker *w = arg;
 	struct emul_head *ah = w->ah;
+	struct sched_param sp = { 0 };
 
-	pthread_mutex_lock(&ah->lock);
+	/* A woken worker must not preempt the thread that woke it: that
+	 * thread is about to hand off more.  SCHED_BATCH is the normal
+	 * policy without wakeup preemption (no privilege needed). */
+	(void)pthread_setschedparam(pthread_self(), SCHED_BATCH, &sp);
+
 	for (;;) {
-		while (!w->has_work && !w->exit)
-			pthread_cond_wait(&w->wake, &ah->lock);
-		if (w->has_work) {
-			struct syslet_uatom *last;
-			bool nc;
+		uint32_t go = __atomic_load_n(&w->go, __ATOMIC_ACQUIRE);
+		struct syslet_uatom *last;
+		bool nc;
 
-			pthread_mutex_unlock(&ah->lock);
-			last = emul_run_rest(&w->run, &nc);
-			emul_stats_flush(&w->run.st);
-			pthread_mutex_lock(&ah->lock);
-			if (!nc)
-				complete_locked(ah, last);
-			w->has_work = false;
-			w->next_idle = ah->idle_list;
-			ah->idle_list = w;
-			if (--ah->busy == 0)
-				pthread_cond_broadcast(&ah->idle);
-			head_changed(ah);
+		if (!go) {
+			syscall(SYS_futex, &w->go, FUTEX_WAIT_PRIVATE, 0,
+				NULL, NULL, 0);
+			continue;
 		}
-		if (w->exit)
+		if (go == EMUL_W_EXIT)
 			break;
+		last = emul_run_rest(&w->run, &nc);
+		emul_stats_flush(&w->run.st);
+		pthread_mutex_lock(&ah->lock);
+		if (!nc)
+			complete_locked(ah, last);
+		__atomic_store_n(&w->go, 0, __ATOMIC_RELAXED);
+		w->next_idle = ah->idle_list;
+		ah->idle_list = w;
+		if (--ah->busy == 0)
+			pthread_cond_broadcast(&ah->idle);
+		pthread_mutex_unlock(&ah->lock);
+		head_changed(ah);
 	}
-	pthread_mutex_unlock(&ah->lock);
 	return NULL;
 }
 
@@ -212,7 +232,6 @@ static struct emul_worker *worker_new_locked(struct emul_head *ah)
 	if (!w)
 		return NULL;
 	w->ah = ah;
-	pthread_cond_init(&w->wake, NULL);
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, EMUL_WORKER_STACK);
 	/* Workers block every signal: the process's signals go to the
@@ -223,7 +242,6 @@ static struct emul_worker *worker_new_locked(struct emul_head *ah)
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	pthread_attr_destroy(&attr);
 	if (err) {
-		pthread_cond_destroy(&w->wake);
 		free(w);
 		return NULL;
 	}
@@ -261,12 +279,12 @@ bool emul_handoff(struct emul_run *run)
 	w->run.h_atom = run->h_atom;
 	w->run.h_partial = run->h_partial;
 	w->run.h_blocked = run->h_blocked;
-	w->has_work = true;
 	ah->busy++;
 	run->handed_off = true;
-	EMUL_STAT_ADD(handoffs, 1);
-	pthread_cond_signal(&w->wake);
 	pthread_mutex_unlock(&ah->lock);
+	EMUL_STAT_ADD(handoffs, 1);
+	__atomic_store_n(&w->go, EMUL_W_WORK, __ATOMIC_RELEASE);
+	futex_wake(&w->go, 1);
 	return true;
 }
 
@@ -347,15 +365,16 @@ static long emul_unregister(struct async_head_user *uah, unsigned long len)
 		free(d);
 		dropped++;
 	}
-	for (w = ah->all; w; w = w->next_all) {
-		w->exit = true;
-		pthread_cond_signal(&w->wake);
-	}
 	pthread_mutex_unlock(&ah->lock);
+	/* All idle now (busy is 0 and nothing can hand off: this is the
+	 * thread that would). */
+	for (w = ah->all; w; w = w->next_all) {
+		__atomic_store_n(&w->go, EMUL_W_EXIT, __ATOMIC_RELEASE);
+		futex_wake(&w->go, 1);
+	}
 	for (w = ah->all; w; w = nw) {
 		nw = w->next_all;
 		pthread_join(w->thread, NULL);
-		pthread_cond_destroy(&w->wake);
 		free(w);
 	}
 	if (dropped)
@@ -399,9 +418,9 @@ static struct syslet_uatom *emul_exec(struct syslet_uatom *atom, long *err)
 	/* Signals stay pending while the chain runs, so that the engine
 	 * sees them after each atom as the kernel's signal_pending() did;
 	 * they are delivered when we return. */
-	pthread_sigmask(SIG_BLOCK, &emul_blockset, &run.user_mask);
+	emul_sigmask(SIG_BLOCK, &emul_blockset, &run.user_mask);
 	last = emul_run_chain(&run, atom, err);
-	pthread_sigmask(SIG_SETMASK, &run.user_mask, NULL);
+	emul_sigmask(SIG_SETMASK, &run.user_mask, NULL);
 	EMUL_STAT_ADD(execs, 1);
 	emul_stats_flush(&run.st);
 	if (run.handed_off)
@@ -437,19 +456,24 @@ static long emul_wait(unsigned long min)
 	if (!min)
 		return 0;
 	for (;;) {
-		uint32_t seq = __atomic_load_n(&ah->seq, __ATOMIC_ACQUIRE);
+		uint32_t seq;
 		bool waiting, done, idle;
 		long r;
 
+		/* Counted before seq is read: see head_changed(). */
+		__atomic_add_fetch(&ah->waiters, 1, __ATOMIC_SEQ_CST);
+		seq = __atomic_load_n(&ah->seq, __ATOMIC_SEQ_CST);
 		pthread_mutex_lock(&ah->lock);
 		flush_locked(ah);
 		done = ah->completions - start >= min;
 		idle = ah->busy == 0;
 		waiting = ah->dq_head != NULL;
 		pthread_mutex_unlock(&ah->lock);
+		r = done || idle ? 0 :
+		    futex_wait(&ah->seq, seq, waiting ? &tick : NULL);
+		__atomic_sub_fetch(&ah->waiters, 1, __ATOMIC_SEQ_CST);
 		if (done || idle)
 			return 0;
-		r = futex_wait(&ah->seq, seq, waiting ? &tick : NULL);
 		if (r == -EINTR)
 			return -EINTR;
 	}

@@ -4,7 +4,9 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <sys/syscall.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include "libsyslet.h"
 #include "backend.h"
 
@@ -55,6 +57,7 @@ struct emul_try {
 	long		ret;		/* result when done */
 	bool		blocked;	/* would block: a worker must go on */
 	long		partial;	/* bytes already moved before blocking */
+	int64_t		pos;		/* in: read()'s file position, or -1 */
 };
 
 /* State of the profile in use. */
@@ -102,6 +105,17 @@ long emul_syscall6(long nr, unsigned long a0, unsigned long a1,
 		   unsigned long a5);
 #endif
 
+/* pthread_sigmask() without libc's copying and filtering: the sets are
+ * the engine's own (sigfillset already leaves out libc's signals).  On
+ * the way in *old is cleared first, as the kernel fills only its part. */
+static inline void emul_sigmask(int how, const sigset_t *set, sigset_t *old)
+{
+	if (old)
+		sigemptyset(old);
+	emul_syscall6(__NR_rt_sigprocmask, (unsigned long)how,
+		      (unsigned long)set, (unsigned long)old, _NSIG / 8, 0, 0);
+}
+
 static inline long emul_raw_syscall(const struct emul_atom *a)
 {
 	return emul_syscall6((long)a->nr, a->args[0], a->args[1], a->args[2],
@@ -135,6 +149,10 @@ struct emul_run {
 	enum emul_mode		mode;
 	struct emul_lstats	st;
 	unsigned int		sig_budget;	/* atoms until the next check */
+	/* File position of pos_fd (-1: none), known while the chain has
+	 * only opened and read that file since. */
+	long			pos_fd;
+	int64_t			pos;
 	sigset_t		user_mask;	/* inline: the caller's mask */
 	bool			handed_off;
 	/* Handed to a worker: where it resumes. */
