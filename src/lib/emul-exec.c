@@ -313,7 +313,7 @@ emul_fast(struct emul_run *run, struct emul_ctr *c, struct syslet_uatom **up,
 		EMUL_FAST_ARG(5);
 #undef EMUL_FAST_ARG
 fetched:
-		if (tab[a.nr] == EMUL_P_INLINE) {
+		if (__builtin_expect(tab[a.nr] == EMUL_P_INLINE, 1)) {
 			ret = emul_raw_syscall(&a);
 			nsys++;
 			budget = budget > EMUL_SIG_SYSCALL ?
@@ -336,7 +336,10 @@ fetched:
 			if (emul_signal_pending(run))
 				ret = -EINTR;
 		}
-		if (ret == -EINTR) {
+		if (__builtin_expect(!(a.flags & SYSLET_STOP_MASK), 1) &&
+		    ret != -EINTR) {
+			u = a.next;
+		} else if (ret == -EINTR) {
 			c->st.sigstops++;
 			u = NULL;
 		} else if (emul_goes_on(a.flags, ret)) {
