@@ -5,7 +5,7 @@ runtime_tests = tests/runtime/args tests/runtime/fault tests/runtime/stop \
 	tests/runtime/async tests/runtime/register tests/runtime/umem \
 	tests/runtime/deny tests/runtime/wait tests/runtime/signal \
 	tests/runtime/sigloop tests/runtime/hello tests/runtime/hello2007 \
-	tests/runtime/load
+	tests/runtime/load tests/runtime/chains
 check_PROGRAMS += $(runtime_tests)
 TESTS += $(runtime_tests)
 noinst_HEADERS += tests/runtime/helpers.h
@@ -23,6 +23,7 @@ tests_runtime_sigloop_LDADD = $(runtime_ldadd)
 tests_runtime_hello2007_LDADD = $(runtime_ldadd)
 tests_runtime_hello_LDADD = $(runtime_ldadd)
 tests_runtime_load_LDADD = $(runtime_ldadd)
+tests_runtime_chains_LDADD = $(runtime_ldadd)
 
 # The same programs against an -m32 build of libsyslet's core, so that the
 # i386 engine is tested too (its own convenience library: no libelf needed).
@@ -36,12 +37,17 @@ tests_runtime_libsyslet32_la_LDFLAGS = -m32 -pthread
 runtime32_tests = tests/runtime/args32 tests/runtime/fault32 \
 	tests/runtime/stop32 tests/runtime/async32 tests/runtime/umem32 \
 	tests/runtime/sigloop32 tests/runtime/load32 tests/runtime/register32 \
-	tests/runtime/deny32 tests/runtime/wait32 tests/runtime/hello32
+	tests/runtime/deny32 tests/runtime/wait32 tests/runtime/hello32 \
+	tests/runtime/chains32
 check_PROGRAMS += $(runtime32_tests)
 TESTS += $(runtime32_tests)
 runtime32_cflags = $(AM_CFLAGS) -m32 -pthread
 runtime32_ldflags = -m32 -pthread
 runtime32_ldadd = tests/runtime/libsyslet32.la
+tests_runtime_chains32_SOURCES = tests/runtime/chains.c
+tests_runtime_chains32_CFLAGS = $(runtime32_cflags)
+tests_runtime_chains32_LDFLAGS = $(runtime32_ldflags)
+tests_runtime_chains32_LDADD = $(runtime32_ldadd)
 tests_runtime_args32_SOURCES = tests/runtime/args.c
 tests_runtime_args32_CFLAGS = $(runtime32_cflags)
 tests_runtime_args32_LDFLAGS = $(runtime32_ldflags)
