@@ -162,6 +162,8 @@ static int parse_args(struct args *a, int argc, char **argv)
 	}
 	if (a->listing && a->dot)
 		return usage_error("%s", "-S and --dot both print on the standard output; choose one");
+	if ((a->listing || a->dot) && a->output && !strcmp(a->output, "-"))
+		return usage_error("%s", "-o - would write the image into the listing on the standard output; name a file");
 	if (a->image) {
 		if (optind < argc)
 			return usage_error("-d reads an image; '%s' is one file too many",
