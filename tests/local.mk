@@ -19,3 +19,12 @@ include tests/run.mk
 check_PROGRAMS += tests/common/abi-layout
 TESTS += tests/common/abi-layout
 include tests/man.mk
+
+# The whole-file reader shared by sysletc, the image reader and syslet-run.
+if HAVE_CMOCKA
+check_PROGRAMS += tests/common/readfile
+TESTS += tests/common/readfile
+tests_common_readfile_SOURCES = tests/common/readfile.c
+tests_common_readfile_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_common_readfile_LDADD = src/common/libcommon.la $(CMOCKA_LIBS)
+endif
