@@ -11,10 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/readfile.h"
 #include "common/systab.h"
 #include "compiler/compiler.h"
-
-#define MAX_SOURCE (64u << 20)
 
 enum { EXIT_USAGE = 2 };
 enum { OPT_DOT = 256 };
@@ -181,57 +180,6 @@ static int parse_args(struct args *a, int argc, char **argv)
 				   argv[optind + 1]);
 	a->input = argv[optind];
 	return 0;
-}
-
-/* Read the whole input, whatever bytes it holds. */
-static char *slurp(const char *path, size_t *len)
-{
-	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : 0;
-	char *buf = NULL;
-	size_t n = 0, cap = 0;
-
-	if (fd < 0)
-		return NULL;
-	for (;;) {
-		ssize_t r;
-
-		if (n + 1 >= cap) {
-			char *nb;
-
-			cap = cap ? 2 * cap : 65536;
-			if (cap > MAX_SOURCE + 1) {
-				errno = EFBIG;
-				goto fail;
-			}
-			nb = realloc(buf, cap);
-			if (!nb)
-				goto fail;
-			buf = nb;
-		}
-		r = read(fd, buf + n, cap - n - 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			goto fail;
-		if (r == 0)
-			break;
-		n += (size_t)r;
-	}
-	buf[n] = 0;
-	if (fd)
-		close(fd);
-	*len = n;
-	return buf;
-fail:
-	{
-		int e = errno;
-
-		free(buf);
-		if (fd)
-			close(fd);
-		errno = e;
-	}
-	return NULL;
 }
 
 /* cat.syslet -> cat.slo in the current directory; stdin -> a.slo. */
@@ -423,19 +371,15 @@ static int flush_stdout(void)
 static int disassemble(const struct args *a)
 {
 	const char *name = strcmp(a->image, "-") ? a->image : "<stdin>";
-	struct slo_image *img;
+	struct slo_image *img = NULL;
 	char err[256];
+	size_t len;
+	char *buf;
 	int rc = 0;
 
-	if (strcmp(a->image, "-")) {
-		img = slo_image_read_file(a->image, err, sizeof(err));
-	} else {
-		size_t len;
-		char *buf = slurp("-", &len);
-
-		if (!buf)
-			snprintf(err, sizeof(err), "%s", strerror(errno));
-		img = buf ? slo_image_read_mem(buf, len, err, sizeof(err)) : NULL;
+	if (!common_read_file(a->image, COMMON_MAX_IMAGE, &buf, &len, err,
+			      sizeof(err))) {
+		img = slo_image_read_mem(buf, len, err, sizeof(err));
 		free(buf);
 	}
 	if (!img) {
@@ -458,12 +402,14 @@ static int compile(const struct args *a)
 	struct slo_image *img;
 	struct diag d;
 	char *out = NULL;
+	char err[256];
 	size_t len;
-	char *src = slurp(a->input, &len);
+	char *src;
 	int rc = 0;
 
-	if (!src) {
-		fprintf(stderr, "%s: %s: %s\n", prog, name, strerror(errno));
+	if (common_read_file(a->input, COMMON_MAX_SOURCE, &src, &len, err,
+			     sizeof(err))) {
+		fprintf(stderr, "%s: %s: %s\n", prog, name, err);
 		return 1;
 	}
 	if (len >= 4 && !memcmp(src, "\177ELF", 4)) {

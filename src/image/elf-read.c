@@ -1,14 +1,11 @@
 /* elf-read.c: read a .slo ELF object into the image model, trusting nothing in it. */
-#include <errno.h>
-#include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "image/elf-local.h"
+#include "common/readfile.h"
 #include "common/systab.h"
 
 /* Far above anything sysletc writes, far below what would hurt. */
@@ -732,54 +729,15 @@ out:
 struct slo_image *slo_image_read_file(const char *path, char *err,
 				      size_t errlen)
 {
-	struct slo_image *img = NULL;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	struct stat st;
-	uint8_t *buf = NULL;
-	size_t len = 0, cap = 0;
+	struct slo_image *img;
+	size_t len;
+	char *buf;
 
-	if (fd < 0) {
-		slo_elf_error(err, errlen, "%s", strerror(errno));
+	/* A path is a path here: "-" is not the caller's standard input. */
+	if (common_read_file(COMMON_PATH_NOT_STDIN(path), COMMON_MAX_IMAGE,
+			     &buf, &len, err, errlen))
 		return NULL;
-	}
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-	    (uint64_t)st.st_size > MAX_SEC_SIZE * 2) {
-		slo_elf_error(err, errlen, "file is too large");
-		goto out;
-	}
-	/* Read in a loop: pipes and /dev/stdin work as well as files. */
-	for (;;) {
-		ssize_t n;
-
-		if (len == cap) {
-			uint8_t *nb;
-
-			cap = cap ? cap * 2 : 65536;
-			if (cap > MAX_SEC_SIZE * 2) {
-				slo_elf_error(err, errlen, "file is too large");
-				goto out;
-			}
-			nb = realloc(buf, cap);
-			if (!nb) {
-				slo_elf_error(err, errlen, "out of memory");
-				goto out;
-			}
-			buf = nb;
-		}
-		n = read(fd, buf + len, cap - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			slo_elf_error(err, errlen, "%s", strerror(errno));
-			goto out;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
 	img = slo_image_read_mem(buf, len, err, errlen);
-out:
 	free(buf);
-	close(fd);
 	return img;
 }

@@ -8,59 +8,10 @@
 #include <unistd.h>
 
 #include "run.h"
+#include "common/readfile.h"
 #include "common/systab.h"
 #include "compiler/compiler.h"
 #include "grammar/diag.h"
-
-#define SRUN_MAX_FILE (64u << 20)
-
-static char *read_all(const char *path, size_t *len, const char *progname)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t cap = 0, n = 0;
-
-	if (!f) {
-		fprintf(stderr, "%s: %s: %s\n", progname, path, strerror(errno));
-		return NULL;
-	}
-	for (;;) {
-		size_t got;
-
-		if (n == cap) {
-			char *nb;
-
-			if (cap >= SRUN_MAX_FILE) {
-				fprintf(stderr, "%s: %s: file too large\n",
-					progname, path);
-				goto fail;
-			}
-			cap = cap ? cap * 2 : 8192;
-			nb = realloc(buf, cap + 1);
-			if (!nb) {
-				fprintf(stderr, "%s: out of memory\n", progname);
-				goto fail;
-			}
-			buf = nb;
-		}
-		got = fread(buf + n, 1, cap - n, f);
-		n += got;
-		if (got == 0)
-			break;
-	}
-	if (ferror(f)) {
-		fprintf(stderr, "%s: %s: %s\n", progname, path, strerror(errno));
-		goto fail;
-	}
-	fclose(f);
-	buf[n] = '\0';
-	*len = n;
-	return buf;
-fail:
-	fclose(f);
-	free(buf);
-	return NULL;
-}
 
 /* The runtime reads only ELF: the compiled image takes the same path
  * through the validating reader as a file from disk would. */
@@ -118,13 +69,20 @@ struct syslet_obj *srun_load(const char *path, const char *progname,
 	char *buf;
 
 	*status = SRUN_USAGE;
-	buf = read_all(path, &len, progname);
-	if (!buf)
+	/* The program's standard input is its own: "-" is a file here. */
+	if (common_read_file(COMMON_PATH_NOT_STDIN(path), COMMON_MAX_IMAGE,
+			     &buf, &len, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s: %s\n", progname, path, err);
 		return NULL;
+	}
 	if (len >= 4 && !memcmp(buf, "\177ELF", 4)) {
 		obj = syslet_obj__open_mem(buf, len, err, sizeof(err));
 		if (!obj)
 			fprintf(stderr, "%s: %s: %s\n", progname, path, err);
+	} else if (len > COMMON_MAX_SOURCE) {
+		common_read_too_large(err, sizeof(err), COMMON_MAX_SOURCE);
+		fprintf(stderr, "%s: %s: %s for a syslet source\n", progname,
+			path, err);
 	} else if (memchr(buf, '\0', len)) {
 		fprintf(stderr,
 			"%s: %s: neither a syslet image nor a syslet source\n",

@@ -6,11 +6,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/readfile.h"
 #include "common/systab.h"
 #include "compiler/compiler.h"
 #include "run/shell-prog.h"
-
-#define SHL_MAX_FILE (64u << 20)
 
 void shl_prog_free(struct shl_prog *p)
 {
@@ -82,47 +81,19 @@ struct shl_prog *shl_prog_compile(struct shell *sh, const char *name,
 	return shl_prog_open(sh, name, img);
 }
 
-static char *shl_read_all(struct shell *sh, const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	struct shl_buf b = { 0 };
-	char chunk[8192];
-	size_t n;
-
-	if (!f) {
-		shl_error(sh, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
-		if (b.len + n > SHL_MAX_FILE) {
-			shl_error(sh, "%s: file too large", path);
-			goto fail;
-		}
-		shl_buf_add(&b, chunk, n);
-	}
-	if (ferror(f)) {
-		shl_error(sh, "%s: %s", path, strerror(errno));
-		goto fail;
-	}
-	fclose(f);
-	shl_buf_add(&b, "", 0);
-	*len = b.len;
-	return b.s;
-fail:
-	fclose(f);
-	shl_buf_free(&b);
-	return NULL;
-}
-
 struct shl_prog *shl_prog_load(struct shell *sh, const char *path)
 {
 	struct shl_prog *p;
 	char err[256] = "";
 	size_t len = 0, i;
-	char *buf = shl_read_all(sh, path, &len);
+	char *buf;
 
-	if (!buf)
+	/* The shell's standard input holds its commands: "-" is a file. */
+	if (common_read_file(COMMON_PATH_NOT_STDIN(path), COMMON_MAX_IMAGE,
+			     &buf, &len, err, sizeof(err))) {
+		shl_error(sh, "%s: %s", path, err);
 		return NULL;
+	}
 	if (len >= 4 && memcmp(buf, "\177ELF", 4) == 0) {
 		p = calloc(1, sizeof(*p));
 		if (!p)
@@ -139,6 +110,12 @@ struct shl_prog *shl_prog_load(struct shell *sh, const char *path)
 		}
 		p->name = strdup(path);
 		return p;
+	}
+	if (len > COMMON_MAX_SOURCE) {
+		common_read_too_large(err, sizeof(err), COMMON_MAX_SOURCE);
+		shl_error(sh, "%s: %s for a syslet source", path, err);
+		free(buf);
+		return NULL;
 	}
 	/* A #! line is for the kernel: blank it but keep the line count. */
 	if (len >= 2 && buf[0] == '#' && buf[1] == '!')

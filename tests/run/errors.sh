@@ -27,6 +27,18 @@ expect 2 'wants a positive number' $SYSLET_RUN --threads=0 x
 expect 2 'wants a positive number' $SYSLET_RUN --ring=lots x
 expect 2 'backend' $SYSLET_RUN --backend=nonesuch "$src/cat.syslet" x
 expect 2 'nothere.slo: No such file or directory' $SYSLET_RUN "$tmpdir/nothere.slo"
+mkdir "$tmpdir/adir"
+expect 2 'adir: Is a directory$' $SYSLET_RUN "$tmpdir/adir"
+# "-" is a file to syslet-run: its standard input is the program's.
+expect 2 '^syslet-run: -: No such file or directory$' $SYSLET_RUN -
+# Over the bounds (sparse files): an image may be 1 GiB, a source 64 MiB.
+truncate -s $((1024 * 1024 * 1024 + 1)) "$tmpdir/big.slo" || exit 99
+expect 2 'big\.slo: larger than the limit of 1 GiB$' $SYSLET_RUN "$tmpdir/big.slo"
+rm -f "$tmpdir/big.slo"
+truncate -s $((64 * 1024 * 1024 + 1)) "$tmpdir/big.syslet" || exit 99
+expect 2 'big\.syslet: larger than the limit of 64 MiB for a syslet source$' \
+	$SYSLET_RUN "$tmpdir/big.syslet"
+rm -f "$tmpdir/big.syslet"
 
 # Foreign files: binary junk, an ELF file that is no syslet image.
 printf 'junk\000junk' >"$tmpdir/junk.slo"

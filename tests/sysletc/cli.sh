@@ -21,6 +21,21 @@ expect_eq "two inputs" 2 "$(status $SYSLETC "$ex/cat.syslet" "$ex/hello.syslet")
 expect_eq "-S with --dot" 2 "$(status $SYSLETC -S --dot "$ex/cat.syslet")"
 expect_eq "missing file" 1 "$(status $SYSLETC nonexistent.syslet)"
 grep -q 'nonexistent.syslet: No such file' err.txt || fail "missing file message"
+mkdir adir
+expect_eq "a directory" 1 "$(status $SYSLETC adir)"
+grep -q '^sysletc: adir: Is a directory$' err.txt || fail "directory message: $(cat err.txt)"
+expect_eq "-d a directory" 1 "$(status $SYSLETC -d adir)"
+grep -q '^sysletc: adir: Is a directory$' err.txt || fail "-d directory message: $(cat err.txt)"
+# One byte over the bounds (sparse files: nothing is written or read).
+truncate -s $((64 * 1024 * 1024 + 1)) big.syslet || exit 99
+expect_eq "a source over 64 MiB" 1 "$(status $SYSLETC big.syslet)"
+grep -q '^sysletc: big.syslet: larger than the limit of 64 MiB$' err.txt ||
+	fail "large source message: $(cat err.txt)"
+truncate -s $((1024 * 1024 * 1024 + 1)) big.slo || exit 99
+expect_eq "an image over 1 GiB" 1 "$(status $SYSLETC -d big.slo)"
+grep -q '^sysletc: big.slo: larger than the limit of 1 GiB$' err.txt ||
+	fail "large image message: $(cat err.txt)"
+rm -f big.syslet big.slo
 
 # Default output: the input's base name with .slo, in the current directory.
 expect_eq "compile" 0 "$(status $SYSLETC "$ex/cat.syslet")"
