@@ -2,42 +2,20 @@
 #ifndef SYSLET_TESTS_SLURP_H
 #define SYSLET_TESTS_SLURP_H
 
-#include <stdio.h>
-#include <stdlib.h>
+#include <stddef.h>
 
-/* The file's bytes with a NUL after them, or NULL (errno set). */
+#include "common/readfile.h"
+
+/* The file's bytes with a NUL after them, or NULL (errno set): the
+ * product's reader, so that the tests read their inputs as sysletc does.
+ * The programs linking this have libcommon through the compiler's
+ * libraries. */
 static inline char *slurp(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t n = 0, cap = 0, r;
+	char *buf;
 
-	if (!f)
+	if (common_read_file(path, COMMON_MAX_SOURCE, &buf, len, NULL, 0))
 		return NULL;
-	for (;;) {
-		if (n + 1 >= cap) {
-			char *nb = realloc(buf, cap = cap ? cap * 2 : 4096);
-
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
-			buf = nb;
-		}
-		r = fread(buf + n, 1, cap - n - 1, f);
-		if (!r)
-			break;
-		n += r;
-	}
-	if (ferror(f)) {
-		free(buf);
-		fclose(f);
-		return NULL;
-	}
-	fclose(f);
-	buf[n] = '\0';
-	*len = n;
 	return buf;
 }
 
