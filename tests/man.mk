@@ -5,3 +5,5 @@ AM_TESTS_ENVIRONMENT += MAN_LINT='$(MAN_LINT)'; export MAN_LINT;
 TESTS += tests/man-api.sh
 EXTRA_DIST += tests/man-api.sh
 AM_TESTS_ENVIRONMENT += MAN_LINKS='$(syslet_man3_links)'; export MAN_LINKS;
+TESTS += tests/man-options.sh
+EXTRA_DIST += tests/man-options.sh

@@ -1,0 +1,57 @@
+#!/bin/sh
+# man-options.sh: every option --help prints is documented (.It Fl) in the program's page, and every documented option is accepted.
+. "$top_srcdir/tests/lib/harness.sh"
+
+# Options in --help: the option column (before two spaces) of lines
+# starting with a few blanks and a dash (deeper ones continue the text).
+help_opts() {
+	"$1" --help | sed -n 's/^ \{1,6\}\(-[^ ].*\)$/\1/p' |
+		sed 's/  .*//' | tr ',' '\n' |
+		sed -n 's/^ *\(-\{1,2\}[A-Za-z][A-Za-z0-9-]*\).*/\1/p' | sort -u
+}
+
+# Options in the page: the Fl words of .It lines.
+man_opts() {
+	sed -n 's/^\.It Fl //p' "$1" | sed 's/Fl /\n/g' |
+		sed -n 's/^\(-\{0,1\}[A-Za-z][A-Za-z0-9-]*\).*/-\1/p' | sort -u
+}
+
+# Does PROG reject OPT itself (getopt's complaint), not its argument?
+rejects() {
+	"$1" "$2" "$3" </dev/null >/dev/null 2>"$tmpdir/err"
+	grep -Eq "unknown option|unrecognized option|invalid option|needs an argument|requires an argument" "$tmpdir/err"
+}
+
+status=0
+check() { # PROG PAGE INPUT
+	prog=$1 page=$2 input=$3
+	help_opts "$prog" > "$tmpdir/help"
+	man_opts "$page" > "$tmpdir/man"
+	[ -s "$tmpdir/help" ] || fail "no options parsed from $prog --help"
+	for o in $(comm -23 "$tmpdir/help" "$tmpdir/man"); do
+		echo "FAIL: ${prog##*/} --help prints $o, ${page##*/} does not document it" >&2
+		status=1
+	done
+	for o in $(cat "$tmpdir/man"); do
+		# Arguments as the page writes them: --opt=ARG or -o ARG.
+		if grep -q "^\.It.*Fl ${o#-} Ns = Ns Ar" "$page"; then
+			a="$o=1"
+		else
+			a="$o"
+		fi
+		if grep -Eq "^\.It.*Fl ${o#-}( Ar| Ns Ar)" "$page"; then
+			rejects "$prog" "$o" "$tmpdir/x" && rejected=1 || rejected=0
+		else
+			rejects "$prog" "$a" "$input" && rejected=1 || rejected=0
+		fi
+		if [ $rejected = 1 ]; then
+			echo "FAIL: ${page##*/} documents $o, ${prog##*/} rejects it: $(head -1 "$tmpdir/err")" >&2
+			status=1
+		fi
+	done
+}
+
+printf 'syslet s() { getppid(); }\n' > "$tmpdir/s.syslet"
+check "$SYSLETC" "$top_srcdir/man/sysletc.1" "$tmpdir/s.syslet"
+check "$SYSLET_RUN" "$top_srcdir/man/syslet-run.1" "$tmpdir/s.syslet"
+exit $status
