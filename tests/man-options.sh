@@ -18,13 +18,17 @@ man_opts() {
 
 # Does PROG reject OPT itself (getopt's complaint), not its argument?
 rejects() {
-	"$1" "$2" "$3" </dev/null >/dev/null 2>"$tmpdir/err"
+	# In tmpdir: what a run writes (a.slo, an --output=1) stays there.
+	(cd "$tmpdir" && "$1" "$2" "$3" </dev/null >/dev/null 2>"$tmpdir/err")
 	grep -Eq "unknown option|unrecognized option|invalid option|needs an argument|requires an argument" "$tmpdir/err"
 }
 
 status=0
 check() { # PROG PAGE INPUT
 	prog=$1 page=$2 input=$3
+	# Absolute: rejects() runs it from tmpdir.
+	case $prog in /*) ;; *) prog=$(pwd)/$prog ;; esac
+	[ -x "$prog" ] || fail "no program $prog"
 	help_opts "$prog" > "$tmpdir/help"
 	man_opts "$page" > "$tmpdir/man"
 	[ -s "$tmpdir/help" ] || fail "no options parsed from $prog --help"
