@@ -8,10 +8,12 @@ EXTRA_DIST += kernel-patch/README kernel-patch/patches/series \
 
 # Not part of make check: it needs the kernel source package and qemu,
 # and its first run builds two kernels.  TAP in kernel-check.tap; exit
-# status 77 means skipped (no source package or no qemu).
+# status 77 means skipped (no source package or no qemu).  The guest
+# also runs what make kernel-guest (tests/kernel.mk) links statically.
 .PHONY: kernel-check
-kernel-check:
-	@bash $(abs_srcdir)/kernel-patch/scripts/kernel-check.sh $(abs_srcdir) \
+kernel-check: kernel-guest
+	@SYSLET_KGUEST=$(abs_builddir)/$(kguest_dir) \
+	bash $(abs_srcdir)/kernel-patch/scripts/kernel-check.sh $(abs_srcdir) \
 		>kernel-check.tap; st=$$?; cat kernel-check.tap; \
 	if [ $$st = 77 ]; then echo "kernel-check: skipped"; st=0; fi; exit $$st
 CLEANFILES += kernel-check.tap kernel-check.log

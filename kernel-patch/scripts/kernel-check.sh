@@ -4,7 +4,10 @@
 # Usage: kernel-check.sh SRCDIR   (make kernel-check passes the top source dir)
 # Environment: SYSLET_KCACHE (cache dir), SYSLET_KSRC_TAR (source tarball),
 # SYSLET_KARCHES ("x86_64 i386"), SYSLET_KVM (auto|yes|no),
-# SYSLET_KTIMEOUT (seconds per boot), SYSLET_KBENCH (extra bench args).
+# SYSLET_KTIMEOUT (seconds per boot), SYSLET_KBENCH (benchmark rounds, 0: none),
+# SYSLET_KFUZZ (random-atom fuzz runs per ABI, 0: none), SYSLET_KSEED;
+# for debugging, SYSLET_KONLY ("sigloop32 load64": only these runtime
+# programs) and SYSLET_KEXTRA (paths of more static programs to run).
 # Prints TAP on stdout; logs go to kernel-check.log in the current dir.
 set -u
 top=$(cd "${1:-.}" && pwd)
@@ -100,12 +103,18 @@ kvm_ok() { # probe once per host: a nested KVM may hang before the kernel prints
 	[ "$(cat "$cache/kvm-probe")" = yes ]
 }
 
-# Guest programs, linked statically.
+# Guest programs, linked statically: tests/kernel/*.c built here, and
+# what make kernel-guest linked (SYSLET_KGUEST: 64/ and 32/ hold the
+# runtime conformance programs and syslet-run, ex/ the examples' images).
 gdir=$(mktemp -d "${TMPDIR:-/tmp}/syslet-guest.XXXXXX")
 trap 'rm -rf "$gdir"' EXIT
+kguest=${SYSLET_KGUEST:-}
+fuzz_runs=${SYSLET_KFUZZ:-2000}
+fuzz_seed=${SYSLET_KSEED:-0x5eed5ee1}
+rt_progs="args fault stop async register umem deny wait signal sigloop hello hello2007 load chains"
 build_guest() { # BITS
 	local m=-m$1 f ok=0
-	for f in init ktest fuzz bench; do
+	for f in init ktest fuzz kexamples; do
 		[ -f "$top/tests/kernel/$f.c" ] || continue
 		gcc $m -O2 -static -Wall -I"$top/src/include" -o "$gdir/$f$1" \
 			"$top/tests/kernel/$f.c" >>"$log" 2>&1 || ok=1
@@ -113,17 +122,36 @@ build_guest() { # BITS
 	return $ok
 }
 
-run_guest() { # ARCH QEMU PROG...
+# The benchmark's 1000 small files (64..4063 bytes) on an ext2 image
+# that the guest sees as a virtio disk, so that uncached reads really
+# wait for a device.  Made with mke2fs -d: no root, no loop mount.
+bench_rounds=${SYSLET_KBENCH:-5}
+bench_img=""
+make_bench_img() {
+	[ "$bench_rounds" != 0 ] && command -v mke2fs >/dev/null || return 0
+	mkdir -p "$gdir/benchfs/f" &&
+	awk -v d="$gdir/benchfs/f" 'BEGIN {
+		for (i = 0; i < 64; i++) line = line "syslet benchmark data, line " i "\n"
+		for (i = 0; i < 1000; i++) {
+			f = sprintf("%s/%04d", d, i)
+			printf "%s", substr(line, 1, (i * 7919) % 4000 + 64) > f
+			close(f)
+		} }' &&
+	mke2fs -q -F -t ext2 -d "$gdir/benchfs" "$gdir/bench.img" 16M >>"$log" 2>&1 &&
+	bench_img=$gdir/bench.img
+}
+
+# guest_add SRC DST: pack SRC as DST; guest_cmd LINE: /init runs LINE.
+guest_add() { echo "file $2 $1 0755 0 0" >>"$gdir/spec-$arch"; }
+guest_cmd() { echo "$*" >>"$gdir/list-$arch"; }
+
+run_guest() { # ARCH QEMU (files and commands from guest_add/guest_cmd)
 	local arch=$1 qemu=$2 k=$cache/kernels/$key-$1 spec=$gdir/spec-$1 out=$gdir/out-$1 accel=""
-	shift 2
-	{ echo "dir /dev 0755 0 0"; echo "nod /dev/console 0600 0 0 c 5 1"
-	  for d in proc sys tmp bin tests; do echo "dir /$d 0755 0 0"; done
-	  echo "file /init $gdir/init$([ "$arch" = i386 ] && echo 32 || echo 64) 0755 0 0"
-	  for p in "$@"; do echo "file /bin/${p%% *} $gdir/${p%% *} 0755 0 0"; done
-	  echo "file /tests/list $gdir/list-$arch 0644 0 0"; } >"$spec"
-	for p in "$@"; do echo "/bin/$p"; done >"$gdir/list-$arch"
+	{ echo "file /init $gdir/init$([ "$arch" = i386 ] && echo 32 || echo 64) 0755 0 0"
+	  echo "file /tests/list $gdir/list-$arch 0644 0 0"; } >>"$spec"
 	"$k/gen_init_cpio" "$spec" >"$gdir/initrd-$arch.cpio" 2>>"$log" || return 1
 	if kvm_ok "$k/bzImage"; then accel="-enable-kvm -cpu host"; else accel="-cpu max"; fi
+	[ -z "$bench_img" ] || accel="$accel -drive file=$bench_img,format=raw,if=virtio,snapshot=on"
 	say "booting the $arch kernel (${accel%% *})"
 	timeout "$timeout_s" "$qemu" $accel -m 512 -smp 2 -nographic -no-reboot \
 		-kernel "$k/bzImage" -initrd "$gdir/initrd-$arch.cpio" \
@@ -132,14 +160,84 @@ run_guest() { # ARCH QEMU PROG...
 	cat "$out.txt" >>"$log"
 }
 
+# add_guest_progs ARCH: what the ARCH guest packs and runs.
+add_guest_progs() {
+	local arch=$1 bits f t
+	: >"$gdir/list-$arch"
+	{ echo "dir /dev 0755 0 0"; echo "nod /dev/console 0600 0 0 c 5 1"
+	  for d in proc sys tmp bin tests ex mnt; do echo "dir /$d 0755 0 0"; done
+	} >"$gdir/spec-$arch"
+	case $arch in x86_64) bits="64 32" ;; *) bits=32 ;; esac
+	[ "$have32" = yes ] || bits=${bits% 32}
+	for b in $bits; do
+		[ -f "$gdir/ktest$b" ] || continue
+		guest_add "$gdir/ktest$b" "/bin/ktest$b"; guest_cmd "/bin/ktest$b"
+	done
+	# The random-atom fuzz: a fixed seed and count, so a failure can be
+	# replayed (SYSLET_KFUZZ=RUNS, 0 to leave it out; SYSLET_KSEED).
+	for b in $bits; do
+		[ "$fuzz_runs" != 0 ] && [ -f "$gdir/fuzz$b" ] || continue
+		guest_add "$gdir/fuzz$b" "/bin/fuzz$b"
+		guest_cmd "/bin/fuzz$b $fuzz_seed $fuzz_runs"
+	done
+	for b in $bits; do
+		for t in $rt_progs; do
+			case " ${SYSLET_KONLY:-$t$b} " in *" $t$b "*) ;; *) continue ;; esac
+			if [ -n "$kguest" ] && [ -f "$kguest/$b/$t" ]; then
+				guest_add "$kguest/$b/$t" "/bin/$t$b"; guest_cmd "/bin/$t$b"
+			elif [ -n "$kguest" ]; then
+				tap not-ok "$arch: $t$b: linked statically (see $kguest/$b/$t.log)"
+			fi
+		done
+	done
+	# SYSLET_KEXTRA: more static programs to run, for debugging.
+	for f in ${SYSLET_KEXTRA:-}; do
+		case $arch:$f in i386:*64) continue ;; esac
+		guest_add "$f" "/bin/${f##*/}"; guest_cmd "/bin/${f##*/}"
+	done
+	[ -n "$kguest" ] || tap ok "$arch: runtime conformance programs" \
+		"SKIP run through make kernel-check (SYSLET_KGUEST unset)"
+	# The benchmark, in the guest's native ABI.
+	b=${bits%% *}
+	if [ -n "$bench_img" ] && [ -n "$kguest" ] && [ -f "$kguest/$b/kbench" ]; then
+		guest_add "$kguest/$b/kbench" "/bin/kbench$b"
+		guest_cmd "/bin/kbench$b /dev/vda /mnt f $bench_rounds"
+	elif [ "$bench_rounds" != 0 ]; then
+		tap ok "$arch: benchmark" "SKIP no mke2fs or no static kbench"
+	fi
+	# syslet-run and the examples: 64-bit only, as there is no 32-bit
+	# libelf to link a 32-bit syslet-run with.
+	if [ "$arch" = x86_64 ] && [ -n "$kguest" ] && [ -f "$kguest/64/syslet-run" ]; then
+		guest_add "$kguest/64/syslet-run" /bin/syslet-run
+		for f in "$kguest"/ex/*; do guest_add "$f" "/ex/${f##*/}"; done
+		guest_add "$gdir/kexamples64" /bin/kexamples64; guest_cmd /bin/kexamples64
+	elif [ "$arch" = x86_64 ]; then
+		tap not-ok "$arch: syslet-run linked statically for the guest"
+	else
+		tap ok "$arch: syslet-run and the examples" "SKIP no 32-bit libelf for a static 32-bit syslet-run"
+	fi
+}
+
+is_rt() { # PROG: one of the runtime conformance programs?
+	local t
+	for t in $rt_progs; do case $1 in "$t"64|"$t"32) return 0 ;; esac; done
+	return 1
+}
+
 report() { # ARCH: turn the guest's per-program TAP into ours
 	local arch=$1 txt=$gdir/out-$1.txt prog="" line st
 	[ -f "$txt" ] || { tap not-ok "$arch: guest ran"; return; }
 	while IFS= read -r line; do
 		case $line in
 		*"=== syslet-run-begin /bin/"*) prog=${line#*=== syslet-run-begin /bin/} ;;
+		*"=== syslet-run-timeout "*)
+			tap not-ok "$arch: $prog: finished within ${line##* } s (killed)" ;;
+		*"=== syslet-run-unkillable "*)
+			tap not-ok "$arch: $prog: SIGKILL ended it" ;;
 		*"=== syslet-run-end "*) st=${line##* }
 			if [ "$st" = 0 ]; then tap ok "$arch: $prog exits 0"
+			elif [ "$st" = 77 ] && is_rt "$prog"; then
+				tap not-ok "$arch: $prog exits 77: skipped, so the kernel backend is not there"
 			elif [ "$st" = 77 ]; then tap ok "$arch: $prog" "SKIP"
 			else tap not-ok "$arch: $prog exits $st"; fi
 			prog="" ;;
@@ -152,6 +250,8 @@ report() { # ARCH: turn the guest's per-program TAP into ours
 			*) tap not-ok "$arch: $prog: $d" ;;
 			esac ;;
 		"# "*) [ -n "$prog" ] && echo "$line" ;;
+		"FAIL "*|"ERROR "*|"SKIP"*|*": ok (backend "*|*" check(s) failed"*)
+			[ -n "$prog" ] && echo "# $prog: $line" ;;
 		esac
 	done <"$txt"
 	if grep -q "^=== syslet-guest-done" "$txt"; then tap ok "$arch: guest ran to the end"
@@ -167,6 +267,7 @@ flock 9
 have32=yes
 build_guest 64 || { say "64-bit guest programs do not build"; exit 99; }
 build_guest 32 || have32=no
+make_bench_img || say "no benchmark image (see $log)"
 for arch in $arches; do
 	if ! build_kernel "$arch"; then
 		tail -n 30 "$log" | sed 's/^/# /'
@@ -174,22 +275,13 @@ for arch in $arches; do
 		continue
 	fi
 	tap ok "$arch: kernel builds with the syslet series"
-	progs=""
-	# The fuzz run is opt-in (SYSLET_KFUZZ=1) until the hang it found in
-	# the compat run is understood; see kernel-patch/README.
-	for f in ktest ${SYSLET_KFUZZ:+fuzz}; do
-		case $arch in
-		x86_64) [ -f "$gdir/${f}64" ] && progs="$progs ${f}64"
-			[ "$have32" = yes ] && [ -f "$gdir/${f}32" ] && progs="$progs ${f}32" ;;
-		i386) [ -f "$gdir/${f}32" ] && progs="$progs ${f}32" ;;
-		esac
-	done
+	add_guest_progs "$arch"
 	if [ "$arch" = i386 ]; then
 		[ "$have32" = yes ] || { tap ok "$arch: guest" "SKIP no gcc -m32 -static"; continue; }
 		command -v qemu-system-i386 >/dev/null || { tap ok "$arch: boot" "SKIP no qemu-system-i386"; continue; }
-		run_guest i386 qemu-system-i386 $progs
+		run_guest i386 qemu-system-i386
 	else
-		run_guest x86_64 qemu-system-x86_64 $progs
+		run_guest x86_64 qemu-system-x86_64
 	fi
 	report "$arch"
 done

@@ -1,12 +1,29 @@
 /* init.c: the guest's /init: mounts, runs every program listed in /tests/list, powers off. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+/*
+ * A program that outlives this is killed with its process group, so a
+ * hung program (or a chain that never ends) costs one TAP failure, not
+ * the whole boot.  SIGKILL must work on any chain: that is tested too.
+ */
+#define KINIT_LIMIT 240
+
+static volatile sig_atomic_t kinit_expired;
+
+static void kinit_alarm(int sig)
+{
+	(void)sig;
+	kinit_expired = 1;
+}
 
 /*
  * Each line of /tests/list is a command line (words split on blanks)
@@ -15,7 +32,7 @@
 static void kinit_run(char *line)
 {
 	char *argv[32], *save = NULL, *w;
-	int argc = 0, status;
+	int argc = 0, status, kills = 0;
 	pid_t pid;
 
 	for (w = strtok_r(line, " \t\n", &save); w && argc < 31;
@@ -28,11 +45,36 @@ static void kinit_run(char *line)
 	fflush(stdout);
 	pid = fork();
 	if (pid == 0) {
+		setpgid(0, 0);
 		execv(argv[0], argv);
 		perror(argv[0]);
 		_exit(127);
 	}
-	if (pid < 0 || waitpid(pid, &status, 0) < 0)
+	kinit_expired = 0;
+	alarm(KINIT_LIMIT);
+	while (pid > 0 && waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			status = 127 << 8;
+			break;
+		}
+		if (kinit_expired && kills++) {
+			/* SIGKILL did not end it within another limit. */
+			printf("=== syslet-run-unkillable %s\n", argv[0]);
+			status = 127 << 8;
+			break;
+		}
+		if (kinit_expired) {
+			printf("=== syslet-run-timeout %s %d\n", argv[0],
+			       KINIT_LIMIT);
+			fflush(stdout);
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL);
+			kinit_expired = 0;
+			alarm(KINIT_LIMIT);
+		}
+	}
+	alarm(0);
+	if (pid < 0)
 		status = 127 << 8;
 	printf("=== syslet-run-end %s %d\n", argv[0],
 	       WIFEXITED(status) ? WEXITSTATUS(status) :
@@ -45,12 +87,18 @@ int main(void)
 	char line[512];
 	FILE *list;
 
+	struct sigaction sa = { .sa_handler = kinit_alarm };
+
+	/* No SA_RESTART: the alarm must interrupt waitpid(). */
+	sigaction(SIGALRM, &sa, NULL);
 	mount("proc", "/proc", "proc", 0, NULL);
 	mount("sysfs", "/sys", "sysfs", 0, NULL);
 	mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
 	mount("tmpfs", "/tmp", "tmpfs", 0, NULL);
 	setenv("PATH", "/bin", 1);
 	setenv("TMPDIR", "/tmp", 1);
+	/* The conformance programs must test the kernel, never fall back. */
+	setenv("SYSLET_BACKEND", "kernel", 1);
 	list = fopen("/tests/list", "r");
 	if (list) {
 		while (fgets(line, sizeof(line), list))
