@@ -9,9 +9,6 @@ runtime_tests = tests/runtime/args tests/runtime/fault tests/runtime/stop \
 	tests/runtime/stats-handoff
 check_PROGRAMS += $(runtime_tests)
 TESTS += $(runtime_tests)
-# Known engine bugs, each asserted by its own program: they pass (XPASS,
-# which fails the run) once the engine is fixed; then drop them from here.
-XFAIL_TESTS += tests/runtime/stats-handoff
 noinst_HEADERS += tests/runtime/helpers.h
 runtime_ldadd = src/lib/libsyslet.la -lpthread
 tests_runtime_args_LDADD = $(runtime_ldadd)

@@ -180,7 +180,10 @@ emul_exec(struct emul_run *run, struct emul_ctr *c, struct syslet_uatom *u,
 	default:
 		break;
 	}
-	c->st.syscalls++;
+	/* A resumed atom was counted by the attempt that blocked: one atom,
+	 * one syscall, however many times the engine had to try it. */
+	if (!resumed)
+		c->st.syscalls++;
 	c->budget = c->budget > EMUL_SIG_SYSCALL ?
 			  c->budget - (EMUL_SIG_SYSCALL - 1) : 0;
 	/* Never blocks: the same call inline, SYNC or in a worker. */

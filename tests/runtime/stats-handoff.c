@@ -1,15 +1,12 @@
-/* stats-handoff.c: a read that blocks and moves to a worker is one atom that issued one syscall (XFAIL: the engine counts it twice). */
+/* stats-handoff.c: a read that blocks and moves to a worker is one atom that issued one syscall. */
 #include "helpers.h"
 
 /*
  * syslet_stats.syscalls counts "atoms that issued a syscall".  A read of
  * an empty pipe is tried inline (preadv2 RWF_NOWAIT), would block, and
  * is handed to a worker, which issues the real read: one atom, so
- * syscalls must move by 1, never by more than atoms.  emul_exec() in
- * src/lib/emul-exec.c counts c->st.syscalls++ before the inline attempt
- * and again when the worker resumes the same atom (resumed == true), so
- * today it moves by 2: listed in XFAIL_TESTS until the engine counts the
- * atom once.
+ * syscalls must move by 1, never by more than atoms (the engine once
+ * counted the worker's resumed call a second time).
  */
 int main(void)
 {
