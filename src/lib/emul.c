@@ -20,7 +20,9 @@
 #define EMUL_DEFAULT_THREADS	1024
 /* Workers only issue syscalls and run trace callbacks. */
 #define EMUL_WORKER_STACK	(256 * 1024)
-
+/* How long a caller with every worker busy waits for one: see
+ * wait_worker_locked(). */
+#define EMUL_POOL_WAIT_NS	500000L
 struct emul_defer {
 	struct syslet_uatom	*atom;
 	struct emul_defer	*next;
@@ -31,15 +33,17 @@ struct emul_worker {
 	struct emul_head	*ah;
 	struct emul_worker	*next_idle;
 	struct emul_worker	*next_all;
-	/* Futex word: 0 idle, EMUL_W_WORK or EMUL_W_EXIT.  Set after the
-	 * head's lock is dropped, so a woken worker never finds it held by
-	 * the thread that woke it. */
+	/* Futex word: 0 idle, EMUL_W_PARKED asleep on it, EMUL_W_WORK or
+	 * EMUL_W_EXIT.  Set after the head's lock is dropped, so a woken
+	 * worker never finds it held by the thread that woke it; only a
+	 * parked worker needs the wake-up syscall. */
 	uint32_t		go;
 	struct emul_run		run;
 };
 
 #define EMUL_W_WORK	1U
 #define EMUL_W_EXIT	2U
+#define EMUL_W_PARKED	3U
 
 struct emul_head {
 	pthread_mutex_t		lock;
@@ -98,6 +102,9 @@ int emul_init(void)
 	pthread_once(&emul_once, emul_init_once);
 	return emul_init_err;
 }
+
+static long futex_wait(uint32_t *addr, uint32_t val,
+		       const struct timespec *ts);
 
 static void futex_wake(uint32_t *addr, int n)
 {
@@ -183,6 +190,24 @@ static void complete_locked(struct emul_head *ah, struct syslet_uatom *atom)
 	ah->dq_tail = d;
 }
 
+/* Park until the next order; a spurious wake-up just parks again. */
+static void worker_idle(struct emul_worker *w, uint32_t go)
+{
+	if (go == EMUL_W_PARKED || __atomic_compare_exchange_n(
+				&w->go, &go, EMUL_W_PARKED, false,
+				__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		syscall(SYS_futex, &w->go, FUTEX_WAIT_PRIVATE, EMUL_W_PARKED,
+			NULL, NULL, 0);
+}
+
+/* Give @w its next order; the syscall only when it sleeps. */
+static void worker_order(struct emul_worker *w, uint32_t order)
+{
+	if (__atomic_exchange_n(&w->go, order, __ATOMIC_ACQ_REL) ==
+	    EMUL_W_PARKED)
+		futex_wake(&w->go, 1);
+}
+
 static void *emul_worker_main(void *arg)
 {
 	struct emul_worker *w = arg;
@@ -199,9 +224,8 @@ static void *emul_worker_main(void *arg)
 		struct syslet_uatom *last;
 		bool nc;
 
-		if (!go) {
-			syscall(SYS_futex, &w->go, FUTEX_WAIT_PRIVATE, 0,
-				NULL, NULL, 0);
+		if (!go || go == EMUL_W_PARKED) {
+			worker_idle(w, go);
 			continue;
 		}
 		if (go == EMUL_W_EXIT)
@@ -252,6 +276,62 @@ static struct emul_worker *worker_new_locked(struct emul_head *ah)
 	return w;
 }
 
+static struct emul_worker *pick_worker_locked(struct emul_head *ah)
+{
+	struct emul_worker *w = ah->idle_list;
+
+	if (w)
+		ah->idle_list = w->next_idle;
+	else if (ah->nr_threads < ah->max_threads)
+		w = worker_new_locked(ah);
+	return w;
+}
+
+/*
+ * Every worker is busy.  The kernel would block the caller in the call
+ * and run the rest of the syslet synchronously; the caller then stops
+ * handing off for as long as that call takes, while the workers finish
+ * and sit idle.  Waiting a little for one of them to come back does
+ * better and keeps the pool's bound: when none is back within
+ * EMUL_POOL_WAIT_NS (a worker may be blocked on something only the
+ * caller would do next), the call runs in place as in the kernel.
+ * Called and returns with the lock held.
+ */
+static struct emul_worker *wait_worker_locked(struct emul_head *ah)
+{
+	struct timespec t0, now, left;
+	struct emul_worker *w = NULL;
+	long ns;
+
+	if (!ah->max_threads)
+		return NULL;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		uint32_t seq;
+
+		__atomic_add_fetch(&ah->waiters, 1, __ATOMIC_SEQ_CST);
+		seq = __atomic_load_n(&ah->seq, __ATOMIC_SEQ_CST);
+		w = pick_worker_locked(ah);
+		if (w) {
+			__atomic_sub_fetch(&ah->waiters, 1, __ATOMIC_SEQ_CST);
+			return w;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		ns = (now.tv_sec - t0.tv_sec) * 1000000000L +
+		     (now.tv_nsec - t0.tv_nsec);
+		if (ns >= EMUL_POOL_WAIT_NS) {
+			__atomic_sub_fetch(&ah->waiters, 1, __ATOMIC_SEQ_CST);
+			return NULL;
+		}
+		left.tv_sec = 0;
+		left.tv_nsec = EMUL_POOL_WAIT_NS - ns;
+		pthread_mutex_unlock(&ah->lock);
+		(void)futex_wait(&ah->seq, seq, &left);
+		__atomic_sub_fetch(&ah->waiters, 1, __ATOMIC_SEQ_CST);
+		pthread_mutex_lock(&ah->lock);
+	}
+}
+
 /* pick_new_async_head(): give the rest of the syslet to a ready worker,
  * creating one while the pool is below its limit. */
 bool emul_handoff(struct emul_run *run)
@@ -262,11 +342,9 @@ bool emul_handoff(struct emul_run *run)
 	if (!ah)
 		return false;
 	pthread_mutex_lock(&ah->lock);
-	w = ah->idle_list;
-	if (w)
-		ah->idle_list = w->next_idle;
-	else if (ah->nr_threads < ah->max_threads)
-		w = worker_new_locked(ah);
+	w = pick_worker_locked(ah);
+	if (!w)
+		w = wait_worker_locked(ah);
 	if (!w) {
 		pthread_mutex_unlock(&ah->lock);
 		return false;
@@ -283,8 +361,7 @@ bool emul_handoff(struct emul_run *run)
 	run->handed_off = true;
 	pthread_mutex_unlock(&ah->lock);
 	EMUL_STAT_ADD(handoffs, 1);
-	__atomic_store_n(&w->go, EMUL_W_WORK, __ATOMIC_RELEASE);
-	futex_wake(&w->go, 1);
+	worker_order(w, EMUL_W_WORK);
 	return true;
 }
 
@@ -369,8 +446,7 @@ static long emul_unregister(struct async_head_user *uah, unsigned long len)
 	/* All idle now (busy is 0 and nothing can hand off: this is the
 	 * thread that would). */
 	for (w = ah->all; w; w = w->next_all) {
-		__atomic_store_n(&w->go, EMUL_W_EXIT, __ATOMIC_RELEASE);
-		futex_wake(&w->go, 1);
+		worker_order(w, EMUL_W_EXIT);
 	}
 	for (w = ah->all; w; w = nw) {
 		nw = w->next_all;
