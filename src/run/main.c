@@ -104,6 +104,11 @@ int main(int argc, char **argv)
 	bool shell = false;
 	int c, status;
 
+	/* getopt's own messages name argv[0], which in a build tree is
+	 * libtool's ".libs/syslet-run" or "lt-syslet-run": they must say
+	 * the name the user typed, as every other message does. */
+	if (argc > 0)
+		argv[0] = (char *)progname;
 	/* Options end at the image: what follows belongs to the syslet. */
 	while ((c = getopt_long(argc, argv, "+hiV", long_opts, NULL)) != -1) {
 		switch (c) {
