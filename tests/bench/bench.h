@@ -24,6 +24,11 @@ long bench_sync(const struct bench_files *f, double *secs);
 long bench_threads(const struct bench_files *f, double *secs);
 long bench_uring(const struct bench_files *f, double *secs);
 long bench_emul(const struct bench_files *f, double *secs);
+/* The synchronous loop making the calls the emul engine must make for the
+ * same work: signals masked around each syslet, openat2 RESOLVE_CACHED,
+ * preadv2 RWF_NOWAIT (the plain call when they would block), a buffer of
+ * its own per file.  No engine can run the syslets faster inline. */
+long bench_floor(const struct bench_files *f, double *secs);
 
 /* Atom costs, in ns. */
 struct bench_atom_costs {
