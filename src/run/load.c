@@ -1,36 +1,24 @@
 /* load.c: syslet-run's loading: an image file, or a syslet source compiled in memory; the entry to run. */
 #include <config.h>
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
 #include "run.h"
-#include "common/readfile.h"
+#include "run/input.h"
 #include "common/systab.h"
 #include "compiler/compiler.h"
 #include "grammar/diag.h"
 
-/* The runtime reads only ELF: the compiled image takes the same path
- * through the validating reader as a file from disk would. */
-static struct syslet_obj *compile(const char *path, char *src, size_t len,
-				  const char *progname, int *status)
+static struct syslet_obj *compile(const char *path, const char *src,
+				  size_t len, const char *progname)
 {
 	struct sysletc_options copt = { .profile = systab_native_profile() };
-	struct syslet_obj *obj = NULL;
+	struct syslet_obj *obj;
 	struct slo_image *img;
-	char err[256] = "";
+	char err[256];
 	struct diag d;
-	char *elf = NULL;
-	FILE *tmp;
-	long size;
 
-	/* A #! line is the kernel's business: blank it, keeping the lines. */
-	if (len >= 2 && src[0] == '#' && src[1] == '!')
-		for (size_t i = 0; i < len && src[i] != '\n'; i++)
-			src[i] = ' ';
 	diag_init(&d, path, src, len, stderr);
 	img = sysletc_compile(src, len, &copt, &d);
 	if (!img) {
@@ -38,24 +26,9 @@ static struct syslet_obj *compile(const char *path, char *src, size_t len,
 			d.errors, d.errors == 1 ? "" : "s");
 		return NULL;
 	}
-	tmp = tmpfile();
-	if (!tmp || slo_image_write(img, fileno(tmp), err, sizeof(err)) ||
-	    (size = lseek(fileno(tmp), 0, SEEK_END)) < 0 ||
-	    !(elf = malloc((size_t)size + 1)) ||
-	    pread(fileno(tmp), elf, (size_t)size, 0) != size) {
-		fprintf(stderr, "%s: %s: cannot write the image: %s\n",
-			progname, path, *err ? err : strerror(errno));
-		goto out;
-	}
-	obj = syslet_obj__open_mem(elf, (size_t)size, err, sizeof(err));
+	obj = srun_input_open_image(img, err, sizeof(err));
 	if (!obj)
 		fprintf(stderr, "%s: %s: %s\n", progname, path, err);
-	else
-		*status = 0;
-out:
-	if (tmp)
-		fclose(tmp);
-	free(elf);
 	slo_image_free(img);
 	return obj;
 }
@@ -65,30 +38,22 @@ struct syslet_obj *srun_load(const char *path, const char *progname,
 {
 	struct syslet_obj *obj = NULL;
 	char err[256] = "";
-	size_t len = 0;
+	size_t len;
 	char *buf;
 
 	*status = SRUN_USAGE;
-	/* The program's standard input is its own: "-" is a file here. */
-	if (common_read_file(COMMON_PATH_NOT_STDIN(path), COMMON_MAX_IMAGE,
-			     &buf, &len, err, sizeof(err))) {
-		fprintf(stderr, "%s: %s: %s\n", progname, path, err);
-		return NULL;
-	}
-	if (len >= 4 && !memcmp(buf, "\177ELF", 4)) {
+	switch (srun_input_read(path, &buf, &len, err, sizeof(err))) {
+	case SRUN_INPUT_IMAGE:
 		obj = syslet_obj__open_mem(buf, len, err, sizeof(err));
 		if (!obj)
 			fprintf(stderr, "%s: %s: %s\n", progname, path, err);
-	} else if (len > COMMON_MAX_SOURCE) {
-		common_read_too_large(err, sizeof(err), COMMON_MAX_SOURCE);
-		fprintf(stderr, "%s: %s: %s for a syslet source\n", progname,
-			path, err);
-	} else if (memchr(buf, '\0', len)) {
-		fprintf(stderr,
-			"%s: %s: neither a syslet image nor a syslet source\n",
-			progname, path);
-	} else {
-		obj = compile(path, buf, len, progname, status);
+		break;
+	case SRUN_INPUT_SOURCE:
+		obj = compile(path, buf, len, progname);
+		break;
+	default:
+		fprintf(stderr, "%s: %s: %s\n", progname, path, err);
+		return NULL;
 	}
 	free(buf);
 	if (obj)

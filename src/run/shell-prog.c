@@ -1,14 +1,12 @@
 /* shell-prog.c: programs of the shell: a .slo read, or source compiled by the compiler library, opened by libsyslet. */
 #include "config.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "common/readfile.h"
 #include "common/systab.h"
 #include "compiler/compiler.h"
+#include "run/input.h"
 #include "run/shell-prog.h"
 
 void shl_prog_free(struct shl_prog *p)
@@ -21,46 +19,26 @@ void shl_prog_free(struct shl_prog *p)
 	free(p);
 }
 
-/*
- * The runtime opens only ELF, so a compiled image goes through the same
- * validating reader as a file would: write it out, open the bytes.  The
- * model is kept beside it for the listing and for names.
- */
+/* The model is kept beside the runtime's object, for the listing and
+ * for names. */
 static struct shl_prog *shl_prog_open(struct shell *sh, const char *name,
 				      struct slo_image *img)
 {
 	struct shl_prog *p = calloc(1, sizeof(*p));
-	char err[256] = "";
-	char *elf = NULL;
-	FILE *tmp = tmpfile();
-	long size = -1;
+	char err[256];
 
-	if (!p || !tmp ||
-	    slo_image_write(img, fileno(tmp), err, sizeof(err)) ||
-	    (size = lseek(fileno(tmp), 0, SEEK_END)) < 0 ||
-	    !(elf = malloc((size_t)size + 1)) ||
-	    pread(fileno(tmp), elf, (size_t)size, 0) != size) {
-		shl_error(sh, "%s: cannot write the image: %s", name,
-			  *err ? err : strerror(errno));
-		goto fail;
-	}
-	p->obj = syslet_obj__open_mem(elf, (size_t)size, err, sizeof(err));
+	if (!p)
+		abort();
+	p->obj = srun_input_open_image(img, err, sizeof(err));
 	if (!p->obj) {
 		shl_error(sh, "%s: %s", name, err);
-		goto fail;
+		free(p);
+		slo_image_free(img);
+		return NULL;
 	}
 	p->img = img;
 	p->name = strdup(name);
-	free(elf);
-	fclose(tmp);
 	return p;
-fail:
-	if (tmp)
-		fclose(tmp);
-	free(elf);
-	free(p);
-	slo_image_free(img);
-	return NULL;
 }
 
 struct shl_prog *shl_prog_compile(struct shell *sh, const char *name,
@@ -85,16 +63,11 @@ struct shl_prog *shl_prog_load(struct shell *sh, const char *path)
 {
 	struct shl_prog *p;
 	char err[256] = "";
-	size_t len = 0, i;
+	size_t len;
 	char *buf;
 
-	/* The shell's standard input holds its commands: "-" is a file. */
-	if (common_read_file(COMMON_PATH_NOT_STDIN(path), COMMON_MAX_IMAGE,
-			     &buf, &len, err, sizeof(err))) {
-		shl_error(sh, "%s: %s", path, err);
-		return NULL;
-	}
-	if (len >= 4 && memcmp(buf, "\177ELF", 4) == 0) {
+	switch (srun_input_read(path, &buf, &len, err, sizeof(err))) {
+	case SRUN_INPUT_IMAGE:
 		p = calloc(1, sizeof(*p));
 		if (!p)
 			abort();
@@ -110,20 +83,14 @@ struct shl_prog *shl_prog_load(struct shell *sh, const char *path)
 		}
 		p->name = strdup(path);
 		return p;
-	}
-	if (len > COMMON_MAX_SOURCE) {
-		common_read_too_large(err, sizeof(err), COMMON_MAX_SOURCE);
-		shl_error(sh, "%s: %s for a syslet source", path, err);
+	case SRUN_INPUT_SOURCE:
+		p = shl_prog_compile(sh, path, buf, len, sh->err);
 		free(buf);
+		return p;
+	default:
+		shl_error(sh, "%s: %s", path, err);
 		return NULL;
 	}
-	/* A #! line is for the kernel: blank it but keep the line count. */
-	if (len >= 2 && buf[0] == '#' && buf[1] == '!')
-		for (i = 0; i < len && buf[i] != '\n'; i++)
-			buf[i] = ' ';
-	p = shl_prog_compile(sh, path, buf, len, sh->err);
-	free(buf);
-	return p;
 }
 
 long shl_prog_sym_atom(const struct shl_prog *p, const char *name, int kind)
