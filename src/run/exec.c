@@ -19,18 +19,12 @@ struct job {
 	const char		*arg;
 };
 
-/* Completions name only an atom: find its job by address. */
-struct job_index {
-	uintptr_t	lo, hi;
-	size_t		job;
-};
-
 struct runner {
 	const struct srun_opts	*opts;
 	const char		*entry;
 	struct job		*jobs;
 	size_t			nr_jobs;
-	struct job_index	*index;
+	struct srun_span	*index;	/* completion -> job */
 	struct async_head_user	ahu;
 	struct syslet_uatom	**ring;
 	unsigned long		ring_entries;
@@ -84,37 +78,18 @@ void srun_stop_report(FILE *out, const char *progname, const char *arg,
 	fprintf(out, ": %s\n", res);
 }
 
-static int index_cmp(const void *a, const void *b)
-{
-	const struct job_index *x = a, *y = b;
-
-	return x->lo < y->lo ? -1 : x->lo > y->lo;
-}
-
 static struct job *job_of(const struct runner *r,
 			  const struct syslet_uatom *atom)
 {
-	uintptr_t p = (uintptr_t)atom;
-	size_t lo = 0, hi = r->nr_jobs;
+	long i = srun_span_find(r->index, r->nr_jobs, atom);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (p < r->index[mid].lo)
-			hi = mid;
-		else if (p >= r->index[mid].hi)
-			lo = mid + 1;
-		else
-			return &r->jobs[r->index[mid].job];
-	}
-	return NULL;
+	return i < 0 ? NULL : &r->jobs[i];
 }
 
 static int setup(struct runner *r, const struct syslet_obj *obj, int argc,
 		 char **argv)
 {
 	const char *pn = r->opts->progname;
-	size_t natoms = syslet_obj__atom_count(obj);
 	char err[256];
 
 	r->nr_jobs = r->opts->each ? (size_t)argc : 1;
@@ -146,11 +121,9 @@ static int setup(struct runner *r, const struct syslet_obj *obj, int argc,
 			return -1;
 		}
 		j->first = syslet_inst__entry(j->inst, r->entry);
-		r->index[i].lo = (uintptr_t)syslet_inst__atom(j->inst, 0);
-		r->index[i].hi = r->index[i].lo + natoms * sizeof(*j->first);
-		r->index[i].job = i;
+		srun_span_set(&r->index[i], j->inst, i);
 	}
-	qsort(r->index, r->nr_jobs, sizeof(*r->index), index_cmp);
+	srun_span_sort(r->index, r->nr_jobs);
 
 	r->ring_entries = r->opts->ring ? (unsigned long)r->opts->ring :
 			  r->nr_jobs < 64 ? 64 : r->nr_jobs;

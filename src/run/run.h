@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "libsyslet.h"
@@ -50,5 +51,18 @@ void srun_stop_report(FILE *out, const char *progname, const char *arg,
 
 /* Result and errno name: "3" or "-2 ENOENT". */
 void srun_format_result(char *buf, size_t len, long result);
+
+/* Completions and trace events name only an atom: the instance it
+ * belongs to is found by address, among the spans of atom arrays. */
+struct srun_span {
+	uintptr_t	lo, hi;
+	size_t		id;	/* the caller's index of the instance */
+};
+
+/* s covers inst's atoms and answers id. */
+void srun_span_set(struct srun_span *s, struct syslet_inst *inst, size_t id);
+void srun_span_sort(struct srun_span *spans, size_t n);
+/* The id of the span holding p, or -1; spans sorted. */
+long srun_span_find(const struct srun_span *spans, size_t n, const void *p);
 
 #endif /* SYSLET_RUN_RUN_H */

@@ -10,7 +10,6 @@
 #include "decode.h"
 
 struct slot {
-	uintptr_t			lo, hi;
 	const struct syslet_inst	*inst;
 	int				tag;
 };
@@ -18,36 +17,19 @@ struct slot {
 struct srun_trace {
 	const struct srun_opts	*opts;
 	struct slot		*slots;
+	struct srun_span	*spans;	/* event -> slot */
 	size_t			nr;
 	pthread_mutex_t		lock;	/* workers report too */
 	unsigned long long	trampolines;
 	unsigned long long	strays;
 };
 
-static int slot_cmp(const void *a, const void *b)
-{
-	const struct slot *x = a, *y = b;
-
-	return x->lo < y->lo ? -1 : x->lo > y->lo;
-}
-
 static const struct slot *slot_of(const struct srun_trace *tr,
 				  const void *atom)
 {
-	uintptr_t p = (uintptr_t)atom;
-	size_t lo = 0, hi = tr->nr;
+	long i = srun_span_find(tr->spans, tr->nr, atom);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (p < tr->slots[mid].lo)
-			hi = mid;
-		else if (p >= tr->slots[mid].hi)
-			lo = mid + 1;
-		else
-			return &tr->slots[mid];
-	}
-	return NULL;
+	return i < 0 ? NULL : &tr->slots[i];
 }
 
 static void print_next(FILE *out, const struct syslet_inst *inst,
@@ -141,7 +123,6 @@ struct srun_trace *srun_trace_start(const struct srun_opts *opts,
 {
 	struct srun_trace *tr;
 	const char *backend = syslet_backend_name();
-	size_t natoms;
 
 	if (opts->trace && backend && strcmp(backend, "emul")) {
 		fprintf(stderr,
@@ -150,7 +131,11 @@ struct srun_trace *srun_trace_start(const struct srun_opts *opts,
 		return NULL;
 	}
 	tr = calloc(1, sizeof(*tr));
-	if (!tr || !(tr->slots = calloc(nr + 1, sizeof(*tr->slots)))) {
+	if (!tr || !(tr->slots = calloc(nr + 1, sizeof(*tr->slots))) ||
+	    !(tr->spans = calloc(nr + 1, sizeof(*tr->spans)))) {
+		if (tr)
+			free(tr->slots);
+	free(tr->spans);
 		free(tr);
 		fprintf(stderr, "%s: out of memory\n", opts->progname);
 		return NULL;
@@ -158,17 +143,14 @@ struct srun_trace *srun_trace_start(const struct srun_opts *opts,
 	tr->opts = opts;
 	tr->nr = nr;
 	pthread_mutex_init(&tr->lock, NULL);
-	natoms = nr ? syslet_obj__atom_count(syslet_inst__obj(insts[0])) : 0;
 	for (size_t i = 0; i < nr; i++) {
 		struct syslet_inst *in = insts[i];
 
-		tr->slots[i].lo = (uintptr_t)syslet_inst__atom(in, 0);
-		tr->slots[i].hi = tr->slots[i].lo +
-				  natoms * sizeof(struct syslet_uatom);
+		srun_span_set(&tr->spans[i], in, i);
 		tr->slots[i].inst = in;
 		tr->slots[i].tag = nr > 1 ? (int)i : -1;
 	}
-	qsort(tr->slots, nr, sizeof(*tr->slots), slot_cmp);
+	srun_span_sort(tr->spans, nr);
 	syslet_reset_stats();
 	syslet_set_trace(observe, tr);
 	return tr;
@@ -215,5 +197,6 @@ void srun_trace_free(struct srun_trace *tr)
 	syslet_set_trace(NULL, NULL);
 	pthread_mutex_destroy(&tr->lock);
 	free(tr->slots);
+	free(tr->spans);
 	free(tr);
 }
