@@ -11,6 +11,9 @@ endif
 # syslet-run end to end: the examples, errors, --each, --trace, --stats.
 TESTS += tests/run/examples.sh tests/run/errors.sh tests/run/each.sh \
 	tests/run/trace.sh tests/run/shebang.sh tests/run/readme.sh
+# examples.sh and readme.sh both run examples/server.syslet on its fixed
+# port: they take turns through flock(1) on this file.
+CLEANFILES += tests/run/port-8080.lock
 check_PROGRAMS += tests/run/tcp-client
 tests_run_tcp_client_SOURCES = tests/run/tcp-client.c
 EXTRA_DIST += tests/run/examples.sh tests/run/errors.sh tests/run/each.sh tests/run/trace.sh \

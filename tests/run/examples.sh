@@ -59,6 +59,10 @@ grep -q "parameter count of countdown: expected int, got 'three'" \
 	"$tmpdir/err" || fail "countdown: type error"
 
 # server: three connections from a client, then it ends by itself.
+# readme.sh runs it too: one at a time on the port (held to the end).
+if command -v flock >/dev/null; then
+	exec 9>"$top_builddir/tests/run/port-8080.lock" && flock 9
+fi
 client=$top_builddir/tests/run/tcp-client
 [ -x "$client" ] || fail "no $client"
 # The example's port is fixed; other test runs on this machine may hold it.
