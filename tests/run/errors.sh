@@ -85,6 +85,24 @@ $SYSLET_RUN --entry=add "$src/two.syslet" 0x10 >"$tmpdir/out" ||
 	fail "add 0x10 failed"
 expect_eq "add output" added "$(cat "$tmpdir/out")"
 
+# Hostile input: an empty file, a source through a pipe, a huge list of
+# arguments, int parameters that are no int of the word.
+expect 2 '/dev/null: error: no syslet in this file' $SYSLET_RUN /dev/null
+mkfifo "$tmpdir/fifo" || exit 99
+cat "$src/two.syslet" >"$tmpdir/fifo" &
+$SYSLET_RUN --entry=add "$tmpdir/fifo" 1 >"$tmpdir/out" 2>"$tmpdir/err" ||
+	fail "a source read from a FIFO: $(cat "$tmpdir/err")"
+wait
+expect_eq "source from a FIFO" added "$(cat "$tmpdir/out")"
+set -- $(seq 100000)
+expect 2 'cat takes 1 parameter \(str path\), got 100000$' \
+	$SYSLET_RUN "$src/cat.syslet" "$@"
+set --
+for bad in '' 1x 0x 99999999999999999999 -99999999999999999999 '1 2'; do
+	expect 2 "parameter n of add: expected int, got '$bad'\$" \
+		$SYSLET_RUN --entry=add "$src/two.syslet" "$bad"
+done
+
 # A source with errors: the compiler's diagnostics, then status 2.
 printf 'syslet broken() {\n\tfrobnicate(1);\n}\n' >"$tmpdir/broken.syslet"
 expect 2 'broken\.syslet:2:[0-9]+: error: ' $SYSLET_RUN "$tmpdir/broken.syslet"
