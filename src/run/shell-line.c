@@ -262,6 +262,12 @@ static char *shl_plain_read(struct shell *sh, bool *intr)
 		line[--n] = '\0';
 	if (n > 0 && line[n - 1] == '\r')
 		line[--n] = '\0';
+	/* C strings would end the line at the byte, silently: say so. */
+	if (strlen(line) != (size_t)n) {
+		shl_error(sh, "<input>:%lu: a NUL byte in the line; the line is ignored",
+			  sh->in.lineno + 1);
+		line[0] = '\0';
+	}
 	return line;
 }
 
@@ -332,6 +338,7 @@ static bool shl_else_follows(struct shell *sh, const char *text)
 char *shl_input_read(struct shell *sh)
 {
 	struct shl_buf b = { 0 };
+	unsigned long start = 0;	/* line of the unit's first line */
 
 	for (;;) {
 		bool intr = false, more = false;
@@ -352,6 +359,17 @@ char *shl_input_read(struct shell *sh)
 				shl_buf_free(&b);
 				return strdup("");
 			}
+			if (b.len && shl_incomplete(sh, b.s)) {
+				/* The compiler would see the shell's own
+				 * wrapper around the text: say it here. */
+				size_t w = strcspn(b.s, "\n");
+
+				shl_error(sh, "<input>:%lu: the input ended inside an unfinished statement or declaration: '%.*s%s'",
+					  start, (int)(w > 60 ? 60 : w), b.s,
+					  w > 60 || b.s[w] ? " ..." : "");
+				shl_buf_free(&b);
+				return NULL;
+			}
 			if (b.len)
 				break;	/* let the compiler say what is missing */
 			return NULL;
@@ -361,6 +379,8 @@ char *shl_input_read(struct shell *sh)
 			free(line);
 			continue;
 		}
+		if (!b.len)
+			start = sh->in.lineno;
 		n = strlen(line);
 		if (n && line[n - 1] == '\\') {
 			line[--n] = '\0';
@@ -380,13 +400,17 @@ char *shl_input_read(struct shell *sh)
 
 /* ---- Where a statement ends -------------------------------------------- */
 
+static bool shl_word_char(char c)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9');
+}
+
 static bool shl_starts_with_word(const char *s, const char *w)
 {
 	size_t n = strlen(w);
 
-	return strncmp(s, w, n) == 0 &&
-	       !(s[n] == '_' || (s[n] >= 'a' && s[n] <= 'z') ||
-		 (s[n] >= 'A' && s[n] <= 'Z') || (s[n] >= '0' && s[n] <= '9'));
+	return strncmp(s, w, n) == 0 && !shl_word_char(s[n]);
 }
 
 bool shl_incomplete(struct shell *sh, const char *text)
@@ -457,8 +481,15 @@ bool shl_incomplete(struct shell *sh, const char *text)
 			opener = true;
 	if (!opener)
 		return false;
-	if (shl_starts_with_word(start, "do"))
-		return last != ';';
+	/* "do x();" waits for its "while (...);" (a rough test: a while
+	 * anywhere after the do, as a word). */
+	if (shl_starts_with_word(start, "do")) {
+		for (p = start + 2; *p; p++)
+			if (!shl_word_char(p[-1]) &&
+			    shl_starts_with_word(p, "while"))
+				return last != ';';
+		return true;
+	}
 	return last != ';' && last != '}';
 }
 

@@ -1,0 +1,87 @@
+#!/bin/sh
+# hostile.sh: syslet-run -i on bad input: end of input at every point of a session, NUL bytes, overlong lines, bad files to load.
+. "$top_srcdir/tests/shell/lib.sh"
+shell_require
+cd "$top_srcdir" || exit 99
+export XDG_DATA_HOME="$tmpdir/data" HOME="$tmpdir" SYSLET_BACKEND=emul
+to=
+command -v timeout >/dev/null && to="timeout 60"
+
+# sh_run NAME: feed $tmpdir/in to the shell; output in $tmpdir/NAME.out.
+# A crash (a signal) or a hang (timeout's 124) is a failure.
+sh_run() {
+	st=0
+	$to "$SYSLET_RUN" -i <"$tmpdir/in" >"$tmpdir/$1.out" 2>&1 || st=$?
+	[ "$st" -lt 124 ] || { cat "$tmpdir/$1.out" >&2
+		fail "$1: exit status $st (a crash or a hang)"; }
+	# The compiler must never be shown the shell's own wrapper.
+	! grep -q '__shell' "$tmpdir/$1.out" || { cat "$tmpdir/$1.out" >&2
+		fail "$1: a message shows the shell's wrapper"; }
+}
+
+# The input ends inside each kind of unfinished unit: one clear message.
+for unit in 'syslet f() {' 'if (getpid() > 0) {' 'var x' 'const N = 1' \
+	'do getpid();' 'while (getpid() < 0)' 'buffer b[4'; do
+	printf '%s\n' "$unit" >"$tmpdir/in"
+	sh_run unit
+	grep -q "^syslet-run: <input>:1: the input ended inside an unfinished statement or declaration: '" \
+		"$tmpdir/unit.out" || { cat "$tmpdir/unit.out" >&2
+		fail "'$unit' then end of input: no clear message"; }
+done
+printf 'getpid();\n\nif (getpid() > 0) {\n\tgetpid();\n' >"$tmpdir/in"
+sh_run line3
+grep -q "<input>:3: the input ended .*: 'if (getpid() > 0) { \.\.\.'$" \
+	"$tmpdir/line3.out" || fail "the unit's first line is not named"
+
+# A do-loop waits for its while, on the next line too.
+printf 'do getpid();\nwhile (getpid() < 0);\ngetppid();\n' >"$tmpdir/in"
+sh_run do
+grep -q 'error' "$tmpdir/do.out" && { cat "$tmpdir/do.out" >&2
+	fail "a do-loop over two lines"; }
+[ "$(grep -c '^get' "$tmpdir/do.out")" = 2 ] || fail "a do-loop over two lines: output"
+
+# End of input after every byte of sessions that use most commands.
+for session in step-cat breakpoints cells; do
+	size=$(wc -c <"tests/shell/$session.in")
+	len=0
+	while [ "$len" -le "$size" ]; do
+		head -c "$len" "tests/shell/$session.in" >"$tmpdir/in"
+		sh_run "$session-$len"
+		len=$((len + 7))
+	done
+done
+
+# A NUL byte: the line is refused, the next one runs.
+printf 'get\000pid();\ngetppid();\n' >"$tmpdir/in"
+sh_run nul
+grep -q '^syslet-run: <input>:1: a NUL byte in the line; the line is ignored$' \
+	"$tmpdir/nul.out" || fail "NUL byte: no message"
+grep -q '^getppid() = ' "$tmpdir/nul.out" || fail "NUL byte: next line lost"
+
+# Overlong lines: a 4 MiB word, 20000 statements on one line.
+awk 'BEGIN { s = "x"; while (length(s) < 4194304) s = s s; print s }' \
+	>"$tmpdir/in"
+sh_run long
+grep -q 'error: ' "$tmpdir/long.out" || fail "4 MiB line: no diagnostic"
+awk 'BEGIN { for (i = 0; i < 20000; i++) printf "getppid();"; print "" }' \
+	>"$tmpdir/in"
+sh_run many
+grep -q '^getppid() = ' "$tmpdir/many.out" || fail "20000 statements: no result"
+
+# Files that are no program.
+mkdir "$tmpdir/dir"
+printf 'junk\000junk' >"$tmpdir/junk.slo"
+$SYSLETC -o "$tmpdir/cat.slo" examples/cat.syslet || exit 99
+head -c 100 "$tmpdir/cat.slo" >"$tmpdir/short.slo"
+printf 'load %s\n' "$tmpdir/dir" /dev/null "$tmpdir/junk.slo" \
+	"$tmpdir/short.slo" "$tmpdir/none" >"$tmpdir/in"
+printf 'run\nstep\n' >>"$tmpdir/in"
+sh_run load
+for want in 'dir: Is a directory$' '/dev/null: error: no syslet' \
+	'junk\.slo: neither a syslet image nor a syslet source$' \
+	'short\.slo: ' 'none: No such file or directory$' \
+	'run: no program loaded' 'step: no program loaded'; do
+	grep -q -- "$want" "$tmpdir/load.out" || { cat "$tmpdir/load.out" >&2
+		fail "load: no '$want'"; }
+done
+exit 0
