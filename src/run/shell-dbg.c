@@ -838,7 +838,10 @@ SHL_HANDLER(x)
 		size = sizeof(unsigned long);
 	}
 	if (!p) {
-		shl_error(sh, "x: no buffer, data or cell '%s'", argv[1]);
+		/* Buffers and data exist only in an instance. */
+		shl_error(sh, "x: no buffer, data or cell '%s'%s", argv[1],
+			  sh->dbg->prog && !sh->dbg->inst ?
+			  " (the program has not run)" : "");
 		return -1;
 	}
 	if (len < 0)

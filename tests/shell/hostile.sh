@@ -84,4 +84,10 @@ for want in 'dir: Is a directory$' '/dev/null: error: no syslet' \
 	grep -q -- "$want" "$tmpdir/load.out" || { cat "$tmpdir/load.out" >&2
 		fail "load: no '$want'"; }
 done
+# Before the first run a program has no buffers yet: say why.
+printf 'load examples/cat.syslet tests/shell/hello.txt\nx buf\n' >"$tmpdir/in"
+sh_run xbuf
+grep -q "^syslet-run: x: no buffer, data or cell 'buf' (the program has not run)$" \
+	"$tmpdir/xbuf.out" || { cat "$tmpdir/xbuf.out" >&2
+	fail "x before run: no reason given"; }
 exit 0
