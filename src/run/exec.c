@@ -129,7 +129,9 @@ static int setup(struct runner *r, const struct syslet_obj *obj, int argc,
 			  r->nr_jobs < 64 ? 64 : r->nr_jobs;
 	r->ring = calloc(r->ring_entries, sizeof(*r->ring));
 	if (!r->ring) {
-		fprintf(stderr, "%s: out of memory\n", pn);
+		fprintf(stderr, "%s: no memory for a ring of %lu entries\n",
+			pn, r->ring_entries);
+		r->ring_entries = 0;	/* nothing registered to undo */
 		return -1;
 	}
 	r->ahu.completion_ring = r->ring;

@@ -103,6 +103,15 @@ for bad in '' 1x 0x 99999999999999999999 -99999999999999999999 '1 2'; do
 		$SYSLET_RUN --entry=add "$src/two.syslet" "$bad"
 done
 
+# A ring too large for memory (its size in bytes overflows a 64-bit
+# size_t): one message, nothing about unregistering.
+if [ "$(getconf LONG_BIT 2>/dev/null)" = 64 ]; then
+	expect 2 '^syslet-run: no memory for a ring of 4611686018427387904 entries$' \
+		$SYSLET_RUN --ring=4611686018427387904 "$src/cat.syslet" /dev/null
+	[ "$(wc -l <"$tmpdir/err")" = 1 ] || { cat "$tmpdir/err" >&2
+		fail "a huge --ring: more than one message"; }
+fi
+
 # A source with errors: the compiler's diagnostics, then status 2.
 printf 'syslet broken() {\n\tfrobnicate(1);\n}\n' >"$tmpdir/broken.syslet"
 expect 2 'broken\.syslet:2:[0-9]+: error: ' $SYSLET_RUN "$tmpdir/broken.syslet"
