@@ -13,7 +13,7 @@ static double rt_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Wait for @n completions; they must be @want, in any order. */
+/* Wait for @n completions; each must be @w0 or @w1. */
 static void reap(unsigned long n, struct syslet_uatom *w0,
 		 struct syslet_uatom *w1)
 {
