@@ -1,7 +1,77 @@
 /* wait.c: async_wait(n) returns after n completions or when nothing is busy; a full ring loses no completion. */
+#include <fcntl.h>
+#include <pthread.h>
 #include "helpers.h"
 
 #define N 4
+
+/*
+ * wait(n) counts completions that arrive after the call, so the bytes
+ * that finish two reads must be written while the waiter sleeps in it:
+ * written before, they could complete two reads before the call and
+ * leave it waiting for two more that never come (the other two reads
+ * stay busy).  The feeder writes once /proc shows the waiter in that call,
+ * and unblocks everything if the wait does not come back, so that a
+ * broken wait fails the test instead of hanging it.
+ */
+struct feeder {
+	int fd;
+	pid_t tid;		/* the thread that calls wait(2) */
+	long nr;		/* the system call it sleeps in */
+	int returned;		/* set by it when wait(2) is back */
+	int stuck;		/* set by the feeder: it was not */
+};
+
+/*
+ * 1 when thread @tid is inside system call @nr, 0 when not, -1 when
+ * /proc cannot tell.  The kernel backend waits in async_wait itself,
+ * the emul backend in a futex.
+ */
+static int inside(pid_t tid, long nr)
+{
+	char path[64], buf[256], *end;
+	ssize_t n;
+	long at;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", (int)tid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	at = strtol(buf, &end, 10);
+	return end != buf && at == nr;	/* "running" is no number */
+}
+
+static void *feed(void *arg)
+{
+	struct feeder *f = arg;
+	int s = 0;
+
+	for (int i = 0; i < 10000 && !s; i++) {	/* 10 s at most */
+		s = inside(f->tid, f->nr);
+		if (s < 0)
+			usleep(100000);	/* no /proc: give it time */
+		else if (!s)
+			usleep(1000);
+	}
+	if (write(f->fd, "ab", 2) != 2)
+		rt_die("write");
+	for (int i = 0; i < 20000; i++) {	/* 20 s at most */
+		if (__atomic_load_n(&f->returned, __ATOMIC_ACQUIRE))
+			return NULL;
+		usleep(1000);
+	}
+	/* Let the other two reads finish: wait(2) ends as nothing is busy. */
+	__atomic_store_n(&f->stuck, 1, __ATOMIC_RELEASE);
+	if (write(f->fd, "cd", 2) != 2)
+		rt_die("write");
+	return NULL;
+}
 
 int main(void)
 {
@@ -31,10 +101,22 @@ int main(void)
 		if (sys_async_exec(&a[i]) || errno)
 			rt_die("read %d did not go async", i);
 	}
-	/* Feed two bytes: wait(2) comes back with at least 2 done. */
-	if (write(pfd[1], "ab", 2) != 2)
-		rt_die("write");
+	/* Two bytes fed while we wait: wait(2) comes back with 2 done. */
+	struct feeder f = {
+		.fd = pfd[1],
+		.tid = (pid_t)syscall(SYS_gettid),
+		.nr = rt_is_emul() ? SYS_futex :
+		      syslet_sysno(SYSLET_CALL_ASYNC_WAIT),
+	};
+	pthread_t ft;
+
+	if (pthread_create(&ft, NULL, feed, &f))
+		rt_die("pthread_create");
 	rt_check(sys_async_wait(2) == 0, "wait(2): %s", strerror(errno));
+	__atomic_store_n(&f.returned, 1, __ATOMIC_RELEASE);
+	pthread_join(ft, NULL);
+	if (f.stuck)
+		rt_die("wait(2) not back 20 s after 2 reads completed");
 	n = 0;
 	for (int i = 0; i < N; i++)
 		n += ring[i] != NULL;
