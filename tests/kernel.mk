@@ -8,9 +8,15 @@ EXTRA_DIST += tests/kernel/init.c tests/kernel/ktest.c tests/kernel/fuzz.c \
 # statically for the guest's initramfs.  The guest has no dynamic loader
 # and no shell.  A program that cannot be linked statically here is left
 # out with a message, and kernel-check reports it missing.
+#
+# The 32-bit syslet-run needs a 32-bit libelf (Debian: dpkg
+# --add-architecture i386; apt-get install libelf-dev:i386).  It is built
+# by this package's own build system, -m32 and static, in a copy of the
+# distributed sources (make distdir): the tree here is configured for
+# 64 bits, and configure refuses a second build of a configured tree.
 kguest_dir = tests/kernel/guest
 kguest_rt = args fault stop async register umem deny wait signal sigloop \
-	hello hello2007 load chains
+	hello hello2007 load chains profile
 kguest_examples = hello cat copy countdown server
 kguest_cc = $(CC) $(DEFS) $(DEFAULT_INCLUDES) $(AM_CPPFLAGS) $(CPPFLAGS) \
 	$(AM_CFLAGS) $(CFLAGS)
@@ -51,11 +57,40 @@ kernel-guest: src/lib/libsyslet.la $(kguest_m32) sysletc syslet-run \
 		>$(kguest_dir)/64/syslet-run.log 2>&1 || \
 		echo "kernel-guest: syslet-run: no static build" \
 			"(see $(kguest_dir)/64/syslet-run.log)"; \
+	test -z "$(kguest_m32)" || $(MAKE) $(AM_MAKEFLAGS) kernel-guest-run32; \
+	$(MKDIR_P) $(kguest_dir)/ex32 && \
 	for e in $(kguest_examples); do \
 		./sysletc --target=x86_64 -o $(kguest_dir)/ex/$$e.slo \
 			$(srcdir)/examples/$$e.syslet || exit 1; \
+		./sysletc --target=i386 -o $(kguest_dir)/ex32/$$e.slo \
+			$(srcdir)/examples/$$e.syslet || exit 1; \
 	done; \
-	cp $(srcdir)/examples/hello.syslet $(kguest_dir)/ex/
+	cp $(srcdir)/examples/hello.syslet $(kguest_dir)/ex/ && \
+	cp $(srcdir)/examples/hello.syslet $(kguest_dir)/ex32/
+
+kguest_src32 = $(kguest_dir)/src32
+.PHONY: kernel-guest-run32
+kernel-guest-run32:
+	$(AM_V_GEN)log=$(abs_builddir)/$(kguest_dir)/32/syslet-run.log; \
+	ma=`$(CC) -m32 -print-multiarch 2>/dev/null`; \
+	pc=/usr/lib/$$ma/pkgconfig:/usr/share/pkgconfig; \
+	if ! PKG_CONFIG_LIBDIR=$$pc $(PKG_CONFIG) --exists libelf; then \
+		echo "kernel-guest: syslet-run: no 32-bit libelf" \
+			"(apt-get install libelf-dev:i386)" | tee $$log; \
+		exit 0; \
+	fi; \
+	rm -rf $(kguest_src32) && \
+	{ $(MAKE) $(AM_MAKEFLAGS) distdir distdir=$(kguest_src32) && \
+	  cd $(kguest_src32) && \
+	  ./configure CC="$(CC) -m32" PKG_CONFIG_LIBDIR=$$pc \
+		LIBELF_LIBS="`PKG_CONFIG_LIBDIR=$$pc $(PKG_CONFIG) --static --libs libelf`" \
+		--disable-shared --without-readline && \
+	  $(MAKE) src/include/syslet-nr.h src/common/tables.c \
+		grammar/parser.h && \
+	  $(MAKE) syslet-run LDFLAGS=-all-static && \
+	  cp syslet-run ../32/syslet-run; } >$$log 2>&1 || \
+		echo "kernel-guest: syslet-run: no static 32-bit build" \
+			"(see $$log)"
 
 clean-local: kernel-guest-clean
 .PHONY: kernel-guest-clean

@@ -39,10 +39,17 @@ elif mkdir -p /var/cache/syslet-kernel 2>/dev/null && [ -w /var/cache/syslet-ker
 else cache=${XDG_CACHE_HOME:-$HOME/.cache}/syslet-kernel; fi
 mkdir -p "$cache/kernels" || skip_all "cannot create $cache"
 
-# The key covers everything that changes the kernel binary.
+# The source key covers everything that changes the patched tree; each
+# kernel's key adds the configuration fragments that arch builds with,
+# so that a change to one arch's fragment rebuilds that kernel only.
 key=$( (cat "$kp/patches/series"; while read -r p; do [ -n "$p" ] && cat "$kp/patches/$p"; done <"$kp/patches/series"
-	cat "$kp"/kconfig*.fragment; ls -l "$tar"; gcc --version | head -n 1
-	cat "$top"/asm-i386/*.S "$top"/asm-i386/syslet-asm.h "$top"/asm-i386/install-kernel.sh 2>/dev/null) | sha256sum | cut -c1-16)
+	ls -l "$tar"; gcc --version | head -n 1
+	cat "$top"/asm-i386/*.S "$top"/asm-i386/syslet-asm.h "$top"/asm-i386/syslet_kunit.c \
+	"$top"/asm-i386/install-kernel.sh 2>/dev/null) | sha256sum | cut -c1-16)
+kkey() { # ARCH -> the key of its kernel
+	(echo "$key"; cat "$kp/kconfig.fragment" "$kp/kconfig-$1.fragment") |
+		sha256sum | cut -c1-16
+}
 say "cache $cache, key $key"
 
 # One source tree, reset to the baseline and patched again when the key
@@ -71,8 +78,8 @@ prepare_src() {
 	echo "$key" >"$cache/src.key"
 }
 
-build_kernel() { # ARCH -> $cache/kernels/$key-ARCH/{bzImage,gen_init_cpio}
-	local arch=$1 out=$cache/kernels/$key-$1 b=$cache/build-$1 cc=gcc
+build_kernel() { # ARCH -> $cache/kernels/KKEY-ARCH/{bzImage,gen_init_cpio}
+	local arch=$1 out=$cache/kernels/$(kkey "$1")-$1 b=$cache/build-$1 cc=gcc
 	[ -f "$out/bzImage" ] && { say "$arch kernel cached"; return 0; }
 	prepare_src || return 1
 	command -v ccache >/dev/null && cc="ccache gcc"
@@ -111,7 +118,7 @@ trap 'rm -rf "$gdir"' EXIT
 kguest=${SYSLET_KGUEST:-}
 fuzz_runs=${SYSLET_KFUZZ:-2000}
 fuzz_seed=${SYSLET_KSEED:-0x5eed5ee1}
-rt_progs="args fault stop async register umem deny wait signal sigloop hello hello2007 load chains"
+rt_progs="args fault stop async register umem deny wait signal sigloop hello hello2007 load chains profile"
 build_guest() { # BITS
 	local m=-m$1 f ok=0
 	for f in init ktest fuzz kexamples; do
@@ -146,7 +153,7 @@ guest_add() { echo "file $2 $1 0755 0 0" >>"$gdir/spec-$arch"; }
 guest_cmd() { echo "$*" >>"$gdir/list-$arch"; }
 
 run_guest() { # ARCH QEMU (files and commands from guest_add/guest_cmd)
-	local arch=$1 qemu=$2 k=$cache/kernels/$key-$1 spec=$gdir/spec-$1 out=$gdir/out-$1 accel=""
+	local arch=$1 qemu=$2 k=$cache/kernels/$(kkey "$1")-$1 spec=$gdir/spec-$1 out=$gdir/out-$1 accel=""
 	{ echo "file /init $gdir/init$([ "$arch" = i386 ] && echo 32 || echo 64) 0755 0 0"
 	  echo "file /tests/list $gdir/list-$arch 0644 0 0"; } >>"$spec"
 	"$k/gen_init_cpio" "$spec" >"$gdir/initrd-$arch.cpio" 2>>"$log" || return 1
@@ -165,7 +172,7 @@ add_guest_progs() {
 	local arch=$1 bits f t
 	: >"$gdir/list-$arch"
 	{ echo "dir /dev 0755 0 0"; echo "nod /dev/console 0600 0 0 c 5 1"
-	  for d in proc sys tmp bin tests ex mnt; do echo "dir /$d 0755 0 0"; done
+	  for d in proc sys tmp bin tests mnt; do echo "dir /$d 0755 0 0"; done
 	} >"$gdir/spec-$arch"
 	case $arch in x86_64) bits="64 32" ;; *) bits=32 ;; esac
 	[ "$have32" = yes ] || bits=${bits% 32}
@@ -205,17 +212,26 @@ add_guest_progs() {
 	elif [ "$bench_rounds" != 0 ]; then
 		tap ok "$arch: benchmark" "SKIP no mke2fs or no static kbench"
 	fi
-	# syslet-run and the examples: 64-bit only, as there is no 32-bit
-	# libelf to link a 32-bit syslet-run with.
-	if [ "$arch" = x86_64 ] && [ -n "$kguest" ] && [ -f "$kguest/64/syslet-run" ]; then
-		guest_add "$kguest/64/syslet-run" /bin/syslet-run
-		for f in "$kguest"/ex/*; do guest_add "$f" "/ex/${f##*/}"; done
-		guest_add "$gdir/kexamples64" /bin/kexamples64; guest_cmd /bin/kexamples64
-	elif [ "$arch" = x86_64 ]; then
-		tap not-ok "$arch: syslet-run linked statically for the guest"
-	else
-		tap ok "$arch: syslet-run and the examples" "SKIP no 32-bit libelf for a static 32-bit syslet-run"
-	fi
+	# syslet-run and the examples, in each ABI the guest runs: the
+	# x86_64 kernel also runs the 32-bit syslet-run and i386 images
+	# (compat).  The 32-bit syslet-run needs a 32-bit libelf on the host.
+	for b in $bits; do
+		if [ -n "$kguest" ] && [ -f "$kguest/$b/syslet-run" ] && [ -f "$gdir/kexamples$b" ]; then
+			ex=/ex$b
+			echo "dir $ex 0755 0 0" >>"$gdir/spec-$arch"
+			guest_add "$kguest/$b/syslet-run" "/bin/syslet-run$b"
+			for f in "$kguest/$([ "$b" = 64 ] && echo ex || echo ex32)"/*; do
+				guest_add "$f" "$ex/${f##*/}"
+			done
+			guest_add "$gdir/kexamples$b" "/bin/kexamples$b"
+			guest_cmd "/bin/kexamples$b $ex /bin/syslet-run$b --backend=kernel"
+		elif [ "$b" = 64 ]; then
+			tap not-ok "$arch: syslet-run linked statically for the guest"
+		else
+			tap ok "$arch: 32-bit syslet-run and the examples" \
+				"SKIP no static 32-bit syslet-run (no 32-bit libelf: apt-get install libelf-dev:i386)"
+		fi
+	done
 }
 
 is_rt() { # PROG: one of the runtime conformance programs?
@@ -254,6 +270,10 @@ report() { # ARCH: turn the guest's per-program TAP into ours
 			[ -n "$prog" ] && echo "# $prog: $line" ;;
 		esac
 	done <"$txt"
+	# The i386 kernel has KUnit and asm-i386/syslet_kunit.c built in.
+	if [ "$arch" = i386 ] && ! grep -q "^# Subtest: syslet_i386_asm" "$txt"; then
+		tap not-ok "$arch: the KUnit suite syslet_i386_asm ran at boot"
+	fi
 	if grep -q "^=== syslet-guest-done" "$txt"; then tap ok "$arch: guest ran to the end"
 	else tap not-ok "$arch: guest ran to the end (timeout or crash, see $log)"; fi
 	if grep -Eq "BUG:|WARNING:|Oops|Kernel panic|general protection|Call Trace" "$txt"; then

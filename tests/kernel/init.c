@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <sys/klog.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/wait.h>
@@ -16,6 +17,9 @@
  * the whole boot.  SIGKILL must work on any chain: that is tested too.
  */
 #define KINIT_LIMIT 240
+
+/* syslog(2)'s SYSLOG_ACTION_READ_ALL, which glibc does not name. */
+#define KINIT_SYSLOG_READ_ALL 3
 
 static volatile sig_atomic_t kinit_expired;
 
@@ -82,6 +86,41 @@ static void kinit_run(char *line)
 	fflush(stdout);
 }
 
+/*
+ * The KUnit suites built into the kernel ran before us and printed
+ * KTAP at KERN_INFO, which "quiet" keeps off the console: copy their
+ * result lines out of the kernel log as the output of a program named
+ * "kunit", indentation stripped, so that the host reads them as TAP.
+ */
+static void kinit_kunit(void)
+{
+	static char buf[1 << 17];
+	char *line, *save = NULL, *t;
+	int n, found = 0, failed = 0;
+
+	n = klogctl(KINIT_SYSLOG_READ_ALL, buf, sizeof(buf) - 1);
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (line[0] == '<' && (t = strchr(line, '>')))
+			line = t + 1;
+		while (*line == ' ' || *line == '\t')
+			line++;
+		if (strncmp(line, "ok ", 3) && strncmp(line, "not ok ", 7) &&
+		    strncmp(line, "# Subtest: ", 11))
+			continue;
+		if (!found++)
+			printf("=== syslet-run-begin /bin/kunit\n");
+		failed += !strncmp(line, "not ok ", 7);
+		printf("%s\n", line);
+	}
+	if (found)
+		printf("=== syslet-run-end /bin/kunit %d\n", failed ? 1 : 0);
+	fflush(stdout);
+}
+
 int main(void)
 {
 	char line[512];
@@ -99,6 +138,7 @@ int main(void)
 	setenv("TMPDIR", "/tmp", 1);
 	/* The conformance programs must test the kernel, never fall back. */
 	setenv("SYSLET_BACKEND", "kernel", 1);
+	kinit_kunit();
 	list = fopen("/tests/list", "r");
 	if (list) {
 		while (fgets(line, sizeof(line), list))
