@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 #include <libsyslet.h>
@@ -206,6 +207,61 @@ no_drop:
 	       mode, strerror(errno));
 }
 
+/*
+ * The cost of one atom: a chain of KB_CHAIN getppid atoms run
+ * KB_LAPS times against as many bare getppid calls, best of ROUNDS.
+ * The difference per call is what the kernel engine adds to a syscall
+ * (fetching the atom and its arguments, storing the result, the stop
+ * test), less the syscall entry that the atom does not make.
+ */
+#define KB_CHAIN	1000
+#define KB_LAPS		20
+
+static void kb_atoms(int rounds)
+{
+	static struct syslet_uatom chain[KB_CHAIN], *ring[1];
+	struct async_head_user ahu = { ring, sizeof(ring), -1UL };
+	double best_a = 1e9, best_b = 1e9, t;
+	long ret, calls = (long)KB_CHAIN * KB_LAPS;
+	int ok = 1;
+
+	for (int i = 0; i < KB_CHAIN; i++) {
+		chain[i].nr = __NR_getppid;
+		chain[i].ret_ptr = &ret;
+		chain[i].next = i + 1 < KB_CHAIN ? &chain[i + 1] : NULL;
+	}
+	if (sys_async_register(&ahu, sizeof(ahu))) {
+		printf("not ok %d - atom cost: register: %s\n", ++kb_tap,
+		       strerror(errno));
+		kb_bad++;
+		return;
+	}
+	for (int r = 0; r < rounds; r++) {
+		t = kb_now();
+		for (long i = 0; i < calls; i++)
+			syscall(__NR_getppid);
+		t = kb_now() - t;
+		if (t < best_b)
+			best_b = t;
+		t = kb_now();
+		for (int l = 0; l < KB_LAPS; l++) {
+			ret = -1;
+			ok &= sys_async_exec(chain) == &chain[KB_CHAIN - 1] &&
+			      ret == getppid();
+		}
+		t = kb_now() - t;
+		if (t < best_a)
+			best_a = t;
+	}
+	sys_async_unregister(&ahu, sizeof(ahu));
+	printf("%sok %d - atom cost: every chain of %d getppid atoms ran to its end\n",
+	       ok ? "" : "not ", ++kb_tap, KB_CHAIN);
+	kb_bad += !ok;
+	printf("# bench: getppid atom %.0f ns, bare getppid %.0f ns, "
+	       "atom/bare %.2f\n", best_a / calls * 1e9, best_b / calls * 1e9,
+	       best_a / best_b);
+}
+
 int main(int argc, char **argv)
 {
 	char path[256];
@@ -250,6 +306,7 @@ int main(int argc, char **argv)
 	}
 	printf("# bench: %lu files on %s (ext2, virtio), backend %s\n", kb_nr,
 	       kb_dev, syslet_backend_name());
+	kb_atoms(rounds);
 	kb_plain();	/* warm the cache */
 	kb_compare("cached", 0, rounds);
 	kb_compare("uncached", 1, rounds > 3 ? 3 : rounds);
