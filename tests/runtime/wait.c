@@ -1,5 +1,4 @@
 /* wait.c: async_wait(n) returns after n completions or when nothing is busy; a full ring loses no completion. */
-#include <fcntl.h>
 #include <pthread.h>
 #include "helpers.h"
 
@@ -29,22 +28,18 @@ struct feeder {
  */
 static int inside(pid_t tid, long nr)
 {
-	char path[64], buf[256], *end;
-	ssize_t n;
+	char path[64];
 	long at;
-	int fd;
+	int got;
+	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", (int)tid);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
+	f = fopen(path, "r");
+	if (!f)
 		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	at = strtol(buf, &end, 10);
-	return end != buf && at == nr;	/* "running" is no number */
+	got = fscanf(f, "%ld", &at);	/* "running" is no number */
+	fclose(f);
+	return got == 1 && at == nr;
 }
 
 static void *feed(void *arg)
