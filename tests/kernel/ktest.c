@@ -105,6 +105,30 @@ static struct syslet_uatom *kt_pop(void)
 
 static __thread int kt_tls = 4242;
 
+static void kt_pkru(struct syslet_uatom *a, long *ret, unsigned long *clk,
+		    unsigned long *null, unsigned long *ts_ptr)
+{
+	struct syslet_uatom *r;
+	int pkey = pkey_alloc(0, 0), rights;
+
+	if (pkey < 0) {
+		printf("ok %d - PKRU survives the hand-off # SKIP no protection keys: %s\n",
+		       ++kt_count, strerror(errno));
+		return;
+	}
+	pkey_set(pkey, PKEY_DISABLE_WRITE);
+	kt_atom(&a[0], 0, KT_SLEEP, ret, NULL, clk, null, ts_ptr);
+	r = (struct syslet_uatom *)K_EXEC(&a[0]);
+	rights = pkey_get(pkey);
+	kt_ok(r == NULL && rights == PKEY_DISABLE_WRITE,
+	      "PKRU survives the hand-off (went async: %d, key %d rights %d)",
+	      r == NULL, pkey, rights);
+	if (r == NULL)
+		kt_pop();
+	pkey_set(pkey, 0);
+	pkey_free(pkey);
+}
+
 int main(void)
 {
 	static const char *names[SYSLET_NR_CALLS] = {
@@ -234,6 +258,11 @@ int main(void)
 	kt_ok(r == NULL, "SYSLET_ASYNC goes async at once");
 	r = kt_pop();
 	kt_ok(r == &a[0] && ret == pid, "SYSLET_ASYNC completion arrives");
+
+	/* PKRU is user context that the FPU restore leaves alone: rights
+	 * given to a protection key after every pool thread was made must
+	 * survive a hand-off to one of them. */
+	kt_pkru(a, &ret, &clk, &null, &ts_ptr);
 
 	kt_atom(&a[0], SYSLET_SYNC, KT_SLEEP, &ret, NULL, &clk, &null, &ts_ptr);
 	r = (struct syslet_uatom *)K_EXEC(&a[0]);
