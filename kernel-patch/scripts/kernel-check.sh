@@ -96,7 +96,10 @@ build_kernel() { # ARCH -> $cache/kernels/KKEY-ARCH/{bzImage,gen_init_cpio}
 		KBUILD_BUILD_HOST=syslet -j"$(nproc)" bzImage) >>"$log" 2>&1 || return 1
 	for opt in SYSLET IA32_EMULATION; do grep "^CONFIG_$opt=" "$b/.config" >>"$log"; done
 	mkdir -p "$out.tmp" && cp "$b/arch/x86/boot/bzImage" "$b/usr/gen_init_cpio" "$out.tmp/" &&
-		rm -rf "$out" && mv "$out.tmp" "$out"
+		rm -rf "$out" && mv "$out.tmp" "$out" || return 1
+	# Every change to the series is a new key: keep the three newest
+	# kernels of this arch, so that going back a change or two is free.
+	ls -dt "$cache/kernels/"*-"$arch" | tail -n +4 | xargs -r rm -rf
 }
 
 kvm_ok() { # probe once per host: a nested KVM may hang before the kernel prints
