@@ -1,5 +1,57 @@
-/* register.c: ring size rules, -EEXIST, calls without a head (-EINVAL), and the thread limit (-1: default, clamped to the ring's entries) without assuming how many syslets go async. */
+/* register.c: ring size rules, -EEXIST, calls without a head (-EINVAL), unregister waiting for running chains, and the thread limit (-1: default, clamped to the ring's entries) without assuming how many syslets go async. */
+#include <pthread.h>
 #include "helpers.h"
+
+static int feed_fd;
+
+static void *feed_late(void *arg)
+{
+	(void)arg;
+	usleep(100000);
+	if (write(feed_fd, "u", 1) != 1)
+		rt_die("write: %s", strerror(errno));
+	return NULL;
+}
+
+/*
+ * Unregister waits for a chain still running and its completion, as
+ * 2007's stop_cachemiss_threads() did: a read blocked on a pipe that a
+ * thread writes 100 ms later has run, and is in the ring, by the time
+ * unregister returns.
+ */
+static void unregister_waits(struct syslet_uatom **ring)
+{
+	struct async_head_user ahu;
+	struct syslet_uatom rd, *done;
+	unsigned long fd, buf, len = 1;
+	long rret = 0;
+	char c = 0;
+	int pfd[2];
+	pthread_t t;
+
+	if (pipe(pfd))
+		rt_die("pipe: %s", strerror(errno));
+	rt_register(&ahu, ring, 8, -1UL);
+	fd = (unsigned long)pfd[0];
+	buf = (unsigned long)&c;
+	rt_atom(&rd, __NR_read, &rret, 0, NULL, &fd, &buf, &len);
+	errno = 0;
+	done = sys_async_exec(&rd);
+	rt_check(!done && !errno, "the pipe read did not go async: %p %s",
+		 (void *)done, strerror(errno));
+	feed_fd = pfd[1];
+	if (pthread_create(&t, NULL, feed_late, NULL))
+		rt_die("pthread_create");
+	rt_unregister(&ahu);
+	rt_check(rret == 1 && c == 'u',
+		 "unregister returned before the chain ended: read ret %ld",
+		 rret);
+	rt_check(ring[0] == &rd, "its completion is not in the ring: %p",
+		 (void *)ring[0]);
+	pthread_join(t, NULL);
+	close(pfd[0]);
+	close(pfd[1]);
+}
 
 int main(void)
 {
@@ -56,6 +108,7 @@ int main(void)
 	r = sys_async_unregister(&ahu, sizeof(ahu));
 	rt_check(r == -1 && errno == EINVAL, "unregister twice: %ld %d", r,
 		 errno);
+	unregister_waits(ring);
 
 	/* The thread limit (emul: its statistics show the pool): -1 is the
 	 * default, and never more workers than ring entries, so 6 ASYNC
