@@ -184,6 +184,15 @@ static void kx_hello(void)
 	kx_expect("hello.slo --stats prints the greeting",
 		  kx_run("--stats", kx_ex("hello.slo"), NULL), 0,
 		  "Hello Syslet World!\n");
+	/* --backend=auto (the default) finds the patched kernel's calls;
+	 * the later option overrides kx_run's --backend=kernel. */
+	kx_tap(kx_run("--backend=auto", "--stats", kx_ex("hello.slo"),
+		      NULL) == 0 &&
+		       !strcmp(kx_slurp(KX_OUT, NULL), "Hello Syslet World!\n") &&
+		       strstr(kx_slurp(KX_ERR, NULL), "(backend kernel)"),
+	       "hello.slo with --backend=auto runs on the kernel backend");
+	if (!strstr(kx_slurp(KX_ERR, NULL), "(backend kernel)"))
+		kx_show_err();
 }
 
 static void kx_cat(void)
