@@ -76,11 +76,14 @@ int main(void)
 	/* The kernel blocks in place whenever no thread is ready; the emul
 	 * engine first waits a little for a busy one to come back.  The
 	 * thread sleeps 100 us, so a blocking syslet submitted meanwhile is
-	 * handed to it on return instead of running here (tried a few
-	 * times: a loaded machine may be slower than the engine's wait). */
+	 * handed to it on return instead of running here.  It is tried
+	 * for up to 10 s: on a loaded machine the thread may not get a CPU
+	 * within the engine's wait many times in a row (seen with three
+	 * busy loops on two CPUs: ten tries were not enough). */
 	if (!rt_is_emul())
 		goto out;
-	for (int t = 0; t < 10 && !handed; t++) {
+	t0 = rt_now();
+	for (int t = 0; !handed && (t < 10 || rt_now() - t0 < 10.0); t++) {
 		struct timespec shortnap = { 0, 100000 };
 		unsigned long sp = (unsigned long)&shortnap;
 		struct syslet_uatom a, b;
