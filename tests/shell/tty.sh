@@ -116,6 +116,10 @@ grep -qx 'while (k < 3) { k++; }' "$hist" ||
 grep -q 'this is never run' "$hist" && fail "an interrupted line is in the history"
 
 # Ctrl-D leaves; the history of the first session is there to recall.
+# A second session holds the server up: killing the last one ends the
+# server, and a new-session racing its exit fails ("server exited
+# unexpectedly", seen on a loaded machine).
+t new-session -d -s hold "sleep 300" || fail "tmux: no second session"
 t kill-session -t shell
 t -f /dev/null new-session -d -s shell -x 100 -y 40 \
 	"env XDG_DATA_HOME='$data' HOME='$tmpdir' SYSLET_BACKEND=emul \
