@@ -96,6 +96,47 @@ static inline unsigned long rt_umem_nr(void)
 	return (unsigned long)nr;
 }
 
+/* A one-byte read of a fresh, empty pipe: an atom that blocks until
+ * someone writes to pr->pfd[1].  The cells live in *pr, so it must stay
+ * where it is while the atom may run. */
+struct rt_pipe_read {
+	struct syslet_uatom	atom;
+	int			pfd[2];
+	unsigned long		fd, buf, len;
+	long			ret;
+	char			c;
+};
+
+static inline void rt_pipe_read_init(struct rt_pipe_read *pr)
+{
+	memset(pr, 0, sizeof(*pr));
+	if (pipe(pr->pfd))
+		rt_die("pipe: %s", strerror(errno));
+	pr->fd = (unsigned long)pr->pfd[0];
+	pr->buf = (unsigned long)&pr->c;
+	pr->len = 1;
+	rt_atom(&pr->atom, __NR_read, &pr->ret, 0, NULL, &pr->fd, &pr->buf,
+		&pr->len);
+}
+
+/* Submit it: it must go async (NULL, errno untouched), or die. */
+static inline void rt_pipe_read_exec(struct rt_pipe_read *pr)
+{
+	struct syslet_uatom *done;
+
+	errno = 0;
+	done = sys_async_exec(&pr->atom);
+	if (done || errno)
+		rt_die("the pipe read did not go async: %p %s", (void *)done,
+		       strerror(errno));
+}
+
+static inline void rt_pipe_read_close(struct rt_pipe_read *pr)
+{
+	close(pr->pfd[0]);
+	close(pr->pfd[1]);
+}
+
 /* Register a ring of @entries for this thread, or die. */
 static inline void rt_register(struct async_head_user *ahu,
 			       struct syslet_uatom **ring,

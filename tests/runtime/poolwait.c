@@ -37,29 +37,22 @@ static void reap(unsigned long n, struct syslet_uatom *w0,
 int main(void)
 {
 	struct async_head_user ahu;
-	struct syslet_uatom rd, sl, *done;
+	struct rt_pipe_read pr;
+	struct syslet_uatom sl, *done;
 	struct timespec nap = { 0, 30000000 };
-	unsigned long fd, buf, len = 1, napp = (unsigned long)&nap, zero = 0;
-	long rret = 0, sret = 1;
-	int pfd[2], handed = 0;
+	unsigned long napp = (unsigned long)&nap, zero = 0;
+	long sret = 1;
+	int handed = 0;
 	double t0, dt;
-	char c = 0;
 
 	rt_init();
-	if (pipe(pfd))
-		rt_die("pipe: %s", strerror(errno));
+	rt_pipe_read_init(&pr);
 	rt_register(&ahu, ring, 4, 1);
 
 	/* The only cachemiss thread waits for a pipe that only we write,
 	 * after async_exec returns.  A second syslet that blocks must not
 	 * wait for that thread: it runs in place, as in the kernel. */
-	fd = (unsigned long)pfd[0];
-	buf = (unsigned long)&c;
-	rt_atom(&rd, __NR_read, &rret, 0, NULL, &fd, &buf, &len);
-	errno = 0;
-	done = sys_async_exec(&rd);
-	rt_check(!done && !errno, "the pipe read did not go async: %p %s",
-		 (void *)done, strerror(errno));
+	rt_pipe_read_exec(&pr);
 	rt_atom(&sl, __NR_nanosleep, &sret, 0, NULL, &napp, &zero, NULL);
 	t0 = rt_now();
 	done = sys_async_exec(&sl);
@@ -68,10 +61,10 @@ int main(void)
 		 "with the pool busy, the sleep returned %p ret %ld",
 		 (void *)done, sret);
 	rt_check(dt >= 0.025, "the sleep ran in place for only %.3f s", dt);
-	if (write(pfd[1], "x", 1) != 1)
+	if (write(pr.pfd[1], "x", 1) != 1)
 		rt_die("write: %s", strerror(errno));
-	reap(1, &rd, NULL);
-	rt_check(rret == 1 && c == 'x', "pipe read ret %ld", rret);
+	reap(1, &pr.atom, NULL);
+	rt_check(pr.ret == 1 && pr.c == 'x', "pipe read ret %ld", pr.ret);
 
 	/* The kernel blocks in place whenever no thread is ready; the emul
 	 * engine first waits a little for a busy one to come back.  The
@@ -105,7 +98,6 @@ int main(void)
 	rt_check(handed, "a blocking syslet never waited for the busy thread");
 out:
 	rt_unregister(&ahu);
-	close(pfd[0]);
-	close(pfd[1]);
+	rt_pipe_read_close(&pr);
 	return rt_done("poolwait");
 }

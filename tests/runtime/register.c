@@ -22,35 +22,23 @@ static void *feed_late(void *arg)
 static void unregister_waits(struct syslet_uatom **ring)
 {
 	struct async_head_user ahu;
-	struct syslet_uatom rd, *done;
-	unsigned long fd, buf, len = 1;
-	long rret = 0;
-	char c = 0;
-	int pfd[2];
+	struct rt_pipe_read pr;
 	pthread_t t;
 
-	if (pipe(pfd))
-		rt_die("pipe: %s", strerror(errno));
+	rt_pipe_read_init(&pr);
 	rt_register(&ahu, ring, 8, -1UL);
-	fd = (unsigned long)pfd[0];
-	buf = (unsigned long)&c;
-	rt_atom(&rd, __NR_read, &rret, 0, NULL, &fd, &buf, &len);
-	errno = 0;
-	done = sys_async_exec(&rd);
-	rt_check(!done && !errno, "the pipe read did not go async: %p %s",
-		 (void *)done, strerror(errno));
-	feed_fd = pfd[1];
+	rt_pipe_read_exec(&pr);
+	feed_fd = pr.pfd[1];
 	if (pthread_create(&t, NULL, feed_late, NULL))
 		rt_die("pthread_create");
 	rt_unregister(&ahu);
-	rt_check(rret == 1 && c == 'u',
+	rt_check(pr.ret == 1 && pr.c == 'u',
 		 "unregister returned before the chain ended: read ret %ld",
-		 rret);
-	rt_check(ring[0] == &rd, "its completion is not in the ring: %p",
+		 pr.ret);
+	rt_check(ring[0] == &pr.atom, "its completion is not in the ring: %p",
 		 (void *)ring[0]);
 	pthread_join(t, NULL);
-	close(pfd[0]);
-	close(pfd[1]);
+	rt_pipe_read_close(&pr);
 }
 
 int main(void)

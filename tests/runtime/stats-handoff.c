@@ -12,31 +12,19 @@ int main(void)
 {
 	static struct syslet_uatom *ring[4];
 	struct async_head_user ahu;
-	struct syslet_uatom a, *done;
+	struct rt_pipe_read pr;
 	struct syslet_stats s0, s1;
-	unsigned long fd, buf, len = 1;
-	long ret = 0;
-	int pfd[2];
-	char c = 0;
 
 	rt_init();
 	if (!rt_is_emul()) {
 		fprintf(stderr, "SKIP: statistics are the emul engine's\n");
 		return RT_SKIP;
 	}
-	if (pipe(pfd))
-		rt_die("pipe: %s", strerror(errno));
+	rt_pipe_read_init(&pr);
 	rt_register(&ahu, ring, 4, -1UL);
-	fd = (unsigned long)pfd[0];
-	buf = (unsigned long)&c;
-	rt_atom(&a, __NR_read, &ret, 0, NULL, &fd, &buf, &len);
 	syslet_get_stats(&s0);
-	errno = 0;
-	done = sys_async_exec(&a);
-	if (done || errno)
-		rt_die("the read did not go async: %p %s", (void *)done,
-		       strerror(errno));
-	if (write(pfd[1], "x", 1) != 1)
+	rt_pipe_read_exec(&pr);
+	if (write(pr.pfd[1], "x", 1) != 1)
 		rt_die("write: %s", strerror(errno));
 	for (int t = 0; t < 5000 && !__atomic_load_n(&ring[0],
 						      __ATOMIC_ACQUIRE); t++) {
@@ -44,8 +32,8 @@ int main(void)
 			rt_die("async_wait: %s", strerror(errno));
 		usleep(100);
 	}
-	rt_check(ring[0] == &a && ret == 1, "completion %p ret %ld",
-		 (void *)ring[0], ret);
+	rt_check(ring[0] == &pr.atom && pr.ret == 1, "completion %p ret %ld",
+		 (void *)ring[0], pr.ret);
 	syslet_get_stats(&s1);
 	rt_check(s1.atoms - s0.atoms == 1, "atoms moved by %llu",
 		 s1.atoms - s0.atoms);
@@ -56,5 +44,6 @@ int main(void)
 		 s1.syscalls - s0.syscalls);
 	ring[0] = NULL;
 	rt_unregister(&ahu);
+	rt_pipe_read_close(&pr);
 	return rt_done("stats-handoff");
 }
