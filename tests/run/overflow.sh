@@ -77,8 +77,9 @@ $SYSLET_RUN --backend=emul --trace --each each.syslet f1 f2 f3 f4 f5 f6 \
 expect_eq "--each: every instance ran to its end" 8 "$(grep -c '^done$' out)"
 expect_eq "--each: reads traced" 8 "$(traced_results trace read | wc -l)"
 contained "$(traced_results trace read)" "--each read(fd, b, 1048576)"
-for c in open close write; do
-	expect_eq "--each: $c results" "$(traced_results trace $c | sort -u)" \
-		"$(case $c in open) echo 3 ;; close) echo 0 ;; write) echo 5 ;; esac)"
-done
+# Reads that went async let instances overlap: descriptors differ.
+expect_eq "--each: opens that failed" "" \
+	"$(traced_results trace open | grep -v '^[0-9][0-9]*$')"
+expect_eq "--each: close results" 0 "$(traced_results trace close | sort -u)"
+expect_eq "--each: write results" 5 "$(traced_results trace write | sort -u)"
 exit 0
