@@ -29,9 +29,12 @@ struct shl_dbg {
 	int			bp_ids;
 	struct syslet_ring	ring;
 	bool			ring_on;
-	struct syslet_inst	**kept;		/* may still run in a worker */
-	size_t			nkept;
 };
+
+/* The ring, when the session ended with syslets still running: they may
+ * yet complete into it, until the process exits.  Never read, so
+ * volatile: the store must stay for leak checkers to see it. */
+static struct syslet_ring *volatile shl_ring_left;
 
 int shl_dbg_init(struct shell *sh)
 {
@@ -59,7 +62,7 @@ static void shl_drop_inst(struct shell *sh)
 	struct shl_dbg *d = sh->dbg;
 
 	if (d->inst && d->async)
-		shl_dbg_keep(sh, d->inst);
+		shl_dbg_keep(sh, d->inst, d->prog);
 	else
 		syslet_inst__free(d->inst);
 	d->inst = NULL;
@@ -69,33 +72,37 @@ static void shl_drop_inst(struct shell *sh)
 	d->entry = NULL;
 }
 
-void shl_dbg_keep(struct shell *sh, struct syslet_inst *inst)
+void shl_dbg_keep(struct shell *sh, struct syslet_inst *inst,
+		  struct shl_prog *prog)
 {
-	struct shl_dbg *d = sh->dbg;
-	struct syslet_inst **v = realloc(d->kept, (d->nkept + 1) * sizeof(*v));
-
-	if (!v)
-		abort();
-	d->kept = v;
-	d->kept[d->nkept++] = inst;
+	(void)sh;
+	shl_exec_keep(inst, prog);
 }
 
 void shl_dbg_free(struct shell *sh)
 {
 	struct shl_dbg *d = sh->dbg;
-	size_t i;
+	size_t running;
 
 	if (!d)
 		return;
 	shl_drop_inst(sh);
-	/* Unregistering waits for busy workers; then nothing runs atoms of
-	 * the instances any more. */
-	if (d->ring_on)
+	/* Unregistering waits for busy workers, which would never come back
+	 * from a syslet that does not end: those are left to the process's
+	 * exit, with their instances, programs and ring. */
+	running = shl_exec_end_flights(sh, d->ring_on ? &d->ring : NULL);
+	if (d->ring_on && !running) {
 		syslet_ring_exit(&d->ring);
+	} else if (d->ring_on) {
+		struct syslet_ring *r = malloc(sizeof(*r));
+
+		if (!r)
+			abort();
+		*r = d->ring;
+		shl_ring_left = r;
+	}
 	shl_exec_fini(sh);
-	for (i = 0; i < d->nkept; i++)
-		syslet_inst__free(d->kept[i]);
-	free(d->kept);
+	shl_exec_free_flights(!running);
 	shl_free_args(d);
 	free(d->bps);
 	shl_prog_free(d->prog);
@@ -874,15 +881,13 @@ static void shl_show_ring(struct shell *sh)
 		struct syslet_uatom *a = r->slots[i];
 		struct syslet_inst *inst = NULL;
 		char res[64];
-		size_t k;
 
 		if (!a)
 			continue;
 		if (d->inst && syslet_inst__atom_index(d->inst, a) >= 0)
 			inst = d->inst;
-		for (k = 0; !inst && k < d->nkept; k++)
-			if (syslet_inst__atom_index(d->kept[k], a) >= 0)
-				inst = d->kept[k];
+		if (!inst)
+			inst = shl_exec_kept(a);
 		fprintf(sh->out, "  slot %lu: ", i);
 		if (inst) {
 			srun_format_result(res, sizeof(res),

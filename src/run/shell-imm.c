@@ -497,7 +497,7 @@ static void shl_imm_run(struct shell *sh, const char *text)
 		 * its own; the completion will show in the ring. */
 		fputs("interrupted; the statement goes on in a worker (ring, "
 		      "wait)\n", sh->out);
-		shl_dbg_keep(sh, inst);
+		shl_dbg_keep(sh, inst, p);
 		free(before);
 		goto out;
 	}

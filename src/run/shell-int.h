@@ -118,8 +118,11 @@ int shl_dbg_load_path(struct shell *sh, const char *path, int argc,
 /* The session's completion ring, registered on first use; NULL (message
  * printed) when registration failed. */
 struct syslet_ring *shl_ring(struct shell *sh);
-/* Keep inst until the session ends: a worker may still run it. */
-void shl_dbg_keep(struct shell *sh, struct syslet_inst *inst);
+/* Keep inst (and prog, its program) until the session ends: a worker
+ * may still run it. */
+struct shl_prog;
+void shl_dbg_keep(struct shell *sh, struct syslet_inst *inst,
+		  struct shl_prog *prog);
 void shl_dbg_names(struct shell *sh, unsigned int kinds, shl_name_fn add,
 		   void *ctx);
 
