@@ -29,6 +29,12 @@ check_PROGRAMS += tests/compiler/ir-run
 tests_compiler_ir_run_SOURCES = tests/compiler/ir-run.c
 tests_compiler_ir_run_LDADD = src/compiler/libfront.la
 
+# drop-check: lowering never loses atoms that no lower_drop() accounts for.
+check_PROGRAMS += tests/compiler/drop-check
+tests_compiler_drop_check_SOURCES = tests/compiler/drop-check.c
+tests_compiler_drop_check_LDADD = src/compiler/libfront.la
+TESTS += tests/compiler/drop-check
+
 TESTS += tests/compiler/diag.sh tests/compiler/lower.sh \
 	tests/compiler/examples.sh tests/compiler/pipeline.sh \
 	tests/compiler/semantics.sh

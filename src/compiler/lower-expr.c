@@ -241,6 +241,13 @@ static int eval_size(struct lower *L, const struct ast_expr *e, int64_t *v)
 	}
 	switch (s->kind) {
 	case LSYM_BUFFER:
+		if (s->state == LEVAL_BUSY) {
+			/* buffer b[sizeof(b)], or two sized by each other. */
+			lower_error(L, s->decl->name_loc, "buffer '%s' depends "
+				    "on its own size", s->name);
+			s->state = LEVAL_BAD;
+			return -1;
+		}
 		if (s->state == LEVAL_TODO)
 			lower_buffer(L, s);
 		if (s->state != LEVAL_DONE)
