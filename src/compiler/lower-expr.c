@@ -543,23 +543,26 @@ static char *quote(struct lower *L, const char *s, size_t n)
 	return out;
 }
 
+/* "literal" + k points at a literal of its own, the suffix: what the
+ * kernel reads is the same, and every pointer into pooled strings is
+ * then a string's start, so a listing can show each one whole. */
 static int string_addr(struct lower *L, const struct ast_expr *e, int64_t off)
 {
-	int obj = lower_string_obj(L, e->str, e->len, e->loc);
 	char *q, *disp;
-	int c;
+	int obj, c;
 
-	if (L->oom)
-		return -1;
 	if (off < 0 || (uint64_t)off > e->len) {
 		lower_error(L, e->loc, "offset %lld is outside the string "
 			    "(%zu bytes)", (long long)off, e->len);
 		return -1;
 	}
+	obj = lower_string_obj(L, e->str + off, e->len - (size_t)off, e->loc);
+	if (L->oom)
+		return -1;
 	q = quote(L, e->str, e->len);
 	disp = off ? lower_fmt(L, "%s+%lld", q ? q : "\"\"", (long long)off) :
 		     lower_strdup(L, q ? q : "\"\"");
-	c = lower_addr_cell(L, obj, IR_NONE, (uint64_t)off, disp);
+	c = lower_addr_cell(L, obj, IR_NONE, 0, disp);
 	free(q);
 	free(disp);
 	return L->oom ? -1 : c;
