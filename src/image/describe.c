@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "image/describe.h"
+#include "common/consts.h"
 #include "common/systab.h"
 #include "syslet.h"
 
@@ -410,9 +411,44 @@ const char *slo_atom_syscall(const struct slo_image *img, size_t atom)
 	return NULL;
 }
 
+/* The values of an atom's arguments that are pooled constants. */
+static void const_args(const struct slo_names *nm, size_t atom,
+		       int64_t *vals, bool *known)
+{
+	const struct slo_image *img = nm->img;
+
+	for (int a = 0; a < 6; a++) {
+		const struct slo_reloc *r = slo_image_reloc_at(
+			img, SLO_SEC_ATOMS,
+			atom * slo_atom_size(img) +
+				(uint64_t)(SLO_W_ARG0 + a) * img->word_size);
+		size_t c;
+		uint64_t v;
+
+		known[a] = false;
+		vals[a] = 0;
+		if (!r || r->target != SLO_SEC_CELLS ||
+		    r->addend % img->word_size ||
+		    r->addend / img->word_size >= nm->nr_cells)
+			continue;
+		c = r->addend / img->word_size;
+		/* A constant: no name, no pointer in it, no atom writes it. */
+		if (nm->sym[c] || nm->written[c] ||
+		    slo_image_reloc_at(img, SLO_SEC_CELLS, r->addend))
+			continue;
+		v = slo_image_word(img, SLO_SEC_CELLS, r->addend);
+		vals[a] = img->word_size == 4 ? (int64_t)(int32_t)(uint32_t)v
+					      : (int64_t)v;
+		known[a] = true;
+	}
+}
+
 void slo_describe_call(const struct slo_names *nm, size_t atom,
 		       struct slo_text *t)
 {
+	int64_t vals[6];
+	bool known[6];
+	char name[128];
 	const struct slo_image *img = nm->img;
 	const struct slo_symbol *entry = slo_entry_of(img, atom);
 	const char *sys = slo_atom_syscall(img, atom);
@@ -432,6 +468,7 @@ void slo_describe_call(const struct slo_names *nm, size_t atom,
 						base + SLO_W_ARG0 * img->word_size)
 				     ? ", " : "");
 	/* Like the kernel, stop at the first NULL argument. */
+	const_args(nm, atom, vals, known);
 	for (int a = 0; a < 6; a++) {
 		if (!slo_image_reloc_at(img, SLO_SEC_ATOMS,
 					base + (uint64_t)(SLO_W_ARG0 + a) *
@@ -439,7 +476,14 @@ void slo_describe_call(const struct slo_names *nm, size_t atom,
 			break;
 		if (a)
 			slo_text_add(t, ", ");
-		slo_describe_ptr(nm, atom, SLO_W_ARG0 + a, entry, t);
+		/* A constant flag or enum is shown by its name, as the
+		 * source spelled it (and as strace would). */
+		if (known[a] && sysconst_describe(sys, (unsigned int)a,
+						  vals[a], vals, known, name,
+						  sizeof(name)))
+			slo_text_add(t, "%s", name);
+		else
+			slo_describe_ptr(nm, atom, SLO_W_ARG0 + a, entry, t);
 	}
 	slo_text_add(t, ")");
 }
