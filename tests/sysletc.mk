@@ -23,8 +23,8 @@ TESTS += tests/sysletc/golden.sh
 EXTRA_DIST += tests/sysletc/golden.sh \
 	$(wildcard $(srcdir)/tests/sysletc/golden/*.syslet) \
 	$(wildcard $(srcdir)/tests/sysletc/golden/*.S)
-TESTS += tests/sysletc/cli.sh
-EXTRA_DIST += tests/sysletc/cli.sh
+TESTS += tests/sysletc/cli.sh tests/sysletc/output.sh
+EXTRA_DIST += tests/sysletc/cli.sh tests/sysletc/output.sh
 TESTS += tests/sysletc/examples.sh tests/sysletc/corrupt.sh
 EXTRA_DIST += tests/sysletc/examples.sh tests/sysletc/corrupt.sh
 

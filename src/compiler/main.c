@@ -2,15 +2,14 @@
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/outfile.h"
 #include "common/readfile.h"
 #include "common/systab.h"
 #include "compiler/compiler.h"
@@ -203,99 +202,24 @@ static char *default_output(const char *input)
 	return out;
 }
 
-/*
- * Output files appear whole or not at all: write a temporary file next
- * to the target, then rename it over.  "-" is the standard output.
- */
-struct out_file {
-	const char	*path;
-	char		*tmp;
-	int		fd;
-};
-
-static int out_open(struct out_file *o, const char *path)
-{
-	size_t n = strlen(path);
-	mode_t mask;
-
-	o->path = path;
-	o->tmp = NULL;
-	if (!strcmp(path, "-")) {
-		FILE *t = tmpfile();
-
-		o->fd = t ? dup(fileno(t)) : -1;
-		if (t)
-			fclose(t);
-		return o->fd < 0 ? -1 : 0;
-	}
-	o->tmp = malloc(n + 8);
-	if (!o->tmp)
-		return -1;
-	memcpy(o->tmp, path, n);
-	strcpy(o->tmp + n, ".XXXXXX");
-	o->fd = mkstemp(o->tmp);
-	if (o->fd < 0) {
-		free(o->tmp);
-		o->tmp = NULL;
-		return -1;
-	}
-	mask = umask(0);
-	umask(mask);
-	fchmod(o->fd, 0666 & ~mask);
-	return 0;
-}
-
-static int copy_to_stdout(int fd)
-{
-	char buf[65536];
-	ssize_t r;
-
-	if (lseek(fd, 0, SEEK_SET) < 0)
-		return -1;
-	while ((r = read(fd, buf, sizeof(buf))) > 0)
-		if (fwrite(buf, 1, (size_t)r, stdout) != (size_t)r)
-			return -1;
-	return r < 0 || fflush(stdout) ? -1 : 0;
-}
-
-/* ok: keep the file; otherwise throw it away. */
-static int out_close(struct out_file *o, int ok)
-{
-	int rc = 0;
-
-	if (!o->tmp) {
-		if (ok)
-			rc = copy_to_stdout(o->fd);
-		close(o->fd);
-		return rc;
-	}
-	if (close(o->fd))
-		ok = 0, rc = -1;
-	if (ok && rename(o->tmp, o->path))
-		rc = -1;
-	if (!ok || rc)
-		unlink(o->tmp);
-	free(o->tmp);
-	o->tmp = NULL;
-	return rc;
-}
-
+/* Output files appear whole or not at all, and only ever replace a
+ * regular file (src/common/outfile.h). */
 static int write_image(const struct slo_image *img, const char *path)
 {
-	struct out_file o;
+	struct common_out o;
 	char err[256];
 
-	if (out_open(&o, path)) {
-		fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
+	if (common_out_open(&o, path, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s: %s\n", prog, path, err);
 		return -1;
 	}
 	if (slo_image_write(img, o.fd, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s: %s\n", prog, path, err);
-		out_close(&o, 0);
+		common_out_close(&o, 0, NULL, 0);
 		return -1;
 	}
-	if (out_close(&o, 1)) {
-		fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
+	if (common_out_close(&o, 1, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s: %s\n", prog, path, err);
 		return -1;
 	}
 	return 0;
@@ -332,19 +256,25 @@ static int write_header(const struct slo_image *img, const char *path)
 
 static int write_header_file(const struct slo_image *img, const char *path)
 {
-	struct out_file o;
+	struct common_out o;
 	char *guard = guard_of(path);
+	char err[256];
 	FILE *f;
 	int ok;
 
-	if (!guard || out_open(&o, path)) {
+	if (!guard) {
 		fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
+		return -1;
+	}
+	if (common_out_open(&o, path, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s: %s\n", prog, path, err);
 		free(guard);
 		return -1;
 	}
 	f = fdopen(dup(o.fd), "w");
 	if (!f) {
-		out_close(&o, 0);
+		fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
+		common_out_close(&o, 0, NULL, 0);
 		free(guard);
 		return -1;
 	}
@@ -352,8 +282,13 @@ static int write_header_file(const struct slo_image *img, const char *path)
 	ok = !ferror(f);
 	ok = !fclose(f) && ok;
 	free(guard);
-	if (out_close(&o, ok) || !ok) {
+	if (!ok) {
 		fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
+		common_out_close(&o, 0, NULL, 0);
+		return -1;
+	}
+	if (common_out_close(&o, 1, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s: %s\n", prog, path, err);
 		return -1;
 	}
 	return 0;

@@ -1,6 +1,7 @@
 # src/lib/local.mk: libsyslet, the runtime library (ABI calls, backends, emul engine, image API).
 lib_LTLIBRARIES += src/lib/libsyslet.la
-include_HEADERS += src/include/syslet.h src/include/libsyslet.h
+include_HEADERS += src/include/syslet.h src/include/libsyslet.h \
+	src/include/syslet-compat.h
 nodist_include_HEADERS = src/include/syslet-nr.h
 
 # The core: everything but the image API.  Also built -m32 for the tests

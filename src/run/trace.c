@@ -134,9 +134,11 @@ struct srun_trace *srun_trace_start(const struct srun_opts *opts,
 	tr = calloc(1, sizeof(*tr));
 	if (!tr || !(tr->slots = calloc(nr + 1, sizeof(*tr->slots))) ||
 	    !(tr->spans = calloc(nr + 1, sizeof(*tr->spans)))) {
-		if (tr)
+		/* calloc() left what was not reached NULL. */
+		if (tr) {
 			free(tr->slots);
-	free(tr->spans);
+			free(tr->spans);
+		}
 		free(tr);
 		fprintf(stderr, "%s: out of memory\n", opts->progname);
 		return NULL;
