@@ -5,6 +5,8 @@ shell_session_tests = tests/shell/immediate.sh tests/shell/decls.sh \
 	tests/shell/errors.sh tests/shell/commands.sh
 TESTS += $(shell_session_tests) tests/shell/tty.sh tests/shell/hostile.sh \
 	tests/shell/inflight.sh
+TESTS += tests/shell/history.sh
+EXTRA_DIST += tests/shell/history.sh
 EXTRA_DIST += tests/shell/lib.sh tests/shell/tty.sh tests/shell/hostile.sh tests/shell/hello.txt \
 	tests/shell/inflight.sh \
 	tests/shell/async.syslet $(shell_session_tests) \
