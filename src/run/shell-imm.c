@@ -511,7 +511,8 @@ static unsigned int shl_closure(struct shl_imm *m, const char *text,
 		for (i = 0; i < d->ndeps; i++)
 			shl_pick_add(m, &pk, d->deps[i]);
 	}
-	qsort(pk.v, pk.n, sizeof(*pk.v), shl_cmp_size);
+	if (pk.n > 1)
+		qsort(pk.v, pk.n, sizeof(*pk.v), shl_cmp_size);
 	for (k = 0; k < pk.n; k++) {
 		shl_buf_puts(src, m->dv[pk.v[k]].text);
 		shl_buf_puts(src, "\n");
