@@ -14,13 +14,16 @@
  * other one 1.  That is a look every 64 syscall atoms (some microseconds:
  * at 32, the looks alone cost 3 ns of a 105 ns getppid atom; at 64, 1.5)
  * or every 256 umem_add atoms.  A call that may block runs with
- * the caller's signals open and ends the chain with -EINTR at once.
+ * the caller's signals open, so a signal interrupts it; it then ends the
+ * chain at once.
  * After a call that can signal its own caller (kill(getpid(), ...)), and
- * after any error (a write to a closed pipe raises SIGPIPE), the engine
- * looks at once, so a signal the syslet raises itself stops it exactly
- * where the kernel would; one from outside is seen within the budget,
- * which from outside cannot be told from a signal that took a few
- * microseconds longer to arrive.
+ * after a system call that failed (a write to a closed pipe raises
+ * SIGPIPE), the engine looks at once, so a signal the syslet raises itself
+ * stops it exactly where the kernel would; one from outside is seen within
+ * the budget, which from outside cannot be told from a signal that took a
+ * few microseconds longer to arrive.  Whether a signal arrived is only
+ * ever read from the signal state, never from an atom's result: a call
+ * may well return -EINTR's value (umem_add counting down does).
  */
 #define EMUL_SIG_BUDGET		256
 #define EMUL_SIG_SYSCALL	4
@@ -92,14 +95,36 @@ long emul_umem_add(unsigned long *p, unsigned long inc)
 	return emul_umem(p, inc);
 }
 
-/* signal_pending(): a signal the user does not block arrived.  Inline,
- * the caller's signals are blocked while the chain runs so that one that
- * arrives stays pending until we look; workers block everything. */
+/* Whether @sig, delivered now, would do anything: run a handler, or a
+ * default action other than ignoring it.  The kernel never makes an
+ * ignored signal pending; the engine holds every signal back while atoms
+ * run, and Linux queues a blocked signal even when it is ignored, so such
+ * signals are told apart here. */
+static bool emul_signal_acts(int sig)
+{
+	struct sigaction sa;
+
+	if (sigaction(sig, NULL, &sa))
+		return true;
+	if (sa.sa_handler == SIG_IGN)
+		return false;
+	if (sa.sa_handler != SIG_DFL)
+		return true;
+	/* The kernel's sig_kernel_ignore(): ignored by default. */
+	return sig != SIGCHLD && sig != SIGWINCH && sig != SIGURG &&
+	       sig != SIGCONT;
+}
+
+/* signal_pending(): a signal arrived that the caller's own mask lets
+ * through and that would act.  Inline, the caller's signals are blocked
+ * while the chain runs so that one that arrives stays pending until we
+ * look; workers block everything. */
 static bool emul_signal_pending(struct emul_run *run)
 {
 	sigset_t pend;
 	unsigned long p[sizeof(sigset_t) / sizeof(long)];
 	unsigned long m[sizeof(sigset_t) / sizeof(long)];
+	const unsigned int bits = 8 * sizeof(long);
 
 	if (run->mode == EMUL_RUN_STEP)
 		return false;
@@ -108,16 +133,26 @@ static bool emul_signal_pending(struct emul_run *run)
 	/* The kernel's sigset is the first _NSIG bits of glibc's. */
 	memcpy(p, &pend, sizeof(p));
 	memcpy(m, &run->user_mask, sizeof(m));
-	for (size_t i = 0; i < (NSIG - 1 + 8 * sizeof(long) - 1) /
-				(8 * sizeof(long)); i++)
-		if (p[i] & ~m[i])
-			return true;
+	for (size_t i = 0; i < (NSIG - 1 + bits - 1) / bits; i++) {
+		unsigned long todo = p[i] & ~m[i];
+
+		while (todo) {
+			unsigned int b = (unsigned int)__builtin_ctzl(todo);
+
+			todo &= todo - 1;
+			if (emul_signal_acts((int)(i * bits + b) + 1))
+				return true;
+		}
+	}
 	return false;
 }
 
 /* A call that may block, run here: the caller's own signal mask is put
  * back around it so that a signal interrupts it as it would in the
- * kernel (the chain then stops on -EINTR). */
+ * kernel.  A call that ran with the caller's signals open fails with
+ * EINTR only because a signal came (and its handler has run by now, so
+ * it is no longer pending): that is run->interrupted, and the chain ends
+ * after this atom. */
 static long emul_block_here(struct emul_run *run, const struct emul_atom *a,
 			    enum emul_policy pol, long partial)
 {
@@ -129,6 +164,8 @@ static long emul_block_here(struct emul_run *run, const struct emul_atom *a,
 	emul_sigmask(SIG_SETMASK, &run->user_mask, &blocked);
 	ret = emul_block_call(a, pol, partial);
 	emul_sigmask(SIG_SETMASK, &blocked, NULL);
+	if (ret == -EINTR)
+		run->interrupted = true;
 	return ret;
 }
 
@@ -322,6 +359,9 @@ fetched:
 			nsys++;
 			budget = budget > EMUL_SIG_SYSCALL ?
 				 budget - EMUL_SIG_SYSCALL : 0;
+			/* A failed call may have raised a signal (SIGPIPE). */
+			if (__builtin_expect((unsigned long)ret > -4096UL, 0))
+				budget = 0;
 		} else if (tab[a.nr] == EMUL_P_UMEM) {
 			ret = emul_umem((unsigned long *)a.args[0], a.args[1]);
 			numem++;
@@ -333,20 +373,17 @@ fetched:
 		lflags = a.flags;
 		if (a.ret_ptr && emul_put(a.ret_ptr, (unsigned long)ret))
 			ret = -EFAULT;
-		if (__builtin_expect(ret < 0 && ret > -4096, 0))
-			budget = 0;
 		if (__builtin_expect(budget == 0, 0)) {
 			budget = EMUL_SIG_BUDGET;
-			if (emul_signal_pending(run))
-				ret = -EINTR;
+			if (emul_signal_pending(run)) {
+				c->st.sigstops++;
+				run->sig_ended = true;
+				*done = true;
+				break;
+			}
 		}
-		if (__builtin_expect(!(a.flags & SYSLET_STOP_MASK), 1) &&
-		    ret != -EINTR) {
-			u = a.next;
-		} else if (ret == -EINTR) {
-			c->st.sigstops++;
-			u = NULL;
-		} else if (emul_goes_on(a.flags, ret)) {
+		if (__builtin_expect(!(a.flags & SYSLET_STOP_MASK), 1) ||
+		    emul_goes_on(a.flags, ret)) {
 			u = a.next;
 		} else if (a.flags & SYSLET_SKIP_TO_NEXT_ON_STOP) {
 			u = u + 1;
@@ -428,11 +465,15 @@ emul_loop_c(struct emul_run *run, struct emul_ctr *c, struct syslet_uatom *u,
 		} else if (!a->ret_ptr) {
 			stored = false;
 		}
-		if (__builtin_expect(ret < 0 && ret > -4096, 0))
+		/* A failed call may have raised a signal (SIGPIPE). */
+		if (__builtin_expect((unsigned long)ret > -4096UL, 0) &&
+		    a->nr != emul_prof->umem_nr)
 			c->budget = 0;
-		if (ret == -EINTR || (c->budget-- == 0 &&
-				      (c->budget = EMUL_SIG_BUDGET,
-				       emul_signal_pending(run)))) {
+		if (run->interrupted || (c->budget-- == 0 &&
+					 (c->budget = EMUL_SIG_BUDGET,
+					  emul_signal_pending(run)))) {
+			run->interrupted = false;
+			run->sig_ended = true;
 			c->st.sigstops++;
 			next = NULL;
 			end = SYSLET_END_SIGNAL;

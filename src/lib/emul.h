@@ -153,8 +153,12 @@ struct emul_run {
 	 * only opened and read that file since. */
 	long			pos_fd;
 	int64_t			pos;
-	sigset_t		user_mask;	/* inline: the caller's mask */
+	sigset_t		user_mask;	/* the mask of async_exec's caller */
 	bool			handed_off;
+	/* A call that ran with the caller's signals open was interrupted by
+	 * one (the chain ends after this atom); the chain ended because of
+	 * a signal. */
+	bool			interrupted, sig_ended;
 	/* Handed to a worker: where it resumes. */
 	struct syslet_uatom	*h_uatom;
 	struct emul_atom	h_atom;
