@@ -193,11 +193,18 @@ static int submit_and_wait(struct runner *r)
 	while (r->pending) {
 		if (drain(r))
 			continue;
-		if (sys_async_wait(1) < 0 && errno != EINTR) {
+		if (sys_async_wait(1) < 0) {
+			if (errno == EINTR)
+				continue;
 			fprintf(stderr, "%s: async_wait: %s\n", pn,
 				strerror(errno));
 			return -1;
 		}
+		/* async_wait() also returns once nothing is busy: what is
+		 * still pending ended on a nocomplete atom, and nothing more
+		 * will come (after one last look at the ring). */
+		if (!drain(r))
+			break;
 	}
 	return 0;
 }
@@ -208,8 +215,13 @@ static int report(struct runner *r)
 
 	for (size_t i = 0; i < r->nr_jobs; i++) {
 		struct job *j = &r->jobs[i];
-		long res = syslet_inst__result(j->inst, j->last);
+		long res;
 
+		/* Went async and ended on a nocomplete atom: its end is not
+		 * known, as asked. */
+		if (!j->last)
+			continue;
+		res = syslet_inst__result(j->inst, j->last);
 		if (res >= 0)
 			continue;
 		status = SRUN_STOPPED;
