@@ -577,12 +577,14 @@ static void shl_report_end(struct shell *sh, struct syslet_uatom *last,
 	char res[64];
 
 	d->pc = NULL;
-	if (ret < 0) {
+	/* A failed call is reported as syslet-run reports it; a test or
+	 * arithmetic atom's value is only a value. */
+	if (srun_is_call(last->nr) && ret < 0 && ret > -4096) {
 		srun_stop_report(sh->out, sh->prog, NULL, d->entry, d->inst, last,
 				 ret);
 		return;
 	}
-	srun_format_result(res, sizeof(res), ret);
+	srun_format_result(res, sizeof(res), ret, srun_is_call(last->nr));
 	fprintf(sh->out, "%s finished at [%ld]: %s\n", d->entry,
 		syslet_inst__atom_index(d->inst, last), res);
 }
@@ -790,7 +792,7 @@ static void shl_print_cell(struct shell *sh, const char *name,
 {
 	char res[64];
 
-	srun_format_result(res, sizeof(res), (long)v);
+	srun_format_result(res, sizeof(res), (long)v, false);
 	fprintf(sh->out, "%s = %s\n", name, res);
 }
 
@@ -938,16 +940,14 @@ static void shl_show_ring(struct shell *sh)
 				inst = d->kept[k];
 		fprintf(sh->out, "  slot %lu: ", i);
 		if (inst) {
-			srun_format_result(res, sizeof(res),
-					   syslet_inst__result(inst, a));
-			fprintf(sh->out, "[%ld]", syslet_inst__atom_index(inst, a));
-			{
-				struct syslet_atom_info ai;
+			const char *ran = srun_call_name(a->nr);
 
-				if (!syslet_inst__atom_info(inst, a, &ai) &&
-				    ai.syscall)
-					fprintf(sh->out, " %s", ai.syscall);
-			}
+			srun_format_result(res, sizeof(res),
+					   syslet_inst__result(inst, a),
+					   srun_is_call(a->nr));
+			fprintf(sh->out, "[%ld]", syslet_inst__atom_index(inst, a));
+			if (ran)
+				fprintf(sh->out, " %s", ran);
 			fprintf(sh->out, " = %s\n", res);
 		} else {
 			fprintf(sh->out, "%p\n", (void *)a);
