@@ -7,7 +7,7 @@ runtime_tests = tests/runtime/args tests/runtime/fault tests/runtime/stop \
 	tests/runtime/sigloop tests/runtime/hello tests/runtime/hello2007 \
 	tests/runtime/load tests/runtime/chains tests/runtime/observe \
 	tests/runtime/stats-handoff tests/runtime/poolwait tests/runtime/profile \
-	tests/runtime/eintr tests/runtime/sigkinds
+	tests/runtime/eintr tests/runtime/sigkinds tests/runtime/faultown
 check_PROGRAMS += $(runtime_tests)
 TESTS += $(runtime_tests)
 noinst_HEADERS += tests/runtime/helpers.h
@@ -32,6 +32,7 @@ tests_runtime_poolwait_LDADD = $(runtime_ldadd)
 tests_runtime_profile_LDADD = $(runtime_ldadd)
 tests_runtime_eintr_LDADD = $(runtime_ldadd)
 tests_runtime_sigkinds_LDADD = $(runtime_ldadd)
+tests_runtime_faultown_LDADD = $(runtime_ldadd)
 
 # The same programs against an -m32 build of libsyslet's core, so that the
 # i386 engine is tested too (its own convenience library: no libelf needed).
@@ -47,12 +48,17 @@ runtime32_tests = tests/runtime/args32 tests/runtime/fault32 \
 	tests/runtime/sigloop32 tests/runtime/load32 tests/runtime/register32 \
 	tests/runtime/deny32 tests/runtime/wait32 tests/runtime/hello32 \
 	tests/runtime/chains32 tests/runtime/observe32 tests/runtime/poolwait32 \
-	tests/runtime/profile32 tests/runtime/eintr32 tests/runtime/sigkinds32
+	tests/runtime/profile32 tests/runtime/eintr32 tests/runtime/sigkinds32 \
+	tests/runtime/faultown32
 check_PROGRAMS += $(runtime32_tests)
 TESTS += $(runtime32_tests)
 runtime32_cflags = $(AM_CFLAGS) -m32 -pthread
 runtime32_ldflags = -m32 -pthread
 runtime32_ldadd = tests/runtime/libsyslet32.la
+tests_runtime_faultown32_SOURCES = tests/runtime/faultown.c
+tests_runtime_faultown32_CFLAGS = $(runtime32_cflags)
+tests_runtime_faultown32_LDFLAGS = $(runtime32_ldflags)
+tests_runtime_faultown32_LDADD = $(runtime32_ldadd)
 tests_runtime_eintr32_SOURCES = tests/runtime/eintr.c
 tests_runtime_eintr32_CFLAGS = $(runtime32_cflags)
 tests_runtime_eintr32_LDFLAGS = $(runtime32_ldflags)

@@ -3,9 +3,11 @@
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "emul.h"
 #include "emul-fault.h"
+#include "common/systab.h"
 
 /*
  * How often the engine looks for pending signals.  One look is a
@@ -156,17 +158,105 @@ static bool emul_signal_pending(struct emul_run *run)
 static long emul_block_here(struct emul_run *run, const struct emul_atom *a,
 			    enum emul_policy pol, long partial)
 {
+	struct timespec t0, t1;
 	sigset_t blocked;
 	long ret;
 
-	if (run->mode != EMUL_RUN_INLINE)
-		return emul_block_call(a, pol, partial);
-	emul_sigmask(SIG_SETMASK, &run->user_mask, &blocked);
-	ret = emul_block_call(a, pol, partial);
-	emul_sigmask(SIG_SETMASK, &blocked, NULL);
-	if (ret == -EINTR)
-		run->interrupted = true;
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &t0);
+	if (run->mode != EMUL_RUN_INLINE) {
+		ret = emul_block_call(a, pol, partial);
+	} else {
+		emul_sigmask(SIG_SETMASK, &run->user_mask, &blocked);
+		ret = emul_block_call(a, pol, partial);
+		emul_sigmask(SIG_SETMASK, &blocked, NULL);
+		if (ret == -EINTR)
+			run->interrupted = true;
+	}
+	/* A call that slept (the coarse clock ticked): the program ran
+	 * meanwhile and may have replaced the fault handler. */
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &t1);
+	if (t0.tv_nsec != t1.tv_nsec || t0.tv_sec != t1.tv_sec)
+		emul_fault_own();
 	return ret;
+}
+
+/* The signals a fault raises: the engine's handling needs them open. */
+static void emul_sync_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGSEGV);
+	sigaddset(set, SIGBUS);
+	sigaddset(set, SIGFPE);
+	sigaddset(set, SIGILL);
+	sigaddset(set, SIGTRAP);
+	sigaddset(set, SIGSYS);
+}
+
+/*
+ * rt_sigprocmask() (or i386's older sigprocmask()) from an atom.  While
+ * atoms run, the thread's own mask holds every signal back but the
+ * synchronous ones, which the engine's fault handling needs; the caller's
+ * mask is run->user_mask, and that is the one the atom changes, in the
+ * kernel's order: the new set is read (-EFAULT), the change made
+ * (-EINVAL for a bad @how), the old mask written (-EFAULT).  It takes
+ * effect for the signal checks at once and in the thread when async_exec
+ * returns.  A step (syslet_step) has no caller's mask: the call is made,
+ * and the synchronous signals opened again.
+ */
+static long emul_sigmask_atom(struct emul_run *run, const struct emul_atom *a)
+{
+	/* The kernel's sigset: 64 bits, the first of glibc's sigset_t. */
+	unsigned long cur[8 / sizeof(long)], set[8 / sizeof(long)];
+	unsigned long how = a->args[0];
+	const unsigned long *setp = (const unsigned long *)a->args[1];
+	unsigned long *oldp = (unsigned long *)a->args[2];
+	bool rt = (long)a->nr == SYS_rt_sigprocmask;
+	/* Words of the call's set: the old call has one (signals 1..32 on
+	 * i386); the rest of the mask is left as it is. */
+	unsigned int n = rt ? 8 / sizeof(long) : 1;
+
+	if (run->mode == EMUL_RUN_STEP) {
+		sigset_t sync;
+		long r = emul_raw_syscall(a);
+
+		emul_sync_signals(&sync);
+		emul_sigmask(SIG_UNBLOCK, &sync, NULL);
+		return r;
+	}
+	if (rt && a->args[3] != 8)
+		return -EINVAL;
+	memcpy(cur, &run->user_mask, sizeof(cur));
+	if (setp) {
+		unsigned long now[8 / sizeof(long)];
+
+		memcpy(now, cur, sizeof(now));
+		for (unsigned int i = 0; i < n; i++)
+			if (emul_get(&set[i], &setp[i]))
+				return -EFAULT;
+		for (unsigned int i = 0; i < n; i++) {
+			switch (how) {
+			case SIG_BLOCK:
+				now[i] |= set[i];
+				break;
+			case SIG_UNBLOCK:
+				now[i] &= ~set[i];
+				break;
+			case SIG_SETMASK:
+				now[i] = set[i];
+				break;
+			default:
+				return -EINVAL;
+			}
+		}
+		/* SIGKILL and SIGSTOP are never blocked. */
+		now[0] &= ~((1UL << (SIGKILL - 1)) | (1UL << (SIGSTOP - 1)));
+		memcpy(&run->user_mask, now, sizeof(now));
+	}
+	if (oldp)
+		for (unsigned int i = 0; i < n; i++)
+			if (emul_put(&oldp[i], cur[i]))
+				return -EFAULT;
+	return 0;
 }
 
 /*
@@ -215,6 +305,14 @@ emul_exec(struct emul_run *run, struct emul_ctr *c, struct syslet_uatom *u,
 		return -EPERM;
 	case EMUL_P_NONE:
 		return -ENOSYS;
+	case EMUL_P_ARGS:
+		/* The deny list by argument: prctl(PR_SET_SECCOMP, ...). */
+		if (systab_denied_args(prof->profile, (long)a->nr, a->args,
+				       a->nargs)) {
+			c->st.denied++;
+			return -EPERM;
+		}
+		break;
 	default:
 		break;
 	}
@@ -225,9 +323,22 @@ emul_exec(struct emul_run *run, struct emul_ctr *c, struct syslet_uatom *u,
 	c->budget = c->budget > EMUL_SIG_SYSCALL ?
 			  c->budget - (EMUL_SIG_SYSCALL - 1) : 0;
 	/* Never blocks: the same call inline, SYNC or in a worker. */
-	if (pol == EMUL_P_INLINE) {
+	if (pol == EMUL_P_INLINE || pol == EMUL_P_ARGS) {
 		run->pos_fd = -1;
 		return emul_raw_syscall(a);
+	}
+	if (pol == EMUL_P_SIGACTION) {
+		long r = emul_raw_syscall(a);
+
+		/* It may have replaced the engine's fault handler: take it
+		 * back, and keep what the atom set as the program's. */
+		emul_fault_own();
+		return r;
+	}
+	if (pol == EMUL_P_SIGMASK) {
+		/* A signal it lets through ends the chain after it. */
+		c->budget = 0;
+		return emul_sigmask_atom(run, a);
 	}
 	if (run->mode != EMUL_RUN_INLINE || resumed) {
 		run->pos_fd = -1;
@@ -552,6 +663,7 @@ struct syslet_uatom *emul_step(struct syslet_uatom *u, struct syslet_event *ev)
 	unsigned long lf = 0;
 	long err = 0;
 
+	emul_fault_own();
 	memset(&run, 0, sizeof(run));
 	run.mode = EMUL_RUN_STEP;
 	run.sig_budget = EMUL_SIG_BUDGET;

@@ -502,6 +502,9 @@ static struct syslet_uatom *emul_exec(struct syslet_uatom *atom, long *err)
 		return NULL;
 	}
 	emul_flush_cur();
+	/* A bad pointer gives -EFAULT whatever the program did with
+	 * SIGSEGV and SIGBUS since the last call (emul-fault.c). */
+	emul_fault_own();
 	memset(&run, 0, sizeof(run));
 	run.ah = ah;
 	run.mode = EMUL_RUN_INLINE;
@@ -575,7 +578,10 @@ static long emul_backend_umem_add(unsigned long *uptr, unsigned long inc)
 {
 	long err = emul_init();
 
-	return err ? err : emul_umem_add(uptr, inc);
+	if (err)
+		return err;
+	emul_fault_own();
+	return emul_umem_add(uptr, inc);
 }
 
 static int emul_probe(void)

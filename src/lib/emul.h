@@ -45,6 +45,11 @@ enum emul_policy {
 	EMUL_P_UMEM,		/* umem_add: done by the engine itself */
 	EMUL_P_DENY,		/* refused in atoms (systab_denied) */
 	EMUL_P_NONE,		/* no such call in the profile: -ENOSYS */
+	/* Calls that could take the engine's own fault handling down, made
+	 * safe: */
+	EMUL_P_SIGACTION,	/* rt_sigaction & co: the handler is taken back */
+	EMUL_P_SIGMASK,		/* rt_sigprocmask & co: on the caller's mask */
+	EMUL_P_ARGS,		/* refused for some arguments (prctl) */
 };
 
 /* Or'ed into a policy byte: the call may send a signal to its own caller
