@@ -74,9 +74,13 @@ long systab_syslet_nr(enum systab_profile p, int call)
 
 int systab_syslet_call(enum systab_profile p, long nr)
 {
-	long off = nr - syslet_base(p);
+	long base = syslet_base(p);
 
-	return off >= 0 && off < SYSLET_NR_CALLS ? (int)off : -1;
+	/* nr comes from an image word: compare before subtracting, which
+	 * would overflow for numbers near LONG_MIN. */
+	if (nr < base || nr >= base + SYSLET_NR_CALLS)
+		return -1;
+	return (int)(nr - base);
 }
 
 int systab_lookup(enum systab_profile p, const char *name)
