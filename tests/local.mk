@@ -1,5 +1,35 @@
 # tests/local.mk: the test suite; each part of the project adds its own fragment.
 EXTRA_DIST += tests/lib/harness.sh
+
+# Every test runs through run-prog.sh, which skips (77, with the reason) a
+# 32-bit program where 32-bit programs do not run: a kernel without ia32
+# emulation refuses them even though -m32 builds them.  Whether they run
+# is probed once per make check, into tests/lib/m32.status (m32.sh).
+LOG_COMPILER = $(SHELL) $(top_srcdir)/tests/lib/run-prog.sh
+EXTRA_DIST += tests/lib/run-prog.sh tests/lib/m32.sh tests/lib/m32-probe.sh
+if HAVE_M32
+check_PROGRAMS += tests/lib/m32-probe
+tests_lib_m32_probe_SOURCES = tests/lib/m32-probe.c
+tests_lib_m32_probe_CFLAGS = $(AM_CFLAGS) -m32 -pthread
+tests_lib_m32_probe_LDFLAGS = -m32 -pthread
+m32_probe = tests/lib/m32-probe$(EXEEXT)
+else
+EXTRA_DIST += tests/lib/m32-probe.c
+endif
+check_DATA = tests/lib/m32.status tests/lib/tests.list
+CLEANFILES += tests/lib/m32.status tests/lib/tests.list
+.PHONY: tests/lib/m32.status
+tests/lib/m32.status: $(m32_probe)
+	$(AM_V_GEN)$(MKDIR_P) tests/lib && HAVE_M32=$(HAVE_M32_VALUE) \
+		CC='$(CC)' $(SHELL) $(srcdir)/tests/lib/m32-probe.sh \
+		./tests/lib/m32-probe$(EXEEXT) >$@
+# The test programs, one a line, for tests/common/m32-off.sh (not
+# $(TESTS), which make check TESTS=... narrows).
+tests/lib/tests.list: Makefile
+	$(AM_V_GEN)$(MKDIR_P) tests/lib && \
+		for t in $(check_PROGRAMS); do echo $$t; done >$@
+TESTS += tests/common/m32-off.sh
+EXTRA_DIST += tests/common/m32-off.sh
 noinst_HEADERS += tests/lib/slurp.h
 TESTS += tests/common/systab.sh
 EXTRA_DIST += tests/common/systab.sh
