@@ -176,6 +176,8 @@ static int item(struct lower *L, struct bytes *bs, const struct ast_expr *e,
 			if (nargs(e) != 1 ||
 			    lower_eval_must(L, e->args, &v, "a word") != 1)
 				return -1;
+			if (fits(L, e->args, v, 8 * L->word, "a word"))
+				return -1;
 			return put_int(L, bs, (uint64_t)v, L->word, false);
 		}
 		for (size_t i = 0; i < sizeof(int_ctors) / sizeof(int_ctors[0]);
