@@ -140,7 +140,8 @@ static void entry_decl(const struct slo_image *img, size_t k,
 	char *c = c_name(e->name, "");
 	int nparams = 0;
 
-	fprintf(out, "\n/* syslet %s: %llu atoms */\n", e->name, atoms);
+	fprintf(out, "\n/* syslet %s: %llu atom%s */\n", e->name, atoms,
+		atoms == 1 ? "" : "s");
 	if (c && claim(nm, c))
 		fprintf(out, "extern struct syslet_uatom %s[%llu] __asm__(\"%s\");\n",
 			c, atoms ? atoms : 1, e->name);
