@@ -44,6 +44,10 @@ struct bytes {
 
 static int put(struct lower *L, struct bytes *bs, const void *p, size_t n)
 {
+	/* An empty string first: no buffer yet, and memcpy(NULL, p, 0) is
+	 * undefined (gcc -fanalyzer, UBSan). */
+	if (!n)
+		return 0;
 	if (bs->n + n > LOWER_MAX_OBJECT) {
 		bs->too_large = true;
 		return -1;
