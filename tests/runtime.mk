@@ -30,6 +30,13 @@ tests_runtime_stats_handoff_LDADD = $(runtime_ldadd)
 tests_runtime_poolwait_LDADD = $(runtime_ldadd)
 tests_runtime_profile_LDADD = $(runtime_ldadd)
 
+# syslet-compat.h: a program in the 2007 style, run on each backend by
+# name (the kernel's run skips where no patched kernel answers).
+check_PROGRAMS += tests/runtime/compat
+tests_runtime_compat_LDADD = $(runtime_ldadd)
+TESTS += tests/runtime/compat-emul.sh tests/runtime/compat-kernel.sh
+EXTRA_DIST += tests/runtime/compat-emul.sh tests/runtime/compat-kernel.sh
+
 # The same programs against an -m32 build of libsyslet's core, so that the
 # i386 engine is tested too (its own convenience library: no libelf needed).
 if HAVE_M32
@@ -44,7 +51,7 @@ runtime32_tests = tests/runtime/args32 tests/runtime/fault32 \
 	tests/runtime/sigloop32 tests/runtime/load32 tests/runtime/register32 \
 	tests/runtime/deny32 tests/runtime/wait32 tests/runtime/hello32 \
 	tests/runtime/chains32 tests/runtime/observe32 tests/runtime/poolwait32 \
-	tests/runtime/profile32
+	tests/runtime/profile32 tests/runtime/compat32
 check_PROGRAMS += $(runtime32_tests)
 TESTS += $(runtime32_tests)
 runtime32_cflags = $(AM_CFLAGS) -m32 -pthread
@@ -54,6 +61,10 @@ tests_runtime_profile32_SOURCES = tests/runtime/profile.c
 tests_runtime_profile32_CFLAGS = $(runtime32_cflags)
 tests_runtime_profile32_LDFLAGS = $(runtime32_ldflags)
 tests_runtime_profile32_LDADD = $(runtime32_ldadd)
+tests_runtime_compat32_SOURCES = tests/runtime/compat.c
+tests_runtime_compat32_CFLAGS = $(runtime32_cflags)
+tests_runtime_compat32_LDFLAGS = $(runtime32_ldflags)
+tests_runtime_compat32_LDADD = $(runtime32_ldadd)
 tests_runtime_chains32_SOURCES = tests/runtime/chains.c
 tests_runtime_chains32_CFLAGS = $(runtime32_cflags)
 tests_runtime_chains32_LDFLAGS = $(runtime32_ldflags)

@@ -197,13 +197,17 @@ int lower_cond(struct lower *L, const struct ast_expr *e, int t, int f,
 	int64_t v, k;
 	int r, rt;
 
-	if (!e)
-		return t;	/* for (;;) */
+	if (!e) {
+		lower_drop(L, f);	/* for (;;) */
+		return t;
+	}
 	r = lower_eval(L, e, &v);
 	if (r < 0)
 		return LOWER_END;
-	if (r == 1)
+	if (r == 1) {
+		lower_drop(L, v ? f : t);
 		return v ? t : f;
+	}
 	if (e->kind == AST_UNARY && e->op == '!')
 		return lower_cond(L, e->l, f, t, fz);
 	if (e->kind == AST_BINARY && e->op == AST_OP_AND) {

@@ -3,74 +3,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/consts.h"
 #include "common/systab.h"
 #include "compiler/lower.h"
 
-/*
- * Predefined constants.  These are the Linux UAPI values, which are the
- * same for every profile we target (i386-2007, i386, x86_64 all use the
- * x86 asm-generic numbering); O_LARGEFILE, whose meaning differs, is
- * left out on purpose.  errno names (EAGAIN ...) come from the
- * generated table through errno_lookup().
- */
-static const struct {
-	const char	*name;
-	int64_t		value;
-} predefined[] = {
-	{ "STDIN", 0 }, { "STDOUT", 1 }, { "STDERR", 2 },
-	{ "STDIN_FILENO", 0 }, { "STDOUT_FILENO", 1 }, { "STDERR_FILENO", 2 },
-	{ "NULL", 0 },
-	{ "O_RDONLY", 00 }, { "O_WRONLY", 01 }, { "O_RDWR", 02 },
-	{ "O_CREAT", 0100 }, { "O_EXCL", 0200 }, { "O_NOCTTY", 0400 },
-	{ "O_TRUNC", 01000 }, { "O_APPEND", 02000 }, { "O_NONBLOCK", 04000 },
-	{ "O_DSYNC", 010000 }, { "O_DIRECT", 040000 },
-	{ "O_DIRECTORY", 0200000 }, { "O_NOFOLLOW", 0400000 },
-	{ "O_NOATIME", 01000000 }, { "O_CLOEXEC", 02000000 },
-	{ "O_SYNC", 04010000 }, { "O_PATH", 010000000 },
-	{ "AT_FDCWD", -100 }, { "AT_REMOVEDIR", 0x200 },
-	{ "AT_SYMLINK_NOFOLLOW", 0x100 },
-	{ "SEEK_SET", 0 }, { "SEEK_CUR", 1 }, { "SEEK_END", 2 },
-	{ "F_DUPFD", 0 }, { "F_GETFD", 1 }, { "F_SETFD", 2 }, { "F_GETFL", 3 },
-	{ "F_SETFL", 4 }, { "FD_CLOEXEC", 1 },
-	{ "S_IRWXU", 0700 }, { "S_IRUSR", 0400 }, { "S_IWUSR", 0200 },
-	{ "S_IXUSR", 0100 }, { "S_IRWXG", 070 }, { "S_IRGRP", 040 },
-	{ "S_IWGRP", 020 }, { "S_IXGRP", 010 }, { "S_IRWXO", 07 },
-	{ "S_IROTH", 04 }, { "S_IWOTH", 02 }, { "S_IXOTH", 01 },
-	{ "F_OK", 0 }, { "X_OK", 1 }, { "W_OK", 2 }, { "R_OK", 4 },
-	{ "AF_UNSPEC", 0 }, { "AF_UNIX", 1 }, { "AF_LOCAL", 1 },
-	{ "AF_INET", 2 }, { "AF_INET6", 10 },
-	{ "SOCK_STREAM", 1 }, { "SOCK_DGRAM", 2 }, { "SOCK_RAW", 3 },
-	{ "SOCK_NONBLOCK", 04000 }, { "SOCK_CLOEXEC", 02000000 },
-	{ "SOL_SOCKET", 1 }, { "SO_REUSEADDR", 2 }, { "SO_KEEPALIVE", 9 },
-	{ "SO_RCVBUF", 8 }, { "SO_SNDBUF", 7 }, { "SO_REUSEPORT", 15 },
-	{ "IPPROTO_IP", 0 }, { "IPPROTO_TCP", 6 }, { "IPPROTO_UDP", 17 },
-	{ "TCP_NODELAY", 1 }, { "TCP_CORK", 3 },
-	{ "INADDR_ANY", 0 }, { "INADDR_LOOPBACK", 0x7f000001 },
-	{ "SHUT_RD", 0 }, { "SHUT_WR", 1 }, { "SHUT_RDWR", 2 },
-	{ "MSG_PEEK", 2 }, { "MSG_DONTWAIT", 0x40 }, { "MSG_WAITALL", 0x100 },
-	{ "MSG_NOSIGNAL", 0x4000 },
-	{ "PROT_NONE", 0 }, { "PROT_READ", 1 }, { "PROT_WRITE", 2 },
-	{ "PROT_EXEC", 4 }, { "MAP_SHARED", 1 }, { "MAP_PRIVATE", 2 },
-	{ "MAP_FIXED", 0x10 }, { "MAP_ANONYMOUS", 0x20 },
-	{ "CLOCK_REALTIME", 0 }, { "CLOCK_MONOTONIC", 1 },
-	{ "SIGHUP", 1 }, { "SIGINT", 2 }, { "SIGQUIT", 3 }, { "SIGKILL", 9 },
-	{ "SIGUSR1", 10 }, { "SIGUSR2", 12 }, { "SIGPIPE", 13 },
-	{ "SIGALRM", 14 }, { "SIGTERM", 15 }, { "SIGCHLD", 17 },
-	{ "SIGCONT", 18 }, { "SIGSTOP", 19 },
-	{ "POLLIN", 1 }, { "POLLPRI", 2 }, { "POLLOUT", 4 },
-	{ "EPOLL_CTL_ADD", 1 }, { "EPOLL_CTL_DEL", 2 }, { "EPOLL_CTL_MOD", 3 },
-	{ "EPOLLIN", 1 }, { "EPOLLOUT", 4 },
-};
-
+/* Predefined constants (O_RDONLY, AF_INET ...) are in common/consts.c,
+ * shared with the listings that name them back; errno names (EAGAIN
+ * ...) come from the generated table through errno_lookup(). */
 bool lower_predefined(const char *name, int64_t *v)
 {
 	int e;
 
-	for (size_t i = 0; i < sizeof(predefined) / sizeof(predefined[0]); i++)
-		if (!strcmp(predefined[i].name, name)) {
-			*v = predefined[i].value;
-			return true;
-		}
+	if (sysconst_lookup(name, v))
+		return true;
 	if (name[0] == 'E' && (e = errno_lookup(name)) > 0) {
 		*v = e;
 		return true;
@@ -139,13 +84,16 @@ void lower_undeclared(struct lower *L, struct ast_loc loc, const char *name)
 {
 	const char *best = NULL;
 	unsigned int bd = strlen(name) <= 2 ? 2 : 3;
+	const struct sysconst *consts;
+	size_t nr_consts;
 
 	for (size_t i = 0; i < L->locals.n; i++)
 		closest(name, L->locals.v[i].name, &best, &bd);
 	for (size_t i = 0; i < L->globals.n; i++)
 		closest(name, L->globals.v[i].name, &best, &bd);
-	for (size_t i = 0; i < sizeof(predefined) / sizeof(predefined[0]); i++)
-		closest(name, predefined[i].name, &best, &bd);
+	consts = sysconst_all(&nr_consts);
+	for (size_t i = 0; i < nr_consts; i++)
+		closest(name, consts[i].name, &best, &bd);
 	if (best)
 		lower_error(L, loc, "'%s' is not declared; did you mean '%s'?",
 			    name, best);
@@ -241,6 +189,13 @@ static int eval_size(struct lower *L, const struct ast_expr *e, int64_t *v)
 	}
 	switch (s->kind) {
 	case LSYM_BUFFER:
+		if (s->state == LEVAL_BUSY) {
+			/* buffer b[sizeof(b)], or two sized by each other. */
+			lower_error(L, s->decl->name_loc, "buffer '%s' depends "
+				    "on its own size", s->name);
+			s->state = LEVAL_BAD;
+			return -1;
+		}
 		if (s->state == LEVAL_TODO)
 			lower_buffer(L, s);
 		if (s->state != LEVAL_DONE)
@@ -543,23 +498,26 @@ static char *quote(struct lower *L, const char *s, size_t n)
 	return out;
 }
 
+/* "literal" + k points at a literal of its own, the suffix: what the
+ * kernel reads is the same, and every pointer into pooled strings is
+ * then a string's start, so a listing can show each one whole. */
 static int string_addr(struct lower *L, const struct ast_expr *e, int64_t off)
 {
-	int obj = lower_string_obj(L, e->str, e->len, e->loc);
 	char *q, *disp;
-	int c;
+	int obj, c;
 
-	if (L->oom)
-		return -1;
 	if (off < 0 || (uint64_t)off > e->len) {
 		lower_error(L, e->loc, "offset %lld is outside the string "
 			    "(%zu bytes)", (long long)off, e->len);
 		return -1;
 	}
+	obj = lower_string_obj(L, e->str + off, e->len - (size_t)off, e->loc);
+	if (L->oom)
+		return -1;
 	q = quote(L, e->str, e->len);
 	disp = off ? lower_fmt(L, "%s+%lld", q ? q : "\"\"", (long long)off) :
 		     lower_strdup(L, q ? q : "\"\"");
-	c = lower_addr_cell(L, obj, IR_NONE, (uint64_t)off, disp);
+	c = lower_addr_cell(L, obj, IR_NONE, 0, disp);
 	free(q);
 	free(disp);
 	return L->oom ? -1 : c;

@@ -291,6 +291,16 @@ int lower_resolve(const struct lower *L, int t)
 	return t <= -2 ? LOWER_END : t;
 }
 
+void lower_drop(struct lower *L, int target)
+{
+	if (target == LOWER_END)
+		return;
+	if (!grow(L, (void **)&L->dropped, L->nr_dropped, &L->cap_dropped,
+		  sizeof(int)))
+		return;
+	L->dropped[L->nr_dropped++] = target;
+}
+
 /* Bind ph to target.  A placeholder that would resolve to itself is a
  * loop without any atom in it (`loop {}`, `L: goto L;`): the kernel
  * would have nothing to run, so it is an error. */
@@ -457,6 +467,46 @@ out:
 }
 
 /*
+ * Every atom no entry reaches must have been left behind on purpose
+ * (lower_drop): otherwise reachable code would vanish without a word.
+ * Once an error was reported no image is made, and the paths that
+ * reported it may return any target.
+ */
+static void check_dropped(struct lower *L, const unsigned char *seen)
+{
+	struct ir_program *p = L->p;
+	unsigned char *left = calloc(p->nr_atoms + 1, 1);
+	int *order = malloc(sizeof(int) * (p->nr_atoms + 1));
+	size_t n = 0;
+
+	if (!left || !order) {
+		lower_oom(L);
+		goto out;
+	}
+	if (L->d->errors != L->errors_at_start)
+		goto out;
+	for (size_t i = 0; i < L->nr_dropped; i++)
+		order_from(p, lower_resolve(L, L->dropped[i]), left, order, &n);
+	for (size_t i = 0; i < p->nr_atoms; i++) {
+		const struct ir_atom *a = &p->atoms[i];
+
+		if (seen[i] || left[i])
+			continue;
+		lower_error(L, (struct ast_loc){ .first_line = a->loc.line,
+						 .first_column = a->loc.col,
+						 .last_line = a->loc.line,
+						 .last_column = a->loc.col },
+			    "internal error: the atoms of this statement were "
+			    "lost without a diagnostic (please report this "
+			    "bug); no image is made");
+		break;
+	}
+out:
+	free(left);
+	free(order);
+}
+
+/*
  * Resolve placeholders, tidy the branch flags, drop atoms no entry can
  * reach (statements after `stop`, folded-away branches) and renumber.
  */
@@ -511,6 +561,7 @@ void lower_finish(struct lower *L)
 	}
 	for (size_t i = 0; i < p->nr_entries; i++)
 		order_from(p, p->entries[i].first_atom, seen, order, &n);
+	check_dropped(L, seen);
 	for (size_t i = 0; i < p->nr_atoms; i++) {
 		map[i] = IR_NONE;
 		if (!seen[i])

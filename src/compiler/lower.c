@@ -618,6 +618,8 @@ static int lower_loop(struct lower *L, struct ast_stmt *s, int succ)
 		}
 		return cond;
 	default:	/* loop */
+		/* Only a break leads on; without one, what follows is left. */
+		lower_drop(L, succ);
 		body = loop_body(L, s->body, head, succ, head);
 		lower_ph_bind(L, head, body, s->head, "this loop");
 		return body;
@@ -685,9 +687,11 @@ static int lower_stmt(struct lower *L, struct ast_stmt *s, int succ)
 			break;
 		}
 		r = s->kind == AST_S_BREAK ? L->brk : L->cont;
+		lower_drop(L, succ);
 		break;
 	case AST_S_STOP:
 		r = LOWER_END;
+		lower_drop(L, succ);
 		break;
 	case AST_S_GOTO:
 		l = label(L, s->name, s->loc);
@@ -696,6 +700,7 @@ static int lower_stmt(struct lower *L, struct ast_stmt *s, int succ)
 			if (!l->defined)
 				l->loc = s->loc;
 			r = l->ph;
+			lower_drop(L, succ);
 		}
 		break;
 	case AST_S_LABEL:
@@ -881,6 +886,7 @@ struct ir_program *sysletc_front(const char *src, size_t len,
 		return NULL;
 	}
 	L.p->profile = L.profile;
+	L.errors_at_start = d->errors;
 	L.p->source = lower_strdup(&L, d->file);
 
 	ast_parse(src, len, d, &f);
@@ -892,6 +898,7 @@ struct ir_program *sysletc_front(const char *src, size_t len,
 	free(L.locals.v);
 	free(L.labels);
 	free(L.ph);
+	free(L.dropped);
 	if (d->errors != before || L.oom) {
 		ir_program_free(L.p);
 		return NULL;

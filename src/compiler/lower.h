@@ -105,6 +105,11 @@ struct lower {
 	int				*ph;
 	size_t				nr_ph, cap_ph;
 
+	/* Targets the lowering leaves behind on purpose (see lower_drop). */
+	int				*dropped;
+	size_t				nr_dropped, cap_dropped;
+	unsigned int			errors_at_start;
+
 	struct lower_symtab		globals;
 	struct lower_symtab		locals;
 
@@ -146,6 +151,16 @@ int lower_ph_new(struct lower *L);
 int lower_ph_bind(struct lower *L, int ph, int target, struct ast_loc loc,
 		  const char *what);
 int lower_resolve(const struct lower *L, int t);
+/*
+ * Say that nothing will branch to target from here, on purpose: the
+ * statements after stop, break, continue or goto, the side of a constant
+ * condition that is never taken, what follows a loop without a way out.
+ * lower_finish() drops the atoms no entry reaches; an atom that is
+ * neither reached nor left behind this way was lost by a path that
+ * returned the wrong target, which is an internal error unless an error
+ * was reported.
+ */
+void lower_drop(struct lower *L, int target);
 int lower_scratch(struct lower *L);
 void lower_finish(struct lower *L);
 char *lower_text(const struct lower *L, struct ast_loc loc);

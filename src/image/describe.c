@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "image/describe.h"
+#include "common/consts.h"
 #include "common/systab.h"
 #include "syslet.h"
 
@@ -131,7 +132,7 @@ const char *slo_role_name(enum slo_role r)
 void slo_quote(const uint8_t *s, size_t n, struct slo_text *t)
 {
 	slo_text_add(t, "\"");
-	for (size_t i = 0; i < n && s[i]; i++) {
+	for (size_t i = 0; i < n; i++) {
 		uint8_t c = s[i];
 
 		switch (c) {
@@ -140,6 +141,13 @@ void slo_quote(const uint8_t *s, size_t n, struct slo_text *t)
 		case '\r': slo_text_add(t, "\\r"); break;
 		case '"': slo_text_add(t, "\\\""); break;
 		case '\\': slo_text_add(t, "\\\\"); break;
+		case 0:
+			/* "\0" then a digit would read as one octal escape. */
+			if (i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '7')
+				slo_text_add(t, "\\x00");
+			else
+				slo_text_add(t, "\\0");
+			break;
 		default:
 			if (c < 0x20 || c >= 0x7f)
 				slo_text_add(t, "\\x%02x", c);
@@ -177,6 +185,53 @@ const char *slo_short_name(const char *name, const struct slo_symbol *entry)
 	return name;
 }
 
+/* The first object start in .syslet.rodata after off, or its end. */
+static uint64_t ro_next(const struct slo_names *nm, uint64_t off)
+{
+	size_t lo = 0, hi = nm->nr_ro_start;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (nm->ro_start[mid] <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < nm->nr_ro_start ? nm->ro_start[lo]
+				    : nm->img->size[SLO_SEC_RODATA];
+}
+
+static int u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Object starts in .syslet.rodata: data symbols and every pointer into
+ * the section (the compiler gives each string literal, and each
+ * "literal" + k, an object of its own, so targets are starts). */
+static int ro_starts(struct slo_names *nm)
+{
+	const struct slo_image *img = nm->img;
+	size_t n = 0;
+
+	nm->ro_start = malloc((img->nr_syms + img->nr_relocs + 1) *
+			      sizeof(*nm->ro_start));
+	if (!nm->ro_start)
+		return -1;
+	for (size_t i = 0; i < img->nr_syms; i++)
+		if (img->syms[i].section == SLO_SEC_RODATA)
+			nm->ro_start[n++] = img->syms[i].value;
+	for (size_t i = 0; i < img->nr_relocs; i++)
+		if (img->relocs[i].target == SLO_SEC_RODATA)
+			nm->ro_start[n++] = img->relocs[i].addend;
+	qsort(nm->ro_start, n, sizeof(*nm->ro_start), u64_cmp);
+	nm->nr_ro_start = n;
+	return 0;
+}
+
 /* Where an address points, as the source would name the object. */
 static void describe_target(const struct slo_names *nm, enum slo_section sec,
 			    uint64_t off, struct slo_text *t)
@@ -207,7 +262,16 @@ static void describe_target(const struct slo_names *nm, enum slo_section sec,
 			     best->name, off - best->value);
 	} else if (sec == SLO_SEC_RODATA && off < img->size[sec] &&
 		   memchr(img->data[sec] + off, 0, img->size[sec] - off)) {
-		slo_quote(img->data[sec] + off, img->size[sec] - off, t);
+		const uint8_t *p = img->data[sec];
+		uint64_t end = ro_next(nm, off);
+
+		/* A string literal is its bytes and a NUL, up to where the
+		 * next object starts: NULs inside it are shown too. */
+		if (p[end - 1] == 0)
+			slo_quote(p + off, (size_t)(end - 1 - off), t);
+		else
+			slo_quote(p + off, strnlen((const char *)p + off,
+						   (size_t)(end - off)), t);
 	} else {
 		slo_text_add(t, "%s+%" PRIu64, secs[sec], off);
 	}
@@ -224,7 +288,8 @@ int slo_names_init(struct slo_names *nm, const struct slo_image *img)
 	nm->sym = calloc(n + 1, sizeof(*nm->sym));
 	nm->written = calloc(n + 1, 1);
 	nm->ref = malloc((n + 1) * sizeof(*nm->ref));
-	if (!nm->cell || !nm->sym || !nm->written || !nm->ref) {
+	if (!nm->cell || !nm->sym || !nm->written || !nm->ref ||
+	    ro_starts(nm)) {
 		slo_names_free(nm);
 		return -1;
 	}
@@ -298,6 +363,7 @@ void slo_names_free(struct slo_names *nm)
 	free(nm->sym);
 	free(nm->written);
 	free(nm->ref);
+	free(nm->ro_start);
 	memset(nm, 0, sizeof(*nm));
 }
 
@@ -345,9 +411,44 @@ const char *slo_atom_syscall(const struct slo_image *img, size_t atom)
 	return NULL;
 }
 
+/* The values of an atom's arguments that are pooled constants. */
+static void const_args(const struct slo_names *nm, size_t atom,
+		       int64_t *vals, bool *known)
+{
+	const struct slo_image *img = nm->img;
+
+	for (int a = 0; a < 6; a++) {
+		const struct slo_reloc *r = slo_image_reloc_at(
+			img, SLO_SEC_ATOMS,
+			atom * slo_atom_size(img) +
+				(uint64_t)(SLO_W_ARG0 + a) * img->word_size);
+		size_t c;
+		uint64_t v;
+
+		known[a] = false;
+		vals[a] = 0;
+		if (!r || r->target != SLO_SEC_CELLS ||
+		    r->addend % img->word_size ||
+		    r->addend / img->word_size >= nm->nr_cells)
+			continue;
+		c = r->addend / img->word_size;
+		/* A constant: no name, no pointer in it, no atom writes it. */
+		if (nm->sym[c] || nm->written[c] ||
+		    slo_image_reloc_at(img, SLO_SEC_CELLS, r->addend))
+			continue;
+		v = slo_image_word(img, SLO_SEC_CELLS, r->addend);
+		vals[a] = img->word_size == 4 ? (int64_t)(int32_t)(uint32_t)v
+					      : (int64_t)v;
+		known[a] = true;
+	}
+}
+
 void slo_describe_call(const struct slo_names *nm, size_t atom,
 		       struct slo_text *t)
 {
+	int64_t vals[6];
+	bool known[6];
+	char name[128];
 	const struct slo_image *img = nm->img;
 	const struct slo_symbol *entry = slo_entry_of(img, atom);
 	const char *sys = slo_atom_syscall(img, atom);
@@ -367,6 +468,7 @@ void slo_describe_call(const struct slo_names *nm, size_t atom,
 						base + SLO_W_ARG0 * img->word_size)
 				     ? ", " : "");
 	/* Like the kernel, stop at the first NULL argument. */
+	const_args(nm, atom, vals, known);
 	for (int a = 0; a < 6; a++) {
 		if (!slo_image_reloc_at(img, SLO_SEC_ATOMS,
 					base + (uint64_t)(SLO_W_ARG0 + a) *
@@ -374,7 +476,14 @@ void slo_describe_call(const struct slo_names *nm, size_t atom,
 			break;
 		if (a)
 			slo_text_add(t, ", ");
-		slo_describe_ptr(nm, atom, SLO_W_ARG0 + a, entry, t);
+		/* A constant flag or enum is shown by its name, as the
+		 * source spelled it (and as strace would). */
+		if (known[a] && sysconst_describe(sys, (unsigned int)a,
+						  vals[a], vals, known, name,
+						  sizeof(name)))
+			slo_text_add(t, "%s", name);
+		else
+			slo_describe_ptr(nm, atom, SLO_W_ARG0 + a, entry, t);
 	}
 	slo_text_add(t, ")");
 }

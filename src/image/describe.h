@@ -47,6 +47,10 @@ struct slo_names {
 	const struct slo_symbol	**sym;		/* its symbol, or NULL */
 	uint8_t			*written;	/* some atom's result */
 	long			*ref;		/* the cell it holds &of, or -1 */
+	/* Where objects in .syslet.rodata start (symbols and pointer
+	 * targets), sorted: an anonymous string runs to the next one. */
+	uint64_t		*ro_start;
+	size_t			nr_ro_start;
 };
 
 int slo_names_init(struct slo_names *n, const struct slo_image *img);
@@ -63,7 +67,7 @@ void slo_describe_call(const struct slo_names *n, size_t atom,
 		       struct slo_text *t);
 /* Role names: call, arith, copy, test, trampoline, stop. */
 const char *slo_role_name(enum slo_role r);
-/* A NUL-terminated string in C syntax, at most `max` bytes of it. */
+/* n bytes in C string syntax, NULs included ("a\0b\n"). */
 void slo_quote(const uint8_t *s, size_t n, struct slo_text *t);
 
 #endif /* SYSLET_IMAGE_DESCRIBE_H */

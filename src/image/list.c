@@ -164,7 +164,7 @@ static void list_objects(const struct slo_image *img, struct slo_text *t,
 
 			slo_text_add(t, ": ");
 			if (printable(p, s->size)) {
-				slo_quote(p, s->size, t);
+				slo_quote(p, s->size - 1, t);
 			} else {
 				for (uint64_t k = 0; k < s->size && k < 32; k++)
 					slo_text_add(t, "%s%02x", k ? " " : "", p[k]);

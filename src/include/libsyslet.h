@@ -144,7 +144,9 @@ struct syslet_event {
  * that ran it, workers included: serialise inside if needed.  NULL turns
  * tracing off.  Cost when off: one load per atom. */
 typedef void (*syslet_trace_fn)(const struct syslet_event *ev, void *ctx);
-void syslet_set_trace(syslet_trace_fn fn, void *ctx);
+/* 0, or -ENOTSUP when the backend in use runs atoms out of the callback's
+ * sight (kernel: only syslet_step() reports); fn is installed either way. */
+int syslet_set_trace(syslet_trace_fn fn, void *ctx);
 
 struct syslet_stats {
 	unsigned long long	execs;		/* async_exec calls */
@@ -186,7 +188,8 @@ struct syslet_uatom *syslet_step(struct syslet_uatom *atom,
  * relocated to its own addresses.  Functions that can fail for a reason
  * a user must read take err/errlen and put a one-line message there
  * (no trailing newline); they also set errno.  Names of cells are their
- * symbol names (`count`, `cat.fd`); a local may be named without its
+ * symbol names without the image's prefix, as the source wrote them
+ * (`count`, `cat.fd`, not `cat_count`); a local may be named without its
  * syslet when that is unambiguous. */
 struct syslet_obj;
 struct syslet_inst;

@@ -13,6 +13,7 @@
 #include <readline/history.h>
 #include <readline/readline.h>
 
+#include "common/outfile.h"
 #include "run/shell-int.h"
 
 #define SHL_PROMPT	"syslet> "
@@ -495,6 +496,49 @@ bool shl_incomplete(struct shell *sh, const char *text)
 
 /* ---- Setup -------------------------------------------------------------- */
 
+/*
+ * readline is given the final name of a regular file, or no history:
+ * it follows a symlinked history file itself, but reads a relative
+ * target from the current directory (and would rename its rewrite over
+ * whatever that names there), and it blocks forever on a FIFO.  A link
+ * to a character device (/dev/null) keeps no history, silently.
+ */
+static int shl_history_open(struct shell *sh)
+{
+	const char *why = NULL;
+	struct stat st;
+	char *final = NULL;
+	int exists, fd = -1;
+
+	if (shl_mkdirs(sh->in.histfile) == 0)
+		final = common_path_follow(sh->in.histfile, &st, &exists);
+	if (final && exists && S_ISCHR(st.st_mode))
+		goto off;
+	if (final && exists && !S_ISREG(st.st_mode))
+		why = "not a regular file";
+	else if (final)
+		fd = open(final, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW |
+			  O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0600);
+	if (fd >= 0 && (fstat(fd, &st) || !S_ISREG(st.st_mode)))
+		why = "not a regular file";
+	if (fd < 0 || why) {
+		fprintf(sh->err, "%s: history not kept: %s: %s\n", sh->prog,
+			sh->in.histfile, why ? why : strerror(errno));
+		goto off;
+	}
+	close(fd);
+	free(sh->in.histfile);
+	sh->in.histfile = final;
+	return 0;
+off:
+	if (fd >= 0)
+		close(fd);
+	free(final);
+	free(sh->in.histfile);
+	sh->in.histfile = NULL;
+	return -1;
+}
+
 int shl_input_open(struct shell *sh, bool force_tty)
 {
 	struct sigaction sa;
@@ -521,21 +565,8 @@ int shl_input_open(struct shell *sh, bool force_tty)
 	using_history();
 	stifle_history(SHL_HISTORY_MAX);
 	sh->in.histfile = shl_history_path();
-	if (sh->in.histfile) {
-		int fd;
-
-		if (shl_mkdirs(sh->in.histfile) < 0 ||
-		    (fd = open(sh->in.histfile, O_WRONLY | O_CREAT | O_APPEND,
-			       0600)) < 0) {
-			fprintf(sh->err, "%s: history not kept: %s: %s\n",
-				sh->prog, sh->in.histfile, strerror(errno));
-			free(sh->in.histfile);
-			sh->in.histfile = NULL;
-		} else {
-			close(fd);
-			read_history(sh->in.histfile);
-		}
-	}
+	if (sh->in.histfile && shl_history_open(sh) == 0)
+		read_history(sh->in.histfile);
 	return 0;
 }
 

@@ -13,8 +13,9 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /*
- * Any bytes must give diagnostics or a program, never a crash, a hang
- * or a leak; and a program must satisfy what layout relies on.
+ * Any bytes must give diagnostics or a program, never a crash, a hang,
+ * a leak or an internal error; and a program must satisfy what layout
+ * relies on.
  */
 static void check_program(const struct ir_program *p)
 {
@@ -81,6 +82,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();	/* failure must always say why */
 		ir_program_free(p);
 		fclose(out);
+		/* An internal error is a bug even when reported: lowering
+		 * lost atoms without a diagnostic, or layout or emit found
+		 * the IR broken. */
+		if (buf && strstr(buf, ": error: internal error"))
+			abort();
 		free(buf);
 		buf = NULL;
 	}

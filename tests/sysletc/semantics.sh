@@ -3,4 +3,5 @@
 . "$top_srcdir/tests/lib/harness.sh"
 "$top_builddir/tests/sysletc/semantics" "$top_srcdir"/examples/*.syslet \
 	"$top_srcdir"/tests/sysletc/golden/*.syslet \
-	"$top_srcdir"/tests/compiler/lower/*.syslet
+	"$top_srcdir"/tests/compiler/lower/*.syslet \
+	"$top_srcdir"/tests/compiler/run/*.syslet
