@@ -51,9 +51,6 @@
 #define UR_EFD_TAG	1UL
 #define UR_DEFAULT_THREADS	1024
 #define UR_WORKER_STACK	(256 * 1024)
-/* The same look-for-signals budget as the emul engine's. */
-#define UR_SIG_BUDGET	256
-#define UR_SIG_SYSCALL	4
 
 enum ur_state { UR_S_START, UR_S_DONE };
 
@@ -98,7 +95,6 @@ struct ur_head {
 	struct ur_sl		*ready, *ready_tail;
 	struct ur_sl		*free_sl;
 	unsigned char		*ops;		/* nr -> uring op */
-	long			close_nr;
 	int			efd;
 	bool			efd_armed;
 	/* Workers for calls io_uring lacks that would block. */
@@ -135,10 +131,16 @@ static sigset_t ur_blockset;
 static pthread_once_t ur_once = PTHREAD_ONCE_INIT;
 static int ur_init_err;
 static unsigned char *ur_ops_map;	/* probed once, native profile */
+/* What the fast loop may run in place: inline, and in the driver (where
+ * calls io_uring offers go to the ring instead, to be batched). */
+static unsigned char *ur_tab_inline, *ur_tab_driver;
+/* Calls that can take the engine's own descriptors away. */
+static long ur_close_nr, ur_dup2_nr, ur_dup3_nr, ur_close_range_nr;
 
 static void ur_init_once(void)
 {
 	struct io_uring ring;
+	unsigned long n;
 	int err;
 
 	sigfillset(&ur_blockset);
@@ -163,6 +165,28 @@ static void ur_init_once(void)
 	ur_init_err = uring_ops_map(&ring, emul_prof->profile,
 				    emul_prof->nr_syscalls, &ur_ops_map);
 	io_uring_queue_exit(&ring);
+	if (ur_init_err)
+		return;
+	n = emul_prof->nr_syscalls;
+	ur_tab_inline = malloc(n);
+	ur_tab_driver = malloc(n);
+	if (!ur_tab_inline || !ur_tab_driver) {
+		ur_init_err = -ENOMEM;
+		return;
+	}
+	ur_close_nr = systab_lookup(emul_prof->profile, "close");
+	ur_dup2_nr = systab_lookup(emul_prof->profile, "dup2");
+	ur_dup3_nr = systab_lookup(emul_prof->profile, "dup3");
+	ur_close_range_nr = systab_lookup(emul_prof->profile, "close_range");
+	for (unsigned long nr = 0; nr < n; nr++) {
+		unsigned char pol = emul_prof->policy[nr];
+
+		if ((long)nr == ur_close_nr || (long)nr == ur_dup2_nr ||
+		    (long)nr == ur_dup3_nr || (long)nr == ur_close_range_nr)
+			pol = EMUL_P_BLOCK;	/* the full loop guards them */
+		ur_tab_inline[nr] = pol;
+		ur_tab_driver[nr] = ur_ops_map[nr] ? EMUL_P_BLOCK : pol;
+	}
 }
 
 static int ur_init(void)
@@ -409,44 +433,6 @@ static bool worker_queue(struct ur_head *ah, struct ur_sl *sl, bool may_refuse)
 
 /* ---- The interpreter's loop ------------------------------------------ */
 
-/* Signals whose default action is to do nothing: the kernel never makes
- * them pending unless they are blocked, as they are here. */
-static bool ignored_by_default(int sig)
-{
-	return sig == SIGCHLD || sig == SIGURG || sig == SIGWINCH ||
-	       sig == SIGCONT;
-}
-
-/* signal_pending() as the caller would see it: a signal its own mask lets
- * through and whose disposition acts (a handler, or a default that stops,
- * ends or dumps the process). */
-static bool signal_pending_inline(struct ur_ctx *c)
-{
-	sigset_t pend;
-	unsigned long p, m;
-
-	if (sigpending(&pend))
-		return false;
-	/* The kernel's set is the first word of glibc's (64 signals). */
-	memcpy(&p, &pend, sizeof(p));
-	memcpy(&m, &c->user_mask, sizeof(m));
-	if (!(p & ~m))
-		return false;
-	for (int sig = 1; sig < NSIG; sig++) {
-		struct sigaction sa;
-
-		if (!sigismember(&pend, sig) || sigismember(&c->user_mask, sig))
-			continue;
-		if (sigaction(sig, NULL, &sa))
-			return true;
-		if (sa.sa_handler == SIG_IGN ||
-		    (sa.sa_handler == SIG_DFL && ignored_by_default(sig)))
-			continue;
-		return true;
-	}
-	return false;
-}
-
 /* Inline, signals stay pending while atoms run in place, so that the
  * chain can be stopped after the atom during which one arrived; blocked
  * only once an atom runs here (a syslet that goes straight into the ring
@@ -554,6 +540,83 @@ static bool fd_blocking(struct ur_fdk *k, int fd)
 	return !k->nonblock;
 }
 
+/* An async syslet had its share of the driver: it goes on from @u
+ * after the others. */
+static int turn_over(struct ur_head *ah, struct ur_sl *sl,
+		     struct syslet_uatom *u)
+{
+	sl->u = u;
+	sl->handoff = false;
+	sl->state = UR_S_START;
+	ready_add(ah, sl);
+	return UR_PARKED;
+}
+
+/* The atom (fetched) can start a run of the fast loop: a call it runs in
+ * place, or umem_add, and nobody observing. */
+static inline bool fastable(const struct ur_ctx *c, const struct emul_atom *a)
+{
+	unsigned char t;
+
+	if (a->nr >= emul_prof->nr_syscalls || (a->flags & SYSLET_ASYNC) ||
+	    __atomic_load_n(&emul_trace_fn, __ATOMIC_RELAXED))
+		return false;
+	t = (c->inline_ ? ur_tab_inline : ur_tab_driver)[a->nr];
+	return t == EMUL_P_INLINE || t == EMUL_P_UMEM;
+}
+
+static bool ours(const struct ur_head *ah, unsigned long fd)
+{
+	return (int)fd == ah->ring.ring_fd || (ah->efd >= 0 &&
+					       (int)fd == ah->efd);
+}
+
+/*
+ * close(), dup2() and dup3() onto the ring or its eventfd fail with
+ * EBADF; close_range() closes the rest of its range.  True when *ret is
+ * the call's answer.
+ */
+static bool guarded(const struct ur_head *ah, const struct emul_atom *a,
+		    long *ret)
+{
+	long nr = (long)a->nr;
+
+	if ((nr == ur_close_nr && ours(ah, a->args[0])) ||
+	    ((nr == ur_dup2_nr || nr == ur_dup3_nr) && ours(ah, a->args[1]))) {
+		*ret = -EBADF;
+		return true;
+	}
+	if (nr == ur_close_range_nr) {
+		unsigned int lo = (unsigned int)a->args[0];
+		unsigned int hi = (unsigned int)a->args[1];
+		int mine[2] = { ah->ring.ring_fd, ah->efd };
+		long r = 0;
+
+		if (mine[1] >= 0 && mine[1] < mine[0]) {
+			mine[1] = mine[0];
+			mine[0] = ah->efd;
+		}
+		for (int i = 0; i < 2 && lo <= hi; i++) {
+			unsigned int m = (unsigned int)mine[i];
+
+			if (mine[i] < 0 || m < lo || m > hi)
+				continue;
+			if (m > lo)
+				r = emul_syscall6(nr, lo, m - 1, a->args[2],
+						  0, 0, 0);
+			if (r < 0 || m == ~0U) {
+				*ret = r;
+				return true;
+			}
+			lo = m + 1;
+		}
+		*ret = lo <= hi ? emul_syscall6(nr, lo, hi, a->args[2], 0, 0,
+						0) : r;
+		return true;
+	}
+	return false;
+}
+
 static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 		     struct ur_fdk *k, struct syslet_uatom *u,
 		     struct syslet_uatom **lastp, unsigned long *lflags,
@@ -584,6 +647,50 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 				     SYSLET_END_FAULT, where, 0, NULL);
 			*err = -EFAULT;
 			return UR_END;
+		}
+		if (fastable(c, &a)) {
+			struct interp_fast f;
+			struct syslet_uatom *l;
+			unsigned long n;
+
+			/* From here atoms run in place: signals wait. */
+			inline_mask(c);
+			f.tab = c->inline_ ? ur_tab_inline : ur_tab_driver;
+			f.nr_syscalls = prof->nr_syscalls;
+			f.user_mask = c->inline_ ? &c->user_mask : NULL;
+			f.limit = c->inline_ ? ~0UL : slice;
+			f.up = u;
+			f.last_flags = *lflags;
+			f.budget = c->budget;
+			f.nsys = f.numem = 0;
+			l = interp_fast(&f);
+			n = f.nsys + f.numem;
+			c->budget = f.budget;
+			c->st.syscalls += f.nsys;
+			c->st.umem += f.numem;
+			c->st.atoms += n;
+			if (c->inline_)
+				c->st.inl += n;
+			else
+				c->st.cm += n;
+			if (l) {
+				*lastp = l;
+				*lflags = f.last_flags;
+			}
+			if (f.signalled) {
+				c->st.sigstops++;
+				return UR_END;
+			}
+			if (f.done)
+				return UR_END;
+			if (l) {
+				u = f.up;
+				if (!c->inline_ && (slice -= (unsigned int)n) == 0)
+					return turn_over(ah, *slp, u);
+				continue;
+			}
+			/* Nothing ran (its memory changed under us): the
+			 * full path below takes the atom. */
 		}
 		if (c->inline_ && (a.flags & SYSLET_ASYNC) && room(c)) {
 			/* Not run here: the driver takes it from the top. */
@@ -619,12 +726,8 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 		}
 		c->st.syscalls++;
 		/* The engine's own descriptors are not the syslet's. */
-		if ((long)a.nr == ah->close_nr &&
-		    ((int)a.args[0] == ah->ring.ring_fd ||
-		     (int)a.args[0] == ah->efd)) {
-			ret = -EBADF;
+		if (guarded(ah, &a, &ret))
 			goto ran;
-		}
 		if (c->inline_ && ((a.flags & SYSLET_SYNC) || !room(c))) {
 			ret = block_here(c, &a, pol, 0);
 			/* A call interrupted in place ends the chain there. */
@@ -722,7 +825,7 @@ ran:
 		*lflags = a.flags;
 		if (c->inline_ && c->masked) {
 			unsigned int cost = pol == EMUL_P_UMEM ? 1 :
-					    UR_SIG_SYSCALL;
+					    INTERP_SIG_SYSCALL;
 
 			if (ret < 0 && ret > -4096)
 				check = true;
@@ -730,8 +833,8 @@ ran:
 			if (!c->budget || intr)
 				check = true;
 			if (check) {
-				c->budget = UR_SIG_BUDGET;
-				if (intr || signal_pending_inline(c)) {
+				c->budget = INTERP_SIG_BUDGET;
+				if (intr || interp_signal_pending(&c->user_mask)) {
 					c->st.sigstops++;
 					interp_event(u, &a, ret, stored, NULL,
 						     SYSLET_END_SIGNAL, where,
@@ -747,16 +850,8 @@ ran:
 		if (!next)
 			return UR_END;
 		u = next;
-		if (!c->inline_ && --slice == 0) {
-			/* Others' turn; it goes on from @u later. */
-			struct ur_sl *sl = *slp;
-
-			sl->u = u;
-			sl->handoff = false;
-			sl->state = UR_S_START;
-			ready_add(ah, sl);
-			return UR_PARKED;
-		}
+		if (!c->inline_ && --slice == 0)
+			return turn_over(ah, *slp, u);
 	}
 }
 
@@ -792,7 +887,7 @@ static void resume(struct ur_ctx *c, struct ur_sl *sl, bool have_ret,
 				sl->k.fd = fd;
 				sl->k.nonblock = nb;
 			} else if (sl->k.fd == (int)sl->a.args[0] &&
-				   (long)sl->a.nr == c->ah->close_nr) {
+				   (long)sl->a.nr == ur_close_nr) {
 				sl->k.fd = -1;
 			}
 		} else {
@@ -928,6 +1023,11 @@ static int wait_step(struct ur_ctx *c, const sigset_t *waitmask)
 		ah->unsubmitted = 0;
 		if (r == -EINTR)
 			err = -EINTR;
+	} else if (waitmask && interp_signal_pending(waitmask)) {
+		/* Busy with ready syslets, the kernel never got to say
+		 * EINTR: a signal for the caller ends the wait all the
+		 * same (a syslet that loops forever must not hold it). */
+		err = -EINTR;
 	}
 	step(c);
 	return err;
@@ -1061,7 +1161,6 @@ static long ur_register(struct async_head_user *uah, unsigned long len)
 	ah->max_idx = max_idx;
 	ah->max_threads = maxthr;
 	ah->ops = ur_ops_map;
-	ah->close_nr = systab_lookup(emul_prof->profile, "close");
 	ur_cur = ah;
 	__atomic_add_fetch(&ur_heads, 1, __ATOMIC_RELAXED);
 	return 0;
@@ -1099,7 +1198,7 @@ static struct syslet_uatom *ur_exec(struct syslet_uatom *atom, long *err)
 	c.ah = ah;
 	c.inline_ = true;
 	c.masked = false;
-	c.budget = UR_SIG_BUDGET;
+	c.budget = INTERP_SIG_BUDGET;
 	memset(&c.st, 0, sizeof(c.st));
 	pthread_mutex_lock(&ah->lock);
 	caller_came(ah);
