@@ -143,34 +143,42 @@ long bench_threads(const struct bench_files *f, double *secs)
 }
 
 #ifdef HAVE_LIBURING
-#define URING_DEPTH 64	/* files in flight; three linked SQEs each */
-
-long bench_uring(const struct bench_files *f, double *secs)
+long bench_uring(const struct bench_files *f, size_t depth, double *secs)
 {
 	struct io_uring ring;
+	struct io_uring_params p;
 	char (*bufs)[BENCH_BUFSZ];
 	long total = 0;
 	size_t sent = 0, done = 0;
 	unsigned int inflight = 0;
-	int free_slots[URING_DEPTH], nfree = URING_DEPTH;
+	int *free_slots, nfree;
 	double t0;
 	int ret;
 
-	ret = io_uring_queue_init(URING_DEPTH * 3, &ring, 0);
+	/* Files in flight, three linked SQEs each. */
+	if (!depth || depth > f->nr)
+		depth = f->nr;
+	nfree = (int)depth;
+	memset(&p, 0, sizeof(p));
+	p.flags = IORING_SETUP_CQSIZE;
+	p.cq_entries = (unsigned)(depth * 3);
+	ret = io_uring_queue_init_params((unsigned)(depth * 3), &ring, &p);
 	if (ret) {
 		fprintf(stderr, "bench: io_uring: %s\n", strerror(-ret));
 		return -1;
 	}
-	ret = io_uring_register_files_sparse(&ring, URING_DEPTH);
-	bufs = malloc(sizeof(*bufs) * URING_DEPTH);
-	if (ret || !bufs) {
+	ret = io_uring_register_files_sparse(&ring, (unsigned)depth);
+	bufs = malloc(sizeof(*bufs) * depth);
+	free_slots = malloc(sizeof(*free_slots) * depth);
+	if (ret || !bufs || !free_slots) {
 		fprintf(stderr, "bench: io_uring direct descriptors: %s\n",
 			strerror(ret ? -ret : ENOMEM));
 		io_uring_queue_exit(&ring);
 		free(bufs);
+		free(free_slots);
 		return -1;
 	}
-	for (int i = 0; i < URING_DEPTH; i++)
+	for (int i = 0; i < (int)depth; i++)
 		free_slots[i] = i;
 	t0 = bench_now();
 	while (done < f->nr) {
@@ -214,22 +222,24 @@ long bench_uring(const struct bench_files *f, double *secs)
 	*secs = bench_now() - t0;
 	io_uring_queue_exit(&ring);
 	free(bufs);
+	free(free_slots);
 	return total < 0 ? -1 : total;
 }
 #else
-long bench_uring(const struct bench_files *f, double *secs)
+long bench_uring(const struct bench_files *f, size_t depth, double *secs)
 {
 	(void)f;
+	(void)depth;
 	(void)secs;
 	fprintf(stderr, "bench: built without liburing\n");
 	return -1;
 }
 #endif
 
-/* One instance of readfile.slo per file, all submitted before the first
- * completion is reaped.  Instances are made and bound before the clock
- * starts, as the seeds' async-test built its atoms up front. */
-long bench_emul(const struct bench_files *f, double *secs)
+/* Instances are made and bound before the clock starts, as the seeds'
+ * async-test built its atoms up front. */
+long bench_syslets(const struct bench_files *f, const char *backend,
+		   double *secs)
 {
 	static struct syslet_obj *obj;
 	struct syslet_inst **inst;
@@ -260,9 +270,17 @@ long bench_emul(const struct bench_files *f, double *secs)
 			return -1;
 		}
 	}
+	if (syslet_set_backend(backend)) {
+		fprintf(stderr, "bench: %s\n", syslet_backend_error() ?
+			syslet_backend_error() : backend);
+		return -1;
+	}
 	ahu.completion_ring = ring;
 	ahu.ring_size_bytes = f->nr * sizeof(*ring);
-	ahu.max_nr_threads = (unsigned long)f->threads;
+	/* The emul engine's pool is its thread count; the uring engine's
+	 * bound is the syslets in flight: all of them, as liburing's. */
+	ahu.max_nr_threads = strcmp(backend, "emul") ?
+			     -1UL : (unsigned long)f->threads;
 	if (sys_async_register(&ahu, sizeof(ahu))) {
 		perror("bench: async_register");
 		return -1;
