@@ -35,6 +35,9 @@ tests_runtime_profile_LDADD = $(runtime_ldadd)
 check_PROGRAMS += tests/runtime/compat
 tests_runtime_compat_LDADD = $(runtime_ldadd)
 TESTS += tests/runtime/compat-emul.sh tests/runtime/compat-kernel.sh
+# The programs above on each user-space backend by name.
+TESTS += tests/runtime/backends.sh
+EXTRA_DIST += tests/runtime/backends.sh
 EXTRA_DIST += tests/runtime/compat-emul.sh tests/runtime/compat-kernel.sh
 
 # The same programs against an -m32 build of libsyslet's core, so that the
