@@ -29,6 +29,68 @@ double bench_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+struct split {
+	struct bench_files	f;
+	long			(*fn)(const struct bench_files *f,
+				      const void *arg, double *secs);
+	const void		*arg;
+	pthread_barrier_t	*start;
+	long			got;
+	double			secs;
+};
+
+static void *split_main(void *arg)
+{
+	struct split *s = arg;
+
+	s->got = s->fn(&s->f, s->arg, &s->secs);
+	return NULL;
+}
+
+void bench_ready(const struct bench_files *f)
+{
+	if (f->ready)
+		pthread_barrier_wait(f->ready);
+}
+
+long bench_split(const struct bench_files *f, int nthreads,
+		 long (*fn)(const struct bench_files *f, const void *arg,
+			    double *secs),
+		 const void *arg, double *secs)
+{
+	struct split s[64];
+	pthread_t tid[64];
+	pthread_barrier_t start;
+	long total = 0;
+	double t0;
+	int n = nthreads < 64 ? nthreads : 64;
+
+	pthread_barrier_init(&start, NULL, (unsigned)n + 1);
+	for (int i = 0; i < n; i++) {
+		s[i].f = *f;
+		s[i].f.paths = f->paths + f->nr * (size_t)i / (size_t)n;
+		s[i].f.nr = f->nr * (size_t)(i + 1) / (size_t)n -
+			    f->nr * (size_t)i / (size_t)n;
+		s[i].f.ready = &start;
+		s[i].fn = fn;
+		s[i].arg = arg;
+		s[i].start = &start;
+		if (pthread_create(&tid[i], NULL, split_main, &s[i]))
+			return -1;
+	}
+	/* The clock covers all of them, from the common start (each set
+	 * up its ring or head before it) to the last one's end. */
+	pthread_barrier_wait(&start);
+	t0 = bench_now();
+	for (int i = 0; i < n; i++) {
+		pthread_join(tid[i], NULL);
+		total = s[i].got < 0 || total < 0 ? -1 : total + s[i].got;
+	}
+	*secs = bench_now() - t0;
+	pthread_barrier_destroy(&start);
+	return total;
+}
+
 static long read_one(const char *path, char *buf)
 {
 	int fd = open(path, O_RDONLY);
@@ -180,6 +242,7 @@ long bench_uring(const struct bench_files *f, size_t depth, double *secs)
 	}
 	for (int i = 0; i < (int)depth; i++)
 		free_slots[i] = i;
+	bench_ready(f);
 	t0 = bench_now();
 	while (done < f->nr) {
 		struct io_uring_cqe *cqe;
@@ -242,6 +305,7 @@ long bench_syslets(const struct bench_files *f, const char *backend,
 		   double *secs)
 {
 	static struct syslet_obj *obj;
+	static pthread_mutex_t obj_lock = PTHREAD_MUTEX_INITIALIZER;
 	struct syslet_inst **inst;
 	struct syslet_uatom **ring, *first;
 	struct async_head_user ahu;
@@ -250,12 +314,14 @@ long bench_syslets(const struct bench_files *f, const char *backend,
 	long total = 0;
 	double t0;
 
-	if (!obj) {
+	pthread_mutex_lock(&obj_lock);
+	if (!obj)
 		obj = syslet_obj__open_file(f->slo, err, sizeof(err));
-		if (!obj) {
-			fprintf(stderr, "bench: %s\n", err);
-			return -1;
-		}
+	pthread_mutex_unlock(&obj_lock);
+	if (!obj) {
+		fprintf(stderr, "bench: %s\n", err);
+		bench_ready(f);
+		return -1;
 	}
 	inst = calloc(f->nr, sizeof(*inst));
 	ring = calloc(f->nr, sizeof(*ring));
@@ -270,9 +336,12 @@ long bench_syslets(const struct bench_files *f, const char *backend,
 			return -1;
 		}
 	}
-	if (syslet_set_backend(backend)) {
+	/* With bench_split, the caller chose it before the threads. */
+	if (strcmp(syslet_backend_name() ? syslet_backend_name() : "",
+		   backend) && syslet_set_backend(backend)) {
 		fprintf(stderr, "bench: %s\n", syslet_backend_error() ?
 			syslet_backend_error() : backend);
+		bench_ready(f);
 		return -1;
 	}
 	ahu.completion_ring = ring;
@@ -283,8 +352,10 @@ long bench_syslets(const struct bench_files *f, const char *backend,
 			     -1UL : (unsigned long)f->threads;
 	if (sys_async_register(&ahu, sizeof(ahu))) {
 		perror("bench: async_register");
+		bench_ready(f);
 		return -1;
 	}
+	bench_ready(f);
 	t0 = bench_now();
 	for (size_t i = 0; i < f->nr; i++) {
 		errno = 0;

@@ -113,6 +113,7 @@ struct contender {
 			      double *secs);
 	const void	*arg;
 	bool		syslet;		/* a syslet backend */
+	bool		info;		/* shown, not one of the targets' peers */
 	bool		cached_only;
 };
 
@@ -166,6 +167,35 @@ static long run_syslets(const struct bench_files *f, const void *arg,
 			double *s)
 {
 	return bench_syslets(f, arg, s);
+}
+
+/* The backend a syslet row runs on. */
+static const char *syslet_of(const struct contender *k);
+
+/* The same on several threads: struct split_arg. */
+struct split_arg {
+	int		nthreads;
+	const char	*backend;	/* NULL: liburing */
+	size_t		depth;
+};
+
+static long run_split(const struct bench_files *f, const void *arg, double *s)
+{
+	const struct split_arg *sa = arg;
+
+	if (sa->backend) {
+		if (syslet_set_backend(sa->backend))
+			return -1;
+		return bench_split(f, sa->nthreads, run_syslets, sa->backend,
+				   s);
+	}
+	return bench_split(f, sa->nthreads, run_uring, &sa->depth, s);
+}
+
+static const char *syslet_of(const struct contender *k)
+{
+	return k->fn == run_split ? ((const struct split_arg *)k->arg)->backend
+				  : (const char *)k->arg;
 }
 
 static long run_floor(const struct bench_files *f, const void *arg, double *s)
@@ -230,6 +260,8 @@ static void row(const char *name, double t, double base)
 {
 	if (t < 0)
 		printf("  %-50s %12s\n", name, "n/a");
+	else if (base <= 0)
+		printf("  %-50s %9.3f ms\n", name, t * 1e3);
 	else
 		printf("  %-50s %9.3f ms %7.2fx\n", name, t * 1e3, base / t);
 }
@@ -338,9 +370,12 @@ int main(int argc, char **argv)
 {
 	struct cfg c = { .f = { .nr = 1000, .threads = 16 }, .reps = 5 };
 	static const size_t depth64 = 64, depth_all = 0;
-	struct contender con[16];
+	struct contender con[24];
+	struct split_arg lsplit, ssplit[8];
+	char lname[96], snames[8][96];
+	long ncpus;
 	size_t ncon = 0, npeers;
-	double t[16][2], proc[2][9], bare;
+	double t[24][2], proc[2][9], bare;
 	struct bench_atom_costs ac[8];
 	char label[96], names[8][64];
 	bool all_met = true;
@@ -359,6 +394,18 @@ int main(int argc, char **argv)
 	con[ncon++] = (struct contender){
 		.name = "liburing, linked open/read/close, all in flight",
 		.fn = run_uring, .arg = &depth_all };
+	ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+	if (ncpus > 1) {
+		/* Every CPU, as the thread pool uses them: informational
+		 * rows, not among the issue's peers. */
+		lsplit = (struct split_arg){ .nthreads = (int)ncpus };
+		snprintf(lname, sizeof(lname),
+			 "liburing, all in flight, %ld threads (info)", ncpus);
+		con[ncon++] = (struct contender){ .name = lname,
+						  .fn = run_split,
+						  .arg = &lsplit,
+						  .info = true };
+	}
 	npeers = ncon;
 	for (size_t b = 0; b < nr_backends; b++) {
 		snprintf(names[b], sizeof(names[b]), "syslets, %s backend",
@@ -366,6 +413,19 @@ int main(int argc, char **argv)
 		con[ncon++] = (struct contender){ .name = names[b],
 						  .fn = run_syslets,
 						  .arg = backends[b],
+						  .syslet = true };
+	}
+	for (size_t b = 0; ncpus > 1 && b < nr_backends; b++) {
+		if (!strcmp(backends[b], "kernel"))
+			continue;
+		ssplit[b] = (struct split_arg){ .nthreads = (int)ncpus,
+						.backend = backends[b] };
+		snprintf(snames[b], sizeof(snames[b]),
+			 "syslets, %s backend, %ld submitting threads",
+			 backends[b], ncpus);
+		con[ncon++] = (struct contender){ .name = snames[b],
+						  .fn = run_split,
+						  .arg = &ssplit[b],
 						  .syslet = true };
 	}
 	con[ncon++] = (struct contender){
@@ -435,13 +495,14 @@ int main(int argc, char **argv)
 		size_t pi = 0, si = 0;
 
 		for (size_t i = 0; i < npeers; i++)
-			if (t[i][cold] > 0 && (peer < 0 || t[i][cold] < peer)) {
+			if (!con[i].info && t[i][cold] > 0 &&
+			    (peer < 0 || t[i][cold] < peer)) {
 				peer = t[i][cold];
 				pi = i;
 			}
 		for (size_t i = npeers; i < ncon; i++)
 			if (con[i].syslet && t[i][cold] > 0 &&
-			    strcmp(con[i].arg, "kernel") &&
+			    strcmp(syslet_of(&con[i]), "kernel") &&
 			    (sl < 0 || t[i][cold] < sl)) {
 				sl = t[i][cold];
 				si = i;
@@ -450,9 +511,13 @@ int main(int argc, char **argv)
 			printf("  %s: best stock syslet backend (%s) >= 1.00x "
 			       "the best of loop/pool/liburing (%s): %.2fx %s\n",
 			       cold ? "uncached" : "cached",
-			       (const char *)con[si].arg, con[pi].name,
+			       con[si].name, con[pi].name,
 			       peer / sl, verdict(peer / sl >= 1.0));
 			all_met &= peer / sl >= 1.0;
+			for (size_t i = 0; i < npeers; i++)
+				if (con[i].info && t[i][cold] > 0)
+					printf("    (against %s: %.2fx)\n",
+					       con[i].name, t[i][cold] / sl);
 		}
 	}
 	for (int cold = 0; cold < 2; cold++) {
@@ -471,7 +536,10 @@ int main(int argc, char **argv)
 		for (size_t i = npeers; i < ncon; i++) {
 			double in;
 
-			if (!con[i].syslet ||
+			/* The same backend with one submitter: what --each
+			 * adds to it is the process, loading and its
+			 * instances. */
+			if (!con[i].syslet || con[i].fn != run_syslets ||
 			    strcmp(con[i].arg, backends[bi]))
 				continue;
 			in = t[i][cold];

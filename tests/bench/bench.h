@@ -13,9 +13,21 @@ struct bench_files {
 	size_t		total_bytes;	/* what every contender must read */
 	const char	*slo;		/* readfile.slo: the per-file syslet */
 	long		threads;	/* pool size for threads and emul */
+	void		*ready;		/* bench_split's start barrier */
 };
 
+/* Called by a contender right before its clock starts: with
+ * bench_split, waits until every thread is set up. */
+void bench_ready(const struct bench_files *f);
+
 double bench_now(void);
+
+/* Run @fn on @nthreads threads, each on a contiguous share of the files
+ * (its own ring or head), all started at once; the bytes read, or -1. */
+long bench_split(const struct bench_files *f, int nthreads,
+		 long (*fn)(const struct bench_files *f, const void *arg,
+			    double *secs),
+		 const void *arg, double *secs);
 
 /* Each contender reads every file once and returns the bytes it read,
  * or -1 when it cannot run here (the reason printed to stderr); *secs
