@@ -97,6 +97,10 @@ fetched:
 			nsys++;
 			budget = budget > INTERP_SIG_SYSCALL ?
 				 budget - INTERP_SIG_SYSCALL : 0;
+			/* A failed call may have raised a signal (SIGPIPE):
+			 * look now.  The value itself never says "signal". */
+			if (__builtin_expect((unsigned long)ret > -4096UL, 0))
+				budget = 0;
 		} else if (tab[a.nr] == EMUL_P_UMEM) {
 			ret = interp_umem((unsigned long *)a.args[0],
 					  a.args[1]);
@@ -109,10 +113,6 @@ fetched:
 		lflags = a.flags;
 		if (a.ret_ptr && emul_put(a.ret_ptr, (unsigned long)ret))
 			ret = -EFAULT;
-		/* A failed call may have raised a signal (SIGPIPE): look
-		 * now.  The value itself never says "signal". */
-		if (__builtin_expect(ret < 0 && ret > -4096, 0))
-			budget = 0;
 		if (__builtin_expect(budget == 0, 0)) {
 			budget = INTERP_SIG_BUDGET;
 			if (fp->user_mask &&

@@ -404,7 +404,7 @@ static bool worker_queue(struct ur_head *ah, struct ur_sl *sl, bool may_refuse)
 
 			pthread_attr_init(&attr);
 			pthread_attr_setstacksize(&attr, UR_WORKER_STACK);
-			pthread_sigmask(SIG_BLOCK, &ur_blockset, &old);
+			pthread_sigmask(SIG_SETMASK, &ur_blockset, &old);
 			if (pthread_create(&ah->threads[ah->nr_threads], &attr,
 					   ur_worker, ah) == 0) {
 				ah->nr_threads++;
@@ -440,7 +440,7 @@ static bool worker_queue(struct ur_head *ah, struct ur_sl *sl, bool may_refuse)
 static inline void inline_mask(struct ur_ctx *c)
 {
 	if (c->inline_ && !c->masked) {
-		emul_sigmask(SIG_BLOCK, &ur_blockset, &c->user_mask);
+		emul_sigmask(SIG_SETMASK, &ur_blockset, &c->user_mask);
 		c->masked = true;
 	}
 }
@@ -827,7 +827,8 @@ ran:
 			unsigned int cost = pol == EMUL_P_UMEM ? 1 :
 					    INTERP_SIG_SYSCALL;
 
-			if (ret < 0 && ret > -4096)
+			/* A failed call may have raised a signal. */
+			if (pol != EMUL_P_UMEM && (unsigned long)ret > -4096UL)
 				check = true;
 			c->budget = c->budget > cost ? c->budget - cost : 0;
 			if (!c->budget || intr)
@@ -1173,7 +1174,7 @@ static void start_progress(struct ur_head *ah)
 
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, UR_WORKER_STACK);
-	pthread_sigmask(SIG_BLOCK, &ur_blockset, &old);
+	pthread_sigmask(SIG_SETMASK, &ur_blockset, &old);
 	ah->prog_started = pthread_create(&ah->prog, &attr, ur_progress,
 					  ah) == 0;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -1235,7 +1236,7 @@ static long ur_wait(unsigned long min)
 	memset(&c, 0, sizeof(c));
 	c.ah = ah;
 	/* Signals wait until io_uring_enter() opens the caller's mask. */
-	emul_sigmask(SIG_BLOCK, &ur_blockset, &user);
+	emul_sigmask(SIG_SETMASK, &ur_blockset, &user);
 	pthread_mutex_lock(&ah->lock);
 	caller_came(ah);
 	ring_flush(ah);
