@@ -50,6 +50,7 @@
 #define UR_SLICE	256
 #define UR_EFD_TAG	1UL
 #define UR_DEFAULT_THREADS	1024
+#define UR_IOWQ_MAX	64
 #define UR_WORKER_STACK	(256 * 1024)
 
 enum ur_state { UR_S_START, UR_S_DONE };
@@ -1141,7 +1142,11 @@ static long ur_register(struct async_head_user *uah, unsigned long len)
 	memset(&p, 0, sizeof(p));
 	p.flags = IORING_SETUP_CQSIZE | IORING_SETUP_CLAMP |
 		  IORING_SETUP_SUBMIT_ALL;
+	/* Room for a completion of every syslet in flight (at most one SQE
+	 * each) and the eventfd's, so the CQ never overflows. */
 	p.cq_entries = UR_CQ_ENTRIES;
+	while (p.cq_entries < 2 * maxthr + 64 && p.cq_entries < (1U << 20))
+		p.cq_entries *= 2;
 	err = io_uring_queue_init_params(UR_SQ_ENTRIES, &ah->ring, &p);
 	if (err == -EINVAL) {
 		p.flags &= ~IORING_SETUP_SUBMIT_ALL;
@@ -1153,6 +1158,17 @@ static long ur_register(struct async_head_user *uah, unsigned long len)
 		return err;
 	}
 	ah->ring.ring_fd = ah->ring.enter_ring_fd = fd_high(ah->ring.ring_fd);
+	{
+		/* io_uring's own blocking work (an open that must read the
+		 * disk) runs on its io-wq threads, the cachemiss threads of
+		 * this backend: as many as max_nr_threads allows, up to
+		 * UR_IOWQ_MAX (io-wq's default is 4 per CPU). */
+		unsigned int w[2] = { maxthr < UR_IOWQ_MAX ? (unsigned)maxthr :
+						UR_IOWQ_MAX, 0 };
+
+		if (w[0])
+			(void)io_uring_register_iowq_max_workers(&ah->ring, w);
+	}
 	/* The workers' eventfd comes with the first worker. */
 	ah->efd = -1;
 	pthread_mutex_init(&ah->lock, NULL);
