@@ -6,7 +6,8 @@ runtime_tests = tests/runtime/args tests/runtime/fault tests/runtime/stop \
 	tests/runtime/deny tests/runtime/wait tests/runtime/signal \
 	tests/runtime/sigloop tests/runtime/hello tests/runtime/hello2007 \
 	tests/runtime/load tests/runtime/chains tests/runtime/observe \
-	tests/runtime/stats-handoff tests/runtime/poolwait tests/runtime/profile
+	tests/runtime/stats-handoff tests/runtime/poolwait tests/runtime/profile \
+	tests/runtime/nowait
 check_PROGRAMS += $(runtime_tests)
 TESTS += $(runtime_tests)
 noinst_HEADERS += tests/runtime/helpers.h
@@ -29,6 +30,11 @@ tests_runtime_observe_LDADD = $(runtime_ldadd)
 tests_runtime_stats_handoff_LDADD = $(runtime_ldadd)
 tests_runtime_poolwait_LDADD = $(runtime_ldadd)
 tests_runtime_profile_LDADD = $(runtime_ldadd)
+tests_runtime_nowait_LDADD = $(runtime_ldadd)
+# The uring backend's own promises (skips where io_uring cannot be set up).
+check_PROGRAMS += tests/runtime/uring
+TESTS += tests/runtime/uring
+tests_runtime_uring_LDADD = $(runtime_ldadd)
 
 # syslet-compat.h: a program in the 2007 style, run on each backend by
 # name (the kernel's run skips where no patched kernel answers).
