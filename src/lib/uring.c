@@ -525,8 +525,9 @@ static struct ur_sl *park(struct ur_ctx *c, struct ur_sl **slp,
  * run, NULL if none; *err -EFAULT when an atom could not be read) or it
  * waits for the ring, a worker or its turn (UR_PARKED).
  */
-/* Whether @fd is a blocking descriptor, asking the kernel only when the
- * chain does not know. */
+/* Whether @fd is an open, blocking descriptor, asking the kernel only
+ * when the chain does not know.  False for one that is O_NONBLOCK or not
+ * open: the call then runs in place, and cannot block. */
 static bool fd_blocking(struct ur_fdk *k, int fd)
 {
 	long fl;
@@ -535,7 +536,7 @@ static bool fd_blocking(struct ur_fdk *k, int fd)
 		return !k->nonblock;
 	fl = emul_syscall6(__NR_fcntl, (unsigned long)fd, F_GETFL, 0, 0, 0, 0);
 	if (fl < 0)
-		return true;	/* the ring will say EBADF */
+		return false;
 	k->fd = fd;
 	k->nonblock = (fl & O_NONBLOCK) != 0;
 	return !k->nonblock;
