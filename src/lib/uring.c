@@ -138,6 +138,26 @@ static unsigned char *ur_tab_inline, *ur_tab_driver;
 /* Calls that can take the engine's own descriptors away. */
 static long ur_close_nr, ur_dup2_nr, ur_dup3_nr, ur_close_range_nr;
 
+/*
+ * A forked child has no async head, as the kernel's heads belong to the
+ * task: it must not drive its parent's ring.  Its copies of the engine's
+ * descriptors are closed (the parent's ring is unaffected); the head's
+ * memory stays, as nothing in the child may free what the parent's
+ * threads were using.
+ */
+static void ur_atfork_child(void)
+{
+	struct ur_head *ah = ur_cur;
+
+	if (!ah)
+		return;
+	close(ah->ring.ring_fd);
+	if (ah->efd >= 0)
+		close(ah->efd);
+	ur_cur = NULL;
+	__atomic_sub_fetch(&ur_heads, 1, __ATOMIC_RELAXED);
+}
+
 static void ur_init_once(void)
 {
 	struct io_uring ring;
@@ -156,6 +176,7 @@ static void ur_init_once(void)
 		ur_init_err = err;
 		return;
 	}
+	pthread_atfork(NULL, NULL, ur_atfork_child);
 	/* Container profiles often refuse io_uring_setup: then this
 	 * backend is not available (auto falls back to emul). */
 	err = io_uring_queue_init(4, &ring, 0);

@@ -175,6 +175,24 @@ int main(void)
 		rt_check(seen[i] == 1 && mret[i][1] > 0 && mret[i][2] == 0,
 			 "syslet %d: seen %d, read %ld, close %ld", i, seen[i],
 			 mret[i][1], mret[i][2]);
+	/* A forked child has no head: it may register its own. */
+	{
+		pid_t pid = fork();
+		int st = 0;
+
+		if (pid < 0)
+			rt_die("fork: %s", strerror(errno));
+		if (pid == 0) {
+			static struct syslet_uatom *cring[4];
+			struct async_head_user cahu = { cring, sizeof(cring),
+							-1UL };
+
+			_exit(sys_async_register(&cahu, sizeof(cahu)) ? 1 : 0);
+		}
+		waitpid(pid, &st, 0);
+		rt_check(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+			 "the child could not register a head of its own");
+	}
 	rt_unregister(&ahu);
 	return rt_done("uring");
 }
