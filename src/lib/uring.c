@@ -474,9 +474,13 @@ static long block_here(struct ur_ctx *c, const struct emul_atom *a,
 	long ret;
 
 	inline_mask(c);
+	/* Syslets in flight go on meanwhile (the progress thread drives):
+	 * this call may well wait for one of them. */
+	pthread_mutex_unlock(&c->ah->lock);
 	emul_sigmask(SIG_SETMASK, &c->user_mask, &blocked);
 	ret = emul_block_call(a, pol, partial);
 	emul_sigmask(SIG_SETMASK, &blocked, NULL);
+	pthread_mutex_lock(&c->ah->lock);
 	return ret;
 }
 

@@ -175,6 +175,41 @@ int main(void)
 		rt_check(seen[i] == 1 && mret[i][1] > 0 && mret[i][2] == 0,
 			 "syslet %d: seen %d, read %ld, close %ld", i, seen[i],
 			 mret[i][1], mret[i][2]);
+	/* A SYNC read in the caller that only an async syslet's write can
+	 * satisfy: the async one must go on while the caller blocks. */
+	{
+		struct syslet_uatom w, r;
+		unsigned long wfd, rfd, wbuf = (unsigned long)"s", one = 1;
+		unsigned long rbuf = (unsigned long)&c;
+		struct timespec ts = { 0, 20000000 };
+		unsigned long tsp = (unsigned long)&ts;
+		long wret = 0, sret = 0;
+		struct syslet_uatom nap;
+
+		if (pipe(p))
+			rt_die("pipe: %s", strerror(errno));
+		wfd = (unsigned long)p[1];
+		rfd = (unsigned long)p[0];
+		/* async: sleep, then write a byte */
+		rt_atom(&nap, __NR_nanosleep, &sret, 0, &w, &tsp, &zero, NULL);
+		rt_atom(&w, __NR_write, &wret, 0, NULL, &wfd, &wbuf, &one);
+		rt_atom(&r, __NR_read, &ret, SYSLET_SYNC, NULL, &rfd, &rbuf,
+			&one);
+		errno = 0;
+		rt_check(!sys_async_exec(&nap) && !errno, "the sleep ran inline");
+		c = 0;
+		rt_check(sys_async_exec(&r) == &r && ret == 1 && c == 's',
+			 "SYNC read: %ld %c", ret, c);
+		for (int t = 0; t < 10000 && !ring[idx]; t++)
+			if (sys_async_wait(1) && errno != EINTR)
+				rt_die("async_wait: %s", strerror(errno));
+		rt_check(ring[idx] == &w && wret == 1, "write: %p %ld",
+			 (void *)ring[idx], wret);
+		rt_drain(ring, MANY + 8, &idx, NULL, 0);
+		close(p[0]);
+		close(p[1]);
+	}
+
 	/* A forked child has no head: it may register its own. */
 	{
 		pid_t pid = fork();
