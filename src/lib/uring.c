@@ -60,6 +60,8 @@ enum ur_state { UR_S_START, UR_S_DONE };
 struct ur_fdk {
 	int	fd;
 	bool	nonblock;
+	bool	mine;		/* this chain opened it */
+	bool	seekable;	/* has a file position */
 };
 
 /* A syslet that went async. */
@@ -550,21 +552,34 @@ static struct ur_sl *park(struct ur_ctx *c, struct ur_sl **slp,
  * run, NULL if none; *err -EFAULT when an atom could not be read) or it
  * waits for the ring, a worker or its turn (UR_PARKED).
  */
-/* Whether @fd is an open, blocking descriptor, asking the kernel only
- * when the chain does not know.  False for one that is O_NONBLOCK or not
- * open: the call then runs in place, and cannot block. */
-static bool fd_blocking(struct ur_fdk *k, int fd)
+/*
+ * Whether the call of @op on @fd can go to the ring.  Not when the
+ * descriptor is O_NONBLOCK (io_uring would wait where the call says
+ * EAGAIN) or not open (the call fails at once); nor for a call at the
+ * file position of a seekable file this chain did not open itself:
+ * io_uring reads and updates f_pos without the lock that read(2) and
+ * write(2) take, so two writers of one file (a shared stdout) could
+ * write at the same place.  The chain's knowledge saves the fcntl and
+ * lseek where it can.
+ */
+static bool fd_ring_ok(struct ur_fdk *k, int fd, bool filepos)
 {
 	long fl;
 
-	if (k->fd == fd)
-		return !k->nonblock;
-	fl = emul_syscall6(__NR_fcntl, (unsigned long)fd, F_GETFL, 0, 0, 0, 0);
-	if (fl < 0)
+	if (k->fd != fd) {
+		fl = emul_syscall6(__NR_fcntl, (unsigned long)fd, F_GETFL, 0,
+				   0, 0, 0);
+		if (fl < 0)
+			return false;
+		k->fd = fd;
+		k->nonblock = (fl & O_NONBLOCK) != 0;
+		k->mine = false;
+		k->seekable = emul_syscall6(__NR_lseek, (unsigned long)fd, 0,
+					    SEEK_CUR, 0, 0, 0) != -ESPIPE;
+	}
+	if (k->nonblock)
 		return false;
-	k->fd = fd;
-	k->nonblock = (fl & O_NONBLOCK) != 0;
-	return !k->nonblock;
+	return !filepos || k->mine || !k->seekable;
 }
 
 /* An async syslet had its share of the driver: it goes on from @u
@@ -762,7 +777,8 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 			goto ran;
 		}
 		op = ah->ops[a.nr];
-		if (op && uring_op_nbfd(op) && !fd_blocking(k, (int)a.args[0]))
+		if (op && uring_op_nbfd(op) &&
+		    !fd_ring_ok(k, (int)a.args[0], uring_op_filepos(op, &a)))
 			op = 0;
 		if (op && !(c->inline_ && pol == EMUL_P_INLINE)) {
 			struct io_uring_sqe *sqe = get_sqe(ah);
@@ -914,6 +930,7 @@ static void resume(struct ur_ctx *c, struct ur_sl *sl, bool have_ret,
 			if (fd >= 0) {
 				sl->k.fd = fd;
 				sl->k.nonblock = nb;
+				sl->k.mine = true;
 			} else if (sl->k.fd == (int)sl->a.args[0] &&
 				   (long)sl->a.nr == ur_close_nr) {
 				sl->k.fd = -1;
@@ -1228,7 +1245,7 @@ static struct syslet_uatom *ur_exec(struct syslet_uatom *atom, long *err)
 	struct ur_head *ah = ur_cur;
 	struct syslet_uatom *last = NULL;
 	struct ur_sl *sl = NULL;
-	struct ur_fdk k = { -1, false };
+	struct ur_fdk k = { -1, false, false, false };
 	unsigned long lflags = 0;
 	struct ur_ctx c;
 	int state;

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <pthread.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include "helpers.h"
@@ -40,6 +41,48 @@ static void *slow_reader(void *arg)
 	nanosleep(&nap, NULL);
 	while ((r = read(fd, b, sizeof(b))) > 0)
 		nanosleep(&nap, NULL);
+	return NULL;
+}
+
+/* A thread writing MANY / 2 lines of 8 bytes to @fd, each line one
+ * syslet, through a head of its own with two syslets in flight at most. */
+struct writer {
+	unsigned long	fd;
+	int		first;
+};
+
+static void *writer_main(void *arg)
+{
+	struct writer *w = arg;
+	static __thread struct syslet_uatom *r[8], a[MANY / 2];
+	static __thread char line[MANY / 2][9];
+	static __thread unsigned long buf[MANY / 2];
+	static __thread long ret[MANY / 2];
+	unsigned long len = 8, i2 = 0, pend = 0;
+	struct async_head_user ah;
+
+	rt_register(&ah, r, 8, 2);
+	for (int i = 0; i < MANY / 2; i++) {
+		snprintf(line[i], sizeof(line[i]), "%07d\n", w->first + i);
+		buf[i] = (unsigned long)line[i];
+		rt_atom(&a[i], __NR_write, &ret[i], 0, NULL, &w->fd, &buf[i],
+			&len);
+		errno = 0;
+		if (!sys_async_exec(&a[i])) {
+			if (errno)
+				rt_die("exec: %s", strerror(errno));
+			pend++;
+		}
+		pend -= rt_drain(r, 8, &i2, NULL, 0);
+	}
+	while (pend) {
+		unsigned long n = rt_drain(r, 8, &i2, NULL, 0);
+
+		pend -= n;
+		if (!n && sys_async_wait(1) && errno != EINTR)
+			rt_die("async_wait: %s", strerror(errno));
+	}
+	rt_unregister(&ah);
 	return NULL;
 }
 
@@ -208,6 +251,34 @@ int main(void)
 		rt_drain(ring, MANY + 8, &idx, NULL, 0);
 		close(p[0]);
 		close(p[1]);
+	}
+
+	/* Lines written at the file position of a shared regular file (as
+	 * stdout redirected to a file is), by two threads with a head each,
+	 * in flight together and some in place: each lands whole, none on
+	 * top of another. */
+	for (int round = 0; round < 5; round++) {
+		char tmpl[] = "/tmp/syslet-uring-XXXXXX";
+		struct writer w[2];
+		pthread_t wt[2];
+		struct stat st;
+		int tfd = mkstemp(tmpl);
+
+		if (tfd < 0)
+			rt_die("mkstemp: %s", strerror(errno));
+		unlink(tmpl);
+		for (int k = 0; k < 2; k++) {
+			w[k].fd = (unsigned long)tfd;
+			w[k].first = k * (MANY / 2);
+			if (pthread_create(&wt[k], NULL, writer_main, &w[k]))
+				rt_die("pthread_create");
+		}
+		for (int k = 0; k < 2; k++)
+			pthread_join(wt[k], NULL);
+		rt_check(!fstat(tfd, &st) && st.st_size == MANY * 8,
+			 "round %d: %ld bytes written at the file position, "
+			 "not %d", round, (long)st.st_size, MANY * 8);
+		close(tfd);
 	}
 
 	/* A forked child has no head: it may register its own. */
