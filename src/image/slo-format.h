@@ -4,7 +4,12 @@
 
 #include <stdint.h>
 
-#define SLO_FORMAT_VERSION	1
+/*
+ * 2: the ABI note's descriptor is followed by the symbol prefix (below);
+ * 1: no prefix (symbols named as in the source).  Readers take both.
+ */
+#define SLO_FORMAT_VERSION	2
+#define SLO_FORMAT_VERSION_MIN	1
 #define SLO_NOTE_OWNER		"syslet"	/* namesz 7 with the NUL */
 #define SLO_NOTE_ABI		1
 
@@ -16,12 +21,18 @@
 #define SLO_SEC_NAME_NOTE	".note.syslet"
 #define SLO_SEC_NAME_PARAMS	".syslet.params"
 
-/* Descriptor of the ABI note; all fields little endian. */
+/* Descriptor of the ABI note; all fields little endian.  From format 2
+ * on it goes on with the prefix of every symbol name, NUL-terminated
+ * (descsz counts it, the NUL included): "cat" names the cell buf
+ * "cat_buf" in .symtab; "" means no prefix.  The prefix is a C identifier
+ * of at most SLO_PREFIX_MAX bytes. */
 struct slo_note_abi {
 	uint32_t	format_version;	/* SLO_FORMAT_VERSION */
 	uint32_t	word_size;	/* 4 or 8 */
 	char		profile[16];	/* "i386-2007", "i386", "x86_64", NUL padded */
 };
+
+#define SLO_PREFIX_MAX		64
 
 /* .syslet.debug: header, nr_atoms records, then strtab_size bytes of
  * NUL-terminated strings; offsets index that string table (0 = none,

@@ -189,7 +189,8 @@ struct syslet_uatom *syslet_step(struct syslet_uatom *atom,
  * relocated to its own addresses.  Functions that can fail for a reason
  * a user must read take err/errlen and put a one-line message there
  * (no trailing newline); they also set errno.  Names of cells are their
- * symbol names (`count`, `cat.fd`); a local may be named without its
+ * symbol names without the image's prefix, as the source wrote them
+ * (`count`, `cat.fd`, not `cat_count`); a local may be named without its
  * syslet when that is unambiguous. */
 struct syslet_obj;
 struct syslet_inst;

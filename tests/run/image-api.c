@@ -181,6 +181,36 @@ static void test_bind(void **state)
 	syslet_obj__close(obj);
 }
 
+/* An image whose ELF symbols carry a prefix (sysletc's default) is
+ * reached by the names the source wrote, the prefixed ones unknown. */
+static void test_prefix(void **state)
+{
+	struct slo_image *img = sample_image(systab_native_profile());
+	struct syslet_obj *obj;
+	struct syslet_inst *in;
+	char *args[] = { "abc", NULL };
+	char err[256];
+
+	img->prefix = strdup("cat");
+	obj = open_sample(img);
+	assert_string_equal(syslet_obj__entry_name(obj, 0), "cat");
+	assert_string_equal(syslet_obj__cell_name(obj, 0), "cat.path");
+	in = syslet_obj__instantiate(obj, err, sizeof(err));
+	assert_non_null(in);
+	assert_non_null(syslet_inst__entry(in, "cat"));
+	assert_null(syslet_inst__entry(in, "cat_cat"));
+	assert_non_null(syslet_inst__cell(in, "fd"));
+	assert_non_null(syslet_inst__cell(in, "cat.fd"));
+	assert_null(syslet_inst__cell(in, "cat_cat.fd"));
+	assert_non_null(syslet_inst__object(in, "buf", NULL));
+	assert_null(syslet_inst__object(in, "cat_buf", NULL));
+	assert_int_equal(syslet_inst__bind(in, "cat", 1, args, err,
+					   sizeof(err)), 0);
+	assert_string_equal((char *)*syslet_inst__cell(in, "path"), "abc");
+	syslet_inst__free(in);
+	syslet_obj__close(obj);
+}
+
 static void test_bad_input(void **state)
 {
 	struct blob b = write_image(sample_image(systab_native_profile()));
@@ -266,6 +296,7 @@ int main(void)
 		cmocka_unit_test(test_listing),
 		cmocka_unit_test(test_instances),
 		cmocka_unit_test(test_bind),
+		cmocka_unit_test(test_prefix),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_profile),
 		cmocka_unit_test(test_mutations),
