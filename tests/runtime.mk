@@ -32,9 +32,10 @@ tests_runtime_poolwait_LDADD = $(runtime_ldadd)
 tests_runtime_profile_LDADD = $(runtime_ldadd)
 tests_runtime_nowait_LDADD = $(runtime_ldadd)
 # The uring backend's own promises (skips where io_uring cannot be set up).
-check_PROGRAMS += tests/runtime/uring
-TESTS += tests/runtime/uring
+check_PROGRAMS += tests/runtime/uring tests/runtime/noring
+TESTS += tests/runtime/uring tests/runtime/noring
 tests_runtime_uring_LDADD = $(runtime_ldadd)
+tests_runtime_noring_LDADD = $(runtime_ldadd)
 
 # syslet-compat.h: a program in the 2007 style, run on each backend by
 # name (the kernel's run skips where no patched kernel answers).
