@@ -21,9 +21,11 @@ for s in "$src" "$async"; do
 	be=
 	[ "$s" = "$async" ] && be=--backend=emul
 	st=0
-	timeout -s TERM -k 10 1 "$prog" $be "$s" || st=$?
+	timeout -k 10 -s TERM 1 "$prog" $be "$s" || st=$?
 	expect_eq "timeout's status for $s" 124 "$st"
-	# The process is gone once timeout returns; allow for a slow reaper.
+	# 137: SIGTERM did not end it and timeout -k had to kill it (the
+	# test must fail, never hang).  The process is gone once timeout
+	# returns; allow for a slow reaper.
 	i=0
 	while pgrep -f "$s" >/dev/null 2>&1; do
 		i=$((i + 1))
