@@ -183,9 +183,12 @@ void lower_error(struct lower *L, struct ast_loc loc, const char *fmt, ...)
 void lower_warn(struct lower *L, unsigned int wbit, struct ast_loc loc,
 		const char *fmt, ...)
 {
+	unsigned int on = SYSLETC_W_DEFAULT;
 	va_list ap;
 
-	if (!L->opt || !(L->opt->warnings & wbit))
+	if (L->opt)
+		on = (on | L->opt->warnings) & ~L->opt->no_warnings;
+	if (!(on & wbit))
 		return;
 	va_start(ap, fmt);
 	report(L, DIAG_WARNING, loc, fmt, ap);
@@ -749,6 +752,7 @@ static void lower_syslet(struct lower *L, struct ast_decl *d)
 	L->syslet = d;
 	L->entry = (int)p->nr_entries;
 	L->scratch = -1;
+	L->widen = -1;
 	L->locals.n = 0;
 	L->nr_labels = 0;
 	L->in_loop = false;
@@ -792,6 +796,18 @@ static void lower_syslet(struct lower *L, struct ast_decl *d)
 		c->param_index = (int)idx;
 		c->param_type = pd->ptype == AST_PARAM_STR ? SLO_PARAM_STR :
 							     SLO_PARAM_INT;
+		if (pd->ptype == AST_PARAM_NAMED) {
+			/* The runner binds "HOST:PORT" as a pointer to the
+			 * struct: the cell is an address, as for str. */
+			if (!strcmp(pd->type, "sockaddr_in")) {
+				c->param_type = SLO_PARAM_SOCKADDR_IN;
+				s->elem_name = "sockaddr_in";
+			} else {
+				lower_error(L, pd->type_loc, "'%s' is not a "
+					    "parameter type (str, int or "
+					    "sockaddr_in)", pd->type);
+			}
+		}
 	}
 	if (idx > 16)
 		lower_error(L, d->name_loc, "syslet '%s' has %u parameters; "
@@ -899,6 +915,8 @@ struct ir_program *sysletc_front(const char *src, size_t len,
 	free(L.labels);
 	free(L.ph);
 	free(L.dropped);
+	for (int k = 0; k < 7; k++)
+		free(L.names[k]);
 	if (d->errors != before || L.oom) {
 		ir_program_free(L.p);
 		return NULL;

@@ -1,6 +1,8 @@
 /* image-inst.c: instances of an opened image: private relocated memory, lookups, parameter binding. */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <limits.h>
+#include <netinet/in.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -208,7 +210,10 @@ static void describe_params(const struct slio_entry *e, char *buf,
 		at += (size_t)snprintf(buf + at, len - at, "%s%s %s",
 				       i ? ", " : "",
 				       e->params[i].type == SYSLET_PARAM_INT ?
-				       "int" : "str", e->params[i].name);
+				       "int" :
+				       e->params[i].type ==
+				       SYSLET_PARAM_SOCKADDR_IN ? "sockaddr_in" :
+				       "str", e->params[i].name);
 }
 
 static int parse_int(const char *s, long *out)
@@ -230,6 +235,42 @@ static int parse_int(const char *s, long *out)
 		}
 	}
 	return -1;
+}
+
+/*
+ * "HOST:PORT" -> struct sockaddr_in, without name lookups (a runner must
+ * not block on DNS): a dotted IPv4 address, "localhost", or nothing or
+ * "*" for any address.
+ */
+static int parse_sockaddr_in(const char *s, struct sockaddr_in *sa)
+{
+	const char *colon = strrchr(s, ':');
+	char host[64], *end;
+	unsigned long port;
+	size_t n;
+
+	if (!colon)
+		return -1;
+	n = (size_t)(colon - s);
+	if (n >= sizeof(host))
+		return -1;
+	memcpy(host, s, n);
+	host[n] = '\0';
+	errno = 0;
+	port = strtoul(colon + 1, &end, 10);
+	if (!colon[1] || *end || errno || port > 65535 ||
+	    colon[1] == '-' || colon[1] == '+' || colon[1] == ' ')
+		return -1;
+	memset(sa, 0, sizeof(*sa));
+	sa->sin_family = AF_INET;
+	sa->sin_port = htons((uint16_t)port);
+	if (!n || !strcmp(host, "*"))
+		sa->sin_addr.s_addr = htonl(INADDR_ANY);
+	else if (!strcmp(host, "localhost"))
+		sa->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	else if (inet_pton(AF_INET, host, &sa->sin_addr) != 1)
+		return -1;
+	return 0;
 }
 
 int syslet_inst__bind(struct syslet_inst *inst, const char *entry, int argc,
@@ -257,6 +298,7 @@ int syslet_inst__bind(struct syslet_inst *inst, const char *entry, int argc,
 		unsigned long *cell = (unsigned long *)(inst->base +
 			inst->off[SLO_SEC_CELLS] + s->value);
 		size_t ci = (size_t)s->value / sizeof(long);
+		struct sockaddr_in sin;
 		long v;
 
 		if (e->params[i].type == SYSLET_PARAM_INT) {
@@ -268,6 +310,30 @@ int syslet_inst__bind(struct syslet_inst *inst, const char *entry, int argc,
 				return -1;
 			}
 			*cell = (unsigned long)v;
+			continue;
+		}
+		if (e->params[i].type == SYSLET_PARAM_SOCKADDR_IN) {
+			struct sockaddr_in *sa;
+
+			if (parse_sockaddr_in(argv[i], &sin)) {
+				slio_err(err, errlen,
+					 "parameter %s of %s: expected HOST:PORT "
+					 "(127.0.0.1:8080, or :8080 for any "
+					 "address), got '%s'",
+					 e->params[i].name, entry, argv[i]);
+				errno = EINVAL;
+				return -1;
+			}
+			sa = malloc(sizeof(*sa));
+			if (!sa) {
+				slio_err(err, errlen, "out of memory");
+				errno = ENOMEM;
+				return -1;
+			}
+			*sa = sin;
+			free(inst->strs[ci]);
+			inst->strs[ci] = (char *)sa;
+			*cell = (unsigned long)(uintptr_t)sa;
 			continue;
 		}
 		free(inst->strs[ci]);
