@@ -9,8 +9,16 @@ tick
 tick'
 $SYSLETC --target=i386 -H "$tmpdir/elements.h" -o "$tmpdir/elements.slo" "$src" ||
 	fail "sysletc --target=i386 elements.syslet"
-# (make kernel-guest-run32 builds one: tests/kernel/guest/32/syslet-run.)
+# make kernel-guest-run32 builds one for the i386 guest: used when it is
+# newer than this tree's programs (an old one may not read new images).
+guest32=$top_builddir/tests/kernel/guest/32/syslet-run
+if [ -z "${SYSLET_RUN32:-}" ] && [ -x "$guest32" ] &&
+	[ "$guest32" -nt "$top_builddir/sysletc" ] &&
+	[ "$guest32" -nt "$top_builddir/syslet-run" ]; then
+	SYSLET_RUN32=$guest32
+fi
 if [ -n "${SYSLET_RUN32:-}" ]; then
+	echo "running the i386 image through $SYSLET_RUN32"
 	status=0
 	out=$($SYSLET_RUN32 "$tmpdir/elements.slo" 2>"$tmpdir/err") || status=$?
 	[ "$status" = 0 ] ||
@@ -22,6 +30,7 @@ lib=$top_builddir/tests/runtime/.libs/libsyslet32.a
 [ "$HAVE_M32" = yes ] || skip "$CC -m32 cannot build programs here (and no \$SYSLET_RUN32)"
 [ -f "$lib" ] || skip "no $lib (the 32-bit engine is built by make check with -m32)"
 # A linked image is one instance: run its entry on the 32-bit engine.
+echo "no 32-bit syslet-run (\$SYSLET_RUN32): the image runs linked into an -m32 program"
 entry=$(sed -n 's/^extern struct syslet_uatom \([A-Za-z0-9_]*\)\[.*/\1/p' "$tmpdir/elements.h")
 [ -n "$entry" ] || fail "no entry declared in the -H header"
 cat >"$tmpdir/main.c" <<EOC
