@@ -64,7 +64,11 @@ int main(void)
 	return done ? 0 : 1;
 }
 EOC
-$CC -m32 -std=gnu11 -Wall -Werror -I"$top_srcdir/src/include" \
+# A sanitizer build's engine needs the sanitizers' run time too.
+san=
+grep -q __asan_init "$lib" && san=-fsanitize=address
+grep -q __ubsan_handle "$lib" && san="$san -fsanitize=undefined"
+$CC -m32 -std=gnu11 -Wall -Werror $san -I"$top_srcdir/src/include" \
 	-I"$top_builddir/src/include" -I"$tmpdir" -o "$tmpdir/prog" \
 	"$tmpdir/main.c" "$tmpdir/elements.slo" "$lib" -lpthread ||
 	fail "linking the i386 image into an -m32 program"
