@@ -16,9 +16,11 @@ async=$tmpdir/async-spin-$$.syslet
 printf 'syslet spin() { async loop { getppid(); } }\n' >"$async"
 for s in "$src" "$async"; do
 	st=0
-	timeout -s TERM 1 "$prog" "$s" || st=$?
+	timeout -k 10 -s TERM 1 "$prog" "$s" || st=$?
 	expect_eq "timeout's status for $s" 124 "$st"
-	# The process is gone once timeout returns; allow for a slow reaper.
+	# 137: SIGTERM did not end it and timeout -k had to kill it (the
+	# test must fail, never hang).  The process is gone once timeout
+	# returns; allow for a slow reaper.
 	i=0
 	while pgrep -f "$s" >/dev/null 2>&1; do
 		i=$((i + 1))
