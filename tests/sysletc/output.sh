@@ -108,15 +108,17 @@ echo old >killed.slo
 no_temp killed.slo
 # The same where O_TMPFILE cannot be linked (no /proc): the named
 # temporary file is removed by the signal handler.
-# LeakSanitizer needs /proc: a sanitizer build looks for leaks elsewhere.
-noproc_asan=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+# The sanitizers' runtime reads its options and checks leaks through
+# /proc: a sanitizer build cannot run there (all else above passed).
+[ -z "${SYSLET_SANITIZE:-}" ] ||
+	skip "the part without /proc: the sanitizer runtime ($SYSLET_SANITIZE) needs /proc"
 if command -v unshare >/dev/null 2>&1 &&
    unshare -m sh -c 'umount -l /proc' 2>/dev/null; then
-	ASAN_OPTIONS=$noproc_asan unshare -m sh -c "umount -l /proc && { ulimit -f 1; exec $SYSLETC -o killed.slo '$big'; }" \
+	unshare -m sh -c "umount -l /proc && { ulimit -f 1; exec $SYSLETC -o killed.slo '$big'; }" \
 		>/dev/null 2>&1
 	[ "$(cat killed.slo)" = old ] || fail "without /proc: the old output was damaged"
 	no_temp killed.slo
-	ASAN_OPTIONS=$noproc_asan unshare -m sh -c "umount -l /proc && exec $SYSLETC -o named.slo '$src'" ||
+	unshare -m sh -c "umount -l /proc && exec $SYSLETC -o named.slo '$src'" ||
 		fail "without /proc: compile"
 	cmp -s named.slo ref.slo || fail "without /proc: wrong image"
 	no_temp named.slo
