@@ -41,6 +41,7 @@ include tests/compiler.mk
 include tests/image.mk
 include tests/sysletc.mk
 include tests/runtime.mk
+include tests/diff.mk
 include tests/kernel.mk
 include tests/shell.mk
 include tests/asm.mk

@@ -10,6 +10,7 @@ endif
 
 # syslet-run end to end: the examples, errors, --each, --trace, --stats.
 TESTS += tests/run/examples.sh tests/run/errors.sh tests/run/each.sh \
+	tests/run/status.sh \
 	tests/run/trace.sh tests/run/shebang.sh tests/run/readme.sh \
 	tests/run/signal.sh
 # examples.sh and readme.sh both run examples/server.syslet on its fixed
@@ -18,6 +19,7 @@ CLEANFILES += tests/run/port-8080.lock
 check_PROGRAMS += tests/run/tcp-client
 tests_run_tcp_client_SOURCES = tests/run/tcp-client.c
 EXTRA_DIST += tests/run/examples.sh tests/run/errors.sh tests/run/each.sh tests/run/trace.sh \
+	tests/run/status.sh \
 	tests/run/shebang.sh tests/run/readme.sh tests/run/signal.sh tests/run/cat.syslet tests/run/two.syslet \
 	tests/run/shebang.syslet tests/run/hello.txt tests/run/cat.trace
 

@@ -7,5 +7,5 @@ TESTS += $(shell_session_tests) tests/shell/tty.sh tests/shell/hostile.sh
 TESTS += tests/shell/history.sh
 EXTRA_DIST += tests/shell/history.sh
 EXTRA_DIST += tests/shell/lib.sh tests/shell/tty.sh tests/shell/hostile.sh tests/shell/hello.txt \
-	tests/shell/async.syslet $(shell_session_tests) \
+	tests/shell/async.syslet tests/shell/async-nc.syslet $(shell_session_tests) \
 	$(shell_session_tests:.sh=.in) $(shell_session_tests:.sh=.out)

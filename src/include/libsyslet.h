@@ -47,8 +47,9 @@ long sys_umem_add(unsigned long *uptr, unsigned long inc);
 long syslet_sysno(enum syslet_call call);
 
 /* ---- Backends (src/lib/backend.c) -------------------------------------
- * Chosen once, on first use, by $SYSLET_BACKEND=auto|kernel|emul (auto:
- * the kernel when a patched kernel answers discovery, else emul), or by
+ * Chosen once, on first use, by $SYSLET_BACKEND=auto|kernel|uring|emul
+ * (auto: the kernel when a patched kernel answers discovery, else uring
+ * when io_uring can be set up, else emul), or by
  * syslet_set_backend() before the first call (later: allowed while no
  * head is registered, else -EBUSY).  Returns 0 or -errno: -EINVAL for an
  * unknown name, the probe's error (-ENOSYS: no patched kernel) when the

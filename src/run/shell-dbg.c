@@ -31,6 +31,9 @@ struct shl_dbg {
 	bool			ring_on;
 	struct syslet_inst	**kept;		/* may still run in a worker */
 	size_t			nkept;
+	/* Programs replaced by a load while kept instances use them. */
+	struct shl_prog		**old_progs;
+	size_t			nold_progs;
 };
 
 int shl_dbg_init(struct shell *sh)
@@ -96,6 +99,9 @@ void shl_dbg_free(struct shell *sh)
 	for (i = 0; i < d->nkept; i++)
 		syslet_inst__free(d->kept[i]);
 	free(d->kept);
+	for (i = 0; i < d->nold_progs; i++)
+		shl_prog_free(d->old_progs[i]);
+	free(d->old_progs);
 	shl_free_args(d);
 	free(d->bps);
 	shl_prog_free(d->prog);
@@ -150,6 +156,30 @@ int shl_dbg_load_path(struct shell *sh, const char *path, int argc,
 	return 0;
 }
 
+/* The program is being replaced: instances kept because they went async
+ * still point into it (the ring listing reads them, and they are freed
+ * at the end), so it lives as long as they do. */
+static void shl_retire_prog(struct shl_dbg *d)
+{
+	struct shl_prog **v;
+	size_t i;
+
+	if (!d->prog)
+		return;
+	for (i = 0; i < d->nkept; i++)
+		if (syslet_inst__obj(d->kept[i]) == d->prog->obj)
+			break;
+	if (i == d->nkept) {
+		shl_prog_free(d->prog);
+		return;
+	}
+	v = realloc(d->old_progs, (d->nold_progs + 1) * sizeof(*v));
+	if (!v)
+		abort();
+	d->old_progs = v;
+	d->old_progs[d->nold_progs++] = d->prog;
+}
+
 static void shl_dbg_set_prog(struct shell *sh, struct shl_prog *p, int argc,
 			     char **argv)
 {
@@ -157,7 +187,7 @@ static void shl_dbg_set_prog(struct shell *sh, struct shl_prog *p, int argc,
 	int k;
 
 	shl_drop_inst(sh);
-	shl_prog_free(d->prog);
+	shl_retire_prog(d);
 	d->prog = p;
 	free(d->bps);
 	d->bps = NULL;
@@ -547,12 +577,14 @@ static void shl_report_end(struct shell *sh, struct syslet_uatom *last,
 	char res[64];
 
 	d->pc = NULL;
-	if (ret < 0) {
+	/* A failed call is reported as syslet-run reports it; a test or
+	 * arithmetic atom's value is only a value. */
+	if (srun_is_call(last->nr) && ret < 0 && ret > -4096) {
 		srun_stop_report(sh->out, sh->prog, NULL, d->entry, d->inst, last,
 				 ret);
 		return;
 	}
-	srun_format_result(res, sizeof(res), ret);
+	srun_format_result(res, sizeof(res), ret, srun_is_call(last->nr));
 	fprintf(sh->out, "%s finished at [%ld]: %s\n", d->entry,
 		syslet_inst__atom_index(d->inst, last), res);
 }
@@ -585,6 +617,30 @@ static bool shl_step_one(struct shell *sh, bool show)
 	return false;
 }
 
+/* The chain went async: a completion comes into the ring unless it
+ * ends on a nocomplete atom, which the program's atoms tell. */
+static void shl_said_async(struct shell *sh)
+{
+	struct shl_dbg *d = sh->dbg;
+	size_t i, n = syslet_obj__atom_count(d->prog->obj), nc = 0;
+
+	for (i = 0; i < n; i++) {
+		struct syslet_uatom *a = syslet_inst__atom(d->inst, i);
+
+		nc += a && (a->flags & SYSLET_NO_COMPLETE);
+	}
+	if (!nc)
+		fprintf(sh->out, "%s went async; its completion will come "
+			"into the ring (ring, wait)\n", d->entry);
+	else if (nc == n)
+		fprintf(sh->out, "%s went async; its atoms are all nocomplete: "
+			"nothing will come into the ring\n", d->entry);
+	else
+		fprintf(sh->out, "%s went async; its completion will come "
+			"into the ring unless it ends on a nocomplete atom "
+			"(ring, wait)\n", d->entry);
+}
+
 /* continue: through async_exec when no breakpoint can stop the chain,
  * so that it runs (and goes async) exactly as in a full run; atom by
  * atom otherwise. */
@@ -602,8 +658,7 @@ static int shl_resume(struct shell *sh, bool first)
 		if (x.async) {
 			d->pc = NULL;
 			d->async = true;
-			fprintf(sh->out, "%s went async; its completion will "
-				"come into the ring (ring, wait)\n", d->entry);
+			shl_said_async(sh);
 			return 0;
 		}
 		shl_report_end(sh, x.end, syslet_inst__result(d->inst, x.end));
@@ -737,7 +792,7 @@ static void shl_print_cell(struct shell *sh, const char *name,
 {
 	char res[64];
 
-	srun_format_result(res, sizeof(res), (long)v);
+	srun_format_result(res, sizeof(res), (long)v, false);
 	fprintf(sh->out, "%s = %s\n", name, res);
 }
 
@@ -885,16 +940,14 @@ static void shl_show_ring(struct shell *sh)
 				inst = d->kept[k];
 		fprintf(sh->out, "  slot %lu: ", i);
 		if (inst) {
-			srun_format_result(res, sizeof(res),
-					   syslet_inst__result(inst, a));
-			fprintf(sh->out, "[%ld]", syslet_inst__atom_index(inst, a));
-			{
-				struct syslet_atom_info ai;
+			const char *ran = srun_call_name(a->nr);
 
-				if (!syslet_inst__atom_info(inst, a, &ai) &&
-				    ai.syscall)
-					fprintf(sh->out, " %s", ai.syscall);
-			}
+			srun_format_result(res, sizeof(res),
+					   syslet_inst__result(inst, a),
+					   srun_is_call(a->nr));
+			fprintf(sh->out, "[%ld]", syslet_inst__atom_index(inst, a));
+			if (ran)
+				fprintf(sh->out, " %s", ran);
 			fprintf(sh->out, " = %s\n", res);
 		} else {
 			fprintf(sh->out, "%p\n", (void *)a);

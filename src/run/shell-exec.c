@@ -39,11 +39,10 @@ void shl_print_event(struct shell *sh, FILE *out, struct syslet_inst *inst,
 		      "-14 EFAULT\n", out);
 		return;
 	}
-	name = ai.syscall ? ai.syscall
-			  : systab_name(systab_native_profile(), (long)ev->nr);
+	name = srun_call_name(ev->nr);
 	srun_decode_call(out, name, (long)ev->nr, ev->args, (int)ev->nargs,
 			 ev->ret);
-	srun_format_result(res, sizeof(res), ev->ret);
+	srun_format_result(res, sizeof(res), ev->ret, srun_is_call(ev->nr));
 	fprintf(out, " = %s", res);
 	if (ev->where == SYSLET_WHERE_CACHEMISS)
 		fputs(" <cachemiss>", out);

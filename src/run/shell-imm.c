@@ -90,7 +90,9 @@ unsigned char *shl_imm_object(struct shell *sh, const char *name,
 	return v->bytes;
 }
 
-static void shl_print_var(struct shell *sh, const struct shl_var *v)
+/* @call: the value is what a call just returned (an errno is named). */
+static void shl_print_var(struct shell *sh, const struct shl_var *v,
+			  bool call)
 {
 	char res[64];
 
@@ -99,7 +101,7 @@ static void shl_print_var(struct shell *sh, const struct shl_var *v)
 			v->name);
 		return;
 	}
-	srun_format_result(res, sizeof(res), (long)v->value);
+	srun_format_result(res, sizeof(res), (long)v->value, call);
 	fprintf(sh->out, "%s = %s\n", v->name, res);
 }
 
@@ -108,7 +110,7 @@ void shl_imm_print_all(struct shell *sh)
 	size_t i;
 
 	for (i = 0; i < sh->imm->nvars; i++)
-		shl_print_var(sh, &sh->imm->vars[i]);
+		shl_print_var(sh, &sh->imm->vars[i], false);
 }
 
 const char *shl_imm_source(struct shell *sh)
@@ -395,9 +397,15 @@ static void shl_imm_report(struct shell *sh, const unsigned long *before,
 	size_t i;
 
 	for (i = 0; i < m->nvars; i++) {
+		const struct syslet_event *c = &x->last_call;
+
 		if (m->vars[i].object || m->vars[i].value == before[i])
 			continue;
-		shl_print_var(sh, &m->vars[i]);
+		/* `fd = open(...)`: the variable holds the call's result. */
+		shl_print_var(sh, &m->vars[i],
+			      x->have_call && c->ret_stored &&
+			      srun_is_call(c->nr) &&
+			      (long)m->vars[i].value == c->ret);
 		any = true;
 	}
 	if (any || sh->trace)
