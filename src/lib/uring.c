@@ -26,8 +26,9 @@
  * offers (read, openat, accept, ...) it fetches the arguments -- the
  * atom runs now, as far as the ABI can tell -- writes an SQE and returns
  * NULL: the syslet went async.  The SQE is not submitted yet: the next
- * call into the engine submits everything prepared since, so the first
- * atoms of a thousand syslets enter the kernel together.  On each
+ * async_wait() (or the progress thread, or a full submission queue)
+ * submits everything prepared since, so the first atoms of a thousand
+ * syslets enter the kernel together.  On each
  * completion the interpreter stores the result, takes the stop test and
  * prepares the next atom, again into the same batch.  Calls io_uring
  * lacks run in place when they cannot block, else (after a non-blocking
@@ -35,8 +36,8 @@
  * their results back through an eventfd the ring polls.
  *
  * Who drives.  Completions are taken by whichever thread holds the head's
- * driver lock: the caller inside async_wait() (and async_exec(), which
- * takes what has completed on its way), or, when the caller stays away,
+ * driver lock: the caller inside async_wait() or async_unregister(), or,
+ * when the caller stays away,
  * the head's progress thread: it looks every UR_TICK_NS while syslets
  * are in flight, and drives the ring itself when the caller has not
  * entered the library since its last look.  So a syslet completes into
@@ -53,10 +54,9 @@
 #define UR_IOWQ_MAX	64
 #define UR_WORKER_STACK	(256 * 1024)
 
-enum ur_state { UR_S_START, UR_S_DONE };
-
-/* A descriptor whose O_NONBLOCK flag the chain knows: it opened it, and
- * no call that could change the flag ran since (fd -1: none). */
+/* What the chain knows of one descriptor (fd -1: none): learnt when it
+ * opened it, or from fcntl and lseek, and forgotten at the first call the
+ * engine makes itself, which could change it. */
 struct ur_fdk {
 	int	fd;
 	bool	nonblock;
@@ -73,8 +73,7 @@ struct ur_sl {
 	long			partial;
 	unsigned long		last_flags;
 	unsigned char		pol;
-	unsigned char		op;
-	unsigned char		state;	/* on the ready list: enum ur_state */
+	unsigned char		op;	/* of the SQE in flight; 0: a worker */
 	bool			handoff;	/* it went async at this atom */
 	struct ur_fdk		k;
 };
@@ -589,7 +588,6 @@ static int turn_over(struct ur_head *ah, struct ur_sl *sl,
 {
 	sl->u = u;
 	sl->handoff = false;
-	sl->state = UR_S_START;
 	ready_add(ah, sl);
 	return UR_PARKED;
 }
@@ -738,7 +736,6 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 			/* Not run here: the driver takes it from the top. */
 			struct ur_sl *sl = park(c, slp, u, &a, k);
 
-			sl->state = UR_S_START;
 			ready_add(ah, sl);
 			return UR_PARKED;
 		}
@@ -770,7 +767,8 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 		/* The engine's own descriptors are not the syslet's. */
 		if (guarded(ah, &a, &ret))
 			goto ran;
-		if (c->inline_ && ((a.flags & SYSLET_SYNC) || !room(c))) {
+		if (c->inline_ && pol != EMUL_P_INLINE &&
+		    ((a.flags & SYSLET_SYNC) || !room(c))) {
 			ret = block_here(c, &a, pol, 0);
 			/* A call interrupted in place ends the chain there. */
 			intr = ret == -EINTR;
@@ -900,7 +898,7 @@ ran:
 }
 
 /* The driver goes on with @sl after its atom finished with @ret (or, for
- * UR_S_START, from its current atom). */
+ * @have_ret false, from its current atom, not yet run). */
 static void resume(struct ur_ctx *c, struct ur_sl *sl, bool have_ret,
 		   long ret)
 {
@@ -979,7 +977,7 @@ static void run_ready(struct ur_ctx *c)
 	while (sl) {
 		struct ur_sl *n = sl->next;
 
-		resume(c, sl, sl->state == UR_S_DONE, sl->ret);
+		resume(c, sl, false, 0);
 		sl = n;
 	}
 }
