@@ -10,15 +10,18 @@ endif
 
 # syslet-run end to end: the examples, errors, --each, --trace, --stats.
 TESTS += tests/run/examples.sh tests/run/errors.sh tests/run/each.sh \
+	tests/run/status.sh \
 	tests/run/trace.sh tests/run/shebang.sh tests/run/readme.sh \
-	tests/run/signal.sh
+	tests/run/signal.sh tests/run/overflow.sh
 # examples.sh and readme.sh both run examples/server.syslet on its fixed
 # port: they take turns through flock(1) on this file.
 CLEANFILES += tests/run/port-8080.lock
 check_PROGRAMS += tests/run/tcp-client
 tests_run_tcp_client_SOURCES = tests/run/tcp-client.c
 EXTRA_DIST += tests/run/examples.sh tests/run/errors.sh tests/run/each.sh tests/run/trace.sh \
-	tests/run/shebang.sh tests/run/readme.sh tests/run/signal.sh tests/run/cat.syslet tests/run/two.syslet \
+	tests/run/status.sh \
+	tests/run/shebang.sh tests/run/readme.sh tests/run/signal.sh tests/run/overflow.sh \
+	tests/run/cat.syslet tests/run/two.syslet \
 	tests/run/shebang.syslet tests/run/hello.txt tests/run/cat.trace
 
 # The benchmark is built by make check, so that it cannot rot, but only

@@ -54,8 +54,24 @@ static const char *deny_reason(const char *name)
 		return "it ends the process; use 'stop' to end the syslet";
 	if (strstr(name, "sigreturn"))
 		return "it only makes sense when returning from a signal handler";
-	return "syslets cannot start, wait for or register other syslets "
-	       "from inside an atom (the kernel would recurse)";
+	if (!strncmp(name, "async_", 6))
+		return "syslets cannot start, wait for or register other "
+		       "syslets from inside an atom (the kernel would recurse)";
+	if (!strcmp(name, "arch_prctl") || !strcmp(name, "set_thread_area") ||
+	    !strncmp(name, "vm86", 4))
+		return "it changes the thread pointer or machine state the "
+		       "runtime itself depends on";
+	if (!strcmp(name, "sigaltstack"))
+		return "it changes the stack the runtime's fault handling "
+		       "runs on, of a thread that is not the caller's once "
+		       "the syslet went async";
+	if (!strcmp(name, "prctl"))
+		return "prctl(PR_SET_SECCOMP) would filter the runtime's own "
+		       "calls, and the thread it applies to is not the "
+		       "caller's once the syslet went async";
+	return "it changes state of one thread (credentials, filters, "
+	       "namespaces, registrations), and once the syslet went async "
+	       "that is no longer the caller's thread";
 }
 
 static bool is_data_ctor(const char *name)
@@ -195,6 +211,20 @@ int lower_call(struct lower *L, const struct ast_expr *e, int ret,
 	if (check_arity(L, e, sysname, n)) {
 		free(sysname);
 		return LOWER_END;
+	}
+	/* Denied by its first argument, when that is a constant (else the
+	 * backends refuse it when it runs). */
+	if (args) {
+		int64_t v;
+
+		if (lower_eval(L, args, &v) == 1 &&
+		    systab_denied_arg0_name(sysname, (unsigned long)v)) {
+			lower_error(L, args->loc, "'%s' with %lld is not allowed "
+				    "in a syslet: %s", sysname, (long long)v,
+				    deny_reason(sysname));
+			free(sysname);
+			return LOWER_END;
+		}
 	}
 	for (const struct ast_expr *x = args; x; x = x->next) {
 		int c = lower_operand(L, x);

@@ -44,6 +44,10 @@ struct bytes {
 
 static int put(struct lower *L, struct bytes *bs, const void *p, size_t n)
 {
+	/* An empty string first: no buffer yet, and memcpy(NULL, p, 0) is
+	 * undefined (gcc -fanalyzer, UBSan). */
+	if (!n)
+		return 0;
 	if (bs->n + n > LOWER_MAX_OBJECT) {
 		bs->too_large = true;
 		return -1;
@@ -175,6 +179,8 @@ static int item(struct lower *L, struct bytes *bs, const struct ast_expr *e,
 		if (!strcmp(e->name, "word")) {
 			if (nargs(e) != 1 ||
 			    lower_eval_must(L, e->args, &v, "a word") != 1)
+				return -1;
+			if (fits(L, e->args, v, 8 * L->word, "a word"))
 				return -1;
 			return put_int(L, bs, (uint64_t)v, L->word, false);
 		}

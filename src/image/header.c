@@ -147,7 +147,8 @@ static void entry_decl(const struct slo_image *img, size_t k,
 		fprintf(out, "#error \"sysletc: out of memory\"\n");
 		return;
 	}
-	fprintf(out, "\n/* syslet %s: %llu atoms */\n", e->name, atoms);
+	fprintf(out, "\n/* syslet %s: %llu atom%s */\n", e->name, atoms,
+		atoms == 1 ? "" : "s");
 	if (c && claim(nm, c))
 		fprintf(out, "extern struct syslet_uatom %s[%llu] __asm__(\"%s\");\n",
 			c, atoms ? atoms : 1, ename);

@@ -7,8 +7,18 @@
 
 #include "image-priv.h"
 
-#define SLIO_ALIGN	64	/* a cache line: instances share none */
 #define SLIO_MAX_ALIGN	4096
+
+/*
+ * An instance is one slot of image-mem.c: writable memory ending at a
+ * guard page.  The writable objects come last, the buffers at the very
+ * end, so that a system call that writes past a buffer or a cell runs
+ * into the guard page and fails with EFAULT (or returns what it wrote
+ * before the fault), as it would anywhere in the kernel, without
+ * reaching the process's heap or another instance; forward overflows
+ * never reach the atoms, which come first.  Bound str parameters live in
+ * read-only memory (slio_strs_copy).
+ */
 
 static size_t round_up(size_t n, size_t align)
 {
@@ -16,11 +26,11 @@ static size_t round_up(size_t n, size_t align)
 }
 
 /* A section's alignment: what the image asks, a power of two, at least
- * a cache line. */
+ * a word. */
 static size_t part_align(const struct slo_image *img, int s)
 {
 	uint64_t a = s < SLO_NR_SECTIONS ? img->align[s] : 0;
-	size_t al = SLIO_ALIGN;
+	size_t al = sizeof(long);
 
 	while (al < a && al < SLIO_MAX_ALIGN)
 		al <<= 1;
@@ -35,41 +45,68 @@ static void put_ptr(unsigned char *at, const void *value)
 	memcpy(at, &v, sizeof(v));
 }
 
+/* Lay out parts[] one after the other from *at, keeping the largest
+ * alignment in *max_align; false when the sizes do not fit a size_t. */
+static bool lay_out(struct syslet_inst *inst, const int *parts, int n,
+		    size_t *at, size_t *max_align)
+{
+	const struct slo_image *img = inst->obj->img;
+
+	for (int i = 0; i < n; i++) {
+		int s = parts[i];
+		size_t al = part_align(img, s);
+		uint64_t size = s == SLIO_PART_RESULTS ?
+				(uint64_t)img->nr_atoms * sizeof(long) :
+				img->size[s];
+
+		*at = round_up(*at, al);
+		if (size > SIZE_MAX / 2 || *at > SIZE_MAX / 2 - size)
+			return false;
+		inst->off[s] = *at;
+		*at += (size_t)size;
+		if (al > *max_align)
+			*max_align = al;
+	}
+	return true;
+}
+
 struct syslet_inst *syslet_obj__instantiate(const struct syslet_obj *obj,
 					    char *err, size_t errlen)
 {
+	static const int parts[] = { SLO_SEC_ATOMS, SLIO_PART_RESULTS,
+				     SLO_SEC_CELLS, SLO_SEC_RODATA,
+				     SLO_SEC_BSS };
 	const struct slo_image *img = obj->img;
+	size_t page = slio_page_size(), end = 0, align = 0, shift;
 	struct syslet_inst *inst;
-	size_t at = 0, max_align = SLIO_ALIGN;
-	void *base;
 
 	inst = calloc(1, sizeof(*inst));
 	if (!inst)
 		goto nomem;
 	inst->obj = obj;
-	for (int s = 0; s < SLO_NR_SECTIONS; s++) {
-		size_t al = part_align(img, s);
-
-		if (s == SLO_SEC_RODATA) {
-			inst->off[SLIO_PART_RESULTS] = at;
-			at += img->nr_atoms * sizeof(long);
-		}
-		at = round_up(at, al);
-		inst->off[s] = at;
-		at += (size_t)img->size[s];
-		max_align = al > max_align ? al : max_align;
-	}
-	inst->size = round_up(at ? at : 1, SLIO_ALIGN);
-	if (posix_memalign(&base, max_align, inst->size))
-		goto nomem;
-	inst->base = base;
-	memset(base, 0, inst->size);
-	inst->strs = calloc(img->size[SLO_SEC_CELLS] / sizeof(long) + 1,
-			    sizeof(*inst->strs));
+	inst->strs = calloc(obj->nr_entries + 1, sizeof(*inst->strs));
 	if (!inst->strs)
 		goto nomem;
+	if (!lay_out(inst, parts, sizeof(parts) / sizeof(parts[0]), &end,
+		     &align) || end > SIZE_MAX / 2)
+		goto nomem;
+	/* The last buffer ends where the guard page begins. */
+	inst->size = round_up(end ? end : 1, page);
+	shift = (inst->size - end) & ~(align - 1);
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+		inst->off[parts[i]] += shift;
+	inst->base = slio_slot_get(inst->size, &inst->slab);
+	if (!inst->base) {
+		/* Before Linux 6.13 each guard page is a mapping. */
+		slio_err(err, errlen, "cannot map an instance of %zu bytes: %s%s",
+			 inst->size, strerror(errno), errno == ENOMEM ?
+			 " (too many instances for vm.max_map_count?)" : "");
+		syslet_inst__free(inst);
+		errno = ENOMEM;
+		return NULL;
+	}
 	for (int s = 0; s < SLO_NR_SECTIONS; s++)
-		if (s != SLO_SEC_BSS && img->data[s])
+		if (s != SLO_SEC_BSS && img->data[s] && img->size[s])
 			memcpy(inst->base + inst->off[s], img->data[s],
 			       (size_t)img->size[s]);
 	/* Pointer fields hold the addend (i386) or zero: overwrite both. */
@@ -100,13 +137,12 @@ void syslet_inst__free(struct syslet_inst *inst)
 	if (!inst)
 		return;
 	if (inst->strs) {
-		size_t n = inst->obj->img->size[SLO_SEC_CELLS] / sizeof(long);
-
-		for (size_t i = 0; i < n; i++)
-			free(inst->strs[i]);
+		for (size_t i = 0; i < inst->obj->nr_entries; i++)
+			slio_strs_put(inst->strs[i]);
 		free(inst->strs);
 	}
-	free(inst->base);
+	if (inst->base)
+		slio_slot_put(inst->slab, inst->base);
 	free(inst);
 }
 
@@ -236,7 +272,10 @@ int syslet_inst__bind(struct syslet_inst *inst, const char *entry, int argc,
 		      char *const argv[], char *err, size_t errlen)
 {
 	const struct slio_entry *e = slio_find_entry(inst->obj, entry);
+	struct slio_chunk *chunk;
 	char list[256];
+	bool *str;
+	char **at;
 
 	if (!e) {
 		slio_err(err, errlen, "no syslet named '%s'", entry);
@@ -253,31 +292,50 @@ int syslet_inst__bind(struct syslet_inst *inst, const char *entry, int argc,
 		return -1;
 	}
 	for (int i = 0; i < argc; i++) {
+		long v;
+
+		if (e->params[i].type != SYSLET_PARAM_STR &&
+		    parse_int(argv[i], &v)) {
+			slio_err(err, errlen,
+				 "parameter %s of %s: expected int, got '%s'",
+				 e->params[i].name, entry, argv[i]);
+			errno = EINVAL;
+			return -1;
+		}
+	}
+	str = calloc((size_t)argc + 1, sizeof(*str));
+	at = calloc((size_t)argc + 1, sizeof(*at));
+	if (!str || !at)
+		goto nomem;
+	for (int i = 0; i < argc; i++)
+		str[i] = e->params[i].type == SYSLET_PARAM_STR;
+	/* The strings go to read-only memory: a call that writes through a
+	 * str parameter gets EFAULT rather than the heap. */
+	errno = 0;
+	chunk = slio_strs_copy(argv, str, argc, at);
+	if (!chunk && errno)
+		goto nomem;
+	for (int i = 0; i < argc; i++) {
 		const struct slo_symbol *s = e->param_syms[i];
 		unsigned long *cell = (unsigned long *)(inst->base +
 			inst->off[SLO_SEC_CELLS] + s->value);
-		size_t ci = (size_t)s->value / sizeof(long);
-		long v;
+		long v = 0;
 
-		if (e->params[i].type == SYSLET_PARAM_INT) {
-			if (parse_int(argv[i], &v)) {
-				slio_err(err, errlen,
-					 "parameter %s of %s: expected int, got '%s'",
-					 e->params[i].name, entry, argv[i]);
-				errno = EINVAL;
-				return -1;
-			}
-			*cell = (unsigned long)v;
-			continue;
-		}
-		free(inst->strs[ci]);
-		inst->strs[ci] = strdup(argv[i]);
-		if (!inst->strs[ci]) {
-			slio_err(err, errlen, "out of memory");
-			errno = ENOMEM;
-			return -1;
-		}
-		*cell = (unsigned long)(uintptr_t)inst->strs[ci];
+		if (!str[i])
+			parse_int(argv[i], &v);
+		*cell = str[i] ? (unsigned long)(uintptr_t)at[i]
+			       : (unsigned long)v;
 	}
+	/* The strings an earlier binding of this entry made go now. */
+	slio_strs_put(inst->strs[e - inst->obj->entries]);
+	inst->strs[e - inst->obj->entries] = chunk;
+	free(str);
+	free(at);
 	return 0;
+nomem:
+	free(str);
+	free(at);
+	slio_err(err, errlen, "out of memory for the parameters of %s", entry);
+	errno = ENOMEM;
+	return -1;
 }
