@@ -565,6 +565,8 @@ static bool fd_ring_ok(struct ur_fdk *k, int fd, bool filepos)
 {
 	long fl;
 
+	if (fd < 0)
+		return false;	/* EBADF at once; -1 is also "none" */
 	if (k->fd != fd) {
 		fl = emul_syscall6(__NR_fcntl, (unsigned long)fd, F_GETFL, 0,
 				   0, 0, 0);

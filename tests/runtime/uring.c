@@ -131,6 +131,16 @@ int main(void)
 	close(p[0]);
 	close(p[1]);
 
+	/* Descriptor -1 (also the engine's "none") with a bad buffer: the
+	 * call says EBADF at once, in place; io_uring would say EFAULT. */
+	fd = -1UL;
+	buf = 16;
+	len = 8;
+	rt_atom(&a[0], __NR_read, &ret, 0, NULL, &fd, &buf, &len);
+	errno = 0;
+	rt_check(sys_async_exec(&a[0]) == &a[0] && ret == -EBADF,
+		 "read(-1, bad buffer): %ld, errno %d", ret, errno);
+
 	/* A write to a pipe is whole, however slowly the reader reads. */
 	if (pipe(p))
 		rt_die("pipe: %s", strerror(errno));
