@@ -165,6 +165,20 @@ static long emul_sigmask_atom(struct emul_run *run, const struct emul_atom *a)
 	return 0;
 }
 
+long emul_atom_sigmask(sigset_t *mask, const struct emul_atom *a)
+{
+	struct emul_run run;
+	long r;
+
+	run.mode = mask ? EMUL_RUN_INLINE : EMUL_RUN_STEP;
+	if (mask)
+		run.user_mask = *mask;
+	r = emul_sigmask_atom(&run, a);
+	if (mask)
+		*mask = run.user_mask;
+	return r;
+}
+
 /*
  * __exec_atom(): returns the result; *store says whether it goes to
  * *ret_ptr (not for nr >= NR_syscalls, which the kernel answered before

@@ -482,6 +482,8 @@ static long block_here(struct ur_ctx *c, const struct emul_atom *a,
 	ret = emul_block_call(a, pol, partial);
 	emul_sigmask(SIG_SETMASK, &blocked, NULL);
 	pthread_mutex_lock(&c->ah->lock);
+	/* The program ran meanwhile and may have replaced the handler. */
+	emul_fault_own();
 	return ret;
 }
 
@@ -761,6 +763,34 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 			goto ran;
 		case EMUL_P_NONE:
 			ret = -ENOSYS;
+			goto ran;
+		case EMUL_P_ARGS:
+			/* The deny list by argument: prctl(PR_SET_SECCOMP). */
+			if (systab_denied_args(prof->profile, (long)a.nr,
+					       a.args, a.nargs)) {
+				c->st.denied++;
+				ret = -EPERM;
+				goto ran;
+			}
+			pol = EMUL_P_INLINE;
+			break;
+		case EMUL_P_SIGACTION:
+			/* It may replace the engine's fault handler: taken
+			 * back at once, what it set kept as the program's. */
+			inline_mask(c);
+			c->st.syscalls++;
+			ret = emul_raw_syscall(&a);
+			emul_fault_own();
+			goto ran;
+		case EMUL_P_SIGMASK:
+			/* On the caller's mask inline; an async chain has
+			 * no caller's mask, as a cachemiss thread had none
+			 * of the caller's. */
+			inline_mask(c);
+			c->st.syscalls++;
+			ret = emul_atom_sigmask(c->inline_ ? &c->user_mask :
+						NULL, &a);
+			check = true;
 			goto ran;
 		default:
 			break;
@@ -1121,6 +1151,7 @@ static void *ur_progress(void *arg)
 			continue;
 		memset(&c, 0, sizeof(c));
 		c.ah = ah;
+		emul_fault_own();
 		step(&c);
 		submit(ah);
 		emul_stats_flush(&c.st);
@@ -1260,6 +1291,9 @@ static struct syslet_uatom *ur_exec(struct syslet_uatom *atom, long *err)
 	c.masked = false;
 	c.budget = INTERP_SIG_BUDGET;
 	memset(&c.st, 0, sizeof(c.st));
+	/* A bad pointer gives -EFAULT whatever the program did with SIGSEGV
+	 * and SIGBUS since the last call (emul-fault.c). */
+	emul_fault_own();
 	pthread_mutex_lock(&ah->lock);
 	caller_came(ah);
 	if (ah->dq_head)
@@ -1294,6 +1328,7 @@ static long ur_wait(unsigned long min)
 		return -EINVAL;
 	memset(&c, 0, sizeof(c));
 	c.ah = ah;
+	emul_fault_own();
 	/* Signals wait until io_uring_enter() opens the caller's mask. */
 	emul_sigmask(SIG_SETMASK, &ur_blockset, &user);
 	pthread_mutex_lock(&ah->lock);
@@ -1326,6 +1361,7 @@ static long ur_unregister(struct async_head_user *uah, unsigned long len)
 		return -EINVAL;
 	memset(&c, 0, sizeof(c));
 	c.ah = ah;
+	emul_fault_own();
 	pthread_mutex_lock(&ah->lock);
 	caller_came(ah);
 	/* The kernel waits for busy cachemiss threads to finish. */
@@ -1390,7 +1426,10 @@ static long ur_umem_add(unsigned long *uptr, unsigned long inc)
 {
 	long err = ur_init();
 
-	return err ? err : interp_umem(uptr, inc);
+	if (err)
+		return err;
+	emul_fault_own();
+	return interp_umem(uptr, inc);
 }
 
 static int ur_probe(void)
