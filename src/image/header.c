@@ -172,7 +172,10 @@ static void entry_decl(const struct slo_image *img, size_t k,
 					*p = '_';
 			enumerator(nm, out, ename, what, (unsigned)pi,
 				   s->param_type == SLO_PARAM_STR
-					   ? "str: the cell holds a char *"
+					   ? "str: the cell holds a char *" :
+				   s->param_type == SLO_PARAM_SOCKADDR_IN
+					   ? "sockaddr_in: the cell holds a "
+					     "struct sockaddr_in *"
 					   : "int: the cell holds the number");
 			nparams++;
 		}

@@ -1,6 +1,8 @@
 /* image-inst.c: instances of an opened image: private relocated memory, lookups, parameter binding. */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <limits.h>
+#include <netinet/in.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -244,7 +246,10 @@ static void describe_params(const struct slio_entry *e, char *buf,
 		at += (size_t)snprintf(buf + at, len - at, "%s%s %s",
 				       i ? ", " : "",
 				       e->params[i].type == SYSLET_PARAM_INT ?
-				       "int" : "str", e->params[i].name);
+				       "int" :
+				       e->params[i].type ==
+				       SYSLET_PARAM_SOCKADDR_IN ? "sockaddr_in" :
+				       "str", e->params[i].name);
 }
 
 static int parse_int(const char *s, long *out)
@@ -268,14 +273,53 @@ static int parse_int(const char *s, long *out)
 	return -1;
 }
 
+/*
+ * "HOST:PORT" -> struct sockaddr_in, without name lookups (a runner must
+ * not block on DNS): a dotted IPv4 address, "localhost", or nothing or
+ * "*" for any address.
+ */
+static int parse_sockaddr_in(const char *s, struct sockaddr_in *sa)
+{
+	const char *colon = strrchr(s, ':');
+	char host[64], *end;
+	unsigned long port;
+	size_t n;
+
+	if (!colon)
+		return -1;
+	n = (size_t)(colon - s);
+	if (n >= sizeof(host))
+		return -1;
+	memcpy(host, s, n);
+	host[n] = '\0';
+	errno = 0;
+	port = strtoul(colon + 1, &end, 10);
+	if (!colon[1] || *end || errno || port > 65535 ||
+	    colon[1] == '-' || colon[1] == '+' || colon[1] == ' ')
+		return -1;
+	memset(sa, 0, sizeof(*sa));
+	sa->sin_family = AF_INET;
+	sa->sin_port = htons((uint16_t)port);
+	if (!n || !strcmp(host, "*"))
+		sa->sin_addr.s_addr = htonl(INADDR_ANY);
+	else if (!strcmp(host, "localhost"))
+		sa->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	else if (inet_pton(AF_INET, host, &sa->sin_addr) != 1)
+		return -1;
+	return 0;
+}
+
 int syslet_inst__bind(struct syslet_inst *inst, const char *entry, int argc,
 		      char *const argv[], char *err, size_t errlen)
 {
 	const struct slio_entry *e = slio_find_entry(inst->obj, entry);
 	struct slio_chunk *chunk;
+	struct sockaddr_in *sin = NULL;
+	const void **blob = NULL;
+	size_t *len = NULL;
+	void **at = NULL;
 	char list[256];
-	bool *str;
-	char **at;
+	int eno = EINVAL;
 
 	if (!e) {
 		slio_err(err, errlen, "no syslet named '%s'", entry);
@@ -291,28 +335,45 @@ int syslet_inst__bind(struct syslet_inst *inst, const char *entry, int argc,
 		errno = EINVAL;
 		return -1;
 	}
+	sin = calloc((size_t)argc + 1, sizeof(*sin));
+	blob = calloc((size_t)argc + 1, sizeof(*blob));
+	len = calloc((size_t)argc + 1, sizeof(*len));
+	at = calloc((size_t)argc + 1, sizeof(*at));
+	if (!sin || !blob || !len || !at)
+		goto nomem;
 	for (int i = 0; i < argc; i++) {
 		long v;
 
-		if (e->params[i].type != SYSLET_PARAM_STR &&
-		    parse_int(argv[i], &v)) {
+		switch (e->params[i].type) {
+		case SYSLET_PARAM_INT:
+			if (!parse_int(argv[i], &v))
+				continue;
 			slio_err(err, errlen,
 				 "parameter %s of %s: expected int, got '%s'",
 				 e->params[i].name, entry, argv[i]);
-			errno = EINVAL;
-			return -1;
+			goto out;
+		case SYSLET_PARAM_SOCKADDR_IN:
+			if (parse_sockaddr_in(argv[i], &sin[i])) {
+				slio_err(err, errlen,
+					 "parameter %s of %s: expected HOST:PORT "
+					 "(127.0.0.1:8080, or :8080 for any "
+					 "address), got '%s'",
+					 e->params[i].name, entry, argv[i]);
+				goto out;
+			}
+			blob[i] = &sin[i];
+			len[i] = sizeof(sin[i]);
+			break;
+		default:
+			blob[i] = argv[i];
+			len[i] = strlen(argv[i]) + 1;
+			break;
 		}
 	}
-	str = calloc((size_t)argc + 1, sizeof(*str));
-	at = calloc((size_t)argc + 1, sizeof(*at));
-	if (!str || !at)
-		goto nomem;
-	for (int i = 0; i < argc; i++)
-		str[i] = e->params[i].type == SYSLET_PARAM_STR;
-	/* The strings go to read-only memory: a call that writes through a
-	 * str parameter gets EFAULT rather than the heap. */
+	/* Strings and addresses go to read-only memory: a call that writes
+	 * through such a parameter gets EFAULT rather than the heap. */
 	errno = 0;
-	chunk = slio_strs_copy(argv, str, argc, at);
+	chunk = slio_blobs_copy(blob, len, argc, at);
 	if (!chunk && errno)
 		goto nomem;
 	for (int i = 0; i < argc; i++) {
@@ -321,21 +382,27 @@ int syslet_inst__bind(struct syslet_inst *inst, const char *entry, int argc,
 			inst->off[SLO_SEC_CELLS] + s->value);
 		long v = 0;
 
-		if (!str[i])
+		if (e->params[i].type == SYSLET_PARAM_INT)
 			parse_int(argv[i], &v);
-		*cell = str[i] ? (unsigned long)(uintptr_t)at[i]
-			       : (unsigned long)v;
+		else
+			v = (long)(uintptr_t)at[i];
+		*cell = (unsigned long)v;
 	}
 	/* The strings an earlier binding of this entry made go now. */
 	slio_strs_put(inst->strs[e - inst->obj->entries]);
 	inst->strs[e - inst->obj->entries] = chunk;
-	free(str);
-	free(at);
-	return 0;
+	eno = 0;
+	goto out;
 nomem:
-	free(str);
-	free(at);
 	slio_err(err, errlen, "out of memory for the parameters of %s", entry);
-	errno = ENOMEM;
+	eno = ENOMEM;
+out:
+	free(sin);
+	free(blob);
+	free(len);
+	free(at);
+	if (!eno)
+		return 0;
+	errno = eno;
 	return -1;
 }

@@ -296,15 +296,17 @@ static struct slio_chunk *chunk_new(size_t len)
 	return c;
 }
 
-struct slio_chunk *slio_strs_copy(char *const strs[], const bool *which,
-				  int n, char **out)
+struct slio_chunk *slio_blobs_copy(const void *const blobs[],
+				   const size_t *lens, int n, void **out)
 {
 	size_t page = slio_page_size(), len = 0, at, lo = 0;
 	struct slio_chunk *c, *old;
 
+	/* Each blob starts on a word, so a structure (sockaddr_in) is
+	 * aligned as its C type wants. */
 	for (int i = 0; i < n; i++)
-		if (which[i])
-			len += strlen(strs[i]) + 1;
+		if (lens[i])
+			len += round_up(lens[i], sizeof(long));
 	if (!len)
 		return NULL;
 	pthread_mutex_lock(&slio_mem_lock);
@@ -331,14 +333,11 @@ struct slio_chunk *slio_strs_copy(char *const strs[], const bool *which,
 		}
 	}
 	for (int i = 0; i < n; i++) {
-		size_t k;
-
-		if (!which[i])
+		if (!lens[i])
 			continue;
-		k = strlen(strs[i]) + 1;
-		memcpy((c->rw ? c->rw : c->ro) + c->used, strs[i], k);
+		memcpy((c->rw ? c->rw : c->ro) + c->used, blobs[i], lens[i]);
 		out[i] = (char *)c->ro + c->used;
-		c->used += k;
+		c->used += round_up(lens[i], sizeof(long));
 	}
 	if (!c->rw)
 		(void)mprotect(c->ro + lo, round_up(at + len, page) - lo,

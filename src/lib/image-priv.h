@@ -45,11 +45,11 @@ struct syslet_inst {
 size_t slio_page_size(void);
 void *slio_slot_get(size_t size, struct slio_slab **slab);
 void slio_slot_put(struct slio_slab *slab, void *base);
-/* Copy the strs[i] with which[i] to read-only memory, their addresses to
- * out[i]; the chunk holding them (to put), or NULL: none to copy (errno
- * 0) or no memory. */
-struct slio_chunk *slio_strs_copy(char *const strs[], const bool *which,
-				  int n, char **out);
+/* Copy the blobs[i] of lens[i] bytes (0: none) to read-only memory, each
+ * on a word boundary, their addresses to out[i]; the chunk holding them
+ * (to put), or NULL: none to copy (errno 0) or no memory. */
+struct slio_chunk *slio_blobs_copy(const void *const blobs[],
+				   const size_t *lens, int n, void **out);
 void slio_strs_put(struct slio_chunk *chunk);
 
 void slio_err(char *err, size_t errlen, const char *fmt, ...)

@@ -199,8 +199,9 @@ static void shl_dbg_load_info(struct shell *sh)
 		fprintf(sh->out, "%s %s(", i ? "," : "", e);
 		for (k = 0; k < np; k++)
 			fprintf(sh->out, "%s%s %s", k ? ", " : "",
-				params[k].type == SYSLET_PARAM_STR ? "str"
-								   : "int",
+				params[k].type == SYSLET_PARAM_STR ? "str" :
+				params[k].type == SYSLET_PARAM_SOCKADDR_IN ?
+				"sockaddr_in" : "int",
 				params[k].name);
 		fputc(')', sh->out);
 	}

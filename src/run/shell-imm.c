@@ -328,11 +328,31 @@ static bool shl_word_is(const char *s, const char *w)
 	       s[n] != '_';
 }
 
+/* u32 fds[2]; is an array: a type name, then a name (as the scanner
+ * tells a type from a name called u32). */
+static bool shl_is_array(const char *text)
+{
+	static const char *const types[] = { "u8", "u16", "u32", "u64",
+					     "word" };
+	const char *p = text + strspn(text, " \t\n");
+
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		size_t n = strlen(types[i]);
+
+		if (strncmp(p, types[i], n) || !strchr(" \t\n", p[n]) ||
+		    !p[n])
+			continue;
+		p += n + strspn(p + n, " \t\n");
+		return isalpha((unsigned char)*p) || *p == '_';
+	}
+	return false;
+}
+
 static bool shl_is_decl(const char *text)
 {
 	return shl_word_is(text, "var") || shl_word_is(text, "const") ||
 	       shl_word_is(text, "buffer") || shl_word_is(text, "data") ||
-	       shl_word_is(text, "syslet");
+	       shl_word_is(text, "syslet") || shl_is_array(text);
 }
 
 /* Remember the names a `const` declaration introduces, for completion. */

@@ -211,6 +211,55 @@ static void test_prefix(void **state)
 	syslet_obj__close(obj);
 }
 
+/* A sockaddr_in parameter takes "HOST:PORT": the cell points at the
+ * struct, in network order, as bind() and connect() want it. */
+static void test_bind_sockaddr_in(void **state)
+{
+	struct slo_image *img = sample_image(systab_native_profile());
+	char *good[] = { "127.0.0.1:8080", ":80", "*:1", "localhost:65535" };
+	char *bad[] = { "127.0.0.1", "127.0.0.1:", "1.2.3:80", "host:80",
+			"10.0.0.1:65536", "10.0.0.1:-1", "10.0.0.1:8x" };
+	static const unsigned char want[4][8] = {
+		{ 2, 0, 0x1f, 0x90, 127, 0, 0, 1 },
+		{ 2, 0, 0, 80, 0, 0, 0, 0 },
+		{ 2, 0, 0, 1, 0, 0, 0, 0 },
+		{ 2, 0, 0xff, 0xff, 127, 0, 0, 1 },
+	};
+	const struct syslet_param *p;
+	struct syslet_obj *obj;
+	struct syslet_inst *in;
+	char err[256];
+
+	(void)state;
+	img->syms[2].param_type = SLO_PARAM_SOCKADDR_IN;
+	obj = open_sample(img);
+	assert_int_equal(syslet_obj__entry_params(obj, "cat", &p), 1);
+	assert_int_equal(p[0].type, SYSLET_PARAM_SOCKADDR_IN);
+	in = syslet_obj__instantiate(obj, err, sizeof(err));
+	assert_non_null(in);
+	for (int i = 0; i < 4; i++) {
+		const unsigned char *sa;
+
+		assert_int_equal(syslet_inst__bind(in, "cat", 1, good + i, err,
+						   sizeof(err)), 0);
+		sa = (const unsigned char *)*syslet_inst__cell(in, "cat.path");
+		assert_memory_equal(sa, want[i], 8);
+		for (int k = 8; k < 16; k++)
+			assert_int_equal(sa[k], 0);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(syslet_inst__bind(in, "cat", 1, bad + i, err,
+						   sizeof(err)), -1);
+		assert_non_null(strstr(err, "expected HOST:PORT"));
+	}
+	assert_int_equal(syslet_inst__bind(in, "cat", 0, bad, err,
+					   sizeof(err)), -1);
+	assert_string_equal(err, "cat takes 1 parameter (sockaddr_in path), "
+			    "got 0");
+	syslet_inst__free(in);
+	syslet_obj__close(obj);
+}
+
 static void test_bad_input(void **state)
 {
 	struct blob b = write_image(sample_image(systab_native_profile()));
@@ -422,6 +471,7 @@ int main(void)
 		cmocka_unit_test(test_instances),
 		cmocka_unit_test(test_bind),
 		cmocka_unit_test(test_prefix),
+		cmocka_unit_test(test_bind_sockaddr_in),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_profile),
 		cmocka_unit_test(test_mutations),
