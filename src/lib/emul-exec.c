@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include "emul.h"
 #include "emul-fault.h"
+#include "interp.h"
 #include "common/systab.h"
 
 /*
@@ -27,126 +28,31 @@
  * ever read from the signal state, never from an atom's result: a call
  * may well return -EINTR's value (umem_add counting down does).
  */
-#define EMUL_SIG_BUDGET		256
-#define EMUL_SIG_SYSCALL	4
+#define EMUL_SIG_BUDGET		INTERP_SIG_BUDGET
+#define EMUL_SIG_SYSCALL	INTERP_SIG_SYSCALL
 
-/*
- * copy_uatom(): the fixed fields, then the arguments through arg_ptr[]
- * up to the first NULL pointer (the rest are zero and the pointers after
- * it are not even read: atoms may be packed tightly).  private is never
- * touched.  Any unreadable word gives -EFAULT and the atom does not run.
- */
-static inline __attribute__((always_inline)) int
-emul_fetch(struct emul_atom *a, const struct syslet_uatom *u)
-{
-	unsigned long p;
-	int err;
-	unsigned int i;
-
-	err = emul_get(&a->flags, &u->flags);
-	err |= emul_get(&a->nr, &u->nr);
-	err |= emul_get((unsigned long *)&a->ret_ptr, &u->ret_ptr);
-	err |= emul_get((unsigned long *)&a->next, &u->next);
-	for (i = 0; i < 6; i++) {
-		err |= emul_get(&p, &u->arg_ptr[i]);
-		if (!p)
-			break;
-		if (emul_get(&a->args[i], (const void *)p))
-			return -EFAULT;
-	}
-	a->nargs = i;
-	for (; i < 6; i++)
-		a->args[i] = 0;
-	return err;
-}
-
-/* run_next_atom(): a switch on the masked flags, so an atom with two stop
- * flags matches no case and never stops. */
-static inline int emul_goes_on(unsigned long flags, long ret)
-{
-	switch (flags & SYSLET_STOP_MASK) {
-	case SYSLET_STOP_ON_NONZERO:
-		return !ret;
-	case SYSLET_STOP_ON_ZERO:
-		return ret != 0;
-	case SYSLET_STOP_ON_NEGATIVE:
-		return ret >= 0;
-	case SYSLET_STOP_ON_NON_POSITIVE:
-		return ret > 0;
-	}
-	return 1;
-}
-
-/* The generic sys_umem_add(): read, add, write back; inc 0 only reads. */
-static inline long emul_umem(unsigned long *p, unsigned long inc)
-{
-	unsigned long v;
-
-	if (emul_get(&v, p))
-		return -EFAULT;
-	if (!inc)
-		return (long)v;
-	v += inc;
-	if (emul_put(p, v))
-		return -EFAULT;
-	return (long)v;
-}
+/* The rules themselves (copy_uatom, run_next_atom, sys_umem_add, the
+ * signal test, the fast loop) are the interpreter's (interp.h), shared
+ * with the uring engine; this file decides where a call runs. */
+#define emul_fetch	interp_fetch
+#define emul_goes_on	interp_goes_on
+#define emul_umem	interp_umem
 
 long emul_umem_add(unsigned long *p, unsigned long inc)
 {
 	return emul_umem(p, inc);
 }
 
-/* Whether @sig, delivered now, would do anything: run a handler, or a
- * default action other than ignoring it.  The kernel never makes an
- * ignored signal pending; the engine holds every signal back while atoms
- * run, and Linux queues a blocked signal even when it is ignored, so such
- * signals are told apart here. */
-static bool emul_signal_acts(int sig)
-{
-	struct sigaction sa;
-
-	if (sigaction(sig, NULL, &sa))
-		return true;
-	if (sa.sa_handler == SIG_IGN)
-		return false;
-	if (sa.sa_handler != SIG_DFL)
-		return true;
-	/* The kernel's sig_kernel_ignore(): ignored by default. */
-	return sig != SIGCHLD && sig != SIGWINCH && sig != SIGURG &&
-	       sig != SIGCONT;
-}
-
 /* signal_pending(): a signal arrived that the caller's own mask lets
- * through and that would act.  Inline, the caller's signals are blocked
- * while the chain runs so that one that arrives stays pending until we
- * look; workers block everything. */
+ * through and that would act (interp_signal_pending).  Inline, the
+ * caller's signals are blocked while the chain runs so that one that
+ * arrives stays pending until we look; workers block everything and
+ * carry the mask of the thread that called async_exec. */
 static bool emul_signal_pending(struct emul_run *run)
 {
-	sigset_t pend;
-	unsigned long p[sizeof(sigset_t) / sizeof(long)];
-	unsigned long m[sizeof(sigset_t) / sizeof(long)];
-	const unsigned int bits = 8 * sizeof(long);
-
 	if (run->mode == EMUL_RUN_STEP)
 		return false;
-	if (sigpending(&pend))
-		return false;
-	/* The kernel's sigset is the first _NSIG bits of glibc's. */
-	memcpy(p, &pend, sizeof(p));
-	memcpy(m, &run->user_mask, sizeof(m));
-	for (size_t i = 0; i < (NSIG - 1 + bits - 1) / bits; i++) {
-		unsigned long todo = p[i] & ~m[i];
-
-		while (todo) {
-			unsigned int b = (unsigned int)__builtin_ctzl(todo);
-
-			todo &= todo - 1;
-			if (emul_signal_acts((int)(i * bits + b) + 1))
-				return true;
-		}
-	}
-	return false;
+	return interp_signal_pending(&run->user_mask);
 }
 
 /* A call that may block, run here: the caller's own signal mask is put
@@ -257,6 +163,20 @@ static long emul_sigmask_atom(struct emul_run *run, const struct emul_atom *a)
 			if (emul_put(&oldp[i], cur[i]))
 				return -EFAULT;
 	return 0;
+}
+
+long emul_atom_sigmask(sigset_t *mask, const struct emul_atom *a)
+{
+	struct emul_run run;
+	long r;
+
+	run.mode = mask ? EMUL_RUN_INLINE : EMUL_RUN_STEP;
+	if (mask)
+		run.user_mask = *mask;
+	r = emul_sigmask_atom(&run, a);
+	if (mask)
+		*mask = run.user_mask;
+	return r;
 }
 
 /*
@@ -383,26 +303,11 @@ static void emul_event(struct emul_run *run, struct syslet_uatom *u,
 		       struct syslet_uatom *next, enum syslet_end end,
 		       int handoff, struct syslet_event *out)
 {
-	struct syslet_event ev;
-	struct syslet_event *e = out ? out : &ev;
-
-	e->atom = u;
-	e->flags = a->flags;
-	e->nr = a->nr;
-	memcpy(e->args, a->args, sizeof(e->args));
-	e->nargs = a->nargs;
-	e->where = run->mode == EMUL_RUN_INLINE ? SYSLET_WHERE_INLINE :
-		   run->mode == EMUL_RUN_WORKER ? SYSLET_WHERE_CACHEMISS :
-						  SYSLET_WHERE_STEP;
-	e->end = end;
-	e->ret = ret;
-	e->ret_stored = stored;
-	e->handoff = handoff;
-	e->next = next;
-	e->tid = (int)emul_gettid();
-	e->seq = 0;
-	if (emul_trace_fn)
-		emul_trace_emit(e);
+	interp_event(u, a, ret, stored, next, end,
+		     run->mode == EMUL_RUN_INLINE ? SYSLET_WHERE_INLINE :
+		     run->mode == EMUL_RUN_WORKER ? SYSLET_WHERE_CACHEMISS :
+						    SYSLET_WHERE_STEP,
+		     handoff, out);
 }
 
 /*
@@ -423,102 +328,37 @@ static __attribute__((noinline)) struct syslet_uatom *
 emul_fast(struct emul_run *run, struct emul_ctr *c, struct syslet_uatom **up,
 	  unsigned long *last_flags, bool *done)
 {
-	const struct emul_profile *prof = emul_prof;
-	const unsigned char *tab = prof->policy;
-	unsigned long nrs = prof->nr_syscalls;
-	struct syslet_uatom *u = *up, *last = NULL;
-	/* Locals, not *c: they stay in registers across the syscalls. */
-	unsigned long nsys = 0, numem = 0, lflags = *last_flags;
-	unsigned int budget = c->budget;
-	struct emul_atom a;
-	long ret;
+	struct interp_fast f;
+	struct syslet_uatom *last;
+	unsigned long n;
 
-	*done = false;
-	for (;;) {
-		unsigned long p, v;
-
-		/* copy_uatom() as straight-line loads; any fault leaves the
-		 * atom to the full loop, which reports it. */
-		EMUL_GET_OR_GOTO(p, &u->flags, out);
-		a.flags = p;
-		EMUL_GET_OR_GOTO(p, &u->nr, out);
-		a.nr = p;
-		if ((a.flags & SYSLET_ASYNC) || a.nr >= nrs)
-			break;
-		EMUL_GET_OR_GOTO(p, &u->ret_ptr, out);
-		a.ret_ptr = (long *)p;
-		EMUL_GET_OR_GOTO(p, &u->next, out);
-		a.next = (struct syslet_uatom *)p;
-		a.args[0] = a.args[1] = a.args[2] = 0;
-		a.args[3] = a.args[4] = a.args[5] = 0;
-#define EMUL_FAST_ARG(i)                                                \
-		EMUL_GET_OR_GOTO(p, &u->arg_ptr[i], out);               \
-		if (!p)                                                 \
-			goto fetched;                                   \
-		EMUL_GET_OR_GOTO(v, p, out);                            \
-		a.args[i] = v
-		EMUL_FAST_ARG(0);
-		EMUL_FAST_ARG(1);
-		EMUL_FAST_ARG(2);
-		EMUL_FAST_ARG(3);
-		EMUL_FAST_ARG(4);
-		EMUL_FAST_ARG(5);
-#undef EMUL_FAST_ARG
-fetched:
-		if (__builtin_expect(tab[a.nr] == EMUL_P_INLINE, 1)) {
-			ret = emul_raw_syscall(&a);
-			nsys++;
-			budget = budget > EMUL_SIG_SYSCALL ?
-				 budget - EMUL_SIG_SYSCALL : 0;
-			/* A failed call may have raised a signal (SIGPIPE). */
-			if (__builtin_expect((unsigned long)ret > -4096UL, 0))
-				budget = 0;
-		} else if (tab[a.nr] == EMUL_P_UMEM) {
-			ret = emul_umem((unsigned long *)a.args[0], a.args[1]);
-			numem++;
-			budget = budget ? budget - 1 : 0;
-		} else {
-			break;
-		}
-		last = u;
-		lflags = a.flags;
-		if (a.ret_ptr && emul_put(a.ret_ptr, (unsigned long)ret))
-			ret = -EFAULT;
-		if (__builtin_expect(budget == 0, 0)) {
-			budget = EMUL_SIG_BUDGET;
-			if (emul_signal_pending(run)) {
-				c->st.sigstops++;
-				run->sig_ended = true;
-				*done = true;
-				break;
-			}
-		}
-		if (__builtin_expect(!(a.flags & SYSLET_STOP_MASK), 1) ||
-		    emul_goes_on(a.flags, ret)) {
-			u = a.next;
-		} else if (a.flags & SYSLET_SKIP_TO_NEXT_ON_STOP) {
-			u = u + 1;
-		} else {
-			u = NULL;
-		}
-		if (!u) {
-			*done = true;
-			break;
-		}
+	f.tab = emul_prof->policy;
+	f.nr_syscalls = emul_prof->nr_syscalls;
+	f.user_mask = run->mode == EMUL_RUN_STEP ? NULL : &run->user_mask;
+	f.limit = ~0UL;
+	f.up = *up;
+	f.last_flags = *last_flags;
+	f.budget = c->budget;
+	f.nsys = f.numem = 0;
+	last = interp_fast(&f);
+	if (f.signalled) {
+		c->st.sigstops++;
+		run->sig_ended = true;
 	}
-out:
-	if (nsys)
+	n = f.nsys + f.numem;
+	if (f.nsys)
 		run->pos_fd = -1;
-	c->st.syscalls += nsys;
-	c->st.umem += numem;
-	c->st.atoms += nsys + numem;
+	c->st.syscalls += f.nsys;
+	c->st.umem += f.numem;
+	c->st.atoms += n;
 	if (run->mode == EMUL_RUN_WORKER)
-		c->st.cm += nsys + numem;
+		c->st.cm += n;
 	else
-		c->st.inl += nsys + numem;
-	c->budget = budget;
-	*last_flags = lflags;
-	*up = u;
+		c->st.inl += n;
+	c->budget = f.budget;
+	*last_flags = f.last_flags;
+	*up = f.up;
+	*done = f.done;
 	return last;
 }
 

@@ -186,6 +186,9 @@ struct syslet_uatom *emul_step(struct syslet_uatom *u,
 bool emul_handoff(struct emul_run *run);
 
 int syslet_emul_registered_heads(void);
+/* An rt_sigprocmask (sigprocmask) atom on the caller's mask @mask; NULL:
+ * no caller (a step, or an async chain on uring), the call is made. */
+long emul_atom_sigmask(sigset_t *mask, const struct emul_atom *a);
 int emul_init(void);
 long emul_umem_add(unsigned long *p, unsigned long inc);
 long emul_gettid(void);

@@ -13,29 +13,43 @@ static bool ignored_by_default(int sig)
 	       sig == SIGCONT;
 }
 
+/* Whether @sig, delivered now, would do anything: run a handler, or a
+ * default action other than ignoring it. */
+static bool signal_acts(int sig)
+{
+	struct sigaction sa;
+
+	if (sigaction(sig, NULL, &sa))
+		return true;
+	if (sa.sa_handler == SIG_IGN)
+		return false;
+	if (sa.sa_handler != SIG_DFL)
+		return true;
+	return !ignored_by_default(sig);
+}
+
 bool interp_signal_pending(const sigset_t *user_mask)
 {
 	sigset_t pend;
-	unsigned long p, m;
+	unsigned long p[sizeof(sigset_t) / sizeof(long)];
+	unsigned long m[sizeof(sigset_t) / sizeof(long)];
+	const unsigned int bits = 8 * sizeof(long);
 
 	if (sigpending(&pend))
 		return false;
-	/* The kernel's set is the first word of glibc's (64 signals). */
-	memcpy(&p, &pend, sizeof(p));
-	memcpy(&m, user_mask, sizeof(m));
-	if (!(p & ~m))
-		return false;
-	for (int sig = 1; sig < NSIG; sig++) {
-		struct sigaction sa;
+	/* The kernel's sigset is the first _NSIG bits of glibc's. */
+	memcpy(p, &pend, sizeof(p));
+	memcpy(m, user_mask, sizeof(m));
+	for (size_t i = 0; i < (NSIG - 1 + bits - 1) / bits; i++) {
+		unsigned long todo = p[i] & ~m[i];
 
-		if (!sigismember(&pend, sig) || sigismember(user_mask, sig))
-			continue;
-		if (sigaction(sig, NULL, &sa))
-			return true;
-		if (sa.sa_handler == SIG_IGN ||
-		    (sa.sa_handler == SIG_DFL && ignored_by_default(sig)))
-			continue;
-		return true;
+		while (todo) {
+			unsigned int b = (unsigned int)__builtin_ctzl(todo);
+
+			todo &= todo - 1;
+			if (signal_acts((int)(i * bits + b) + 1))
+				return true;
+		}
 	}
 	return false;
 }
@@ -56,6 +70,7 @@ struct syslet_uatom *interp_fast(struct interp_fast *fp)
 	/* Locals, not *fp: they stay in registers across the syscalls. */
 	unsigned long nsys = 0, numem = 0, lflags = fp->last_flags;
 	unsigned int budget = fp->budget;
+	unsigned long left = fp->limit;
 	struct emul_atom a;
 	long ret;
 
@@ -135,7 +150,7 @@ fetched:
 			fp->done = true;
 			break;
 		}
-		if (__builtin_expect(nsys + numem >= fp->limit, 0))
+		if (__builtin_expect(--left == 0, 0))
 			break;
 	}
 out:

@@ -26,8 +26,9 @@
  * offers (read, openat, accept, ...) it fetches the arguments -- the
  * atom runs now, as far as the ABI can tell -- writes an SQE and returns
  * NULL: the syslet went async.  The SQE is not submitted yet: the next
- * call into the engine submits everything prepared since, so the first
- * atoms of a thousand syslets enter the kernel together.  On each
+ * async_wait() (or the progress thread, or a full submission queue)
+ * submits everything prepared since, so the first atoms of a thousand
+ * syslets enter the kernel together.  On each
  * completion the interpreter stores the result, takes the stop test and
  * prepares the next atom, again into the same batch.  Calls io_uring
  * lacks run in place when they cannot block, else (after a non-blocking
@@ -35,8 +36,8 @@
  * their results back through an eventfd the ring polls.
  *
  * Who drives.  Completions are taken by whichever thread holds the head's
- * driver lock: the caller inside async_wait() (and async_exec(), which
- * takes what has completed on its way), or, when the caller stays away,
+ * driver lock: the caller inside async_wait() or async_unregister(), or,
+ * when the caller stays away,
  * the head's progress thread: it looks every UR_TICK_NS while syslets
  * are in flight, and drives the ring itself when the caller has not
  * entered the library since its last look.  So a syslet completes into
@@ -53,10 +54,9 @@
 #define UR_IOWQ_MAX	64
 #define UR_WORKER_STACK	(256 * 1024)
 
-enum ur_state { UR_S_START, UR_S_DONE };
-
-/* A descriptor whose O_NONBLOCK flag the chain knows: it opened it, and
- * no call that could change the flag ran since (fd -1: none). */
+/* What the chain knows of one descriptor (fd -1: none): learnt when it
+ * opened it, or from fcntl and lseek, and forgotten at the first call the
+ * engine makes itself, which could change it. */
 struct ur_fdk {
 	int	fd;
 	bool	nonblock;
@@ -73,8 +73,7 @@ struct ur_sl {
 	long			partial;
 	unsigned long		last_flags;
 	unsigned char		pol;
-	unsigned char		op;
-	unsigned char		state;	/* on the ready list: enum ur_state */
+	unsigned char		op;	/* of the SQE in flight; 0: a worker */
 	bool			handoff;	/* it went async at this atom */
 	struct ur_fdk		k;
 };
@@ -483,6 +482,8 @@ static long block_here(struct ur_ctx *c, const struct emul_atom *a,
 	ret = emul_block_call(a, pol, partial);
 	emul_sigmask(SIG_SETMASK, &blocked, NULL);
 	pthread_mutex_lock(&c->ah->lock);
+	/* The program ran meanwhile and may have replaced the handler. */
+	emul_fault_own();
 	return ret;
 }
 
@@ -566,6 +567,8 @@ static bool fd_ring_ok(struct ur_fdk *k, int fd, bool filepos)
 {
 	long fl;
 
+	if (fd < 0)
+		return false;	/* EBADF at once; -1 is also "none" */
 	if (k->fd != fd) {
 		fl = emul_syscall6(__NR_fcntl, (unsigned long)fd, F_GETFL, 0,
 				   0, 0, 0);
@@ -589,7 +592,6 @@ static int turn_over(struct ur_head *ah, struct ur_sl *sl,
 {
 	sl->u = u;
 	sl->handoff = false;
-	sl->state = UR_S_START;
 	ready_add(ah, sl);
 	return UR_PARKED;
 }
@@ -738,7 +740,6 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 			/* Not run here: the driver takes it from the top. */
 			struct ur_sl *sl = park(c, slp, u, &a, k);
 
-			sl->state = UR_S_START;
 			ready_add(ah, sl);
 			return UR_PARKED;
 		}
@@ -763,6 +764,34 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 		case EMUL_P_NONE:
 			ret = -ENOSYS;
 			goto ran;
+		case EMUL_P_ARGS:
+			/* The deny list by argument: prctl(PR_SET_SECCOMP). */
+			if (systab_denied_args(prof->profile, (long)a.nr,
+					       a.args, a.nargs)) {
+				c->st.denied++;
+				ret = -EPERM;
+				goto ran;
+			}
+			pol = EMUL_P_INLINE;
+			break;
+		case EMUL_P_SIGACTION:
+			/* It may replace the engine's fault handler: taken
+			 * back at once, what it set kept as the program's. */
+			inline_mask(c);
+			c->st.syscalls++;
+			ret = emul_raw_syscall(&a);
+			emul_fault_own();
+			goto ran;
+		case EMUL_P_SIGMASK:
+			/* On the caller's mask inline; an async chain has
+			 * no caller's mask, as a cachemiss thread had none
+			 * of the caller's. */
+			inline_mask(c);
+			c->st.syscalls++;
+			ret = emul_atom_sigmask(c->inline_ ? &c->user_mask :
+						NULL, &a);
+			check = true;
+			goto ran;
 		default:
 			break;
 		}
@@ -770,7 +799,8 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 		/* The engine's own descriptors are not the syslet's. */
 		if (guarded(ah, &a, &ret))
 			goto ran;
-		if (c->inline_ && ((a.flags & SYSLET_SYNC) || !room(c))) {
+		if (c->inline_ && pol != EMUL_P_INLINE &&
+		    ((a.flags & SYSLET_SYNC) || !room(c))) {
 			ret = block_here(c, &a, pol, 0);
 			/* A call interrupted in place ends the chain there. */
 			intr = ret == -EINTR;
@@ -900,7 +930,7 @@ ran:
 }
 
 /* The driver goes on with @sl after its atom finished with @ret (or, for
- * UR_S_START, from its current atom). */
+ * @have_ret false, from its current atom, not yet run). */
 static void resume(struct ur_ctx *c, struct ur_sl *sl, bool have_ret,
 		   long ret)
 {
@@ -979,7 +1009,7 @@ static void run_ready(struct ur_ctx *c)
 	while (sl) {
 		struct ur_sl *n = sl->next;
 
-		resume(c, sl, sl->state == UR_S_DONE, sl->ret);
+		resume(c, sl, false, 0);
 		sl = n;
 	}
 }
@@ -1121,6 +1151,7 @@ static void *ur_progress(void *arg)
 			continue;
 		memset(&c, 0, sizeof(c));
 		c.ah = ah;
+		emul_fault_own();
 		step(&c);
 		submit(ah);
 		emul_stats_flush(&c.st);
@@ -1260,6 +1291,9 @@ static struct syslet_uatom *ur_exec(struct syslet_uatom *atom, long *err)
 	c.masked = false;
 	c.budget = INTERP_SIG_BUDGET;
 	memset(&c.st, 0, sizeof(c.st));
+	/* A bad pointer gives -EFAULT whatever the program did with SIGSEGV
+	 * and SIGBUS since the last call (emul-fault.c). */
+	emul_fault_own();
 	pthread_mutex_lock(&ah->lock);
 	caller_came(ah);
 	if (ah->dq_head)
@@ -1294,6 +1328,7 @@ static long ur_wait(unsigned long min)
 		return -EINVAL;
 	memset(&c, 0, sizeof(c));
 	c.ah = ah;
+	emul_fault_own();
 	/* Signals wait until io_uring_enter() opens the caller's mask. */
 	emul_sigmask(SIG_SETMASK, &ur_blockset, &user);
 	pthread_mutex_lock(&ah->lock);
@@ -1326,6 +1361,7 @@ static long ur_unregister(struct async_head_user *uah, unsigned long len)
 		return -EINVAL;
 	memset(&c, 0, sizeof(c));
 	c.ah = ah;
+	emul_fault_own();
 	pthread_mutex_lock(&ah->lock);
 	caller_came(ah);
 	/* The kernel waits for busy cachemiss threads to finish. */
@@ -1390,7 +1426,10 @@ static long ur_umem_add(unsigned long *uptr, unsigned long inc)
 {
 	long err = ur_init();
 
-	return err ? err : interp_umem(uptr, inc);
+	if (err)
+		return err;
+	emul_fault_own();
+	return interp_umem(uptr, inc);
 }
 
 static int ur_probe(void)

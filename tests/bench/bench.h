@@ -14,6 +14,7 @@ struct bench_files {
 	const char	*slo;		/* readfile.slo: the per-file syslet */
 	long		threads;	/* pool size for threads and emul */
 	void		*ready;		/* bench_split's start barrier */
+	double		*started;	/* bench_split: when the clock began */
 };
 
 /* Called by a contender right before its clock starts: with

@@ -44,6 +44,18 @@ static void *slow_reader(void *arg)
 	return NULL;
 }
 
+/* Trace events, in order. */
+static struct syslet_event evs[16];
+static unsigned int nev;
+
+static void on_event(const struct syslet_event *ev, void *ctx)
+{
+	(void)ctx;
+	if (nev < 16)
+		evs[nev] = *ev;
+	nev++;
+}
+
 /* A thread writing MANY / 2 lines of 8 bytes to @fd, each line one
  * syslet, through a head of its own with two syslets in flight at most. */
 struct writer {
@@ -118,6 +130,16 @@ int main(void)
 		 "read of an empty O_NONBLOCK pipe: %ld", ret);
 	close(p[0]);
 	close(p[1]);
+
+	/* Descriptor -1 (also the engine's "none") with a bad buffer: the
+	 * call says EBADF at once, in place; io_uring would say EFAULT. */
+	fd = -1UL;
+	buf = 16;
+	len = 8;
+	rt_atom(&a[0], __NR_read, &ret, 0, NULL, &fd, &buf, &len);
+	errno = 0;
+	rt_check(sys_async_exec(&a[0]) == &a[0] && ret == -EBADF,
+		 "read(-1, bad buffer): %ld, errno %d", ret, errno);
 
 	/* A write to a pipe is whole, however slowly the reader reads. */
 	if (pipe(p))
@@ -279,6 +301,75 @@ int main(void)
 			 "round %d: %ld bytes written at the file position, "
 			 "not %d", round, (long)st.st_size, MANY * 8);
 		close(tfd);
+	}
+
+	/* The shared interpreter reports atoms of every backend: umem_add
+	 * in place, then a read through the ring, then umem_add again in
+	 * the driver; statistics count the same. */
+	{
+		struct syslet_uatom t[3];
+		struct syslet_stats s0, s1;
+		unsigned long cell = 0, *cp = &cell, one = 1, pfd;
+		unsigned long pbuf = (unsigned long)&c;
+		int tp[2];
+
+		if (pipe(tp))
+			rt_die("pipe: %s", strerror(errno));
+		if (write(tp[1], "t", 1) != 1)
+			rt_die("write");
+		pfd = (unsigned long)tp[0];
+		len = 1;
+		rt_atom(&t[0], rt_umem_nr(), NULL, 0, &t[1],
+			(unsigned long *)&cp, &one, NULL);
+		rt_atom(&t[1], __NR_read, &ret, 0, &t[2], &pfd, &pbuf, &len);
+		rt_atom(&t[2], rt_umem_nr(), NULL, 0, NULL,
+			(unsigned long *)&cp, &one, NULL);
+		syslet_get_stats(&s0);
+		nev = 0;
+		rt_check(syslet_set_trace(on_event, NULL) == 0,
+			 "uring's atoms cannot be traced");
+		rt_check(run(&t[0]) == &t[2] && cell == 2 && ret == 1,
+			 "traced chain: cell %lu ret %ld", cell, ret);
+		syslet_set_trace(NULL, NULL);
+		syslet_get_stats(&s1);
+		rt_check(nev == 3, "%u events", nev);
+		if (nev == 3) {
+			rt_check(evs[0].atom == &t[0] &&
+				 evs[0].where == SYSLET_WHERE_INLINE &&
+				 evs[0].ret == 1 && !evs[0].handoff,
+				 "event 0: where %d ret %ld", evs[0].where,
+				 evs[0].ret);
+			rt_check(evs[1].atom == &t[1] &&
+				 evs[1].where == SYSLET_WHERE_CACHEMISS &&
+				 evs[1].ret == 1 && evs[1].handoff &&
+				 evs[1].nargs == 3 && evs[1].args[0] == pfd &&
+				 evs[1].next == &t[2],
+				 "event 1: where %d ret %ld handoff %d",
+				 evs[1].where, evs[1].ret, evs[1].handoff);
+			rt_check(evs[2].atom == &t[2] && evs[2].ret == 2 &&
+				 evs[2].end == SYSLET_END_NEXT,
+				 "event 2: ret %ld end %d", evs[2].ret,
+				 evs[2].end);
+		}
+		rt_check(s1.execs - s0.execs == 1 &&
+			 s1.atoms - s0.atoms == 3 &&
+			 s1.umem_adds - s0.umem_adds == 2 &&
+			 s1.syscalls - s0.syscalls == 1 &&
+			 s1.inline_atoms - s0.inline_atoms == 1 &&
+			 s1.cachemiss_atoms - s0.cachemiss_atoms == 2 &&
+			 s1.handoffs - s0.handoffs == 1 &&
+			 s1.completions - s0.completions == 1,
+			 "stats: execs %llu atoms %llu umem %llu syscalls %llu "
+			 "inline %llu cachemiss %llu handoffs %llu "
+			 "completions %llu", s1.execs - s0.execs,
+			 s1.atoms - s0.atoms, s1.umem_adds - s0.umem_adds,
+			 s1.syscalls - s0.syscalls,
+			 s1.inline_atoms - s0.inline_atoms,
+			 s1.cachemiss_atoms - s0.cachemiss_atoms,
+			 s1.handoffs - s0.handoffs,
+			 s1.completions - s0.completions);
+		close(tp[0]);
+		close(tp[1]);
 	}
 
 	/* A forked child has no head: it may register its own. */
