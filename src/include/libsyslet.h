@@ -144,7 +144,9 @@ struct syslet_event {
  * that ran it, workers included: serialise inside if needed.  NULL turns
  * tracing off.  Cost when off: one load per atom. */
 typedef void (*syslet_trace_fn)(const struct syslet_event *ev, void *ctx);
-void syslet_set_trace(syslet_trace_fn fn, void *ctx);
+/* 0, or -ENOTSUP when the backend in use runs atoms out of the callback's
+ * sight (kernel: only syslet_step() reports); fn is installed either way. */
+int syslet_set_trace(syslet_trace_fn fn, void *ctx);
 
 struct syslet_stats {
 	unsigned long long	execs;		/* async_exec calls */

@@ -584,4 +584,6 @@ const struct syslet_backend syslet_backend_emul = {
 	.umem_add = emul_backend_umem_add,
 	.set_profile = emul_set_profile,
 	.ring_freed = emul_flush_cur,
+	.registered = syslet_emul_registered_heads,
+	.observed = true,
 };

@@ -9,7 +9,8 @@ nodist_include_HEADERS = src/include/syslet-nr.h
 libsyslet_core_sources = src/lib/calls.c src/lib/backend.c src/lib/backend.h \
 	src/lib/backend-kernel.c src/lib/emul.c src/lib/emul.h \
 	src/lib/emul-exec.c src/lib/emul-policy.c src/lib/emul-fault.c \
-	src/lib/emul-fault.h src/lib/observe.c src/lib/ring.c
+	src/lib/emul-fault.h src/lib/observe.c src/lib/ring.c \
+	src/lib/interp.h
 # The image API (helper "run"): add its files here.
 libsyslet_image_sources =
 
@@ -18,6 +19,13 @@ src_lib_libsyslet_la_SOURCES = $(libsyslet_core_sources) \
 src_lib_libsyslet_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden $(LIBELF_CFLAGS)
 src_lib_libsyslet_la_LIBADD = src/common/libcommon.la src/image/libimage.la \
 	$(LIBELF_LIBS)
+# The uring engine (liburing; not in the -m32 build, which has none).
+if HAVE_LIBURING
+src_lib_libsyslet_la_SOURCES += src/lib/uring.c src/lib/uring.h \
+	src/lib/uring-ops.c
+src_lib_libsyslet_la_CFLAGS += $(LIBURING_CFLAGS)
+src_lib_libsyslet_la_LIBADD += $(LIBURING_LIBS)
+endif
 src_lib_libsyslet_la_LDFLAGS = -version-info 0:0:0 -no-undefined \
 	-Wl,--version-script=$(srcdir)/src/lib/libsyslet.map
 EXTRA_src_lib_libsyslet_la_DEPENDENCIES = $(srcdir)/src/lib/libsyslet.map

@@ -18,6 +18,7 @@ struct srun_opts {
 	const char	*entry;
 	long		threads;	/* 0: the backend's default */
 	long		ring;		/* entries; 0: sized to the run */
+	long		jobs;		/* --each: submitting threads */
 	bool		trace;
 	bool		stats;
 	bool		each;

@@ -1,6 +1,7 @@
 /* trace.c: syslet-run --trace and --stats, built on the engine's observer and counters. */
 #include <config.h>
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -122,12 +123,12 @@ struct srun_trace *srun_trace_start(const struct srun_opts *opts,
 				    size_t nr)
 {
 	struct srun_trace *tr;
-	const char *backend = syslet_backend_name();
-
-	if (opts->trace && backend && strcmp(backend, "emul")) {
+	/* The library says whether the backend's atoms can be seen. */
+	if (opts->trace && syslet_set_trace(NULL, NULL) == -ENOTSUP) {
 		fprintf(stderr,
-			"%s: --trace needs the emul backend (this is %s)\n",
-			opts->progname, backend);
+			"%s: --trace needs a backend that reports its atoms "
+			"(this is %s)\n", opts->progname,
+			syslet_backend_name());
 		return NULL;
 	}
 	tr = calloc(1, sizeof(*tr));

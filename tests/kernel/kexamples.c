@@ -179,7 +179,7 @@ static void kx_hello(void)
 	kx_tap(kx_run("--trace", kx_ex("hello.slo"), NULL) == 2 &&
 		       !strcmp(kx_slurp(KX_OUT, NULL), "") &&
 		       strstr(kx_slurp(KX_ERR, NULL),
-			      "--trace needs the emul backend (this is kernel)"),
+			      "--trace needs a backend that reports its atoms (this is kernel)"),
 	       "hello.slo --trace is refused on the kernel backend");
 	kx_expect("hello.slo --stats prints the greeting",
 		  kx_run("--stats", kx_ex("hello.slo"), NULL), 0,
