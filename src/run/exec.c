@@ -2,6 +2,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -45,9 +46,9 @@ struct lane {
 	pthread_t		thread;
 };
 
-void srun_format_result(char *buf, size_t len, long result)
+void srun_format_result(char *buf, size_t len, long result, bool call)
 {
-	const char *name = result < 0 && result > -4096 ?
+	const char *name = call && result < 0 && result > -4096 ?
 			   errno_name((int)-result) : NULL;
 
 	if (name)
@@ -56,20 +57,63 @@ void srun_format_result(char *buf, size_t len, long result)
 		snprintf(buf, len, "%ld", result);
 }
 
+const char *srun_call_name(unsigned long nr)
+{
+	long umem = syslet_sysno(SYSLET_CALL_UMEM_ADD);
+
+	if (umem >= 0 && nr == (unsigned long)umem)
+		return "umem_add";
+	if (nr > (unsigned long)LONG_MAX)
+		return NULL;
+	return systab_name(systab_native_profile(), (long)nr);
+}
+
+bool srun_is_call(unsigned long nr)
+{
+	long umem = syslet_sysno(SYSLET_CALL_UMEM_ADD);
+
+	return umem < 0 || nr != (unsigned long)umem;
+}
+
+bool srun_failed(const struct syslet_inst *inst,
+		 const struct syslet_uatom *atom, long *res)
+{
+	/* The number in the atom now: what it ran with, even when an
+	 * earlier atom rewrote it. */
+	unsigned long nr = atom->nr;
+
+	if (nr >= (unsigned long)systab_nr_syscalls(systab_native_profile())) {
+		*res = -ENOSYS;
+		return true;
+	}
+	*res = syslet_inst__result(inst, atom);
+	return srun_is_call(nr) && *res < 0 && *res > -4096;
+}
+
 void srun_stop_report(FILE *out, const char *progname, const char *arg,
 		      const char *entry, const struct syslet_inst *inst,
 		      const struct syslet_uatom *atom, long result)
 {
 	struct syslet_atom_info ai;
-	char res[48];
+	const char *ran = srun_call_name(atom->nr);
+	char res[48], num[48];
 
-	srun_format_result(res, sizeof(res), result);
+	srun_format_result(res, sizeof(res), result, srun_is_call(atom->nr));
+	if (atom->nr >= (unsigned long)systab_nr_syscalls(
+				systab_native_profile())) {
+		snprintf(num, sizeof(num), "syscall %lu, past the table",
+			 atom->nr);
+		ran = num;
+	} else if (!ran) {
+		snprintf(num, sizeof(num), "syscall %lu", atom->nr);
+		ran = num;
+	}
 	if (arg)
 		fprintf(out, "%s: %s: ", progname, arg);
 	else
 		fprintf(out, "%s: ", progname);
 	if (syslet_inst__atom_info(inst, atom, &ai)) {
-		fprintf(out, "%s stopped: %s\n", entry, res);
+		fprintf(out, "%s stopped: %s: %s\n", entry, ran, res);
 		return;
 	}
 	fprintf(out, "%s stopped at atom %zu", entry, ai.index);
@@ -84,9 +128,12 @@ void srun_stop_report(FILE *out, const char *progname, const char *arg,
 				n--;
 			fprintf(out, ": %.*s", (int)n, ai.text);
 		}
+		/* The atom's number was rewritten before it ran. */
+		if (!ai.syscall || strcmp(ai.syscall, ran))
+			fprintf(out, "; it ran %s", ran);
 		fputc(')', out);
-	} else if (ai.syscall) {
-		fprintf(out, " (%s)", ai.syscall);
+	} else {
+		fprintf(out, " (%s)", ran);
 	}
 	fprintf(out, ": %s\n", res);
 }
@@ -215,11 +262,18 @@ static int submit_and_wait(struct lane *l)
 	while (l->pending) {
 		if (drain(l))
 			continue;
-		if (sys_async_wait(1) < 0 && errno != EINTR) {
+		if (sys_async_wait(1) < 0) {
+			if (errno == EINTR)
+				continue;
 			fprintf(stderr, "%s: async_wait: %s\n", pn,
 				strerror(errno));
 			return -1;
 		}
+		/* async_wait() also returns once nothing is busy: what is
+		 * still pending ended on a nocomplete atom, and nothing more
+		 * will come (after one last look at the ring). */
+		if (!drain(l))
+			break;
 	}
 	return 0;
 }
@@ -285,9 +339,15 @@ static int report(struct runner *r)
 
 	for (size_t i = 0; i < r->nr_jobs; i++) {
 		struct job *j = &r->jobs[i];
-		long res = syslet_inst__result(j->inst, j->last);
+		long res;
 
-		if (res >= 0)
+		/* Went async and ended on a nocomplete atom: its end is not
+		 * known, as asked. */
+		if (!j->last)
+			continue;
+		/* A test or an arithmetic atom ends a syslet normally,
+		 * whatever its value. */
+		if (!srun_failed(j->inst, j->last, &res))
 			continue;
 		status = SRUN_STOPPED;
 		srun_stop_report(stderr, r->opts->progname, j->arg, r->entry,

@@ -85,9 +85,11 @@ void srun_trace_line(FILE *out, const struct syslet_inst *inst, int tag,
 		      out);
 		return;
 	}
-	srun_decode_call(out, ai.syscall, (long)ev->nr, ev->args,
+	/* The call the atom made: its number as fetched, whatever the
+	 * debug records say it was compiled as. */
+	srun_decode_call(out, srun_call_name(ev->nr), (long)ev->nr, ev->args,
 			 (int)ev->nargs, ev->ret);
-	srun_format_result(res, sizeof(res), ev->ret);
+	srun_format_result(res, sizeof(res), ev->ret, srun_is_call(ev->nr));
 	where = ev->where == SYSLET_WHERE_CACHEMISS ? "cachemiss" :
 		ev->where == SYSLET_WHERE_STEP ? "step" : "inline";
 	fprintf(out, " = %s <%s%s>", res, where,
