@@ -9,6 +9,9 @@ tests_run_image_api_LDADD = src/lib/libsyslet.la src/image/libimage.la \
 endif
 
 # syslet-run end to end: the examples, errors, --each, --trace, --stats.
+# syslet(5)'s addresses (buf + 4) and joined strings, run.
+TESTS += tests/run/addresses.sh
+EXTRA_DIST += tests/run/addresses.sh
 TESTS += tests/run/examples.sh tests/run/errors.sh tests/run/each.sh \
 	tests/run/status.sh \
 	tests/run/trace.sh tests/run/shebang.sh tests/run/readme.sh \

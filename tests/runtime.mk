@@ -45,11 +45,13 @@ tests_runtime_noring_LDADD = $(runtime_ldadd)
 # name (the kernel's run skips where no patched kernel answers).
 check_PROGRAMS += tests/runtime/compat
 tests_runtime_compat_LDADD = $(runtime_ldadd)
-TESTS += tests/runtime/compat-emul.sh tests/runtime/compat-kernel.sh
+TESTS += tests/runtime/compat-emul.sh tests/runtime/compat-kernel.sh \
+	tests/runtime/compat-uring.sh
 # The programs above on each user-space backend by name.
 TESTS += tests/runtime/backends.sh
 EXTRA_DIST += tests/runtime/backends.sh
-EXTRA_DIST += tests/runtime/compat-emul.sh tests/runtime/compat-kernel.sh
+EXTRA_DIST += tests/runtime/compat-emul.sh tests/runtime/compat-kernel.sh \
+	tests/runtime/compat-uring.sh
 
 # The same programs against an -m32 build of libsyslet's core, so that the
 # i386 engine is tested too (its own convenience library: no libelf needed).

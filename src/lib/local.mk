@@ -29,7 +29,8 @@ endif
 src_lib_libsyslet_la_LDFLAGS = -version-info 0:0:0 -no-undefined \
 	-Wl,--version-script=$(srcdir)/src/lib/libsyslet.map
 EXTRA_src_lib_libsyslet_la_DEPENDENCIES = $(srcdir)/src/lib/libsyslet.map
-EXTRA_DIST += src/lib/libsyslet.map src/lib/libsyslet.pc.in src/lib/gen-nr.sh
+EXTRA_DIST += src/lib/libsyslet.map src/lib/libsyslet.pc.in src/lib/gen-nr.sh \
+	src/lib/libsyslet-uninstalled.pc.in
 
 BUILT_SOURCES += src/include/syslet-nr.h
 CLEANFILES += src/include/syslet-nr.h
@@ -39,4 +40,4 @@ src/include/syslet-nr.h: $(srcdir)/src/lib/gen-nr.sh
 		> $@.tmp && mv $@.tmp $@
 
 pkgconfig_DATA += src/lib/libsyslet.pc
-DISTCLEANFILES += src/lib/libsyslet.pc
+DISTCLEANFILES += src/lib/libsyslet.pc libsyslet-uninstalled.pc

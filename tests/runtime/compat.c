@@ -20,7 +20,7 @@ struct request {
 	struct syslet_uatom	atoms[3];
 	unsigned long		fd, bufp;
 	long			ret_read, ret_close;
-	char			name[64];
+	char			name[288];	/* dir[256] + "/fNN" */
 	char			*namep;
 	char			buf[FILE_SIZE + 1];
 };

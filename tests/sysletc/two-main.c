@@ -38,7 +38,8 @@ int main(void)
 {
 	struct syslet_ring ring;
 	int in[2], out[2];
-	char got[64] = "";
+	char got[64] = "", buf2[3];
+	unsigned long two_a_count2, two_a_n2;
 	ssize_t n;
 	int err;
 
@@ -60,19 +61,27 @@ int main(void)
 	check(run(two_a_run, &ring) == 0);
 	check(write(in[1], "two", 3) == 3);
 	check(run(beta_run, &ring) == 0);
+	check(two_a_run__n == 3 && beta_run__n == 3);
+	check(two_a_count == 1 && beta_count == 2);
+	check(!memcmp(two_a_buf, "one", 3) && !memcmp(beta_buf, "two", 3));
+	check(write(in[1], "xy", 2) == 2);
+	check(run(two_a_run, &ring) == 0);
+	two_a_count2 = two_a_count;
+	two_a_n2 = two_a_run__n;
+	memcpy(buf2, two_a_buf, sizeof(buf2));
 	syslet_ring_exit(&ring);
 
 	close(out[1]);
 	n = read(out[0], got, sizeof(got) - 1);
-	check(n > 0 && !strcmp(got, "one from a\ntwo from b\n"));
-	check(two_a_run__n == 3 && beta_run__n == 3);
-	check(two_a_count == 1 && beta_count == 2);
-	check(!memcmp(two_a_buf, "one", 3) && !memcmp(beta_buf, "two", 3));
+	check(n > 0 && !strcmp(got, "one from a\ntwo from b\nxy from a\n"));
 	check(sizeof(two_a_buf) == 8 && sizeof(beta_buf) == 16);
 	check(!strcmp((const char *)two_a_msg, " from a\n"));
 	check(!strcmp((const char *)beta_msg, " from b\n"));
 	check(two_a_run__nr_atoms == 4 && beta_run__nr_atoms == 4);
 	check(!strcmp(TWO_A_H_PREFIX, "two_a") && !strcmp(TWO_B_H_PREFIX, "beta"));
+	/* A linked image is one instance: the second run of two_a's entry
+	 * counted in the same cell, and read into the same buffer. */
+	check(two_a_count2 == 2 && two_a_n2 == 2 && !memcmp(buf2, "xye", 3));
 	/* The cells' structs keep the source's names. */
 	check(sizeof(struct two_a_h_cells) ==
 	      TWO_A_H_NR_CELLS * sizeof(unsigned long));
