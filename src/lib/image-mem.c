@@ -170,6 +170,8 @@ void *slio_slot_get(size_t rw_len, struct slio_slab **slab)
 	if (!s)
 		goto out;
 	rw = s->free;
+	if (!rw)	/* a new slab has a slot at least */
+		goto out;
 	memcpy(&s->free, rw, sizeof(void *));
 	memset(rw, 0, sizeof(void *));
 	if (--s->nfree == 0 && s->next) {
