@@ -170,6 +170,8 @@ void *slio_slot_get(size_t rw_len, struct slio_slab **slab)
 	if (!s)
 		goto out;
 	rw = s->free;
+	if (!rw)	/* a new slab has a slot at least */
+		goto out;
 	memcpy(&s->free, rw, sizeof(void *));
 	memset(rw, 0, sizeof(void *));
 	if (--s->nfree == 0 && s->next) {
@@ -243,6 +245,7 @@ struct slio_chunk {
 #define SLIO_CHUNK	(64 * 1024)
 
 static struct slio_chunk *slio_chunk_cur;
+static pthread_once_t slio_fork_once = PTHREAD_ONCE_INIT;
 
 static size_t round_up(size_t n, size_t align)
 {
@@ -255,6 +258,34 @@ static void chunk_unmap(struct slio_chunk *c)
 	if (c->rw)
 		munmap(c->rw, c->size);
 	free(c);
+}
+
+/*
+ * A memfd chunk is shared with a child after fork(): were either process
+ * to go on copying strings into it, or to reuse it from the start, it
+ * would write over the other's.  Both leave it as it is (it goes away
+ * with its last instance in each) and start a new one.  The lock is
+ * taken over fork() so that the child does not inherit it held.
+ */
+static void slio_fork_prepare(void)
+{
+	pthread_mutex_lock(&slio_mem_lock);
+}
+
+static void slio_fork_after(void)
+{
+	struct slio_chunk *c = slio_chunk_cur;
+
+	slio_chunk_cur = NULL;
+	if (c && !c->refs)
+		chunk_unmap(c);
+	pthread_mutex_unlock(&slio_mem_lock);
+}
+
+static void slio_fork_init(void)
+{
+	(void)pthread_atfork(slio_fork_prepare, slio_fork_after,
+			     slio_fork_after);
 }
 
 static struct slio_chunk *chunk_new(size_t len)
@@ -309,6 +340,7 @@ struct slio_chunk *slio_blobs_copy(const void *const blobs[],
 			len += round_up(lens[i], sizeof(long));
 	if (!len)
 		return NULL;
+	pthread_once(&slio_fork_once, slio_fork_init);
 	pthread_mutex_lock(&slio_mem_lock);
 	c = slio_chunk_cur;
 	if (!c || c->size - c->used < len) {

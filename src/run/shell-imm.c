@@ -659,6 +659,8 @@ static char *shl_implicit_var(struct shell *sh, const char *text)
 	if (p[0] != '=' || p[1] == '=')
 		return NULL;
 	name = strndup(text + strspn(text, " \t\n"), n);
+	if (!name)
+		abort();
 	if (shl_var_find(sh->imm, name) || shl_word_is(name, "if") ||
 	    shl_word_is(name, "while")) {
 		free(name);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/wait.h>
 #include <cmocka.h>
 
 #include "libsyslet.h"
@@ -464,6 +465,55 @@ static void test_lazy(void **state)
 	syslet_obj__close(obj);
 }
 
+/* Bound strings after fork(): neither process may write over the
+ * other's (the string memory is shared between them). */
+static void test_fork_strings(void **state)
+{
+	struct syslet_obj *obj = open_sample(sample_image(systab_native_profile()));
+	struct syslet_inst *a, *c;
+	char *pa[] = { "parent-before" }, *pc[] = { "parent-after" };
+	char err[256], go;
+	int to_child[2], st;
+	pid_t pid;
+
+	a = syslet_obj__instantiate(obj, err, sizeof(err));
+	c = syslet_obj__instantiate(obj, err, sizeof(err));
+	assert_non_null(a);
+	assert_non_null(c);
+	assert_int_equal(syslet_inst__bind(a, "cat", 1, pa, err, sizeof(err)),
+			 0);
+	assert_int_equal(pipe(to_child), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct syslet_inst *b = syslet_obj__instantiate(obj, err,
+								sizeof(err));
+		char *pb[] = { "child-wrote-here" };
+
+		/* After the parent bound its string: same offset, once. */
+		if (read(to_child[0], &go, 1) != 1 || !b ||
+		    syslet_inst__bind(b, "cat", 1, pb, err, sizeof(err)))
+			_exit(2);
+		_exit(strcmp((char *)*syslet_inst__cell(a, "cat.path"),
+			     "parent-before") ? 3 : 0);
+	}
+	assert_int_equal(syslet_inst__bind(c, "cat", 1, pc, err, sizeof(err)),
+			 0);
+	assert_int_equal(write(to_child[1], "g", 1), 1);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	assert_string_equal((char *)*syslet_inst__cell(a, "cat.path"),
+			    "parent-before");
+	assert_string_equal((char *)*syslet_inst__cell(c, "cat.path"),
+			    "parent-after");
+	close(to_child[0]);
+	close(to_child[1]);
+	syslet_inst__free(a);
+	syslet_inst__free(c);
+	syslet_obj__close(obj);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -477,6 +527,7 @@ int main(void)
 		cmocka_unit_test(test_mutations),
 		cmocka_unit_test(test_overflow),
 		cmocka_unit_test(test_lazy),
+		cmocka_unit_test(test_fork_strings),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
