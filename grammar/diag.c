@@ -81,10 +81,16 @@ void diag_report(struct diag *d, enum diag_level lvl, struct diag_loc loc,
 		 const char *fmt, ...)
 {
 	static const char *const names[] = { "error", "warning", "note" };
+	char head[16];
 	va_list ap;
 
 	if (lvl == DIAG_WARNING && d->werror)
 		lvl = DIAG_ERROR;
+	va_start(ap, fmt);
+	vsnprintf(head, sizeof(head), fmt, ap);
+	va_end(ap);
+	if (lvl == DIAG_ERROR && !strncmp(head, "internal error", 14))
+		d->internal++;
 	if (lvl == DIAG_ERROR)
 		d->errors++;
 	else if (lvl == DIAG_WARNING)

@@ -20,6 +20,8 @@ struct diag {
 	FILE		*out;
 	unsigned int	errors;
 	unsigned int	warnings;
+	unsigned int	internal;	/* errors that are the compiler's bugs:
+					 * "internal error..." */
 	int		werror;	/* -Werror: warnings count as errors */
 };
 
