@@ -711,11 +711,18 @@ static int lower_stmt(struct lower *L, struct ast_stmt *s, int succ)
 			lower_note(L, l->loc, "first defined here");
 			break;
 		}
-		r = lower_stmt(L, s->body, succ);
 		if (l) {
+			/* The body's gotos may grow the label table: keep
+			 * the index, not the pointer. */
+			size_t at = (size_t)(l - L->labels);
+
+			r = lower_stmt(L, s->body, succ);
+			l = &L->labels[at];
 			l->defined = true;
 			l->loc = s->head;
 			lower_ph_bind(L, l->ph, r, s->head, "this goto loop");
+		} else {
+			r = lower_stmt(L, s->body, succ);
 		}
 		break;
 	case AST_S_MOD:
