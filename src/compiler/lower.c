@@ -800,9 +800,10 @@ static void lower_syslet(struct lower *L, struct ast_decl *d)
 		c->param_type = pd->ptype == AST_PARAM_STR ? SLO_PARAM_STR :
 							     SLO_PARAM_INT;
 	}
-	if (idx > 16)
+	if (idx > SLO_MAX_PARAMS)
 		lower_error(L, d->name_loc, "syslet '%s' has %u parameters; "
-			    "16 is the most a runner binds", d->name, idx);
+			    "%u is the most a runner binds", d->name, idx,
+			    SLO_MAX_PARAMS);
 
 	collect_locals(L, d->body ? d->body->body : NULL, &prologue);
 	first = lower_stmt(L, d->body, LOWER_END);
