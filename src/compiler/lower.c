@@ -211,9 +211,12 @@ struct lower_branch lower_plain(int next)
 static struct lower_sym *add_sym(struct lower *L, struct lower_symtab *t,
 				 struct ast_decl *d, enum lower_sym_kind kind)
 {
+	uint32_t h = common_hash_str(d->name);
+	struct common_hidx_iter it;
 	struct lower_sym *s;
 
-	for (size_t i = 0; i < t->n; i++) {
+	for (long i = common_hidx_first(&t->index, h, &it); i >= 0;
+	     i = common_hidx_next(&t->index, &it)) {
 		if (strcmp(t->v[i].name, d->name))
 			continue;
 		lower_error(L, d->name_loc, "redefinition of '%s'", d->name);
@@ -243,6 +246,10 @@ static struct lower_sym *add_sym(struct lower *L, struct lower_symtab *t,
 		}
 		t->v = nv;
 		t->cap = nc;
+	}
+	if (common_hidx_add(&t->index, h, t->n)) {
+		lower_oom(L);
+		return NULL;
 	}
 	s = &t->v[t->n++];
 	memset(s, 0, sizeof(*s));
@@ -371,9 +378,12 @@ static void collect_locals(struct lower *L, struct ast_stmt *s, bool *prologue)
 static struct lower_label *label(struct lower *L, const char *name,
 				 struct ast_loc loc)
 {
+	uint32_t h = common_hash_str(name);
+	struct common_hidx_iter it;
 	struct lower_label *l;
 
-	for (size_t i = 0; i < L->nr_labels; i++)
+	for (long i = common_hidx_first(&L->label_index, h, &it); i >= 0;
+	     i = common_hidx_next(&L->label_index, &it))
 		if (!strcmp(L->labels[i].name, name))
 			return &L->labels[i];
 	if (L->nr_labels == L->cap_labels_l) {
@@ -386,6 +396,10 @@ static struct lower_label *label(struct lower *L, const char *name,
 		}
 		L->labels = nv;
 		L->cap_labels_l = nc;
+	}
+	if (common_hidx_add(&L->label_index, h, L->nr_labels)) {
+		lower_oom(L);
+		return NULL;
 	}
 	l = &L->labels[L->nr_labels++];
 	memset(l, 0, sizeof(*l));
@@ -757,7 +771,9 @@ static void lower_syslet(struct lower *L, struct ast_decl *d)
 	L->entry = (int)p->nr_entries;
 	L->scratch = -1;
 	L->locals.n = 0;
+	common_hidx_free(&L->locals.index);
 	L->nr_labels = 0;
+	common_hidx_free(&L->label_index);
 	L->in_loop = false;
 	L->mods = 0;
 	L->text = d->loc;
@@ -886,6 +902,7 @@ struct ir_program *sysletc_front(const char *src, size_t len,
 		return NULL;
 	}
 	L.word = systab_word_size(L.profile);
+	L.suggest_budget = LOWER_SUGGEST_BUDGET;
 	L.src = src;
 	L.len = len;
 	L.p = calloc(1, sizeof(*L.p));
@@ -904,7 +921,13 @@ struct ir_program *sysletc_front(const char *src, size_t len,
 	ast_file_free(f);
 	free(L.globals.v);
 	free(L.locals.v);
+	common_hidx_free(&L.globals.index);
+	common_hidx_free(&L.locals.index);
 	free(L.labels);
+	common_hidx_free(&L.label_index);
+	common_hidx_free(&L.const_index);
+	common_hidx_free(&L.addr_index);
+	common_hidx_free(&L.str_index);
 	free(L.ph);
 	free(L.dropped);
 	if (d->errors != before || L.oom) {
