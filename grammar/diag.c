@@ -48,6 +48,9 @@ static const char *find_line(struct diag *d, unsigned int line, size_t *n)
 	d->seen_off = (size_t)(p - d->src);
 	nl = memchr(p, '\n', (size_t)(end - p));
 	*n = (size_t)((nl ? nl : end) - p);
+	/* The CR of a CRLF line end is the end, not a byte to show. */
+	if (nl && *n && p[*n - 1] == '\r')
+		(*n)--;
 	return p;
 }
 

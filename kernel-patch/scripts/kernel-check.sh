@@ -121,7 +121,7 @@ trap 'rm -rf "$gdir"' EXIT
 kguest=${SYSLET_KGUEST:-}
 fuzz_runs=${SYSLET_KFUZZ:-2000}
 fuzz_seed=${SYSLET_KSEED:-0x5eed5ee1}
-rt_progs="args fault stop async register umem deny wait signal sigloop hello hello2007 load chains profile"
+rt_progs="args fault stop async register umem deny wait signal sigloop hello hello2007 load chains profile compat"
 build_guest() { # BITS
 	local m=-m$1 f ok=0
 	for f in init ktest fuzz kexamples; do

@@ -15,13 +15,14 @@
 #include "compiler/compiler.h"
 
 enum { EXIT_USAGE = 2 };
-enum { OPT_DOT = 256 };
+enum { OPT_DOT = 256, OPT_PREFIX };
 
 struct args {
 	const char	*output;
 	const char	*header;
 	const char	*image;		/* -d */
 	const char	*input;
+	const char	*prefix;	/* --prefix, or NULL: from the output */
 	int		listing;	/* -S */
 	int		dot;
 	struct sysletc_options opt;
@@ -43,9 +44,12 @@ static void usage(FILE *f)
 		"  -S                       print the annotated listing instead of an image\n"
 		"      --dot                print the atom graph for dot(1) instead\n"
 		"  -H, --header=FILE        also write a C header declaring the symbols\n"
+		"      --prefix=NAME        name the image's symbols NAME_... (default: the\n"
+		"                           output's name up to its first dot; empty: none)\n"
 		"  -d, --disassemble=IMAGE  read IMAGE and print its listing (or, with\n"
 		"                           --dot or -H, its graph or header)\n"
-		"  -W WARNING               enable a warning: unused, unreachable, all;\n"
+		"  -W WARNING               enable a warning: unused, unreachable,\n"
+		"                           call-output (on by default), all;\n"
 		"                           -Wno-WARNING disables it, -Werror makes\n"
 		"                           warnings errors\n"
 		"  -h, --help               print this help and exit\n"
@@ -77,6 +81,7 @@ static int warning_option(struct args *a, const char *w)
 	} table[] = {
 		{ "unused", SYSLETC_W_UNUSED },
 		{ "unreachable", SYSLETC_W_UNREACHABLE },
+		{ "call-output", SYSLETC_W_CALL_OUTPUT },
 		{ "all", SYSLETC_W_ALL },
 	};
 	int no = !strncmp(w, "no-", 3);
@@ -92,10 +97,13 @@ static int warning_option(struct args *a, const char *w)
 	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
 		if (strcmp(w + (no ? 3 : 0), table[i].name))
 			continue;
-		if (no)
+		if (no) {
 			a->opt.warnings &= ~table[i].bits;
-		else
+			a->opt.no_warnings |= table[i].bits;
+		} else {
 			a->opt.warnings |= table[i].bits;
+			a->opt.no_warnings &= ~table[i].bits;
+		}
 		return 0;
 	}
 	return -1;
@@ -109,6 +117,7 @@ static int parse_args(struct args *a, int argc, char **argv)
 		{ "header", required_argument, NULL, 'H' },
 		{ "disassemble", required_argument, NULL, 'd' },
 		{ "dot", no_argument, NULL, OPT_DOT },
+		{ "prefix", required_argument, NULL, OPT_PREFIX },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -141,6 +150,12 @@ static int parse_args(struct args *a, int argc, char **argv)
 		case OPT_DOT:
 			a->dot = 1;
 			break;
+		case OPT_PREFIX:
+			if (!slo_prefix_valid(optarg))
+				return usage_error("--prefix '%s': not a C identifier of at most %d characters",
+						   optarg, SLO_PREFIX_MAX);
+			a->prefix = optarg;
+			break;
 		case 'W':
 			if (warning_option(a, optarg))
 				return usage_error("unknown warning '-W%s'", optarg);
@@ -170,6 +185,8 @@ static int parse_args(struct args *a, int argc, char **argv)
 			return usage_error("%s", "-d already prints the listing; -S is not needed");
 		if (a->output)
 			return usage_error("%s", "-d writes no image; -o has no use with it");
+		if (a->prefix)
+			return usage_error("%s", "-d takes the prefix the image records; --prefix has no use with it");
 		return 0;
 	}
 	if (optind == argc)
@@ -247,9 +264,9 @@ static int write_header_file(const struct slo_image *img, const char *path);
 
 static int write_header(const struct slo_image *img, const char *path)
 {
-	if (slo_image_find(img, "main", -1))
+	if (!img->prefix && slo_image_find(img, "main", -1))
 		fprintf(stderr, "%s: warning: the image defines the symbol 'main', "
-			"which a C program linking it defines too; rename it to link the image\n",
+			"which a C program linking it defines too; rename it or give the image a --prefix to link it\n",
 			prog);
 	return write_header_file(img, path);
 }
@@ -331,6 +348,26 @@ static int disassemble(const struct args *a)
 	return rc | flush_stdout();
 }
 
+/* --prefix, else the name of the image written (or that would be), as
+ * bpftool names skeletons; "" leaves the symbols as the source names them. */
+static int set_prefix(struct slo_image *img, const struct args *a)
+{
+	char *path = NULL;
+
+	if (a->prefix) {
+		img->prefix = *a->prefix ? strdup(a->prefix) : NULL;
+		return *a->prefix && !img->prefix ? -1 : 0;
+	}
+	if (!a->output || !strcmp(a->output, "-")) {
+		path = default_output(a->input);
+		if (!path)
+			return -1;
+	}
+	img->prefix = slo_prefix_of_path(path ? path : a->output);
+	free(path);
+	return img->prefix ? 0 : -1;
+}
+
 static int compile(const struct args *a)
 {
 	const char *name = strcmp(a->input, "-") ? a->input : "<stdin>";
@@ -362,6 +399,12 @@ static int compile(const struct args *a)
 	d.werror = a->werror;
 	img = sysletc_compile(src, len, &a->opt, &d);
 	if (!img || d.errors) {
+		slo_image_free(img);
+		free(src);
+		return 1;
+	}
+	if (set_prefix(img, a)) {
+		fprintf(stderr, "%s: out of memory\n", prog);
 		slo_image_free(img);
 		free(src);
 		return 1;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "image/describe.h"
+#include "common/consts.h"
 #include "common/systab.h"
 #include "syslet.h"
 
@@ -119,6 +120,12 @@ void slo_describe_flags(uint64_t flags, struct slo_text *t)
 		slo_text_add(t, "-");
 }
 
+const char *slo_param_type_name(enum slo_param_type t)
+{
+	return t == SLO_PARAM_STR ? "str" :
+	       t == SLO_PARAM_SOCKADDR_IN ? "sockaddr_in" : "int";
+}
+
 const char *slo_role_name(enum slo_role r)
 {
 	static const char *const names[SLO_NR_ROLES] = {
@@ -131,7 +138,7 @@ const char *slo_role_name(enum slo_role r)
 void slo_quote(const uint8_t *s, size_t n, struct slo_text *t)
 {
 	slo_text_add(t, "\"");
-	for (size_t i = 0; i < n && s[i]; i++) {
+	for (size_t i = 0; i < n; i++) {
 		uint8_t c = s[i];
 
 		switch (c) {
@@ -140,6 +147,13 @@ void slo_quote(const uint8_t *s, size_t n, struct slo_text *t)
 		case '\r': slo_text_add(t, "\\r"); break;
 		case '"': slo_text_add(t, "\\\""); break;
 		case '\\': slo_text_add(t, "\\\\"); break;
+		case 0:
+			/* "\0" then a digit would read as one octal escape. */
+			if (i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '7')
+				slo_text_add(t, "\\x00");
+			else
+				slo_text_add(t, "\\0");
+			break;
 		default:
 			if (c < 0x20 || c >= 0x7f)
 				slo_text_add(t, "\\x%02x", c);
@@ -292,12 +306,85 @@ static const struct slo_symbol *holder(const struct slo_names *nm,
 #define TARGET_QUOTE	256
 #define TARGET_SCAN	4096
 
+/* The first object start in .syslet.rodata after off, or its end. */
+static uint64_t ro_next(const struct slo_names *nm, uint64_t off)
+{
+	size_t lo = 0, hi = nm->nr_ro_start;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (nm->ro_start[mid] <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < nm->nr_ro_start ? nm->ro_start[lo]
+				    : nm->img->size[SLO_SEC_RODATA];
+}
+
+static int u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Object starts in .syslet.rodata: data symbols and every pointer into
+ * the section (the compiler gives each string literal, and each
+ * "literal" + k, an object of its own, so targets are starts). */
+static int ro_starts(struct slo_names *nm)
+{
+	const struct slo_image *img = nm->img;
+	size_t n = 0;
+
+	nm->ro_start = malloc((img->nr_syms + img->nr_relocs + 1) *
+			      sizeof(*nm->ro_start));
+	if (!nm->ro_start)
+		return -1;
+	for (size_t i = 0; i < img->nr_syms; i++)
+		if (img->syms[i].section == SLO_SEC_RODATA)
+			nm->ro_start[n++] = img->syms[i].value;
+	for (size_t i = 0; i < img->nr_relocs; i++)
+		if (img->relocs[i].target == SLO_SEC_RODATA)
+			nm->ro_start[n++] = img->relocs[i].addend;
+	qsort(nm->ro_start, n, sizeof(*nm->ro_start), u64_cmp);
+	nm->nr_ro_start = n;
+	return 0;
+}
+
+/*
+ * The string an anonymous address into read-only data starts, if it is
+ * one: a string literal is its bytes and a NUL up to where the next
+ * object starts (NULs inside it count: they are shown); otherwise a C
+ * string must end within TARGET_SCAN bytes.  *len: its bytes, without
+ * the final NUL.  Bounded work per address whatever the image holds.
+ */
+static bool rodata_string(const struct slo_names *nm, uint64_t off,
+			  uint64_t *len)
+{
+	const struct slo_image *img = nm->img;
+	const uint8_t *p = img->data[SLO_SEC_RODATA];
+	uint64_t end = ro_next(nm, off), scan;
+
+	if (!p || off >= end)
+		return false;
+	if (p[end - 1] == 0) {
+		*len = end - 1 - off;
+		return true;
+	}
+	scan = end - off < TARGET_SCAN ? end - off : TARGET_SCAN;
+	*len = strnlen((const char *)p + off, (size_t)scan);
+	return *len < scan;
+}
+
 /* Where an address points, as the source would name the object. */
 static void describe_target(const struct slo_names *nm, enum slo_section sec,
 			    uint64_t off, struct slo_text *t)
 {
 	const struct slo_image *img = nm->img;
 	const struct slo_symbol *best;
+	uint64_t len;
 	static const char *const secs[SLO_NR_SECTIONS] = {
 		".syslet.atoms", ".syslet.cells", ".syslet.rodata", ".syslet.bss",
 	};
@@ -314,15 +401,11 @@ static void describe_target(const struct slo_names *nm, enum slo_section sec,
 		slo_text_add(t, "%s%s+%" PRIu64, sec == SLO_SEC_ATOMS ? "&" : "",
 			     best->name, off - best->value);
 	} else if (sec == SLO_SEC_RODATA && off < img->size[sec] &&
-		   memchr(img->data[sec] + off, 0,
-			  img->size[sec] - off < TARGET_SCAN ?
-			  img->size[sec] - off : TARGET_SCAN)) {
+		   rodata_string(nm, off, &len)) {
 		const uint8_t *p = img->data[sec] + off;
-		uint64_t left = img->size[sec] - off;
 
-		slo_quote(p, TARGET_QUOTE, t);
-		if (!memchr(p, 0, left < TARGET_QUOTE + 1 ? left
-							  : TARGET_QUOTE + 1))
+		slo_quote(p, len < TARGET_QUOTE ? len : TARGET_QUOTE, t);
+		if (len > TARGET_QUOTE)
 			slo_text_add(t, "...");
 	} else {
 		slo_text_add(t, "%s+%" PRIu64, secs[sec], off);
@@ -460,7 +543,7 @@ int slo_names_init(struct slo_names *nm, const struct slo_image *img)
 	nm->written = calloc(n + 1, 1);
 	nm->ref = malloc((n + 1) * sizeof(*nm->ref));
 	if (!nm->cell || !nm->sym || !nm->written || !nm->ref ||
-	    index_symbols(nm)) {
+	    index_symbols(nm) || ro_starts(nm)) {
 		slo_names_free(nm);
 		return -1;
 	}
@@ -543,6 +626,7 @@ void slo_names_free(struct slo_names *nm)
 		for (int sec = 0; sec < SLO_NR_SECTIONS; sec++)
 			sym_index_free(&nm->by_addr[sec]);
 	free(nm->by_addr);
+	free(nm->ro_start);
 	memset(nm, 0, sizeof(*nm));
 }
 
@@ -553,9 +637,20 @@ void slo_describe_ptr(const struct slo_names *nm, size_t atom, int field,
 	const struct slo_reloc *r = slo_image_reloc_at(
 		img, SLO_SEC_ATOMS,
 		atom * slo_atom_size(img) + (uint64_t)field * img->word_size);
+	const char *name;
 
 	if (!r) {
 		slo_text_add(t, "NULL");
+		return;
+	}
+	/* The compiler's name for what the field reaches (fds[1], or
+	 * &fds[1] for umem_add's pointer), when it gave one. */
+	name = img->debug && field >= SLO_W_ARG0 ?
+		       img->debug[atom].name[1 + field - SLO_W_ARG0] :
+	       img->debug && field == SLO_W_RET ? img->debug[atom].name[0] :
+						  NULL;
+	if (name) {
+		slo_text_add(t, "%s", slo_short_name(name, entry));
 		return;
 	}
 	if (r->target == SLO_SEC_CELLS && r->addend % img->word_size == 0 &&
@@ -590,9 +685,44 @@ const char *slo_atom_syscall(const struct slo_image *img, size_t atom)
 	return NULL;
 }
 
+/* The values of an atom's arguments that are pooled constants. */
+static void const_args(const struct slo_names *nm, size_t atom,
+		       int64_t *vals, bool *known)
+{
+	const struct slo_image *img = nm->img;
+
+	for (int a = 0; a < 6; a++) {
+		const struct slo_reloc *r = slo_image_reloc_at(
+			img, SLO_SEC_ATOMS,
+			atom * slo_atom_size(img) +
+				(uint64_t)(SLO_W_ARG0 + a) * img->word_size);
+		size_t c;
+		uint64_t v;
+
+		known[a] = false;
+		vals[a] = 0;
+		if (!r || r->target != SLO_SEC_CELLS ||
+		    r->addend % img->word_size ||
+		    r->addend / img->word_size >= nm->nr_cells)
+			continue;
+		c = r->addend / img->word_size;
+		/* A constant: no name, no pointer in it, no atom writes it. */
+		if (nm->sym[c] || nm->written[c] ||
+		    slo_image_reloc_at(img, SLO_SEC_CELLS, r->addend))
+			continue;
+		v = slo_image_word(img, SLO_SEC_CELLS, r->addend);
+		vals[a] = img->word_size == 4 ? (int64_t)(int32_t)(uint32_t)v
+					      : (int64_t)v;
+		known[a] = true;
+	}
+}
+
 void slo_describe_call(const struct slo_names *nm, size_t atom,
 		       struct slo_text *t)
 {
+	int64_t vals[6];
+	bool known[6];
+	char name[128];
 	const struct slo_image *img = nm->img;
 	const struct slo_symbol *entry = slo_names_entry_of(nm, atom);
 	const char *sys = slo_atom_syscall(img, atom);
@@ -612,6 +742,7 @@ void slo_describe_call(const struct slo_names *nm, size_t atom,
 						base + SLO_W_ARG0 * img->word_size)
 				     ? ", " : "");
 	/* Like the kernel, stop at the first NULL argument. */
+	const_args(nm, atom, vals, known);
 	for (int a = 0; a < 6; a++) {
 		if (!slo_image_reloc_at(img, SLO_SEC_ATOMS,
 					base + (uint64_t)(SLO_W_ARG0 + a) *
@@ -619,7 +750,14 @@ void slo_describe_call(const struct slo_names *nm, size_t atom,
 			break;
 		if (a)
 			slo_text_add(t, ", ");
-		slo_describe_ptr(nm, atom, SLO_W_ARG0 + a, entry, t);
+		/* A constant flag or enum is shown by its name, as the
+		 * source spelled it (and as strace would). */
+		if (known[a] && sysconst_describe(sys, (unsigned int)a,
+						  vals[a], vals, known, name,
+						  sizeof(name)))
+			slo_text_add(t, "%s", name);
+		else
+			slo_describe_ptr(nm, atom, SLO_W_ARG0 + a, entry, t);
 	}
 	slo_text_add(t, ")");
 }

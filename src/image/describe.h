@@ -60,6 +60,10 @@ struct slo_names {
 	long			*param_first;	/* entry -> parameter 0, 1... */
 	long			*param_next;	/* parameter -> the next one */
 	struct slo_sym_index	*by_addr;	/* per section, for targets */
+	/* Where objects in .syslet.rodata start (symbols and pointer
+	 * targets), sorted: an anonymous string runs to the next one. */
+	uint64_t		*ro_start;
+	size_t			nr_ro_start;
 };
 
 int slo_names_init(struct slo_names *n, const struct slo_image *img);
@@ -80,9 +84,11 @@ const char *slo_atom_syscall(const struct slo_image *img, size_t atom);
 /* "fd = open(path, 0)" */
 void slo_describe_call(const struct slo_names *n, size_t atom,
 		       struct slo_text *t);
+/* "int", "str", "sockaddr_in". */
+const char *slo_param_type_name(enum slo_param_type t);
 /* Role names: call, arith, copy, test, trampoline, stop. */
 const char *slo_role_name(enum slo_role r);
-/* A NUL-terminated string in C syntax, at most `max` bytes of it. */
+/* n bytes in C string syntax, NULs included ("a\0b\n"). */
 void slo_quote(const uint8_t *s, size_t n, struct slo_text *t);
 
 #endif /* SYSLET_IMAGE_DESCRIBE_H */

@@ -9,11 +9,13 @@
 
 /*
  * Like `bpftool gen skeleton`: the program that links the .slo includes
- * this and reaches every symbol by a C name.  ELF names may hold dots
- * (cat.fd), so each declaration carries an asm label with the real name
- * and a C name with the dots turned into "__" (cat__fd).  A C name that
- * is a keyword, or that an earlier declaration took, is not declared (a
- * comment says so): the header always compiles.
+ * this and reaches every symbol by a C name.  ELF names carry the image's
+ * prefix and may hold dots (cat_cat.fd), so each declaration has an asm
+ * label with the real name and a C name with the dots turned into "__"
+ * (cat_cat__fd).  A C name that is a keyword, or that an earlier
+ * declaration took, is not declared (a comment says so): the header
+ * always compiles.  The members of the cells struct keep the source's
+ * names: they live in the struct's own name space.
  */
 
 struct names {
@@ -184,18 +186,24 @@ static void entry_decl(const struct slo_names *cn,
 	const struct slo_symbol *e = &img->syms[k];
 	uint64_t asz = slo_atom_size(img);
 	unsigned long long atoms = e->size / asz;
-	char *c = c_name(e->name, "");
+	char *ename = slo_prefixed_name(img, e->name);
+	char *c = ename ? c_name(ename, "") : NULL;
 	int nparams = 0;
 
-	fprintf(out, "\n/* syslet %s: %llu atoms */\n", e->name, atoms);
+	if (!ename) {
+		fprintf(out, "#error \"sysletc: out of memory\"\n");
+		return;
+	}
+	fprintf(out, "\n/* syslet %s: %llu atom%s */\n", e->name, atoms,
+		atoms == 1 ? "" : "s");
 	if (c && claim(nm, c))
 		fprintf(out, "extern struct syslet_uatom %s[%llu] __asm__(\"%s\");\n",
-			c, atoms ? atoms : 1, e->name);
+			c, atoms ? atoms : 1, ename);
 	else
-		not_declared(out, e->name, "entry");
+		not_declared(out, ename, "entry");
 	free(c);
 	fprintf(out, "enum {\n");
-	enumerator(nm, out, e->name, "__nr_atoms", atoms, NULL);
+	enumerator(nm, out, ename, "__nr_atoms", atoms, NULL);
 	/* Parameters by position (then symbol order), from the index. */
 	for (long i = cn->param_first[k]; i >= 0; i = cn->param_next[i]) {
 		const struct slo_symbol *s = &img->syms[i];
@@ -209,23 +217,33 @@ static void entry_decl(const struct slo_names *cn,
 		for (char *p = what; *p; p++)
 			if (*p == '.')
 				*p = '_';
-		enumerator(nm, out, e->name, what, (unsigned)pi,
+		enumerator(nm, out, ename, what, (unsigned)pi,
 			   s->param_type == SLO_PARAM_STR
-				   ? "str: the cell holds a char *"
+				   ? "str: the cell holds a char *" :
+			   s->param_type == SLO_PARAM_SOCKADDR_IN
+				   ? "sockaddr_in: the cell holds a "
+				     "struct sockaddr_in *"
 				   : "int: the cell holds the number");
 		nparams++;
 	}
-	enumerator(nm, out, e->name, "__nr_params", (unsigned)nparams, NULL);
+	enumerator(nm, out, ename, "__nr_params", (unsigned)nparams, NULL);
+	/* Its labels, in symbol order, from the lists made once. */
 	for (long i = labels->first[k]; i >= 0; i = labels->next[i]) {
 		const struct slo_symbol *s = &img->syms[i];
+		char *lname;
 
 		if (!declarable(s->name))
 			continue;
-		enumerator(nm, out, s->name, "__atom",
-			   (unsigned long long)((s->value - e->value) / asz),
-			   "label: index of its atom in the entry");
+		lname = slo_prefixed_name(img, s->name);
+		if (lname)
+			enumerator(nm, out, lname, "__atom",
+				   (unsigned long long)((s->value - e->value) /
+							asz),
+				   "label: index of its atom in the entry");
+		free(lname);
 	}
 	fprintf(out, "};\n");
+	free(ename);
 }
 
 static void cell_decls(const struct slo_names *cn, const char *guard,
@@ -237,24 +255,27 @@ static void cell_decls(const struct slo_names *cn, const char *guard,
 	fprintf(out, "\n/* Cells: one machine word each, in .syslet.cells. */\n");
 	for (size_t i = 0; i < cn->nr_cells; i++) {
 		const struct slo_symbol *s = cn->sym[i];
-		char *c;
+		char *c, *ename;
 
 		if (!s || !declarable(s->name))
 			continue;
-		c = c_name(s->name, "");
+		ename = slo_prefixed_name(img, s->name);
+		c = ename ? c_name(ename, "") : NULL;
 		if (c && claim(nm, c)) {
 			fprintf(out, "extern unsigned long %s __asm__(\"%s\");", c,
-				s->name);
+				ename);
 			if (s->kind == SLO_SYM_PARAM)
 				fprintf(out, "\t/* parameter %d of %s */",
 					s->param_index, img->syms[s->entry].name);
 			fprintf(out, "\n");
 		} else {
-			not_declared(out, s->name, "cell");
+			not_declared(out, ename ? ename : s->name, "cell");
 		}
 		free(c);
+		free(ename);
 	}
-	/* The whole section as a struct, for code that copies instances. */
+	/* The whole section as a struct: its layout, for code that saves,
+	 * restores or copies cells as a block. */
 	fprintf(out, "\nstruct ");
 	print_guard(out, guard, 0);
 	fprintf(out, "_cells {\n");
@@ -285,22 +306,24 @@ static void object_decls(const struct slo_image *img, struct names *nm,
 
 	for (size_t i = 0; i < img->nr_syms; i++) {
 		const struct slo_symbol *s = &img->syms[i];
-		char *c;
+		char *c, *ename;
 
 		if ((s->kind != SLO_SYM_BUFFER && s->kind != SLO_SYM_DATA) ||
 		    !declarable(s->name))
 			continue;
 		if (!any++)
 			fprintf(out, "\n/* Buffers and data. */\n");
-		c = c_name(s->name, "");
+		ename = slo_prefixed_name(img, s->name);
+		c = ename ? c_name(ename, "") : NULL;
 		if (c && claim(nm, c))
 			fprintf(out, "extern %sunsigned char %s[%llu] __asm__(\"%s\");\n",
 				s->kind == SLO_SYM_DATA ? "const " : "", c,
 				(unsigned long long)(s->size ? s->size : 1),
-				s->name);
+				ename);
 		else
-			not_declared(out, s->name, "object");
+			not_declared(out, ename ? ename : s->name, "object");
 		free(c);
+		free(ename);
 	}
 }
 
@@ -332,6 +355,9 @@ void slo_image_header(const struct slo_image *img, const char *guard,
 	fprintf(out, "#define ");
 	print_guard(out, guard, 1);
 	fprintf(out, "_PROFILE \"%s\"\n", prof ? prof : "?");
+	fprintf(out, "#define ");
+	print_guard(out, guard, 1);
+	fprintf(out, "_PREFIX \"%s\"\n", img->prefix ? img->prefix : "");
 	fprintf(out, "#define ");
 	print_guard(out, guard, 1);
 	fprintf(out, "_NR_CELLS %zu\n", cn.nr_cells);

@@ -50,7 +50,7 @@ static void entry_params(const struct slo_names *nm, size_t entry,
 		if (s->param_index < 0 || s->param_index >= 64)
 			continue;
 		slo_text_add(t, "%s%s %s", first ? "" : ", ",
-			     s->param_type == SLO_PARAM_STR ? "str" : "int",
+			     slo_param_type_name(s->param_type),
 			     slo_short_name(s->name, &img->syms[entry]));
 		first = 0;
 	}
@@ -115,7 +115,7 @@ static void list_cells(const struct slo_names *nm, struct slo_text *t,
 		if (s && s->kind == SLO_SYM_PARAM)
 			slo_text_add(t, "param %d of %s, %s", s->param_index,
 				     img->syms[s->entry].name,
-				     s->param_type == SLO_PARAM_STR ? "str" : "int");
+				     slo_param_type_name(s->param_type));
 		else if (s)
 			slo_text_add(t, "var = %" PRId64, v);
 		else if (slo_image_reloc_at(img, SLO_SEC_CELLS, off))
@@ -162,7 +162,7 @@ static void list_objects(const struct slo_image *img, struct slo_text *t,
 
 			slo_text_add(t, ": ");
 			if (printable(p, s->size)) {
-				slo_quote(p, s->size, t);
+				slo_quote(p, s->size - 1, t);
 			} else {
 				for (uint64_t k = 0; k < s->size && k < 32; k++)
 					slo_text_add(t, "%s%02x", k ? " " : "", p[k]);

@@ -3,9 +3,11 @@
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "emul.h"
 #include "emul-fault.h"
+#include "common/systab.h"
 
 /*
  * How often the engine looks for pending signals.  One look is a
@@ -14,13 +16,16 @@
  * other one 1.  That is a look every 64 syscall atoms (some microseconds:
  * at 32, the looks alone cost 3 ns of a 105 ns getppid atom; at 64, 1.5)
  * or every 256 umem_add atoms.  A call that may block runs with
- * the caller's signals open and ends the chain with -EINTR at once.
+ * the caller's signals open, so a signal interrupts it; it then ends the
+ * chain at once.
  * After a call that can signal its own caller (kill(getpid(), ...)), and
- * after any error (a write to a closed pipe raises SIGPIPE), the engine
- * looks at once, so a signal the syslet raises itself stops it exactly
- * where the kernel would; one from outside is seen within the budget,
- * which from outside cannot be told from a signal that took a few
- * microseconds longer to arrive.
+ * after a system call that failed (a write to a closed pipe raises
+ * SIGPIPE), the engine looks at once, so a signal the syslet raises itself
+ * stops it exactly where the kernel would; one from outside is seen within
+ * the budget, which from outside cannot be told from a signal that took a
+ * few microseconds longer to arrive.  Whether a signal arrived is only
+ * ever read from the signal state, never from an atom's result: a call
+ * may well return -EINTR's value (umem_add counting down does).
  */
 #define EMUL_SIG_BUDGET		256
 #define EMUL_SIG_SYSCALL	4
@@ -92,14 +97,36 @@ long emul_umem_add(unsigned long *p, unsigned long inc)
 	return emul_umem(p, inc);
 }
 
-/* signal_pending(): a signal the user does not block arrived.  Inline,
- * the caller's signals are blocked while the chain runs so that one that
- * arrives stays pending until we look; workers block everything. */
+/* Whether @sig, delivered now, would do anything: run a handler, or a
+ * default action other than ignoring it.  The kernel never makes an
+ * ignored signal pending; the engine holds every signal back while atoms
+ * run, and Linux queues a blocked signal even when it is ignored, so such
+ * signals are told apart here. */
+static bool emul_signal_acts(int sig)
+{
+	struct sigaction sa;
+
+	if (sigaction(sig, NULL, &sa))
+		return true;
+	if (sa.sa_handler == SIG_IGN)
+		return false;
+	if (sa.sa_handler != SIG_DFL)
+		return true;
+	/* The kernel's sig_kernel_ignore(): ignored by default. */
+	return sig != SIGCHLD && sig != SIGWINCH && sig != SIGURG &&
+	       sig != SIGCONT;
+}
+
+/* signal_pending(): a signal arrived that the caller's own mask lets
+ * through and that would act.  Inline, the caller's signals are blocked
+ * while the chain runs so that one that arrives stays pending until we
+ * look; workers block everything. */
 static bool emul_signal_pending(struct emul_run *run)
 {
 	sigset_t pend;
 	unsigned long p[sizeof(sigset_t) / sizeof(long)];
 	unsigned long m[sizeof(sigset_t) / sizeof(long)];
+	const unsigned int bits = 8 * sizeof(long);
 
 	if (run->mode == EMUL_RUN_STEP)
 		return false;
@@ -108,28 +135,128 @@ static bool emul_signal_pending(struct emul_run *run)
 	/* The kernel's sigset is the first _NSIG bits of glibc's. */
 	memcpy(p, &pend, sizeof(p));
 	memcpy(m, &run->user_mask, sizeof(m));
-	for (size_t i = 0; i < (NSIG - 1 + 8 * sizeof(long) - 1) /
-				(8 * sizeof(long)); i++)
-		if (p[i] & ~m[i])
-			return true;
+	for (size_t i = 0; i < (NSIG - 1 + bits - 1) / bits; i++) {
+		unsigned long todo = p[i] & ~m[i];
+
+		while (todo) {
+			unsigned int b = (unsigned int)__builtin_ctzl(todo);
+
+			todo &= todo - 1;
+			if (emul_signal_acts((int)(i * bits + b) + 1))
+				return true;
+		}
+	}
 	return false;
 }
 
 /* A call that may block, run here: the caller's own signal mask is put
  * back around it so that a signal interrupts it as it would in the
- * kernel (the chain then stops on -EINTR). */
+ * kernel.  A call that ran with the caller's signals open fails with
+ * EINTR only because a signal came (and its handler has run by now, so
+ * it is no longer pending): that is run->interrupted, and the chain ends
+ * after this atom. */
 static long emul_block_here(struct emul_run *run, const struct emul_atom *a,
 			    enum emul_policy pol, long partial)
 {
+	struct timespec t0, t1;
 	sigset_t blocked;
 	long ret;
 
-	if (run->mode != EMUL_RUN_INLINE)
-		return emul_block_call(a, pol, partial);
-	emul_sigmask(SIG_SETMASK, &run->user_mask, &blocked);
-	ret = emul_block_call(a, pol, partial);
-	emul_sigmask(SIG_SETMASK, &blocked, NULL);
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &t0);
+	if (run->mode != EMUL_RUN_INLINE) {
+		ret = emul_block_call(a, pol, partial);
+	} else {
+		emul_sigmask(SIG_SETMASK, &run->user_mask, &blocked);
+		ret = emul_block_call(a, pol, partial);
+		emul_sigmask(SIG_SETMASK, &blocked, NULL);
+		if (ret == -EINTR)
+			run->interrupted = true;
+	}
+	/* A call that slept (the coarse clock ticked): the program ran
+	 * meanwhile and may have replaced the fault handler. */
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &t1);
+	if (t0.tv_nsec != t1.tv_nsec || t0.tv_sec != t1.tv_sec)
+		emul_fault_own();
 	return ret;
+}
+
+/* The signals a fault raises: the engine's handling needs them open. */
+static void emul_sync_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGSEGV);
+	sigaddset(set, SIGBUS);
+	sigaddset(set, SIGFPE);
+	sigaddset(set, SIGILL);
+	sigaddset(set, SIGTRAP);
+	sigaddset(set, SIGSYS);
+}
+
+/*
+ * rt_sigprocmask() (or i386's older sigprocmask()) from an atom.  While
+ * atoms run, the thread's own mask holds every signal back but the
+ * synchronous ones, which the engine's fault handling needs; the caller's
+ * mask is run->user_mask, and that is the one the atom changes, in the
+ * kernel's order: the new set is read (-EFAULT), the change made
+ * (-EINVAL for a bad @how), the old mask written (-EFAULT).  It takes
+ * effect for the signal checks at once and in the thread when async_exec
+ * returns.  A step (syslet_step) has no caller's mask: the call is made,
+ * and the synchronous signals opened again.
+ */
+static long emul_sigmask_atom(struct emul_run *run, const struct emul_atom *a)
+{
+	/* The kernel's sigset: 64 bits, the first of glibc's sigset_t. */
+	unsigned long cur[8 / sizeof(long)], set[8 / sizeof(long)];
+	unsigned long how = a->args[0];
+	const unsigned long *setp = (const unsigned long *)a->args[1];
+	unsigned long *oldp = (unsigned long *)a->args[2];
+	bool rt = (long)a->nr == SYS_rt_sigprocmask;
+	/* Words of the call's set: the old call has one (signals 1..32 on
+	 * i386); the rest of the mask is left as it is. */
+	unsigned int n = rt ? 8 / sizeof(long) : 1;
+
+	if (run->mode == EMUL_RUN_STEP) {
+		sigset_t sync;
+		long r = emul_raw_syscall(a);
+
+		emul_sync_signals(&sync);
+		emul_sigmask(SIG_UNBLOCK, &sync, NULL);
+		return r;
+	}
+	if (rt && a->args[3] != 8)
+		return -EINVAL;
+	memcpy(cur, &run->user_mask, sizeof(cur));
+	if (setp) {
+		unsigned long now[8 / sizeof(long)];
+
+		memcpy(now, cur, sizeof(now));
+		for (unsigned int i = 0; i < n; i++)
+			if (emul_get(&set[i], &setp[i]))
+				return -EFAULT;
+		for (unsigned int i = 0; i < n; i++) {
+			switch (how) {
+			case SIG_BLOCK:
+				now[i] |= set[i];
+				break;
+			case SIG_UNBLOCK:
+				now[i] &= ~set[i];
+				break;
+			case SIG_SETMASK:
+				now[i] = set[i];
+				break;
+			default:
+				return -EINVAL;
+			}
+		}
+		/* SIGKILL and SIGSTOP are never blocked. */
+		now[0] &= ~((1UL << (SIGKILL - 1)) | (1UL << (SIGSTOP - 1)));
+		memcpy(&run->user_mask, now, sizeof(now));
+	}
+	if (oldp)
+		for (unsigned int i = 0; i < n; i++)
+			if (emul_put(&oldp[i], cur[i]))
+				return -EFAULT;
+	return 0;
 }
 
 /*
@@ -178,6 +305,14 @@ emul_exec(struct emul_run *run, struct emul_ctr *c, struct syslet_uatom *u,
 		return -EPERM;
 	case EMUL_P_NONE:
 		return -ENOSYS;
+	case EMUL_P_ARGS:
+		/* The deny list by argument: prctl(PR_SET_SECCOMP, ...). */
+		if (systab_denied_args(prof->profile, (long)a->nr, a->args,
+				       a->nargs)) {
+			c->st.denied++;
+			return -EPERM;
+		}
+		break;
 	default:
 		break;
 	}
@@ -188,9 +323,22 @@ emul_exec(struct emul_run *run, struct emul_ctr *c, struct syslet_uatom *u,
 	c->budget = c->budget > EMUL_SIG_SYSCALL ?
 			  c->budget - (EMUL_SIG_SYSCALL - 1) : 0;
 	/* Never blocks: the same call inline, SYNC or in a worker. */
-	if (pol == EMUL_P_INLINE) {
+	if (pol == EMUL_P_INLINE || pol == EMUL_P_ARGS) {
 		run->pos_fd = -1;
 		return emul_raw_syscall(a);
+	}
+	if (pol == EMUL_P_SIGACTION) {
+		long r = emul_raw_syscall(a);
+
+		/* It may have replaced the engine's fault handler: take it
+		 * back, and keep what the atom set as the program's. */
+		emul_fault_own();
+		return r;
+	}
+	if (pol == EMUL_P_SIGMASK) {
+		/* A signal it lets through ends the chain after it. */
+		c->budget = 0;
+		return emul_sigmask_atom(run, a);
 	}
 	if (run->mode != EMUL_RUN_INLINE || resumed) {
 		run->pos_fd = -1;
@@ -322,6 +470,9 @@ fetched:
 			nsys++;
 			budget = budget > EMUL_SIG_SYSCALL ?
 				 budget - EMUL_SIG_SYSCALL : 0;
+			/* A failed call may have raised a signal (SIGPIPE). */
+			if (__builtin_expect((unsigned long)ret > -4096UL, 0))
+				budget = 0;
 		} else if (tab[a.nr] == EMUL_P_UMEM) {
 			ret = emul_umem((unsigned long *)a.args[0], a.args[1]);
 			numem++;
@@ -333,20 +484,17 @@ fetched:
 		lflags = a.flags;
 		if (a.ret_ptr && emul_put(a.ret_ptr, (unsigned long)ret))
 			ret = -EFAULT;
-		if (__builtin_expect(ret < 0 && ret > -4096, 0))
-			budget = 0;
 		if (__builtin_expect(budget == 0, 0)) {
 			budget = EMUL_SIG_BUDGET;
-			if (emul_signal_pending(run))
-				ret = -EINTR;
+			if (emul_signal_pending(run)) {
+				c->st.sigstops++;
+				run->sig_ended = true;
+				*done = true;
+				break;
+			}
 		}
-		if (__builtin_expect(!(a.flags & SYSLET_STOP_MASK), 1) &&
-		    ret != -EINTR) {
-			u = a.next;
-		} else if (ret == -EINTR) {
-			c->st.sigstops++;
-			u = NULL;
-		} else if (emul_goes_on(a.flags, ret)) {
+		if (__builtin_expect(!(a.flags & SYSLET_STOP_MASK), 1) ||
+		    emul_goes_on(a.flags, ret)) {
 			u = a.next;
 		} else if (a.flags & SYSLET_SKIP_TO_NEXT_ON_STOP) {
 			u = u + 1;
@@ -428,11 +576,15 @@ emul_loop_c(struct emul_run *run, struct emul_ctr *c, struct syslet_uatom *u,
 		} else if (!a->ret_ptr) {
 			stored = false;
 		}
-		if (__builtin_expect(ret < 0 && ret > -4096, 0))
+		/* A failed call may have raised a signal (SIGPIPE). */
+		if (__builtin_expect((unsigned long)ret > -4096UL, 0) &&
+		    a->nr != emul_prof->umem_nr)
 			c->budget = 0;
-		if (ret == -EINTR || (c->budget-- == 0 &&
-				      (c->budget = EMUL_SIG_BUDGET,
-				       emul_signal_pending(run)))) {
+		if (run->interrupted || (c->budget-- == 0 &&
+					 (c->budget = EMUL_SIG_BUDGET,
+					  emul_signal_pending(run)))) {
+			run->interrupted = false;
+			run->sig_ended = true;
 			c->st.sigstops++;
 			next = NULL;
 			end = SYSLET_END_SIGNAL;
@@ -511,6 +663,7 @@ struct syslet_uatom *emul_step(struct syslet_uatom *u, struct syslet_event *ev)
 	unsigned long lf = 0;
 	long err = 0;
 
+	emul_fault_own();
 	memset(&run, 0, sizeof(run));
 	run.mode = EMUL_RUN_STEP;
 	run.sig_budget = EMUL_SIG_BUDGET;
