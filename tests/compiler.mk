@@ -71,7 +71,7 @@ FUZZ_SRCS = tests/fuzz/front-fuzz.c grammar/diag.c grammar/ast.c \
 	src/compiler/lower-data.c src/compiler/lower-call.c \
 	src/compiler/lower-cond.c src/compiler/layout.c src/compiler/emit.c \
 	src/image/image.c src/image/verify.c src/common/systab.c \
-	src/common/consts.c
+	src/common/hidx.c src/common/consts.c
 tests/fuzz/front-fuzz-libfuzzer: $(FUZZ_SRCS:%=$(srcdir)/%) src/common/tables.c
 	$(AM_V_CC)$(MKDIR_P) tests/fuzz && $(FUZZ_CC) $(FUZZ_FLAGS) \
 		$(AM_CPPFLAGS) $(LIBELF_CFLAGS) $(FUZZ_SRCS:%=$(srcdir)/%) \

@@ -23,7 +23,7 @@ IMAGE_FUZZ_SRCS = tests/image/read-fuzz.c src/image/image.c \
 	src/image/verify.c src/image/elf-write.c src/image/elf-read.c \
 	src/image/describe.c src/image/list.c src/image/dot.c \
 	src/image/header.c src/common/systab.c src/common/readfile.c \
-	src/common/consts.c
+	src/common/hidx.c src/common/consts.c
 EXTRA_DIST += tests/image/read-fuzz.c
 tests/image/read-fuzz-libfuzzer: $(IMAGE_FUZZ_SRCS:%=$(srcdir)/%) src/common/tables.c
 	$(AM_V_CC)$(MKDIR_P) tests/image && $(FUZZ_CC) $(FUZZ_FLAGS) \

@@ -25,6 +25,9 @@ EXTRA_DIST += tests/sysletc/golden.sh \
 	$(wildcard $(srcdir)/tests/sysletc/golden/*.S)
 TESTS += tests/sysletc/cli.sh tests/sysletc/output.sh
 EXTRA_DIST += tests/sysletc/cli.sh tests/sysletc/output.sh
+# Doubling any input at most triples sysletc's time (tests/lib/linear.sh).
+TESTS += tests/sysletc/linear.sh
+EXTRA_DIST += tests/sysletc/linear.sh tests/lib/linear.sh
 TESTS += tests/sysletc/examples.sh tests/sysletc/corrupt.sh
 EXTRA_DIST += tests/sysletc/examples.sh tests/sysletc/corrupt.sh
 # Symbol prefixes, and images of format 1 (made by sysletc 0.1.0).

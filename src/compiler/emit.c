@@ -38,6 +38,20 @@ internal(struct emitter *e, const struct ir_loc *loc, const char *fmt, ...)
 	diag_report(e->d, DIAG_ERROR, dl, "internal error in emit: %s", msg);
 }
 
+/* A program too large for the format (slo-format.h): the user's error. */
+static void __attribute__((format(printf, 3, 4)))
+too_large(struct emitter *e, const struct ir_loc *loc, const char *fmt, ...)
+{
+	struct diag_loc dl = { loc ? loc->line : 0, loc ? loc->col : 0, 1 };
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	diag_report(e->d, DIAG_ERROR, dl, "%s", msg);
+}
+
 static void add_reloc(struct emitter *e, enum slo_section where,
 		      uint64_t offset, enum slo_section target, uint64_t addend)
 {
@@ -183,14 +197,25 @@ static int place_objects(struct emitter *e)
 			internal(e, &o->loc, "data object without bytes");
 			return -1;
 		}
-		if (o->size > (1ULL << 30) || o->pad > 8 ||
-		    off[s] > (1ULL << 30)) {
+		if (o->size > SLO_MAX_OBJECT || o->pad > 8) {
 			internal(e, &o->loc, "object too large");
 			return -1;
 		}
 		off[s] = align_up(off[s], a);
 		e->obj_off[i] = off[s];
 		off[s] += o->size + o->pad;
+		if (off[s] > slo_section_max(s, e->w)) {
+			too_large(e, &o->loc, "%s bring%s the image's %s to "
+				  "%llu bytes, more than the %llu MiB it may "
+				  "hold", o->kind == IR_OBJ_BUFFER ? "this "
+				  "buffer" : o->kind == IR_OBJ_DATA ? "this "
+				  "data" : "this string",
+				  "s", s == SLO_SEC_BSS ? "buffers" :
+				  "data and strings", (unsigned long long)off[s],
+				  (unsigned long long)(slo_section_max(s, e->w) >>
+						       20));
+			return -1;
+		}
 		if (a > align[s])
 			align[s] = a;
 	}
@@ -350,25 +375,39 @@ static int emit_atoms(struct emitter *e)
 	return 0;
 }
 
-/* An entry owns the atoms from its first one up to the next entry's. */
-static uint64_t entry_size(const struct emitter *e, size_t k)
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* An entry owns the atoms from its first one up to the next entry's:
+ * the next larger first atom, found in the sorted starts. */
+static uint64_t entry_size(const struct emitter *e, const size_t *starts,
+			   size_t k)
 {
 	const struct ir_program *p = e->p;
 	size_t start = (size_t)p->entries[k].first_atom, end = p->nr_atoms;
+	size_t lo = 0, hi = p->nr_entries;
 
-	for (size_t j = 0; j < p->nr_entries; j++) {
-		size_t s = (size_t)p->entries[j].first_atom;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
 
-		if (s > start && s < end)
-			end = s;
+		if (starts[mid] <= start)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
+	if (lo < p->nr_entries)
+		end = starts[lo];
 	return (end - start) * e->asz;
 }
 
 static int emit_symbols(struct emitter *e)
 {
 	const struct ir_program *p = e->p;
-	size_t first_entry;
+	size_t first_entry, *starts;
 
 	/* Labels first: they are ELF locals, and locals come first. */
 	for (size_t k = 0; k < p->nr_labels; k++) {
@@ -382,16 +421,28 @@ static int emit_symbols(struct emitter *e)
 			(uint64_t)l->atom * e->asz, 0);
 	}
 	first_entry = e->img->nr_syms;
+	starts = malloc((p->nr_entries + 1) * sizeof(*starts));
+	if (!starts)
+		return -1;
 	for (size_t k = 0; k < p->nr_entries; k++) {
 		const struct ir_entry *en = &p->entries[k];
 
 		if (en->first_atom < 0 || (size_t)en->first_atom >= p->nr_atoms) {
 			internal(e, &en->loc, "syslet %s has no atoms", en->name);
+			free(starts);
 			return -1;
 		}
-		add_sym(e, en->name, SLO_SYM_ENTRY, SLO_SEC_ATOMS,
-			(uint64_t)en->first_atom * e->asz, entry_size(e, k));
+		starts[k] = (size_t)en->first_atom;
 	}
+	qsort(starts, p->nr_entries, sizeof(*starts), cmp_size);
+	for (size_t k = 0; k < p->nr_entries; k++) {
+		const struct ir_entry *en = &p->entries[k];
+
+		add_sym(e, en->name, SLO_SYM_ENTRY, SLO_SEC_ATOMS,
+			(uint64_t)en->first_atom * e->asz,
+			entry_size(e, starts, k));
+	}
+	free(starts);
 	for (size_t i = 0; i < p->nr_cells; i++) {
 		const struct ir_cell *c = &p->cells[i];
 		struct slo_symbol *s;
@@ -458,9 +509,22 @@ struct slo_image *ir_emit(const struct ir_program *p, struct diag *d)
 		goto fail;
 	if (p->source && !(e.img->source = strdup(p->source)))
 		goto fail;
-	if (number_cells(&e) || place_objects(&e) || emit_cells(&e) ||
-	    emit_atoms(&e) || emit_symbols(&e) || e.oom)
+	if (number_cells(&e))
 		goto fail;
+	if (p->nr_atoms > SLO_MAX_ATOMS || e.nr_slots > SLO_MAX_CELLS) {
+		too_large(&e, NULL, "the program needs %zu atoms and %zu "
+			  "cells; an image holds at most %u of each",
+			  p->nr_atoms, e.nr_slots, SLO_MAX_ATOMS);
+		goto fail;
+	}
+	if (place_objects(&e) || emit_cells(&e) || emit_atoms(&e) ||
+	    emit_symbols(&e) || e.oom)
+		goto fail;
+	if (e.img->nr_syms > SLO_MAX_SYMBOLS) {
+		too_large(&e, NULL, "the program has %zu symbols; an image has "
+			  "at most %u", e.img->nr_syms, SLO_MAX_SYMBOLS);
+		goto fail;
+	}
 	slo_image_sort_relocs(e.img);
 	slo_image_verify(e.img, report, &e);
 	if (d->errors > errors)

@@ -42,6 +42,41 @@ static const struct {
 };
 
 /*
+ * Calls that take a buffer and its length: the kernel reads or writes
+ * len (times unit, for arrays of records) bytes at buf.  One entry per
+ * call; argument positions count from 0, after syscall()'s number.
+ */
+static const struct {
+	const char	*name;
+	unsigned char	buf, len;
+	unsigned char	unit;		/* bytes per counted element */
+	bool		fills;		/* the kernel writes the buffer */
+} sized[] = {
+	{ "read", 1, 2, 1, true },		{ "write", 1, 2, 1, false },
+	{ "pread64", 1, 2, 1, true },		{ "pwrite64", 1, 2, 1, false },
+	{ "recvfrom", 1, 2, 1, true },		{ "sendto", 1, 2, 1, false },
+	{ "recv", 1, 2, 1, true },		{ "send", 1, 2, 1, false },
+	{ "getdents64", 1, 2, 1, true },	{ "getdents", 1, 2, 1, true },
+	{ "readlink", 1, 2, 1, true },		{ "readlinkat", 2, 3, 1, true },
+	{ "getrandom", 0, 1, 1, true },		{ "getcwd", 0, 1, 1, true },
+	{ "bind", 1, 2, 1, false },		{ "connect", 1, 2, 1, false },
+	{ "setsockopt", 3, 4, 1, false },	{ "syslog", 1, 2, 1, true },
+	{ "getxattr", 2, 3, 1, true },		{ "lgetxattr", 2, 3, 1, true },
+	{ "fgetxattr", 2, 3, 1, true },		{ "setxattr", 2, 3, 1, false },
+	{ "lsetxattr", 2, 3, 1, false },	{ "fsetxattr", 2, 3, 1, false },
+	{ "listxattr", 1, 2, 1, true },		{ "llistxattr", 1, 2, 1, true },
+	{ "flistxattr", 1, 2, 1, true },	{ "sethostname", 0, 1, 1, false },
+	{ "setdomainname", 0, 1, 1, false },	{ "mq_timedsend", 1, 2, 1, false },
+	{ "mq_timedreceive", 1, 2, 1, true },
+	{ "sched_getaffinity", 2, 1, 1, true },
+	{ "sched_setaffinity", 2, 1, 1, false },
+	/* struct pollfd: 8 bytes; struct epoll_event: 12 on x86 (packed). */
+	{ "poll", 0, 1, 8, true },		{ "ppoll", 0, 1, 8, true },
+	{ "epoll_wait", 1, 2, 12, true },	{ "epoll_pwait", 1, 2, 12, true },
+	{ "epoll_pwait2", 1, 2, 12, true },
+};
+
+/*
  * What calls write through a pointer argument, when its size is fixed:
  * bytes on x86_64 and on i386 (both i386 profiles), and the size of one
  * element when the output is an array (pipe's two ints).  An output that
@@ -323,6 +358,120 @@ static long resolve(struct lower *L, const struct ast_expr *e,
 	return nr;
 }
 
+/* The bytes from where e points to the end of the buffer, data object
+ * or string it points into, with a name for messages; false when e is
+ * not such an address (a variable, a computed pointer). */
+static bool object_room(struct lower *L, const struct ast_expr *e,
+			uint64_t *room, struct lower_sym **sym)
+{
+	struct lower_sym *s = NULL;
+	int64_t off = 0;
+	uint64_t size;
+
+	if (e->kind == AST_BINARY && (e->op == '+' || e->op == '-')) {
+		if (lower_eval(L, e->r, &off) != 1)
+			return false;
+		if (e->op == '-')
+			off = (int64_t)(0 - (uint64_t)off);
+		e = e->l;
+	}
+	if (e->kind == AST_STR) {
+		size = e->len + 1;
+	} else if (e->kind == AST_NAME || e->kind == AST_ADDR) {
+		int64_t index = 0;
+
+		/* &name[i]: from element i on. */
+		if (e->kind == AST_ADDR && e->l &&
+		    lower_eval(L, e->l, &index) != 1)
+			return false;
+		s = lower_lookup(L, e->name, e->loc);
+		if (s)
+			s->used--;	/* the operand counted the use */
+		if (!s || (s->kind != LSYM_BUFFER && s->kind != LSYM_DATA) ||
+		    s->state != LEVAL_DONE)
+			return false;
+		size = s->size;
+		if (e->kind == AST_ADDR && e->l)
+			off = (int64_t)((uint64_t)off +
+					(uint64_t)index * (s->elem ? s->elem : 1));
+	} else {
+		return false;
+	}
+	if (off < 0 || (uint64_t)off > size)
+		return false;	/* reported as an offset outside */
+	*room = size - (uint64_t)off;
+	*sym = s;
+	return true;
+}
+
+/*
+ * A constant length larger than the object passed with it would have the
+ * kernel read past its end, or write past it into whatever lies after:
+ * another buffer, another instance's cells, the runner's heap.
+ */
+static int check_length(struct lower *L, const char *sysname,
+			const struct ast_expr *args)
+{
+	const struct ast_expr *buf = NULL, *len = NULL, *a;
+	struct lower_sym *s = NULL;
+	uint64_t room, n, bytes;
+	char what[160], count[64];
+	unsigned int i;
+	int64_t v;
+	size_t k;
+
+	for (k = 0; k < sizeof(sized) / sizeof(sized[0]); k++)
+		if (!strcmp(sized[k].name, sysname))
+			break;
+	if (k == sizeof(sized) / sizeof(sized[0]))
+		return 0;
+	for (a = args, i = 0; a; a = a->next, i++) {
+		if (i == sized[k].buf)
+			buf = a;
+		if (i == sized[k].len)
+			len = a;
+	}
+	if (!buf || !len || lower_eval(L, len, &v) != 1 ||
+	    !object_room(L, buf, &room, &s))
+		return 0;
+	/* The kernel sees the word: -1 is the largest length there is. */
+	n = L->word >= 8 ? (uint64_t)v : (uint64_t)v & 0xffffffffu;
+	if (n <= room / sized[k].unit)
+		return 0;
+	bytes = n * sized[k].unit;
+	if (s && (buf->kind == AST_BINARY ||
+		  (buf->kind == AST_ADDR && buf->l)))
+		snprintf(what, sizeof(what), "the %llu bytes of %s '%s' after "
+			 "the offset", (unsigned long long)room,
+			 s->kind == LSYM_BUFFER ? "buffer" : "data", s->name);
+	else if (s)
+		snprintf(what, sizeof(what), "%s '%s' (%llu bytes)",
+			 s->kind == LSYM_BUFFER ? "buffer" : "data", s->name,
+			 (unsigned long long)room);
+	else
+		snprintf(what, sizeof(what), "the string (%llu bytes with its "
+			 "NUL%s)", (unsigned long long)room,
+			 buf->kind == AST_BINARY ? ", after the offset" : "");
+	if (v < 0)
+		snprintf(count, sizeof(count), "%lld (%llu unsigned)",
+			 (long long)v, (unsigned long long)n);
+	else
+		snprintf(count, sizeof(count), "%llu", (unsigned long long)n);
+	if (sized[k].unit > 1 && n <= UINT64_MAX / sized[k].unit)
+		lower_error(L, len->loc, "count %s (%llu bytes) is larger "
+			    "than %s: '%s' would %s past its end", count,
+			    (unsigned long long)bytes, what, sysname,
+			    sized[k].fills ? "write" : "read");
+	else
+		lower_error(L, len->loc, "length %s is larger than %s: "
+			    "'%s' would %s past its end", count, what,
+			    sysname, sized[k].fills ? "write" : "read");
+	if (s)
+		lower_note(L, s->decl->name_loc, "'%s' is declared here",
+			   s->name);
+	return -1;
+}
+
 int lower_call(struct lower *L, const struct ast_expr *e, int ret,
 	       struct lower_branch br)
 {
@@ -370,7 +519,7 @@ int lower_call(struct lower *L, const struct ast_expr *e, int ret,
 			bad = 1;
 		cells[i++] = c;
 	}
-	if (bad || L->oom) {
+	if (bad || L->oom || check_length(L, sysname, args)) {
 		free(sysname);
 		return LOWER_END;
 	}

@@ -6,8 +6,9 @@
 #include "compiler/lower.h"
 
 /* Objects larger than this are surely a typo, and would not fit an
- * i386 address space next to everything else. */
-#define LOWER_MAX_OBJECT	(64u << 20)
+ * i386 address space next to everything else: the format's limit,
+ * which every image reader applies too. */
+#define LOWER_MAX_OBJECT	SLO_MAX_OBJECT
 
 /* A plain buffer or data has byte elements (buf[3]), as char arrays
  * do in C; `u32 fds[2];` and `data u16 ports = ...` say otherwise. */

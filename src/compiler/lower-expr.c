@@ -25,7 +25,10 @@ bool lower_predefined(const char *name, int64_t *v)
 
 static struct lower_sym *find(struct lower_symtab *t, const char *name)
 {
-	for (size_t i = 0; i < t->n; i++)
+	struct common_hidx_iter it;
+
+	for (long i = common_hidx_first(&t->index, common_hash_str(name), &it);
+	     i >= 0; i = common_hidx_next(&t->index, &it))
 		if (!strcmp(t->v[i].name, name))
 			return &t->v[i];
 	return NULL;
@@ -84,15 +87,21 @@ void lower_undeclared(struct lower *L, struct ast_loc loc, const char *name)
 {
 	const char *best = NULL;
 	unsigned int bd = strlen(name) <= 2 ? 2 : 3;
-	const struct sysconst *consts;
 	size_t nr_consts;
+	const struct sysconst *consts = sysconst_all(&nr_consts);
+	size_t cost = L->locals.n + L->globals.n + nr_consts;
 
-	for (size_t i = 0; i < L->locals.n; i++)
+	/* Suggestions cost a scan of every name: a file of thousands of
+	 * undeclared uses among thousands of names gets them while the
+	 * budget lasts, then plain errors, in linear time. */
+	if (cost > L->suggest_budget)
+		cost = L->suggest_budget = 0;
+	L->suggest_budget -= cost;
+	for (size_t i = 0; cost && i < L->locals.n; i++)
 		closest(name, L->locals.v[i].name, &best, &bd);
-	for (size_t i = 0; i < L->globals.n; i++)
+	for (size_t i = 0; cost && i < L->globals.n; i++)
 		closest(name, L->globals.v[i].name, &best, &bd);
-	consts = sysconst_all(&nr_consts);
-	for (size_t i = 0; i < nr_consts; i++)
+	for (size_t i = 0; cost && i < nr_consts; i++)
 		closest(name, consts[i].name, &best, &bd);
 	if (best)
 		lower_error(L, loc, "'%s' is not declared; did you mean '%s'?",

@@ -93,17 +93,39 @@ int lower_cell(struct lower *L, enum ir_cell_kind kind, const char *name,
 	return (int)p->nr_cells++;
 }
 
+/* Remember where a pooled entry is; a pool that cannot grow only costs
+ * a duplicate later, but an index must not miss entries, so it is an
+ * out-of-memory error like any other. */
+static void pool_add(struct lower *L, struct common_hidx *x, uint32_t hash,
+		     int pos)
+{
+	if (!L->oom && common_hidx_add(x, hash, (size_t)pos))
+		lower_oom(L);
+}
+
 /* One cell per distinct value, program-wide. */
 int lower_const_cell(struct lower *L, int64_t v)
 {
 	struct ir_program *p = L->p;
+	uint32_t h = common_hash_u64((uint64_t)v);
+	struct common_hidx_iter it;
 	char disp[32];
+	int c;
 
-	for (size_t i = 0; i < p->nr_cells; i++)
+	for (long i = common_hidx_first(&L->const_index, h, &it); i >= 0;
+	     i = common_hidx_next(&L->const_index, &it))
 		if (p->cells[i].kind == IR_CELL_CONST && p->cells[i].value == v)
 			return (int)i;
 	snprintf(disp, sizeof(disp), "$%lld", (long long)v);
-	return lower_cell(L, IR_CELL_CONST, NULL, disp, v, (struct ast_loc){ 0 });
+	c = lower_cell(L, IR_CELL_CONST, NULL, disp, v, (struct ast_loc){ 0 });
+	pool_add(L, &L->const_index, h, c);
+	return c;
+}
+
+static uint32_t addr_hash(int obj, int cell, uint64_t off)
+{
+	return common_hash_u64(((uint64_t)(uint32_t)obj << 32 | (uint32_t)cell) ^
+			       common_hash_u64(off));
 }
 
 /* Address cells are pooled too: one per (target, offset). */
@@ -111,9 +133,12 @@ int lower_addr_cell(struct lower *L, int obj, int cell, uint64_t off,
 		    const char *display)
 {
 	struct ir_program *p = L->p;
+	uint32_t h = addr_hash(obj, cell, off);
+	struct common_hidx_iter it;
 	int c;
 
-	for (size_t i = 0; i < p->nr_cells; i++) {
+	for (long i = common_hidx_first(&L->addr_index, h, &it); i >= 0;
+	     i = common_hidx_next(&L->addr_index, &it)) {
 		struct ir_cell *x = &p->cells[i];
 
 		if (x->kind == IR_CELL_ADDR && x->target_obj == obj &&
@@ -126,6 +151,7 @@ int lower_addr_cell(struct lower *L, int obj, int cell, uint64_t off,
 	p->cells[c].target_obj = obj;
 	p->cells[c].target_cell = cell;
 	p->cells[c].target_off = off;
+	pool_add(L, &L->addr_index, h, c);
 	return c;
 }
 
@@ -192,13 +218,17 @@ int lower_string_obj(struct lower *L, const char *s, size_t n,
 		     struct ast_loc loc)
 {
 	struct ir_program *p = L->p;
+	uint32_t h = common_hash_bytes(s, n);
+	struct common_hidx_iter it;
 	uint8_t *b;
+	int o;
 
-	for (size_t i = 0; i < p->nr_objects; i++) {
-		struct ir_object *o = &p->objects[i];
+	for (long i = common_hidx_first(&L->str_index, h, &it); i >= 0;
+	     i = common_hidx_next(&L->str_index, &it)) {
+		struct ir_object *x = &p->objects[i];
 
-		if (o->kind == IR_OBJ_STRING && o->size == n + 1 &&
-		    !memcmp(o->bytes, s, n))
+		if (x->kind == IR_OBJ_STRING && x->size == n + 1 &&
+		    !memcmp(x->bytes, s, n))
 			return (int)i;
 	}
 	b = malloc(n + 1);
@@ -208,7 +238,9 @@ int lower_string_obj(struct lower *L, const char *s, size_t n,
 	}
 	memcpy(b, s, n);
 	b[n] = 0;
-	return lower_object(L, IR_OBJ_STRING, NULL, n + 1, b, 1, loc);
+	o = lower_object(L, IR_OBJ_STRING, NULL, n + 1, b, 1, loc);
+	pool_add(L, &L->str_index, h, o);
+	return o;
 }
 
 /* Collapse whitespace, keep the text printable and short. */
@@ -501,17 +533,33 @@ int lower_ph_new(struct lower *L)
 	return -2 - (int)L->nr_ph++;
 }
 
+/*
+ * Where t leads: an atom, the end, or the unbound placeholder its chain
+ * stops at.  Every placeholder on the way is pointed straight there, so
+ * chains such as `goto l1; l1: goto l2; l2: ...` cost O(1) amortised
+ * per lookup instead of their length.  (A placeholder is bound once and
+ * bind refuses cycles, so the walk ends.)
+ */
+static int ph_root(struct lower *L, int t)
+{
+	int r = t;
+
+	while (r <= -2 && L->ph[-2 - r] != LOWER_PH_UNBOUND)
+		r = L->ph[-2 - r];
+	while (t <= -2 && t != r) {
+		int next = L->ph[-2 - t];
+
+		L->ph[-2 - t] = r;
+		t = next;
+	}
+	return r;
+}
+
 /* Follow placeholders to an atom or the end; an unbound one (a label
  * never defined, already reported) ends the syslet. */
-int lower_resolve(const struct lower *L, int t)
+int lower_resolve(struct lower *L, int t)
 {
-	for (size_t steps = 0; t <= -2 && steps <= L->nr_ph; steps++) {
-		int b = L->ph[-2 - t];
-
-		if (b == LOWER_PH_UNBOUND)
-			return LOWER_END;
-		t = b;
-	}
+	t = ph_root(L, t);
 	return t <= -2 ? LOWER_END : t;
 }
 
@@ -531,36 +579,25 @@ void lower_drop(struct lower *L, int target)
 int lower_ph_bind(struct lower *L, int ph, int target, struct ast_loc loc,
 		  const char *what)
 {
-	int t = target;
-
 	if (ph > -2)
 		return 0;
-	for (size_t steps = 0; t <= -2 && steps <= L->nr_ph; steps++) {
-		if (t == ph) {
-			lower_error(L, loc, "%s has no atom to run: every turn "
-				    "of a syslet loop must make a system call",
-				    what);
-			target = LOWER_END;
-			break;
-		}
-		t = L->ph[-2 - t];
-		if (t == LOWER_PH_UNBOUND)
-			break;
+	if (ph_root(L, target) == ph) {
+		lower_error(L, loc, "%s has no atom to run: every turn of a "
+			    "syslet loop must make a system call", what);
+		target = LOWER_END;
 	}
 	L->ph[-2 - ph] = target;
 	return 0;
 }
 
 /* Depth-first from an entry, next before skip: the order a reader
- * follows, so dumps list atoms roughly in source order. */
+ * follows, so dumps list atoms roughly in source order.  stack has room
+ * for 2 * nr_atoms + 2 (each atom is pushed at most by its two edges). */
 static void order_from(const struct ir_program *p, int a, unsigned char *seen,
-		       int *order, size_t *n)
+		       int *order, size_t *n, int *stack)
 {
-	int *stack = malloc(sizeof(int) * (2 * p->nr_atoms + 2));
 	size_t sp = 0;
 
-	if (!stack)
-		return;
 	if (a >= 0)
 		stack[sp++] = a;
 	while (sp) {
@@ -575,7 +612,6 @@ static void order_from(const struct ir_program *p, int a, unsigned char *seen,
 		if (p->atoms[x].next >= 0)
 			stack[sp++] = p->atoms[x].next;
 	}
-	free(stack);
 }
 
 struct renum {
@@ -697,7 +733,8 @@ out:
  * Once an error was reported no image is made, and the paths that
  * reported it may return any target.
  */
-static void check_dropped(struct lower *L, const unsigned char *seen)
+static void check_dropped(struct lower *L, const unsigned char *seen,
+			  int *stack)
 {
 	struct ir_program *p = L->p;
 	unsigned char *left = calloc(p->nr_atoms + 1, 1);
@@ -711,7 +748,8 @@ static void check_dropped(struct lower *L, const unsigned char *seen)
 	if (L->d->errors != L->errors_at_start)
 		goto out;
 	for (size_t i = 0; i < L->nr_dropped; i++)
-		order_from(p, lower_resolve(L, L->dropped[i]), left, order, &n);
+		order_from(p, lower_resolve(L, L->dropped[i]), left, order, &n,
+			   stack);
 	for (size_t i = 0; i < p->nr_atoms; i++) {
 		const struct ir_atom *a = &p->atoms[i];
 
@@ -739,7 +777,7 @@ void lower_finish(struct lower *L)
 {
 	struct ir_program *p = L->p;
 	unsigned char *seen;
-	int *map, *order;
+	int *map, *order, *stack;
 	struct ir_atom *atoms;
 	size_t n = 0;
 
@@ -776,17 +814,20 @@ void lower_finish(struct lower *L)
 	map = malloc(sizeof(int) * (p->nr_atoms + 1));
 	order = malloc(sizeof(int) * (p->nr_atoms + 1));
 	atoms = malloc(sizeof(*atoms) * (p->nr_atoms + 1));
-	if (!seen || !map || !order || !atoms) {
+	stack = malloc(sizeof(int) * (2 * p->nr_atoms + 2));
+	if (!seen || !map || !order || !atoms || !stack) {
 		free(seen);
 		free(map);
 		free(order);
 		free(atoms);
+		free(stack);
 		lower_oom(L);
 		return;
 	}
 	for (size_t i = 0; i < p->nr_entries; i++)
-		order_from(p, p->entries[i].first_atom, seen, order, &n);
-	check_dropped(L, seen);
+		order_from(p, p->entries[i].first_atom, seen, order, &n, stack);
+	check_dropped(L, seen, stack);
+	free(stack);
 	for (size_t i = 0; i < p->nr_atoms; i++) {
 		map[i] = IR_NONE;
 		if (!seen[i])

@@ -224,9 +224,12 @@ struct lower_branch lower_plain(int next)
 static struct lower_sym *add_sym(struct lower *L, struct lower_symtab *t,
 				 struct ast_decl *d, enum lower_sym_kind kind)
 {
+	uint32_t h = common_hash_str(d->name);
+	struct common_hidx_iter it;
 	struct lower_sym *s;
 
-	for (size_t i = 0; i < t->n; i++) {
+	for (long i = common_hidx_first(&t->index, h, &it); i >= 0;
+	     i = common_hidx_next(&t->index, &it)) {
 		if (strcmp(t->v[i].name, d->name))
 			continue;
 		lower_error(L, d->name_loc, "redefinition of '%s'", d->name);
@@ -256,6 +259,10 @@ static struct lower_sym *add_sym(struct lower *L, struct lower_symtab *t,
 		}
 		t->v = nv;
 		t->cap = nc;
+	}
+	if (common_hidx_add(&t->index, h, t->n)) {
+		lower_oom(L);
+		return NULL;
 	}
 	s = &t->v[t->n++];
 	memset(s, 0, sizeof(*s));
@@ -384,9 +391,12 @@ static void collect_locals(struct lower *L, struct ast_stmt *s, bool *prologue)
 static struct lower_label *label(struct lower *L, const char *name,
 				 struct ast_loc loc)
 {
+	uint32_t h = common_hash_str(name);
+	struct common_hidx_iter it;
 	struct lower_label *l;
 
-	for (size_t i = 0; i < L->nr_labels; i++)
+	for (long i = common_hidx_first(&L->label_index, h, &it); i >= 0;
+	     i = common_hidx_next(&L->label_index, &it))
 		if (!strcmp(L->labels[i].name, name))
 			return &L->labels[i];
 	if (L->nr_labels == L->cap_labels_l) {
@@ -399,6 +409,10 @@ static struct lower_label *label(struct lower *L, const char *name,
 		}
 		L->labels = nv;
 		L->cap_labels_l = nc;
+	}
+	if (common_hidx_add(&L->label_index, h, L->nr_labels)) {
+		lower_oom(L);
+		return NULL;
 	}
 	l = &L->labels[L->nr_labels++];
 	memset(l, 0, sizeof(*l));
@@ -724,11 +738,18 @@ static int lower_stmt(struct lower *L, struct ast_stmt *s, int succ)
 			lower_note(L, l->loc, "first defined here");
 			break;
 		}
-		r = lower_stmt(L, s->body, succ);
 		if (l) {
+			/* The body's gotos may grow the label table: keep
+			 * the index, not the pointer. */
+			size_t at = (size_t)(l - L->labels);
+
+			r = lower_stmt(L, s->body, succ);
+			l = &L->labels[at];
 			l->defined = true;
 			l->loc = s->head;
 			lower_ph_bind(L, l->ph, r, s->head, "this goto loop");
+		} else {
+			r = lower_stmt(L, s->body, succ);
 		}
 		break;
 	case AST_S_MOD:
@@ -764,7 +785,9 @@ static void lower_syslet(struct lower *L, struct ast_decl *d)
 	L->scratch = -1;
 	L->widen = -1;
 	L->locals.n = 0;
+	common_hidx_free(&L->locals.index);
 	L->nr_labels = 0;
+	common_hidx_free(&L->label_index);
 	L->in_loop = false;
 	L->mods = 0;
 	L->text = d->loc;
@@ -819,9 +842,10 @@ static void lower_syslet(struct lower *L, struct ast_decl *d)
 			}
 		}
 	}
-	if (idx > 16)
+	if (idx > SLO_MAX_PARAMS)
 		lower_error(L, d->name_loc, "syslet '%s' has %u parameters; "
-			    "16 is the most a runner binds", d->name, idx);
+			    "%u is the most a runner binds", d->name, idx,
+			    SLO_MAX_PARAMS);
 
 	collect_locals(L, d->body ? d->body->body : NULL, &prologue);
 	first = lower_stmt(L, d->body, LOWER_END);
@@ -904,6 +928,7 @@ struct ir_program *sysletc_front(const char *src, size_t len,
 		return NULL;
 	}
 	L.word = systab_word_size(L.profile);
+	L.suggest_budget = LOWER_SUGGEST_BUDGET;
 	L.src = src;
 	L.len = len;
 	L.p = calloc(1, sizeof(*L.p));
@@ -922,7 +947,13 @@ struct ir_program *sysletc_front(const char *src, size_t len,
 	ast_file_free(f);
 	free(L.globals.v);
 	free(L.locals.v);
+	common_hidx_free(&L.globals.index);
+	common_hidx_free(&L.locals.index);
 	free(L.labels);
+	common_hidx_free(&L.label_index);
+	common_hidx_free(&L.const_index);
+	common_hidx_free(&L.addr_index);
+	common_hidx_free(&L.str_index);
 	free(L.ph);
 	free(L.dropped);
 	for (int k = 0; k < 7; k++)

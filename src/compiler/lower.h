@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/hidx.h"
 #include "compiler/compiler.h"
 #include "compiler/ir.h"
 #include "grammar/ast.h"
@@ -52,6 +53,7 @@ struct lower_sym {
 struct lower_symtab {
 	struct lower_sym	*v;
 	size_t			n, cap;
+	struct common_hidx	index;		/* name -> position in v */
 };
 
 struct lower_label {
@@ -101,8 +103,13 @@ struct lower {
 	struct ir_program		*p;
 	size_t				cap_cells, cap_objs, cap_atoms;
 	size_t				cap_entries, cap_labels;
+	/* The pools, so that every use finds its cell or string at once:
+	 * value -> constant cell, (object, cell, offset) -> address cell,
+	 * bytes -> string object. */
+	struct common_hidx		const_index, addr_index, str_index;
 	bool				oom;
 	unsigned int			eval_depth;
+	size_t				suggest_budget;	/* names compared */
 
 	/* Placeholders: bound target, or LOWER_PH_UNBOUND. */
 	int				*ph;
@@ -124,6 +131,7 @@ struct lower {
 						   through, or -1 */
 	struct lower_label		*labels;
 	size_t				nr_labels, cap_labels_l;
+	struct common_hidx		label_index;	/* name -> labels[] */
 	int				brk, cont;
 	bool				in_loop;
 	unsigned int			mods;	/* SYSLET_ASYNC etc. */
@@ -134,6 +142,9 @@ struct lower {
 };
 
 #define LOWER_PH_UNBOUND	(-1000000)
+/* Names compared for "did you mean" suggestions in one file: some
+ * 10 ms of edit distances. */
+#define LOWER_SUGGEST_BUDGET	100000
 /* Bounds the recursion through constants defined by later constants. */
 #define LOWER_MAX_EVAL_DEPTH	256
 
@@ -164,7 +175,7 @@ int lower_narrow_cell(struct lower *L, int obj, uint64_t off,
 int lower_ph_new(struct lower *L);
 int lower_ph_bind(struct lower *L, int ph, int target, struct ast_loc loc,
 		  const char *what);
-int lower_resolve(const struct lower *L, int t);
+int lower_resolve(struct lower *L, int t);
 /*
  * Say that nothing will branch to target from here, on purpose: the
  * statements after stop, break, continue or goto, the side of a constant

@@ -329,8 +329,8 @@ static int disassemble(const struct args *a)
 	char *buf;
 	int rc = 0;
 
-	if (!common_read_file(a->image, COMMON_MAX_IMAGE, &buf, &len, err,
-			      sizeof(err))) {
+	if (!common_read_input(a->image, COMMON_ELF, &buf, &len, NULL, err,
+			       sizeof(err))) {
 		img = slo_image_read_mem(buf, len, err, sizeof(err));
 		free(buf);
 	}
@@ -371,6 +371,7 @@ static int set_prefix(struct slo_image *img, const struct args *a)
 static int compile(const struct args *a)
 {
 	const char *name = strcmp(a->input, "-") ? a->input : "<stdin>";
+	enum common_content kind;
 	struct slo_image *img;
 	struct diag d;
 	char *out = NULL;
@@ -379,12 +380,16 @@ static int compile(const struct args *a)
 	char *src;
 	int rc = 0;
 
-	if (common_read_file(a->input, COMMON_MAX_SOURCE, &src, &len, err,
-			     sizeof(err))) {
+	/* Text, refused at its first NUL byte; an image is read too, for
+	 * the hint below (and bounded by its own headers). */
+	if (common_read_input(a->input, COMMON_TEXT_OR_ELF, &src, &len, &kind,
+			      err, sizeof(err))) {
+		if (kind == COMMON_ELF && errno == EILSEQ)
+			snprintf(err, sizeof(err), "not a syslet source");
 		fprintf(stderr, "%s: %s: %s\n", prog, name, err);
 		return 1;
 	}
-	if (len >= 4 && !memcmp(src, "\177ELF", 4)) {
+	if (kind == COMMON_ELF) {
 		fprintf(stderr, "%s: %s: this is an ELF file, not a syslet source (to list an image: %s -d %s)\n",
 			prog, name, prog, name);
 		free(src);

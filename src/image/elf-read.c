@@ -8,9 +8,9 @@
 #include "common/readfile.h"
 #include "common/systab.h"
 
-/* Far above anything sysletc writes, far below what would hurt. */
+/* Far above anything sysletc writes, far below what would hurt; the
+ * sizes of the syslet sections are those of slo-format.h. */
 #define MAX_SECTIONS	256
-#define MAX_SEC_SIZE	(1ULL << 30)
 #define MAX_ALIGN	(1ULL << 16)
 
 enum { SEC_REL_ATOMS, SEC_REL_CELLS };
@@ -170,8 +170,16 @@ static int scan_sections(struct reader *rd)
 			    (sh.sh_flags & (SHF_ALLOC | SHF_WRITE | SHF_EXECINSTR)) !=
 				    want_flags[s])
 				return bad(rd, "section %s: wrong type or flags", name);
-			if (sh.sh_size > MAX_SEC_SIZE)
-				return bad(rd, "section %s is too large", name);
+			/* Before anything is allocated: .syslet.bss has a
+			 * size and no bytes, so the file cannot bound it. */
+			if (sh.sh_size > slo_section_max((enum slo_section)s,
+							 rd->w))
+				return bad(rd, "section %s holds %llu bytes, "
+					   "more than the %llu an image may "
+					   "hold", name,
+					   (unsigned long long)sh.sh_size,
+					   (unsigned long long)slo_section_max(
+						   (enum slo_section)s, rd->w));
 			if (claim(rd, &rd->sec[s], i, name))
 				return -1;
 			rd->img->align[s] = sh.sh_addralign;
@@ -366,8 +374,12 @@ static int open_symtab(struct reader *rd)
 	if (!rd->symdata || rd->symdata->d_size != sh.sh_size)
 		return bad(rd, ".symtab: unreadable");
 	rd->nsyms = sh.sh_size / entsz;
-	if (!rd->nsyms || rd->nsyms > UINT32_MAX)
+	if (!rd->nsyms)
 		return bad(rd, ".symtab: empty");
+	/* Besides the image's own: the null, file and section symbols. */
+	if (rd->nsyms > (size_t)SLO_MAX_SYMBOLS + 2 + MAX_SECTIONS)
+		return bad(rd, ".symtab: %zu symbols, more than an image may "
+			   "have", rd->nsyms);
 	rd->symmap = malloc(rd->nsyms * sizeof(*rd->symmap));
 	if (!rd->symmap)
 		return bad(rd, "out of memory");
@@ -489,7 +501,7 @@ static int read_params(struct reader *rd)
 			return bad(rd, "%s: %s is not a parameter cell of an entry",
 				   SLO_SEC_NAME_PARAMS, s->name);
 		if ((type != SLO_PARAM_INT && type != SLO_PARAM_STR &&
-		     type != SLO_PARAM_SOCKADDR_IN) || index > 255)
+		     type != SLO_PARAM_SOCKADDR_IN) || index >= SLO_MAX_PARAMS)
 			return bad(rd, "%s: parameter %s: bad type or position",
 				   SLO_SEC_NAME_PARAMS, s->name);
 		s->kind = SLO_SYM_PARAM;
@@ -497,25 +509,8 @@ static int read_params(struct reader *rd)
 		s->param_index = (int)index;
 		s->param_type = (enum slo_param_type)type;
 	}
-	/* Each entry's parameters must be numbered 0..n-1 without repeats. */
-	for (size_t i = 0; i < img->nr_syms; i++) {
-		const struct slo_symbol *s = &img->syms[i];
-		int n = 0, seen = 0;
-
-		if (s->kind != SLO_SYM_PARAM)
-			continue;
-		for (size_t j = 0; j < img->nr_syms; j++) {
-			const struct slo_symbol *t = &img->syms[j];
-
-			if (t->kind != SLO_SYM_PARAM || t->entry != s->entry)
-				continue;
-			n++;
-			seen += t->param_index == s->param_index;
-		}
-		if (seen != 1 || s->param_index >= n)
-			return bad(rd, "%s: parameters of %s are misnumbered",
-				   SLO_SEC_NAME_PARAMS, img->syms[s->entry].name);
-	}
+	/* Each entry's parameters must be numbered 0..n-1 without repeats:
+	 * slo_image_verify() checks that, sorting them, in O(n log n). */
 	return 0;
 }
 
@@ -784,8 +779,8 @@ struct slo_image *slo_image_read_file(const char *path, char *err,
 	char *buf;
 
 	/* A path is a path here: "-" is not the caller's standard input. */
-	if (common_read_file(COMMON_PATH_NOT_STDIN(path), COMMON_MAX_IMAGE,
-			     &buf, &len, err, errlen))
+	if (common_read_input(COMMON_PATH_NOT_STDIN(path), COMMON_ELF, &buf,
+			      &len, NULL, err, errlen))
 		return NULL;
 	img = slo_image_read_mem(buf, len, err, errlen);
 	free(buf);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "image/describe.h"
+#include "common/hidx.h"
 #include "common/systab.h"
 
 /*
@@ -18,8 +19,9 @@
  */
 
 struct names {
-	char	**v;
-	size_t	n, cap;
+	char			**v;
+	size_t			n, cap;
+	struct common_hidx	index;	/* name -> v[], for linear time */
 };
 
 static const char *const reserved[] = {
@@ -39,7 +41,11 @@ static int claim(struct names *nm, const char *c)
 	for (size_t i = 0; i < sizeof(reserved) / sizeof(*reserved); i++)
 		if (!strcmp(c, reserved[i]))
 			return 0;
-	for (size_t i = 0; i < nm->n; i++)
+	uint32_t h = common_hash_str(c);
+	struct common_hidx_iter it;
+
+	for (long i = common_hidx_first(&nm->index, h, &it); i >= 0;
+	     i = common_hidx_next(&nm->index, &it))
 		if (!strcmp(nm->v[i], c))
 			return 0;
 	if (nm->n == nm->cap) {
@@ -52,7 +58,12 @@ static int claim(struct names *nm, const char *c)
 		nm->cap = cap;
 	}
 	nm->v[nm->n] = strdup(c);
-	return nm->v[nm->n] ? (nm->n++, 1) : 0;
+	if (!nm->v[nm->n] || common_hidx_add(&nm->index, h, nm->n)) {
+		free(nm->v[nm->n]);
+		return 0;
+	}
+	nm->n++;
+	return 1;
 }
 
 static void names_free(struct names *nm)
@@ -60,6 +71,7 @@ static void names_free(struct names *nm)
 	for (size_t i = 0; i < nm->n; i++)
 		free(nm->v[i]);
 	free(nm->v);
+	common_hidx_free(&nm->index);
 }
 
 /* Names we can declare: what sysletc writes, nothing a hostile image
@@ -133,9 +145,44 @@ static void enumerator(struct names *nm, FILE *out, const char *entry,
 	free(c);
 }
 
-static void entry_decl(const struct slo_image *img, size_t k,
+/* Each entry's labels, in symbol order: lists built in one pass. */
+struct label_lists {
+	long	*first;		/* entry symbol -> its first label */
+	long	*next;		/* label -> the entry's next one */
+};
+
+static int label_lists_init(struct label_lists *ll,
+			    const struct slo_names *cn)
+{
+	const struct slo_image *img = cn->img;
+	uint64_t asz = slo_atom_size(img);
+
+	ll->first = malloc((img->nr_syms + 1) * sizeof(long));
+	ll->next = malloc((img->nr_syms + 1) * sizeof(long));
+	if (!ll->first || !ll->next)
+		return -1;
+	for (size_t i = 0; i < img->nr_syms; i++)
+		ll->first[i] = ll->next[i] = -1;
+	for (size_t i = img->nr_syms; i-- > 0;) {
+		const struct slo_symbol *s = &img->syms[i];
+		const struct slo_symbol *e;
+
+		if (s->kind != SLO_SYM_LABEL)
+			continue;
+		e = slo_names_entry_of(cn, (size_t)(s->value / asz));
+		if (!e)
+			continue;
+		ll->next[i] = ll->first[e - img->syms];
+		ll->first[e - img->syms] = (long)i;
+	}
+	return 0;
+}
+
+static void entry_decl(const struct slo_names *cn,
+		       const struct label_lists *labels, size_t k,
 		       struct names *nm, FILE *out)
 {
+	const struct slo_image *img = cn->img;
 	const struct slo_symbol *e = &img->syms[k];
 	uint64_t asz = slo_atom_size(img);
 	unsigned long long atoms = e->size / asz;
@@ -157,36 +204,35 @@ static void entry_decl(const struct slo_image *img, size_t k,
 	free(c);
 	fprintf(out, "enum {\n");
 	enumerator(nm, out, ename, "__nr_atoms", atoms, NULL);
-	for (int pi = 0; pi < 256; pi++) {
-		for (size_t i = 0; i < img->nr_syms; i++) {
-			const struct slo_symbol *s = &img->syms[i];
-			char what[300];
+	/* Parameters by position (then symbol order), from the index. */
+	for (long i = cn->param_first[k]; i >= 0; i = cn->param_next[i]) {
+		const struct slo_symbol *s = &img->syms[i];
+		int pi = s->param_index;
+		char what[300];
 
-			if (s->kind != SLO_SYM_PARAM || s->entry != (int)k ||
-			    s->param_index != pi || !declarable(s->name))
-				continue;
-			snprintf(what, sizeof(what), "__param_%s",
-				 slo_short_name(s->name, e));
-			for (char *p = what; *p; p++)
-				if (*p == '.')
-					*p = '_';
-			enumerator(nm, out, ename, what, (unsigned)pi,
-				   s->param_type == SLO_PARAM_STR
-					   ? "str: the cell holds a char *" :
-				   s->param_type == SLO_PARAM_SOCKADDR_IN
-					   ? "sockaddr_in: the cell holds a "
-					     "struct sockaddr_in *"
-					   : "int: the cell holds the number");
-			nparams++;
-		}
+		if (pi < 0 || pi >= 256 || !declarable(s->name))
+			continue;
+		snprintf(what, sizeof(what), "__param_%s",
+			 slo_short_name(s->name, e));
+		for (char *p = what; *p; p++)
+			if (*p == '.')
+				*p = '_';
+		enumerator(nm, out, ename, what, (unsigned)pi,
+			   s->param_type == SLO_PARAM_STR
+				   ? "str: the cell holds a char *" :
+			   s->param_type == SLO_PARAM_SOCKADDR_IN
+				   ? "sockaddr_in: the cell holds a "
+				     "struct sockaddr_in *"
+				   : "int: the cell holds the number");
+		nparams++;
 	}
 	enumerator(nm, out, ename, "__nr_params", (unsigned)nparams, NULL);
-	for (size_t i = 0; i < img->nr_syms; i++) {
+	/* Its labels, in symbol order, from the lists made once. */
+	for (long i = labels->first[k]; i >= 0; i = labels->next[i]) {
 		const struct slo_symbol *s = &img->syms[i];
 		char *lname;
 
-		if (s->kind != SLO_SYM_LABEL || !declarable(s->name) ||
-		    slo_entry_of(img, s->value / asz) != e)
+		if (!declarable(s->name))
 			continue;
 		lname = slo_prefixed_name(img, s->name);
 		if (lname)
@@ -285,13 +331,17 @@ void slo_image_header(const struct slo_image *img, const char *guard,
 		      FILE *out)
 {
 	struct slo_names cn;
+	struct label_lists labels = { 0 };
 	struct names nm = { 0 };
 	const char *prof = systab_profile_name((enum systab_profile)img->profile);
 
 	if (!guard || !*guard)
 		guard = "SYSLET_IMAGE_H";
-	if (slo_names_init(&cn, img)) {
+	if (slo_names_init(&cn, img) || label_lists_init(&labels, &cn)) {
 		fprintf(out, "#error \"sysletc: out of memory\"\n");
+		free(labels.first);
+		free(labels.next);
+		slo_names_free(&cn);
 		return;
 	}
 	fprintf(out, "/* Generated by sysletc%s%s: the symbols of a syslet image. Do not edit. */\n",
@@ -324,10 +374,12 @@ void slo_image_header(const struct slo_image *img, const char *guard,
 	for (size_t k = 0; k < img->nr_syms; k++)
 		if (img->syms[k].kind == SLO_SYM_ENTRY &&
 		    declarable(img->syms[k].name))
-			entry_decl(img, k, &nm, out);
+			entry_decl(&cn, &labels, k, &nm, out);
 	cell_decls(&cn, guard, &nm, out);
 	object_decls(img, &nm, out);
 	fprintf(out, "\n#ifdef __cplusplus\n}\n#endif\n#endif\n");
 	names_free(&nm);
+	free(labels.first);
+	free(labels.next);
 	slo_names_free(&cn);
 }

@@ -19,6 +19,22 @@ struct slo_image *slo_image_new(unsigned int word_size, int profile)
 	return img;
 }
 
+uint64_t slo_section_max(enum slo_section s, unsigned int word_size)
+{
+	switch (s) {
+	case SLO_SEC_ATOMS:
+		return (uint64_t)SLO_MAX_ATOMS * 11 * word_size;
+	case SLO_SEC_CELLS:
+		return (uint64_t)SLO_MAX_CELLS * word_size;
+	case SLO_SEC_RODATA:
+		return SLO_MAX_RODATA;
+	case SLO_SEC_BSS:
+		return SLO_MAX_BSS;
+	default:
+		return 0;
+	}
+}
+
 void slo_image_free(struct slo_image *img)
 {
 	if (!img)

@@ -151,6 +151,9 @@ struct slo_image {
 };
 
 struct slo_image *slo_image_new(unsigned int word_size, int profile);
+/* The most bytes section s may hold in an image of this word size
+ * (the limits of slo-format.h). */
+uint64_t slo_section_max(enum slo_section s, unsigned int word_size);
 void slo_image_free(struct slo_image *img);
 
 /* Word access in a section, in the image's word size (little endian). */
@@ -194,8 +197,9 @@ struct slo_image *slo_image_read_file(const char *path, char *err,
 				      size_t errlen);
 
 /* Checks of the layout contract: no atom with two stop flags, every
- * pointer inside the image, no denied syscall.  Returns the number of
- * problems, each reported through report(). */
+ * pointer inside the image, no denied syscall; and of the format's
+ * limits (slo-format.h) on sections, objects, symbols and parameters.
+ * Returns the number of problems, each reported through report(). */
 int slo_image_verify(const struct slo_image *img,
 		     void (*report)(void *ctx, size_t atom, const char *msg),
 		     void *ctx);

@@ -10,6 +10,20 @@
  */
 #define SLO_FORMAT_VERSION	2
 #define SLO_FORMAT_VERSION_MIN	1
+
+/*
+ * Limits of the format, one definition for both sides: sysletc refuses a
+ * program that would go past them, with a message, and every reader
+ * refuses an image that does, so that a few bytes of image can never ask
+ * for more than a source could (.syslet.bss has a size and no bytes).
+ */
+#define SLO_MAX_OBJECT		(64u << 20)	/* one buffer or data object */
+#define SLO_MAX_BSS		(64u << 20)	/* all buffers, with padding */
+#define SLO_MAX_RODATA		(64u << 20)	/* all data and strings */
+#define SLO_MAX_ATOMS		(1u << 20)
+#define SLO_MAX_CELLS		(1u << 20)
+#define SLO_MAX_SYMBOLS		(1u << 22)	/* entries, cells, objects, labels */
+#define SLO_MAX_PARAMS		16		/* parameters of one entry */
 #define SLO_NOTE_OWNER		"syslet"	/* namesz 7 with the NUL */
 #define SLO_NOTE_ABI		1
 

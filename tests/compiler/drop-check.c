@@ -22,7 +22,8 @@ static void check(int ok, const char *what)
  * a1 was left behind on purpose.  Returns the errors reported and the
  * atoms kept.
  */
-static unsigned int finish(int drop, size_t *atoms, char **text)
+static unsigned int finish(int drop, size_t *atoms, char **text,
+			   unsigned int *internal)
 {
 	struct lower L = { 0 };
 	struct diag d;
@@ -63,6 +64,7 @@ static unsigned int finish(int drop, size_t *atoms, char **text)
 	free(L.msgs);
 	fclose(out);
 	*atoms = L.p->nr_atoms;
+	*internal = d.internal;
 	ir_program_free(L.p);
 	free(L.dropped);
 	return d.errors;
@@ -72,12 +74,16 @@ int main(void)
 {
 	size_t atoms;
 	char *text = NULL;
+	unsigned int internal;
 
-	check(finish(1, &atoms, &text) == 0, "a dropped atom gives an error");
+	check(finish(1, &atoms, &text, &internal) == 0,
+	      "a dropped atom gives an error");
 	check(atoms == 1, "the unreached atom is not removed");
 	free(text);
 	text = NULL;
-	check(finish(0, &atoms, &text) == 1, "a lost atom gives no error");
+	check(finish(0, &atoms, &text, &internal) == 1,
+	      "a lost atom gives no error");
+	check(internal == 1, "the error is not counted as internal");
 	check(text && strstr(text, "t.syslet:3:2: error: internal error: "
 			     "the atoms of this statement were lost"),
 	      "the internal error does not point at the lost statement");

@@ -216,6 +216,77 @@ static void test_foreign(void **state)
 	slo_image_free(img);
 }
 
+static uint64_t le(const uint8_t *p, unsigned int n)
+{
+	uint64_t v = 0;
+
+	while (n--)
+		v = v << 8 | p[n];
+	return v;
+}
+
+/* Set sh_size of the section called name in an ELF image's bytes. */
+static void set_section_size(uint8_t *b, const char *name, uint64_t size)
+{
+	int is64 = b[4] == 2;
+	unsigned int w = is64 ? 8 : 4, ent = is64 ? 64 : 40;
+	uint64_t shoff = le(b + (is64 ? 40 : 32), w);
+	unsigned int shnum = (unsigned int)le(b + (is64 ? 60 : 48), 2);
+	unsigned int shstr = (unsigned int)le(b + (is64 ? 62 : 50), 2);
+	uint64_t stroff = le(b + shoff + shstr * ent + (is64 ? 24 : 16), w);
+
+	for (unsigned int i = 0; i < shnum; i++) {
+		uint8_t *h = b + shoff + (uint64_t)i * ent;
+
+		if (strcmp((char *)b + stroff + le(h, 4), name))
+			continue;
+		for (unsigned int k = 0; k < w; k++)
+			h[(is64 ? 32 : 20) + k] = (uint8_t)(size >> (8 * k));
+		return;
+	}
+	fail_msg("no section %s", name);
+}
+
+/* A few bytes of image may not ask for more than a source could: the
+ * size of .syslet.bss (no bytes in the file) is held to the limit
+ * sysletc applies, as is every other size the reader takes. */
+static void test_limits(void **state)
+{
+	for (size_t p = 0; p < sizeof(profiles) / sizeof(*profiles); p++) {
+		struct slo_image *img = sample_image(profiles[p]), *back;
+		char err[256];
+		size_t len;
+		uint8_t *buf = to_bytes(img, &len);
+
+		set_section_size(buf, ".syslet.bss", 1ULL << 30);
+		assert_null(slo_image_read_mem(buf, len, err, sizeof(err)));
+		assert_string_equal(err, "section .syslet.bss holds 1073741824 "
+				    "bytes, more than the 67108864 an image "
+				    "may hold");
+		set_section_size(buf, ".syslet.bss", SLO_MAX_BSS + 1ULL);
+		assert_null(slo_image_read_mem(buf, len, err, sizeof(err)));
+		/* The limit itself is fine. */
+		set_section_size(buf, ".syslet.bss", SLO_MAX_BSS);
+		back = slo_image_read_mem(buf, len, err, sizeof(err));
+		assert_non_null(back);
+		assert_int_equal(back->size[SLO_SEC_BSS], SLO_MAX_BSS);
+		slo_image_free(back);
+		free(buf);
+
+		/* The model's checks, which the writer's caller and the
+		 * reader share: an object, a parameter too many. */
+		img->syms[5].size = SLO_MAX_OBJECT + 1ULL;
+		img->size[SLO_SEC_BSS] = SLO_MAX_OBJECT + 1ULL;
+		assert_true(slo_image_verify(img, NULL, NULL) > 0);
+		img->syms[5].size = 64;
+		img->size[SLO_SEC_BSS] = 64;
+		assert_int_equal(slo_image_verify(img, NULL, NULL), 0);
+		img->syms[2].param_index = SLO_MAX_PARAMS;
+		assert_true(slo_image_verify(img, NULL, NULL) > 0);
+		slo_image_free(img);
+	}
+}
+
 static void test_write_rejects(void **state)
 {
 	struct slo_image *img = sample_image(SYSTAB_I386);
@@ -371,6 +442,7 @@ int main(void)
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_corrupt),
 		cmocka_unit_test(test_foreign),
+		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_write_rejects),
 		cmocka_unit_test(test_printers_hostile),
 		cmocka_unit_test(test_prefix),

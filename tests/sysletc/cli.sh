@@ -36,6 +36,24 @@ expect_eq "an image over 1 GiB" 1 "$(status $SYSLETC -d big.slo)"
 grep -q '^sysletc: big.slo: larger than the limit of 1 GiB$' err.txt ||
 	fail "large image message: $(cat err.txt)"
 rm -f big.syslet big.slo
+# Devices are refused before a byte is read; a stream is refused at its
+# first bytes that cannot be a source (a NUL byte) or an image.
+expect_eq "/dev/zero as source" 1 "$(status $SYSLETC /dev/zero)"
+grep -q '^sysletc: /dev/zero: not a regular file or a pipe (a character device)$' err.txt ||
+	fail "/dev/zero message: $(cat err.txt)"
+expect_eq "-d /dev/zero" 1 "$(status $SYSLETC -d /dev/zero)"
+grep -q '^sysletc: /dev/zero: not a regular file or a pipe (a character device)$' err.txt ||
+	fail "-d /dev/zero message: $(cat err.txt)"
+expect_eq "zeros on stdin" 1 "$(head -c 8000000 /dev/zero | status $SYSLETC -)"
+grep -q '^sysletc: <stdin>: a NUL byte at line 1, column 1: binary data, not text$' err.txt ||
+	fail "zeros on stdin: $(cat err.txt)"
+expect_eq "-d zeros on stdin" 1 "$(head -c 8000000 /dev/zero | status $SYSLETC -d -)"
+grep -q '^sysletc: <stdin>: not an ELF file$' err.txt || fail "-d zeros: $(cat err.txt)"
+# The format's limits (slo-format.h) hold for the whole image.
+printf 'buffer a[40 << 20];\nbuffer b[40 << 20];\nsyslet main() { read(0, a, 1); read(0, b, 1); }\n' >bss.syslet
+expect_eq "buffers over 64 MiB together" 1 "$(status $SYSLETC -o bss.slo bss.syslet)"
+grep -q "^bss.syslet:2:8: error: this buffer brings the image's buffers to 83886080 bytes, more than the 64 MiB it may hold$" err.txt ||
+	fail "buffers over 64 MiB: $(cat err.txt)"
 
 # Default output: the input's base name with .slo, in the current directory.
 expect_eq "compile" 0 "$(status $SYSLETC "$ex/cat.syslet")"
