@@ -181,6 +181,11 @@ struct syslet_uatom *emul_run_rest(struct emul_run *run, bool *no_complete);
 struct syslet_uatom *emul_step(struct syslet_uatom *u,
 			       struct syslet_event *ev);
 
+/* An rt_sigprocmask/sigprocmask atom, made on the caller's mask *@mask
+ * instead of the thread's (NULL: on the thread's, the synchronous signals
+ * kept open); emul-exec.c. */
+long emul_atom_sigmask(sigset_t *mask, const struct emul_atom *a);
+
 /* Hooks into the head for the main loop (emul.c). */
 bool emul_handoff(struct emul_run *run);
 

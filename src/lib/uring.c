@@ -454,7 +454,9 @@ static bool signal_pending_inline(struct ur_ctx *c)
 static inline void inline_mask(struct ur_ctx *c)
 {
 	if (c->inline_ && !c->masked) {
-		emul_sigmask(SIG_BLOCK, &ur_blockset, &c->user_mask);
+		/* Replaced, not extended: a fault must reach the engine's
+		 * handler even when the caller blocks SIGSEGV. */
+		emul_sigmask(SIG_SETMASK, &ur_blockset, &c->user_mask);
 		c->masked = true;
 	}
 }
@@ -614,6 +616,36 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 		case EMUL_P_NONE:
 			ret = -ENOSYS;
 			goto ran;
+		case EMUL_P_ARGS:
+			/* The deny list by argument (prctl). */
+			if (systab_denied_args(prof->profile, (long)a.nr,
+					       a.args, a.nargs)) {
+				c->st.denied++;
+				ret = -EPERM;
+				goto ran;
+			}
+			pol = EMUL_P_INLINE;
+			break;
+		case EMUL_P_SIGACTION:
+			/* The engine's fault handler is taken back at once. */
+			inline_mask(c);
+			c->st.syscalls++;
+			ret = emul_raw_syscall(&a);
+			emul_fault_own();
+			goto ran;
+		case EMUL_P_SIGMASK: {
+			/* On the caller's mask; an async chain has none of
+			 * its own, its change ends with it. */
+			sigset_t none;
+
+			sigemptyset(&none);
+			inline_mask(c);
+			c->st.syscalls++;
+			ret = emul_atom_sigmask(c->inline_ ? &c->user_mask
+							   : &none, &a);
+			check = true;
+			goto ran;
+		}
 		default:
 			break;
 		}
@@ -887,7 +919,7 @@ static unsigned int reap(struct ur_ctx *c)
 			if (!got[i].data)
 				continue;
 			sl = (struct ur_sl *)(uintptr_t)got[i].data;
-			resume(c, sl, true, uring_op_result(sl->op,
+			resume(c, sl, true, uring_op_result(sl->op, &sl->a,
 							    got[i].res));
 		}
 		if (__atomic_load_n(&ah->wdone, __ATOMIC_RELAXED) || ah->ready)
@@ -976,6 +1008,7 @@ static void *ur_progress(void *arg)
 			continue;
 		memset(&c, 0, sizeof(c));
 		c.ah = ah;
+		emul_fault_own();
 		step(&c);
 		submit(ah);
 		emul_stats_flush(&c.st);
@@ -1101,6 +1134,9 @@ static struct syslet_uatom *ur_exec(struct syslet_uatom *atom, long *err)
 	c.masked = false;
 	c.budget = UR_SIG_BUDGET;
 	memset(&c.st, 0, sizeof(c.st));
+	/* A bad pointer gives -EFAULT whatever the program did with SIGSEGV
+	 * and SIGBUS since (emul-fault.c). */
+	emul_fault_own();
 	pthread_mutex_lock(&ah->lock);
 	caller_came(ah);
 	if (ah->dq_head)
@@ -1135,17 +1171,26 @@ static long ur_wait(unsigned long min)
 		return -EINVAL;
 	memset(&c, 0, sizeof(c));
 	c.ah = ah;
+	emul_fault_own();
 	/* Signals wait until io_uring_enter() opens the caller's mask. */
 	emul_sigmask(SIG_BLOCK, &ur_blockset, &user);
 	pthread_mutex_lock(&ah->lock);
 	caller_came(ah);
 	ring_flush(ah);
 	start = ah->completions;
+	c.user_mask = user;
 	step(&c);
 	while (min && ah->completions - start < min && ah->busy) {
 		ret = wait_step(&c, &user);
 		if (ret)
 			break;
+		/* A syslet that keeps the driver busy (a loop of cheap
+		 * calls) never lets io_uring_enter() open the caller's mask:
+		 * a signal for the caller ends the wait between slices. */
+		if (ah->ready && signal_pending_inline(&c)) {
+			ret = -EINTR;
+			break;
+		}
 	}
 	submit(ah);
 	emul_stats_flush(&c.st);
@@ -1167,6 +1212,7 @@ static long ur_unregister(struct async_head_user *uah, unsigned long len)
 		return -EINVAL;
 	memset(&c, 0, sizeof(c));
 	c.ah = ah;
+	emul_fault_own();
 	pthread_mutex_lock(&ah->lock);
 	caller_came(ah);
 	/* The kernel waits for busy cachemiss threads to finish. */
@@ -1231,7 +1277,10 @@ static long ur_umem_add(unsigned long *uptr, unsigned long inc)
 {
 	long err = ur_init();
 
-	return err ? err : interp_umem(uptr, inc);
+	if (err)
+		return err;
+	emul_fault_own();
+	return interp_umem(uptr, inc);
 }
 
 static int ur_probe(void)
