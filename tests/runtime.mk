@@ -41,6 +41,11 @@ tests_runtime_compat_LDADD = $(runtime_ldadd)
 TESTS += tests/runtime/compat-emul.sh tests/runtime/compat-kernel.sh
 EXTRA_DIST += tests/runtime/compat-emul.sh tests/runtime/compat-kernel.sh
 
+# auto picks uring where io_uring works: the engine's own rules are also
+# checked on emul by name.
+TESTS += tests/runtime/emul.sh
+EXTRA_DIST += tests/runtime/emul.sh
+
 # The same programs against an -m32 build of libsyslet's core, so that the
 # i386 engine is tested too (its own convenience library: no libelf needed).
 if HAVE_M32
