@@ -7,7 +7,8 @@ runtime_tests = tests/runtime/args tests/runtime/fault tests/runtime/stop \
 	tests/runtime/sigloop tests/runtime/hello tests/runtime/hello2007 \
 	tests/runtime/load tests/runtime/chains tests/runtime/observe \
 	tests/runtime/stats-handoff tests/runtime/poolwait tests/runtime/profile \
-	tests/runtime/eintr tests/runtime/sigkinds tests/runtime/faultown
+	tests/runtime/eintr tests/runtime/sigkinds tests/runtime/faultown \
+	tests/runtime/nowait
 check_PROGRAMS += $(runtime_tests)
 TESTS += $(runtime_tests)
 noinst_HEADERS += tests/runtime/helpers.h
@@ -33,12 +34,21 @@ tests_runtime_profile_LDADD = $(runtime_ldadd)
 tests_runtime_eintr_LDADD = $(runtime_ldadd)
 tests_runtime_sigkinds_LDADD = $(runtime_ldadd)
 tests_runtime_faultown_LDADD = $(runtime_ldadd)
+tests_runtime_nowait_LDADD = $(runtime_ldadd)
+# The uring backend's own promises (skips where io_uring cannot be set up).
+check_PROGRAMS += tests/runtime/uring tests/runtime/noring
+TESTS += tests/runtime/uring tests/runtime/noring
+tests_runtime_uring_LDADD = $(runtime_ldadd)
+tests_runtime_noring_LDADD = $(runtime_ldadd)
 
 # syslet-compat.h: a program in the 2007 style, run on each backend by
 # name (the kernel's run skips where no patched kernel answers).
 check_PROGRAMS += tests/runtime/compat
 tests_runtime_compat_LDADD = $(runtime_ldadd)
 TESTS += tests/runtime/compat-emul.sh tests/runtime/compat-kernel.sh
+# The programs above on each user-space backend by name.
+TESTS += tests/runtime/backends.sh
+EXTRA_DIST += tests/runtime/backends.sh
 EXTRA_DIST += tests/runtime/compat-emul.sh tests/runtime/compat-kernel.sh
 
 # auto picks uring where io_uring works: the engine's own rules are also

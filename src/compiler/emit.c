@@ -17,6 +17,10 @@ struct emitter {
 	unsigned int		w;
 	uint64_t		asz;
 	uint64_t		*obj_off;
+	/* A cell's word in .syslet.cells; -1 for MEM cells, which are
+	 * words of objects. */
+	long			*slot;
+	size_t			nr_slots;
 	size_t			cap_relocs, cap_syms;
 	int			oom;
 };
@@ -94,6 +98,58 @@ static int cell_ok(const struct ir_program *p, int c)
 	return c >= 0 && (size_t)c < p->nr_cells;
 }
 
+static enum slo_section obj_section(const struct ir_object *o)
+{
+	return o->kind == IR_OBJ_BUFFER ? SLO_SEC_BSS : SLO_SEC_RODATA;
+}
+
+/* Where cell c lives: its word of .syslet.cells, or for a MEM cell the
+ * word of its object.  -1 when c is no place an atom may point at. */
+static int cell_loc(const struct emitter *e, int c, enum slo_section *sec,
+		    uint64_t *off)
+{
+	const struct ir_program *p = e->p;
+	const struct ir_cell *x;
+
+	if (!cell_ok(p, c))
+		return -1;
+	x = &p->cells[c];
+	if (x->kind == IR_CELL_MEM) {
+		if (x->target_obj < 0 || (size_t)x->target_obj >= p->nr_objects ||
+		    x->target_off > p->objects[x->target_obj].size +
+					    p->objects[x->target_obj].pad ||
+		    p->objects[x->target_obj].size +
+				    p->objects[x->target_obj].pad -
+				    x->target_off < e->w)
+			return -1;
+		*sec = obj_section(&p->objects[x->target_obj]);
+		*off = e->obj_off[x->target_obj] + x->target_off;
+		return 0;
+	}
+	if (x->kind == IR_CELL_NARROW || e->slot[c] < 0)
+		return -1;
+	*sec = SLO_SEC_CELLS;
+	*off = (uint64_t)e->slot[c] * e->w;
+	return 0;
+}
+
+/* Cells that are words of .syslet.cells, numbered in order. */
+static int number_cells(struct emitter *e)
+{
+	const struct ir_program *p = e->p;
+
+	e->slot = calloc(p->nr_cells + 1, sizeof(*e->slot));
+	if (!e->slot)
+		return -1;
+	for (size_t i = 0; i < p->nr_cells; i++) {
+		enum ir_cell_kind k = p->cells[i].kind;
+
+		e->slot[i] = k == IR_CELL_MEM || k == IR_CELL_NARROW ?
+			     -1 : (long)e->nr_slots++;
+	}
+	return 0;
+}
+
 static uint64_t align_up(uint64_t v, uint64_t a)
 {
 	return (v + a - 1) / a * a;
@@ -127,13 +183,14 @@ static int place_objects(struct emitter *e)
 			internal(e, &o->loc, "data object without bytes");
 			return -1;
 		}
-		if (o->size > (1ULL << 30) || off[s] > (1ULL << 30)) {
+		if (o->size > (1ULL << 30) || o->pad > 8 ||
+		    off[s] > (1ULL << 30)) {
 			internal(e, &o->loc, "object too large");
 			return -1;
 		}
 		off[s] = align_up(off[s], a);
 		e->obj_off[i] = off[s];
-		off[s] += o->size;
+		off[s] += o->size + o->pad;
 		if (a > align[s])
 			align[s] = a;
 	}
@@ -159,14 +216,17 @@ static int emit_cells(struct emitter *e)
 	const struct ir_program *p = e->p;
 	struct slo_image *img = e->img;
 
-	img->size[SLO_SEC_CELLS] = p->nr_cells * e->w;
-	img->data[SLO_SEC_CELLS] = calloc(p->nr_cells + 1, e->w);
+	img->size[SLO_SEC_CELLS] = e->nr_slots * e->w;
+	img->data[SLO_SEC_CELLS] = calloc(e->nr_slots + 1, e->w);
 	if (!img->data[SLO_SEC_CELLS])
 		return -1;
 	for (size_t i = 0; i < p->nr_cells; i++) {
 		const struct ir_cell *c = &p->cells[i];
-		uint64_t at = i * e->w;
+		uint64_t at = (uint64_t)e->slot[i] * e->w, toff;
+		enum slo_section tsec;
 
+		if (e->slot[i] < 0)
+			continue;
 		if (c->kind != IR_CELL_ADDR) {
 			slo_image_set_word(img, SLO_SEC_CELLS, at,
 					   (uint64_t)c->value);
@@ -176,18 +236,37 @@ static int emit_cells(struct emitter *e)
 		    c->target_cell == IR_NONE) {
 			const struct ir_object *o = &p->objects[c->target_obj];
 
-			add_reloc(e, SLO_SEC_CELLS, at,
-				  o->kind == IR_OBJ_BUFFER ? SLO_SEC_BSS
-							   : SLO_SEC_RODATA,
+			add_reloc(e, SLO_SEC_CELLS, at, obj_section(o),
 				  e->obj_off[c->target_obj] + c->target_off);
-		} else if (cell_ok(p, c->target_cell) &&
-			   c->target_obj == IR_NONE) {
-			add_reloc(e, SLO_SEC_CELLS, at, SLO_SEC_CELLS,
-				  (uint64_t)c->target_cell * e->w + c->target_off);
+		} else if (c->target_obj == IR_NONE &&
+			   !cell_loc(e, c->target_cell, &tsec, &toff)) {
+			add_reloc(e, SLO_SEC_CELLS, at, tsec, toff + c->target_off);
 		} else {
 			internal(e, &c->loc, "address cell %zu has no target", i);
 			return -1;
 		}
+	}
+	return 0;
+}
+
+/* Names of the words inside objects that the atom's pointers reach:
+ * the element as written, for listings (see slo_debug). */
+static int debug_names(const struct emitter *e, const struct ir_atom *a,
+		       struct slo_debug *dr)
+{
+	const struct ir_program *p = e->p;
+
+	for (int k = 0; k < 7; k++) {
+		int c = k ? a->args[k - 1] : a->ret;
+		const char *n = a->names[k];
+
+		if (!n && cell_ok(p, c) && p->cells[c].kind == IR_CELL_MEM)
+			n = p->cells[c].display;
+		if (!n || (c == IR_NONE && k))
+			continue;
+		dr->name[k] = strdup(n);
+		if (!dr->name[k])
+			return -1;
 	}
 	return 0;
 }
@@ -206,8 +285,9 @@ static int emit_atoms(struct emitter *e)
 		return -1;
 	for (size_t i = 0; i < p->nr_atoms; i++) {
 		const struct ir_atom *a = &p->atoms[i];
-		uint64_t base = i * e->asz;
+		uint64_t base = i * e->asz, off;
 		struct slo_debug *dr = &img->debug[i];
+		enum slo_section sec;
 		const char *name;
 		int ended = 0;
 
@@ -226,12 +306,11 @@ static int emit_atoms(struct emitter *e)
 		slo_image_set_word(img, SLO_SEC_ATOMS, base + W_NR * e->w,
 				   (uint64_t)a->nr);
 		if (a->ret != IR_NONE) {
-			if (!cell_ok(p, a->ret)) {
+			if (cell_loc(e, a->ret, &sec, &off)) {
 				internal(e, &a->loc, "atom %zu: bad ret cell", i);
 				return -1;
 			}
-			add_reloc(e, SLO_SEC_ATOMS, base + W_RET * e->w,
-				  SLO_SEC_CELLS, (uint64_t)a->ret * e->w);
+			add_reloc(e, SLO_SEC_ATOMS, base + W_RET * e->w, sec, off);
 		}
 		if (a->next != IR_NONE) {
 			if (a->next < 0 || (size_t)a->next >= p->nr_atoms) {
@@ -247,13 +326,13 @@ static int emit_atoms(struct emitter *e)
 				continue;
 			}
 			/* The kernel stops at the first NULL: no holes. */
-			if (ended || !cell_ok(p, a->args[k])) {
+			if (ended || cell_loc(e, a->args[k], &sec, &off)) {
 				internal(e, &a->loc, "atom %zu: bad argument %d",
 					 i, k);
 				return -1;
 			}
 			add_reloc(e, SLO_SEC_ATOMS, base + (W_ARG0 + k) * e->w,
-				  SLO_SEC_CELLS, (uint64_t)a->args[k] * e->w);
+				  sec, off);
 		}
 		dr->line = a->loc.line;
 		dr->col = a->loc.col;
@@ -264,6 +343,8 @@ static int emit_atoms(struct emitter *e)
 		dr->syscall = strdup(name ? name : "syscall");
 		dr->text = a->text ? strdup(a->text) : NULL;
 		if (!dr->syscall || (a->text && !dr->text))
+			return -1;
+		if (debug_names(e, a, dr))
 			return -1;
 	}
 	return 0;
@@ -315,16 +396,17 @@ static int emit_symbols(struct emitter *e)
 		const struct ir_cell *c = &p->cells[i];
 		struct slo_symbol *s;
 
-		if (!c->name)
+		if (!c->name || e->slot[i] < 0)
 			continue;
 		s = add_sym(e, c->name,
 			    c->kind == IR_CELL_PARAM ? SLO_SYM_PARAM : SLO_SYM_VAR,
-			    SLO_SEC_CELLS, i * e->w, e->w);
+			    SLO_SEC_CELLS, (uint64_t)e->slot[i] * e->w, e->w);
 		if (!s || c->kind != IR_CELL_PARAM)
 			continue;
 		if (c->entry < 0 || (size_t)c->entry >= p->nr_entries ||
 		    (c->param_type != SLO_PARAM_INT &&
-		     c->param_type != SLO_PARAM_STR)) {
+		     c->param_type != SLO_PARAM_STR &&
+		     c->param_type != SLO_PARAM_SOCKADDR_IN)) {
 			internal(e, &c->loc, "parameter %s", c->name);
 			return -1;
 		}
@@ -376,19 +458,21 @@ struct slo_image *ir_emit(const struct ir_program *p, struct diag *d)
 		goto fail;
 	if (p->source && !(e.img->source = strdup(p->source)))
 		goto fail;
-	if (place_objects(&e) || emit_cells(&e) || emit_atoms(&e) ||
-	    emit_symbols(&e) || e.oom)
+	if (number_cells(&e) || place_objects(&e) || emit_cells(&e) ||
+	    emit_atoms(&e) || emit_symbols(&e) || e.oom)
 		goto fail;
 	slo_image_sort_relocs(e.img);
 	slo_image_verify(e.img, report, &e);
 	if (d->errors > errors)
 		goto fail;
 	free(e.obj_off);
+	free(e.slot);
 	return e.img;
 fail:
 	if (d->errors == errors)
 		internal(&e, NULL, "out of memory");
 	free(e.obj_off);
+	free(e.slot);
 	slo_image_free(e.img);
 	return NULL;
 }

@@ -215,16 +215,17 @@ static int rebuild(struct layout *l)
 			continue;
 		}
 		*a = p->atoms[x];
-		p->atoms[x].sysname = NULL;	/* moved */
+		/* Moved: the strings are a's now (the rest of the old atom is
+		 * still read, by the trampolines of its branch). */
+		p->atoms[x].sysname = NULL;
 		p->atoms[x].text = NULL;
+		memset(p->atoms[x].names, 0, sizeof(p->atoms[x].names));
 		a->next = new_index(l, a->next);
 		a->skip = wants_skip(a) ? (int)k + 1 : IR_NONE;
 	}
 	/* Atoms nobody reaches are gone; so are their strings. */
-	for (size_t i = 0; i < l->n; i++) {
-		free(p->atoms[i].sysname);
-		free(p->atoms[i].text);
-	}
+	for (size_t i = 0; i < l->n; i++)
+		ir_atom_clear(&p->atoms[i]);
 	free(p->atoms);
 	p->atoms = atoms;
 	p->nr_atoms = l->nr_order;

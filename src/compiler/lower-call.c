@@ -41,6 +41,142 @@ static const struct {
 	{ "syncfs", 1, 1 }, { "getdents64", 3, 3 }, { "uname", 1, 1 },
 };
 
+/*
+ * What calls write through a pointer argument, when its size is fixed:
+ * bytes on x86_64 and on i386 (both i386 profiles), and the size of one
+ * element when the output is an array (pipe's two ints).  An output that
+ * depends on another argument (read's buffer and count) is not here.
+ */
+static const struct {
+	const char	*name;
+	unsigned char	arg;
+	unsigned short	size64, size32;
+	unsigned char	elem;
+	const char	*what;
+} outputs[] = {
+	{ "pipe", 0, 8, 8, 4, "two ints: the read end, then the write end" },
+	{ "pipe2", 0, 8, 8, 4, "two ints: the read end, then the write end" },
+	{ "socketpair", 3, 8, 8, 4, "two ints, one per end" },
+	{ "clock_gettime", 1, 16, 8, 0, "a struct timespec" },
+	{ "clock_getres", 1, 16, 8, 0, "a struct timespec" },
+	{ "nanosleep", 1, 16, 8, 0, "a struct timespec" },
+	{ "gettimeofday", 0, 16, 8, 0, "a struct timeval" },
+	{ "stat", 1, 144, 64, 0, "a struct stat" },
+	{ "fstat", 1, 144, 64, 0, "a struct stat" },
+	{ "lstat", 1, 144, 64, 0, "a struct stat" },
+	{ "newfstatat", 2, 144, 144, 0, "a struct stat" },
+	{ "stat64", 1, 96, 96, 0, "a struct stat64" },
+	{ "fstat64", 1, 96, 96, 0, "a struct stat64" },
+	{ "lstat64", 1, 96, 96, 0, "a struct stat64" },
+	{ "fstatat64", 2, 96, 96, 0, "a struct stat64" },
+	{ "statx", 4, 256, 256, 0, "a struct statx" },
+	{ "statfs", 1, 120, 64, 0, "a struct statfs" },
+	{ "fstatfs", 1, 120, 64, 0, "a struct statfs" },
+	{ "uname", 0, 390, 390, 0, "a struct utsname" },
+	{ "sysinfo", 0, 112, 64, 0, "a struct sysinfo" },
+	{ "times", 0, 32, 16, 0, "a struct tms" },
+	{ "getrlimit", 1, 16, 8, 0, "a struct rlimit" },
+	{ "prlimit64", 3, 16, 16, 0, "a struct rlimit64" },
+	{ "getrusage", 1, 144, 72, 0, "a struct rusage" },
+	{ "wait4", 3, 144, 72, 0, "a struct rusage" },
+};
+
+static const char *const ordinal[] = {
+	"first", "second", "third", "fourth", "fifth", "sixth",
+};
+
+/*
+ * The argument a call writes a fixed size through: a one-word cell
+ * (&var) that gets more than one word, or more than one value, is a
+ * warning (pipe(&v) packs both ends into v on x86_64, and on i386 the
+ * write end lands in the next cell); a buffer or data with less room
+ * than the call writes is an error (memory after it is overwritten), so
+ * is data, which is read-only.
+ */
+static void check_output(struct lower *L, const char *call,
+			 const struct ast_expr *args)
+{
+	const struct ast_expr *x = args, *arg;
+	unsigned int size, i;
+	struct lower_sym *s;
+	int64_t off = 0;
+	size_t k;
+
+	for (k = 0; k < sizeof(outputs) / sizeof(outputs[0]); k++)
+		if (!strcmp(outputs[k].name, call))
+			break;
+	if (k == sizeof(outputs) / sizeof(outputs[0]))
+		return;
+	for (i = 0; x && i < outputs[k].arg; i++)
+		x = x->next;
+	if (!x)
+		return;
+	arg = x;
+	size = L->word == 8 ? outputs[k].size64 : outputs[k].size32;
+	if (x->kind == AST_ADDR && !x->l) {
+		s = lower_lookup(L, x->name, x->loc);
+		if (s)
+			s->used--;
+		if (!s || (s->kind != LSYM_VAR && s->kind != LSYM_PARAM))
+			goto object;
+		if (size > L->word ||
+		    (outputs[k].elem && size / outputs[k].elem > 1))
+			lower_warn(L, SYSLETC_W_CALL_OUTPUT, x->loc, "%s writes "
+				   "%u bytes through its %s argument (%s), but "
+				   "'&%s' is one %u-byte cell%s", call, size,
+				   ordinal[outputs[k].arg], outputs[k].what,
+				   x->name, L->word, outputs[k].elem ?
+				   "; declare 'u32 fds[2];' and pass fds" :
+				   "; pass a buffer that size");
+		return;
+	}
+object:
+	/* A buffer or data, maybe + k, or &name[i]. */
+	if (x->kind == AST_BINARY && (x->op == '+' || x->op == '-') &&
+	    x->l->kind == AST_NAME && lower_eval(L, x->r, &off) == 1) {
+		if (x->op == '-')
+			off = -off;
+		x = x->l;
+	} else if (x->kind == AST_ADDR && x->l) {
+		if (lower_eval(L, x->l, &off) != 1)
+			return;
+	} else if (x->kind != AST_NAME && x->kind != AST_ADDR) {
+		return;
+	}
+	s = lower_lookup(L, x->name, x->loc);
+	if (!s)
+		return;
+	s->used--;
+	if ((s->kind != LSYM_BUFFER && s->kind != LSYM_DATA) ||
+	    s->state != LEVAL_DONE)
+		return;
+	if (x->kind == AST_ADDR && x->l)
+		off *= s->elem;
+	if (s->kind == LSYM_DATA) {
+		lower_error(L, arg->loc, "%s writes through its %s argument "
+			    "(%s), into data '%s', which is read-only (declare "
+			    "a buffer)", call, ordinal[outputs[k].arg],
+			    outputs[k].what, s->name);
+		return;
+	}
+	if (off < 0 || (uint64_t)off > s->size)
+		return;		/* reported as the operand */
+	if (s->size - (uint64_t)off < size) {
+		lower_error(L, arg->loc, "%s writes %u bytes through its %s "
+			    "argument (%s), but '%s' has %llu bytes there: the "
+			    "rest would overwrite what follows it", call, size,
+			    ordinal[outputs[k].arg], outputs[k].what, s->name,
+			    (unsigned long long)(s->size - (uint64_t)off));
+		return;
+	}
+	if (outputs[k].elem && s->elem != 1 && s->elem != outputs[k].elem)
+		lower_warn(L, SYSLETC_W_CALL_OUTPUT, arg->loc, "%s writes "
+			   "%u-byte ints, but '%s' has %u-byte elements: %s[1] "
+			   "would not hold the second (declare 'u32 %s[2];')",
+			   call, outputs[k].elem, s->name, s->elem, s->name,
+			   s->name);
+}
+
 /* Why a denied call cannot run inside an atom. */
 static const char *deny_reason(const char *name)
 {
@@ -226,6 +362,7 @@ int lower_call(struct lower *L, const struct ast_expr *e, int ret,
 			return LOWER_END;
 		}
 	}
+	check_output(L, sysname, args);
 	for (const struct ast_expr *x = args; x; x = x->next) {
 		int c = lower_operand(L, x);
 

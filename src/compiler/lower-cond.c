@@ -175,6 +175,15 @@ static int test(struct lower *L, const struct ast_expr *x, int op, int64_t k,
 		if (k == 0 && fz && !fz->used && fz->cell == cell)
 			return fused(L, fz, branch_for(op, t, f));
 		return test_var(L, cell, op, k, loc, t, f);
+	case AST_INDEX:
+		/* An element is tested as a variable is (a narrow one
+		 * through its widened copy). */
+		cell = lower_element(L, x);
+		if (cell < 0)
+			return LOWER_END;
+		if (k == 0 && fz && !fz->used && fz->cell == cell)
+			return fused(L, fz, branch_for(op, t, f));
+		return test_var(L, cell, op, k, loc, t, f);
 	default:
 		break;
 	}

@@ -187,6 +187,26 @@ static int eval_size(struct lower *L, const struct ast_expr *e, int64_t *v)
 		lower_undeclared(L, e->loc, e->name);
 		return -1;
 	}
+	if (e->l) {	/* sizeof(fds[0]): an element's size */
+		int64_t i;
+
+		if (s->kind != LSYM_BUFFER && s->kind != LSYM_DATA) {
+			lower_error(L, e->loc, "'%s' has no elements: only "
+				    "buffers and data do", e->name);
+			return -1;
+		}
+		if (lower_eval_must(L, e->l, &i, "an index") != 1)
+			return -1;
+		if (s->kind == LSYM_BUFFER && s->state == LEVAL_TODO)
+			lower_buffer(L, s);
+		if (s->kind == LSYM_DATA &&
+		    (s->state == LEVAL_TODO || s->state == LEVAL_BUSY))
+			lower_data(L, s);
+		if (s->state != LEVAL_DONE)
+			return -1;
+		*v = s->elem;
+		return 1;
+	}
 	switch (s->kind) {
 	case LSYM_BUFFER:
 		if (s->state == LEVAL_BUSY) {
@@ -213,14 +233,16 @@ static int eval_size(struct lower *L, const struct ast_expr *e, int64_t *v)
 		return 1;
 	case LSYM_VAR:
 	case LSYM_PARAM:
-		if (e->kind == AST_LEN) {
+		if (e->kind == AST_LEN && !s->elem_name) {
 			lower_error(L, e->loc, "len() needs a buffer, data or "
 				    "string; '%s' is a variable (its length "
 				    "is only known when the syslet runs)",
 				    e->name);
 			return -1;
 		}
-		*v = L->word;	/* a cell is one machine word */
+		/* A cell is one machine word; a sockaddr_in parameter
+		 * points at the runner's struct. */
+		*v = s->elem_name ? 16 : L->word;
 		return 1;
 	case LSYM_CONST:
 		lower_error(L, e->loc, "%s() of constant '%s': a constant "
@@ -371,6 +393,11 @@ static void not_const(struct lower *L, const struct ast_expr *e,
 		lower_error(L, e->loc, "%s must be an integer, not a string",
 			    what);
 		return;
+	case AST_INDEX:
+		lower_error(L, e->loc, "%s must be a compile-time constant; "
+			    "'%s[...]' is an element, known when the syslet "
+			    "runs", what, e->name);
+		return;
 	default:
 		break;
 	}
@@ -387,10 +414,174 @@ int lower_eval_must(struct lower *L, const struct ast_expr *e, int64_t *v,
 	return r == 1 ? 1 : -1;
 }
 
+/* Element types, by name; word is the target's. */
+unsigned int lower_elem_type(struct lower *L, const char *type,
+			     struct ast_loc loc, const char *what)
+{
+	static const struct {
+		const char	*name;
+		unsigned int	size;
+	} types[] = {
+		{ "u8", 1 }, { "u16", 2 }, { "u32", 4 }, { "u64", 8 },
+	};
+
+	if (!strcmp(type, "word"))
+		return L->word;
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (!strcmp(type, types[i].name))
+			return types[i].size;
+	if (!strcmp(type, "int"))
+		lower_error(L, loc, "%s cannot have 'int' elements: an int "
+			    "read into a word would need sign extension, which "
+			    "no atom does; use u32 (pipe and socketpair write "
+			    "descriptors, which are never negative)", what);
+	else
+		lower_error(L, loc, "'%s' is not an element type of %s (u8, "
+			    "u16, u32, u64 or word)", type, what);
+	return 0;
+}
+
+/* buffer/data s's element at index e->l: its byte offset, or -1. */
+static int64_t element_offset(struct lower *L, struct lower_sym *s,
+			      const struct ast_expr *e)
+{
+	int64_t i;
+
+	if (s->kind == LSYM_BUFFER && s->state == LEVAL_TODO)
+		lower_buffer(L, s);
+	if (s->kind == LSYM_DATA && s->state == LEVAL_TODO)
+		lower_data(L, s);
+	if (s->state != LEVAL_DONE)
+		return -1;
+	if (lower_eval_must(L, e->l, &i, "an index") != 1)
+		return -1;
+	if (i < 0 || (uint64_t)i >= s->size / s->elem) {
+		lower_error(L, e->l->loc, "index %lld is outside '%s' (%llu "
+			    "element%s of %s)", (long long)i, s->name,
+			    (unsigned long long)(s->size / s->elem),
+			    s->size / s->elem == 1 ? "" : "s", s->elem_name);
+		return -1;
+	}
+	return i * (int64_t)s->elem;
+}
+
+/* The buffer or data e names, or NULL after an error. */
+static struct lower_sym *indexed(struct lower *L, const struct ast_expr *e)
+{
+	struct lower_sym *s = lower_lookup(L, e->name, e->loc);
+
+	if (!s) {
+		lower_undeclared(L, e->loc, e->name);
+		return NULL;
+	}
+	if (s->kind == LSYM_BUFFER || s->kind == LSYM_DATA)
+		return s;
+	lower_error(L, e->loc, "'%s' is %s, which has no elements: only "
+		    "buffers and data do (declare 'u32 %s[N];')", e->name,
+		    s->kind == LSYM_VAR ? "a variable" :
+		    s->kind == LSYM_PARAM ? "a parameter" :
+		    s->kind == LSYM_CONST ? "a constant" : "a syslet", e->name);
+	return NULL;
+}
+
+/*
+ * The cell of element e: the element itself (MEM) when it is as wide as
+ * a word, a NARROW cell read through a widening copy when narrower, or
+ * -1.  Wider elements (u64 on a 4-byte target) cannot be read by atoms,
+ * which fetch one word per argument.  With report unset, nothing is
+ * said (a probe from fusing).
+ */
+static int element(struct lower *L, const struct ast_expr *e, bool report)
+{
+	struct lower_sym *s;
+	int64_t off;
+	char *disp;
+	int c;
+
+	if (!report) {
+		s = lower_lookup(L, e->name, e->loc);
+		if (!s)
+			return -1;
+		s->used--;
+		if ((s->kind != LSYM_BUFFER && s->kind != LSYM_DATA) ||
+		    s->state != LEVAL_DONE ||
+		    lower_eval(L, e->l, &off) != 1 || off < 0 ||
+		    (uint64_t)off >= s->size / s->elem)
+			return -1;
+		off *= s->elem;
+	} else {
+		s = indexed(L, e);
+		if (!s)
+			return -1;
+		off = element_offset(L, s, e);
+		if (off < 0)
+			return -1;
+	}
+	if (s->elem > L->word) {
+		if (report)
+			lower_error(L, e->loc, "'%s' has %u-byte elements, "
+				    "wider than the %u-byte word of target %s: "
+				    "an atom reads one word per argument",
+				    e->name, s->elem, L->word,
+				    systab_profile_name(L->profile));
+		return -1;
+	}
+	disp = lower_fmt(L, "%s[%lld]", s->name,
+			 (long long)(off / (int64_t)s->elem));
+	if (s->elem == L->word)
+		c = lower_mem_cell(L, s->obj, (uint64_t)off, s->elem, disp);
+	else
+		c = lower_narrow_cell(L, s->obj, (uint64_t)off, s->elem, disp);
+	free(disp);
+	return L->oom ? -1 : c;
+}
+
+int lower_element(struct lower *L, const struct ast_expr *e)
+{
+	return element(L, e, true);
+}
+
+/* An element as the left side of an assignment: only a word-wide one,
+ * for an atom writes its result and umem_add its sum as a word. */
+static int element_lvalue(struct lower *L, const struct ast_expr *e,
+			  const char *what)
+{
+	struct lower_sym *s = indexed(L, e);
+	int c;
+
+	if (!s)
+		return -1;
+	if (s->kind == LSYM_DATA) {
+		lower_error(L, e->loc, "cannot assign to an element of data "
+			    "'%s': data is read-only", e->name);
+		return -1;
+	}
+	if (element_offset(L, s, e) < 0)
+		return -1;
+	if (s->elem < L->word) {
+		lower_error(L, e->loc, "'%s' has %u-byte elements, narrower "
+			    "than the %u-byte word that '%s' writes on target "
+			    "%s: an atom stores its result (and umem_add its "
+			    "sum) as a whole word, which would overwrite the "
+			    "next element; declare 'word %s[%llu];' to assign "
+			    "to its elements", e->name, s->elem, L->word, what,
+			    systab_profile_name(L->profile), e->name,
+			    (unsigned long long)(s->size / s->elem));
+		return -1;
+	}
+	c = element(L, e, true);
+	return c;
+}
+
 int lower_var_cell(struct lower *L, const struct ast_expr *e)
 {
 	struct lower_sym *s;
+	int c;
 
+	if (e && e->kind == AST_INDEX) {
+		c = element(L, e, false);
+		return c >= 0 && L->p->cells[c].kind == IR_CELL_MEM ? c : -1;
+	}
 	if (!e || e->kind != AST_NAME)
 		return -1;
 	s = lower_lookup(L, e->name, e->loc);
@@ -403,6 +594,8 @@ int lower_lvalue(struct lower *L, const struct ast_expr *e, const char *what)
 {
 	struct lower_sym *s;
 
+	if (e->kind == AST_INDEX)
+		return element_lvalue(L, e, what);
 	if (e->kind != AST_NAME) {
 		lower_error(L, e->loc, "the left side of '%s' must be a "
 			    "variable", what);
@@ -555,6 +748,7 @@ bool lower_is_simple(struct lower *L, const struct ast_expr *e)
 	case AST_ADDR:
 	case AST_SIZEOF:
 	case AST_LEN:
+	case AST_INDEX:
 		return true;
 	case AST_NAME:
 		s = lower_lookup(L, e->name, e->loc);
@@ -613,7 +807,27 @@ int lower_operand(struct lower *L, const struct ast_expr *e)
 		default:
 			return -1;	/* a bad constant, already reported */
 		}
+	case AST_INDEX:
+		return lower_element(L, e);
 	case AST_ADDR:
+		if (e->l) {	/* &fds[1]: the element's address */
+			int64_t off;
+
+			char *disp;
+
+			s = indexed(L, e);
+			if (!s)
+				return -1;
+			off = element_offset(L, s, e);
+			if (off < 0)
+				return -1;
+			disp = lower_fmt(L, "&%s[%lld]", s->name,
+					 (long long)(off / s->elem));
+			c = lower_addr_cell(L, s->obj, IR_NONE, (uint64_t)off,
+					    disp);
+			free(disp);
+			return L->oom ? -1 : c;
+		}
 		s = lower_lookup(L, e->name, e->loc);
 		if (!s) {
 			lower_undeclared(L, e->loc, e->name);

@@ -129,6 +129,40 @@ int lower_addr_cell(struct lower *L, int obj, int cell, uint64_t off,
 	return c;
 }
 
+static int object_cell(struct lower *L, enum ir_cell_kind kind, int obj,
+		       uint64_t off, unsigned int width, const char *display)
+{
+	struct ir_program *p = L->p;
+	int c;
+
+	for (size_t i = 0; i < p->nr_cells; i++) {
+		struct ir_cell *x = &p->cells[i];
+
+		if (x->kind == kind && x->target_obj == obj &&
+		    x->target_off == off && x->width == width)
+			return (int)i;
+	}
+	c = lower_cell(L, kind, NULL, display, 0, (struct ast_loc){ 0 });
+	if (L->oom)
+		return -1;
+	p->cells[c].target_obj = obj;
+	p->cells[c].target_off = off;
+	p->cells[c].width = width;
+	return c;
+}
+
+int lower_mem_cell(struct lower *L, int obj, uint64_t off, unsigned int width,
+		   const char *display)
+{
+	return object_cell(L, IR_CELL_MEM, obj, off, width, display);
+}
+
+int lower_narrow_cell(struct lower *L, int obj, uint64_t off,
+		      unsigned int width, const char *display)
+{
+	return object_cell(L, IR_CELL_NARROW, obj, off, width, display);
+}
+
 int lower_object(struct lower *L, enum ir_obj_kind kind, const char *name,
 		 uint64_t size, uint8_t *bytes, unsigned int align,
 		 struct ast_loc loc)
@@ -210,16 +244,157 @@ char *lower_text(const struct lower *L, struct ast_loc loc)
 	return t;
 }
 
+/*
+ * Narrow elements.  An atom reads a whole word through each argument,
+ * and umem_add adds whole words, so an element narrower than a word
+ * (u32 fds[1] on x86_64) is first widened into a word of a scratch
+ * object, with atoms only:
+ *
+ *   COPY   umem_add(&word holding the element, 0) -> written so that
+ *          the element's bytes land at the start of scratch word W
+ *   CLEAR  umem_add(&$0, 0) -> W + width (zeroes W's other bytes; only
+ *          when the element is not the top of the word read)
+ *
+ * and the atom points at W.  The word read is the one that ends with
+ * the element when there is room before it (then the element is its
+ * top and W's upper bytes, never written, stay zero: one atom), else
+ * the object's first word.  A result lands through ret_ptr, which may
+ * point anywhere (x86 does not care about alignment); the scratch
+ * object keeps a word between slots, so the spill of one slot's writes
+ * never reaches another.  Values are zero-extended: the elements are
+ * unsigned.
+ */
+#define WIDEN_SLOTS	6
+
+static int widen_object(struct lower *L, struct ast_loc loc)
+{
+	if (L->widen < 0)
+		L->widen = lower_object(L, IR_OBJ_BUFFER, NULL,
+					(2 * WIDEN_SLOTS + 1) * L->word, NULL,
+					L->word, loc);
+	return L->oom ? -1 : L->widen;
+}
+
+/* The scratch word of slot j, where a widened element is read from. */
+static int widen_slot(struct lower *L, unsigned int j, struct ast_loc loc)
+{
+	int obj = widen_object(L, loc);
+	char disp[16];
+
+	if (obj < 0)
+		return -1;
+	snprintf(disp, sizeof(disp), "%%w%u", j);
+	return lower_mem_cell(L, obj, (2 * j + 1) * L->word, L->word, disp);
+}
+
+/* Room for a word read: an object smaller than a word gets zero bytes
+ * after it (its size, what sizeof and the symbol say, stays). */
+static int word_room(struct lower *L, struct ir_object *o)
+{
+	if (o->size < L->word && o->pad < L->word - o->size)
+		o->pad = L->word - o->size;
+	return 0;
+}
+
+/* The atoms that put narrow cell n into slot j, continuing at next. */
+static int widen(struct lower *L, int n, unsigned int j, struct ast_loc loc,
+		 int next)
+{
+	struct ir_program *p = L->p;
+	struct ir_cell c = p->cells[n];
+	uint64_t w = L->word, at = (2 * j + 1) * w, from, k;
+	int obj = widen_object(L, loc), zero, src, dst, len;
+	char *name, *disp;
+
+	if (obj < 0 || word_room(L, &p->objects[c.target_obj]))
+		return LOWER_END;
+	if (c.target_off + c.width >= w) {
+		from = c.target_off + c.width - w;	/* the top of the word */
+		k = w - c.width;
+	} else {
+		from = 0;
+		k = c.target_off;
+	}
+	zero = lower_const_cell(L, 0);
+	/* The word read is named as the source names an address: the
+	 * array, plus an offset (fds, t+4). */
+	len = c.display ? (int)strcspn(c.display, "[") : 0;
+	name = from ? lower_fmt(L, "%.*s+%llu", len, c.display,
+				(unsigned long long)from) :
+		      lower_fmt(L, "%.*s", len, c.display ? c.display : "");
+	src = lower_mem_cell(L, c.target_obj, from, L->word, name);
+	disp = lower_fmt(L, "%%w%u-%llu", j, (unsigned long long)k);
+	dst = lower_mem_cell(L, obj, at - k, L->word, disp);
+	free(disp);
+	if (L->oom || src < 0 || dst < 0) {
+		free(name);
+		return LOWER_END;
+	}
+	if (k != w - c.width) {
+		int clr;
+
+		disp = lower_fmt(L, "%%w%u+%u", j, c.width);
+		clr = lower_mem_cell(L, obj, at + c.width, L->word, disp);
+		free(disp);
+		if (clr >= 0)
+			next = lower_umem_add(L, zero, zero, clr, SLO_ROLE_COPY,
+					      loc, lower_plain(next));
+	}
+	L->names[1] = name;
+	return lower_umem_add(L, src, zero, dst, SLO_ROLE_COPY, loc,
+			      lower_plain(next));
+}
+
+static bool is_narrow(struct lower *L, int c)
+{
+	return c >= 0 && (size_t)c < L->p->nr_cells &&
+	       L->p->cells[c].kind == IR_CELL_NARROW;
+}
+
 int lower_atom(struct lower *L, long nr, const char *sysname, int ret,
 	       const int *args, unsigned int nargs, enum slo_role role,
 	       struct ast_loc loc, struct lower_branch br)
 {
 	struct ir_program *p = L->p;
 	struct ir_atom *a;
+	int narrow[6], cells[6], first;
+	bool any = false;
 
+	if (is_narrow(L, ret)) {
+		lower_error(L, loc, "internal error: a result into a narrow "
+			    "element");
+		goto fail;
+	}
+	/* Narrow arguments are read from their widened copies. */
+	for (unsigned int i = 0; i < nargs && i < 6; i++) {
+		narrow[i] = -1;
+		cells[i] = args[i];
+		if (!is_narrow(L, args[i]))
+			continue;
+		narrow[i] = args[i];
+		cells[i] = widen_slot(L, i, loc);
+		if (cells[i] < 0)
+			goto fail;
+		any = true;
+	}
+	if (any) {
+		int at = lower_atom(L, nr, sysname, ret, cells, nargs, role,
+				    loc, br);
+
+		/* The listing names the argument as the source did. */
+		for (unsigned int i = 0; at >= 0 && i < nargs && i < 6; i++)
+			if (narrow[i] >= 0 && !p->atoms[at].names[1 + i])
+				p->atoms[at].names[1 + i] = lower_strdup(
+					L, p->cells[narrow[i]].display);
+		first = at;
+		for (unsigned int i = nargs < 6 ? nargs : 6; i-- > 0;)
+			if (narrow[i] >= 0)
+				first = widen(L, narrow[i], i, loc, first);
+		return first;
+	}
 	if (!grow(L, (void **)&p->atoms, p->nr_atoms, &L->cap_atoms,
 		  sizeof(*a)))
-		return LOWER_END;
+		goto fail;
 	a = &p->atoms[p->nr_atoms];
 	memset(a, 0, sizeof(*a));
 	a->flags = br.flags | L->mods;
@@ -233,27 +408,76 @@ int lower_atom(struct lower *L, long nr, const char *sysname, int ret,
 	a->role = role;
 	a->loc = irloc(loc);
 	a->text = lower_text(L, L->text);
+	for (int k = 0; k < 7; k++) {
+		a->names[k] = L->names[k];
+		L->names[k] = NULL;
+	}
 	return (int)p->nr_atoms++;
+fail:
+	/* Names meant for this atom must not land on another. */
+	for (int k = 0; k < 7; k++) {
+		free(L->names[k]);
+		L->names[k] = NULL;
+	}
+	return LOWER_END;
 }
 
 int lower_umem_add(struct lower *L, int ptr_cell, int inc_cell, int ret,
 		   enum slo_role role, struct ast_loc loc,
 		   struct lower_branch br)
 {
-	int args[2];
-	char disp[64];
+	/* A name the caller chose for the pointer (widen's), else ours. */
+	char *name = L->names[1], disp[64];
+	int args[2], narrow = -1, a;
+	enum ir_cell_kind kind;
 	const char *d;
 
+	L->names[1] = NULL;
 	if (L->oom || ptr_cell < 0 || inc_cell < 0)
-		return LOWER_END;
+		goto fail;
+	if (L->p->cells[ptr_cell].kind == IR_CELL_NARROW) {
+		/* Reading one (inc 0) reads its widened copy; adding to
+		 * one is refused before we get here. */
+		if (L->p->cells[inc_cell].kind != IR_CELL_CONST ||
+		    L->p->cells[inc_cell].value != 0) {
+			lower_error(L, loc, "umem_add adds to a whole word; "
+				    "'%s' is narrower",
+				    L->p->cells[ptr_cell].display);
+			goto fail;
+		}
+		narrow = ptr_cell;
+		ptr_cell = widen_slot(L, 0, loc);
+		if (ptr_cell < 0)
+			goto fail;
+	}
+	kind = L->p->cells[ptr_cell].kind;
 	d = L->p->cells[ptr_cell].display;
 	snprintf(disp, sizeof(disp), "&%s", d ? d : "?");
-	args[0] = lower_addr_cell(L, IR_NONE, ptr_cell, 0, disp);
+	/* &fds[0], as the source named the word (its widened copy too). */
+	if (!name && (narrow >= 0 || kind == IR_CELL_MEM))
+		name = lower_fmt(L, "&%s", L->p->cells[narrow >= 0 ? narrow :
+						       ptr_cell].display);
+	/* A word inside an object: its address is the object's plus the
+	 * offset, an ordinary address cell. */
+	if (kind == IR_CELL_MEM)
+		args[0] = lower_addr_cell(L, L->p->cells[ptr_cell].target_obj,
+					  IR_NONE,
+					  L->p->cells[ptr_cell].target_off,
+					  disp);
+	else
+		args[0] = lower_addr_cell(L, IR_NONE, ptr_cell, 0, disp);
 	args[1] = inc_cell;
 	if (L->oom)
-		return LOWER_END;
-	return lower_atom(L, systab_syslet_nr(L->profile, SYSLET_CALL_UMEM_ADD),
-			  "umem_add", ret, args, 2, role, loc, br);
+		goto fail;
+	L->names[1] = name;
+	a = lower_atom(L, systab_syslet_nr(L->profile, SYSLET_CALL_UMEM_ADD),
+		       "umem_add", ret, args, 2, role, loc, br);
+	if (narrow >= 0)
+		a = widen(L, narrow, 0, loc, a);
+	return a;
+fail:
+	free(name);
+	return LOWER_END;
 }
 
 int lower_scratch(struct lower *L)
@@ -373,7 +597,8 @@ static void keep_cell(const struct ir_program *p, struct renum *c,
 {
 	if (i < 0 || c->map[i] != IR_NONE)
 		return;
-	if (p->cells[i].kind == IR_CELL_ADDR) {
+	if (p->cells[i].kind == IR_CELL_ADDR ||
+	    p->cells[i].kind == IR_CELL_MEM) {
 		keep_cell(p, c, o, p->cells[i].target_cell);
 		keep_obj(o, p->cells[i].target_obj);
 	}

@@ -19,6 +19,13 @@
  *                                   a variable's value; nothing negates
  *   var x = k; (first statements  the cell's initial value, no atom;
  *     of a syslet, or file scope)   elsewhere like x = ...
+ *   f(a[i]) (a[i] a word wide)    the atom points at the element itself
+ *   f(a[i]) (narrower: u32 on     COPY umem_add(&word holding it, $0) ->
+ *     x86_64, u8, u16)              scratch so its bytes start %wN; CLEAR
+ *                                   umem_add(&$0, $0) -> %wN+width unless
+ *                                   it was the word's top; f(%wN)
+ *   a[i] = call(); a[i] += e      only for word-wide elements (a narrow
+ *                                   one would take a whole word: error)
  *
  *   if (C) A else B               C's atoms branch to A's first atom (true)
  *                                   or B's (false); both continue after
@@ -70,6 +77,8 @@
  *                        lower-expr.c) and errno names (EAGAIN).
  *   var a, b = k;        one word each, initial value 0 or k.
  *   buffer B[N];         N zero bytes; the name is its address.
+ *   u32 A[N];            N zeroed elements of u8/u16/u32/u64/word; A[i]
+ *                        (constant i) is an element (lower-ir.c: widen()).
  *   data D = item, ...;  "string" (adjacent strings join), { bytes },
  *                        u8/u16/u32/u64/word(x) little endian, htons/htonl/
  *                        be16/be32/be64(x) big endian, sockaddr_in("a.b.c.d",
@@ -77,8 +86,9 @@
  *                        counts and len() does not.
  *   sizeof(x), len(x)    bytes of a buffer/data/"literal"; sizeof(var) is the
  *                        word size; len(var) is an error.
- *   syslet S(str p, int n) { ... }   an entry; parameters are cells the
- *                        runner binds (str: pointer to the text).
+ *   syslet S(str p, int n, sockaddr_in a) { ... }   an entry; parameters
+ *                        are cells the runner binds (str: pointer to the
+ *                        text; sockaddr_in: to a struct from HOST:PORT).
  *   Locals, parameters, local consts/buffers/data are visible in the whole
  *   syslet (used before their line: error); symbols are "S.name".
  *   Arguments: constant -> $k, variable -> its cell, &var, buffer/data
@@ -183,9 +193,12 @@ void lower_error(struct lower *L, struct ast_loc loc, const char *fmt, ...)
 void lower_warn(struct lower *L, unsigned int wbit, struct ast_loc loc,
 		const char *fmt, ...)
 {
+	unsigned int on = SYSLETC_W_DEFAULT;
 	va_list ap;
 
-	if (!L->opt || !(L->opt->warnings & wbit))
+	if (L->opt)
+		on = (on | L->opt->warnings) & ~L->opt->no_warnings;
+	if (!(on & wbit))
 		return;
 	va_start(ap, fmt);
 	report(L, DIAG_WARNING, loc, fmt, ap);
@@ -749,6 +762,7 @@ static void lower_syslet(struct lower *L, struct ast_decl *d)
 	L->syslet = d;
 	L->entry = (int)p->nr_entries;
 	L->scratch = -1;
+	L->widen = -1;
 	L->locals.n = 0;
 	L->nr_labels = 0;
 	L->in_loop = false;
@@ -792,6 +806,18 @@ static void lower_syslet(struct lower *L, struct ast_decl *d)
 		c->param_index = (int)idx;
 		c->param_type = pd->ptype == AST_PARAM_STR ? SLO_PARAM_STR :
 							     SLO_PARAM_INT;
+		if (pd->ptype == AST_PARAM_NAMED) {
+			/* The runner binds "HOST:PORT" as a pointer to the
+			 * struct: the cell is an address, as for str. */
+			if (!strcmp(pd->type, "sockaddr_in")) {
+				c->param_type = SLO_PARAM_SOCKADDR_IN;
+				s->elem_name = "sockaddr_in";
+			} else {
+				lower_error(L, pd->type_loc, "'%s' is not a "
+					    "parameter type (str, int or "
+					    "sockaddr_in)", pd->type);
+			}
+		}
 	}
 	if (idx > 16)
 		lower_error(L, d->name_loc, "syslet '%s' has %u parameters; "
@@ -899,6 +925,8 @@ struct ir_program *sysletc_front(const char *src, size_t len,
 	free(L.labels);
 	free(L.ph);
 	free(L.dropped);
+	for (int k = 0; k < 7; k++)
+		free(L.names[k]);
 	if (d->errors != before || L.oom) {
 		ir_program_free(L.p);
 		return NULL;

@@ -40,6 +40,9 @@ struct lower_sym {
 	int64_t			value;		/* CONST */
 	uint64_t		size;		/* BUFFER, DATA: sizeof */
 	uint64_t		len;		/* DATA: len (no final NUL) */
+	unsigned int		elem;		/* BUFFER, DATA: element bytes */
+	const char		*elem_name;	/* BUFFER, DATA: "u32"; PARAM:
+						   its named type, or NULL */
 	enum lower_eval_state	state;
 	unsigned int		used;
 	bool			local;
@@ -117,11 +120,16 @@ struct lower {
 	struct ast_decl			*syslet;
 	int				entry;
 	int				scratch;
+	int				widen;	/* object narrow reads go
+						   through, or -1 */
 	struct lower_label		*labels;
 	size_t				nr_labels, cap_labels_l;
 	int				brk, cont;
 	bool				in_loop;
 	unsigned int			mods;	/* SYSLET_ASYNC etc. */
+	/* Names for the next atom's fields (ir_atom.names), taken over by
+	 * lower_atom(). */
+	char				*names[7];
 	struct ast_loc			text;	/* statement being lowered */
 };
 
@@ -147,6 +155,12 @@ int lower_atom(struct lower *L, long nr, const char *sysname, int ret,
 int lower_umem_add(struct lower *L, int ptr_cell, int inc_cell, int ret,
 		   enum slo_role role, struct ast_loc loc,
 		   struct lower_branch br);
+/* A word inside object obj that atoms point at; pooled. */
+int lower_mem_cell(struct lower *L, int obj, uint64_t off, unsigned int width,
+		   const char *display);
+/* An element narrower than a word, read through a widening copy. */
+int lower_narrow_cell(struct lower *L, int obj, uint64_t off,
+		      unsigned int width, const char *display);
 int lower_ph_new(struct lower *L);
 int lower_ph_bind(struct lower *L, int ph, int target, struct ast_loc loc,
 		  const char *what);
@@ -192,8 +206,16 @@ void lower_undeclared(struct lower *L, struct ast_loc loc, const char *name);
 int lower_operand(struct lower *L, const struct ast_expr *e);
 /* The variable or parameter cell e names, or -1 (reported as `what`). */
 int lower_lvalue(struct lower *L, const struct ast_expr *e, const char *what);
-/* e names a variable or parameter (no report); its cell or -1. */
+/* e names a variable or parameter, or an element an atom can write
+ * (no report); its cell or -1. */
 int lower_var_cell(struct lower *L, const struct ast_expr *e);
+/* The cell of element e (AST_INDEX): MEM for one as wide as a word,
+ * NARROW for a narrower one; -1 after an error. */
+int lower_element(struct lower *L, const struct ast_expr *e);
+/* Element size of a type name (u8 ... word), or 0 when unknown (reported
+ * at loc as the element type of `what`). */
+unsigned int lower_elem_type(struct lower *L, const char *type,
+			     struct ast_loc loc, const char *what);
 bool lower_is_simple(struct lower *L, const struct ast_expr *e);
 const char *lower_op_name(int op);
 

@@ -48,7 +48,8 @@ static void usage(FILE *f)
 		"                           output's name up to its first dot; empty: none)\n"
 		"  -d, --disassemble=IMAGE  read IMAGE and print its listing (or, with\n"
 		"                           --dot or -H, its graph or header)\n"
-		"  -W WARNING               enable a warning: unused, unreachable, all;\n"
+		"  -W WARNING               enable a warning: unused, unreachable,\n"
+		"                           call-output (on by default), all;\n"
 		"                           -Wno-WARNING disables it, -Werror makes\n"
 		"                           warnings errors\n"
 		"  -h, --help               print this help and exit\n"
@@ -80,6 +81,7 @@ static int warning_option(struct args *a, const char *w)
 	} table[] = {
 		{ "unused", SYSLETC_W_UNUSED },
 		{ "unreachable", SYSLETC_W_UNREACHABLE },
+		{ "call-output", SYSLETC_W_CALL_OUTPUT },
 		{ "all", SYSLETC_W_ALL },
 	};
 	int no = !strncmp(w, "no-", 3);
@@ -95,10 +97,13 @@ static int warning_option(struct args *a, const char *w)
 	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
 		if (strcmp(w + (no ? 3 : 0), table[i].name))
 			continue;
-		if (no)
+		if (no) {
 			a->opt.warnings &= ~table[i].bits;
-		else
+			a->opt.no_warnings |= table[i].bits;
+		} else {
 			a->opt.warnings |= table[i].bits;
+			a->opt.no_warnings &= ~table[i].bits;
+		}
 		return 0;
 	}
 	return -1;

@@ -120,6 +120,12 @@ void slo_describe_flags(uint64_t flags, struct slo_text *t)
 		slo_text_add(t, "-");
 }
 
+const char *slo_param_type_name(enum slo_param_type t)
+{
+	return t == SLO_PARAM_STR ? "str" :
+	       t == SLO_PARAM_SOCKADDR_IN ? "sockaddr_in" : "int";
+}
+
 const char *slo_role_name(enum slo_role r)
 {
 	static const char *const names[SLO_NR_ROLES] = {
@@ -374,9 +380,20 @@ void slo_describe_ptr(const struct slo_names *nm, size_t atom, int field,
 	const struct slo_reloc *r = slo_image_reloc_at(
 		img, SLO_SEC_ATOMS,
 		atom * slo_atom_size(img) + (uint64_t)field * img->word_size);
+	const char *name;
 
 	if (!r) {
 		slo_text_add(t, "NULL");
+		return;
+	}
+	/* The compiler's name for what the field reaches (fds[1], or
+	 * &fds[1] for umem_add's pointer), when it gave one. */
+	name = img->debug && field >= SLO_W_ARG0 ?
+		       img->debug[atom].name[1 + field - SLO_W_ARG0] :
+	       img->debug && field == SLO_W_RET ? img->debug[atom].name[0] :
+						  NULL;
+	if (name) {
+		slo_text_add(t, "%s", slo_short_name(name, entry));
 		return;
 	}
 	if (r->target == SLO_SEC_CELLS && r->addend % img->word_size == 0 &&

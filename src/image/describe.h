@@ -65,6 +65,8 @@ const char *slo_atom_syscall(const struct slo_image *img, size_t atom);
 /* "fd = open(path, 0)" */
 void slo_describe_call(const struct slo_names *n, size_t atom,
 		       struct slo_text *t);
+/* "int", "str", "sockaddr_in". */
+const char *slo_param_type_name(enum slo_param_type t);
 /* Role names: call, arith, copy, test, trampoline, stop. */
 const char *slo_role_name(enum slo_role r);
 /* n bytes in C string syntax, NULs included ("a\0b\n"). */

@@ -488,8 +488,8 @@ static int read_params(struct reader *rd)
 		if (s->kind != SLO_SYM_VAR || img->syms[e].kind != SLO_SYM_ENTRY)
 			return bad(rd, "%s: %s is not a parameter cell of an entry",
 				   SLO_SEC_NAME_PARAMS, s->name);
-		if ((type != SLO_PARAM_INT && type != SLO_PARAM_STR) ||
-		    index > 255)
+		if ((type != SLO_PARAM_INT && type != SLO_PARAM_STR &&
+		     type != SLO_PARAM_SOCKADDR_IN) || index > 255)
 			return bad(rd, "%s: parameter %s: bad type or position",
 				   SLO_SEC_NAME_PARAMS, s->name);
 		s->kind = SLO_SYM_PARAM;
@@ -658,7 +658,7 @@ static int read_debug(struct reader *rd)
 	size_t size, hdr = sizeof(struct slo_debug_hdr);
 	size_t rec = sizeof(struct slo_debug_rec);
 	const uint8_t *p, *tab;
-	uint32_t nr, strsz;
+	uint32_t nr, strsz, version;
 	Elf_Data *d;
 	int ok = 1;
 
@@ -670,10 +670,13 @@ static int read_debug(struct reader *rd)
 	p = d->d_buf;
 	nr = get32(p + 4);
 	strsz = get32(p + 8);
-	/* Its layout is the same in formats 1 and 2. */
-	if (get32(p) < SLO_FORMAT_VERSION_MIN || get32(p) > SLO_FORMAT_VERSION)
+	/* Formats 1 and 2 wrote 20-byte records; 3 added the names. */
+	version = get32(p);
+	if (version >= SLO_FORMAT_VERSION_MIN && version < SLO_DEBUG_VERSION)
+		rec = SLO_DEBUG_REC_V1;
+	else if (version != SLO_DEBUG_VERSION)
 		return bad(rd, "%s: unknown version %u", SLO_SEC_NAME_DEBUG,
-			   get32(p));
+			   version);
 	if (nr != img->nr_atoms)
 		return bad(rd, "%s: %u records for %zu atoms", SLO_SEC_NAME_DEBUG,
 			   nr, img->nr_atoms);
@@ -698,6 +701,10 @@ static int read_debug(struct reader *rd)
 		dr->role = (enum slo_role)get32(q + 8);
 		dr->syscall = debug_str(tab, strsz, get32(q + 12), &ok);
 		dr->text = debug_str(tab, strsz, get32(q + 16), &ok);
+		for (int k = 0; version == SLO_DEBUG_VERSION &&
+				k < SLO_DEBUG_NAMES; k++)
+			dr->name[k] = debug_str(tab, strsz,
+						get32(q + 20 + 4 * k), &ok);
 	}
 	if (!ok)
 		return bad(rd, "%s: string offset out of range",

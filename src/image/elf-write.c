@@ -415,6 +415,9 @@ static int add_debug(struct writer *wr)
 			strbuf_add(&st, img->debug[i].syscall);
 		if (img->debug[i].text)
 			strbuf_add(&st, img->debug[i].text);
+		for (int k = 0; k < SLO_DEBUG_NAMES; k++)
+			if (img->debug[i].name[k])
+				strbuf_add(&st, img->debug[i].name[k]);
 	}
 	if (st.oom || img->nr_atoms > UINT32_MAX / rec) {
 		free(st.p);
@@ -426,7 +429,7 @@ static int add_debug(struct writer *wr)
 		free(st.p);
 		return -1;
 	}
-	put32(p, SLO_FORMAT_VERSION);
+	put32(p, SLO_DEBUG_VERSION);
 	put32(p + 4, (uint32_t)img->nr_atoms);
 	put32(p + 8, (uint32_t)st.len);
 	put32(p + 12, src);
@@ -441,6 +444,9 @@ static int add_debug(struct writer *wr)
 		/* Replays the offsets the first pass handed out. */
 		put32(q + 12, dr->syscall ? strbuf_add(&st, dr->syscall) : 0);
 		put32(q + 16, dr->text ? strbuf_add(&st, dr->text) : 0);
+		for (int k = 0; k < SLO_DEBUG_NAMES; k++)
+			put32(q + 20 + 4 * k,
+			      dr->name[k] ? strbuf_add(&st, dr->name[k]) : 0);
 	}
 	memcpy(p + hdr + img->nr_atoms * rec, st.p, st.len);
 	free(st.p);

@@ -147,7 +147,8 @@ static void entry_decl(const struct slo_image *img, size_t k,
 		fprintf(out, "#error \"sysletc: out of memory\"\n");
 		return;
 	}
-	fprintf(out, "\n/* syslet %s: %llu atoms */\n", e->name, atoms);
+	fprintf(out, "\n/* syslet %s: %llu atom%s */\n", e->name, atoms,
+		atoms == 1 ? "" : "s");
 	if (c && claim(nm, c))
 		fprintf(out, "extern struct syslet_uatom %s[%llu] __asm__(\"%s\");\n",
 			c, atoms ? atoms : 1, ename);
@@ -171,7 +172,10 @@ static void entry_decl(const struct slo_image *img, size_t k,
 					*p = '_';
 			enumerator(nm, out, ename, what, (unsigned)pi,
 				   s->param_type == SLO_PARAM_STR
-					   ? "str: the cell holds a char *"
+					   ? "str: the cell holds a char *" :
+				   s->param_type == SLO_PARAM_SOCKADDR_IN
+					   ? "sockaddr_in: the cell holds a "
+					     "struct sockaddr_in *"
 					   : "int: the cell holds the number");
 			nparams++;
 		}

@@ -31,6 +31,8 @@ void slo_image_free(struct slo_image *img)
 		for (size_t i = 0; i < img->nr_atoms; i++) {
 			free(img->debug[i].syscall);
 			free(img->debug[i].text);
+			for (int k = 0; k < SLO_DEBUG_NAMES; k++)
+				free(img->debug[i].name[k]);
 		}
 	}
 	free(img->debug);

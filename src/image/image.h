@@ -85,6 +85,8 @@ enum slo_param_type {
 	SLO_PARAM_NONE,
 	SLO_PARAM_INT,		/* the cell holds the integer */
 	SLO_PARAM_STR,		/* the cell holds a pointer to a NUL-terminated string */
+	SLO_PARAM_SOCKADDR_IN,	/* the cell holds a pointer to a struct
+				   sockaddr_in (16 bytes), from "HOST:PORT" */
 };
 
 struct slo_symbol {
@@ -117,6 +119,10 @@ struct slo_debug {
 	enum slo_role	role;
 	char		*syscall;	/* name as written or resolved */
 	char		*text;		/* the source statement, trimmed, or NULL */
+	/* How the source named the word a pointer field reaches when that
+	 * word is inside an object (fds[1]), else NULL: [0] for ret_ptr,
+	 * [1 + i] for arg_ptr[i]. */
+	char		*name[SLO_DEBUG_NAMES];
 };
 
 struct slo_image {

@@ -51,7 +51,7 @@ static void entry_params(const struct slo_image *img, size_t entry,
 			    s->param_index != k)
 				continue;
 			slo_text_add(t, "%s%s %s", first ? "" : ", ",
-				     s->param_type == SLO_PARAM_STR ? "str" : "int",
+				     slo_param_type_name(s->param_type),
 				     slo_short_name(s->name, &img->syms[entry]));
 			first = 0;
 		}
@@ -117,7 +117,7 @@ static void list_cells(const struct slo_names *nm, struct slo_text *t,
 		if (s && s->kind == SLO_SYM_PARAM)
 			slo_text_add(t, "param %d of %s, %s", s->param_index,
 				     img->syms[s->entry].name,
-				     s->param_type == SLO_PARAM_STR ? "str" : "int");
+				     slo_param_type_name(s->param_type));
 		else if (s)
 			slo_text_add(t, "var = %" PRId64, v);
 		else if (slo_image_reloc_at(img, SLO_SEC_CELLS, off))

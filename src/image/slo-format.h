@@ -50,7 +50,16 @@ struct slo_debug_rec {
 	uint32_t	role;		/* enum slo_role */
 	uint32_t	syscall;	/* string offset */
 	uint32_t	text;		/* string offset */
+	/* Version 3: names of the words inside objects that ret_ptr and
+	 * arg_ptr[0..5] reach (element fds[1]), string offsets or 0. */
+	uint32_t	name[7];
 };
+
+/* The debug header's version: 1 and 2 (the image formats that wrote
+ * it) had records without name[], 20 bytes, which readers still take. */
+#define SLO_DEBUG_VERSION	3
+#define SLO_DEBUG_REC_V1	20
+#define SLO_DEBUG_NAMES		7
 
 /* .syslet.params: one record per parameter cell, so a runner knows
  * what to bind; symbol indexes are into .symtab. */

@@ -140,9 +140,10 @@ int emul_profile_set(int profile)
 			if (!strcmp(name, self_signal_names[i]))
 				np->policy[nr] |= EMUL_P_SIGCHECK;
 	}
-	/* Old tables stay allocated: a running chain may still use them. */
+	/* Old tables stay allocated: a running chain may still use them.
+	 * Linked from the new one, they stay reachable (no leak to report). */
 	old = emul_prof;
-	(void)old;
+	np->older = old;
 	__atomic_store_n(&emul_prof, np, __ATOMIC_RELEASE);
 	return 0;
 }

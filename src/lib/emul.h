@@ -72,6 +72,7 @@ struct emul_profile {
 	unsigned long	umem_nr;
 	long		poll_nr, open_nr;	/* -1: none */
 	unsigned char	*policy;	/* [nr_syscalls] of enum emul_policy */
+	struct emul_profile *older;	/* the table this one replaced */
 };
 
 extern struct emul_profile *emul_prof;

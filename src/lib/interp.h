@@ -2,6 +2,8 @@
 #ifndef SYSLET_INTERP_H
 #define SYSLET_INTERP_H
 
+#include <signal.h>
+#include <stdbool.h>
 #include <string.h>
 #include "emul.h"
 #include "emul-fault.h"
@@ -134,5 +136,41 @@ static inline void interp_event(struct syslet_uatom *u,
 	if (emul_trace_fn)
 		emul_trace_emit(e);
 }
+
+/*
+ * How often the engines look for pending signals.  One look is a syscall
+ * (rt_sigpending), as dear as a cheap atom, so it is paid for out of a
+ * budget: an atom that made a syscall costs INTERP_SIG_SYSCALL, any other
+ * one 1: a look every 64 syscall atoms or 256 umem_add atoms.  After a
+ * failed call (a write to a closed pipe raises SIGPIPE) the look is at
+ * once.
+ */
+#define INTERP_SIG_BUDGET	256
+#define INTERP_SIG_SYSCALL	4
+
+/* signal_pending() as the caller of async_exec would see it: a signal its
+ * own mask (@user_mask) lets through and whose disposition acts (a
+ * handler, or a default that stops, ends or dumps the process).  Ignored
+ * ones stay pending while the engine blocks signals, and go when it
+ * unblocks them, as they never would have been queued. */
+bool interp_signal_pending(const sigset_t *user_mask);
+
+/* The fast loop's state: in, out, or both. */
+struct interp_fast {
+	const unsigned char	*tab;	/* in: policy per number */
+	unsigned long		nr_syscalls;
+	const sigset_t		*user_mask;	/* in: NULL, no signal looks */
+	unsigned long		limit;	/* in: atoms at most this call */
+	struct syslet_uatom	*up;	/* in: first atom; out: next, unrun */
+	unsigned long		last_flags;	/* of the last atom run */
+	unsigned int		budget;	/* signal-look budget */
+	unsigned long		nsys, numem;	/* added to */
+	bool			done;	/* out: the chain ended */
+	bool			signalled;	/* out: ended by a signal */
+};
+
+/* Run atoms from fp->up while the fast loop can; the last atom run, or
+ * NULL when none. */
+struct syslet_uatom *interp_fast(struct interp_fast *fp);
 
 #endif /* SYSLET_INTERP_H */

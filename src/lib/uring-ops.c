@@ -358,6 +358,18 @@ bool uring_op_nbfd(int op)
 	return false;
 }
 
+/* The call reads or moves the file position (offset -1). */
+bool uring_op_filepos(int op, const struct emul_atom *a)
+{
+	switch (op) {
+	case UOP_READ: case UOP_READV: case UOP_WRITE: case UOP_WRITEV:
+		return true;
+	case UOP_PREADV2: case UOP_PWRITEV2:
+		return (int64_t)a->args[3] == -1;
+	}
+	return false;
+}
+
 /* A descriptor the call returned and whether it is O_NONBLOCK; -1 when
  * it returns none. */
 int uring_op_newfd(int op, const struct emul_atom *a, long ret, bool *nb)

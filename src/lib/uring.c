@@ -50,10 +50,8 @@
 #define UR_SLICE	256
 #define UR_EFD_TAG	1UL
 #define UR_DEFAULT_THREADS	1024
+#define UR_IOWQ_MAX	64
 #define UR_WORKER_STACK	(256 * 1024)
-/* The same look-for-signals budget as the emul engine's. */
-#define UR_SIG_BUDGET	256
-#define UR_SIG_SYSCALL	4
 
 enum ur_state { UR_S_START, UR_S_DONE };
 
@@ -62,6 +60,8 @@ enum ur_state { UR_S_START, UR_S_DONE };
 struct ur_fdk {
 	int	fd;
 	bool	nonblock;
+	bool	mine;		/* this chain opened it */
+	bool	seekable;	/* has a file position */
 };
 
 /* A syslet that went async. */
@@ -98,7 +98,6 @@ struct ur_head {
 	struct ur_sl		*ready, *ready_tail;
 	struct ur_sl		*free_sl;
 	unsigned char		*ops;		/* nr -> uring op */
-	long			close_nr;
 	int			efd;
 	bool			efd_armed;
 	/* Workers for calls io_uring lacks that would block. */
@@ -135,10 +134,36 @@ static sigset_t ur_blockset;
 static pthread_once_t ur_once = PTHREAD_ONCE_INIT;
 static int ur_init_err;
 static unsigned char *ur_ops_map;	/* probed once, native profile */
+/* What the fast loop may run in place: inline, and in the driver (where
+ * calls io_uring offers go to the ring instead, to be batched). */
+static unsigned char *ur_tab_inline, *ur_tab_driver;
+/* Calls that can take the engine's own descriptors away. */
+static long ur_close_nr, ur_dup2_nr, ur_dup3_nr, ur_close_range_nr;
+
+/*
+ * A forked child has no async head, as the kernel's heads belong to the
+ * task: it must not drive its parent's ring.  Its copies of the engine's
+ * descriptors are closed (the parent's ring is unaffected); the head's
+ * memory stays, as nothing in the child may free what the parent's
+ * threads were using.
+ */
+static void ur_atfork_child(void)
+{
+	struct ur_head *ah = ur_cur;
+
+	if (!ah)
+		return;
+	close(ah->ring.ring_fd);
+	if (ah->efd >= 0)
+		close(ah->efd);
+	ur_cur = NULL;
+	__atomic_sub_fetch(&ur_heads, 1, __ATOMIC_RELAXED);
+}
 
 static void ur_init_once(void)
 {
 	struct io_uring ring;
+	unsigned long n;
 	int err;
 
 	sigfillset(&ur_blockset);
@@ -153,6 +178,7 @@ static void ur_init_once(void)
 		ur_init_err = err;
 		return;
 	}
+	pthread_atfork(NULL, NULL, ur_atfork_child);
 	/* Container profiles often refuse io_uring_setup: then this
 	 * backend is not available (auto falls back to emul). */
 	err = io_uring_queue_init(4, &ring, 0);
@@ -163,6 +189,28 @@ static void ur_init_once(void)
 	ur_init_err = uring_ops_map(&ring, emul_prof->profile,
 				    emul_prof->nr_syscalls, &ur_ops_map);
 	io_uring_queue_exit(&ring);
+	if (ur_init_err)
+		return;
+	n = emul_prof->nr_syscalls;
+	ur_tab_inline = malloc(n);
+	ur_tab_driver = malloc(n);
+	if (!ur_tab_inline || !ur_tab_driver) {
+		ur_init_err = -ENOMEM;
+		return;
+	}
+	ur_close_nr = systab_lookup(emul_prof->profile, "close");
+	ur_dup2_nr = systab_lookup(emul_prof->profile, "dup2");
+	ur_dup3_nr = systab_lookup(emul_prof->profile, "dup3");
+	ur_close_range_nr = systab_lookup(emul_prof->profile, "close_range");
+	for (unsigned long nr = 0; nr < n; nr++) {
+		unsigned char pol = emul_prof->policy[nr];
+
+		if ((long)nr == ur_close_nr || (long)nr == ur_dup2_nr ||
+		    (long)nr == ur_dup3_nr || (long)nr == ur_close_range_nr)
+			pol = EMUL_P_BLOCK;	/* the full loop guards them */
+		ur_tab_inline[nr] = pol;
+		ur_tab_driver[nr] = ur_ops_map[nr] ? EMUL_P_BLOCK : pol;
+	}
 }
 
 static int ur_init(void)
@@ -380,7 +428,7 @@ static bool worker_queue(struct ur_head *ah, struct ur_sl *sl, bool may_refuse)
 
 			pthread_attr_init(&attr);
 			pthread_attr_setstacksize(&attr, UR_WORKER_STACK);
-			pthread_sigmask(SIG_BLOCK, &ur_blockset, &old);
+			pthread_sigmask(SIG_SETMASK, &ur_blockset, &old);
 			if (pthread_create(&ah->threads[ah->nr_threads], &attr,
 					   ur_worker, ah) == 0) {
 				ah->nr_threads++;
@@ -409,44 +457,6 @@ static bool worker_queue(struct ur_head *ah, struct ur_sl *sl, bool may_refuse)
 
 /* ---- The interpreter's loop ------------------------------------------ */
 
-/* Signals whose default action is to do nothing: the kernel never makes
- * them pending unless they are blocked, as they are here. */
-static bool ignored_by_default(int sig)
-{
-	return sig == SIGCHLD || sig == SIGURG || sig == SIGWINCH ||
-	       sig == SIGCONT;
-}
-
-/* signal_pending() as the caller would see it: a signal its own mask lets
- * through and whose disposition acts (a handler, or a default that stops,
- * ends or dumps the process). */
-static bool signal_pending_inline(struct ur_ctx *c)
-{
-	sigset_t pend;
-	unsigned long p, m;
-
-	if (sigpending(&pend))
-		return false;
-	/* The kernel's set is the first word of glibc's (64 signals). */
-	memcpy(&p, &pend, sizeof(p));
-	memcpy(&m, &c->user_mask, sizeof(m));
-	if (!(p & ~m))
-		return false;
-	for (int sig = 1; sig < NSIG; sig++) {
-		struct sigaction sa;
-
-		if (!sigismember(&pend, sig) || sigismember(&c->user_mask, sig))
-			continue;
-		if (sigaction(sig, NULL, &sa))
-			return true;
-		if (sa.sa_handler == SIG_IGN ||
-		    (sa.sa_handler == SIG_DFL && ignored_by_default(sig)))
-			continue;
-		return true;
-	}
-	return false;
-}
-
 /* Inline, signals stay pending while atoms run in place, so that the
  * chain can be stopped after the atom during which one arrived; blocked
  * only once an atom runs here (a syslet that goes straight into the ring
@@ -468,9 +478,13 @@ static long block_here(struct ur_ctx *c, const struct emul_atom *a,
 	long ret;
 
 	inline_mask(c);
+	/* Syslets in flight go on meanwhile (the progress thread drives):
+	 * this call may well wait for one of them. */
+	pthread_mutex_unlock(&c->ah->lock);
 	emul_sigmask(SIG_SETMASK, &c->user_mask, &blocked);
 	ret = emul_block_call(a, pol, partial);
 	emul_sigmask(SIG_SETMASK, &blocked, NULL);
+	pthread_mutex_lock(&c->ah->lock);
 	return ret;
 }
 
@@ -540,20 +554,111 @@ static struct ur_sl *park(struct ur_ctx *c, struct ur_sl **slp,
  * run, NULL if none; *err -EFAULT when an atom could not be read) or it
  * waits for the ring, a worker or its turn (UR_PARKED).
  */
-/* Whether @fd is a blocking descriptor, asking the kernel only when the
- * chain does not know. */
-static bool fd_blocking(struct ur_fdk *k, int fd)
+/*
+ * Whether the call of @op on @fd can go to the ring.  Not when the
+ * descriptor is O_NONBLOCK (io_uring would wait where the call says
+ * EAGAIN) or not open (the call fails at once); nor for a call at the
+ * file position of a seekable file this chain did not open itself:
+ * io_uring reads and updates f_pos without the lock that read(2) and
+ * write(2) take, so two writers of one file (a shared stdout) could
+ * write at the same place.  The chain's knowledge saves the fcntl and
+ * lseek where it can.
+ */
+static bool fd_ring_ok(struct ur_fdk *k, int fd, bool filepos)
 {
 	long fl;
 
-	if (k->fd == fd)
-		return !k->nonblock;
-	fl = emul_syscall6(__NR_fcntl, (unsigned long)fd, F_GETFL, 0, 0, 0, 0);
-	if (fl < 0)
-		return true;	/* the ring will say EBADF */
-	k->fd = fd;
-	k->nonblock = (fl & O_NONBLOCK) != 0;
-	return !k->nonblock;
+	if (k->fd != fd) {
+		fl = emul_syscall6(__NR_fcntl, (unsigned long)fd, F_GETFL, 0,
+				   0, 0, 0);
+		if (fl < 0)
+			return false;
+		k->fd = fd;
+		k->nonblock = (fl & O_NONBLOCK) != 0;
+		k->mine = false;
+		k->seekable = emul_syscall6(__NR_lseek, (unsigned long)fd, 0,
+					    SEEK_CUR, 0, 0, 0) != -ESPIPE;
+	}
+	if (k->nonblock)
+		return false;
+	return !filepos || k->mine || !k->seekable;
+}
+
+/* An async syslet had its share of the driver: it goes on from @u
+ * after the others. */
+static int turn_over(struct ur_head *ah, struct ur_sl *sl,
+		     struct syslet_uatom *u)
+{
+	sl->u = u;
+	sl->handoff = false;
+	sl->state = UR_S_START;
+	ready_add(ah, sl);
+	return UR_PARKED;
+}
+
+/* The atom (fetched) can start a run of the fast loop: a call it runs in
+ * place, or umem_add, and nobody observing. */
+static inline bool fastable(const struct ur_ctx *c, const struct emul_atom *a)
+{
+	unsigned char t;
+
+	if (a->nr >= emul_prof->nr_syscalls || (a->flags & SYSLET_ASYNC) ||
+	    __atomic_load_n(&emul_trace_fn, __ATOMIC_RELAXED))
+		return false;
+	t = (c->inline_ ? ur_tab_inline : ur_tab_driver)[a->nr];
+	return t == EMUL_P_INLINE || t == EMUL_P_UMEM;
+}
+
+static bool ours(const struct ur_head *ah, unsigned long fd)
+{
+	return (int)fd == ah->ring.ring_fd || (ah->efd >= 0 &&
+					       (int)fd == ah->efd);
+}
+
+/*
+ * close(), dup2() and dup3() onto the ring or its eventfd fail with
+ * EBADF; close_range() closes the rest of its range.  True when *ret is
+ * the call's answer.
+ */
+static bool guarded(const struct ur_head *ah, const struct emul_atom *a,
+		    long *ret)
+{
+	long nr = (long)a->nr;
+
+	if ((nr == ur_close_nr && ours(ah, a->args[0])) ||
+	    ((nr == ur_dup2_nr || nr == ur_dup3_nr) && ours(ah, a->args[1]))) {
+		*ret = -EBADF;
+		return true;
+	}
+	if (nr == ur_close_range_nr) {
+		unsigned int lo = (unsigned int)a->args[0];
+		unsigned int hi = (unsigned int)a->args[1];
+		int mine[2] = { ah->ring.ring_fd, ah->efd };
+		long r = 0;
+
+		if (mine[1] >= 0 && mine[1] < mine[0]) {
+			mine[1] = mine[0];
+			mine[0] = ah->efd;
+		}
+		for (int i = 0; i < 2 && lo <= hi; i++) {
+			unsigned int m = (unsigned int)mine[i];
+
+			if (mine[i] < 0 || m < lo || m > hi)
+				continue;
+			if (m > lo)
+				r = emul_syscall6(nr, lo, m - 1, a->args[2],
+						  0, 0, 0);
+			if (r < 0 || m == ~0U) {
+				*ret = r;
+				return true;
+			}
+			lo = m + 1;
+		}
+		*ret = lo <= hi ? emul_syscall6(nr, lo, hi, a->args[2], 0, 0,
+						0) : r;
+		return true;
+	}
+	return false;
 }
 
 static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
@@ -586,6 +691,50 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 				     SYSLET_END_FAULT, where, 0, NULL);
 			*err = -EFAULT;
 			return UR_END;
+		}
+		if (fastable(c, &a)) {
+			struct interp_fast f;
+			struct syslet_uatom *l;
+			unsigned long n;
+
+			/* From here atoms run in place: signals wait. */
+			inline_mask(c);
+			f.tab = c->inline_ ? ur_tab_inline : ur_tab_driver;
+			f.nr_syscalls = prof->nr_syscalls;
+			f.user_mask = c->inline_ ? &c->user_mask : NULL;
+			f.limit = c->inline_ ? ~0UL : slice;
+			f.up = u;
+			f.last_flags = *lflags;
+			f.budget = c->budget;
+			f.nsys = f.numem = 0;
+			l = interp_fast(&f);
+			n = f.nsys + f.numem;
+			c->budget = f.budget;
+			c->st.syscalls += f.nsys;
+			c->st.umem += f.numem;
+			c->st.atoms += n;
+			if (c->inline_)
+				c->st.inl += n;
+			else
+				c->st.cm += n;
+			if (l) {
+				*lastp = l;
+				*lflags = f.last_flags;
+			}
+			if (f.signalled) {
+				c->st.sigstops++;
+				return UR_END;
+			}
+			if (f.done)
+				return UR_END;
+			if (l) {
+				u = f.up;
+				if (!c->inline_ && (slice -= (unsigned int)n) == 0)
+					return turn_over(ah, *slp, u);
+				continue;
+			}
+			/* Nothing ran (its memory changed under us): the
+			 * full path below takes the atom. */
 		}
 		if (c->inline_ && (a.flags & SYSLET_ASYNC) && room(c)) {
 			/* Not run here: the driver takes it from the top. */
@@ -651,12 +800,8 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 		}
 		c->st.syscalls++;
 		/* The engine's own descriptors are not the syslet's. */
-		if ((long)a.nr == ah->close_nr &&
-		    ((int)a.args[0] == ah->ring.ring_fd ||
-		     (int)a.args[0] == ah->efd)) {
-			ret = -EBADF;
+		if (guarded(ah, &a, &ret))
 			goto ran;
-		}
 		if (c->inline_ && ((a.flags & SYSLET_SYNC) || !room(c))) {
 			ret = block_here(c, &a, pol, 0);
 			/* A call interrupted in place ends the chain there. */
@@ -664,7 +809,8 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 			goto ran;
 		}
 		op = ah->ops[a.nr];
-		if (op && uring_op_nbfd(op) && !fd_blocking(k, (int)a.args[0]))
+		if (op && uring_op_nbfd(op) &&
+		    !fd_ring_ok(k, (int)a.args[0], uring_op_filepos(op, &a)))
 			op = 0;
 		if (op && !(c->inline_ && pol == EMUL_P_INLINE)) {
 			struct io_uring_sqe *sqe = get_sqe(ah);
@@ -754,16 +900,17 @@ ran:
 		*lflags = a.flags;
 		if (c->inline_ && c->masked) {
 			unsigned int cost = pol == EMUL_P_UMEM ? 1 :
-					    UR_SIG_SYSCALL;
+					    INTERP_SIG_SYSCALL;
 
-			if (ret < 0 && ret > -4096)
+			/* A failed call may have raised a signal. */
+			if (pol != EMUL_P_UMEM && (unsigned long)ret > -4096UL)
 				check = true;
 			c->budget = c->budget > cost ? c->budget - cost : 0;
 			if (!c->budget || intr)
 				check = true;
 			if (check) {
-				c->budget = UR_SIG_BUDGET;
-				if (intr || signal_pending_inline(c)) {
+				c->budget = INTERP_SIG_BUDGET;
+				if (intr || interp_signal_pending(&c->user_mask)) {
 					c->st.sigstops++;
 					interp_event(u, &a, ret, stored, NULL,
 						     SYSLET_END_SIGNAL, where,
@@ -779,16 +926,8 @@ ran:
 		if (!next)
 			return UR_END;
 		u = next;
-		if (!c->inline_ && --slice == 0) {
-			/* Others' turn; it goes on from @u later. */
-			struct ur_sl *sl = *slp;
-
-			sl->u = u;
-			sl->handoff = false;
-			sl->state = UR_S_START;
-			ready_add(ah, sl);
-			return UR_PARKED;
-		}
+		if (!c->inline_ && --slice == 0)
+			return turn_over(ah, *slp, u);
 	}
 }
 
@@ -823,8 +962,9 @@ static void resume(struct ur_ctx *c, struct ur_sl *sl, bool have_ret,
 			if (fd >= 0) {
 				sl->k.fd = fd;
 				sl->k.nonblock = nb;
+				sl->k.mine = true;
 			} else if (sl->k.fd == (int)sl->a.args[0] &&
-				   (long)sl->a.nr == c->ah->close_nr) {
+				   (long)sl->a.nr == ur_close_nr) {
 				sl->k.fd = -1;
 			}
 		} else {
@@ -960,6 +1100,11 @@ static int wait_step(struct ur_ctx *c, const sigset_t *waitmask)
 		ah->unsubmitted = 0;
 		if (r == -EINTR)
 			err = -EINTR;
+	} else if (waitmask && interp_signal_pending(waitmask)) {
+		/* Busy with ready syslets, the kernel never got to say
+		 * EINTR: a signal for the caller ends the wait all the
+		 * same (a syslet that loops forever must not hold it). */
+		err = -EINTR;
 	}
 	step(c);
 	return err;
@@ -1073,7 +1218,11 @@ static long ur_register(struct async_head_user *uah, unsigned long len)
 	memset(&p, 0, sizeof(p));
 	p.flags = IORING_SETUP_CQSIZE | IORING_SETUP_CLAMP |
 		  IORING_SETUP_SUBMIT_ALL;
+	/* Room for a completion of every syslet in flight (at most one SQE
+	 * each) and the eventfd's, so the CQ never overflows. */
 	p.cq_entries = UR_CQ_ENTRIES;
+	while (p.cq_entries < 2 * maxthr + 64 && p.cq_entries < (1U << 20))
+		p.cq_entries *= 2;
 	err = io_uring_queue_init_params(UR_SQ_ENTRIES, &ah->ring, &p);
 	if (err == -EINVAL) {
 		p.flags &= ~IORING_SETUP_SUBMIT_ALL;
@@ -1085,6 +1234,17 @@ static long ur_register(struct async_head_user *uah, unsigned long len)
 		return err;
 	}
 	ah->ring.ring_fd = ah->ring.enter_ring_fd = fd_high(ah->ring.ring_fd);
+	{
+		/* io_uring's own blocking work (an open that must read the
+		 * disk) runs on its io-wq threads, the cachemiss threads of
+		 * this backend: as many as max_nr_threads allows, up to
+		 * UR_IOWQ_MAX (io-wq's default is 4 per CPU). */
+		unsigned int w[2] = { maxthr < UR_IOWQ_MAX ? (unsigned)maxthr :
+						UR_IOWQ_MAX, 0 };
+
+		if (w[0])
+			(void)io_uring_register_iowq_max_workers(&ah->ring, w);
+	}
 	/* The workers' eventfd comes with the first worker. */
 	ah->efd = -1;
 	pthread_mutex_init(&ah->lock, NULL);
@@ -1094,7 +1254,6 @@ static long ur_register(struct async_head_user *uah, unsigned long len)
 	ah->max_idx = max_idx;
 	ah->max_threads = maxthr;
 	ah->ops = ur_ops_map;
-	ah->close_nr = systab_lookup(emul_prof->profile, "close");
 	ur_cur = ah;
 	__atomic_add_fetch(&ur_heads, 1, __ATOMIC_RELAXED);
 	return 0;
@@ -1107,7 +1266,7 @@ static void start_progress(struct ur_head *ah)
 
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, UR_WORKER_STACK);
-	pthread_sigmask(SIG_BLOCK, &ur_blockset, &old);
+	pthread_sigmask(SIG_SETMASK, &ur_blockset, &old);
 	ah->prog_started = pthread_create(&ah->prog, &attr, ur_progress,
 					  ah) == 0;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -1119,7 +1278,7 @@ static struct syslet_uatom *ur_exec(struct syslet_uatom *atom, long *err)
 	struct ur_head *ah = ur_cur;
 	struct syslet_uatom *last = NULL;
 	struct ur_sl *sl = NULL;
-	struct ur_fdk k = { -1, false };
+	struct ur_fdk k = { -1, false, false, false };
 	unsigned long lflags = 0;
 	struct ur_ctx c;
 	int state;
@@ -1132,7 +1291,7 @@ static struct syslet_uatom *ur_exec(struct syslet_uatom *atom, long *err)
 	c.ah = ah;
 	c.inline_ = true;
 	c.masked = false;
-	c.budget = UR_SIG_BUDGET;
+	c.budget = INTERP_SIG_BUDGET;
 	memset(&c.st, 0, sizeof(c.st));
 	/* A bad pointer gives -EFAULT whatever the program did with SIGSEGV
 	 * and SIGBUS since (emul-fault.c). */
@@ -1173,24 +1332,16 @@ static long ur_wait(unsigned long min)
 	c.ah = ah;
 	emul_fault_own();
 	/* Signals wait until io_uring_enter() opens the caller's mask. */
-	emul_sigmask(SIG_BLOCK, &ur_blockset, &user);
+	emul_sigmask(SIG_SETMASK, &ur_blockset, &user);
 	pthread_mutex_lock(&ah->lock);
 	caller_came(ah);
 	ring_flush(ah);
 	start = ah->completions;
-	c.user_mask = user;
 	step(&c);
 	while (min && ah->completions - start < min && ah->busy) {
 		ret = wait_step(&c, &user);
 		if (ret)
 			break;
-		/* A syslet that keeps the driver busy (a loop of cheap
-		 * calls) never lets io_uring_enter() open the caller's mask:
-		 * a signal for the caller ends the wait between slices. */
-		if (ah->ready && signal_pending_inline(&c)) {
-			ret = -EINTR;
-			break;
-		}
 	}
 	submit(ah);
 	emul_stats_flush(&c.st);

@@ -13,6 +13,7 @@ int uring_op_prep(struct io_uring_sqe *sqe, int op, const struct emul_atom *a,
 		  long *now);
 long uring_op_result(int op, const struct emul_atom *a, int res);
 bool uring_op_nbfd(int op);
+bool uring_op_filepos(int op, const struct emul_atom *a);
 unsigned long uring_op_whole(int op, const struct emul_atom *a);
 int uring_op_newfd(int op, const struct emul_atom *a, long ret, bool *nb);
 const char *uring_op_name(int op);

@@ -15,13 +15,21 @@ static const char *progname = "syslet-run";
 
 static void usage(FILE *out)
 {
+	const char *const *b = syslet_backend_list();
+
 	fprintf(out,
 "Usage: %s [OPTION]... IMAGE|SOURCE [ARG]...\n"
 "Run a syslet image (.slo) or a syslet source, compiled in memory.\n"
 "ARGs bind the entry's parameters in order.\n"
 "\n"
-"  --backend=NAME  auto (default: kernel, else uring, else emul), kernel,\n"
-"                  uring or emul\n"
+"  --backend=NAME  ", progname);
+	/* The library's list, in the order auto tries them. */
+	fputs("auto (default: the first of", out);
+	for (size_t i = 0, n = 0; b[i]; i++)
+		if (strcmp(b[i], "auto"))
+			fprintf(out, "%s %s", n++ ? "," : "", b[i]);
+	fputs(" that runs\n"
+"                  here), or one of those by name\n"
 "  --threads=N     at most N cachemiss threads\n"
 "  --ring=N        a completion ring of N entries\n"
 "  --entry=NAME    run syslet NAME (needed when the image has several)\n"
@@ -36,7 +44,7 @@ static void usage(FILE *out)
 "\n"
 "Exit status: 0 when the last atom returned a non-negative value, 1 when\n"
 "it did not (the stop is reported), 2 for usage errors and images that\n"
-"cannot run here.\n", progname);
+"cannot run here.\n", out);
 }
 
 static int parse_count(const char *opt, const char *s, long *out)

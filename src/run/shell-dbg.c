@@ -29,12 +29,12 @@ struct shl_dbg {
 	int			bp_ids;
 	struct syslet_ring	ring;
 	bool			ring_on;
-	struct syslet_inst	**kept;		/* may still run in a worker */
-	size_t			nkept;
-	/* Programs replaced by a load while kept instances use them. */
-	struct shl_prog		**old_progs;
-	size_t			nold_progs;
 };
+
+/* The ring, when the session ended with syslets still running: they may
+ * yet complete into it, until the process exits.  Never read, so
+ * volatile: the store must stay for leak checkers to see it. */
+static struct syslet_ring *volatile shl_ring_left;
 
 int shl_dbg_init(struct shell *sh)
 {
@@ -62,7 +62,7 @@ static void shl_drop_inst(struct shell *sh)
 	struct shl_dbg *d = sh->dbg;
 
 	if (d->inst && d->async)
-		shl_dbg_keep(sh, d->inst);
+		shl_dbg_keep(sh, d->inst, d->prog);
 	else
 		syslet_inst__free(d->inst);
 	d->inst = NULL;
@@ -72,36 +72,37 @@ static void shl_drop_inst(struct shell *sh)
 	d->entry = NULL;
 }
 
-void shl_dbg_keep(struct shell *sh, struct syslet_inst *inst)
+void shl_dbg_keep(struct shell *sh, struct syslet_inst *inst,
+		  struct shl_prog *prog)
 {
-	struct shl_dbg *d = sh->dbg;
-	struct syslet_inst **v = realloc(d->kept, (d->nkept + 1) * sizeof(*v));
-
-	if (!v)
-		abort();
-	d->kept = v;
-	d->kept[d->nkept++] = inst;
+	(void)sh;
+	shl_exec_keep(inst, prog);
 }
 
 void shl_dbg_free(struct shell *sh)
 {
 	struct shl_dbg *d = sh->dbg;
-	size_t i;
+	size_t running;
 
 	if (!d)
 		return;
 	shl_drop_inst(sh);
-	/* Unregistering waits for busy workers; then nothing runs atoms of
-	 * the instances any more. */
-	if (d->ring_on)
+	/* Unregistering waits for busy workers, which would never come back
+	 * from a syslet that does not end: those are left to the process's
+	 * exit, with their instances, programs and ring. */
+	running = shl_exec_end_flights(sh, d->ring_on ? &d->ring : NULL);
+	if (d->ring_on && !running) {
 		syslet_ring_exit(&d->ring);
+	} else if (d->ring_on) {
+		struct syslet_ring *r = malloc(sizeof(*r));
+
+		if (!r)
+			abort();
+		*r = d->ring;
+		shl_ring_left = r;
+	}
 	shl_exec_fini(sh);
-	for (i = 0; i < d->nkept; i++)
-		syslet_inst__free(d->kept[i]);
-	free(d->kept);
-	for (i = 0; i < d->nold_progs; i++)
-		shl_prog_free(d->old_progs[i]);
-	free(d->old_progs);
+	shl_exec_free_flights(!running);
 	shl_free_args(d);
 	free(d->bps);
 	shl_prog_free(d->prog);
@@ -156,30 +157,6 @@ int shl_dbg_load_path(struct shell *sh, const char *path, int argc,
 	return 0;
 }
 
-/* The program is being replaced: instances kept because they went async
- * still point into it (the ring listing reads them, and they are freed
- * at the end), so it lives as long as they do. */
-static void shl_retire_prog(struct shl_dbg *d)
-{
-	struct shl_prog **v;
-	size_t i;
-
-	if (!d->prog)
-		return;
-	for (i = 0; i < d->nkept; i++)
-		if (syslet_inst__obj(d->kept[i]) == d->prog->obj)
-			break;
-	if (i == d->nkept) {
-		shl_prog_free(d->prog);
-		return;
-	}
-	v = realloc(d->old_progs, (d->nold_progs + 1) * sizeof(*v));
-	if (!v)
-		abort();
-	d->old_progs = v;
-	d->old_progs[d->nold_progs++] = d->prog;
-}
-
 static void shl_dbg_set_prog(struct shell *sh, struct shl_prog *p, int argc,
 			     char **argv)
 {
@@ -187,7 +164,8 @@ static void shl_dbg_set_prog(struct shell *sh, struct shl_prog *p, int argc,
 	int k;
 
 	shl_drop_inst(sh);
-	shl_retire_prog(d);
+	/* Instances kept because they went async hold their own reference. */
+	shl_prog_free(d->prog);
 	d->prog = p;
 	free(d->bps);
 	d->bps = NULL;
@@ -221,8 +199,9 @@ static void shl_dbg_load_info(struct shell *sh)
 		fprintf(sh->out, "%s %s(", i ? "," : "", e);
 		for (k = 0; k < np; k++)
 			fprintf(sh->out, "%s%s %s", k ? ", " : "",
-				params[k].type == SYSLET_PARAM_STR ? "str"
-								   : "int",
+				params[k].type == SYSLET_PARAM_STR ? "str" :
+				params[k].type == SYSLET_PARAM_SOCKADDR_IN ?
+				"sockaddr_in" : "int",
 				params[k].name);
 		fputc(')', sh->out);
 	}
@@ -929,15 +908,13 @@ static void shl_show_ring(struct shell *sh)
 		struct syslet_uatom *a = r->slots[i];
 		struct syslet_inst *inst = NULL;
 		char res[64];
-		size_t k;
 
 		if (!a)
 			continue;
 		if (d->inst && syslet_inst__atom_index(d->inst, a) >= 0)
 			inst = d->inst;
-		for (k = 0; !inst && k < d->nkept; k++)
-			if (syslet_inst__atom_index(d->kept[k], a) >= 0)
-				inst = d->kept[k];
+		if (!inst)
+			inst = shl_exec_kept(a);
 		fprintf(sh->out, "  slot %lu: ", i);
 		if (inst) {
 			const char *ran = srun_call_name(a->nr);

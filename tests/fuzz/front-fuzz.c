@@ -65,7 +65,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t n = 0;
 
 	for (size_t i = 0; i < 2; i++) {
-		struct sysletc_options opt = { profiles[i], SYSLETC_W_ALL };
+		struct sysletc_options opt = { .profile = profiles[i],
+						 .warnings = SYSLETC_W_ALL };
 		FILE *out = open_memstream(&buf, &n);
 		struct ir_program *p;
 		struct diag d;

@@ -317,7 +317,8 @@ static void kx_server(void)
 	pid = fork();
 	if (pid == 0) {
 		const char *argv[] = { kx_prog, kx_backend,
-				       kx_ex("server.slo"), "3", NULL };
+				       kx_ex("server.slo"), "127.0.0.1:8080",
+				       "3", NULL };
 		int e = open(KX_ERR, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 
 		if (e >= 0)
