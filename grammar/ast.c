@@ -175,6 +175,7 @@ void ast_decl_free(struct ast_decl *d)
 		struct ast_decl *next = d->next;
 
 		free(d->name);
+		free(d->type);
 		ast_expr_free(d->expr);
 		ast_decl_free(d->params);
 		ast_stmt_free(d->body);

@@ -54,8 +54,8 @@ enum ast_expr_kind {
 	AST_NUM,	/* num */
 	AST_STR,	/* str, len: a string literal (escapes decoded) */
 	AST_NAME,	/* name */
-	AST_ADDR,	/* &name */
-	AST_SIZEOF,	/* sizeof(name | string) */
+	AST_ADDR,	/* &name, &name[l] */
+	AST_SIZEOF,	/* sizeof(name | string | name[l]) */
 	AST_LEN,	/* len(name | string) */
 	AST_UNARY,	/* op l: '-', '~', '!' */
 	AST_BINARY,	/* l op r: arithmetic, comparisons, && || */
@@ -63,6 +63,7 @@ enum ast_expr_kind {
 	AST_ASSIGN,	/* l op= r; op is '=' or AST_OP_* compound */
 	AST_INCDEC,	/* ++l, --l, l++, l-- */
 	AST_BYTES,	/* { args }: a byte list in data */
+	AST_INDEX,	/* name[l]: an element of a buffer or data */
 };
 
 /* Multi-character operators. */
@@ -148,13 +149,14 @@ struct ast_stmt {
 enum ast_decl_kind {
 	AST_D_CONST,	/* const name = expr; */
 	AST_D_VAR,	/* var name [= expr]; one decl per name */
-	AST_D_BUFFER,	/* buffer name[expr]; */
-	AST_D_DATA,	/* data name = items; (items chained by next) */
+	AST_D_BUFFER,	/* buffer name[expr];  or  TYPE name[expr]; */
+	AST_D_DATA,	/* data [TYPE] name = items; (items chained by next) */
 	AST_D_SYSLET,	/* syslet name(params) { body } */
-	AST_D_PARAM,	/* str|int name, in a syslet's params */
+	AST_D_PARAM,	/* str|int|TYPE name, in a syslet's params */
 };
 
-enum ast_param_type { AST_PARAM_INT, AST_PARAM_STR };
+/* AST_PARAM_NAMED: the type is a name (sockaddr_in), in decl->type. */
+enum ast_param_type { AST_PARAM_INT, AST_PARAM_STR, AST_PARAM_NAMED };
 
 struct ast_decl {
 	enum ast_decl_kind	kind;
@@ -162,6 +164,10 @@ struct ast_decl {
 	struct ast_expr		*expr;		/* value, size, or data items */
 	struct ast_decl		*params;	/* SYSLET */
 	enum ast_param_type	ptype;		/* PARAM */
+	char			*type;		/* element or parameter type as
+						   written (u32, sockaddr_in), or
+						   NULL */
+	struct ast_loc		type_loc;
 	struct ast_stmt		*body;		/* SYSLET */
 	struct ast_decl		*next;
 	struct ast_decl		*last;		/* valid in the list head */

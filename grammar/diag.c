@@ -1,4 +1,5 @@
 /* diag.c: print diagnostics with the offending source line and a caret under it. */
+#define _GNU_SOURCE	/* memrchr */
 #include <stdarg.h>
 #include <string.h>
 
@@ -14,22 +15,42 @@ void diag_init(struct diag *d, const char *file, const char *src, size_t len,
 	d->out = out;
 }
 
-/* Start and length of line `line` (1-based), or NULL past the end. */
-static const char *find_line(const struct diag *d, unsigned int line,
-			     size_t *n)
+/*
+ * Start and length of line `line` (1-based), or NULL past the end.  The
+ * search starts from the last line found, forwards or backwards: the
+ * parser reports in source order, lowering (which goes back to front)
+ * in reverse, so either way the text is walked about once in all.
+ */
+static const char *find_line(struct diag *d, unsigned int line, size_t *n)
 {
 	const char *p = d->src, *end = d->src + d->len, *nl;
+	unsigned int at = 1;
 
 	if (!p || line == 0)
 		return NULL;
-	while (--line) {
+	if (d->seen_line && d->seen_off <= d->len) {
+		p = d->src + d->seen_off;
+		at = d->seen_line;
+	}
+	/* Backwards: each step finds the newline that ends the line before. */
+	for (; at > line; at--) {
+		nl = p > d->src ? memrchr(d->src, '\n', (size_t)(p - 1 - d->src))
+				: NULL;
+		p = nl ? nl + 1 : d->src;
+	}
+	for (; at < line; at++) {
 		nl = memchr(p, '\n', (size_t)(end - p));
 		if (!nl)
 			return NULL;
 		p = nl + 1;
 	}
+	d->seen_line = line;
+	d->seen_off = (size_t)(p - d->src);
 	nl = memchr(p, '\n', (size_t)(end - p));
 	*n = (size_t)((nl ? nl : end) - p);
+	/* The CR of a CRLF line end is the end, not a byte to show. */
+	if (nl && *n && p[*n - 1] == '\r')
+		(*n)--;
 	return p;
 }
 
@@ -37,7 +58,7 @@ static const char *find_line(const struct diag *d, unsigned int line,
  * QUOTE_WIDTH bytes around the caret, with "..." where cut. */
 #define QUOTE_WIDTH	160
 
-static void quote_line(const struct diag *d, struct diag_loc loc)
+static void quote_line(struct diag *d, struct diag_loc loc)
 {
 	size_t n, i, from = 0, to;
 	const char *p = find_line(d, loc.line, &n);
@@ -81,10 +102,16 @@ void diag_report(struct diag *d, enum diag_level lvl, struct diag_loc loc,
 		 const char *fmt, ...)
 {
 	static const char *const names[] = { "error", "warning", "note" };
+	char head[16];
 	va_list ap;
 
 	if (lvl == DIAG_WARNING && d->werror)
 		lvl = DIAG_ERROR;
+	va_start(ap, fmt);
+	vsnprintf(head, sizeof(head), fmt, ap);
+	va_end(ap);
+	if (lvl == DIAG_ERROR && !strncmp(head, "internal error", 14))
+		d->internal++;
 	if (lvl == DIAG_ERROR)
 		d->errors++;
 	else if (lvl == DIAG_WARNING)

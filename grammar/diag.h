@@ -20,7 +20,13 @@ struct diag {
 	FILE		*out;
 	unsigned int	errors;
 	unsigned int	warnings;
+	unsigned int	internal;	/* errors that are the compiler's bugs:
+					 * "internal error..." */
 	int		werror;	/* -Werror: warnings count as errors */
+	/* Where the last quoted line began, so that diagnostics in source
+	 * order find their lines in one pass over the text. */
+	unsigned int	seen_line;
+	size_t		seen_off;
 };
 
 void diag_init(struct diag *d, const char *file, const char *src, size_t len,

@@ -139,6 +139,7 @@ static struct ast_stmt *stmt(enum ast_stmt_kind k, struct ast_loc loc,
 
 %token END 0 "end of file"
 %token <str> NAME "identifier"
+%token <str> TYPE "type name"
 %token <num> NUMBER "number"
 %token <string> STRING "string"
 %token CONST "const" VAR "var" BUFFER "buffer" DATA "data" SYSLET "syslet"
@@ -205,6 +206,53 @@ decl:		CONST NAME '=' expr ';'
 	|	DATA NAME '=' data_items ';'
 		{
 			NN($$ = ast_decl_new(AST_D_DATA, $2, @$));
+			$$->name_loc = @2;
+			$$->expr = $4;
+		}
+	|	DATA TYPE NAME '=' data_items ';'
+		{
+			struct ast_decl *d = ast_decl_new(AST_D_DATA, $3, @$);
+
+			if (!d) {
+				free($2);
+				ast_expr_free($5);
+			}
+			NN($$ = d);
+			$$->type = $2;
+			$$->type_loc = @2;
+			$$->name_loc = @3;
+			$$->expr = $5;
+		}
+	/* An array of typed elements, as in C: u32 fds[2]; (a type name
+	 * is one only before a name, so u8 ... word are not reserved). */
+	|	TYPE NAME '[' expr ']' ';'
+		{
+			struct ast_decl *d = ast_decl_new(AST_D_BUFFER, $2, @$);
+
+			if (!d) {
+				free($1);
+				ast_expr_free($4);
+			}
+			NN($$ = d);
+			$$->type = $1;
+			$$->type_loc = @1;
+			$$->name_loc = @2;
+			$$->expr = $4;
+		}
+	|	INT_T NAME '[' expr ']' ';'
+		{
+			struct ast_decl *d = ast_decl_new(AST_D_BUFFER, $2, @$);
+			char *t = strdup("int");
+
+			if (!d || !t) {
+				ast_expr_free($4);
+				ast_decl_free(d);
+				free(t);
+			}
+			NN(d && t);
+			$$ = d;
+			$$->type = t;
+			$$->type_loc = @1;
 			$$->name_loc = @2;
 			$$->expr = $4;
 		}
@@ -277,6 +325,18 @@ param:		STR_T NAME
 			NN($$ = ast_decl_new(AST_D_PARAM, $2, @$));
 			$$->name_loc = @2;
 			$$->ptype = AST_PARAM_INT;
+		}
+	|	TYPE NAME
+		{
+			struct ast_decl *d = ast_decl_new(AST_D_PARAM, $2, @$);
+
+			if (!d)
+				free($1);
+			NN($$ = d);
+			$$->name_loc = @2;
+			$$->ptype = AST_PARAM_NAMED;
+			$$->type = $1;
+			$$->type_loc = @1;
 		}
 	;
 
@@ -427,6 +487,19 @@ expr:		primary
 			NN($$ = ast_expr_new(AST_ADDR, @$));
 			$$->name = $2;
 		}
+	|	'&' NAME '[' expr ']'
+		{
+			struct ast_expr *e = ast_expr_new(AST_ADDR, @$);
+
+			if (!e) {
+				free($2);
+				ast_expr_free($4);
+			}
+			NN($$ = e);
+			$$->name = $2;
+			$$->l = $4;
+			$$->depth = $4->depth + 1;
+		}
 	;
 
 primary:	NUMBER			{ NN($$ = ast_num($1, @$)); }
@@ -444,6 +517,32 @@ primary:	NUMBER			{ NN($$ = ast_num($1, @$)); }
 			$$->name = $1;
 			$$->args = $3;
 			$$->loc = @$;
+		}
+	|	NAME '[' expr ']'
+		{
+			struct ast_expr *e = ast_expr_new(AST_INDEX, @$);
+
+			if (!e) {
+				free($1);
+				ast_expr_free($3);
+			}
+			NN($$ = e);
+			$$->name = $1;
+			$$->l = $3;
+			$$->depth = $3->depth + 1;
+		}
+	|	SIZEOF '(' NAME '[' expr ']' ')'
+		{
+			struct ast_expr *e = ast_expr_new(AST_SIZEOF, @$);
+
+			if (!e) {
+				free($3);
+				ast_expr_free($5);
+			}
+			NN($$ = e);
+			$$->name = $3;
+			$$->l = $5;
+			$$->depth = $5->depth + 1;
 		}
 	|	SIZEOF '(' NAME ')'
 		{
@@ -511,7 +610,8 @@ static void put_symbol(FILE *f, yysymbol_kind_t sym)
 		len -= 2;
 	}
 	if (n[0] == '\'' || sym == YYSYMBOL_NAME || sym == YYSYMBOL_NUMBER ||
-	    sym == YYSYMBOL_STRING || sym == YYSYMBOL_YYEOF)
+	    sym == YYSYMBOL_STRING || sym == YYSYMBOL_YYEOF ||
+	    sym == YYSYMBOL_TYPE)
 		fprintf(f, "%.*s", (int)len, n);
 	else
 		fprintf(f, "'%.*s'", (int)len, n);
@@ -543,7 +643,7 @@ static int group_of(yysymbol_kind_t sym, bool have_expr, bool have_stmt,
 		"goto", "stop", "async", "sync", "nocomplete", ";", "{",
 	};
 	static const char *const decl[] = {
-		"const", "var", "buffer", "data", "syslet",
+		"const", "var", "buffer", "data", "syslet", "type name", "int",
 	};
 	char name[32];
 	const char *n = yysymbol_name(sym);

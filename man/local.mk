@@ -19,6 +19,7 @@ syslet_man_pages = \
 	man/syslet_obj__entry_count.3 \
 	man/syslet_obj__instantiate.3 \
 	man/syslet_inst__bind.3 \
+	man/async_head_init.3 \
 	man/syslet.5 \
 	man/syslet.7
 dist_man_MANS += $(syslet_man_pages)
@@ -57,7 +58,8 @@ syslet_man3_links = \
 	syslet_inst__atom.3:syslet_obj__instantiate.3 \
 	syslet_inst__atom_index.3:syslet_obj__instantiate.3 \
 	syslet_inst__atom_info.3:syslet_obj__instantiate.3 \
-	syslet_inst__result.3:syslet_obj__instantiate.3
+	syslet_inst__result.3:syslet_obj__instantiate.3 \
+	async_head_exit.3:async_head_init.3
 
 install-data-hook: syslet-install-man-links
 uninstall-hook: syslet-uninstall-man-links

@@ -29,6 +29,12 @@ check_PROGRAMS += tests/compiler/ir-run
 tests_compiler_ir_run_SOURCES = tests/compiler/ir-run.c
 tests_compiler_ir_run_LDADD = src/compiler/libfront.la
 
+# drop-check: lowering never loses atoms that no lower_drop() accounts for.
+check_PROGRAMS += tests/compiler/drop-check
+tests_compiler_drop_check_SOURCES = tests/compiler/drop-check.c
+tests_compiler_drop_check_LDADD = src/compiler/libfront.la
+TESTS += tests/compiler/drop-check
+
 TESTS += tests/compiler/diag.sh tests/compiler/lower.sh \
 	tests/compiler/examples.sh tests/compiler/pipeline.sh \
 	tests/compiler/semantics.sh
@@ -64,7 +70,8 @@ FUZZ_SRCS = tests/fuzz/front-fuzz.c grammar/diag.c grammar/ast.c \
 	src/compiler/ir.c src/compiler/lower-ir.c src/compiler/lower-expr.c \
 	src/compiler/lower-data.c src/compiler/lower-call.c \
 	src/compiler/lower-cond.c src/compiler/layout.c src/compiler/emit.c \
-	src/image/image.c src/image/verify.c src/common/systab.c
+	src/image/image.c src/image/verify.c src/common/systab.c \
+	src/common/hidx.c src/common/consts.c
 tests/fuzz/front-fuzz-libfuzzer: $(FUZZ_SRCS:%=$(srcdir)/%) src/common/tables.c
 	$(AM_V_CC)$(MKDIR_P) tests/fuzz && $(FUZZ_CC) $(FUZZ_FLAGS) \
 		$(AM_CPPFLAGS) $(LIBELF_CFLAGS) $(FUZZ_SRCS:%=$(srcdir)/%) \

@@ -17,11 +17,13 @@ endif
 
 # `make fuzz-image [FUZZ_SECONDS=N]`: libFuzzer (clang, ASan, UBSan) on
 # slo_image_read_mem() and the printers, seeded with the examples
-# compiled for every target; finds land in tests/image/corpus-run/.
+# compiled for every target and tests/image/corpus/; finds land in
+# tests/image/corpus-run/.
 IMAGE_FUZZ_SRCS = tests/image/read-fuzz.c src/image/image.c \
 	src/image/verify.c src/image/elf-write.c src/image/elf-read.c \
 	src/image/describe.c src/image/list.c src/image/dot.c \
-	src/image/header.c src/common/systab.c src/common/readfile.c
+	src/image/header.c src/common/systab.c src/common/readfile.c \
+	src/common/hidx.c src/common/consts.c
 EXTRA_DIST += tests/image/read-fuzz.c
 tests/image/read-fuzz-libfuzzer: $(IMAGE_FUZZ_SRCS:%=$(srcdir)/%) src/common/tables.c
 	$(AM_V_CC)$(MKDIR_P) tests/image && $(FUZZ_CC) $(FUZZ_FLAGS) \
@@ -35,8 +37,19 @@ fuzz-image: tests/image/read-fuzz-libfuzzer sysletc$(EXEEXT)
 		done; \
 	done; true
 	./tests/image/read-fuzz-libfuzzer -max_total_time=$(FUZZ_SECONDS) \
-		-max_len=16384 -timeout=10 tests/image/corpus-run
+		-max_len=16384 -timeout=10 tests/image/corpus-run \
+		$(srcdir)/tests/image/corpus
 .PHONY: fuzz-image
 CLEANFILES += tests/image/read-fuzz-libfuzzer
 TESTS += tests/image/valgrind.sh
 EXTRA_DIST += tests/image/valgrind.sh
+
+# Every input the image fuzzer found, replayed by make check: the target
+# above built as a plain program (tests/image/corpus/README).
+check_PROGRAMS += tests/image/read-fuzz
+tests_image_read_fuzz_SOURCES = tests/image/read-fuzz.c
+tests_image_read_fuzz_LDADD = src/image/libimage.la src/common/libcommon.la \
+	$(LIBELF_LIBS)
+TESTS += tests/image/replay.sh
+EXTRA_DIST += tests/image/replay.sh tests/image/corpus/README \
+	$(wildcard $(srcdir)/tests/image/corpus/*.slo)

@@ -19,7 +19,7 @@ EXTRA_DIST += tests/kernel/init.c tests/kernel/ktest.c tests/kernel/fuzz.c \
 # 64 bits, and configure refuses a second build of a configured tree.
 kguest_dir = tests/kernel/guest
 kguest_rt = args fault stop async register umem deny wait signal sigloop \
-	hello hello2007 load chains profile
+	hello hello2007 load chains profile compat
 kguest_examples = hello cat copy countdown server
 kguest_cc = $(CC) $(DEFS) $(DEFAULT_INCLUDES) $(AM_CPPFLAGS) $(CPPFLAGS) \
 	$(AM_CFLAGS) $(CFLAGS)

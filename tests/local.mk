@@ -1,5 +1,35 @@
 # tests/local.mk: the test suite; each part of the project adds its own fragment.
 EXTRA_DIST += tests/lib/harness.sh
+
+# Every test runs through run-prog.sh, which skips (77, with the reason) a
+# 32-bit program where 32-bit programs do not run: a kernel without ia32
+# emulation refuses them even though -m32 builds them.  Whether they run
+# is probed once per make check, into tests/lib/m32.status (m32.sh).
+LOG_COMPILER = $(SHELL) $(top_srcdir)/tests/lib/run-prog.sh
+EXTRA_DIST += tests/lib/run-prog.sh tests/lib/m32.sh tests/lib/m32-probe.sh
+if HAVE_M32
+check_PROGRAMS += tests/lib/m32-probe
+tests_lib_m32_probe_SOURCES = tests/lib/m32-probe.c
+tests_lib_m32_probe_CFLAGS = $(AM_CFLAGS) -m32 -pthread
+tests_lib_m32_probe_LDFLAGS = -m32 -pthread
+m32_probe = tests/lib/m32-probe$(EXEEXT)
+else
+EXTRA_DIST += tests/lib/m32-probe.c
+endif
+check_DATA = tests/lib/m32.status tests/lib/tests.list
+CLEANFILES += tests/lib/m32.status tests/lib/tests.list
+.PHONY: tests/lib/m32.status
+tests/lib/m32.status: $(m32_probe)
+	$(AM_V_GEN)$(MKDIR_P) tests/lib && HAVE_M32=$(HAVE_M32_VALUE) \
+		CC='$(CC)' $(SHELL) $(srcdir)/tests/lib/m32-probe.sh \
+		./tests/lib/m32-probe$(EXEEXT) >$@
+# The test programs, one a line, for tests/common/m32-off.sh (not
+# $(TESTS), which make check TESTS=... narrows).
+tests/lib/tests.list: Makefile
+	$(AM_V_GEN)$(MKDIR_P) tests/lib && \
+		for t in $(check_PROGRAMS); do echo $$t; done >$@
+TESTS += tests/common/m32-off.sh
+EXTRA_DIST += tests/common/m32-off.sh
 noinst_HEADERS += tests/lib/slurp.h
 TESTS += tests/common/systab.sh
 EXTRA_DIST += tests/common/systab.sh
@@ -11,6 +41,7 @@ include tests/compiler.mk
 include tests/image.mk
 include tests/sysletc.mk
 include tests/runtime.mk
+include tests/diff.mk
 include tests/kernel.mk
 include tests/shell.mk
 include tests/asm.mk
@@ -28,3 +59,40 @@ tests_common_readfile_SOURCES = tests/common/readfile.c
 tests_common_readfile_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_common_readfile_LDADD = src/common/libcommon.la $(CMOCKA_LIBS)
 endif
+
+# `make check-sanitize`: the whole suite built with ASan and UBSan
+# (configure --enable-sanitize) in sanitize/, leaving the build here
+# alone.  Automake refuses a second build out of a source tree that is
+# configured in place (its objects would be taken for the new build's), so
+# sanitize/tree is a copy of the distributed files (make distdir; mtimes
+# kept, so a rerun rebuilds only what changed), built in sanitize/build.
+# Our programs handle a failed allocation (an absurd --ring=N, say): under
+# ASan too, malloc returns NULL then, as libc's does, rather than abort.
+AM_TESTS_ENVIRONMENT += SYSLET_SANITIZE='$(SYSLET_SANITIZE)'; \
+	export SYSLET_SANITIZE; \
+	if test -n "$$SYSLET_SANITIZE"; then \
+		ASAN_OPTIONS="allocator_may_return_null=1:$${ASAN_OPTIONS:-}"; \
+		export ASAN_OPTIONS; \
+	fi;
+SANITIZE_DIR = sanitize
+SANITIZE_CONFIGURE_FLAGS =
+check-sanitize:
+	$(MKDIR_P) $(SANITIZE_DIR)/build
+	$(MAKE) $(AM_MAKEFLAGS) distdir distdir=$(SANITIZE_DIR)/tree
+	cd $(SANITIZE_DIR)/build && \
+	{ test -f config.status || ../tree/configure --enable-sanitize \
+		$(SANITIZE_CONFIGURE_FLAGS); } && \
+	UBSAN_OPTIONS="$${UBSAN_OPTIONS:-print_stacktrace=1}" \
+	$(MAKE) $(AM_MAKEFLAGS) check
+.PHONY: check-sanitize
+
+# `make analyze`: gcc -fanalyzer over src/ (tests/analyze.sh); it fails
+# on a finding that tests/analyze-known.txt does not accept with a reason.
+# -O2 whatever CFLAGS say: what the analyzer finds depends on inlining.
+ANALYZE_SOURCES = $(filter-out %/tables.c,$(wildcard $(srcdir)/src/*/*.c))
+EXTRA_DIST += tests/analyze.sh tests/analyze-known.txt
+analyze: $(BUILT_SOURCES)
+	$(AM_V_GEN)ANALYZE_CC='$(CC) $(DEFS) $(DEFAULT_INCLUDES) $(AM_CPPFLAGS) $(CPPFLAGS) $(LIBELF_CFLAGS) $(AM_CFLAGS) $(CFLAGS) -O2' \
+		srcdir='$(srcdir)' $(SHELL) $(srcdir)/tests/analyze.sh \
+		$(srcdir)/tests/analyze-known.txt $(ANALYZE_SOURCES)
+.PHONY: analyze

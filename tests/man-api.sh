@@ -1,9 +1,10 @@
 #!/bin/sh
-# man-api.sh: the section 3 pages name only functions libsyslet.h declares, and each extra name gets an installed link.
+# man-api.sh: the section 3 pages name only functions libsyslet.h (or syslet-compat.h) declares, and each extra name gets an installed link.
 . "$top_srcdir/tests/lib/harness.sh"
 
 hdr=$top_srcdir/src/include/libsyslet.h
-[ -f "$hdr" ] || fail "missing $hdr"
+compat=$top_srcdir/src/include/syslet-compat.h
+[ -f "$hdr" ] && [ -f "$compat" ] || fail "missing $hdr or $compat"
 : "${MAN_LINKS=}"
 
 # The names a page's NAME section lists (.Nm lines before .Nd).
@@ -18,7 +19,7 @@ for f in "$top_srcdir"/man/*.3; do
 	for name in $(page_names "$f"); do
 		[ -n "$first" ] || first=$name
 		[ "$name" = libsyslet ] && continue
-		if ! grep -Eq "(^|[^A-Za-z0-9_])$name\(" "$hdr"; then
+		if ! grep -Eq "(^|[^A-Za-z0-9_])$name\(" "$hdr" "$compat"; then
 			echo "$page: $name is not declared in libsyslet.h" >&2
 			status=1
 		fi

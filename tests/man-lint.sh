@@ -18,6 +18,12 @@ for page in $MAN_LINT; do
 		echo "mandoc -Tlint: $page: exit $rc" >&2
 		status=1
 	fi
+	# A macro glued to the end of a text line ("number..It") is only
+	# text to mandoc: two list items or paragraphs run together.
+	if grep -nE '^[^.].*[^ ]\.(It|Pp|Sh|Ss|Bl|El|Bd|Ed)$' "$f" >&2; then
+		echo "$page: a macro at the end of a text line" >&2
+		status=1
+	fi
 	n=$((n + 1))
 done
 

@@ -7,3 +7,5 @@ EXTRA_DIST += tests/man-api.sh
 AM_TESTS_ENVIRONMENT += MAN_LINKS='$(syslet_man3_links)'; export MAN_LINKS;
 TESTS += tests/man-options.sh
 EXTRA_DIST += tests/man-options.sh
+TESTS += tests/man-example.sh
+EXTRA_DIST += tests/man-example.sh

@@ -9,15 +9,27 @@ tests_run_image_api_LDADD = src/lib/libsyslet.la src/image/libimage.la \
 endif
 
 # syslet-run end to end: the examples, errors, --each, --trace, --stats.
+# syslet(5)'s addresses (buf + 4) and joined strings, run.
+TESTS += tests/run/addresses.sh
+EXTRA_DIST += tests/run/addresses.sh
 TESTS += tests/run/examples.sh tests/run/errors.sh tests/run/each.sh \
-	tests/run/trace.sh tests/run/shebang.sh tests/run/readme.sh
-# examples.sh and readme.sh both run examples/server.syslet on its fixed
-# port: they take turns through flock(1) on this file.
+	tests/run/status.sh \
+	tests/run/trace.sh tests/run/shebang.sh tests/run/readme.sh \
+	tests/run/signal.sh tests/run/overflow.sh
+# Element access and sockaddr_in parameters end to end; elements32.sh
+# runs the i386 image in a 32-bit process (skips without -m32).
+TESTS += tests/run/elements.sh tests/run/elements32.sh tests/run/params.sh
+EXTRA_DIST += tests/run/elements.sh tests/run/elements32.sh \
+	tests/run/params.sh tests/run/elements.syslet tests/run/params.syslet
+# readme.sh runs examples/server.syslet on the README's port 8080, under
+# flock(1) on this file (examples.sh picks a free port of its own).
 CLEANFILES += tests/run/port-8080.lock
 check_PROGRAMS += tests/run/tcp-client
 tests_run_tcp_client_SOURCES = tests/run/tcp-client.c
 EXTRA_DIST += tests/run/examples.sh tests/run/errors.sh tests/run/each.sh tests/run/trace.sh \
-	tests/run/shebang.sh tests/run/readme.sh tests/run/cat.syslet tests/run/two.syslet \
+	tests/run/status.sh \
+	tests/run/shebang.sh tests/run/readme.sh tests/run/signal.sh tests/run/overflow.sh \
+	tests/run/cat.syslet tests/run/two.syslet \
 	tests/run/shebang.syslet tests/run/hello.txt tests/run/cat.trace
 
 # The benchmark is built by make check, so that it cannot rot, but only

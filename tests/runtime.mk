@@ -6,7 +6,9 @@ runtime_tests = tests/runtime/args tests/runtime/fault tests/runtime/stop \
 	tests/runtime/deny tests/runtime/wait tests/runtime/signal \
 	tests/runtime/sigloop tests/runtime/hello tests/runtime/hello2007 \
 	tests/runtime/load tests/runtime/chains tests/runtime/observe \
-	tests/runtime/stats-handoff tests/runtime/poolwait tests/runtime/profile
+	tests/runtime/stats-handoff tests/runtime/poolwait tests/runtime/profile \
+	tests/runtime/eintr tests/runtime/sigkinds tests/runtime/faultown \
+	tests/runtime/nowait
 check_PROGRAMS += $(runtime_tests)
 TESTS += $(runtime_tests)
 noinst_HEADERS += tests/runtime/helpers.h
@@ -29,6 +31,27 @@ tests_runtime_observe_LDADD = $(runtime_ldadd)
 tests_runtime_stats_handoff_LDADD = $(runtime_ldadd)
 tests_runtime_poolwait_LDADD = $(runtime_ldadd)
 tests_runtime_profile_LDADD = $(runtime_ldadd)
+tests_runtime_eintr_LDADD = $(runtime_ldadd)
+tests_runtime_sigkinds_LDADD = $(runtime_ldadd)
+tests_runtime_faultown_LDADD = $(runtime_ldadd)
+tests_runtime_nowait_LDADD = $(runtime_ldadd)
+# The uring backend's own promises (skips where io_uring cannot be set up).
+check_PROGRAMS += tests/runtime/uring tests/runtime/noring
+TESTS += tests/runtime/uring tests/runtime/noring
+tests_runtime_uring_LDADD = $(runtime_ldadd)
+tests_runtime_noring_LDADD = $(runtime_ldadd)
+
+# syslet-compat.h: a program in the 2007 style, run on each backend by
+# name (the kernel's run skips where no patched kernel answers).
+check_PROGRAMS += tests/runtime/compat
+tests_runtime_compat_LDADD = $(runtime_ldadd)
+TESTS += tests/runtime/compat-emul.sh tests/runtime/compat-kernel.sh \
+	tests/runtime/compat-uring.sh
+# The programs above on each user-space backend by name.
+TESTS += tests/runtime/backends.sh
+EXTRA_DIST += tests/runtime/backends.sh
+EXTRA_DIST += tests/runtime/compat-emul.sh tests/runtime/compat-kernel.sh \
+	tests/runtime/compat-uring.sh
 
 # The same programs against an -m32 build of libsyslet's core, so that the
 # i386 engine is tested too (its own convenience library: no libelf needed).
@@ -44,16 +67,33 @@ runtime32_tests = tests/runtime/args32 tests/runtime/fault32 \
 	tests/runtime/sigloop32 tests/runtime/load32 tests/runtime/register32 \
 	tests/runtime/deny32 tests/runtime/wait32 tests/runtime/hello32 \
 	tests/runtime/chains32 tests/runtime/observe32 tests/runtime/poolwait32 \
-	tests/runtime/profile32
+	tests/runtime/profile32 tests/runtime/compat32 tests/runtime/eintr32 \
+	tests/runtime/sigkinds32 tests/runtime/faultown32
 check_PROGRAMS += $(runtime32_tests)
 TESTS += $(runtime32_tests)
 runtime32_cflags = $(AM_CFLAGS) -m32 -pthread
 runtime32_ldflags = -m32 -pthread
 runtime32_ldadd = tests/runtime/libsyslet32.la
+tests_runtime_faultown32_SOURCES = tests/runtime/faultown.c
+tests_runtime_faultown32_CFLAGS = $(runtime32_cflags)
+tests_runtime_faultown32_LDFLAGS = $(runtime32_ldflags)
+tests_runtime_faultown32_LDADD = $(runtime32_ldadd)
+tests_runtime_eintr32_SOURCES = tests/runtime/eintr.c
+tests_runtime_eintr32_CFLAGS = $(runtime32_cflags)
+tests_runtime_eintr32_LDFLAGS = $(runtime32_ldflags)
+tests_runtime_eintr32_LDADD = $(runtime32_ldadd)
+tests_runtime_sigkinds32_SOURCES = tests/runtime/sigkinds.c
+tests_runtime_sigkinds32_CFLAGS = $(runtime32_cflags)
+tests_runtime_sigkinds32_LDFLAGS = $(runtime32_ldflags)
+tests_runtime_sigkinds32_LDADD = $(runtime32_ldadd)
 tests_runtime_profile32_SOURCES = tests/runtime/profile.c
 tests_runtime_profile32_CFLAGS = $(runtime32_cflags)
 tests_runtime_profile32_LDFLAGS = $(runtime32_ldflags)
 tests_runtime_profile32_LDADD = $(runtime32_ldadd)
+tests_runtime_compat32_SOURCES = tests/runtime/compat.c
+tests_runtime_compat32_CFLAGS = $(runtime32_cflags)
+tests_runtime_compat32_LDFLAGS = $(runtime32_ldflags)
+tests_runtime_compat32_LDADD = $(runtime32_ldadd)
 tests_runtime_chains32_SOURCES = tests/runtime/chains.c
 tests_runtime_chains32_CFLAGS = $(runtime32_cflags)
 tests_runtime_chains32_LDFLAGS = $(runtime32_ldflags)

@@ -23,10 +23,17 @@ TESTS += tests/sysletc/golden.sh
 EXTRA_DIST += tests/sysletc/golden.sh \
 	$(wildcard $(srcdir)/tests/sysletc/golden/*.syslet) \
 	$(wildcard $(srcdir)/tests/sysletc/golden/*.S)
-TESTS += tests/sysletc/cli.sh
-EXTRA_DIST += tests/sysletc/cli.sh
+TESTS += tests/sysletc/cli.sh tests/sysletc/output.sh
+EXTRA_DIST += tests/sysletc/cli.sh tests/sysletc/output.sh
+# Doubling any input at most triples sysletc's time (tests/lib/linear.sh).
+TESTS += tests/sysletc/linear.sh
+EXTRA_DIST += tests/sysletc/linear.sh tests/lib/linear.sh
 TESTS += tests/sysletc/examples.sh tests/sysletc/corrupt.sh
 EXTRA_DIST += tests/sysletc/examples.sh tests/sysletc/corrupt.sh
+# Symbol prefixes, and images of format 1 (made by sysletc 0.1.0).
+TESTS += tests/sysletc/prefix.sh
+EXTRA_DIST += tests/sysletc/prefix.sh tests/sysletc/v1/cat-x86_64.slo \
+	tests/sysletc/v1/cat-i386.slo tests/sysletc/v1/entries-x86_64.slo
 
 # semantics: front + layout + emit on real sources; the image runs the
 # same atoms as the IR did, for random stop outcomes.
@@ -35,3 +42,48 @@ tests_sysletc_semantics_SOURCES = tests/sysletc/semantics.c
 tests_sysletc_semantics_LDADD = src/compiler/libcompiler.la
 TESTS += tests/sysletc/semantics.sh
 EXTRA_DIST += tests/sysletc/semantics.sh
+
+# Two images that share every name, linked into one C program through
+# their prefixes (two-a.slo's default, two_a; --prefix=beta), -m64 and,
+# where 32-bit programs run, -m32.  Images and headers are made here, so
+# the program is linked as a user links it.
+two_m64 = tests/sysletc/m64/two-a.slo tests/sysletc/m64/two-b.slo
+two_m32 = tests/sysletc/m32/two-a.slo tests/sysletc/m32/two-b.slo
+two_src = $(srcdir)/tests/sysletc/two-a.syslet $(srcdir)/tests/sysletc/two-b.syslet
+tests/sysletc/m64/two-a.slo: $(two_src) sysletc$(EXEEXT)
+	$(AM_V_GEN)$(MKDIR_P) tests/sysletc/m64 && \
+	./sysletc --target=x86_64 -H tests/sysletc/m64/two-a.h -o $@ \
+		$(srcdir)/tests/sysletc/two-a.syslet
+tests/sysletc/m64/two-b.slo: $(two_src) sysletc$(EXEEXT)
+	$(AM_V_GEN)$(MKDIR_P) tests/sysletc/m64 && \
+	./sysletc --target=x86_64 --prefix=beta -H tests/sysletc/m64/two-b.h \
+		-o $@ $(srcdir)/tests/sysletc/two-b.syslet
+tests/sysletc/m32/two-a.slo: $(two_src) sysletc$(EXEEXT)
+	$(AM_V_GEN)$(MKDIR_P) tests/sysletc/m32 && \
+	./sysletc --target=i386 -H tests/sysletc/m32/two-a.h -o $@ \
+		$(srcdir)/tests/sysletc/two-a.syslet
+tests/sysletc/m32/two-b.slo: $(two_src) sysletc$(EXEEXT)
+	$(AM_V_GEN)$(MKDIR_P) tests/sysletc/m32 && \
+	./sysletc --target=i386 --prefix=beta -H tests/sysletc/m32/two-b.h \
+		-o $@ $(srcdir)/tests/sysletc/two-b.syslet
+EXTRA_DIST += tests/sysletc/two-main.c $(two_src:$(srcdir)/%=%)
+CLEANFILES += $(two_m64) $(two_m32) $(two_m64:.slo=.h) $(two_m32:.slo=.h)
+
+check_PROGRAMS += tests/sysletc/two-images
+TESTS += tests/sysletc/two-images
+tests_sysletc_two_images_SOURCES = tests/sysletc/two-main.c
+tests_sysletc_two_images_CPPFLAGS = $(AM_CPPFLAGS) -I$(builddir)/tests/sysletc/m64
+tests_sysletc_two_images_LDADD = $(two_m64) src/lib/libsyslet.la
+tests_sysletc_two_images_DEPENDENCIES = $(two_m64) src/lib/libsyslet.la
+$(tests_sysletc_two_images_OBJECTS): $(two_m64)
+if HAVE_M32
+check_PROGRAMS += tests/sysletc/two-images32
+TESTS += tests/sysletc/two-images32
+tests_sysletc_two_images32_SOURCES = tests/sysletc/two-main.c
+tests_sysletc_two_images32_CPPFLAGS = $(AM_CPPFLAGS) -I$(builddir)/tests/sysletc/m32
+tests_sysletc_two_images32_CFLAGS = $(AM_CFLAGS) -m32 -pthread
+tests_sysletc_two_images32_LDFLAGS = -m32 -pthread
+tests_sysletc_two_images32_LDADD = $(two_m32) tests/runtime/libsyslet32.la
+tests_sysletc_two_images32_DEPENDENCIES = $(two_m32) tests/runtime/libsyslet32.la
+$(tests_sysletc_two_images32_OBJECTS): $(two_m32)
+endif

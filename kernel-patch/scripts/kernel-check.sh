@@ -139,7 +139,7 @@ fuzz_seed=${SYSLET_KSEED:-0x5eed5ee1}
 # The guest test programs of tests/kernel/ run in each ABI, without
 # arguments, TAP on stdout; a new one is added here.
 kt_progs="ktest ksafe"
-rt_progs="args fault stop async register umem deny wait signal sigloop hello hello2007 load chains profile"
+rt_progs="args fault stop async register umem deny wait signal sigloop hello hello2007 load chains profile compat"
 build_guest() { # BITS
 	local m=-m$1 f ok=0
 	for f in init $kt_progs fuzz kexamples; do

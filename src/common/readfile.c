@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,10 +46,146 @@ void common_read_too_large(char *err, size_t errlen, size_t max)
 	rf_fail(err, errlen, EFBIG, msg);
 }
 
+/*
+ * The checks of common_read_input(), run on what has arrived so far.
+ * what is COMMON_TEXT_OR_ELF until the first byte; 0 checks nothing.
+ */
+struct rf_sniff {
+	int		what;
+	size_t		max;
+	int		stream;		/* not a regular file */
+	off_t		size;		/* a regular file's */
+	size_t		scanned;	/* text: bytes known to hold no NUL */
+	int		elf_stage;	/* 0: header, 1: table, 2: extent, 3: done */
+	uint64_t	need;		/* ELF: the end of the section table */
+	uint64_t	extent;		/* ELF: the end of everything described */
+};
+
+static uint64_t rf_le(const unsigned char *p, unsigned int n)
+{
+	uint64_t v = 0;
+
+	while (n--)
+		v = v << 8 | p[n];
+	return v;
+}
+
+/* "a NUL byte at line L, column C": where, for a file that is no text. */
+static int rf_nul(char *err, size_t errlen, const char *buf, const char *nul)
+{
+	unsigned int line = 1;
+	const char *bol = buf;
+	char msg[96];
+
+	for (const char *p = buf; p < nul; p++)
+		if (*p == '\n') {
+			line++;
+			bol = p + 1;
+		}
+	snprintf(msg, sizeof(msg), "a NUL byte at line %u, column %zu: "
+		 "binary data, not text", line, (size_t)(nul - bol) + 1);
+	return rf_fail(err, errlen, EILSEQ, msg);
+}
+
+/*
+ * An ELF stream is read as far as its header says it goes: the section
+ * table's end once the header is in, then the end of the last section
+ * once the table is in.  A header this code cannot follow (a class or
+ * byte order sysletc never writes) ends the checks; the image reader
+ * then says what is wrong.
+ */
+static int rf_elf(struct rf_sniff *s, const unsigned char *b, size_t n,
+		  char *err, size_t errlen)
+{
+	unsigned int w, ehsize, entsize;
+	uint64_t shoff, shnum, shentsize;
+
+	if (memcmp(b, "\177ELF", n < 4 ? n : 4))
+		return rf_fail(err, errlen, EILSEQ, "not an ELF file");
+	if (!s->stream || s->elf_stage == 3 || n < 16)
+		return 0;
+	w = b[4] == 1 ? 4 : b[4] == 2 ? 8 : 0;
+	if (!w || b[5] != 1) {
+		s->elf_stage = 3;
+		return 0;
+	}
+	ehsize = w == 4 ? 52 : 64;
+	entsize = w == 4 ? 40 : 64;
+	if (s->elf_stage == 0) {
+		if (n < ehsize)
+			return 0;
+		shoff = rf_le(b + (w == 4 ? 32 : 40), w);
+		shentsize = rf_le(b + (w == 4 ? 46 : 58), 2);
+		shnum = rf_le(b + (w == 4 ? 48 : 60), 2);
+		if (shentsize != entsize || shnum == 0 || shoff > s->max) {
+			s->elf_stage = 3;
+			return 0;
+		}
+		s->need = shoff + shnum * shentsize;
+		if (s->need > s->max) {
+			common_read_too_large(err, errlen, s->max);
+			return -1;
+		}
+		s->extent = s->need > ehsize ? s->need : ehsize;
+		s->elf_stage = 1;
+	}
+	if (s->elf_stage == 1) {
+		if (n < s->need)
+			return 0;
+		shoff = rf_le(b + (w == 4 ? 32 : 40), w);
+		shnum = (s->need - shoff) / entsize;
+		for (uint64_t i = 0; i < shnum; i++) {
+			const unsigned char *h = b + shoff + i * entsize;
+			uint64_t type = rf_le(h + 4, 4);
+			uint64_t off = rf_le(h + (w == 4 ? 16 : 24), w);
+			uint64_t size = rf_le(h + (w == 4 ? 20 : 32), w);
+
+			if (type == 8 /* SHT_NOBITS */ || type == 0)
+				continue;
+			if (off > s->max || size > s->max - off) {
+				common_read_too_large(err, errlen, s->max);
+				return -1;
+			}
+			if (off + size > s->extent)
+				s->extent = off + size;
+		}
+		s->elf_stage = 2;
+	}
+	if (n > s->extent)
+		return rf_fail(err, errlen, EILSEQ, "more bytes than its ELF "
+			       "headers describe");
+	return 0;
+}
+
+/* The first byte tells an image from a source, and so the bound. */
+static void rf_decide(struct rf_sniff *s, char first)
+{
+	s->what = first == '\177' ? COMMON_ELF : COMMON_TEXT;
+	s->max = s->what == COMMON_ELF ? COMMON_MAX_IMAGE : COMMON_MAX_SOURCE;
+}
+
+static int rf_check(struct rf_sniff *s, const char *buf, size_t n, char *err,
+		    size_t errlen)
+{
+	const char *nul;
+
+	if (!s->what || !n)
+		return 0;
+	if (s->what == COMMON_TEXT_OR_ELF)
+		rf_decide(s, buf[0]);
+	if (s->what == COMMON_ELF)
+		return rf_elf(s, (const unsigned char *)buf, n, err, errlen);
+	nul = memchr(buf + s->scanned, '\0', n - s->scanned);
+	if (nul)
+		return rf_nul(err, errlen, buf, nul);
+	s->scanned = n;
+	return 0;
+}
+
 /* Room for max + 1 bytes (one more than allowed shows the file is too
  * large without reading on) and the NUL. */
-static int rf_read_fd(int fd, size_t max, size_t cap, char **out, size_t *len,
-		      char *err, size_t errlen)
+static int rf_read_fd(int fd, struct rf_sniff *s, size_t cap, char **out,
+		      size_t *len, char *err, size_t errlen)
 {
 	char *buf = malloc(cap);
 	size_t n = 0;
@@ -62,9 +199,9 @@ static int rf_read_fd(int fd, size_t max, size_t cap, char **out, size_t *len,
 			size_t ncap;
 			char *nb;
 
-			if (n > max)
+			if (n > s->max)
 				break;
-			ncap = cap > (max + 2) / 2 ? max + 2 : cap * 2;
+			ncap = cap > (s->max + 2) / 2 ? s->max + 2 : cap * 2;
 			nb = realloc(buf, ncap);
 			if (!nb)
 				goto nomem;
@@ -83,10 +220,17 @@ static int rf_read_fd(int fd, size_t max, size_t cap, char **out, size_t *len,
 		if (r == 0)
 			break;
 		n += (size_t)r;
+		if (rf_check(s, buf, n > s->max ? s->max : n, err, errlen)) {
+			int e = errno;
+
+			free(buf);
+			errno = e;
+			return -1;
+		}
 	}
-	if (n > max) {
+	if (n > s->max) {
 		free(buf);
-		common_read_too_large(err, errlen, max);
+		common_read_too_large(err, errlen, s->max);
 		return -1;
 	}
 	buf[n] = '\0';
@@ -98,44 +242,101 @@ nomem:
 	return rf_fail(err, errlen, ENOMEM, "out of memory");
 }
 
-int common_read_file(const char *path, size_t max, char **buf, size_t *len,
-		     char *err, size_t errlen)
+/*
+ * What may be read at all: bytes a file or a stream holds, never a
+ * device that makes them up (/dev/zero, /dev/urandom) or a disk.  A named
+ * device is refused before it is opened (opening some has effects of its
+ * own); the standard input may also be a terminal.
+ */
+static int rf_type_ok(const struct stat *st, int tty, char *err,
+		      size_t errlen)
+{
+	if (S_ISDIR(st->st_mode))
+		return rf_fail(err, errlen, EISDIR, strerror(EISDIR));
+	if (S_ISREG(st->st_mode) || S_ISFIFO(st->st_mode) ||
+	    S_ISSOCK(st->st_mode) || (S_ISCHR(st->st_mode) && tty))
+		return 0;
+	return rf_fail(err, errlen, EINVAL, S_ISCHR(st->st_mode) ?
+		       "not a regular file or a pipe (a character device)" :
+		       S_ISBLK(st->st_mode) ?
+		       "not a regular file or a pipe (a block device)" :
+		       "not a regular file or a pipe");
+}
+
+static int rf_read(const char *path, size_t max, enum common_content what,
+		   char **buf, size_t *len, enum common_content *kind,
+		   char *err, size_t errlen)
 {
 	int is_stdin = !strcmp(path, "-");
-	int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+	struct rf_sniff s = { .what = (int)what, .max = max };
 	size_t cap = 65536;
 	struct stat st;
-	int rc = -1, e;
+	int fd = STDIN_FILENO, rc = -1, e;
 
 	*buf = NULL;
 	*len = 0;
-	if (max > (size_t)-1 / 2)	/* keeps max + 2 and doubling in range */
-		max = (size_t)-1 / 2;
-	if (fd < 0)
-		return rf_fail(err, errlen, errno, strerror(errno));
+	if (what == COMMON_TEXT)
+		s.max = COMMON_MAX_SOURCE;
+	else if (what)
+		s.max = COMMON_MAX_IMAGE;	/* until the first byte says */
+	if (s.max > (size_t)-1 / 2)	/* keeps max + 2 and doubling in range */
+		s.max = (size_t)-1 / 2;
+	if (!is_stdin) {
+		if (stat(path, &st))
+			return rf_fail(err, errlen, errno, strerror(errno));
+		if (rf_type_ok(&st, 0, err, errlen))
+			return -1;
+		fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+		if (fd < 0)
+			return rf_fail(err, errlen, errno, strerror(errno));
+	}
+	/* What was opened is what counts (the name may have changed). */
 	if (fstat(fd, &st)) {
 		rf_fail(err, errlen, errno, strerror(errno));
 		goto out;
 	}
-	if (S_ISDIR(st.st_mode)) {
-		rf_fail(err, errlen, EISDIR, strerror(EISDIR));
+	if (rf_type_ok(&st, is_stdin && isatty(fd), err, errlen))
 		goto out;
-	}
+	s.stream = !S_ISREG(st.st_mode);
+	s.size = st.st_size;
 	if (S_ISREG(st.st_mode)) {
-		if ((unsigned long long)st.st_size > max) {
-			common_read_too_large(err, errlen, max);
+		unsigned char first;
+
+		/* Which bound applies, before a buffer of the size is made. */
+		if (s.what == COMMON_TEXT_OR_ELF && st.st_size > 0 &&
+		    pread(fd, &first, 1, 0) == 1)
+			rf_decide(&s, (char)first);
+		if ((unsigned long long)st.st_size > s.max) {
+			common_read_too_large(err, errlen, s.max);
 			goto out;
 		}
 		/* One byte over the size sees the end without a realloc. */
 		cap = (size_t)st.st_size + 2;
-	} else if (cap > max + 2) {
-		cap = max + 2;
+	} else if (cap > s.max + 2) {
+		cap = s.max + 2;
 	}
-	rc = rf_read_fd(fd, max, cap, buf, len, err, errlen);
+	rc = rf_read_fd(fd, &s, cap, buf, len, err, errlen);
 out:
 	e = errno;
+	/* Also on failure, for a caller whose message depends on it. */
+	if (kind)
+		*kind = s.what == COMMON_TEXT_OR_ELF ? COMMON_TEXT :
+			(enum common_content)s.what;
 	if (!is_stdin)
 		close(fd);
 	errno = e;
 	return rc;
+}
+
+int common_read_file(const char *path, size_t max, char **buf, size_t *len,
+		     char *err, size_t errlen)
+{
+	return rf_read(path, max, 0, buf, len, NULL, err, errlen);
+}
+
+int common_read_input(const char *path, enum common_content what,
+		      char **buf, size_t *len, enum common_content *kind,
+		      char *err, size_t errlen)
+{
+	return rf_read(path, 0, what, buf, len, kind, err, errlen);
 }

@@ -74,9 +74,13 @@ long systab_syslet_nr(enum systab_profile p, int call)
 
 int systab_syslet_call(enum systab_profile p, long nr)
 {
-	long off = nr - syslet_base(p);
+	long base = syslet_base(p);
 
-	return off >= 0 && off < SYSLET_NR_CALLS ? (int)off : -1;
+	/* nr comes from an image word: compare before subtracting, which
+	 * would overflow for numbers near LONG_MIN. */
+	if (nr < base || nr >= base + SYSLET_NR_CALLS)
+		return -1;
+	return (int)(nr - base);
 }
 
 int systab_lookup(enum systab_profile p, const char *name)
@@ -121,11 +125,31 @@ long systab_nr_syscalls(enum systab_profile p)
 	return syslet_base(p) + SYSLET_NR_CALLS;
 }
 
+/*
+ * The deny list (DESIGN section 4), shared by the compiler, the image
+ * checker and every backend; the kernel patch keeps the same list.
+ */
 static const char *const denied_names[] = {
+	/* Process creation and exit, exec, return from a handler. */
 	"fork", "vfork", "clone", "clone3", "execve", "execveat", "exit",
-	"exit_group", "sigreturn", "rt_sigreturn", "async_register",
-	"async_exec", "async_wait", "async_unregister",
+	"exit_group", "sigreturn", "rt_sigreturn",
+	/* The async calls themselves. */
+	"async_register", "async_exec", "async_wait", "async_unregister",
+	/* Per-task state whose target is ambiguous once a syslet has been
+	 * handed to another thread: credentials, filters, namespaces. */
+	"seccomp", "setuid", "setgid", "setreuid", "setregid", "setresuid",
+	"setresgid", "setfsuid", "setfsgid", "setgroups", "setuid32",
+	"setgid32", "setreuid32", "setregid32", "setresuid32", "setresgid32",
+	"setfsuid32", "setfsgid32", "setgroups32", "capset", "unshare",
+	"setns", "landlock_restrict_self", "set_tid_address",
+	"set_robust_list", "rseq", "sigaltstack",
+	/* The runtime's own thread pointer and machine state. */
+	"arch_prctl", "set_thread_area", "vm86", "vm86old",
 };
+
+/* prctl()'s operation that installs a seccomp filter or strict mode
+ * (<linux/prctl.h>). */
+#define SYSTAB_PR_SET_SECCOMP	22
 
 bool systab_denied_name(const char *name)
 {
@@ -141,6 +165,23 @@ bool systab_denied(enum systab_profile p, long nr)
 	const char *name = systab_name(p, nr);
 
 	return name && systab_denied_name(name);
+}
+
+bool systab_denied_arg0_name(const char *name, unsigned long arg0)
+{
+	return !strcmp(name, "prctl") && arg0 == SYSTAB_PR_SET_SECCOMP;
+}
+
+bool systab_denied_args(enum systab_profile p, long nr,
+			const unsigned long *args, unsigned int nargs)
+{
+	const char *name = systab_name(p, nr);
+
+	if (!name)
+		return false;
+	if (systab_denied_name(name))
+		return true;
+	return systab_denied_arg0_name(name, nargs ? args[0] : 0);
 }
 
 unsigned int systab_edit_distance(const char *a, const char *b)

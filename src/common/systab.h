@@ -46,10 +46,24 @@ int systab_syslet_call(enum systab_profile p, long nr);
 
 /*
  * Calls never allowed inside an atom: process creation and exit, exec,
- * sigreturn and the async_* calls.  umem_add is allowed.
+ * sigreturn, the async_* calls, per-task state that a hand-off makes
+ * ambiguous (seccomp, the setuid family, capset, unshare, setns,
+ * landlock_restrict_self, set_tid_address, set_robust_list, rseq,
+ * sigaltstack) and the runtime's own thread pointer (arch_prctl,
+ * set_thread_area, vm86).  umem_add is allowed.
  */
 bool systab_denied_name(const char *name);
 bool systab_denied(enum systab_profile p, long nr);
+/*
+ * The list by argument: a call allowed in atoms but not with this first
+ * argument (prctl(PR_SET_SECCOMP, ...)); the compiler asks when the
+ * argument is a constant, the backends when the atom runs.  The second
+ * form also answers true for the calls denied whatever the arguments;
+ * @nargs arguments were fetched, the rest are 0.
+ */
+bool systab_denied_arg0_name(const char *name, unsigned long arg0);
+bool systab_denied_args(enum systab_profile p, long nr,
+			const unsigned long *args, unsigned int nargs);
 
 /*
  * Levenshtein distance of two names, for "did you mean" here and in the

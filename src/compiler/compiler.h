@@ -24,11 +24,16 @@
 struct sysletc_options {
 	int		profile;	/* enum systab_profile */
 	unsigned int	warnings;	/* SYSLETC_W_* bits enabled by -W */
+	unsigned int	no_warnings;	/* and disabled by -Wno- */
 };
 
 #define SYSLETC_W_UNUSED	0x1u	/* unused var, buffer, data, label */
 #define SYSLETC_W_UNREACHABLE	0x2u	/* statements after stop/goto/break */
+#define SYSLETC_W_CALL_OUTPUT	0x4u	/* &var given to a call that writes
+					   more than that word (pipe) */
 #define SYSLETC_W_ALL		0xffu
+/* On unless disabled: a zeroed struct sysletc_options has them. */
+#define SYSLETC_W_DEFAULT	SYSLETC_W_CALL_OUTPUT
 
 /* Front end: parse and lower one source.  Owned by grammar/ + lower.c. */
 struct ir_program *sysletc_front(const char *src, size_t len,

@@ -9,6 +9,10 @@ void ir_atom_clear(struct ir_atom *a)
 	free(a->text);
 	a->sysname = NULL;
 	a->text = NULL;
+	for (int k = 0; k < 7; k++) {
+		free(a->names[k]);
+		a->names[k] = NULL;
+	}
 }
 
 void ir_program_free(struct ir_program *p)

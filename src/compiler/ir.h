@@ -29,6 +29,20 @@ enum ir_cell_kind {
 	IR_CELL_PARAM,		/* a typed parameter, bound by the runner */
 	IR_CELL_ADDR,		/* holds the address of an object or a cell */
 	IR_CELL_SCRATCH,	/* compiler temporary (copies for var OP const) */
+	/*
+	 * Not cells of .syslet.cells but words inside an object, which
+	 * atoms point at directly: an element of a buffer or data as wide
+	 * as a word (fds[1] of u32 on i386), or a piece of the widening
+	 * scratch.  target_obj and target_off say where.
+	 */
+	IR_CELL_MEM,
+	/*
+	 * An element narrower than a word (u32 on x86_64).  Lowering only:
+	 * an atom that reads one gets copies in front of it that widen the
+	 * element into a scratch word, and points there; it never reaches
+	 * layout or emit.
+	 */
+	IR_CELL_NARROW,
 };
 
 struct ir_cell {
@@ -36,9 +50,10 @@ struct ir_cell {
 	char			*name;		/* ELF symbol name, NULL if none */
 	char			*display;	/* listing name: fd, $4096, &buf, "hi" */
 	int64_t			value;		/* initial value */
-	int			target_obj;	/* IR_CELL_ADDR: object index or IR_NONE */
+	int			target_obj;	/* ADDR, MEM, NARROW: object or IR_NONE */
 	int			target_cell;	/* IR_CELL_ADDR: cell index or IR_NONE */
 	uint64_t		target_off;	/* byte offset into the target */
+	unsigned int		width;		/* MEM, NARROW: element bytes */
 	int			entry;		/* IR_CELL_PARAM: its entry */
 	int			param_index;
 	enum slo_param_type	param_type;
@@ -55,6 +70,8 @@ struct ir_object {
 	enum ir_obj_kind	kind;
 	char			*name;		/* NULL for anonymous strings */
 	uint64_t		size;
+	uint64_t		pad;		/* zero bytes after it, so that a
+						   word can be read at its end */
 	uint8_t			*bytes;		/* size bytes; NULL for buffers */
 	unsigned int		align;
 	struct ir_loc		loc;
@@ -77,6 +94,10 @@ struct ir_atom {
 	enum slo_role	role;
 	struct ir_loc	loc;
 	char		*text;		/* source statement for listings */
+	/* How the source names what ret [0] and args [1..6] read, when
+	 * that differs from the cell's display (a widened element reads
+	 * the scratch word, yet holds fds[0]); owned, or NULL. */
+	char		*names[7];
 };
 
 struct ir_entry {

@@ -42,6 +42,7 @@ struct layout {
 	size_t			nr_order, nr_tramps;
 	int			*stack;
 	size_t			sp;
+	unsigned char		*is_start;	/* an entry's first atom */
 };
 
 static int wants_skip(const struct ir_atom *a)
@@ -91,14 +92,6 @@ static int check_ir(struct layout *l)
 	return l->d->errors ? -1 : 0;
 }
 
-static int is_entry_start(const struct ir_program *p, int atom)
-{
-	for (size_t e = 0; e < p->nr_entries; e++)
-		if (p->entries[e].first_atom == atom)
-			return 1;
-	return 0;
-}
-
 /* Grant wishes in source order; an entry's first atom has no
  * predecessor, so the entry symbol starts its block of atoms. */
 static void grant(struct layout *l)
@@ -107,6 +100,8 @@ static void grant(struct layout *l)
 
 	for (size_t i = 0; i < l->n; i++)
 		l->uf[i] = (int)i;
+	for (size_t e = 0; e < p->nr_entries; e++)
+		l->is_start[p->entries[e].first_atom] = 1;
 	for (size_t i = 0; i < l->n; i++) {
 		const struct ir_atom *a = &p->atoms[i];
 		int t;
@@ -114,7 +109,7 @@ static void grant(struct layout *l)
 		if (!wants_skip(a))
 			continue;
 		t = a->skip;
-		if (l->pred[t] >= 0 || is_entry_start(p, t) ||
+		if (l->pred[t] >= 0 || l->is_start[t] ||
 		    uf_find(l->uf, (int)i) == uf_find(l->uf, t))
 			continue;
 		l->pred[t] = (int)i;
@@ -215,16 +210,17 @@ static int rebuild(struct layout *l)
 			continue;
 		}
 		*a = p->atoms[x];
-		p->atoms[x].sysname = NULL;	/* moved */
+		/* Moved: the strings are a's now (the rest of the old atom is
+		 * still read, by the trampolines of its branch). */
+		p->atoms[x].sysname = NULL;
 		p->atoms[x].text = NULL;
+		memset(p->atoms[x].names, 0, sizeof(p->atoms[x].names));
 		a->next = new_index(l, a->next);
 		a->skip = wants_skip(a) ? (int)k + 1 : IR_NONE;
 	}
 	/* Atoms nobody reaches are gone; so are their strings. */
-	for (size_t i = 0; i < l->n; i++) {
-		free(p->atoms[i].sysname);
-		free(p->atoms[i].text);
-	}
+	for (size_t i = 0; i < l->n; i++)
+		ir_atom_clear(&p->atoms[i]);
 	free(p->atoms);
 	p->atoms = atoms;
 	p->nr_atoms = l->nr_order;
@@ -265,8 +261,9 @@ int ir_layout(struct ir_program *p, struct diag *d)
 	l.order = malloc(2 * n * sizeof(int));
 	l.tramp_for = malloc(n * sizeof(int));
 	l.stack = malloc((2 * n + 2) * sizeof(int));
+	l.is_start = calloc(n, 1);
 	if (!l.pred || !l.succ || !l.uf || !l.pos || !l.order ||
-	    !l.tramp_for || !l.stack) {
+	    !l.tramp_for || !l.stack || !l.is_start) {
 		internal(&l, NULL, "out of memory");
 		goto out;
 	}
@@ -288,5 +285,6 @@ out:
 	free(l.order);
 	free(l.tramp_for);
 	free(l.stack);
+	free(l.is_start);
 	return rc;
 }

@@ -41,6 +41,177 @@ static const struct {
 	{ "syncfs", 1, 1 }, { "getdents64", 3, 3 }, { "uname", 1, 1 },
 };
 
+/*
+ * Calls that take a buffer and its length: the kernel reads or writes
+ * len (times unit, for arrays of records) bytes at buf.  One entry per
+ * call; argument positions count from 0, after syscall()'s number.
+ */
+static const struct {
+	const char	*name;
+	unsigned char	buf, len;
+	unsigned char	unit;		/* bytes per counted element */
+	bool		fills;		/* the kernel writes the buffer */
+} sized[] = {
+	{ "read", 1, 2, 1, true },		{ "write", 1, 2, 1, false },
+	{ "pread64", 1, 2, 1, true },		{ "pwrite64", 1, 2, 1, false },
+	{ "recvfrom", 1, 2, 1, true },		{ "sendto", 1, 2, 1, false },
+	{ "recv", 1, 2, 1, true },		{ "send", 1, 2, 1, false },
+	{ "getdents64", 1, 2, 1, true },	{ "getdents", 1, 2, 1, true },
+	{ "readlink", 1, 2, 1, true },		{ "readlinkat", 2, 3, 1, true },
+	{ "getrandom", 0, 1, 1, true },		{ "getcwd", 0, 1, 1, true },
+	{ "bind", 1, 2, 1, false },		{ "connect", 1, 2, 1, false },
+	{ "setsockopt", 3, 4, 1, false },	{ "syslog", 1, 2, 1, true },
+	{ "getxattr", 2, 3, 1, true },		{ "lgetxattr", 2, 3, 1, true },
+	{ "fgetxattr", 2, 3, 1, true },		{ "setxattr", 2, 3, 1, false },
+	{ "lsetxattr", 2, 3, 1, false },	{ "fsetxattr", 2, 3, 1, false },
+	{ "listxattr", 1, 2, 1, true },		{ "llistxattr", 1, 2, 1, true },
+	{ "flistxattr", 1, 2, 1, true },	{ "sethostname", 0, 1, 1, false },
+	{ "setdomainname", 0, 1, 1, false },	{ "mq_timedsend", 1, 2, 1, false },
+	{ "mq_timedreceive", 1, 2, 1, true },
+	{ "sched_getaffinity", 2, 1, 1, true },
+	{ "sched_setaffinity", 2, 1, 1, false },
+	/* struct pollfd: 8 bytes; struct epoll_event: 12 on x86 (packed). */
+	{ "poll", 0, 1, 8, true },		{ "ppoll", 0, 1, 8, true },
+	{ "epoll_wait", 1, 2, 12, true },	{ "epoll_pwait", 1, 2, 12, true },
+	{ "epoll_pwait2", 1, 2, 12, true },
+};
+
+/*
+ * What calls write through a pointer argument, when its size is fixed:
+ * bytes on x86_64 and on i386 (both i386 profiles), and the size of one
+ * element when the output is an array (pipe's two ints).  An output that
+ * depends on another argument (read's buffer and count) is not here.
+ */
+static const struct {
+	const char	*name;
+	unsigned char	arg;
+	unsigned short	size64, size32;
+	unsigned char	elem;
+	const char	*what;
+} outputs[] = {
+	{ "pipe", 0, 8, 8, 4, "two ints: the read end, then the write end" },
+	{ "pipe2", 0, 8, 8, 4, "two ints: the read end, then the write end" },
+	{ "socketpair", 3, 8, 8, 4, "two ints, one per end" },
+	{ "clock_gettime", 1, 16, 8, 0, "a struct timespec" },
+	{ "clock_getres", 1, 16, 8, 0, "a struct timespec" },
+	{ "nanosleep", 1, 16, 8, 0, "a struct timespec" },
+	{ "gettimeofday", 0, 16, 8, 0, "a struct timeval" },
+	{ "stat", 1, 144, 64, 0, "a struct stat" },
+	{ "fstat", 1, 144, 64, 0, "a struct stat" },
+	{ "lstat", 1, 144, 64, 0, "a struct stat" },
+	{ "newfstatat", 2, 144, 144, 0, "a struct stat" },
+	{ "stat64", 1, 96, 96, 0, "a struct stat64" },
+	{ "fstat64", 1, 96, 96, 0, "a struct stat64" },
+	{ "lstat64", 1, 96, 96, 0, "a struct stat64" },
+	{ "fstatat64", 2, 96, 96, 0, "a struct stat64" },
+	{ "statx", 4, 256, 256, 0, "a struct statx" },
+	{ "statfs", 1, 120, 64, 0, "a struct statfs" },
+	{ "fstatfs", 1, 120, 64, 0, "a struct statfs" },
+	{ "uname", 0, 390, 390, 0, "a struct utsname" },
+	{ "sysinfo", 0, 112, 64, 0, "a struct sysinfo" },
+	{ "times", 0, 32, 16, 0, "a struct tms" },
+	{ "getrlimit", 1, 16, 8, 0, "a struct rlimit" },
+	{ "prlimit64", 3, 16, 16, 0, "a struct rlimit64" },
+	{ "getrusage", 1, 144, 72, 0, "a struct rusage" },
+	{ "wait4", 3, 144, 72, 0, "a struct rusage" },
+};
+
+static const char *const ordinal[] = {
+	"first", "second", "third", "fourth", "fifth", "sixth",
+};
+
+/*
+ * The argument a call writes a fixed size through: a one-word cell
+ * (&var) that gets more than one word, or more than one value, is a
+ * warning (pipe(&v) packs both ends into v on x86_64, and on i386 the
+ * write end lands in the next cell); a buffer or data with less room
+ * than the call writes is an error (memory after it is overwritten), so
+ * is data, which is read-only.
+ */
+static void check_output(struct lower *L, const char *call,
+			 const struct ast_expr *args)
+{
+	const struct ast_expr *x = args, *arg;
+	unsigned int size, i;
+	struct lower_sym *s;
+	int64_t off = 0;
+	size_t k;
+
+	for (k = 0; k < sizeof(outputs) / sizeof(outputs[0]); k++)
+		if (!strcmp(outputs[k].name, call))
+			break;
+	if (k == sizeof(outputs) / sizeof(outputs[0]))
+		return;
+	for (i = 0; x && i < outputs[k].arg; i++)
+		x = x->next;
+	if (!x)
+		return;
+	arg = x;
+	size = L->word == 8 ? outputs[k].size64 : outputs[k].size32;
+	if (x->kind == AST_ADDR && !x->l) {
+		s = lower_lookup(L, x->name, x->loc);
+		if (s)
+			s->used--;
+		if (!s || (s->kind != LSYM_VAR && s->kind != LSYM_PARAM))
+			goto object;
+		if (size > L->word ||
+		    (outputs[k].elem && size / outputs[k].elem > 1))
+			lower_warn(L, SYSLETC_W_CALL_OUTPUT, x->loc, "%s writes "
+				   "%u bytes through its %s argument (%s), but "
+				   "'&%s' is one %u-byte cell%s", call, size,
+				   ordinal[outputs[k].arg], outputs[k].what,
+				   x->name, L->word, outputs[k].elem ?
+				   "; declare 'u32 fds[2];' and pass fds" :
+				   "; pass a buffer that size");
+		return;
+	}
+object:
+	/* A buffer or data, maybe + k, or &name[i]. */
+	if (x->kind == AST_BINARY && (x->op == '+' || x->op == '-') &&
+	    x->l->kind == AST_NAME && lower_eval(L, x->r, &off) == 1) {
+		if (x->op == '-')
+			off = -off;
+		x = x->l;
+	} else if (x->kind == AST_ADDR && x->l) {
+		if (lower_eval(L, x->l, &off) != 1)
+			return;
+	} else if (x->kind != AST_NAME && x->kind != AST_ADDR) {
+		return;
+	}
+	s = lower_lookup(L, x->name, x->loc);
+	if (!s)
+		return;
+	s->used--;
+	if ((s->kind != LSYM_BUFFER && s->kind != LSYM_DATA) ||
+	    s->state != LEVAL_DONE)
+		return;
+	if (x->kind == AST_ADDR && x->l)
+		off *= s->elem;
+	if (s->kind == LSYM_DATA) {
+		lower_error(L, arg->loc, "%s writes through its %s argument "
+			    "(%s), into data '%s', which is read-only (declare "
+			    "a buffer)", call, ordinal[outputs[k].arg],
+			    outputs[k].what, s->name);
+		return;
+	}
+	if (off < 0 || (uint64_t)off > s->size)
+		return;		/* reported as the operand */
+	if (s->size - (uint64_t)off < size) {
+		lower_error(L, arg->loc, "%s writes %u bytes through its %s "
+			    "argument (%s), but '%s' has %llu bytes there: the "
+			    "rest would overwrite what follows it", call, size,
+			    ordinal[outputs[k].arg], outputs[k].what, s->name,
+			    (unsigned long long)(s->size - (uint64_t)off));
+		return;
+	}
+	if (outputs[k].elem && s->elem != 1 && s->elem != outputs[k].elem)
+		lower_warn(L, SYSLETC_W_CALL_OUTPUT, arg->loc, "%s writes "
+			   "%u-byte ints, but '%s' has %u-byte elements: %s[1] "
+			   "would not hold the second (declare 'u32 %s[2];')",
+			   call, outputs[k].elem, s->name, s->elem, s->name,
+			   s->name);
+}
+
 /* Why a denied call cannot run inside an atom. */
 static const char *deny_reason(const char *name)
 {
@@ -54,8 +225,24 @@ static const char *deny_reason(const char *name)
 		return "it ends the process; use 'stop' to end the syslet";
 	if (strstr(name, "sigreturn"))
 		return "it only makes sense when returning from a signal handler";
-	return "syslets cannot start, wait for or register other syslets "
-	       "from inside an atom (the kernel would recurse)";
+	if (!strncmp(name, "async_", 6))
+		return "syslets cannot start, wait for or register other "
+		       "syslets from inside an atom (the kernel would recurse)";
+	if (!strcmp(name, "arch_prctl") || !strcmp(name, "set_thread_area") ||
+	    !strncmp(name, "vm86", 4))
+		return "it changes the thread pointer or machine state the "
+		       "runtime itself depends on";
+	if (!strcmp(name, "sigaltstack"))
+		return "it changes the stack the runtime's fault handling "
+		       "runs on, of a thread that is not the caller's once "
+		       "the syslet went async";
+	if (!strcmp(name, "prctl"))
+		return "prctl(PR_SET_SECCOMP) would filter the runtime's own "
+		       "calls, and the thread it applies to is not the "
+		       "caller's once the syslet went async";
+	return "it changes state of one thread (credentials, filters, "
+	       "namespaces, registrations), and once the syslet went async "
+	       "that is no longer the caller's thread";
 }
 
 static bool is_data_ctor(const char *name)
@@ -171,6 +358,120 @@ static long resolve(struct lower *L, const struct ast_expr *e,
 	return nr;
 }
 
+/* The bytes from where e points to the end of the buffer, data object
+ * or string it points into, with a name for messages; false when e is
+ * not such an address (a variable, a computed pointer). */
+static bool object_room(struct lower *L, const struct ast_expr *e,
+			uint64_t *room, struct lower_sym **sym)
+{
+	struct lower_sym *s = NULL;
+	int64_t off = 0;
+	uint64_t size;
+
+	if (e->kind == AST_BINARY && (e->op == '+' || e->op == '-')) {
+		if (lower_eval(L, e->r, &off) != 1)
+			return false;
+		if (e->op == '-')
+			off = (int64_t)(0 - (uint64_t)off);
+		e = e->l;
+	}
+	if (e->kind == AST_STR) {
+		size = e->len + 1;
+	} else if (e->kind == AST_NAME || e->kind == AST_ADDR) {
+		int64_t index = 0;
+
+		/* &name[i]: from element i on. */
+		if (e->kind == AST_ADDR && e->l &&
+		    lower_eval(L, e->l, &index) != 1)
+			return false;
+		s = lower_lookup(L, e->name, e->loc);
+		if (s)
+			s->used--;	/* the operand counted the use */
+		if (!s || (s->kind != LSYM_BUFFER && s->kind != LSYM_DATA) ||
+		    s->state != LEVAL_DONE)
+			return false;
+		size = s->size;
+		if (e->kind == AST_ADDR && e->l)
+			off = (int64_t)((uint64_t)off +
+					(uint64_t)index * (s->elem ? s->elem : 1));
+	} else {
+		return false;
+	}
+	if (off < 0 || (uint64_t)off > size)
+		return false;	/* reported as an offset outside */
+	*room = size - (uint64_t)off;
+	*sym = s;
+	return true;
+}
+
+/*
+ * A constant length larger than the object passed with it would have the
+ * kernel read past its end, or write past it into whatever lies after:
+ * another buffer, another instance's cells, the runner's heap.
+ */
+static int check_length(struct lower *L, const char *sysname,
+			const struct ast_expr *args)
+{
+	const struct ast_expr *buf = NULL, *len = NULL, *a;
+	struct lower_sym *s = NULL;
+	uint64_t room, n, bytes;
+	char what[160], count[64];
+	unsigned int i;
+	int64_t v;
+	size_t k;
+
+	for (k = 0; k < sizeof(sized) / sizeof(sized[0]); k++)
+		if (!strcmp(sized[k].name, sysname))
+			break;
+	if (k == sizeof(sized) / sizeof(sized[0]))
+		return 0;
+	for (a = args, i = 0; a; a = a->next, i++) {
+		if (i == sized[k].buf)
+			buf = a;
+		if (i == sized[k].len)
+			len = a;
+	}
+	if (!buf || !len || lower_eval(L, len, &v) != 1 ||
+	    !object_room(L, buf, &room, &s))
+		return 0;
+	/* The kernel sees the word: -1 is the largest length there is. */
+	n = L->word >= 8 ? (uint64_t)v : (uint64_t)v & 0xffffffffu;
+	if (n <= room / sized[k].unit)
+		return 0;
+	bytes = n * sized[k].unit;
+	if (s && (buf->kind == AST_BINARY ||
+		  (buf->kind == AST_ADDR && buf->l)))
+		snprintf(what, sizeof(what), "the %llu bytes of %s '%s' after "
+			 "the offset", (unsigned long long)room,
+			 s->kind == LSYM_BUFFER ? "buffer" : "data", s->name);
+	else if (s)
+		snprintf(what, sizeof(what), "%s '%s' (%llu bytes)",
+			 s->kind == LSYM_BUFFER ? "buffer" : "data", s->name,
+			 (unsigned long long)room);
+	else
+		snprintf(what, sizeof(what), "the string (%llu bytes with its "
+			 "NUL%s)", (unsigned long long)room,
+			 buf->kind == AST_BINARY ? ", after the offset" : "");
+	if (v < 0)
+		snprintf(count, sizeof(count), "%lld (%llu unsigned)",
+			 (long long)v, (unsigned long long)n);
+	else
+		snprintf(count, sizeof(count), "%llu", (unsigned long long)n);
+	if (sized[k].unit > 1 && n <= UINT64_MAX / sized[k].unit)
+		lower_error(L, len->loc, "count %s (%llu bytes) is larger "
+			    "than %s: '%s' would %s past its end", count,
+			    (unsigned long long)bytes, what, sysname,
+			    sized[k].fills ? "write" : "read");
+	else
+		lower_error(L, len->loc, "length %s is larger than %s: "
+			    "'%s' would %s past its end", count, what,
+			    sysname, sized[k].fills ? "write" : "read");
+	if (s)
+		lower_note(L, s->decl->name_loc, "'%s' is declared here",
+			   s->name);
+	return -1;
+}
+
 int lower_call(struct lower *L, const struct ast_expr *e, int ret,
 	       struct lower_branch br)
 {
@@ -196,6 +497,21 @@ int lower_call(struct lower *L, const struct ast_expr *e, int ret,
 		free(sysname);
 		return LOWER_END;
 	}
+	/* Denied by its first argument, when that is a constant (else the
+	 * backends refuse it when it runs). */
+	if (args) {
+		int64_t v;
+
+		if (lower_eval(L, args, &v) == 1 &&
+		    systab_denied_arg0_name(sysname, (unsigned long)v)) {
+			lower_error(L, args->loc, "'%s' with %lld is not allowed "
+				    "in a syslet: %s", sysname, (long long)v,
+				    deny_reason(sysname));
+			free(sysname);
+			return LOWER_END;
+		}
+	}
+	check_output(L, sysname, args);
 	for (const struct ast_expr *x = args; x; x = x->next) {
 		int c = lower_operand(L, x);
 
@@ -203,7 +519,7 @@ int lower_call(struct lower *L, const struct ast_expr *e, int ret,
 			bad = 1;
 		cells[i++] = c;
 	}
-	if (bad || L->oom) {
+	if (bad || L->oom || check_length(L, sysname, args)) {
 		free(sysname);
 		return LOWER_END;
 	}

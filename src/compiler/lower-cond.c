@@ -175,6 +175,15 @@ static int test(struct lower *L, const struct ast_expr *x, int op, int64_t k,
 		if (k == 0 && fz && !fz->used && fz->cell == cell)
 			return fused(L, fz, branch_for(op, t, f));
 		return test_var(L, cell, op, k, loc, t, f);
+	case AST_INDEX:
+		/* An element is tested as a variable is (a narrow one
+		 * through its widened copy). */
+		cell = lower_element(L, x);
+		if (cell < 0)
+			return LOWER_END;
+		if (k == 0 && fz && !fz->used && fz->cell == cell)
+			return fused(L, fz, branch_for(op, t, f));
+		return test_var(L, cell, op, k, loc, t, f);
 	default:
 		break;
 	}
@@ -197,13 +206,17 @@ int lower_cond(struct lower *L, const struct ast_expr *e, int t, int f,
 	int64_t v, k;
 	int r, rt;
 
-	if (!e)
-		return t;	/* for (;;) */
+	if (!e) {
+		lower_drop(L, f);	/* for (;;) */
+		return t;
+	}
 	r = lower_eval(L, e, &v);
 	if (r < 0)
 		return LOWER_END;
-	if (r == 1)
+	if (r == 1) {
+		lower_drop(L, v ? f : t);
 		return v ? t : f;
+	}
 	if (e->kind == AST_UNARY && e->op == '!')
 		return lower_cond(L, e->l, f, t, fz);
 	if (e->kind == AST_BINARY && e->op == AST_OP_AND) {

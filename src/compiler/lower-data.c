@@ -6,8 +6,24 @@
 #include "compiler/lower.h"
 
 /* Objects larger than this are surely a typo, and would not fit an
- * i386 address space next to everything else. */
-#define LOWER_MAX_OBJECT	(64u << 20)
+ * i386 address space next to everything else: the format's limit,
+ * which every image reader applies too. */
+#define LOWER_MAX_OBJECT	SLO_MAX_OBJECT
+
+/* A plain buffer or data has byte elements (buf[3]), as char arrays
+ * do in C; `u32 fds[2];` and `data u16 ports = ...` say otherwise. */
+static bool elem_type(struct lower *L, struct lower_sym *s)
+{
+	s->elem = 1;
+	s->elem_name = "u8";
+	if (!s->decl->type)
+		return true;
+	s->elem = lower_elem_type(L, s->decl->type, s->decl->type_loc,
+				  s->decl->kind == AST_D_DATA ? "data" :
+				  "an array");
+	s->elem_name = s->decl->type;
+	return s->elem != 0;
+}
 
 void lower_buffer(struct lower *L, struct lower_sym *s)
 {
@@ -17,17 +33,29 @@ void lower_buffer(struct lower *L, struct lower_sym *s)
 	if (s->state != LEVAL_TODO)
 		return;
 	s->state = LEVAL_BUSY;
-	if (lower_eval_must(L, s->decl->expr, &n, "a buffer size") != 1) {
+	if (!elem_type(L, s)) {
 		s->state = LEVAL_BAD;
 		return;
 	}
-	if (n <= 0 || (uint64_t)n > LOWER_MAX_OBJECT) {
-		lower_error(L, s->decl->expr->loc, "buffer size %lld is out of "
-			    "range (1..%u)", (long long)n, LOWER_MAX_OBJECT);
+	if (lower_eval_must(L, s->decl->expr, &n, s->decl->type ?
+			    "an array length" : "a buffer size") != 1) {
 		s->state = LEVAL_BAD;
 		return;
 	}
-	s->size = s->len = (uint64_t)n;
+	if (n <= 0 || (uint64_t)n > LOWER_MAX_OBJECT / s->elem) {
+		if (s->decl->type)
+			lower_error(L, s->decl->expr->loc, "array length %lld "
+				    "is out of range (1..%u %s elements)",
+				    (long long)n, LOWER_MAX_OBJECT / s->elem,
+				    s->elem_name);
+		else
+			lower_error(L, s->decl->expr->loc, "buffer size %lld "
+				    "is out of range (1..%u)", (long long)n,
+				    LOWER_MAX_OBJECT);
+		s->state = LEVAL_BAD;
+		return;
+	}
+	s->size = s->len = (uint64_t)n * s->elem;
 	name = s->local ? lower_fmt(L, "%s.%s", L->syslet->name, s->name) :
 			  lower_strdup(L, s->name);
 	s->obj = lower_object(L, IR_OBJ_BUFFER, name, s->size, NULL, L->word,
@@ -44,6 +72,10 @@ struct bytes {
 
 static int put(struct lower *L, struct bytes *bs, const void *p, size_t n)
 {
+	/* An empty string first: no buffer yet, and memcpy(NULL, p, 0) is
+	 * undefined (gcc -fanalyzer, UBSan). */
+	if (!n)
+		return 0;
 	if (bs->n + n > LOWER_MAX_OBJECT) {
 		bs->too_large = true;
 		return -1;
@@ -146,7 +178,7 @@ static const struct {
 };
 
 static int item(struct lower *L, struct bytes *bs, const struct ast_expr *e,
-		bool *ends_in_string)
+		bool *ends_in_string, const struct lower_sym *s)
 {
 	int64_t v;
 
@@ -176,6 +208,8 @@ static int item(struct lower *L, struct bytes *bs, const struct ast_expr *e,
 			if (nargs(e) != 1 ||
 			    lower_eval_must(L, e->args, &v, "a word") != 1)
 				return -1;
+			if (fits(L, e->args, v, 8 * L->word, "a word"))
+				return -1;
 			return put_int(L, bs, (uint64_t)v, L->word, false);
 		}
 		for (size_t i = 0; i < sizeof(int_ctors) / sizeof(int_ctors[0]);
@@ -200,6 +234,12 @@ static int item(struct lower *L, struct bytes *bs, const struct ast_expr *e,
 			    "be64 or sockaddr_in)", e->name);
 		return -1;
 	default:
+		/* In typed data a number is one element. */
+		if (s->decl->type && lower_eval(L, e, &v) == 1) {
+			if (fits(L, e, v, 8 * s->elem, s->elem_name))
+				return -1;
+			return put_int(L, bs, (uint64_t)v, s->elem, false);
+		}
 		if (lower_eval(L, e, &v) == 1) {
 			lower_error(L, e->loc, "a number in data needs a size: "
 				    "write u32(%lld), u8(...) or { bytes }",
@@ -240,9 +280,13 @@ int lower_data(struct lower *L, struct lower_sym *s)
 		return -1;
 	}
 	s->state = LEVAL_BUSY;
+	if (!elem_type(L, s)) {
+		s->state = LEVAL_BAD;
+		return -1;
+	}
 	L->eval_depth++;
 	for (const struct ast_expr *e = s->decl->expr; e; e = e->next)
-		if (item(L, &bs, e, &str)) {
+		if (item(L, &bs, e, &str, s)) {
 			bad = 1;
 			break;
 		}
@@ -259,6 +303,12 @@ int lower_data(struct lower *L, struct lower_sym *s)
 	if (!bad && bs.n == 0) {
 		lower_error(L, s->decl->name_loc, "data '%s' is empty",
 			    s->name);
+		bad = 1;
+	}
+	if (!bad && bs.n % s->elem) {
+		lower_error(L, s->decl->name_loc, "data '%s' is %zu bytes, not "
+			    "a whole number of %s elements", s->name, bs.n,
+			    s->elem_name);
 		bad = 1;
 	}
 	if (bad) {

@@ -3,74 +3,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/consts.h"
 #include "common/systab.h"
 #include "compiler/lower.h"
 
-/*
- * Predefined constants.  These are the Linux UAPI values, which are the
- * same for every profile we target (i386-2007, i386, x86_64 all use the
- * x86 asm-generic numbering); O_LARGEFILE, whose meaning differs, is
- * left out on purpose.  errno names (EAGAIN ...) come from the
- * generated table through errno_lookup().
- */
-static const struct {
-	const char	*name;
-	int64_t		value;
-} predefined[] = {
-	{ "STDIN", 0 }, { "STDOUT", 1 }, { "STDERR", 2 },
-	{ "STDIN_FILENO", 0 }, { "STDOUT_FILENO", 1 }, { "STDERR_FILENO", 2 },
-	{ "NULL", 0 },
-	{ "O_RDONLY", 00 }, { "O_WRONLY", 01 }, { "O_RDWR", 02 },
-	{ "O_CREAT", 0100 }, { "O_EXCL", 0200 }, { "O_NOCTTY", 0400 },
-	{ "O_TRUNC", 01000 }, { "O_APPEND", 02000 }, { "O_NONBLOCK", 04000 },
-	{ "O_DSYNC", 010000 }, { "O_DIRECT", 040000 },
-	{ "O_DIRECTORY", 0200000 }, { "O_NOFOLLOW", 0400000 },
-	{ "O_NOATIME", 01000000 }, { "O_CLOEXEC", 02000000 },
-	{ "O_SYNC", 04010000 }, { "O_PATH", 010000000 },
-	{ "AT_FDCWD", -100 }, { "AT_REMOVEDIR", 0x200 },
-	{ "AT_SYMLINK_NOFOLLOW", 0x100 },
-	{ "SEEK_SET", 0 }, { "SEEK_CUR", 1 }, { "SEEK_END", 2 },
-	{ "F_DUPFD", 0 }, { "F_GETFD", 1 }, { "F_SETFD", 2 }, { "F_GETFL", 3 },
-	{ "F_SETFL", 4 }, { "FD_CLOEXEC", 1 },
-	{ "S_IRWXU", 0700 }, { "S_IRUSR", 0400 }, { "S_IWUSR", 0200 },
-	{ "S_IXUSR", 0100 }, { "S_IRWXG", 070 }, { "S_IRGRP", 040 },
-	{ "S_IWGRP", 020 }, { "S_IXGRP", 010 }, { "S_IRWXO", 07 },
-	{ "S_IROTH", 04 }, { "S_IWOTH", 02 }, { "S_IXOTH", 01 },
-	{ "F_OK", 0 }, { "X_OK", 1 }, { "W_OK", 2 }, { "R_OK", 4 },
-	{ "AF_UNSPEC", 0 }, { "AF_UNIX", 1 }, { "AF_LOCAL", 1 },
-	{ "AF_INET", 2 }, { "AF_INET6", 10 },
-	{ "SOCK_STREAM", 1 }, { "SOCK_DGRAM", 2 }, { "SOCK_RAW", 3 },
-	{ "SOCK_NONBLOCK", 04000 }, { "SOCK_CLOEXEC", 02000000 },
-	{ "SOL_SOCKET", 1 }, { "SO_REUSEADDR", 2 }, { "SO_KEEPALIVE", 9 },
-	{ "SO_RCVBUF", 8 }, { "SO_SNDBUF", 7 }, { "SO_REUSEPORT", 15 },
-	{ "IPPROTO_IP", 0 }, { "IPPROTO_TCP", 6 }, { "IPPROTO_UDP", 17 },
-	{ "TCP_NODELAY", 1 }, { "TCP_CORK", 3 },
-	{ "INADDR_ANY", 0 }, { "INADDR_LOOPBACK", 0x7f000001 },
-	{ "SHUT_RD", 0 }, { "SHUT_WR", 1 }, { "SHUT_RDWR", 2 },
-	{ "MSG_PEEK", 2 }, { "MSG_DONTWAIT", 0x40 }, { "MSG_WAITALL", 0x100 },
-	{ "MSG_NOSIGNAL", 0x4000 },
-	{ "PROT_NONE", 0 }, { "PROT_READ", 1 }, { "PROT_WRITE", 2 },
-	{ "PROT_EXEC", 4 }, { "MAP_SHARED", 1 }, { "MAP_PRIVATE", 2 },
-	{ "MAP_FIXED", 0x10 }, { "MAP_ANONYMOUS", 0x20 },
-	{ "CLOCK_REALTIME", 0 }, { "CLOCK_MONOTONIC", 1 },
-	{ "SIGHUP", 1 }, { "SIGINT", 2 }, { "SIGQUIT", 3 }, { "SIGKILL", 9 },
-	{ "SIGUSR1", 10 }, { "SIGUSR2", 12 }, { "SIGPIPE", 13 },
-	{ "SIGALRM", 14 }, { "SIGTERM", 15 }, { "SIGCHLD", 17 },
-	{ "SIGCONT", 18 }, { "SIGSTOP", 19 },
-	{ "POLLIN", 1 }, { "POLLPRI", 2 }, { "POLLOUT", 4 },
-	{ "EPOLL_CTL_ADD", 1 }, { "EPOLL_CTL_DEL", 2 }, { "EPOLL_CTL_MOD", 3 },
-	{ "EPOLLIN", 1 }, { "EPOLLOUT", 4 },
-};
-
+/* Predefined constants (O_RDONLY, AF_INET ...) are in common/consts.c,
+ * shared with the listings that name them back; errno names (EAGAIN
+ * ...) come from the generated table through errno_lookup(). */
 bool lower_predefined(const char *name, int64_t *v)
 {
 	int e;
 
-	for (size_t i = 0; i < sizeof(predefined) / sizeof(predefined[0]); i++)
-		if (!strcmp(predefined[i].name, name)) {
-			*v = predefined[i].value;
-			return true;
-		}
+	if (sysconst_lookup(name, v))
+		return true;
 	if (name[0] == 'E' && (e = errno_lookup(name)) > 0) {
 		*v = e;
 		return true;
@@ -80,7 +25,10 @@ bool lower_predefined(const char *name, int64_t *v)
 
 static struct lower_sym *find(struct lower_symtab *t, const char *name)
 {
-	for (size_t i = 0; i < t->n; i++)
+	struct common_hidx_iter it;
+
+	for (long i = common_hidx_first(&t->index, common_hash_str(name), &it);
+	     i >= 0; i = common_hidx_next(&t->index, &it))
 		if (!strcmp(t->v[i].name, name))
 			return &t->v[i];
 	return NULL;
@@ -139,13 +87,22 @@ void lower_undeclared(struct lower *L, struct ast_loc loc, const char *name)
 {
 	const char *best = NULL;
 	unsigned int bd = strlen(name) <= 2 ? 2 : 3;
+	size_t nr_consts;
+	const struct sysconst *consts = sysconst_all(&nr_consts);
+	size_t cost = L->locals.n + L->globals.n + nr_consts;
 
-	for (size_t i = 0; i < L->locals.n; i++)
+	/* Suggestions cost a scan of every name: a file of thousands of
+	 * undeclared uses among thousands of names gets them while the
+	 * budget lasts, then plain errors, in linear time. */
+	if (cost > L->suggest_budget)
+		cost = L->suggest_budget = 0;
+	L->suggest_budget -= cost;
+	for (size_t i = 0; cost && i < L->locals.n; i++)
 		closest(name, L->locals.v[i].name, &best, &bd);
-	for (size_t i = 0; i < L->globals.n; i++)
+	for (size_t i = 0; cost && i < L->globals.n; i++)
 		closest(name, L->globals.v[i].name, &best, &bd);
-	for (size_t i = 0; i < sizeof(predefined) / sizeof(predefined[0]); i++)
-		closest(name, predefined[i].name, &best, &bd);
+	for (size_t i = 0; cost && i < nr_consts; i++)
+		closest(name, consts[i].name, &best, &bd);
 	if (best)
 		lower_error(L, loc, "'%s' is not declared; did you mean '%s'?",
 			    name, best);
@@ -239,8 +196,35 @@ static int eval_size(struct lower *L, const struct ast_expr *e, int64_t *v)
 		lower_undeclared(L, e->loc, e->name);
 		return -1;
 	}
+	if (e->l) {	/* sizeof(fds[0]): an element's size */
+		int64_t i;
+
+		if (s->kind != LSYM_BUFFER && s->kind != LSYM_DATA) {
+			lower_error(L, e->loc, "'%s' has no elements: only "
+				    "buffers and data do", e->name);
+			return -1;
+		}
+		if (lower_eval_must(L, e->l, &i, "an index") != 1)
+			return -1;
+		if (s->kind == LSYM_BUFFER && s->state == LEVAL_TODO)
+			lower_buffer(L, s);
+		if (s->kind == LSYM_DATA &&
+		    (s->state == LEVAL_TODO || s->state == LEVAL_BUSY))
+			lower_data(L, s);
+		if (s->state != LEVAL_DONE)
+			return -1;
+		*v = s->elem;
+		return 1;
+	}
 	switch (s->kind) {
 	case LSYM_BUFFER:
+		if (s->state == LEVAL_BUSY) {
+			/* buffer b[sizeof(b)], or two sized by each other. */
+			lower_error(L, s->decl->name_loc, "buffer '%s' depends "
+				    "on its own size", s->name);
+			s->state = LEVAL_BAD;
+			return -1;
+		}
 		if (s->state == LEVAL_TODO)
 			lower_buffer(L, s);
 		if (s->state != LEVAL_DONE)
@@ -258,14 +242,16 @@ static int eval_size(struct lower *L, const struct ast_expr *e, int64_t *v)
 		return 1;
 	case LSYM_VAR:
 	case LSYM_PARAM:
-		if (e->kind == AST_LEN) {
+		if (e->kind == AST_LEN && !s->elem_name) {
 			lower_error(L, e->loc, "len() needs a buffer, data or "
 				    "string; '%s' is a variable (its length "
 				    "is only known when the syslet runs)",
 				    e->name);
 			return -1;
 		}
-		*v = L->word;	/* a cell is one machine word */
+		/* A cell is one machine word; a sockaddr_in parameter
+		 * points at the runner's struct. */
+		*v = s->elem_name ? 16 : L->word;
 		return 1;
 	case LSYM_CONST:
 		lower_error(L, e->loc, "%s() of constant '%s': a constant "
@@ -416,6 +402,11 @@ static void not_const(struct lower *L, const struct ast_expr *e,
 		lower_error(L, e->loc, "%s must be an integer, not a string",
 			    what);
 		return;
+	case AST_INDEX:
+		lower_error(L, e->loc, "%s must be a compile-time constant; "
+			    "'%s[...]' is an element, known when the syslet "
+			    "runs", what, e->name);
+		return;
 	default:
 		break;
 	}
@@ -432,10 +423,174 @@ int lower_eval_must(struct lower *L, const struct ast_expr *e, int64_t *v,
 	return r == 1 ? 1 : -1;
 }
 
+/* Element types, by name; word is the target's. */
+unsigned int lower_elem_type(struct lower *L, const char *type,
+			     struct ast_loc loc, const char *what)
+{
+	static const struct {
+		const char	*name;
+		unsigned int	size;
+	} types[] = {
+		{ "u8", 1 }, { "u16", 2 }, { "u32", 4 }, { "u64", 8 },
+	};
+
+	if (!strcmp(type, "word"))
+		return L->word;
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (!strcmp(type, types[i].name))
+			return types[i].size;
+	if (!strcmp(type, "int"))
+		lower_error(L, loc, "%s cannot have 'int' elements: an int "
+			    "read into a word would need sign extension, which "
+			    "no atom does; use u32 (pipe and socketpair write "
+			    "descriptors, which are never negative)", what);
+	else
+		lower_error(L, loc, "'%s' is not an element type of %s (u8, "
+			    "u16, u32, u64 or word)", type, what);
+	return 0;
+}
+
+/* buffer/data s's element at index e->l: its byte offset, or -1. */
+static int64_t element_offset(struct lower *L, struct lower_sym *s,
+			      const struct ast_expr *e)
+{
+	int64_t i;
+
+	if (s->kind == LSYM_BUFFER && s->state == LEVAL_TODO)
+		lower_buffer(L, s);
+	if (s->kind == LSYM_DATA && s->state == LEVAL_TODO)
+		lower_data(L, s);
+	if (s->state != LEVAL_DONE)
+		return -1;
+	if (lower_eval_must(L, e->l, &i, "an index") != 1)
+		return -1;
+	if (i < 0 || (uint64_t)i >= s->size / s->elem) {
+		lower_error(L, e->l->loc, "index %lld is outside '%s' (%llu "
+			    "element%s of %s)", (long long)i, s->name,
+			    (unsigned long long)(s->size / s->elem),
+			    s->size / s->elem == 1 ? "" : "s", s->elem_name);
+		return -1;
+	}
+	return i * (int64_t)s->elem;
+}
+
+/* The buffer or data e names, or NULL after an error. */
+static struct lower_sym *indexed(struct lower *L, const struct ast_expr *e)
+{
+	struct lower_sym *s = lower_lookup(L, e->name, e->loc);
+
+	if (!s) {
+		lower_undeclared(L, e->loc, e->name);
+		return NULL;
+	}
+	if (s->kind == LSYM_BUFFER || s->kind == LSYM_DATA)
+		return s;
+	lower_error(L, e->loc, "'%s' is %s, which has no elements: only "
+		    "buffers and data do (declare 'u32 %s[N];')", e->name,
+		    s->kind == LSYM_VAR ? "a variable" :
+		    s->kind == LSYM_PARAM ? "a parameter" :
+		    s->kind == LSYM_CONST ? "a constant" : "a syslet", e->name);
+	return NULL;
+}
+
+/*
+ * The cell of element e: the element itself (MEM) when it is as wide as
+ * a word, a NARROW cell read through a widening copy when narrower, or
+ * -1.  Wider elements (u64 on a 4-byte target) cannot be read by atoms,
+ * which fetch one word per argument.  With report unset, nothing is
+ * said (a probe from fusing).
+ */
+static int element(struct lower *L, const struct ast_expr *e, bool report)
+{
+	struct lower_sym *s;
+	int64_t off;
+	char *disp;
+	int c;
+
+	if (!report) {
+		s = lower_lookup(L, e->name, e->loc);
+		if (!s)
+			return -1;
+		s->used--;
+		if ((s->kind != LSYM_BUFFER && s->kind != LSYM_DATA) ||
+		    s->state != LEVAL_DONE ||
+		    lower_eval(L, e->l, &off) != 1 || off < 0 ||
+		    (uint64_t)off >= s->size / s->elem)
+			return -1;
+		off *= s->elem;
+	} else {
+		s = indexed(L, e);
+		if (!s)
+			return -1;
+		off = element_offset(L, s, e);
+		if (off < 0)
+			return -1;
+	}
+	if (s->elem > L->word) {
+		if (report)
+			lower_error(L, e->loc, "'%s' has %u-byte elements, "
+				    "wider than the %u-byte word of target %s: "
+				    "an atom reads one word per argument",
+				    e->name, s->elem, L->word,
+				    systab_profile_name(L->profile));
+		return -1;
+	}
+	disp = lower_fmt(L, "%s[%lld]", s->name,
+			 (long long)(off / (int64_t)s->elem));
+	if (s->elem == L->word)
+		c = lower_mem_cell(L, s->obj, (uint64_t)off, s->elem, disp);
+	else
+		c = lower_narrow_cell(L, s->obj, (uint64_t)off, s->elem, disp);
+	free(disp);
+	return L->oom ? -1 : c;
+}
+
+int lower_element(struct lower *L, const struct ast_expr *e)
+{
+	return element(L, e, true);
+}
+
+/* An element as the left side of an assignment: only a word-wide one,
+ * for an atom writes its result and umem_add its sum as a word. */
+static int element_lvalue(struct lower *L, const struct ast_expr *e,
+			  const char *what)
+{
+	struct lower_sym *s = indexed(L, e);
+	int c;
+
+	if (!s)
+		return -1;
+	if (s->kind == LSYM_DATA) {
+		lower_error(L, e->loc, "cannot assign to an element of data "
+			    "'%s': data is read-only", e->name);
+		return -1;
+	}
+	if (element_offset(L, s, e) < 0)
+		return -1;
+	if (s->elem < L->word) {
+		lower_error(L, e->loc, "'%s' has %u-byte elements, narrower "
+			    "than the %u-byte word that '%s' writes on target "
+			    "%s: an atom stores its result (and umem_add its "
+			    "sum) as a whole word, which would overwrite the "
+			    "next element; declare 'word %s[%llu];' to assign "
+			    "to its elements", e->name, s->elem, L->word, what,
+			    systab_profile_name(L->profile), e->name,
+			    (unsigned long long)(s->size / s->elem));
+		return -1;
+	}
+	c = element(L, e, true);
+	return c;
+}
+
 int lower_var_cell(struct lower *L, const struct ast_expr *e)
 {
 	struct lower_sym *s;
+	int c;
 
+	if (e && e->kind == AST_INDEX) {
+		c = element(L, e, false);
+		return c >= 0 && L->p->cells[c].kind == IR_CELL_MEM ? c : -1;
+	}
 	if (!e || e->kind != AST_NAME)
 		return -1;
 	s = lower_lookup(L, e->name, e->loc);
@@ -448,6 +603,8 @@ int lower_lvalue(struct lower *L, const struct ast_expr *e, const char *what)
 {
 	struct lower_sym *s;
 
+	if (e->kind == AST_INDEX)
+		return element_lvalue(L, e, what);
 	if (e->kind != AST_NAME) {
 		lower_error(L, e->loc, "the left side of '%s' must be a "
 			    "variable", what);
@@ -543,23 +700,26 @@ static char *quote(struct lower *L, const char *s, size_t n)
 	return out;
 }
 
+/* "literal" + k points at a literal of its own, the suffix: what the
+ * kernel reads is the same, and every pointer into pooled strings is
+ * then a string's start, so a listing can show each one whole. */
 static int string_addr(struct lower *L, const struct ast_expr *e, int64_t off)
 {
-	int obj = lower_string_obj(L, e->str, e->len, e->loc);
 	char *q, *disp;
-	int c;
+	int obj, c;
 
-	if (L->oom)
-		return -1;
 	if (off < 0 || (uint64_t)off > e->len) {
 		lower_error(L, e->loc, "offset %lld is outside the string "
 			    "(%zu bytes)", (long long)off, e->len);
 		return -1;
 	}
+	obj = lower_string_obj(L, e->str + off, e->len - (size_t)off, e->loc);
+	if (L->oom)
+		return -1;
 	q = quote(L, e->str, e->len);
 	disp = off ? lower_fmt(L, "%s+%lld", q ? q : "\"\"", (long long)off) :
 		     lower_strdup(L, q ? q : "\"\"");
-	c = lower_addr_cell(L, obj, IR_NONE, (uint64_t)off, disp);
+	c = lower_addr_cell(L, obj, IR_NONE, 0, disp);
 	free(q);
 	free(disp);
 	return L->oom ? -1 : c;
@@ -597,6 +757,7 @@ bool lower_is_simple(struct lower *L, const struct ast_expr *e)
 	case AST_ADDR:
 	case AST_SIZEOF:
 	case AST_LEN:
+	case AST_INDEX:
 		return true;
 	case AST_NAME:
 		s = lower_lookup(L, e->name, e->loc);
@@ -655,7 +816,27 @@ int lower_operand(struct lower *L, const struct ast_expr *e)
 		default:
 			return -1;	/* a bad constant, already reported */
 		}
+	case AST_INDEX:
+		return lower_element(L, e);
 	case AST_ADDR:
+		if (e->l) {	/* &fds[1]: the element's address */
+			int64_t off;
+
+			char *disp;
+
+			s = indexed(L, e);
+			if (!s)
+				return -1;
+			off = element_offset(L, s, e);
+			if (off < 0)
+				return -1;
+			disp = lower_fmt(L, "&%s[%lld]", s->name,
+					 (long long)(off / s->elem));
+			c = lower_addr_cell(L, s->obj, IR_NONE, (uint64_t)off,
+					    disp);
+			free(disp);
+			return L->oom ? -1 : c;
+		}
 		s = lower_lookup(L, e->name, e->loc);
 		if (!s) {
 			lower_undeclared(L, e->loc, e->name);

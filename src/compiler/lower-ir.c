@@ -93,17 +93,39 @@ int lower_cell(struct lower *L, enum ir_cell_kind kind, const char *name,
 	return (int)p->nr_cells++;
 }
 
+/* Remember where a pooled entry is; a pool that cannot grow only costs
+ * a duplicate later, but an index must not miss entries, so it is an
+ * out-of-memory error like any other. */
+static void pool_add(struct lower *L, struct common_hidx *x, uint32_t hash,
+		     int pos)
+{
+	if (!L->oom && common_hidx_add(x, hash, (size_t)pos))
+		lower_oom(L);
+}
+
 /* One cell per distinct value, program-wide. */
 int lower_const_cell(struct lower *L, int64_t v)
 {
 	struct ir_program *p = L->p;
+	uint32_t h = common_hash_u64((uint64_t)v);
+	struct common_hidx_iter it;
 	char disp[32];
+	int c;
 
-	for (size_t i = 0; i < p->nr_cells; i++)
+	for (long i = common_hidx_first(&L->const_index, h, &it); i >= 0;
+	     i = common_hidx_next(&L->const_index, &it))
 		if (p->cells[i].kind == IR_CELL_CONST && p->cells[i].value == v)
 			return (int)i;
 	snprintf(disp, sizeof(disp), "$%lld", (long long)v);
-	return lower_cell(L, IR_CELL_CONST, NULL, disp, v, (struct ast_loc){ 0 });
+	c = lower_cell(L, IR_CELL_CONST, NULL, disp, v, (struct ast_loc){ 0 });
+	pool_add(L, &L->const_index, h, c);
+	return c;
+}
+
+static uint32_t addr_hash(int obj, int cell, uint64_t off)
+{
+	return common_hash_u64(((uint64_t)(uint32_t)obj << 32 | (uint32_t)cell) ^
+			       common_hash_u64(off));
 }
 
 /* Address cells are pooled too: one per (target, offset). */
@@ -111,9 +133,12 @@ int lower_addr_cell(struct lower *L, int obj, int cell, uint64_t off,
 		    const char *display)
 {
 	struct ir_program *p = L->p;
+	uint32_t h = addr_hash(obj, cell, off);
+	struct common_hidx_iter it;
 	int c;
 
-	for (size_t i = 0; i < p->nr_cells; i++) {
+	for (long i = common_hidx_first(&L->addr_index, h, &it); i >= 0;
+	     i = common_hidx_next(&L->addr_index, &it)) {
 		struct ir_cell *x = &p->cells[i];
 
 		if (x->kind == IR_CELL_ADDR && x->target_obj == obj &&
@@ -126,7 +151,42 @@ int lower_addr_cell(struct lower *L, int obj, int cell, uint64_t off,
 	p->cells[c].target_obj = obj;
 	p->cells[c].target_cell = cell;
 	p->cells[c].target_off = off;
+	pool_add(L, &L->addr_index, h, c);
 	return c;
+}
+
+static int object_cell(struct lower *L, enum ir_cell_kind kind, int obj,
+		       uint64_t off, unsigned int width, const char *display)
+{
+	struct ir_program *p = L->p;
+	int c;
+
+	for (size_t i = 0; i < p->nr_cells; i++) {
+		struct ir_cell *x = &p->cells[i];
+
+		if (x->kind == kind && x->target_obj == obj &&
+		    x->target_off == off && x->width == width)
+			return (int)i;
+	}
+	c = lower_cell(L, kind, NULL, display, 0, (struct ast_loc){ 0 });
+	if (L->oom)
+		return -1;
+	p->cells[c].target_obj = obj;
+	p->cells[c].target_off = off;
+	p->cells[c].width = width;
+	return c;
+}
+
+int lower_mem_cell(struct lower *L, int obj, uint64_t off, unsigned int width,
+		   const char *display)
+{
+	return object_cell(L, IR_CELL_MEM, obj, off, width, display);
+}
+
+int lower_narrow_cell(struct lower *L, int obj, uint64_t off,
+		      unsigned int width, const char *display)
+{
+	return object_cell(L, IR_CELL_NARROW, obj, off, width, display);
 }
 
 int lower_object(struct lower *L, enum ir_obj_kind kind, const char *name,
@@ -158,13 +218,17 @@ int lower_string_obj(struct lower *L, const char *s, size_t n,
 		     struct ast_loc loc)
 {
 	struct ir_program *p = L->p;
+	uint32_t h = common_hash_bytes(s, n);
+	struct common_hidx_iter it;
 	uint8_t *b;
+	int o;
 
-	for (size_t i = 0; i < p->nr_objects; i++) {
-		struct ir_object *o = &p->objects[i];
+	for (long i = common_hidx_first(&L->str_index, h, &it); i >= 0;
+	     i = common_hidx_next(&L->str_index, &it)) {
+		struct ir_object *x = &p->objects[i];
 
-		if (o->kind == IR_OBJ_STRING && o->size == n + 1 &&
-		    !memcmp(o->bytes, s, n))
+		if (x->kind == IR_OBJ_STRING && x->size == n + 1 &&
+		    !memcmp(x->bytes, s, n))
 			return (int)i;
 	}
 	b = malloc(n + 1);
@@ -174,7 +238,9 @@ int lower_string_obj(struct lower *L, const char *s, size_t n,
 	}
 	memcpy(b, s, n);
 	b[n] = 0;
-	return lower_object(L, IR_OBJ_STRING, NULL, n + 1, b, 1, loc);
+	o = lower_object(L, IR_OBJ_STRING, NULL, n + 1, b, 1, loc);
+	pool_add(L, &L->str_index, h, o);
+	return o;
 }
 
 /* Collapse whitespace, keep the text printable and short. */
@@ -210,16 +276,157 @@ char *lower_text(const struct lower *L, struct ast_loc loc)
 	return t;
 }
 
+/*
+ * Narrow elements.  An atom reads a whole word through each argument,
+ * and umem_add adds whole words, so an element narrower than a word
+ * (u32 fds[1] on x86_64) is first widened into a word of a scratch
+ * object, with atoms only:
+ *
+ *   COPY   umem_add(&word holding the element, 0) -> written so that
+ *          the element's bytes land at the start of scratch word W
+ *   CLEAR  umem_add(&$0, 0) -> W + width (zeroes W's other bytes; only
+ *          when the element is not the top of the word read)
+ *
+ * and the atom points at W.  The word read is the one that ends with
+ * the element when there is room before it (then the element is its
+ * top and W's upper bytes, never written, stay zero: one atom), else
+ * the object's first word.  A result lands through ret_ptr, which may
+ * point anywhere (x86 does not care about alignment); the scratch
+ * object keeps a word between slots, so the spill of one slot's writes
+ * never reaches another.  Values are zero-extended: the elements are
+ * unsigned.
+ */
+#define WIDEN_SLOTS	6
+
+static int widen_object(struct lower *L, struct ast_loc loc)
+{
+	if (L->widen < 0)
+		L->widen = lower_object(L, IR_OBJ_BUFFER, NULL,
+					(2 * WIDEN_SLOTS + 1) * L->word, NULL,
+					L->word, loc);
+	return L->oom ? -1 : L->widen;
+}
+
+/* The scratch word of slot j, where a widened element is read from. */
+static int widen_slot(struct lower *L, unsigned int j, struct ast_loc loc)
+{
+	int obj = widen_object(L, loc);
+	char disp[16];
+
+	if (obj < 0)
+		return -1;
+	snprintf(disp, sizeof(disp), "%%w%u", j);
+	return lower_mem_cell(L, obj, (2 * j + 1) * L->word, L->word, disp);
+}
+
+/* Room for a word read: an object smaller than a word gets zero bytes
+ * after it (its size, what sizeof and the symbol say, stays). */
+static int word_room(struct lower *L, struct ir_object *o)
+{
+	if (o->size < L->word && o->pad < L->word - o->size)
+		o->pad = L->word - o->size;
+	return 0;
+}
+
+/* The atoms that put narrow cell n into slot j, continuing at next. */
+static int widen(struct lower *L, int n, unsigned int j, struct ast_loc loc,
+		 int next)
+{
+	struct ir_program *p = L->p;
+	struct ir_cell c = p->cells[n];
+	uint64_t w = L->word, at = (2 * j + 1) * w, from, k;
+	int obj = widen_object(L, loc), zero, src, dst, len;
+	char *name, *disp;
+
+	if (obj < 0 || word_room(L, &p->objects[c.target_obj]))
+		return LOWER_END;
+	if (c.target_off + c.width >= w) {
+		from = c.target_off + c.width - w;	/* the top of the word */
+		k = w - c.width;
+	} else {
+		from = 0;
+		k = c.target_off;
+	}
+	zero = lower_const_cell(L, 0);
+	/* The word read is named as the source names an address: the
+	 * array, plus an offset (fds, t+4). */
+	len = c.display ? (int)strcspn(c.display, "[") : 0;
+	name = from ? lower_fmt(L, "%.*s+%llu", len, c.display,
+				(unsigned long long)from) :
+		      lower_fmt(L, "%.*s", len, c.display ? c.display : "");
+	src = lower_mem_cell(L, c.target_obj, from, L->word, name);
+	disp = lower_fmt(L, "%%w%u-%llu", j, (unsigned long long)k);
+	dst = lower_mem_cell(L, obj, at - k, L->word, disp);
+	free(disp);
+	if (L->oom || src < 0 || dst < 0) {
+		free(name);
+		return LOWER_END;
+	}
+	if (k != w - c.width) {
+		int clr;
+
+		disp = lower_fmt(L, "%%w%u+%u", j, c.width);
+		clr = lower_mem_cell(L, obj, at + c.width, L->word, disp);
+		free(disp);
+		if (clr >= 0)
+			next = lower_umem_add(L, zero, zero, clr, SLO_ROLE_COPY,
+					      loc, lower_plain(next));
+	}
+	L->names[1] = name;
+	return lower_umem_add(L, src, zero, dst, SLO_ROLE_COPY, loc,
+			      lower_plain(next));
+}
+
+static bool is_narrow(struct lower *L, int c)
+{
+	return c >= 0 && (size_t)c < L->p->nr_cells &&
+	       L->p->cells[c].kind == IR_CELL_NARROW;
+}
+
 int lower_atom(struct lower *L, long nr, const char *sysname, int ret,
 	       const int *args, unsigned int nargs, enum slo_role role,
 	       struct ast_loc loc, struct lower_branch br)
 {
 	struct ir_program *p = L->p;
 	struct ir_atom *a;
+	int narrow[6], cells[6], first;
+	bool any = false;
 
+	if (is_narrow(L, ret)) {
+		lower_error(L, loc, "internal error: a result into a narrow "
+			    "element");
+		goto fail;
+	}
+	/* Narrow arguments are read from their widened copies. */
+	for (unsigned int i = 0; i < nargs && i < 6; i++) {
+		narrow[i] = -1;
+		cells[i] = args[i];
+		if (!is_narrow(L, args[i]))
+			continue;
+		narrow[i] = args[i];
+		cells[i] = widen_slot(L, i, loc);
+		if (cells[i] < 0)
+			goto fail;
+		any = true;
+	}
+	if (any) {
+		int at = lower_atom(L, nr, sysname, ret, cells, nargs, role,
+				    loc, br);
+
+		/* The listing names the argument as the source did. */
+		for (unsigned int i = 0; at >= 0 && i < nargs && i < 6; i++)
+			if (narrow[i] >= 0 && !p->atoms[at].names[1 + i])
+				p->atoms[at].names[1 + i] = lower_strdup(
+					L, p->cells[narrow[i]].display);
+		first = at;
+		for (unsigned int i = nargs < 6 ? nargs : 6; i-- > 0;)
+			if (narrow[i] >= 0)
+				first = widen(L, narrow[i], i, loc, first);
+		return first;
+	}
 	if (!grow(L, (void **)&p->atoms, p->nr_atoms, &L->cap_atoms,
 		  sizeof(*a)))
-		return LOWER_END;
+		goto fail;
 	a = &p->atoms[p->nr_atoms];
 	memset(a, 0, sizeof(*a));
 	a->flags = br.flags | L->mods;
@@ -233,27 +440,76 @@ int lower_atom(struct lower *L, long nr, const char *sysname, int ret,
 	a->role = role;
 	a->loc = irloc(loc);
 	a->text = lower_text(L, L->text);
+	for (int k = 0; k < 7; k++) {
+		a->names[k] = L->names[k];
+		L->names[k] = NULL;
+	}
 	return (int)p->nr_atoms++;
+fail:
+	/* Names meant for this atom must not land on another. */
+	for (int k = 0; k < 7; k++) {
+		free(L->names[k]);
+		L->names[k] = NULL;
+	}
+	return LOWER_END;
 }
 
 int lower_umem_add(struct lower *L, int ptr_cell, int inc_cell, int ret,
 		   enum slo_role role, struct ast_loc loc,
 		   struct lower_branch br)
 {
-	int args[2];
-	char disp[64];
+	/* A name the caller chose for the pointer (widen's), else ours. */
+	char *name = L->names[1], disp[64];
+	int args[2], narrow = -1, a;
+	enum ir_cell_kind kind;
 	const char *d;
 
+	L->names[1] = NULL;
 	if (L->oom || ptr_cell < 0 || inc_cell < 0)
-		return LOWER_END;
+		goto fail;
+	if (L->p->cells[ptr_cell].kind == IR_CELL_NARROW) {
+		/* Reading one (inc 0) reads its widened copy; adding to
+		 * one is refused before we get here. */
+		if (L->p->cells[inc_cell].kind != IR_CELL_CONST ||
+		    L->p->cells[inc_cell].value != 0) {
+			lower_error(L, loc, "umem_add adds to a whole word; "
+				    "'%s' is narrower",
+				    L->p->cells[ptr_cell].display);
+			goto fail;
+		}
+		narrow = ptr_cell;
+		ptr_cell = widen_slot(L, 0, loc);
+		if (ptr_cell < 0)
+			goto fail;
+	}
+	kind = L->p->cells[ptr_cell].kind;
 	d = L->p->cells[ptr_cell].display;
 	snprintf(disp, sizeof(disp), "&%s", d ? d : "?");
-	args[0] = lower_addr_cell(L, IR_NONE, ptr_cell, 0, disp);
+	/* &fds[0], as the source named the word (its widened copy too). */
+	if (!name && (narrow >= 0 || kind == IR_CELL_MEM))
+		name = lower_fmt(L, "&%s", L->p->cells[narrow >= 0 ? narrow :
+						       ptr_cell].display);
+	/* A word inside an object: its address is the object's plus the
+	 * offset, an ordinary address cell. */
+	if (kind == IR_CELL_MEM)
+		args[0] = lower_addr_cell(L, L->p->cells[ptr_cell].target_obj,
+					  IR_NONE,
+					  L->p->cells[ptr_cell].target_off,
+					  disp);
+	else
+		args[0] = lower_addr_cell(L, IR_NONE, ptr_cell, 0, disp);
 	args[1] = inc_cell;
 	if (L->oom)
-		return LOWER_END;
-	return lower_atom(L, systab_syslet_nr(L->profile, SYSLET_CALL_UMEM_ADD),
-			  "umem_add", ret, args, 2, role, loc, br);
+		goto fail;
+	L->names[1] = name;
+	a = lower_atom(L, systab_syslet_nr(L->profile, SYSLET_CALL_UMEM_ADD),
+		       "umem_add", ret, args, 2, role, loc, br);
+	if (narrow >= 0)
+		a = widen(L, narrow, 0, loc, a);
+	return a;
+fail:
+	free(name);
+	return LOWER_END;
 }
 
 int lower_scratch(struct lower *L)
@@ -277,18 +533,44 @@ int lower_ph_new(struct lower *L)
 	return -2 - (int)L->nr_ph++;
 }
 
+/*
+ * Where t leads: an atom, the end, or the unbound placeholder its chain
+ * stops at.  Every placeholder on the way is pointed straight there, so
+ * chains such as `goto l1; l1: goto l2; l2: ...` cost O(1) amortised
+ * per lookup instead of their length.  (A placeholder is bound once and
+ * bind refuses cycles, so the walk ends.)
+ */
+static int ph_root(struct lower *L, int t)
+{
+	int r = t;
+
+	while (r <= -2 && L->ph[-2 - r] != LOWER_PH_UNBOUND)
+		r = L->ph[-2 - r];
+	while (t <= -2 && t != r) {
+		int next = L->ph[-2 - t];
+
+		L->ph[-2 - t] = r;
+		t = next;
+	}
+	return r;
+}
+
 /* Follow placeholders to an atom or the end; an unbound one (a label
  * never defined, already reported) ends the syslet. */
-int lower_resolve(const struct lower *L, int t)
+int lower_resolve(struct lower *L, int t)
 {
-	for (size_t steps = 0; t <= -2 && steps <= L->nr_ph; steps++) {
-		int b = L->ph[-2 - t];
-
-		if (b == LOWER_PH_UNBOUND)
-			return LOWER_END;
-		t = b;
-	}
+	t = ph_root(L, t);
 	return t <= -2 ? LOWER_END : t;
+}
+
+void lower_drop(struct lower *L, int target)
+{
+	if (target == LOWER_END)
+		return;
+	if (!grow(L, (void **)&L->dropped, L->nr_dropped, &L->cap_dropped,
+		  sizeof(int)))
+		return;
+	L->dropped[L->nr_dropped++] = target;
 }
 
 /* Bind ph to target.  A placeholder that would resolve to itself is a
@@ -297,36 +579,25 @@ int lower_resolve(const struct lower *L, int t)
 int lower_ph_bind(struct lower *L, int ph, int target, struct ast_loc loc,
 		  const char *what)
 {
-	int t = target;
-
 	if (ph > -2)
 		return 0;
-	for (size_t steps = 0; t <= -2 && steps <= L->nr_ph; steps++) {
-		if (t == ph) {
-			lower_error(L, loc, "%s has no atom to run: every turn "
-				    "of a syslet loop must make a system call",
-				    what);
-			target = LOWER_END;
-			break;
-		}
-		t = L->ph[-2 - t];
-		if (t == LOWER_PH_UNBOUND)
-			break;
+	if (ph_root(L, target) == ph) {
+		lower_error(L, loc, "%s has no atom to run: every turn of a "
+			    "syslet loop must make a system call", what);
+		target = LOWER_END;
 	}
 	L->ph[-2 - ph] = target;
 	return 0;
 }
 
 /* Depth-first from an entry, next before skip: the order a reader
- * follows, so dumps list atoms roughly in source order. */
+ * follows, so dumps list atoms roughly in source order.  stack has room
+ * for 2 * nr_atoms + 2 (each atom is pushed at most by its two edges). */
 static void order_from(const struct ir_program *p, int a, unsigned char *seen,
-		       int *order, size_t *n)
+		       int *order, size_t *n, int *stack)
 {
-	int *stack = malloc(sizeof(int) * (2 * p->nr_atoms + 2));
 	size_t sp = 0;
 
-	if (!stack)
-		return;
 	if (a >= 0)
 		stack[sp++] = a;
 	while (sp) {
@@ -341,7 +612,6 @@ static void order_from(const struct ir_program *p, int a, unsigned char *seen,
 		if (p->atoms[x].next >= 0)
 			stack[sp++] = p->atoms[x].next;
 	}
-	free(stack);
 }
 
 struct renum {
@@ -363,7 +633,8 @@ static void keep_cell(const struct ir_program *p, struct renum *c,
 {
 	if (i < 0 || c->map[i] != IR_NONE)
 		return;
-	if (p->cells[i].kind == IR_CELL_ADDR) {
+	if (p->cells[i].kind == IR_CELL_ADDR ||
+	    p->cells[i].kind == IR_CELL_MEM) {
 		keep_cell(p, c, o, p->cells[i].target_cell);
 		keep_obj(o, p->cells[i].target_obj);
 	}
@@ -457,6 +728,48 @@ out:
 }
 
 /*
+ * Every atom no entry reaches must have been left behind on purpose
+ * (lower_drop): otherwise reachable code would vanish without a word.
+ * Once an error was reported no image is made, and the paths that
+ * reported it may return any target.
+ */
+static void check_dropped(struct lower *L, const unsigned char *seen,
+			  int *stack)
+{
+	struct ir_program *p = L->p;
+	unsigned char *left = calloc(p->nr_atoms + 1, 1);
+	int *order = malloc(sizeof(int) * (p->nr_atoms + 1));
+	size_t n = 0;
+
+	if (!left || !order) {
+		lower_oom(L);
+		goto out;
+	}
+	if (L->d->errors != L->errors_at_start)
+		goto out;
+	for (size_t i = 0; i < L->nr_dropped; i++)
+		order_from(p, lower_resolve(L, L->dropped[i]), left, order, &n,
+			   stack);
+	for (size_t i = 0; i < p->nr_atoms; i++) {
+		const struct ir_atom *a = &p->atoms[i];
+
+		if (seen[i] || left[i])
+			continue;
+		lower_error(L, (struct ast_loc){ .first_line = a->loc.line,
+						 .first_column = a->loc.col,
+						 .last_line = a->loc.line,
+						 .last_column = a->loc.col },
+			    "internal error: the atoms of this statement were "
+			    "lost without a diagnostic (please report this "
+			    "bug); no image is made");
+		break;
+	}
+out:
+	free(left);
+	free(order);
+}
+
+/*
  * Resolve placeholders, tidy the branch flags, drop atoms no entry can
  * reach (statements after `stop`, folded-away branches) and renumber.
  */
@@ -464,7 +777,7 @@ void lower_finish(struct lower *L)
 {
 	struct ir_program *p = L->p;
 	unsigned char *seen;
-	int *map, *order;
+	int *map, *order, *stack;
 	struct ir_atom *atoms;
 	size_t n = 0;
 
@@ -501,16 +814,20 @@ void lower_finish(struct lower *L)
 	map = malloc(sizeof(int) * (p->nr_atoms + 1));
 	order = malloc(sizeof(int) * (p->nr_atoms + 1));
 	atoms = malloc(sizeof(*atoms) * (p->nr_atoms + 1));
-	if (!seen || !map || !order || !atoms) {
+	stack = malloc(sizeof(int) * (2 * p->nr_atoms + 2));
+	if (!seen || !map || !order || !atoms || !stack) {
 		free(seen);
 		free(map);
 		free(order);
 		free(atoms);
+		free(stack);
 		lower_oom(L);
 		return;
 	}
 	for (size_t i = 0; i < p->nr_entries; i++)
-		order_from(p, p->entries[i].first_atom, seen, order, &n);
+		order_from(p, p->entries[i].first_atom, seen, order, &n, stack);
+	check_dropped(L, seen, stack);
+	free(stack);
 	for (size_t i = 0; i < p->nr_atoms; i++) {
 		map[i] = IR_NONE;
 		if (!seen[i])

@@ -19,6 +19,13 @@
  *                                   a variable's value; nothing negates
  *   var x = k; (first statements  the cell's initial value, no atom;
  *     of a syslet, or file scope)   elsewhere like x = ...
+ *   f(a[i]) (a[i] a word wide)    the atom points at the element itself
+ *   f(a[i]) (narrower: u32 on     COPY umem_add(&word holding it, $0) ->
+ *     x86_64, u8, u16)              scratch so its bytes start %wN; CLEAR
+ *                                   umem_add(&$0, $0) -> %wN+width unless
+ *                                   it was the word's top; f(%wN)
+ *   a[i] = call(); a[i] += e      only for word-wide elements (a narrow
+ *                                   one would take a whole word: error)
  *
  *   if (C) A else B               C's atoms branch to A's first atom (true)
  *                                   or B's (false); both continue after
@@ -70,6 +77,8 @@
  *                        lower-expr.c) and errno names (EAGAIN).
  *   var a, b = k;        one word each, initial value 0 or k.
  *   buffer B[N];         N zero bytes; the name is its address.
+ *   u32 A[N];            N zeroed elements of u8/u16/u32/u64/word; A[i]
+ *                        (constant i) is an element (lower-ir.c: widen()).
  *   data D = item, ...;  "string" (adjacent strings join), { bytes },
  *                        u8/u16/u32/u64/word(x) little endian, htons/htonl/
  *                        be16/be32/be64(x) big endian, sockaddr_in("a.b.c.d",
@@ -77,8 +86,9 @@
  *                        counts and len() does not.
  *   sizeof(x), len(x)    bytes of a buffer/data/"literal"; sizeof(var) is the
  *                        word size; len(var) is an error.
- *   syslet S(str p, int n) { ... }   an entry; parameters are cells the
- *                        runner binds (str: pointer to the text).
+ *   syslet S(str p, int n, sockaddr_in a) { ... }   an entry; parameters
+ *                        are cells the runner binds (str: pointer to the
+ *                        text; sockaddr_in: to a struct from HOST:PORT).
  *   Locals, parameters, local consts/buffers/data are visible in the whole
  *   syslet (used before their line: error); symbols are "S.name".
  *   Arguments: constant -> $k, variable -> its cell, &var, buffer/data
@@ -183,9 +193,12 @@ void lower_error(struct lower *L, struct ast_loc loc, const char *fmt, ...)
 void lower_warn(struct lower *L, unsigned int wbit, struct ast_loc loc,
 		const char *fmt, ...)
 {
+	unsigned int on = SYSLETC_W_DEFAULT;
 	va_list ap;
 
-	if (!L->opt || !(L->opt->warnings & wbit))
+	if (L->opt)
+		on = (on | L->opt->warnings) & ~L->opt->no_warnings;
+	if (!(on & wbit))
 		return;
 	va_start(ap, fmt);
 	report(L, DIAG_WARNING, loc, fmt, ap);
@@ -211,9 +224,12 @@ struct lower_branch lower_plain(int next)
 static struct lower_sym *add_sym(struct lower *L, struct lower_symtab *t,
 				 struct ast_decl *d, enum lower_sym_kind kind)
 {
+	uint32_t h = common_hash_str(d->name);
+	struct common_hidx_iter it;
 	struct lower_sym *s;
 
-	for (size_t i = 0; i < t->n; i++) {
+	for (long i = common_hidx_first(&t->index, h, &it); i >= 0;
+	     i = common_hidx_next(&t->index, &it)) {
 		if (strcmp(t->v[i].name, d->name))
 			continue;
 		lower_error(L, d->name_loc, "redefinition of '%s'", d->name);
@@ -243,6 +259,10 @@ static struct lower_sym *add_sym(struct lower *L, struct lower_symtab *t,
 		}
 		t->v = nv;
 		t->cap = nc;
+	}
+	if (common_hidx_add(&t->index, h, t->n)) {
+		lower_oom(L);
+		return NULL;
 	}
 	s = &t->v[t->n++];
 	memset(s, 0, sizeof(*s));
@@ -371,9 +391,12 @@ static void collect_locals(struct lower *L, struct ast_stmt *s, bool *prologue)
 static struct lower_label *label(struct lower *L, const char *name,
 				 struct ast_loc loc)
 {
+	uint32_t h = common_hash_str(name);
+	struct common_hidx_iter it;
 	struct lower_label *l;
 
-	for (size_t i = 0; i < L->nr_labels; i++)
+	for (long i = common_hidx_first(&L->label_index, h, &it); i >= 0;
+	     i = common_hidx_next(&L->label_index, &it))
 		if (!strcmp(L->labels[i].name, name))
 			return &L->labels[i];
 	if (L->nr_labels == L->cap_labels_l) {
@@ -386,6 +409,10 @@ static struct lower_label *label(struct lower *L, const char *name,
 		}
 		L->labels = nv;
 		L->cap_labels_l = nc;
+	}
+	if (common_hidx_add(&L->label_index, h, L->nr_labels)) {
+		lower_oom(L);
+		return NULL;
 	}
 	l = &L->labels[L->nr_labels++];
 	memset(l, 0, sizeof(*l));
@@ -618,6 +645,8 @@ static int lower_loop(struct lower *L, struct ast_stmt *s, int succ)
 		}
 		return cond;
 	default:	/* loop */
+		/* Only a break leads on; without one, what follows is left. */
+		lower_drop(L, succ);
 		body = loop_body(L, s->body, head, succ, head);
 		lower_ph_bind(L, head, body, s->head, "this loop");
 		return body;
@@ -685,9 +714,11 @@ static int lower_stmt(struct lower *L, struct ast_stmt *s, int succ)
 			break;
 		}
 		r = s->kind == AST_S_BREAK ? L->brk : L->cont;
+		lower_drop(L, succ);
 		break;
 	case AST_S_STOP:
 		r = LOWER_END;
+		lower_drop(L, succ);
 		break;
 	case AST_S_GOTO:
 		l = label(L, s->name, s->loc);
@@ -696,6 +727,7 @@ static int lower_stmt(struct lower *L, struct ast_stmt *s, int succ)
 			if (!l->defined)
 				l->loc = s->loc;
 			r = l->ph;
+			lower_drop(L, succ);
 		}
 		break;
 	case AST_S_LABEL:
@@ -706,11 +738,18 @@ static int lower_stmt(struct lower *L, struct ast_stmt *s, int succ)
 			lower_note(L, l->loc, "first defined here");
 			break;
 		}
-		r = lower_stmt(L, s->body, succ);
 		if (l) {
+			/* The body's gotos may grow the label table: keep
+			 * the index, not the pointer. */
+			size_t at = (size_t)(l - L->labels);
+
+			r = lower_stmt(L, s->body, succ);
+			l = &L->labels[at];
 			l->defined = true;
 			l->loc = s->head;
 			lower_ph_bind(L, l->ph, r, s->head, "this goto loop");
+		} else {
+			r = lower_stmt(L, s->body, succ);
 		}
 		break;
 	case AST_S_MOD:
@@ -744,8 +783,11 @@ static void lower_syslet(struct lower *L, struct ast_decl *d)
 	L->syslet = d;
 	L->entry = (int)p->nr_entries;
 	L->scratch = -1;
+	L->widen = -1;
 	L->locals.n = 0;
+	common_hidx_free(&L->locals.index);
 	L->nr_labels = 0;
+	common_hidx_free(&L->label_index);
 	L->in_loop = false;
 	L->mods = 0;
 	L->text = d->loc;
@@ -787,10 +829,23 @@ static void lower_syslet(struct lower *L, struct ast_decl *d)
 		c->param_index = (int)idx;
 		c->param_type = pd->ptype == AST_PARAM_STR ? SLO_PARAM_STR :
 							     SLO_PARAM_INT;
+		if (pd->ptype == AST_PARAM_NAMED) {
+			/* The runner binds "HOST:PORT" as a pointer to the
+			 * struct: the cell is an address, as for str. */
+			if (!strcmp(pd->type, "sockaddr_in")) {
+				c->param_type = SLO_PARAM_SOCKADDR_IN;
+				s->elem_name = "sockaddr_in";
+			} else {
+				lower_error(L, pd->type_loc, "'%s' is not a "
+					    "parameter type (str, int or "
+					    "sockaddr_in)", pd->type);
+			}
+		}
 	}
-	if (idx > 16)
+	if (idx > SLO_MAX_PARAMS)
 		lower_error(L, d->name_loc, "syslet '%s' has %u parameters; "
-			    "16 is the most a runner binds", d->name, idx);
+			    "%u is the most a runner binds", d->name, idx,
+			    SLO_MAX_PARAMS);
 
 	collect_locals(L, d->body ? d->body->body : NULL, &prologue);
 	first = lower_stmt(L, d->body, LOWER_END);
@@ -873,6 +928,7 @@ struct ir_program *sysletc_front(const char *src, size_t len,
 		return NULL;
 	}
 	L.word = systab_word_size(L.profile);
+	L.suggest_budget = LOWER_SUGGEST_BUDGET;
 	L.src = src;
 	L.len = len;
 	L.p = calloc(1, sizeof(*L.p));
@@ -881,6 +937,7 @@ struct ir_program *sysletc_front(const char *src, size_t len,
 		return NULL;
 	}
 	L.p->profile = L.profile;
+	L.errors_at_start = d->errors;
 	L.p->source = lower_strdup(&L, d->file);
 
 	ast_parse(src, len, d, &f);
@@ -890,8 +947,17 @@ struct ir_program *sysletc_front(const char *src, size_t len,
 	ast_file_free(f);
 	free(L.globals.v);
 	free(L.locals.v);
+	common_hidx_free(&L.globals.index);
+	common_hidx_free(&L.locals.index);
 	free(L.labels);
+	common_hidx_free(&L.label_index);
+	common_hidx_free(&L.const_index);
+	common_hidx_free(&L.addr_index);
+	common_hidx_free(&L.str_index);
 	free(L.ph);
+	free(L.dropped);
+	for (int k = 0; k < 7; k++)
+		free(L.names[k]);
 	if (d->errors != before || L.oom) {
 		ir_program_free(L.p);
 		return NULL;

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/hidx.h"
 #include "compiler/compiler.h"
 #include "compiler/ir.h"
 #include "grammar/ast.h"
@@ -40,6 +41,9 @@ struct lower_sym {
 	int64_t			value;		/* CONST */
 	uint64_t		size;		/* BUFFER, DATA: sizeof */
 	uint64_t		len;		/* DATA: len (no final NUL) */
+	unsigned int		elem;		/* BUFFER, DATA: element bytes */
+	const char		*elem_name;	/* BUFFER, DATA: "u32"; PARAM:
+						   its named type, or NULL */
 	enum lower_eval_state	state;
 	unsigned int		used;
 	bool			local;
@@ -49,6 +53,7 @@ struct lower_sym {
 struct lower_symtab {
 	struct lower_sym	*v;
 	size_t			n, cap;
+	struct common_hidx	index;		/* name -> position in v */
 };
 
 struct lower_label {
@@ -98,12 +103,22 @@ struct lower {
 	struct ir_program		*p;
 	size_t				cap_cells, cap_objs, cap_atoms;
 	size_t				cap_entries, cap_labels;
+	/* The pools, so that every use finds its cell or string at once:
+	 * value -> constant cell, (object, cell, offset) -> address cell,
+	 * bytes -> string object. */
+	struct common_hidx		const_index, addr_index, str_index;
 	bool				oom;
 	unsigned int			eval_depth;
+	size_t				suggest_budget;	/* names compared */
 
 	/* Placeholders: bound target, or LOWER_PH_UNBOUND. */
 	int				*ph;
 	size_t				nr_ph, cap_ph;
+
+	/* Targets the lowering leaves behind on purpose (see lower_drop). */
+	int				*dropped;
+	size_t				nr_dropped, cap_dropped;
+	unsigned int			errors_at_start;
 
 	struct lower_symtab		globals;
 	struct lower_symtab		locals;
@@ -112,15 +127,24 @@ struct lower {
 	struct ast_decl			*syslet;
 	int				entry;
 	int				scratch;
+	int				widen;	/* object narrow reads go
+						   through, or -1 */
 	struct lower_label		*labels;
 	size_t				nr_labels, cap_labels_l;
+	struct common_hidx		label_index;	/* name -> labels[] */
 	int				brk, cont;
 	bool				in_loop;
 	unsigned int			mods;	/* SYSLET_ASYNC etc. */
+	/* Names for the next atom's fields (ir_atom.names), taken over by
+	 * lower_atom(). */
+	char				*names[7];
 	struct ast_loc			text;	/* statement being lowered */
 };
 
 #define LOWER_PH_UNBOUND	(-1000000)
+/* Names compared for "did you mean" suggestions in one file: some
+ * 10 ms of edit distances. */
+#define LOWER_SUGGEST_BUDGET	100000
 /* Bounds the recursion through constants defined by later constants. */
 #define LOWER_MAX_EVAL_DEPTH	256
 
@@ -142,10 +166,26 @@ int lower_atom(struct lower *L, long nr, const char *sysname, int ret,
 int lower_umem_add(struct lower *L, int ptr_cell, int inc_cell, int ret,
 		   enum slo_role role, struct ast_loc loc,
 		   struct lower_branch br);
+/* A word inside object obj that atoms point at; pooled. */
+int lower_mem_cell(struct lower *L, int obj, uint64_t off, unsigned int width,
+		   const char *display);
+/* An element narrower than a word, read through a widening copy. */
+int lower_narrow_cell(struct lower *L, int obj, uint64_t off,
+		      unsigned int width, const char *display);
 int lower_ph_new(struct lower *L);
 int lower_ph_bind(struct lower *L, int ph, int target, struct ast_loc loc,
 		  const char *what);
-int lower_resolve(const struct lower *L, int t);
+int lower_resolve(struct lower *L, int t);
+/*
+ * Say that nothing will branch to target from here, on purpose: the
+ * statements after stop, break, continue or goto, the side of a constant
+ * condition that is never taken, what follows a loop without a way out.
+ * lower_finish() drops the atoms no entry reaches; an atom that is
+ * neither reached nor left behind this way was lost by a path that
+ * returned the wrong target, which is an internal error unless an error
+ * was reported.
+ */
+void lower_drop(struct lower *L, int target);
 int lower_scratch(struct lower *L);
 void lower_finish(struct lower *L);
 char *lower_text(const struct lower *L, struct ast_loc loc);
@@ -177,8 +217,16 @@ void lower_undeclared(struct lower *L, struct ast_loc loc, const char *name);
 int lower_operand(struct lower *L, const struct ast_expr *e);
 /* The variable or parameter cell e names, or -1 (reported as `what`). */
 int lower_lvalue(struct lower *L, const struct ast_expr *e, const char *what);
-/* e names a variable or parameter (no report); its cell or -1. */
+/* e names a variable or parameter, or an element an atom can write
+ * (no report); its cell or -1. */
 int lower_var_cell(struct lower *L, const struct ast_expr *e);
+/* The cell of element e (AST_INDEX): MEM for one as wide as a word,
+ * NARROW for a narrower one; -1 after an error. */
+int lower_element(struct lower *L, const struct ast_expr *e);
+/* Element size of a type name (u8 ... word), or 0 when unknown (reported
+ * at loc as the element type of `what`). */
+unsigned int lower_elem_type(struct lower *L, const char *type,
+			     struct ast_loc loc, const char *what);
 bool lower_is_simple(struct lower *L, const struct ast_expr *e);
 const char *lower_op_name(int op);
 

@@ -2,27 +2,27 @@
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/outfile.h"
 #include "common/readfile.h"
 #include "common/systab.h"
 #include "compiler/compiler.h"
 
 enum { EXIT_USAGE = 2 };
-enum { OPT_DOT = 256 };
+enum { OPT_DOT = 256, OPT_PREFIX };
 
 struct args {
 	const char	*output;
 	const char	*header;
 	const char	*image;		/* -d */
 	const char	*input;
+	const char	*prefix;	/* --prefix, or NULL: from the output */
 	int		listing;	/* -S */
 	int		dot;
 	struct sysletc_options opt;
@@ -44,9 +44,12 @@ static void usage(FILE *f)
 		"  -S                       print the annotated listing instead of an image\n"
 		"      --dot                print the atom graph for dot(1) instead\n"
 		"  -H, --header=FILE        also write a C header declaring the symbols\n"
+		"      --prefix=NAME        name the image's symbols NAME_... (default: the\n"
+		"                           output's name up to its first dot; empty: none)\n"
 		"  -d, --disassemble=IMAGE  read IMAGE and print its listing (or, with\n"
 		"                           --dot or -H, its graph or header)\n"
-		"  -W WARNING               enable a warning: unused, unreachable, all;\n"
+		"  -W WARNING               enable a warning: unused, unreachable,\n"
+		"                           call-output (on by default), all;\n"
 		"                           -Wno-WARNING disables it, -Werror makes\n"
 		"                           warnings errors\n"
 		"  -h, --help               print this help and exit\n"
@@ -78,6 +81,7 @@ static int warning_option(struct args *a, const char *w)
 	} table[] = {
 		{ "unused", SYSLETC_W_UNUSED },
 		{ "unreachable", SYSLETC_W_UNREACHABLE },
+		{ "call-output", SYSLETC_W_CALL_OUTPUT },
 		{ "all", SYSLETC_W_ALL },
 	};
 	int no = !strncmp(w, "no-", 3);
@@ -93,10 +97,13 @@ static int warning_option(struct args *a, const char *w)
 	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
 		if (strcmp(w + (no ? 3 : 0), table[i].name))
 			continue;
-		if (no)
+		if (no) {
 			a->opt.warnings &= ~table[i].bits;
-		else
+			a->opt.no_warnings |= table[i].bits;
+		} else {
 			a->opt.warnings |= table[i].bits;
+			a->opt.no_warnings &= ~table[i].bits;
+		}
 		return 0;
 	}
 	return -1;
@@ -110,6 +117,7 @@ static int parse_args(struct args *a, int argc, char **argv)
 		{ "header", required_argument, NULL, 'H' },
 		{ "disassemble", required_argument, NULL, 'd' },
 		{ "dot", no_argument, NULL, OPT_DOT },
+		{ "prefix", required_argument, NULL, OPT_PREFIX },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -142,6 +150,12 @@ static int parse_args(struct args *a, int argc, char **argv)
 		case OPT_DOT:
 			a->dot = 1;
 			break;
+		case OPT_PREFIX:
+			if (!slo_prefix_valid(optarg))
+				return usage_error("--prefix '%s': not a C identifier of at most %d characters",
+						   optarg, SLO_PREFIX_MAX);
+			a->prefix = optarg;
+			break;
 		case 'W':
 			if (warning_option(a, optarg))
 				return usage_error("unknown warning '-W%s'", optarg);
@@ -171,6 +185,8 @@ static int parse_args(struct args *a, int argc, char **argv)
 			return usage_error("%s", "-d already prints the listing; -S is not needed");
 		if (a->output)
 			return usage_error("%s", "-d writes no image; -o has no use with it");
+		if (a->prefix)
+			return usage_error("%s", "-d takes the prefix the image records; --prefix has no use with it");
 		return 0;
 	}
 	if (optind == argc)
@@ -203,99 +219,24 @@ static char *default_output(const char *input)
 	return out;
 }
 
-/*
- * Output files appear whole or not at all: write a temporary file next
- * to the target, then rename it over.  "-" is the standard output.
- */
-struct out_file {
-	const char	*path;
-	char		*tmp;
-	int		fd;
-};
-
-static int out_open(struct out_file *o, const char *path)
-{
-	size_t n = strlen(path);
-	mode_t mask;
-
-	o->path = path;
-	o->tmp = NULL;
-	if (!strcmp(path, "-")) {
-		FILE *t = tmpfile();
-
-		o->fd = t ? dup(fileno(t)) : -1;
-		if (t)
-			fclose(t);
-		return o->fd < 0 ? -1 : 0;
-	}
-	o->tmp = malloc(n + 8);
-	if (!o->tmp)
-		return -1;
-	memcpy(o->tmp, path, n);
-	strcpy(o->tmp + n, ".XXXXXX");
-	o->fd = mkstemp(o->tmp);
-	if (o->fd < 0) {
-		free(o->tmp);
-		o->tmp = NULL;
-		return -1;
-	}
-	mask = umask(0);
-	umask(mask);
-	fchmod(o->fd, 0666 & ~mask);
-	return 0;
-}
-
-static int copy_to_stdout(int fd)
-{
-	char buf[65536];
-	ssize_t r;
-
-	if (lseek(fd, 0, SEEK_SET) < 0)
-		return -1;
-	while ((r = read(fd, buf, sizeof(buf))) > 0)
-		if (fwrite(buf, 1, (size_t)r, stdout) != (size_t)r)
-			return -1;
-	return r < 0 || fflush(stdout) ? -1 : 0;
-}
-
-/* ok: keep the file; otherwise throw it away. */
-static int out_close(struct out_file *o, int ok)
-{
-	int rc = 0;
-
-	if (!o->tmp) {
-		if (ok)
-			rc = copy_to_stdout(o->fd);
-		close(o->fd);
-		return rc;
-	}
-	if (close(o->fd))
-		ok = 0, rc = -1;
-	if (ok && rename(o->tmp, o->path))
-		rc = -1;
-	if (!ok || rc)
-		unlink(o->tmp);
-	free(o->tmp);
-	o->tmp = NULL;
-	return rc;
-}
-
+/* Output files appear whole or not at all, and only ever replace a
+ * regular file (src/common/outfile.h). */
 static int write_image(const struct slo_image *img, const char *path)
 {
-	struct out_file o;
+	struct common_out o;
 	char err[256];
 
-	if (out_open(&o, path)) {
-		fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
+	if (common_out_open(&o, path, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s: %s\n", prog, path, err);
 		return -1;
 	}
 	if (slo_image_write(img, o.fd, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s: %s\n", prog, path, err);
-		out_close(&o, 0);
+		common_out_close(&o, 0, NULL, 0);
 		return -1;
 	}
-	if (out_close(&o, 1)) {
-		fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
+	if (common_out_close(&o, 1, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s: %s\n", prog, path, err);
 		return -1;
 	}
 	return 0;
@@ -323,28 +264,34 @@ static int write_header_file(const struct slo_image *img, const char *path);
 
 static int write_header(const struct slo_image *img, const char *path)
 {
-	if (slo_image_find(img, "main", -1))
+	if (!img->prefix && slo_image_find(img, "main", -1))
 		fprintf(stderr, "%s: warning: the image defines the symbol 'main', "
-			"which a C program linking it defines too; rename it to link the image\n",
+			"which a C program linking it defines too; rename it or give the image a --prefix to link it\n",
 			prog);
 	return write_header_file(img, path);
 }
 
 static int write_header_file(const struct slo_image *img, const char *path)
 {
-	struct out_file o;
+	struct common_out o;
 	char *guard = guard_of(path);
+	char err[256];
 	FILE *f;
 	int ok;
 
-	if (!guard || out_open(&o, path)) {
+	if (!guard) {
 		fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
+		return -1;
+	}
+	if (common_out_open(&o, path, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s: %s\n", prog, path, err);
 		free(guard);
 		return -1;
 	}
 	f = fdopen(dup(o.fd), "w");
 	if (!f) {
-		out_close(&o, 0);
+		fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
+		common_out_close(&o, 0, NULL, 0);
 		free(guard);
 		return -1;
 	}
@@ -352,8 +299,13 @@ static int write_header_file(const struct slo_image *img, const char *path)
 	ok = !ferror(f);
 	ok = !fclose(f) && ok;
 	free(guard);
-	if (out_close(&o, ok) || !ok) {
+	if (!ok) {
 		fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
+		common_out_close(&o, 0, NULL, 0);
+		return -1;
+	}
+	if (common_out_close(&o, 1, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s: %s\n", prog, path, err);
 		return -1;
 	}
 	return 0;
@@ -377,8 +329,8 @@ static int disassemble(const struct args *a)
 	char *buf;
 	int rc = 0;
 
-	if (!common_read_file(a->image, COMMON_MAX_IMAGE, &buf, &len, err,
-			      sizeof(err))) {
+	if (!common_read_input(a->image, COMMON_ELF, &buf, &len, NULL, err,
+			       sizeof(err))) {
 		img = slo_image_read_mem(buf, len, err, sizeof(err));
 		free(buf);
 	}
@@ -396,9 +348,30 @@ static int disassemble(const struct args *a)
 	return rc | flush_stdout();
 }
 
+/* --prefix, else the name of the image written (or that would be), as
+ * bpftool names skeletons; "" leaves the symbols as the source names them. */
+static int set_prefix(struct slo_image *img, const struct args *a)
+{
+	char *path = NULL;
+
+	if (a->prefix) {
+		img->prefix = *a->prefix ? strdup(a->prefix) : NULL;
+		return *a->prefix && !img->prefix ? -1 : 0;
+	}
+	if (!a->output || !strcmp(a->output, "-")) {
+		path = default_output(a->input);
+		if (!path)
+			return -1;
+	}
+	img->prefix = slo_prefix_of_path(path ? path : a->output);
+	free(path);
+	return img->prefix ? 0 : -1;
+}
+
 static int compile(const struct args *a)
 {
 	const char *name = strcmp(a->input, "-") ? a->input : "<stdin>";
+	enum common_content kind;
 	struct slo_image *img;
 	struct diag d;
 	char *out = NULL;
@@ -407,12 +380,16 @@ static int compile(const struct args *a)
 	char *src;
 	int rc = 0;
 
-	if (common_read_file(a->input, COMMON_MAX_SOURCE, &src, &len, err,
-			     sizeof(err))) {
+	/* Text, refused at its first NUL byte; an image is read too, for
+	 * the hint below (and bounded by its own headers). */
+	if (common_read_input(a->input, COMMON_TEXT_OR_ELF, &src, &len, &kind,
+			      err, sizeof(err))) {
+		if (kind == COMMON_ELF && errno == EILSEQ)
+			snprintf(err, sizeof(err), "not a syslet source");
 		fprintf(stderr, "%s: %s: %s\n", prog, name, err);
 		return 1;
 	}
-	if (len >= 4 && !memcmp(src, "\177ELF", 4)) {
+	if (kind == COMMON_ELF) {
 		fprintf(stderr, "%s: %s: this is an ELF file, not a syslet source (to list an image: %s -d %s)\n",
 			prog, name, prog, name);
 		free(src);
@@ -422,6 +399,12 @@ static int compile(const struct args *a)
 	d.werror = a->werror;
 	img = sysletc_compile(src, len, &a->opt, &d);
 	if (!img || d.errors) {
+		slo_image_free(img);
+		free(src);
+		return 1;
+	}
+	if (set_prefix(img, a)) {
+		fprintf(stderr, "%s: out of memory\n", prog);
 		slo_image_free(img);
 		free(src);
 		return 1;

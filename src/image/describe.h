@@ -40,6 +40,8 @@ void slo_describe_flags(uint64_t flags, struct slo_text *t);
  * the source named it (fd, 4096, "text", buf, &n), or as %N (its index)
  * when it is an unnamed cell that receives a result (a scratch copy).
  */
+struct slo_sym_index;
+
 struct slo_names {
 	const struct slo_image	*img;
 	size_t			nr_cells;
@@ -47,9 +49,30 @@ struct slo_names {
 	const struct slo_symbol	**sym;		/* its symbol, or NULL */
 	uint8_t			*written;	/* some atom's result */
 	long			*ref;		/* the cell it holds &of, or -1 */
+	/*
+	 * What the printers look up per atom and per symbol, worked out
+	 * once so that a printout costs time linear in the image (indexes
+	 * into img->syms, -1 for none):
+	 */
+	long			*entry_of;	/* atom -> its entry */
+	long			*at_first;	/* atom -> first symbol there */
+	long			*at_next;	/* symbol -> next at its atom */
+	long			*param_first;	/* entry -> parameter 0, 1... */
+	long			*param_next;	/* parameter -> the next one */
+	struct slo_sym_index	*by_addr;	/* per section, for targets */
+	/* Where objects in .syslet.rodata start (symbols and pointer
+	 * targets), sorted: an anonymous string runs to the next one. */
+	uint64_t		*ro_start;
+	size_t			nr_ro_start;
 };
 
 int slo_names_init(struct slo_names *n, const struct slo_image *img);
+/* slo_entry_of() from the index: the entry symbol owning atom, or NULL. */
+const struct slo_symbol *slo_names_entry_of(const struct slo_names *n,
+					    size_t atom);
+/* Symbols at an atom's offset, in symbol order: for (long i =
+ * n->at_first[atom]; i >= 0; i = n->at_next[i]).  Parameters of an
+ * entry by position, then symbol order: param_first[entry], param_next. */
 void slo_names_free(struct slo_names *n);
 /* A symbol name without the "entry." prefix when it is local to entry. */
 const char *slo_short_name(const char *name, const struct slo_symbol *entry);
@@ -61,9 +84,11 @@ const char *slo_atom_syscall(const struct slo_image *img, size_t atom);
 /* "fd = open(path, 0)" */
 void slo_describe_call(const struct slo_names *n, size_t atom,
 		       struct slo_text *t);
+/* "int", "str", "sockaddr_in". */
+const char *slo_param_type_name(enum slo_param_type t);
 /* Role names: call, arith, copy, test, trampoline, stop. */
 const char *slo_role_name(enum slo_role r);
-/* A NUL-terminated string in C syntax, at most `max` bytes of it. */
+/* n bytes in C string syntax, NULs included ("a\0b\n"). */
 void slo_quote(const uint8_t *s, size_t n, struct slo_text *t);
 
 #endif /* SYSLET_IMAGE_DESCRIBE_H */

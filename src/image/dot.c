@@ -25,11 +25,9 @@ static void put_quoted(FILE *out, const char *s)
 }
 
 /* Index of the entry symbol owning atom i, or -1. */
-static long entry_index(const struct slo_image *img, size_t i)
+static long entry_index(const struct slo_names *nm, size_t i)
 {
-	const struct slo_symbol *e = slo_entry_of(img, i);
-
-	return e ? (long)(e - img->syms) : -1;
+	return nm->entry_of[i];
 }
 
 static void end_node(FILE *out, long entry)
@@ -67,11 +65,12 @@ static void atom_node(const struct slo_names *nm, size_t i, FILE *out)
 	slo_text_free(&t);
 }
 
-static void atom_edges(const struct slo_image *img, size_t i, FILE *out)
+static void atom_edges(const struct slo_names *nm, size_t i, FILE *out)
 {
+	const struct slo_image *img = nm->img;
 	uint64_t flags = slo_atom_word(img, i, SLO_W_FLAGS);
 	long next = slo_atom_target(img, i, SLO_W_NEXT);
-	long e = entry_index(img, i);
+	long e = entry_index(nm, i);
 
 	fprintf(out, "\ta%zu -> ", i);
 	if (next >= 0)
@@ -94,11 +93,27 @@ static void atom_edges(const struct slo_image *img, size_t i, FILE *out)
 void slo_image_dot(const struct slo_image *img, FILE *out)
 {
 	struct slo_names nm;
+	long *first = NULL, *next = NULL;
 	int loose = 0;
 
-	if (slo_names_init(&nm, img)) {
+	if (slo_names_init(&nm, img) ||
+	    !(first = malloc((img->nr_syms + 1) * sizeof(*first))) ||
+	    !(next = malloc((img->nr_atoms + 1) * sizeof(*next)))) {
 		fprintf(out, "/* out of memory */\n");
+		free(first);
+		slo_names_free(&nm);
 		return;
+	}
+	/* Each entry's atoms in order, as lists: one pass, not one per
+	 * entry. */
+	for (size_t k = 0; k < img->nr_syms; k++)
+		first[k] = -1;
+	for (size_t i = img->nr_atoms; i-- > 0;) {
+		long e = entry_index(&nm, i);
+
+		next[i] = e >= 0 ? first[e] : -1;
+		if (e >= 0)
+			first[e] = (long)i;
 	}
 	fprintf(out, "digraph syslet {\n");
 	if (img->source) {
@@ -119,22 +134,23 @@ void slo_image_dot(const struct slo_image *img, FILE *out)
 		fprintf(out, "];\n");
 		fprintf(out, "\t\tend%zu [shape=doublecircle, label=\"end\"];\n",
 			k);
-		for (size_t i = 0; i < img->nr_atoms; i++)
-			if (entry_index(img, i) == (long)k)
-				atom_node(&nm, i, out);
+		for (long i = first[k]; i >= 0; i = next[i])
+			atom_node(&nm, (size_t)i, out);
 		fprintf(out, "\t}\n");
 		fprintf(out, "\tentry%zu -> a%llu [style=bold];\n", k,
 			(unsigned long long)(s->value / slo_atom_size(img)));
 	}
 	for (size_t i = 0; i < img->nr_atoms; i++) {
-		if (entry_index(img, i) >= 0)
+		if (entry_index(&nm, i) >= 0)
 			continue;
 		if (!loose++)
 			fprintf(out, "\tend [shape=doublecircle, label=\"end\"];\n");
 		atom_node(&nm, i, out);
 	}
 	for (size_t i = 0; i < img->nr_atoms; i++)
-		atom_edges(img, i, out);
+		atom_edges(&nm, i, out);
 	fprintf(out, "}\n");
+	free(first);
+	free(next);
 	slo_names_free(&nm);
 }

@@ -8,9 +8,9 @@
 #include "common/readfile.h"
 #include "common/systab.h"
 
-/* Far above anything sysletc writes, far below what would hurt. */
+/* Far above anything sysletc writes, far below what would hurt; the
+ * sizes of the syslet sections are those of slo-format.h. */
 #define MAX_SECTIONS	256
-#define MAX_SEC_SIZE	(1ULL << 30)
 #define MAX_ALIGN	(1ULL << 16)
 
 enum { SEC_REL_ATOMS, SEC_REL_CELLS };
@@ -170,8 +170,16 @@ static int scan_sections(struct reader *rd)
 			    (sh.sh_flags & (SHF_ALLOC | SHF_WRITE | SHF_EXECINSTR)) !=
 				    want_flags[s])
 				return bad(rd, "section %s: wrong type or flags", name);
-			if (sh.sh_size > MAX_SEC_SIZE)
-				return bad(rd, "section %s is too large", name);
+			/* Before anything is allocated: .syslet.bss has a
+			 * size and no bytes, so the file cannot bound it. */
+			if (sh.sh_size > slo_section_max((enum slo_section)s,
+							 rd->w))
+				return bad(rd, "section %s holds %llu bytes, "
+					   "more than the %llu an image may "
+					   "hold", name,
+					   (unsigned long long)sh.sh_size,
+					   (unsigned long long)slo_section_max(
+						   (enum slo_section)s, rd->w));
 			if (claim(rd, &rd->sec[s], i, name))
 				return -1;
 			rd->img->align[s] = sh.sh_addralign;
@@ -216,6 +224,33 @@ static Elf_Data *raw(struct reader *rd, size_t idx, size_t *size)
 	return d;
 }
 
+/* Format 1 has no prefix; from 2 on the descriptor ends with it. */
+static int read_prefix(struct reader *rd, uint32_t version,
+		       const uint8_t *desc, uint32_t descsz)
+{
+	const char *pfx = (const char *)desc + sizeof(struct slo_note_abi);
+	size_t room = descsz - sizeof(struct slo_note_abi);
+
+	if (version < 2) {
+		if (room)
+			return bad(rd, "%s: ABI note of the wrong size",
+				   SLO_SEC_NAME_NOTE);
+		return 0;
+	}
+	if (!room || memchr(pfx, 0, room) != pfx + room - 1)
+		return bad(rd, "%s: the symbol prefix is not one NUL-terminated string",
+			   SLO_SEC_NAME_NOTE);
+	if (!slo_prefix_valid(pfx))
+		return bad(rd, "%s: the symbol prefix is not a C identifier of at most %d characters",
+			   SLO_SEC_NAME_NOTE, SLO_PREFIX_MAX);
+	if (*pfx) {
+		rd->img->prefix = strdup(pfx);
+		if (!rd->img->prefix)
+			return bad(rd, "out of memory");
+	}
+	return 0;
+}
+
 /* The ABI note: which profile and word size the image was made for. */
 static int read_note(struct reader *rd)
 {
@@ -234,6 +269,7 @@ static int read_note(struct reader *rd)
 		const uint8_t *name = p + off + 12, *desc = name + nameal;
 		char prof[17];
 		int profile;
+		uint32_t version;
 
 		if (nameal > size - off - 12 || descal > size - off - 12 - nameal)
 			return bad(rd, "%s: truncated note", SLO_SEC_NAME_NOTE);
@@ -241,12 +277,17 @@ static int read_note(struct reader *rd)
 		if (namesz != sizeof(SLO_NOTE_OWNER) ||
 		    memcmp(name, SLO_NOTE_OWNER, namesz) || type != SLO_NOTE_ABI)
 			continue;
-		if (descsz != sizeof(struct slo_note_abi))
+		if (descsz < sizeof(struct slo_note_abi))
 			return bad(rd, "%s: ABI note of the wrong size",
 				   SLO_SEC_NAME_NOTE);
-		if (get32(desc) != SLO_FORMAT_VERSION)
-			return bad(rd, "image format version %u, this reader knows %u",
-				   get32(desc), SLO_FORMAT_VERSION);
+		version = get32(desc);
+		if (version < SLO_FORMAT_VERSION_MIN ||
+		    version > SLO_FORMAT_VERSION)
+			return bad(rd, "image format version %u, this reader knows %u to %u",
+				   version, SLO_FORMAT_VERSION_MIN,
+				   SLO_FORMAT_VERSION);
+		if (read_prefix(rd, version, desc, descsz))
+			return -1;
 		memcpy(prof, desc + 8, 16);
 		prof[16] = 0;
 		profile = systab_profile_parse(prof);
@@ -258,7 +299,7 @@ static int read_note(struct reader *rd)
 				   prof);
 		rd->img->word_size = rd->w;
 		rd->img->profile = profile;
-		rd->img->format_version = SLO_FORMAT_VERSION;
+		rd->img->format_version = version;
 		return 0;
 	}
 	return bad(rd, "%s: no syslet ABI note", SLO_SEC_NAME_NOTE);
@@ -333,8 +374,12 @@ static int open_symtab(struct reader *rd)
 	if (!rd->symdata || rd->symdata->d_size != sh.sh_size)
 		return bad(rd, ".symtab: unreadable");
 	rd->nsyms = sh.sh_size / entsz;
-	if (!rd->nsyms || rd->nsyms > UINT32_MAX)
+	if (!rd->nsyms)
 		return bad(rd, ".symtab: empty");
+	/* Besides the image's own: the null, file and section symbols. */
+	if (rd->nsyms > (size_t)SLO_MAX_SYMBOLS + 2 + MAX_SECTIONS)
+		return bad(rd, ".symtab: %zu symbols, more than an image may "
+			   "have", rd->nsyms);
 	rd->symmap = malloc(rd->nsyms * sizeof(*rd->symmap));
 	if (!rd->symmap)
 		return bad(rd, "out of memory");
@@ -387,6 +432,15 @@ static int read_symbols(struct reader *rd)
 			return bad(rd, "symbol %s lies outside its section", name);
 		if (bind == STB_LOCAL && s != SLO_SEC_ATOMS)
 			continue;
+		if (img->prefix) {
+			size_t np = strlen(img->prefix);
+
+			if (strncmp(name, img->prefix, np) || name[np] != '_' ||
+			    !name[np + 1])
+				return bad(rd, "symbol %s does not start with the image's prefix %s_",
+					   name, img->prefix);
+			name += np + 1;
+		}
 		out = &img->syms[img->nr_syms];
 		out->name = strdup(name);
 		if (!out->name)
@@ -446,8 +500,8 @@ static int read_params(struct reader *rd)
 		if (s->kind != SLO_SYM_VAR || img->syms[e].kind != SLO_SYM_ENTRY)
 			return bad(rd, "%s: %s is not a parameter cell of an entry",
 				   SLO_SEC_NAME_PARAMS, s->name);
-		if ((type != SLO_PARAM_INT && type != SLO_PARAM_STR) ||
-		    index > 255)
+		if ((type != SLO_PARAM_INT && type != SLO_PARAM_STR &&
+		     type != SLO_PARAM_SOCKADDR_IN) || index >= SLO_MAX_PARAMS)
 			return bad(rd, "%s: parameter %s: bad type or position",
 				   SLO_SEC_NAME_PARAMS, s->name);
 		s->kind = SLO_SYM_PARAM;
@@ -455,25 +509,8 @@ static int read_params(struct reader *rd)
 		s->param_index = (int)index;
 		s->param_type = (enum slo_param_type)type;
 	}
-	/* Each entry's parameters must be numbered 0..n-1 without repeats. */
-	for (size_t i = 0; i < img->nr_syms; i++) {
-		const struct slo_symbol *s = &img->syms[i];
-		int n = 0, seen = 0;
-
-		if (s->kind != SLO_SYM_PARAM)
-			continue;
-		for (size_t j = 0; j < img->nr_syms; j++) {
-			const struct slo_symbol *t = &img->syms[j];
-
-			if (t->kind != SLO_SYM_PARAM || t->entry != s->entry)
-				continue;
-			n++;
-			seen += t->param_index == s->param_index;
-		}
-		if (seen != 1 || s->param_index >= n)
-			return bad(rd, "%s: parameters of %s are misnumbered",
-				   SLO_SEC_NAME_PARAMS, img->syms[s->entry].name);
-	}
+	/* Each entry's parameters must be numbered 0..n-1 without repeats:
+	 * slo_image_verify() checks that, sorting them, in O(n log n). */
 	return 0;
 }
 
@@ -616,7 +653,7 @@ static int read_debug(struct reader *rd)
 	size_t size, hdr = sizeof(struct slo_debug_hdr);
 	size_t rec = sizeof(struct slo_debug_rec);
 	const uint8_t *p, *tab;
-	uint32_t nr, strsz;
+	uint32_t nr, strsz, version;
 	Elf_Data *d;
 	int ok = 1;
 
@@ -628,9 +665,13 @@ static int read_debug(struct reader *rd)
 	p = d->d_buf;
 	nr = get32(p + 4);
 	strsz = get32(p + 8);
-	if (get32(p) != SLO_FORMAT_VERSION)
+	/* Formats 1 and 2 wrote 20-byte records; 3 added the names. */
+	version = get32(p);
+	if (version >= SLO_FORMAT_VERSION_MIN && version < SLO_DEBUG_VERSION)
+		rec = SLO_DEBUG_REC_V1;
+	else if (version != SLO_DEBUG_VERSION)
 		return bad(rd, "%s: unknown version %u", SLO_SEC_NAME_DEBUG,
-			   get32(p));
+			   version);
 	if (nr != img->nr_atoms)
 		return bad(rd, "%s: %u records for %zu atoms", SLO_SEC_NAME_DEBUG,
 			   nr, img->nr_atoms);
@@ -655,6 +696,10 @@ static int read_debug(struct reader *rd)
 		dr->role = (enum slo_role)get32(q + 8);
 		dr->syscall = debug_str(tab, strsz, get32(q + 12), &ok);
 		dr->text = debug_str(tab, strsz, get32(q + 16), &ok);
+		for (int k = 0; version == SLO_DEBUG_VERSION &&
+				k < SLO_DEBUG_NAMES; k++)
+			dr->name[k] = debug_str(tab, strsz,
+						get32(q + 20 + 4 * k), &ok);
 	}
 	if (!ok)
 		return bad(rd, "%s: string offset out of range",
@@ -734,8 +779,8 @@ struct slo_image *slo_image_read_file(const char *path, char *err,
 	char *buf;
 
 	/* A path is a path here: "-" is not the caller's standard input. */
-	if (common_read_file(COMMON_PATH_NOT_STDIN(path), COMMON_MAX_IMAGE,
-			     &buf, &len, err, errlen))
+	if (common_read_input(COMMON_PATH_NOT_STDIN(path), COMMON_ELF, &buf,
+			      &len, NULL, err, errlen))
 		return NULL;
 	img = slo_image_read_mem(buf, len, err, errlen);
 	free(buf);

@@ -153,6 +153,10 @@ static int check_model(struct writer *wr)
 	    img->size[SLO_SEC_ATOMS] / asz != img->nr_atoms)
 		return slo_elf_error(wr->err, wr->errlen,
 				     ".syslet.atoms is not a whole number of atoms");
+	if (img->prefix && !slo_prefix_valid(img->prefix))
+		return slo_elf_error(wr->err, wr->errlen,
+				     "the symbol prefix is not a C identifier of at most %d characters",
+				     SLO_PREFIX_MAX);
 	for (int s = 0; s < SLO_SEC_BSS; s++)
 		if (img->size[s] && !img->data[s])
 			return slo_elf_error(wr->err, wr->errlen,
@@ -285,11 +289,16 @@ static int add_symtab(struct writer *wr)
 		for (size_t i = 0; i < img->nr_syms; i++) {
 			const struct slo_symbol *s = &img->syms[i];
 			int local = s->kind == SLO_SYM_LABEL;
+			char *name;
 
 			if (local != !pass)
 				continue;
+			name = slo_prefixed_name(img, s->name);
+			if (!name)
+				return -1;
 			memset(&sym, 0, sizeof(sym));
-			sym.st_name = strbuf_add(&wr->str, s->name);
+			sym.st_name = strbuf_add(&wr->str, name);
+			free(name);
 			sym.st_info = GELF_ST_INFO(local ? STB_LOCAL : STB_GLOBAL,
 						   STT_OBJECT);
 			sym.st_other = STV_DEFAULT;
@@ -364,20 +373,25 @@ static int add_relocs(struct writer *wr, enum slo_section where)
 static int add_note(struct writer *wr)
 {
 	const struct slo_image *img = wr->img;
-	/* namesz, descsz, type, "syslet\0" padded to 8, descriptor */
-	size_t size = 12 + 8 + sizeof(struct slo_note_abi);
+	const char *prefix = img->prefix ? img->prefix : "";
+	size_t desc = sizeof(struct slo_note_abi) + strlen(prefix) + 1;
+	/* namesz, descsz, type, "syslet\0" padded to 8, descriptor padded
+	 * to 4 (keep() zeroes the padding) */
+	size_t size = 12 + 8 + ((desc + 3) & ~(size_t)3);
 	uint8_t *p = keep(wr, size);
 	const char *prof = systab_profile_name((enum systab_profile)img->profile);
 
 	if (!p)
 		return -1;
 	put32(p, sizeof(SLO_NOTE_OWNER));
-	put32(p + 4, sizeof(struct slo_note_abi));
+	put32(p + 4, (uint32_t)desc);
 	put32(p + 8, SLO_NOTE_ABI);
 	memcpy(p + 12, SLO_NOTE_OWNER, sizeof(SLO_NOTE_OWNER));
-	put32(p + 20, img->format_version);
+	/* What this writer writes, whatever version the model was read as. */
+	put32(p + 20, SLO_FORMAT_VERSION);
 	put32(p + 24, img->word_size);
 	strncpy((char *)p + 28, prof, 15);
+	memcpy(p + 20 + sizeof(struct slo_note_abi), prefix, strlen(prefix) + 1);
 	return add_section(wr, SLO_SEC_NAME_NOTE, SHT_NOTE, 0, 4, p, size,
 			   ELF_T_BYTE) ? 0 : -1;
 }
@@ -401,6 +415,9 @@ static int add_debug(struct writer *wr)
 			strbuf_add(&st, img->debug[i].syscall);
 		if (img->debug[i].text)
 			strbuf_add(&st, img->debug[i].text);
+		for (int k = 0; k < SLO_DEBUG_NAMES; k++)
+			if (img->debug[i].name[k])
+				strbuf_add(&st, img->debug[i].name[k]);
 	}
 	if (st.oom || img->nr_atoms > UINT32_MAX / rec) {
 		free(st.p);
@@ -412,7 +429,7 @@ static int add_debug(struct writer *wr)
 		free(st.p);
 		return -1;
 	}
-	put32(p, SLO_FORMAT_VERSION);
+	put32(p, SLO_DEBUG_VERSION);
 	put32(p + 4, (uint32_t)img->nr_atoms);
 	put32(p + 8, (uint32_t)st.len);
 	put32(p + 12, src);
@@ -427,6 +444,9 @@ static int add_debug(struct writer *wr)
 		/* Replays the offsets the first pass handed out. */
 		put32(q + 12, dr->syscall ? strbuf_add(&st, dr->syscall) : 0);
 		put32(q + 16, dr->text ? strbuf_add(&st, dr->text) : 0);
+		for (int k = 0; k < SLO_DEBUG_NAMES; k++)
+			put32(q + 20 + 4 * k,
+			      dr->name[k] ? strbuf_add(&st, dr->name[k]) : 0);
 	}
 	memcpy(p + hdr + img->nr_atoms * rec, st.p, st.len);
 	free(st.p);

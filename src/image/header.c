@@ -4,20 +4,24 @@
 #include <string.h>
 
 #include "image/describe.h"
+#include "common/hidx.h"
 #include "common/systab.h"
 
 /*
  * Like `bpftool gen skeleton`: the program that links the .slo includes
- * this and reaches every symbol by a C name.  ELF names may hold dots
- * (cat.fd), so each declaration carries an asm label with the real name
- * and a C name with the dots turned into "__" (cat__fd).  A C name that
- * is a keyword, or that an earlier declaration took, is not declared (a
- * comment says so): the header always compiles.
+ * this and reaches every symbol by a C name.  ELF names carry the image's
+ * prefix and may hold dots (cat_cat.fd), so each declaration has an asm
+ * label with the real name and a C name with the dots turned into "__"
+ * (cat_cat__fd).  A C name that is a keyword, or that an earlier
+ * declaration took, is not declared (a comment says so): the header
+ * always compiles.  The members of the cells struct keep the source's
+ * names: they live in the struct's own name space.
  */
 
 struct names {
-	char	**v;
-	size_t	n, cap;
+	char			**v;
+	size_t			n, cap;
+	struct common_hidx	index;	/* name -> v[], for linear time */
 };
 
 static const char *const reserved[] = {
@@ -37,7 +41,11 @@ static int claim(struct names *nm, const char *c)
 	for (size_t i = 0; i < sizeof(reserved) / sizeof(*reserved); i++)
 		if (!strcmp(c, reserved[i]))
 			return 0;
-	for (size_t i = 0; i < nm->n; i++)
+	uint32_t h = common_hash_str(c);
+	struct common_hidx_iter it;
+
+	for (long i = common_hidx_first(&nm->index, h, &it); i >= 0;
+	     i = common_hidx_next(&nm->index, &it))
 		if (!strcmp(nm->v[i], c))
 			return 0;
 	if (nm->n == nm->cap) {
@@ -50,7 +58,12 @@ static int claim(struct names *nm, const char *c)
 		nm->cap = cap;
 	}
 	nm->v[nm->n] = strdup(c);
-	return nm->v[nm->n] ? (nm->n++, 1) : 0;
+	if (!nm->v[nm->n] || common_hidx_add(&nm->index, h, nm->n)) {
+		free(nm->v[nm->n]);
+		return 0;
+	}
+	nm->n++;
+	return 1;
 }
 
 static void names_free(struct names *nm)
@@ -58,6 +71,7 @@ static void names_free(struct names *nm)
 	for (size_t i = 0; i < nm->n; i++)
 		free(nm->v[i]);
 	free(nm->v);
+	common_hidx_free(&nm->index);
 }
 
 /* Names we can declare: what sysletc writes, nothing a hostile image
@@ -131,56 +145,105 @@ static void enumerator(struct names *nm, FILE *out, const char *entry,
 	free(c);
 }
 
-static void entry_decl(const struct slo_image *img, size_t k,
+/* Each entry's labels, in symbol order: lists built in one pass. */
+struct label_lists {
+	long	*first;		/* entry symbol -> its first label */
+	long	*next;		/* label -> the entry's next one */
+};
+
+static int label_lists_init(struct label_lists *ll,
+			    const struct slo_names *cn)
+{
+	const struct slo_image *img = cn->img;
+	uint64_t asz = slo_atom_size(img);
+
+	ll->first = malloc((img->nr_syms + 1) * sizeof(long));
+	ll->next = malloc((img->nr_syms + 1) * sizeof(long));
+	if (!ll->first || !ll->next)
+		return -1;
+	for (size_t i = 0; i < img->nr_syms; i++)
+		ll->first[i] = ll->next[i] = -1;
+	for (size_t i = img->nr_syms; i-- > 0;) {
+		const struct slo_symbol *s = &img->syms[i];
+		const struct slo_symbol *e;
+
+		if (s->kind != SLO_SYM_LABEL)
+			continue;
+		e = slo_names_entry_of(cn, (size_t)(s->value / asz));
+		if (!e)
+			continue;
+		ll->next[i] = ll->first[e - img->syms];
+		ll->first[e - img->syms] = (long)i;
+	}
+	return 0;
+}
+
+static void entry_decl(const struct slo_names *cn,
+		       const struct label_lists *labels, size_t k,
 		       struct names *nm, FILE *out)
 {
+	const struct slo_image *img = cn->img;
 	const struct slo_symbol *e = &img->syms[k];
 	uint64_t asz = slo_atom_size(img);
 	unsigned long long atoms = e->size / asz;
-	char *c = c_name(e->name, "");
+	char *ename = slo_prefixed_name(img, e->name);
+	char *c = ename ? c_name(ename, "") : NULL;
 	int nparams = 0;
 
-	fprintf(out, "\n/* syslet %s: %llu atoms */\n", e->name, atoms);
+	if (!ename) {
+		fprintf(out, "#error \"sysletc: out of memory\"\n");
+		return;
+	}
+	fprintf(out, "\n/* syslet %s: %llu atom%s */\n", e->name, atoms,
+		atoms == 1 ? "" : "s");
 	if (c && claim(nm, c))
 		fprintf(out, "extern struct syslet_uatom %s[%llu] __asm__(\"%s\");\n",
-			c, atoms ? atoms : 1, e->name);
+			c, atoms ? atoms : 1, ename);
 	else
-		not_declared(out, e->name, "entry");
+		not_declared(out, ename, "entry");
 	free(c);
 	fprintf(out, "enum {\n");
-	enumerator(nm, out, e->name, "__nr_atoms", atoms, NULL);
-	for (int pi = 0; pi < 256; pi++) {
-		for (size_t i = 0; i < img->nr_syms; i++) {
-			const struct slo_symbol *s = &img->syms[i];
-			char what[300];
-
-			if (s->kind != SLO_SYM_PARAM || s->entry != (int)k ||
-			    s->param_index != pi || !declarable(s->name))
-				continue;
-			snprintf(what, sizeof(what), "__param_%s",
-				 slo_short_name(s->name, e));
-			for (char *p = what; *p; p++)
-				if (*p == '.')
-					*p = '_';
-			enumerator(nm, out, e->name, what, (unsigned)pi,
-				   s->param_type == SLO_PARAM_STR
-					   ? "str: the cell holds a char *"
-					   : "int: the cell holds the number");
-			nparams++;
-		}
-	}
-	enumerator(nm, out, e->name, "__nr_params", (unsigned)nparams, NULL);
-	for (size_t i = 0; i < img->nr_syms; i++) {
+	enumerator(nm, out, ename, "__nr_atoms", atoms, NULL);
+	/* Parameters by position (then symbol order), from the index. */
+	for (long i = cn->param_first[k]; i >= 0; i = cn->param_next[i]) {
 		const struct slo_symbol *s = &img->syms[i];
+		int pi = s->param_index;
+		char what[300];
 
-		if (s->kind != SLO_SYM_LABEL || !declarable(s->name) ||
-		    slo_entry_of(img, s->value / asz) != e)
+		if (pi < 0 || pi >= 256 || !declarable(s->name))
 			continue;
-		enumerator(nm, out, s->name, "__atom",
-			   (unsigned long long)((s->value - e->value) / asz),
-			   "label: index of its atom in the entry");
+		snprintf(what, sizeof(what), "__param_%s",
+			 slo_short_name(s->name, e));
+		for (char *p = what; *p; p++)
+			if (*p == '.')
+				*p = '_';
+		enumerator(nm, out, ename, what, (unsigned)pi,
+			   s->param_type == SLO_PARAM_STR
+				   ? "str: the cell holds a char *" :
+			   s->param_type == SLO_PARAM_SOCKADDR_IN
+				   ? "sockaddr_in: the cell holds a "
+				     "struct sockaddr_in *"
+				   : "int: the cell holds the number");
+		nparams++;
+	}
+	enumerator(nm, out, ename, "__nr_params", (unsigned)nparams, NULL);
+	/* Its labels, in symbol order, from the lists made once. */
+	for (long i = labels->first[k]; i >= 0; i = labels->next[i]) {
+		const struct slo_symbol *s = &img->syms[i];
+		char *lname;
+
+		if (!declarable(s->name))
+			continue;
+		lname = slo_prefixed_name(img, s->name);
+		if (lname)
+			enumerator(nm, out, lname, "__atom",
+				   (unsigned long long)((s->value - e->value) /
+							asz),
+				   "label: index of its atom in the entry");
+		free(lname);
 	}
 	fprintf(out, "};\n");
+	free(ename);
 }
 
 static void cell_decls(const struct slo_names *cn, const char *guard,
@@ -192,24 +255,27 @@ static void cell_decls(const struct slo_names *cn, const char *guard,
 	fprintf(out, "\n/* Cells: one machine word each, in .syslet.cells. */\n");
 	for (size_t i = 0; i < cn->nr_cells; i++) {
 		const struct slo_symbol *s = cn->sym[i];
-		char *c;
+		char *c, *ename;
 
 		if (!s || !declarable(s->name))
 			continue;
-		c = c_name(s->name, "");
+		ename = slo_prefixed_name(img, s->name);
+		c = ename ? c_name(ename, "") : NULL;
 		if (c && claim(nm, c)) {
 			fprintf(out, "extern unsigned long %s __asm__(\"%s\");", c,
-				s->name);
+				ename);
 			if (s->kind == SLO_SYM_PARAM)
 				fprintf(out, "\t/* parameter %d of %s */",
 					s->param_index, img->syms[s->entry].name);
 			fprintf(out, "\n");
 		} else {
-			not_declared(out, s->name, "cell");
+			not_declared(out, ename ? ename : s->name, "cell");
 		}
 		free(c);
+		free(ename);
 	}
-	/* The whole section as a struct, for code that copies instances. */
+	/* The whole section as a struct: its layout, for code that saves,
+	 * restores or copies cells as a block. */
 	fprintf(out, "\nstruct ");
 	print_guard(out, guard, 0);
 	fprintf(out, "_cells {\n");
@@ -240,22 +306,24 @@ static void object_decls(const struct slo_image *img, struct names *nm,
 
 	for (size_t i = 0; i < img->nr_syms; i++) {
 		const struct slo_symbol *s = &img->syms[i];
-		char *c;
+		char *c, *ename;
 
 		if ((s->kind != SLO_SYM_BUFFER && s->kind != SLO_SYM_DATA) ||
 		    !declarable(s->name))
 			continue;
 		if (!any++)
 			fprintf(out, "\n/* Buffers and data. */\n");
-		c = c_name(s->name, "");
+		ename = slo_prefixed_name(img, s->name);
+		c = ename ? c_name(ename, "") : NULL;
 		if (c && claim(nm, c))
 			fprintf(out, "extern %sunsigned char %s[%llu] __asm__(\"%s\");\n",
 				s->kind == SLO_SYM_DATA ? "const " : "", c,
 				(unsigned long long)(s->size ? s->size : 1),
-				s->name);
+				ename);
 		else
-			not_declared(out, s->name, "object");
+			not_declared(out, ename ? ename : s->name, "object");
 		free(c);
+		free(ename);
 	}
 }
 
@@ -263,13 +331,17 @@ void slo_image_header(const struct slo_image *img, const char *guard,
 		      FILE *out)
 {
 	struct slo_names cn;
+	struct label_lists labels = { 0 };
 	struct names nm = { 0 };
 	const char *prof = systab_profile_name((enum systab_profile)img->profile);
 
 	if (!guard || !*guard)
 		guard = "SYSLET_IMAGE_H";
-	if (slo_names_init(&cn, img)) {
+	if (slo_names_init(&cn, img) || label_lists_init(&labels, &cn)) {
 		fprintf(out, "#error \"sysletc: out of memory\"\n");
+		free(labels.first);
+		free(labels.next);
+		slo_names_free(&cn);
 		return;
 	}
 	fprintf(out, "/* Generated by sysletc%s%s: the symbols of a syslet image. Do not edit. */\n",
@@ -283,6 +355,9 @@ void slo_image_header(const struct slo_image *img, const char *guard,
 	fprintf(out, "#define ");
 	print_guard(out, guard, 1);
 	fprintf(out, "_PROFILE \"%s\"\n", prof ? prof : "?");
+	fprintf(out, "#define ");
+	print_guard(out, guard, 1);
+	fprintf(out, "_PREFIX \"%s\"\n", img->prefix ? img->prefix : "");
 	fprintf(out, "#define ");
 	print_guard(out, guard, 1);
 	fprintf(out, "_NR_CELLS %zu\n", cn.nr_cells);
@@ -299,10 +374,12 @@ void slo_image_header(const struct slo_image *img, const char *guard,
 	for (size_t k = 0; k < img->nr_syms; k++)
 		if (img->syms[k].kind == SLO_SYM_ENTRY &&
 		    declarable(img->syms[k].name))
-			entry_decl(img, k, &nm, out);
+			entry_decl(&cn, &labels, k, &nm, out);
 	cell_decls(&cn, guard, &nm, out);
 	object_decls(img, &nm, out);
 	fprintf(out, "\n#ifdef __cplusplus\n}\n#endif\n#endif\n");
 	names_free(&nm);
+	free(labels.first);
+	free(labels.next);
 	slo_names_free(&cn);
 }

@@ -19,6 +19,22 @@ struct slo_image *slo_image_new(unsigned int word_size, int profile)
 	return img;
 }
 
+uint64_t slo_section_max(enum slo_section s, unsigned int word_size)
+{
+	switch (s) {
+	case SLO_SEC_ATOMS:
+		return (uint64_t)SLO_MAX_ATOMS * 11 * word_size;
+	case SLO_SEC_CELLS:
+		return (uint64_t)SLO_MAX_CELLS * word_size;
+	case SLO_SEC_RODATA:
+		return SLO_MAX_RODATA;
+	case SLO_SEC_BSS:
+		return SLO_MAX_BSS;
+	default:
+		return 0;
+	}
+}
+
 void slo_image_free(struct slo_image *img)
 {
 	if (!img)
@@ -31,13 +47,74 @@ void slo_image_free(struct slo_image *img)
 		for (size_t i = 0; i < img->nr_atoms; i++) {
 			free(img->debug[i].syscall);
 			free(img->debug[i].text);
+			for (int k = 0; k < SLO_DEBUG_NAMES; k++)
+				free(img->debug[i].name[k]);
 		}
 	}
 	free(img->debug);
 	free(img->syms);
 	free(img->relocs);
 	free(img->source);
+	free(img->prefix);
 	free(img);
+}
+
+/* ASCII only, whatever the locale: the prefix ends up in C and ELF. */
+static bool ident_char(char c, bool first)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
+	       (!first && c >= '0' && c <= '9');
+}
+
+bool slo_prefix_valid(const char *s)
+{
+	size_t n = 0;
+
+	if (!s)
+		return false;
+	for (const char *p = s; *p; p++, n++)
+		if (!ident_char(*p, p == s))
+			return false;
+	return n <= SLO_PREFIX_MAX;
+}
+
+char *slo_prefix_of_path(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	size_t n, k = 0;
+	char *out;
+
+	base = base ? base + 1 : path;
+	n = strcspn(base, ".");
+	if (!n && *base == '.')	/* ".x.slo": the name after the dot */
+		n = strcspn(++base, ".");
+	if (n > SLO_PREFIX_MAX - 1)
+		n = SLO_PREFIX_MAX - 1;
+	out = malloc(n + 2);
+	if (!out)
+		return NULL;
+	if (!n || !ident_char(base[0], true))
+		out[k++] = '_';
+	for (size_t i = 0; i < n; i++)
+		out[k++] = ident_char(base[i], false) ? base[i] : '_';
+	out[k] = 0;
+	return out;
+}
+
+char *slo_prefixed_name(const struct slo_image *img, const char *name)
+{
+	const char *p = img->prefix ? img->prefix : "";
+	size_t np = strlen(p), nn = strlen(name);
+	char *out = malloc(np + nn + 2);
+
+	if (!out)
+		return NULL;
+	if (np) {
+		memcpy(out, p, np);
+		out[np++] = '_';
+	}
+	memcpy(out + np, name, nn + 1);
+	return out;
 }
 
 /* Out-of-range access reads as zero and writes nothing: callers check

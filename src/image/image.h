@@ -39,6 +39,13 @@
  * `cat.fd`); pooled constants and scratch cells get no symbol.  Goto
  * labels are local symbols ("SYSLET.LABEL"), listed first as ELF wants
  * locals before globals; everything else is global.
+ *
+ * In the ELF file every one of those names carries the image's prefix
+ * and an underscore (`cat_buf`, `cat_cat.fd`), so that two images can be
+ * linked into one program; the ABI note records the prefix.  The model
+ * holds the names without it: the writer adds it, the reader strips it,
+ * and everything else (listings, lookups by name, the runner) sees the
+ * names the source wrote.
  */
 
 #include <stdbool.h>
@@ -78,6 +85,8 @@ enum slo_param_type {
 	SLO_PARAM_NONE,
 	SLO_PARAM_INT,		/* the cell holds the integer */
 	SLO_PARAM_STR,		/* the cell holds a pointer to a NUL-terminated string */
+	SLO_PARAM_SOCKADDR_IN,	/* the cell holds a pointer to a struct
+				   sockaddr_in (16 bytes), from "HOST:PORT" */
 };
 
 struct slo_symbol {
@@ -110,6 +119,10 @@ struct slo_debug {
 	enum slo_role	role;
 	char		*syscall;	/* name as written or resolved */
 	char		*text;		/* the source statement, trimmed, or NULL */
+	/* How the source named the word a pointer field reaches when that
+	 * word is inside an object (fds[1]), else NULL: [0] for ret_ptr,
+	 * [1 + i] for arg_ptr[i]. */
+	char		*name[SLO_DEBUG_NAMES];
 };
 
 struct slo_image {
@@ -134,9 +147,13 @@ struct slo_image {
 	size_t			nr_atoms;
 	struct slo_debug	*debug;		/* nr_atoms records, or NULL */
 	char			*source;	/* source file name, or NULL */
+	char			*prefix;	/* of the ELF names; NULL: none */
 };
 
 struct slo_image *slo_image_new(unsigned int word_size, int profile);
+/* The most bytes section s may hold in an image of this word size
+ * (the limits of slo-format.h). */
+uint64_t slo_section_max(enum slo_section s, unsigned int word_size);
 void slo_image_free(struct slo_image *img);
 
 /* Word access in a section, in the image's word size (little endian). */
@@ -150,6 +167,15 @@ void slo_image_sort_relocs(struct slo_image *img);
 const struct slo_reloc *slo_image_reloc_at(const struct slo_image *img,
 					   enum slo_section where,
 					   uint64_t offset);
+
+/* Symbol prefixes: is s one (a C identifier of at most SLO_PREFIX_MAX
+ * bytes, or "" for none)?  The default for an image written to path, as
+ * bpftool names a skeleton: the base name up to its first dot, with
+ * what cannot be in an identifier made '_' ("my-cat.slo": "my_cat"). */
+bool slo_prefix_valid(const char *s);
+char *slo_prefix_of_path(const char *path);
+/* "PREFIX_NAME" (or NAME without a prefix), allocated; NULL: no memory. */
+char *slo_prefixed_name(const struct slo_image *img, const char *name);
 
 /* Symbols: lookup by name and kind (kind < 0: any). */
 const struct slo_symbol *slo_image_find(const struct slo_image *img,
@@ -171,8 +197,9 @@ struct slo_image *slo_image_read_file(const char *path, char *err,
 				      size_t errlen);
 
 /* Checks of the layout contract: no atom with two stop flags, every
- * pointer inside the image, no denied syscall.  Returns the number of
- * problems, each reported through report(). */
+ * pointer inside the image, no denied syscall; and of the format's
+ * limits (slo-format.h) on sections, objects, symbols and parameters.
+ * Returns the number of problems, each reported through report(). */
 int slo_image_verify(const struct slo_image *img,
 		     void (*report)(void *ctx, size_t atom, const char *msg),
 		     void *ctx);

@@ -38,23 +38,21 @@ static void pad_to(struct slo_text *t, size_t col)
 		slo_text_add(t, " ");
 }
 
-static void entry_params(const struct slo_image *img, size_t entry,
+static void entry_params(const struct slo_names *nm, size_t entry,
 			 struct slo_text *t)
 {
+	const struct slo_image *img = nm->img;
 	int first = 1;
 
-	for (int k = 0; k < 64; k++) {
-		for (size_t i = 0; i < img->nr_syms; i++) {
-			const struct slo_symbol *s = &img->syms[i];
+	for (long i = nm->param_first[entry]; i >= 0; i = nm->param_next[i]) {
+		const struct slo_symbol *s = &img->syms[i];
 
-			if (s->kind != SLO_SYM_PARAM || s->entry != (int)entry ||
-			    s->param_index != k)
-				continue;
-			slo_text_add(t, "%s%s %s", first ? "" : ", ",
-				     s->param_type == SLO_PARAM_STR ? "str" : "int",
-				     slo_short_name(s->name, &img->syms[entry]));
-			first = 0;
-		}
+		if (s->param_index < 0 || s->param_index >= 64)
+			continue;
+		slo_text_add(t, "%s%s %s", first ? "" : ", ",
+			     slo_param_type_name(s->param_type),
+			     slo_short_name(s->name, &img->syms[entry]));
+		first = 0;
 	}
 }
 
@@ -117,7 +115,7 @@ static void list_cells(const struct slo_names *nm, struct slo_text *t,
 		if (s && s->kind == SLO_SYM_PARAM)
 			slo_text_add(t, "param %d of %s, %s", s->param_index,
 				     img->syms[s->entry].name,
-				     s->param_type == SLO_PARAM_STR ? "str" : "int");
+				     slo_param_type_name(s->param_type));
 		else if (s)
 			slo_text_add(t, "var = %" PRId64, v);
 		else if (slo_image_reloc_at(img, SLO_SEC_CELLS, off))
@@ -164,7 +162,7 @@ static void list_objects(const struct slo_image *img, struct slo_text *t,
 
 			slo_text_add(t, ": ");
 			if (printable(p, s->size)) {
-				slo_quote(p, s->size, t);
+				slo_quote(p, s->size - 1, t);
 			} else {
 				for (uint64_t k = 0; k < s->size && k < 32; k++)
 					slo_text_add(t, "%s%02x", k ? " " : "", p[k]);
@@ -180,7 +178,6 @@ void slo_image_list(const struct slo_image *img, FILE *out)
 {
 	struct slo_names nm;
 	struct slo_text t = { 0 };
-	uint64_t asz = slo_atom_size(img);
 	const char *prof = systab_profile_name((enum systab_profile)img->profile);
 
 	if (slo_names_init(&nm, img)) {
@@ -198,24 +195,24 @@ void slo_image_list(const struct slo_image *img, FILE *out)
 	}
 	for (size_t i = 0; i < img->nr_atoms; i++) {
 		/* The entry's name first, then labels at the same atom. */
-		for (size_t k = 0; k < 2 * img->nr_syms; k++) {
-			const struct slo_symbol *s = &img->syms[k % img->nr_syms];
-			int want = k < img->nr_syms ? SLO_SYM_ENTRY : SLO_SYM_LABEL;
+		for (int want = SLO_SYM_ENTRY; want >= 0;
+		     want = want == SLO_SYM_ENTRY ? SLO_SYM_LABEL : -1) {
+			for (long k = nm.at_first[i]; k >= 0; k = nm.at_next[k]) {
+				const struct slo_symbol *s = &img->syms[k];
 
-			if (s->section != SLO_SEC_ATOMS || s->value != i * asz ||
-			    s->kind != (enum slo_sym_kind)want)
-				continue;
-			if (s->kind == SLO_SYM_ENTRY) {
+				if (s->kind != (enum slo_sym_kind)want)
+					continue;
+				if (s->kind == SLO_SYM_ENTRY) {
+					put_line(&t, out);
+					slo_text_add(&t, "syslet %s(", s->name);
+					entry_params(&nm, (size_t)k, &t);
+					slo_text_add(&t, "):");
+				} else {
+					slo_text_add(&t, "%s:", slo_short_name(
+						s->name, slo_names_entry_of(&nm, i)));
+				}
 				put_line(&t, out);
-				slo_text_add(&t, "syslet %s(", s->name);
-				entry_params(img, k % img->nr_syms, &t);
-				slo_text_add(&t, "):");
-			} else {
-				slo_text_add(&t, "%s:",
-					     slo_short_name(s->name,
-							    slo_entry_of(img, i)));
 			}
-			put_line(&t, out);
 		}
 		list_atom(&nm, i, &t);
 		put_line(&t, out);

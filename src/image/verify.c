@@ -1,6 +1,7 @@
 /* verify.c: check an image against the layout contract before anyone runs it. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "image/image.h"
 #include "common/systab.h"
@@ -95,12 +96,81 @@ static void check_atom(struct verifier *v, size_t i)
 		problem(v, i, "next points outside the image");
 }
 
+static int param_order(const void *a, const void *b)
+{
+	const struct slo_symbol *x = *(const struct slo_symbol *const *)a;
+	const struct slo_symbol *y = *(const struct slo_symbol *const *)b;
+
+	if (x->entry != y->entry)
+		return x->entry < y->entry ? -1 : 1;
+	return x->param_index < y->param_index ? -1 :
+	       x->param_index > y->param_index;
+}
+
+/* The format's limits: what sysletc would never write. */
+static void check_limits(struct verifier *v)
+{
+	static const char *const names[SLO_NR_SECTIONS] = {
+		".syslet.atoms", ".syslet.cells", ".syslet.rodata", ".syslet.bss",
+	};
+	const struct slo_image *img = v->img;
+	const struct slo_symbol **params;
+	size_t np = 0;
+
+	for (int s = 0; s < SLO_NR_SECTIONS; s++)
+		if (img->size[s] > slo_section_max((enum slo_section)s,
+						   img->word_size))
+			problem(v, (size_t)-1, "%s holds %llu bytes, more than "
+				"the %llu an image may hold", names[s],
+				(unsigned long long)img->size[s],
+				(unsigned long long)slo_section_max(
+					(enum slo_section)s, img->word_size));
+	if (img->nr_syms > SLO_MAX_SYMBOLS)
+		problem(v, (size_t)-1, "%zu symbols, more than the %u an image "
+			"may have", img->nr_syms, SLO_MAX_SYMBOLS);
+	params = malloc((img->nr_syms + 1) * sizeof(*params));
+	if (!params) {
+		problem(v, (size_t)-1, "out of memory");
+		return;
+	}
+	for (size_t i = 0; i < img->nr_syms; i++) {
+		const struct slo_symbol *s = &img->syms[i];
+
+		if ((s->kind == SLO_SYM_BUFFER || s->kind == SLO_SYM_DATA) &&
+		    s->size > SLO_MAX_OBJECT)
+			problem(v, (size_t)-1, "object %s holds %llu bytes, "
+				"more than the %u an object may hold", s->name,
+				(unsigned long long)s->size, SLO_MAX_OBJECT);
+		if (s->kind == SLO_SYM_PARAM)
+			params[np++] = s;
+	}
+	/* Parameters of each entry: numbered 0..n-1, n at most 16. */
+	qsort(params, np, sizeof(*params), param_order);
+	for (size_t i = 0, k = 0; i < np; i++, k++) {
+		if (i && params[i]->entry != params[i - 1]->entry)
+			k = 0;
+		if (params[i]->param_index != (int)k ||
+		    k >= SLO_MAX_PARAMS) {
+			problem(v, (size_t)-1, "parameter %s: %s",
+				params[i]->name, k >= SLO_MAX_PARAMS ?
+				"more parameters than the 16 a runner binds" :
+				"parameters are misnumbered");
+			break;
+		}
+	}
+	free(params);
+}
+
 int slo_image_verify(const struct slo_image *img,
 		     void (*report)(void *ctx, size_t atom, const char *msg),
 		     void *ctx)
 {
 	struct verifier v = { img, report, ctx, 0 };
 	uint64_t asz = (uint64_t)ATOM_WORDS * img->word_size;
+
+	check_limits(&v);
+	if (v.problems)
+		return v.problems;
 
 	if (img->size[SLO_SEC_ATOMS] % asz ||
 	    img->size[SLO_SEC_ATOMS] / asz != img->nr_atoms) {

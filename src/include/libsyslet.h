@@ -47,8 +47,9 @@ long sys_umem_add(unsigned long *uptr, unsigned long inc);
 long syslet_sysno(enum syslet_call call);
 
 /* ---- Backends (src/lib/backend.c) -------------------------------------
- * Chosen once, on first use, by $SYSLET_BACKEND=auto|kernel|emul (auto:
- * the kernel when a patched kernel answers discovery, else emul), or by
+ * Chosen once, on first use, by $SYSLET_BACKEND=auto|kernel|uring|emul
+ * (auto: the kernel when a patched kernel answers discovery, else uring
+ * when io_uring can be set up, else emul), or by
  * syslet_set_backend() before the first call (later: allowed while no
  * head is registered, else -EBUSY).  Returns 0 or -errno: -EINVAL for an
  * unknown name, the probe's error (-ENOSYS: no patched kernel) when the
@@ -144,7 +145,9 @@ struct syslet_event {
  * that ran it, workers included: serialise inside if needed.  NULL turns
  * tracing off.  Cost when off: one load per atom. */
 typedef void (*syslet_trace_fn)(const struct syslet_event *ev, void *ctx);
-void syslet_set_trace(syslet_trace_fn fn, void *ctx);
+/* 0, or -ENOTSUP when the backend in use runs atoms out of the callback's
+ * sight (kernel: only syslet_step() reports); fn is installed either way. */
+int syslet_set_trace(syslet_trace_fn fn, void *ctx);
 
 struct syslet_stats {
 	unsigned long long	execs;		/* async_exec calls */
@@ -186,7 +189,8 @@ struct syslet_uatom *syslet_step(struct syslet_uatom *atom,
  * relocated to its own addresses.  Functions that can fail for a reason
  * a user must read take err/errlen and put a one-line message there
  * (no trailing newline); they also set errno.  Names of cells are their
- * symbol names (`count`, `cat.fd`); a local may be named without its
+ * symbol names without the image's prefix, as the source wrote them
+ * (`count`, `cat.fd`, not `cat_count`); a local may be named without its
  * syslet when that is unambiguous. */
 struct syslet_obj;
 struct syslet_inst;
@@ -194,6 +198,8 @@ struct syslet_inst;
 enum syslet_param_type {
 	SYSLET_PARAM_INT = 1,	/* the cell holds the integer */
 	SYSLET_PARAM_STR = 2,	/* the cell holds a pointer to the string */
+	SYSLET_PARAM_SOCKADDR_IN = 3,	/* the cell holds a pointer to a
+					   struct sockaddr_in (HOST:PORT) */
 };
 
 struct syslet_param {
@@ -270,7 +276,9 @@ long syslet_inst__result(const struct syslet_inst *inst,
 			 const struct syslet_uatom *atom);
 
 /* Bind entry's parameters from strings, by position: an int parameter
- * takes a C integer literal, a str parameter a copy of the string.
+ * takes a C integer literal, a str parameter a copy of the string, a
+ * sockaddr_in parameter an IPv4 "HOST:PORT" (127.0.0.1:8080; ":8080" or
+ * "*:8080" for any address; "localhost" is 127.0.0.1).
  * Returns 0, or -1 with the message ("parameter 1 of cat: expected
  * int, got 'abc'", or a count mismatch) in err. */
 int syslet_inst__bind(struct syslet_inst *inst, const char *entry, int argc,

@@ -10,7 +10,35 @@
 #include "emul.h"
 #include "common/systab.h"
 
-static const char *const backend_names[] = { "auto", "kernel", "emul", NULL };
+/*
+ * Every backend, in the order auto tries them: the patched kernel, then
+ * io_uring, then the user-space engine that runs anywhere.  A new engine
+ * is its own file and one line here.  (The uring engine needs liburing,
+ * which the -m32 test build of the library does not have.)
+ */
+const struct syslet_backend *const syslet_backends[] = {
+	&syslet_backend_kernel,
+#if defined(HAVE_LIBURING) && !defined(__i386__)
+	&syslet_backend_uring,
+#endif
+	&syslet_backend_emul,
+	NULL,
+};
+
+#define NR_BACKENDS (sizeof(syslet_backends) / sizeof(syslet_backends[0]))
+
+static const char *backend_names[NR_BACKENDS + 1];
+static pthread_once_t names_once = PTHREAD_ONCE_INIT;
+
+static void names_init(void)
+{
+	size_t n = 0;
+
+	backend_names[n++] = "auto";
+	for (size_t i = 0; syslet_backends[i]; i++)
+		backend_names[n++] = syslet_backends[i]->name;
+	backend_names[n] = NULL;
+}
 
 static pthread_mutex_t backend_lock = PTHREAD_MUTEX_INITIALIZER;
 /* Read without the lock on every call, so kept in one atomic pointer. */
@@ -21,6 +49,7 @@ static int profile_cur = -1;		/* -1: native */
 
 const char *const *syslet_backend_list(void)
 {
+	pthread_once(&names_once, names_init);
 	return backend_names;
 }
 
@@ -30,16 +59,30 @@ static int choose(const char *name)
 	int err;
 
 	if (!name || !*name || !strcmp(name, "auto")) {
-		b = syslet_backend_kernel.probe() == 0 ? &syslet_backend_kernel
-						     : &syslet_backend_emul;
-	} else if (!strcmp(name, "kernel")) {
-		b = &syslet_backend_kernel;
-	} else if (!strcmp(name, "emul")) {
-		b = &syslet_backend_emul;
+		/* The first that can run here; the last one always can. */
+		for (size_t i = 0; syslet_backends[i]; i++) {
+			b = syslet_backends[i];
+			if (!syslet_backends[i + 1] || b->probe() == 0)
+				break;
+		}
 	} else {
-		snprintf(backend_msg, sizeof(backend_msg),
-			 "unknown syslet backend '%s' (expected auto, kernel or emul)",
-			 name);
+		for (size_t i = 0; syslet_backends[i]; i++)
+			if (!strcmp(name, syslet_backends[i]->name))
+				b = syslet_backends[i];
+	}
+	if (!b) {
+		const char *const *n = syslet_backend_list();
+		size_t len;
+
+		len = (size_t)snprintf(backend_msg, sizeof(backend_msg),
+				       "unknown syslet backend '%s' (expected ",
+				       name);
+		for (size_t i = 0; n[i] && len < sizeof(backend_msg); i++)
+			len += (size_t)snprintf(backend_msg + len,
+						sizeof(backend_msg) - len,
+						"%s%s", n[i],
+						!n[i + 1] ? ")" :
+						!n[i + 2] ? " or " : ", ");
 		return -EINVAL;
 	}
 	err = b->probe();
@@ -70,8 +113,8 @@ int syslet_set_backend(const char *name)
 	int err;
 
 	pthread_mutex_lock(&backend_lock);
-	if (backend_cur && syslet_emul_registered_heads() > 0 &&
-	    backend_cur == &syslet_backend_emul) {
+	if (backend_cur && backend_cur->registered &&
+	    backend_cur->registered() > 0) {
 		err = -EBUSY;
 	} else {
 		err = choose(name);

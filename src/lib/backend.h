@@ -2,6 +2,7 @@
 #ifndef SYSLET_BACKEND_H
 #define SYSLET_BACKEND_H
 
+#include <stdbool.h>
 #include "syslet.h"
 
 /*
@@ -36,6 +37,11 @@ struct syslet_backend {
 	/* Optional: the user cleared ring slots (syslet_ring_pop), a chance
 	 * to deliver completions that found their slot full. */
 	void		(*ring_freed)(void);
+	/* Its atoms run through the shared interpreter, which reports
+	 * them to the trace callback and the statistics. */
+	bool		observed;
+	/* Optional: heads registered now (the backend cannot change then). */
+	int		(*registered)(void);
 };
 
 /* Internal helpers shared by the library's files (hidden). */
@@ -43,5 +49,9 @@ const struct syslet_backend *syslet__backend(long *err);
 
 extern const struct syslet_backend syslet_backend_emul;
 extern const struct syslet_backend syslet_backend_kernel;
+extern const struct syslet_backend syslet_backend_uring;
+
+/* Every backend, in the order auto tries them (backend.c). */
+extern const struct syslet_backend *const syslet_backends[];
 
 #endif /* SYSLET_BACKEND_H */

@@ -3,9 +3,12 @@
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "emul.h"
 #include "emul-fault.h"
+#include "interp.h"
+#include "common/systab.h"
 
 /*
  * How often the engine looks for pending signals.  One look is a
@@ -14,122 +17,166 @@
  * other one 1.  That is a look every 64 syscall atoms (some microseconds:
  * at 32, the looks alone cost 3 ns of a 105 ns getppid atom; at 64, 1.5)
  * or every 256 umem_add atoms.  A call that may block runs with
- * the caller's signals open and ends the chain with -EINTR at once.
+ * the caller's signals open, so a signal interrupts it; it then ends the
+ * chain at once.
  * After a call that can signal its own caller (kill(getpid(), ...)), and
- * after any error (a write to a closed pipe raises SIGPIPE), the engine
- * looks at once, so a signal the syslet raises itself stops it exactly
- * where the kernel would; one from outside is seen within the budget,
- * which from outside cannot be told from a signal that took a few
- * microseconds longer to arrive.
+ * after a system call that failed (a write to a closed pipe raises
+ * SIGPIPE), the engine looks at once, so a signal the syslet raises itself
+ * stops it exactly where the kernel would; one from outside is seen within
+ * the budget, which from outside cannot be told from a signal that took a
+ * few microseconds longer to arrive.  Whether a signal arrived is only
+ * ever read from the signal state, never from an atom's result: a call
+ * may well return -EINTR's value (umem_add counting down does).
  */
-#define EMUL_SIG_BUDGET		256
-#define EMUL_SIG_SYSCALL	4
+#define EMUL_SIG_BUDGET		INTERP_SIG_BUDGET
+#define EMUL_SIG_SYSCALL	INTERP_SIG_SYSCALL
 
-/*
- * copy_uatom(): the fixed fields, then the arguments through arg_ptr[]
- * up to the first NULL pointer (the rest are zero and the pointers after
- * it are not even read: atoms may be packed tightly).  private is never
- * touched.  Any unreadable word gives -EFAULT and the atom does not run.
- */
-static inline __attribute__((always_inline)) int
-emul_fetch(struct emul_atom *a, const struct syslet_uatom *u)
-{
-	unsigned long p;
-	int err;
-	unsigned int i;
-
-	err = emul_get(&a->flags, &u->flags);
-	err |= emul_get(&a->nr, &u->nr);
-	err |= emul_get((unsigned long *)&a->ret_ptr, &u->ret_ptr);
-	err |= emul_get((unsigned long *)&a->next, &u->next);
-	for (i = 0; i < 6; i++) {
-		err |= emul_get(&p, &u->arg_ptr[i]);
-		if (!p)
-			break;
-		if (emul_get(&a->args[i], (const void *)p))
-			return -EFAULT;
-	}
-	a->nargs = i;
-	for (; i < 6; i++)
-		a->args[i] = 0;
-	return err;
-}
-
-/* run_next_atom(): a switch on the masked flags, so an atom with two stop
- * flags matches no case and never stops. */
-static inline int emul_goes_on(unsigned long flags, long ret)
-{
-	switch (flags & SYSLET_STOP_MASK) {
-	case SYSLET_STOP_ON_NONZERO:
-		return !ret;
-	case SYSLET_STOP_ON_ZERO:
-		return ret != 0;
-	case SYSLET_STOP_ON_NEGATIVE:
-		return ret >= 0;
-	case SYSLET_STOP_ON_NON_POSITIVE:
-		return ret > 0;
-	}
-	return 1;
-}
-
-/* The generic sys_umem_add(): read, add, write back; inc 0 only reads. */
-static inline long emul_umem(unsigned long *p, unsigned long inc)
-{
-	unsigned long v;
-
-	if (emul_get(&v, p))
-		return -EFAULT;
-	if (!inc)
-		return (long)v;
-	v += inc;
-	if (emul_put(p, v))
-		return -EFAULT;
-	return (long)v;
-}
+/* The rules themselves (copy_uatom, run_next_atom, sys_umem_add, the
+ * signal test, the fast loop) are the interpreter's (interp.h), shared
+ * with the uring engine; this file decides where a call runs. */
+#define emul_fetch	interp_fetch
+#define emul_goes_on	interp_goes_on
+#define emul_umem	interp_umem
 
 long emul_umem_add(unsigned long *p, unsigned long inc)
 {
 	return emul_umem(p, inc);
 }
 
-/* signal_pending(): a signal the user does not block arrived.  Inline,
- * the caller's signals are blocked while the chain runs so that one that
- * arrives stays pending until we look; workers block everything. */
+/* signal_pending(): a signal arrived that the caller's own mask lets
+ * through and that would act (interp_signal_pending).  Inline, the
+ * caller's signals are blocked while the chain runs so that one that
+ * arrives stays pending until we look; workers block everything and
+ * carry the mask of the thread that called async_exec. */
 static bool emul_signal_pending(struct emul_run *run)
 {
-	sigset_t pend;
-	unsigned long p[sizeof(sigset_t) / sizeof(long)];
-	unsigned long m[sizeof(sigset_t) / sizeof(long)];
-
 	if (run->mode == EMUL_RUN_STEP)
 		return false;
-	if (sigpending(&pend))
-		return false;
-	/* The kernel's sigset is the first _NSIG bits of glibc's. */
-	memcpy(p, &pend, sizeof(p));
-	memcpy(m, &run->user_mask, sizeof(m));
-	for (size_t i = 0; i < (NSIG - 1 + 8 * sizeof(long) - 1) /
-				(8 * sizeof(long)); i++)
-		if (p[i] & ~m[i])
-			return true;
-	return false;
+	return interp_signal_pending(&run->user_mask);
 }
 
 /* A call that may block, run here: the caller's own signal mask is put
  * back around it so that a signal interrupts it as it would in the
- * kernel (the chain then stops on -EINTR). */
+ * kernel.  A call that ran with the caller's signals open fails with
+ * EINTR only because a signal came (and its handler has run by now, so
+ * it is no longer pending): that is run->interrupted, and the chain ends
+ * after this atom. */
 static long emul_block_here(struct emul_run *run, const struct emul_atom *a,
 			    enum emul_policy pol, long partial)
 {
+	struct timespec t0, t1;
 	sigset_t blocked;
 	long ret;
 
-	if (run->mode != EMUL_RUN_INLINE)
-		return emul_block_call(a, pol, partial);
-	emul_sigmask(SIG_SETMASK, &run->user_mask, &blocked);
-	ret = emul_block_call(a, pol, partial);
-	emul_sigmask(SIG_SETMASK, &blocked, NULL);
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &t0);
+	if (run->mode != EMUL_RUN_INLINE) {
+		ret = emul_block_call(a, pol, partial);
+	} else {
+		emul_sigmask(SIG_SETMASK, &run->user_mask, &blocked);
+		ret = emul_block_call(a, pol, partial);
+		emul_sigmask(SIG_SETMASK, &blocked, NULL);
+		if (ret == -EINTR)
+			run->interrupted = true;
+	}
+	/* A call that slept (the coarse clock ticked): the program ran
+	 * meanwhile and may have replaced the fault handler. */
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &t1);
+	if (t0.tv_nsec != t1.tv_nsec || t0.tv_sec != t1.tv_sec)
+		emul_fault_own();
 	return ret;
+}
+
+/* The signals a fault raises: the engine's handling needs them open. */
+static void emul_sync_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGSEGV);
+	sigaddset(set, SIGBUS);
+	sigaddset(set, SIGFPE);
+	sigaddset(set, SIGILL);
+	sigaddset(set, SIGTRAP);
+	sigaddset(set, SIGSYS);
+}
+
+/*
+ * rt_sigprocmask() (or i386's older sigprocmask()) from an atom.  While
+ * atoms run, the thread's own mask holds every signal back but the
+ * synchronous ones, which the engine's fault handling needs; the caller's
+ * mask is run->user_mask, and that is the one the atom changes, in the
+ * kernel's order: the new set is read (-EFAULT), the change made
+ * (-EINVAL for a bad @how), the old mask written (-EFAULT).  It takes
+ * effect for the signal checks at once and in the thread when async_exec
+ * returns.  A step (syslet_step) has no caller's mask: the call is made,
+ * and the synchronous signals opened again.
+ */
+static long emul_sigmask_atom(struct emul_run *run, const struct emul_atom *a)
+{
+	/* The kernel's sigset: 64 bits, the first of glibc's sigset_t. */
+	unsigned long cur[8 / sizeof(long)], set[8 / sizeof(long)];
+	unsigned long how = a->args[0];
+	const unsigned long *setp = (const unsigned long *)a->args[1];
+	unsigned long *oldp = (unsigned long *)a->args[2];
+	bool rt = (long)a->nr == SYS_rt_sigprocmask;
+	/* Words of the call's set: the old call has one (signals 1..32 on
+	 * i386); the rest of the mask is left as it is. */
+	unsigned int n = rt ? 8 / sizeof(long) : 1;
+
+	if (run->mode == EMUL_RUN_STEP) {
+		sigset_t sync;
+		long r = emul_raw_syscall(a);
+
+		emul_sync_signals(&sync);
+		emul_sigmask(SIG_UNBLOCK, &sync, NULL);
+		return r;
+	}
+	if (rt && a->args[3] != 8)
+		return -EINVAL;
+	memcpy(cur, &run->user_mask, sizeof(cur));
+	if (setp) {
+		unsigned long now[8 / sizeof(long)];
+
+		memcpy(now, cur, sizeof(now));
+		for (unsigned int i = 0; i < n; i++)
+			if (emul_get(&set[i], &setp[i]))
+				return -EFAULT;
+		for (unsigned int i = 0; i < n; i++) {
+			switch (how) {
+			case SIG_BLOCK:
+				now[i] |= set[i];
+				break;
+			case SIG_UNBLOCK:
+				now[i] &= ~set[i];
+				break;
+			case SIG_SETMASK:
+				now[i] = set[i];
+				break;
+			default:
+				return -EINVAL;
+			}
+		}
+		/* SIGKILL and SIGSTOP are never blocked. */
+		now[0] &= ~((1UL << (SIGKILL - 1)) | (1UL << (SIGSTOP - 1)));
+		memcpy(&run->user_mask, now, sizeof(now));
+	}
+	if (oldp)
+		for (unsigned int i = 0; i < n; i++)
+			if (emul_put(&oldp[i], cur[i]))
+				return -EFAULT;
+	return 0;
+}
+
+long emul_atom_sigmask(sigset_t *mask, const struct emul_atom *a)
+{
+	struct emul_run run;
+	long r;
+
+	run.mode = mask ? EMUL_RUN_INLINE : EMUL_RUN_STEP;
+	if (mask)
+		run.user_mask = *mask;
+	r = emul_sigmask_atom(&run, a);
+	if (mask)
+		*mask = run.user_mask;
+	return r;
 }
 
 /*
@@ -178,6 +225,14 @@ emul_exec(struct emul_run *run, struct emul_ctr *c, struct syslet_uatom *u,
 		return -EPERM;
 	case EMUL_P_NONE:
 		return -ENOSYS;
+	case EMUL_P_ARGS:
+		/* The deny list by argument: prctl(PR_SET_SECCOMP, ...). */
+		if (systab_denied_args(prof->profile, (long)a->nr, a->args,
+				       a->nargs)) {
+			c->st.denied++;
+			return -EPERM;
+		}
+		break;
 	default:
 		break;
 	}
@@ -188,9 +243,22 @@ emul_exec(struct emul_run *run, struct emul_ctr *c, struct syslet_uatom *u,
 	c->budget = c->budget > EMUL_SIG_SYSCALL ?
 			  c->budget - (EMUL_SIG_SYSCALL - 1) : 0;
 	/* Never blocks: the same call inline, SYNC or in a worker. */
-	if (pol == EMUL_P_INLINE) {
+	if (pol == EMUL_P_INLINE || pol == EMUL_P_ARGS) {
 		run->pos_fd = -1;
 		return emul_raw_syscall(a);
+	}
+	if (pol == EMUL_P_SIGACTION) {
+		long r = emul_raw_syscall(a);
+
+		/* It may have replaced the engine's fault handler: take it
+		 * back, and keep what the atom set as the program's. */
+		emul_fault_own();
+		return r;
+	}
+	if (pol == EMUL_P_SIGMASK) {
+		/* A signal it lets through ends the chain after it. */
+		c->budget = 0;
+		return emul_sigmask_atom(run, a);
 	}
 	if (run->mode != EMUL_RUN_INLINE || resumed) {
 		run->pos_fd = -1;
@@ -235,26 +303,11 @@ static void emul_event(struct emul_run *run, struct syslet_uatom *u,
 		       struct syslet_uatom *next, enum syslet_end end,
 		       int handoff, struct syslet_event *out)
 {
-	struct syslet_event ev;
-	struct syslet_event *e = out ? out : &ev;
-
-	e->atom = u;
-	e->flags = a->flags;
-	e->nr = a->nr;
-	memcpy(e->args, a->args, sizeof(e->args));
-	e->nargs = a->nargs;
-	e->where = run->mode == EMUL_RUN_INLINE ? SYSLET_WHERE_INLINE :
-		   run->mode == EMUL_RUN_WORKER ? SYSLET_WHERE_CACHEMISS :
-						  SYSLET_WHERE_STEP;
-	e->end = end;
-	e->ret = ret;
-	e->ret_stored = stored;
-	e->handoff = handoff;
-	e->next = next;
-	e->tid = (int)emul_gettid();
-	e->seq = 0;
-	if (emul_trace_fn)
-		emul_trace_emit(e);
+	interp_event(u, a, ret, stored, next, end,
+		     run->mode == EMUL_RUN_INLINE ? SYSLET_WHERE_INLINE :
+		     run->mode == EMUL_RUN_WORKER ? SYSLET_WHERE_CACHEMISS :
+						    SYSLET_WHERE_STEP,
+		     handoff, out);
 }
 
 /*
@@ -275,102 +328,37 @@ static __attribute__((noinline)) struct syslet_uatom *
 emul_fast(struct emul_run *run, struct emul_ctr *c, struct syslet_uatom **up,
 	  unsigned long *last_flags, bool *done)
 {
-	const struct emul_profile *prof = emul_prof;
-	const unsigned char *tab = prof->policy;
-	unsigned long nrs = prof->nr_syscalls;
-	struct syslet_uatom *u = *up, *last = NULL;
-	/* Locals, not *c: they stay in registers across the syscalls. */
-	unsigned long nsys = 0, numem = 0, lflags = *last_flags;
-	unsigned int budget = c->budget;
-	struct emul_atom a;
-	long ret;
+	struct interp_fast f;
+	struct syslet_uatom *last;
+	unsigned long n;
 
-	*done = false;
-	for (;;) {
-		unsigned long p, v;
-
-		/* copy_uatom() as straight-line loads; any fault leaves the
-		 * atom to the full loop, which reports it. */
-		EMUL_GET_OR_GOTO(p, &u->flags, out);
-		a.flags = p;
-		EMUL_GET_OR_GOTO(p, &u->nr, out);
-		a.nr = p;
-		if ((a.flags & SYSLET_ASYNC) || a.nr >= nrs)
-			break;
-		EMUL_GET_OR_GOTO(p, &u->ret_ptr, out);
-		a.ret_ptr = (long *)p;
-		EMUL_GET_OR_GOTO(p, &u->next, out);
-		a.next = (struct syslet_uatom *)p;
-		a.args[0] = a.args[1] = a.args[2] = 0;
-		a.args[3] = a.args[4] = a.args[5] = 0;
-#define EMUL_FAST_ARG(i)                                                \
-		EMUL_GET_OR_GOTO(p, &u->arg_ptr[i], out);               \
-		if (!p)                                                 \
-			goto fetched;                                   \
-		EMUL_GET_OR_GOTO(v, p, out);                            \
-		a.args[i] = v
-		EMUL_FAST_ARG(0);
-		EMUL_FAST_ARG(1);
-		EMUL_FAST_ARG(2);
-		EMUL_FAST_ARG(3);
-		EMUL_FAST_ARG(4);
-		EMUL_FAST_ARG(5);
-#undef EMUL_FAST_ARG
-fetched:
-		if (__builtin_expect(tab[a.nr] == EMUL_P_INLINE, 1)) {
-			ret = emul_raw_syscall(&a);
-			nsys++;
-			budget = budget > EMUL_SIG_SYSCALL ?
-				 budget - EMUL_SIG_SYSCALL : 0;
-		} else if (tab[a.nr] == EMUL_P_UMEM) {
-			ret = emul_umem((unsigned long *)a.args[0], a.args[1]);
-			numem++;
-			budget = budget ? budget - 1 : 0;
-		} else {
-			break;
-		}
-		last = u;
-		lflags = a.flags;
-		if (a.ret_ptr && emul_put(a.ret_ptr, (unsigned long)ret))
-			ret = -EFAULT;
-		if (__builtin_expect(ret < 0 && ret > -4096, 0))
-			budget = 0;
-		if (__builtin_expect(budget == 0, 0)) {
-			budget = EMUL_SIG_BUDGET;
-			if (emul_signal_pending(run))
-				ret = -EINTR;
-		}
-		if (__builtin_expect(!(a.flags & SYSLET_STOP_MASK), 1) &&
-		    ret != -EINTR) {
-			u = a.next;
-		} else if (ret == -EINTR) {
-			c->st.sigstops++;
-			u = NULL;
-		} else if (emul_goes_on(a.flags, ret)) {
-			u = a.next;
-		} else if (a.flags & SYSLET_SKIP_TO_NEXT_ON_STOP) {
-			u = u + 1;
-		} else {
-			u = NULL;
-		}
-		if (!u) {
-			*done = true;
-			break;
-		}
+	f.tab = emul_prof->policy;
+	f.nr_syscalls = emul_prof->nr_syscalls;
+	f.user_mask = run->mode == EMUL_RUN_STEP ? NULL : &run->user_mask;
+	f.limit = ~0UL;
+	f.up = *up;
+	f.last_flags = *last_flags;
+	f.budget = c->budget;
+	f.nsys = f.numem = 0;
+	last = interp_fast(&f);
+	if (f.signalled) {
+		c->st.sigstops++;
+		run->sig_ended = true;
 	}
-out:
-	if (nsys)
+	n = f.nsys + f.numem;
+	if (f.nsys)
 		run->pos_fd = -1;
-	c->st.syscalls += nsys;
-	c->st.umem += numem;
-	c->st.atoms += nsys + numem;
+	c->st.syscalls += f.nsys;
+	c->st.umem += f.numem;
+	c->st.atoms += n;
 	if (run->mode == EMUL_RUN_WORKER)
-		c->st.cm += nsys + numem;
+		c->st.cm += n;
 	else
-		c->st.inl += nsys + numem;
-	c->budget = budget;
-	*last_flags = lflags;
-	*up = u;
+		c->st.inl += n;
+	c->budget = f.budget;
+	*last_flags = f.last_flags;
+	*up = f.up;
+	*done = f.done;
 	return last;
 }
 
@@ -428,11 +416,15 @@ emul_loop_c(struct emul_run *run, struct emul_ctr *c, struct syslet_uatom *u,
 		} else if (!a->ret_ptr) {
 			stored = false;
 		}
-		if (__builtin_expect(ret < 0 && ret > -4096, 0))
+		/* A failed call may have raised a signal (SIGPIPE). */
+		if (__builtin_expect((unsigned long)ret > -4096UL, 0) &&
+		    a->nr != emul_prof->umem_nr)
 			c->budget = 0;
-		if (ret == -EINTR || (c->budget-- == 0 &&
-				      (c->budget = EMUL_SIG_BUDGET,
-				       emul_signal_pending(run)))) {
+		if (run->interrupted || (c->budget-- == 0 &&
+					 (c->budget = EMUL_SIG_BUDGET,
+					  emul_signal_pending(run)))) {
+			run->interrupted = false;
+			run->sig_ended = true;
 			c->st.sigstops++;
 			next = NULL;
 			end = SYSLET_END_SIGNAL;
@@ -511,6 +503,7 @@ struct syslet_uatom *emul_step(struct syslet_uatom *u, struct syslet_event *ev)
 	unsigned long lf = 0;
 	long err = 0;
 
+	emul_fault_own();
 	memset(&run, 0, sizeof(run));
 	run.mode = EMUL_RUN_STEP;
 	run.sig_budget = EMUL_SIG_BUDGET;

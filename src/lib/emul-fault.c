@@ -1,11 +1,31 @@
-/* emul-fault.c: the SIGSEGV/SIGBUS handler that resumes faulting engine accesses at their fixup. */
+/* emul-fault.c: the SIGSEGV/SIGBUS handler that resumes faulting engine accesses at their fixup, kept installed whatever the program does. */
 #include <config.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <ucontext.h>
+#include <unistd.h>
 #include "emul-fault.h"
+
+/*
+ * The engine reads atoms and arguments with plain loads and answers
+ * -EFAULT from a fault (emul-fault.h); that needs this handler to be the
+ * one installed for SIGSEGV and SIGBUS whenever the engine touches user
+ * memory.  The program may install its own handler, or SIG_DFL, at any
+ * time: through libc, through a raw system call, or from an atom.  So the
+ * engine checks before it runs (emul_fault_own(): at async_exec, at
+ * umem_add, at a step, after an atom that changed a disposition, and in a
+ * worker after every call that blocked) and, when it finds another
+ * disposition, installs this handler again and keeps the one it found as
+ * the program's: every fault that is not the engine's goes there,
+ * exactly as if the handler had never been replaced (its mask, its
+ * SA_RESETHAND, SIG_DFL's core dump, SIG_IGN, which the kernel does not
+ * honour for a fault).  Limit: a disposition changed by another thread
+ * while a chain runs without blocking is seen only at the next check.
+ */
 
 struct extab_entry {
 	int32_t insn;
@@ -18,7 +38,15 @@ extern const struct extab_entry __start_syslet_extab[]
 extern const struct extab_entry __stop_syslet_extab[]
 	__attribute__((visibility("hidden")));
 
-static struct sigaction old_segv, old_bus;
+/*
+ * The program's disposition of SIGSEGV (0) and SIGBUS (1).  The handler
+ * reads it while another thread may replace it: each has two slots, the
+ * writer (under own_lock) fills the one not in use and then publishes it.
+ */
+static struct sigaction prog_act[2][2];
+static int prog_cur[2];
+static pthread_mutex_t own_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct sigaction our_act;
 static pthread_once_t fault_once = PTHREAD_ONCE_INIT;
 static int fault_err;
 
@@ -42,41 +70,121 @@ static uintptr_t fixup_for(uintptr_t pc)
 	return 0;
 }
 
+static int sig_slot(int sig)
+{
+	return sig == SIGBUS ? 1 : 0;
+}
+
+static void prog_set(int sig, const struct sigaction *act)
+{
+	int s = sig_slot(sig);
+	int next = !__atomic_load_n(&prog_cur[s], __ATOMIC_RELAXED);
+
+	prog_act[s][next] = *act;
+	__atomic_store_n(&prog_cur[s], next, __ATOMIC_RELEASE);
+}
+
+/* The default action of SIGSEGV and SIGBUS: end the process, with a core
+ * dump when allowed.  For a fault, returning re-runs the access; a signal
+ * sent with kill() is sent again. */
+static void act_default(int sig, const siginfo_t *si)
+{
+	struct sigaction dfl;
+	sigset_t set;
+
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigaction(sig, &dfl, NULL);
+	if (si->si_code > 0)
+		return;
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	syscall(SYS_tgkill, getpid(), syscall(SYS_gettid), sig);
+}
+
 static void fault_handler(int sig, siginfo_t *si, void *ctx)
 {
 	ucontext_t *uc = ctx;
 	uintptr_t fix = fixup_for((uintptr_t)EMUL_PC(uc));
-	struct sigaction *old = sig == SIGBUS ? &old_bus : &old_segv;
+	struct sigaction act;
+	sigset_t old;
+	int s = sig_slot(sig);
 
 	if (fix) {
 		EMUL_PC(uc) = (greg_t)fix;
 		return;
 	}
-	/* Not ours: behave as if we had never been installed. */
-	if (old->sa_flags & SA_SIGINFO) {
-		old->sa_sigaction(sig, si, ctx);
-	} else if (old->sa_handler == SIG_IGN) {
+	/* Not ours: what the program's disposition would have done. */
+	act = prog_act[s][__atomic_load_n(&prog_cur[s], __ATOMIC_ACQUIRE)];
+	if (act.sa_handler == SIG_DFL ||
+	    (act.sa_handler == SIG_IGN && si->si_code > 0)) {
+		/* The kernel does not let a fault be ignored. */
+		act_default(sig, si);
 		return;
-	} else if (old->sa_handler != SIG_DFL) {
-		old->sa_handler(sig);
-	} else {
-		/* Returning re-runs the access, which now kills as usual. */
-		signal(sig, SIG_DFL);
 	}
+	if (act.sa_handler == SIG_IGN)
+		return;
+	if (!(act.sa_flags & SA_NODEFER))
+		sigaddset(&act.sa_mask, sig);
+	pthread_sigmask(SIG_BLOCK, &act.sa_mask, &old);
+	if (act.sa_flags & SA_RESETHAND) {
+		struct sigaction dfl;
+
+		memset(&dfl, 0, sizeof(dfl));
+		dfl.sa_handler = SIG_DFL;
+		prog_set(sig, &dfl);
+	}
+	if (act.sa_flags & SA_SIGINFO)
+		act.sa_sigaction(sig, si, ctx);
+	else
+		act.sa_handler(sig);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+static bool is_ours(const struct sigaction *sa)
+{
+	return (sa->sa_flags & SA_SIGINFO) && sa->sa_sigaction == fault_handler;
+}
+
+/* Install our handler for @sig; what it replaced becomes the program's. */
+static int take(int sig)
+{
+	struct sigaction prev;
+
+	if (sigaction(sig, &our_act, &prev))
+		return -1;
+	if (!is_ours(&prev))
+		prog_set(sig, &prev);
+	return 0;
 }
 
 static void fault_install(void)
 {
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = fault_handler;
+	memset(&our_act, 0, sizeof(our_act));
+	our_act.sa_sigaction = fault_handler;
 	/* Faults can nest inside a user handler that uses the engine. */
-	sa.sa_flags = SA_SIGINFO | SA_NODEFER | SA_ONSTACK;
-	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGSEGV, &sa, &old_segv) ||
-	    sigaction(SIGBUS, &sa, &old_bus))
+	our_act.sa_flags = SA_SIGINFO | SA_NODEFER | SA_ONSTACK;
+	sigemptyset(&our_act.sa_mask);
+	pthread_mutex_lock(&own_lock);
+	if (take(SIGSEGV) || take(SIGBUS))
 		fault_err = -errno;
+	pthread_mutex_unlock(&own_lock);
+}
+
+void emul_fault_own(void)
+{
+	struct sigaction cur;
+
+	for (int i = 0; i < 2; i++) {
+		int sig = i ? SIGBUS : SIGSEGV;
+
+		if (!sigaction(sig, NULL, &cur) && is_ours(&cur))
+			continue;
+		pthread_mutex_lock(&own_lock);
+		(void)take(sig);
+		pthread_mutex_unlock(&own_lock);
+	}
 }
 
 int emul_fault_init(void)

@@ -77,5 +77,9 @@ emul_put(void *p, unsigned long val)
 /* Install the fault handler (once; chains to the previous one for faults
  * outside the table).  0 or -errno. */
 int emul_fault_init(void);
+/* Make sure the handler is still the installed one (two rt_sigaction
+ * queries); one that replaced it becomes the program's disposition, to
+ * which faults outside the table go (emul-fault.c). */
+void emul_fault_own(void);
 
 #endif /* SYSLET_EMUL_FAULT_H */

@@ -36,9 +36,8 @@ static const char *const inline_names[] = {
 	"close", "close_range", "dup", "dup2", "dup3", "lseek", "_llseek",
 	"fstat", "fstat64", "fstatfs", "fstatfs64", "fchmod", "fchown",
 	"fchown32", "fchdir", "fadvise64", "fadvise64_64",
-	"kill", "tkill", "tgkill", "rt_sigaction", "sigaction",
-	"rt_sigprocmask", "sigprocmask", "rt_sigpending", "sigpending",
-	"sigaltstack", "signal", "alarm", "setitimer", "getitimer",
+	"kill", "tkill", "tgkill", "rt_sigpending", "sigpending",
+	"alarm", "setitimer", "getitimer",
 	"timer_create", "timer_settime", "timer_settime64", "timer_gettime",
 	"timer_gettime64", "timer_getoverrun", "timer_delete",
 	"brk", "mmap", "mmap2", "old_mmap", "munmap", "mprotect", "madvise",
@@ -52,9 +51,8 @@ static const char *const inline_names[] = {
 	"inotify_rm_watch", "pidfd_open", "sched_yield",
 	"sched_getaffinity", "sched_setaffinity", "sched_getparam",
 	"sched_getscheduler", "getpriority", "setpriority", "nice",
-	"capget", "prctl", "arch_prctl", "set_tid_address",
-	"set_robust_list", "get_robust_list", "personality", "getrandom",
-	"membarrier", "rseq", "ioprio_get", "ioprio_set", "sethostname",
+	"capget", "get_robust_list", "personality", "getrandom",
+	"membarrier", "ioprio_get", "ioprio_set", "sethostname",
 	"setdomainname", "fcntl", "fcntl64", "getdents", "getdents64",
 	"readahead", "ftruncate", "ftruncate64",
 };
@@ -76,6 +74,10 @@ static const struct named_policy special[] = {
 	{ "connect", EMUL_P_FDBLOCK },
 	{ "poll", EMUL_P_POLLWAIT }, { "epoll_wait", EMUL_P_POLLWAIT },
 	{ "socketcall", EMUL_P_SOCKETCALL },
+	{ "rt_sigaction", EMUL_P_SIGACTION }, { "sigaction", EMUL_P_SIGACTION },
+	{ "signal", EMUL_P_SIGACTION },
+	{ "rt_sigprocmask", EMUL_P_SIGMASK }, { "sigprocmask", EMUL_P_SIGMASK },
+	{ "prctl", EMUL_P_ARGS },
 };
 
 /* Calls that can raise a signal in the calling thread itself. */
@@ -138,9 +140,10 @@ int emul_profile_set(int profile)
 			if (!strcmp(name, self_signal_names[i]))
 				np->policy[nr] |= EMUL_P_SIGCHECK;
 	}
-	/* Old tables stay allocated: a running chain may still use them. */
+	/* Old tables stay allocated: a running chain may still use them.
+	 * Linked from the new one, they stay reachable (no leak to report). */
 	old = emul_prof;
-	(void)old;
+	np->older = old;
 	__atomic_store_n(&emul_prof, np, __ATOMIC_RELEASE);
 	return 0;
 }

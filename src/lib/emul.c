@@ -58,7 +58,6 @@ struct emul_head {
 	unsigned long		completions;	/* put in the ring, ever */
 	uint32_t		seq;		/* futex word: something changed */
 	uint32_t		waiters;	/* threads in futex_wait on seq */
-	sigset_t		user_mask;
 };
 
 static __thread struct emul_head *emul_cur;
@@ -222,7 +221,8 @@ static void *emul_worker_main(void *arg)
 	for (;;) {
 		uint32_t go = __atomic_load_n(&w->go, __ATOMIC_ACQUIRE);
 		struct syslet_uatom *last;
-		bool nc;
+		sigset_t user_mask;
+		bool nc, sig_ended;
 
 		if (!go || go == EMUL_W_PARKED) {
 			worker_idle(w, go);
@@ -232,6 +232,9 @@ static void *emul_worker_main(void *arg)
 			break;
 		last = emul_run_rest(&w->run, &nc);
 		emul_stats_flush(&w->run.st);
+		/* w->run is the next syslet's once we are idle again. */
+		sig_ended = w->run.sig_ended;
+		user_mask = w->run.user_mask;
 		pthread_mutex_lock(&ah->lock);
 		if (!nc)
 			complete_locked(ah, last);
@@ -242,6 +245,16 @@ static void *emul_worker_main(void *arg)
 			pthread_cond_broadcast(&ah->idle);
 		pthread_mutex_unlock(&ah->lock);
 		head_changed(ah);
+		/* A signal ended the chain: now that it completed, let the
+		 * signal act in this thread, as in the task that ran the
+		 * chain in the kernel (a handler runs, a fatal one ends the
+		 * process).  What the caller blocks stays blocked. */
+		if (sig_ended) {
+			sigset_t all;
+
+			emul_sigmask(SIG_SETMASK, &user_mask, &all);
+			emul_sigmask(SIG_SETMASK, &all, NULL);
+		}
 	}
 	return NULL;
 }
@@ -258,10 +271,11 @@ static struct emul_worker *worker_new_locked(struct emul_head *ah)
 	w->ah = ah;
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, EMUL_WORKER_STACK);
-	/* Workers block every signal: the process's signals go to the
-	 * user's threads, and one sent to a worker stays pending for the
-	 * engine to see (it then ends that chain). */
-	pthread_sigmask(SIG_BLOCK, &emul_blockset, &old);
+	/* Workers block every signal but the synchronous ones: the
+	 * process's signals go to the user's threads, and one sent to a
+	 * worker stays pending for the engine to see (it then ends that
+	 * chain, and is delivered there: see emul_worker_main()). */
+	pthread_sigmask(SIG_SETMASK, &emul_blockset, &old);
 	err = pthread_create(&w->thread, &attr, emul_worker_main, w);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	pthread_attr_destroy(&attr);
@@ -352,7 +366,9 @@ bool emul_handoff(struct emul_run *run)
 	memset(&w->run, 0, sizeof(w->run));
 	w->run.ah = ah;
 	w->run.mode = EMUL_RUN_WORKER;
-	w->run.user_mask = ah->user_mask;
+	/* The caller's own mask decides which signals end the syslet,
+	 * wherever it runs. */
+	w->run.user_mask = run->user_mask;
 	w->run.h_uatom = run->h_uatom;
 	w->run.h_atom = run->h_atom;
 	w->run.h_partial = run->h_partial;
@@ -414,7 +430,6 @@ static long emul_register(struct async_head_user *uah, unsigned long len)
 	ah->ring_bytes = bytes;
 	ah->max_idx = max_idx;
 	ah->max_threads = maxthr;
-	pthread_sigmask(SIG_SETMASK, NULL, &ah->user_mask);
 	emul_cur = ah;
 	__atomic_add_fetch(&emul_heads, 1, __ATOMIC_RELAXED);
 	return 0;
@@ -487,14 +502,18 @@ static struct syslet_uatom *emul_exec(struct syslet_uatom *atom, long *err)
 		return NULL;
 	}
 	emul_flush_cur();
+	/* A bad pointer gives -EFAULT whatever the program did with
+	 * SIGSEGV and SIGBUS since the last call (emul-fault.c). */
+	emul_fault_own();
+	memset(&run, 0, sizeof(run));
 	run.ah = ah;
 	run.mode = EMUL_RUN_INLINE;
-	memset(&run.st, 0, sizeof(run.st));
-	run.handed_off = false;
 	/* Signals stay pending while the chain runs, so that the engine
 	 * sees them after each atom as the kernel's signal_pending() did;
-	 * they are delivered when we return. */
-	emul_sigmask(SIG_BLOCK, &emul_blockset, &run.user_mask);
+	 * they are delivered when we return.  The synchronous ones stay
+	 * open, even if the caller blocks them: a fault must reach the
+	 * engine's handler. */
+	emul_sigmask(SIG_SETMASK, &emul_blockset, &run.user_mask);
 	last = emul_run_chain(&run, atom, err);
 	emul_sigmask(SIG_SETMASK, &run.user_mask, NULL);
 	EMUL_STAT_ADD(execs, 1);
@@ -559,7 +578,10 @@ static long emul_backend_umem_add(unsigned long *uptr, unsigned long inc)
 {
 	long err = emul_init();
 
-	return err ? err : emul_umem_add(uptr, inc);
+	if (err)
+		return err;
+	emul_fault_own();
+	return emul_umem_add(uptr, inc);
 }
 
 static int emul_probe(void)
@@ -584,4 +606,6 @@ const struct syslet_backend syslet_backend_emul = {
 	.umem_add = emul_backend_umem_add,
 	.set_profile = emul_set_profile,
 	.ring_freed = emul_flush_cur,
+	.registered = syslet_emul_registered_heads,
+	.observed = true,
 };

@@ -45,6 +45,11 @@ enum emul_policy {
 	EMUL_P_UMEM,		/* umem_add: done by the engine itself */
 	EMUL_P_DENY,		/* refused in atoms (systab_denied) */
 	EMUL_P_NONE,		/* no such call in the profile: -ENOSYS */
+	/* Calls that could take the engine's own fault handling down, made
+	 * safe: */
+	EMUL_P_SIGACTION,	/* rt_sigaction & co: the handler is taken back */
+	EMUL_P_SIGMASK,		/* rt_sigprocmask & co: on the caller's mask */
+	EMUL_P_ARGS,		/* refused for some arguments (prctl) */
 };
 
 /* Or'ed into a policy byte: the call may send a signal to its own caller
@@ -67,6 +72,7 @@ struct emul_profile {
 	unsigned long	umem_nr;
 	long		poll_nr, open_nr;	/* -1: none */
 	unsigned char	*policy;	/* [nr_syscalls] of enum emul_policy */
+	struct emul_profile *older;	/* the table this one replaced */
 };
 
 extern struct emul_profile *emul_prof;
@@ -153,8 +159,12 @@ struct emul_run {
 	 * only opened and read that file since. */
 	long			pos_fd;
 	int64_t			pos;
-	sigset_t		user_mask;	/* inline: the caller's mask */
+	sigset_t		user_mask;	/* the mask of async_exec's caller */
 	bool			handed_off;
+	/* A call that ran with the caller's signals open was interrupted by
+	 * one (the chain ends after this atom); the chain ended because of
+	 * a signal. */
+	bool			interrupted, sig_ended;
 	/* Handed to a worker: where it resumes. */
 	struct syslet_uatom	*h_uatom;
 	struct emul_atom	h_atom;
@@ -176,6 +186,9 @@ struct syslet_uatom *emul_step(struct syslet_uatom *u,
 bool emul_handoff(struct emul_run *run);
 
 int syslet_emul_registered_heads(void);
+/* An rt_sigprocmask (sigprocmask) atom on the caller's mask @mask; NULL:
+ * no caller (a step, or an async chain on uring), the call is made. */
+long emul_atom_sigmask(sigset_t *mask, const struct emul_atom *a);
 int emul_init(void);
 long emul_umem_add(unsigned long *p, unsigned long inc);
 long emul_gettid(void);

@@ -1,14 +1,26 @@
 /* image-inst.c: instances of an opened image: private relocated memory, lookups, parameter binding. */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <limits.h>
+#include <netinet/in.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "image-priv.h"
 
-#define SLIO_ALIGN	64	/* a cache line: instances share none */
 #define SLIO_MAX_ALIGN	4096
+
+/*
+ * An instance is one slot of image-mem.c: writable memory ending at a
+ * guard page.  The writable objects come last, the buffers at the very
+ * end, so that a system call that writes past a buffer or a cell runs
+ * into the guard page and fails with EFAULT (or returns what it wrote
+ * before the fault), as it would anywhere in the kernel, without
+ * reaching the process's heap or another instance; forward overflows
+ * never reach the atoms, which come first.  Bound str parameters live in
+ * read-only memory (slio_strs_copy).
+ */
 
 static size_t round_up(size_t n, size_t align)
 {
@@ -16,11 +28,11 @@ static size_t round_up(size_t n, size_t align)
 }
 
 /* A section's alignment: what the image asks, a power of two, at least
- * a cache line. */
+ * a word. */
 static size_t part_align(const struct slo_image *img, int s)
 {
 	uint64_t a = s < SLO_NR_SECTIONS ? img->align[s] : 0;
-	size_t al = SLIO_ALIGN;
+	size_t al = sizeof(long);
 
 	while (al < a && al < SLIO_MAX_ALIGN)
 		al <<= 1;
@@ -35,41 +47,68 @@ static void put_ptr(unsigned char *at, const void *value)
 	memcpy(at, &v, sizeof(v));
 }
 
+/* Lay out parts[] one after the other from *at, keeping the largest
+ * alignment in *max_align; false when the sizes do not fit a size_t. */
+static bool lay_out(struct syslet_inst *inst, const int *parts, int n,
+		    size_t *at, size_t *max_align)
+{
+	const struct slo_image *img = inst->obj->img;
+
+	for (int i = 0; i < n; i++) {
+		int s = parts[i];
+		size_t al = part_align(img, s);
+		uint64_t size = s == SLIO_PART_RESULTS ?
+				(uint64_t)img->nr_atoms * sizeof(long) :
+				img->size[s];
+
+		*at = round_up(*at, al);
+		if (size > SIZE_MAX / 2 || *at > SIZE_MAX / 2 - size)
+			return false;
+		inst->off[s] = *at;
+		*at += (size_t)size;
+		if (al > *max_align)
+			*max_align = al;
+	}
+	return true;
+}
+
 struct syslet_inst *syslet_obj__instantiate(const struct syslet_obj *obj,
 					    char *err, size_t errlen)
 {
+	static const int parts[] = { SLO_SEC_ATOMS, SLIO_PART_RESULTS,
+				     SLO_SEC_CELLS, SLO_SEC_RODATA,
+				     SLO_SEC_BSS };
 	const struct slo_image *img = obj->img;
+	size_t page = slio_page_size(), end = 0, align = 0, shift;
 	struct syslet_inst *inst;
-	size_t at = 0, max_align = SLIO_ALIGN;
-	void *base;
 
 	inst = calloc(1, sizeof(*inst));
 	if (!inst)
 		goto nomem;
 	inst->obj = obj;
-	for (int s = 0; s < SLO_NR_SECTIONS; s++) {
-		size_t al = part_align(img, s);
-
-		if (s == SLO_SEC_RODATA) {
-			inst->off[SLIO_PART_RESULTS] = at;
-			at += img->nr_atoms * sizeof(long);
-		}
-		at = round_up(at, al);
-		inst->off[s] = at;
-		at += (size_t)img->size[s];
-		max_align = al > max_align ? al : max_align;
-	}
-	inst->size = round_up(at ? at : 1, SLIO_ALIGN);
-	if (posix_memalign(&base, max_align, inst->size))
-		goto nomem;
-	inst->base = base;
-	memset(base, 0, inst->size);
-	inst->strs = calloc(img->size[SLO_SEC_CELLS] / sizeof(long) + 1,
-			    sizeof(*inst->strs));
+	inst->strs = calloc(obj->nr_entries + 1, sizeof(*inst->strs));
 	if (!inst->strs)
 		goto nomem;
+	if (!lay_out(inst, parts, sizeof(parts) / sizeof(parts[0]), &end,
+		     &align) || end > SIZE_MAX / 2)
+		goto nomem;
+	/* The last buffer ends where the guard page begins. */
+	inst->size = round_up(end ? end : 1, page);
+	shift = (inst->size - end) & ~(align - 1);
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+		inst->off[parts[i]] += shift;
+	inst->base = slio_slot_get(inst->size, &inst->slab);
+	if (!inst->base) {
+		/* Before Linux 6.13 each guard page is a mapping. */
+		slio_err(err, errlen, "cannot map an instance of %zu bytes: %s%s",
+			 inst->size, strerror(errno), errno == ENOMEM ?
+			 " (too many instances for vm.max_map_count?)" : "");
+		syslet_inst__free(inst);
+		errno = ENOMEM;
+		return NULL;
+	}
 	for (int s = 0; s < SLO_NR_SECTIONS; s++)
-		if (s != SLO_SEC_BSS && img->data[s])
+		if (s != SLO_SEC_BSS && img->data[s] && img->size[s])
 			memcpy(inst->base + inst->off[s], img->data[s],
 			       (size_t)img->size[s]);
 	/* Pointer fields hold the addend (i386) or zero: overwrite both. */
@@ -100,13 +139,12 @@ void syslet_inst__free(struct syslet_inst *inst)
 	if (!inst)
 		return;
 	if (inst->strs) {
-		size_t n = inst->obj->img->size[SLO_SEC_CELLS] / sizeof(long);
-
-		for (size_t i = 0; i < n; i++)
-			free(inst->strs[i]);
+		for (size_t i = 0; i < inst->obj->nr_entries; i++)
+			slio_strs_put(inst->strs[i]);
 		free(inst->strs);
 	}
-	free(inst->base);
+	if (inst->base)
+		slio_slot_put(inst->slab, inst->base);
 	free(inst);
 }
 
@@ -208,7 +246,10 @@ static void describe_params(const struct slio_entry *e, char *buf,
 		at += (size_t)snprintf(buf + at, len - at, "%s%s %s",
 				       i ? ", " : "",
 				       e->params[i].type == SYSLET_PARAM_INT ?
-				       "int" : "str", e->params[i].name);
+				       "int" :
+				       e->params[i].type ==
+				       SYSLET_PARAM_SOCKADDR_IN ? "sockaddr_in" :
+				       "str", e->params[i].name);
 }
 
 static int parse_int(const char *s, long *out)
@@ -232,11 +273,53 @@ static int parse_int(const char *s, long *out)
 	return -1;
 }
 
+/*
+ * "HOST:PORT" -> struct sockaddr_in, without name lookups (a runner must
+ * not block on DNS): a dotted IPv4 address, "localhost", or nothing or
+ * "*" for any address.
+ */
+static int parse_sockaddr_in(const char *s, struct sockaddr_in *sa)
+{
+	const char *colon = strrchr(s, ':');
+	char host[64], *end;
+	unsigned long port;
+	size_t n;
+
+	if (!colon)
+		return -1;
+	n = (size_t)(colon - s);
+	if (n >= sizeof(host))
+		return -1;
+	memcpy(host, s, n);
+	host[n] = '\0';
+	errno = 0;
+	port = strtoul(colon + 1, &end, 10);
+	if (!colon[1] || *end || errno || port > 65535 ||
+	    colon[1] == '-' || colon[1] == '+' || colon[1] == ' ')
+		return -1;
+	memset(sa, 0, sizeof(*sa));
+	sa->sin_family = AF_INET;
+	sa->sin_port = htons((uint16_t)port);
+	if (!n || !strcmp(host, "*"))
+		sa->sin_addr.s_addr = htonl(INADDR_ANY);
+	else if (!strcmp(host, "localhost"))
+		sa->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	else if (inet_pton(AF_INET, host, &sa->sin_addr) != 1)
+		return -1;
+	return 0;
+}
+
 int syslet_inst__bind(struct syslet_inst *inst, const char *entry, int argc,
 		      char *const argv[], char *err, size_t errlen)
 {
 	const struct slio_entry *e = slio_find_entry(inst->obj, entry);
+	struct slio_chunk *chunk;
+	struct sockaddr_in *sin = NULL;
+	const void **blob = NULL;
+	size_t *len = NULL;
+	void **at = NULL;
 	char list[256];
+	int eno = EINVAL;
 
 	if (!e) {
 		slio_err(err, errlen, "no syslet named '%s'", entry);
@@ -252,32 +335,74 @@ int syslet_inst__bind(struct syslet_inst *inst, const char *entry, int argc,
 		errno = EINVAL;
 		return -1;
 	}
+	sin = calloc((size_t)argc + 1, sizeof(*sin));
+	blob = calloc((size_t)argc + 1, sizeof(*blob));
+	len = calloc((size_t)argc + 1, sizeof(*len));
+	at = calloc((size_t)argc + 1, sizeof(*at));
+	if (!sin || !blob || !len || !at)
+		goto nomem;
+	for (int i = 0; i < argc; i++) {
+		long v;
+
+		switch (e->params[i].type) {
+		case SYSLET_PARAM_INT:
+			if (!parse_int(argv[i], &v))
+				continue;
+			slio_err(err, errlen,
+				 "parameter %s of %s: expected int, got '%s'",
+				 e->params[i].name, entry, argv[i]);
+			goto out;
+		case SYSLET_PARAM_SOCKADDR_IN:
+			if (parse_sockaddr_in(argv[i], &sin[i])) {
+				slio_err(err, errlen,
+					 "parameter %s of %s: expected HOST:PORT "
+					 "(127.0.0.1:8080, or :8080 for any "
+					 "address), got '%s'",
+					 e->params[i].name, entry, argv[i]);
+				goto out;
+			}
+			blob[i] = &sin[i];
+			len[i] = sizeof(sin[i]);
+			break;
+		default:
+			blob[i] = argv[i];
+			len[i] = strlen(argv[i]) + 1;
+			break;
+		}
+	}
+	/* Strings and addresses go to read-only memory: a call that writes
+	 * through such a parameter gets EFAULT rather than the heap. */
+	errno = 0;
+	chunk = slio_blobs_copy(blob, len, argc, at);
+	if (!chunk && errno)
+		goto nomem;
 	for (int i = 0; i < argc; i++) {
 		const struct slo_symbol *s = e->param_syms[i];
 		unsigned long *cell = (unsigned long *)(inst->base +
 			inst->off[SLO_SEC_CELLS] + s->value);
-		size_t ci = (size_t)s->value / sizeof(long);
-		long v;
+		long v = 0;
 
-		if (e->params[i].type == SYSLET_PARAM_INT) {
-			if (parse_int(argv[i], &v)) {
-				slio_err(err, errlen,
-					 "parameter %s of %s: expected int, got '%s'",
-					 e->params[i].name, entry, argv[i]);
-				errno = EINVAL;
-				return -1;
-			}
-			*cell = (unsigned long)v;
-			continue;
-		}
-		free(inst->strs[ci]);
-		inst->strs[ci] = strdup(argv[i]);
-		if (!inst->strs[ci]) {
-			slio_err(err, errlen, "out of memory");
-			errno = ENOMEM;
-			return -1;
-		}
-		*cell = (unsigned long)(uintptr_t)inst->strs[ci];
+		if (e->params[i].type == SYSLET_PARAM_INT)
+			parse_int(argv[i], &v);
+		else
+			v = (long)(uintptr_t)at[i];
+		*cell = (unsigned long)v;
 	}
-	return 0;
+	/* The strings an earlier binding of this entry made go now. */
+	slio_strs_put(inst->strs[e - inst->obj->entries]);
+	inst->strs[e - inst->obj->entries] = chunk;
+	eno = 0;
+	goto out;
+nomem:
+	slio_err(err, errlen, "out of memory for the parameters of %s", entry);
+	eno = ENOMEM;
+out:
+	free(sin);
+	free(blob);
+	free(len);
+	free(at);
+	if (!eno)
+		return 0;
+	errno = eno;
+	return -1;
 }

@@ -26,7 +26,7 @@ struct syslet_obj {
 	long			*nr;		/* per atom, native numbering */
 };
 
-/* Offsets of each part inside an instance's one block of memory. */
+/* Offsets of each part inside an instance's memory (image-inst.c). */
 enum { SLIO_PART_RESULTS = SLO_NR_SECTIONS, SLIO_NR_PARTS };
 
 struct syslet_inst {
@@ -34,10 +34,23 @@ struct syslet_inst {
 	unsigned char		*base;
 	size_t			off[SLIO_NR_PARTS];
 	size_t			size;
-	char			**strs;		/* bound str parameters, per cell */
+	struct slio_slab	*slab;		/* base is one of its slots */
+	struct slio_chunk	**strs;		/* bound strings, per entry */
 };
 
 #define SLIO_ATOM_WORDS 11
+
+/* image-mem.c: an instance's memory, size bytes (a multiple of the page
+ * size) followed by a guard page, zeroed; NULL with errno set. */
+size_t slio_page_size(void);
+void *slio_slot_get(size_t size, struct slio_slab **slab);
+void slio_slot_put(struct slio_slab *slab, void *base);
+/* Copy the blobs[i] of lens[i] bytes (0: none) to read-only memory, each
+ * on a word boundary, their addresses to out[i]; the chunk holding them
+ * (to put), or NULL: none to copy (errno 0) or no memory. */
+struct slio_chunk *slio_blobs_copy(const void *const blobs[],
+				   const size_t *lens, int n, void **out);
+void slio_strs_put(struct slio_chunk *chunk);
 
 void slio_err(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -73,7 +73,8 @@ static int check_symbol(const struct slo_image *img, size_t i, char *err,
 	    (s->entry < 0 || (size_t)s->entry >= img->nr_syms ||
 	     img->syms[s->entry].kind != SLO_SYM_ENTRY || s->param_index < 0 ||
 	     (s->param_type != SLO_PARAM_INT &&
-	      s->param_type != SLO_PARAM_STR))) {
+	      s->param_type != SLO_PARAM_STR &&
+	      s->param_type != SLO_PARAM_SOCKADDR_IN))) {
 		slio_err(err, errlen, "parameter '%s' is malformed", s->name);
 		return -1;
 	}
@@ -195,8 +196,10 @@ static int collect_params(struct syslet_obj *obj, struct slio_entry *e,
 			return -1;
 		}
 		e->params[i].name = dot ? dot + 1 : s->name;
-		e->params[i].type = s->param_type == SLO_PARAM_INT ?
-				    SYSLET_PARAM_INT : SYSLET_PARAM_STR;
+		e->params[i].type =
+			s->param_type == SLO_PARAM_INT ? SYSLET_PARAM_INT :
+			s->param_type == SLO_PARAM_SOCKADDR_IN ?
+				SYSLET_PARAM_SOCKADDR_IN : SYSLET_PARAM_STR;
 	}
 	return 0;
 }

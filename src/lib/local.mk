@@ -1,6 +1,7 @@
 # src/lib/local.mk: libsyslet, the runtime library (ABI calls, backends, emul engine, image API).
 lib_LTLIBRARIES += src/lib/libsyslet.la
-include_HEADERS += src/include/syslet.h src/include/libsyslet.h
+include_HEADERS += src/include/syslet.h src/include/libsyslet.h \
+	src/include/syslet-compat.h
 nodist_include_HEADERS = src/include/syslet-nr.h
 
 # The core: everything but the image API.  Also built -m32 for the tests
@@ -8,7 +9,8 @@ nodist_include_HEADERS = src/include/syslet-nr.h
 libsyslet_core_sources = src/lib/calls.c src/lib/backend.c src/lib/backend.h \
 	src/lib/backend-kernel.c src/lib/emul.c src/lib/emul.h \
 	src/lib/emul-exec.c src/lib/emul-policy.c src/lib/emul-fault.c \
-	src/lib/emul-fault.h src/lib/observe.c src/lib/ring.c
+	src/lib/emul-fault.h src/lib/observe.c src/lib/ring.c \
+	src/lib/interp.h src/lib/interp.c
 # The image API (helper "run"): add its files here.
 libsyslet_image_sources =
 
@@ -17,10 +19,18 @@ src_lib_libsyslet_la_SOURCES = $(libsyslet_core_sources) \
 src_lib_libsyslet_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden $(LIBELF_CFLAGS)
 src_lib_libsyslet_la_LIBADD = src/common/libcommon.la src/image/libimage.la \
 	$(LIBELF_LIBS)
+# The uring engine (liburing; not in the -m32 build, which has none).
+if HAVE_LIBURING
+src_lib_libsyslet_la_SOURCES += src/lib/uring.c src/lib/uring.h \
+	src/lib/uring-ops.c
+src_lib_libsyslet_la_CFLAGS += $(LIBURING_CFLAGS)
+src_lib_libsyslet_la_LIBADD += $(LIBURING_LIBS)
+endif
 src_lib_libsyslet_la_LDFLAGS = -version-info 0:0:0 -no-undefined \
 	-Wl,--version-script=$(srcdir)/src/lib/libsyslet.map
 EXTRA_src_lib_libsyslet_la_DEPENDENCIES = $(srcdir)/src/lib/libsyslet.map
-EXTRA_DIST += src/lib/libsyslet.map src/lib/libsyslet.pc.in src/lib/gen-nr.sh
+EXTRA_DIST += src/lib/libsyslet.map src/lib/libsyslet.pc.in src/lib/gen-nr.sh \
+	src/lib/libsyslet-uninstalled.pc.in
 
 BUILT_SOURCES += src/include/syslet-nr.h
 CLEANFILES += src/include/syslet-nr.h
@@ -30,4 +40,4 @@ src/include/syslet-nr.h: $(srcdir)/src/lib/gen-nr.sh
 		> $@.tmp && mv $@.tmp $@
 
 pkgconfig_DATA += src/lib/libsyslet.pc
-DISTCLEANFILES += src/lib/libsyslet.pc
+DISTCLEANFILES += src/lib/libsyslet.pc libsyslet-uninstalled.pc

@@ -11,11 +11,16 @@ syslet_trace_fn emul_trace_fn;
 void *emul_trace_ctx;
 static unsigned long long trace_seq;
 
-void syslet_set_trace(syslet_trace_fn fn, void *ctx)
+int syslet_set_trace(syslet_trace_fn fn, void *ctx)
 {
+	const struct syslet_backend *b;
+	long err;
+
 	/* ctx first: a worker that sees the new fn must see its ctx. */
 	__atomic_store_n(&emul_trace_ctx, ctx, __ATOMIC_RELEASE);
 	__atomic_store_n(&emul_trace_fn, fn, __ATOMIC_RELEASE);
+	b = syslet__backend(&err);
+	return b && b->observed ? 0 : -ENOTSUP;
 }
 
 void emul_trace_emit(struct syslet_event *ev)

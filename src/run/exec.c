@@ -2,6 +2,8 @@
 #include <config.h>
 
 #include <errno.h>
+#include <limits.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,16 +27,28 @@ struct runner {
 	struct job		*jobs;
 	size_t			nr_jobs;
 	struct srun_span	*index;	/* completion -> job */
+};
+
+/*
+ * One submitting thread with its own head and ring, as the kernel's heads
+ * are per task: --each splits the instances into --jobs contiguous lanes.
+ */
+struct lane {
+	struct runner		*r;
+	size_t			lo, hi;		/* its jobs */
 	struct async_head_user	ahu;
 	struct syslet_uatom	**ring;
 	unsigned long		ring_entries;
 	unsigned long		head;
 	size_t			pending;
+	bool			registered;
+	int			err;		/* -1: it failed (reported) */
+	pthread_t		thread;
 };
 
-void srun_format_result(char *buf, size_t len, long result)
+void srun_format_result(char *buf, size_t len, long result, bool call)
 {
-	const char *name = result < 0 && result > -4096 ?
+	const char *name = call && result < 0 && result > -4096 ?
 			   errno_name((int)-result) : NULL;
 
 	if (name)
@@ -43,20 +57,63 @@ void srun_format_result(char *buf, size_t len, long result)
 		snprintf(buf, len, "%ld", result);
 }
 
+const char *srun_call_name(unsigned long nr)
+{
+	long umem = syslet_sysno(SYSLET_CALL_UMEM_ADD);
+
+	if (umem >= 0 && nr == (unsigned long)umem)
+		return "umem_add";
+	if (nr > (unsigned long)LONG_MAX)
+		return NULL;
+	return systab_name(systab_native_profile(), (long)nr);
+}
+
+bool srun_is_call(unsigned long nr)
+{
+	long umem = syslet_sysno(SYSLET_CALL_UMEM_ADD);
+
+	return umem < 0 || nr != (unsigned long)umem;
+}
+
+bool srun_failed(const struct syslet_inst *inst,
+		 const struct syslet_uatom *atom, long *res)
+{
+	/* The number in the atom now: what it ran with, even when an
+	 * earlier atom rewrote it. */
+	unsigned long nr = atom->nr;
+
+	if (nr >= (unsigned long)systab_nr_syscalls(systab_native_profile())) {
+		*res = -ENOSYS;
+		return true;
+	}
+	*res = syslet_inst__result(inst, atom);
+	return srun_is_call(nr) && *res < 0 && *res > -4096;
+}
+
 void srun_stop_report(FILE *out, const char *progname, const char *arg,
 		      const char *entry, const struct syslet_inst *inst,
 		      const struct syslet_uatom *atom, long result)
 {
 	struct syslet_atom_info ai;
-	char res[48];
+	const char *ran = srun_call_name(atom->nr);
+	char res[48], num[48];
 
-	srun_format_result(res, sizeof(res), result);
+	srun_format_result(res, sizeof(res), result, srun_is_call(atom->nr));
+	if (atom->nr >= (unsigned long)systab_nr_syscalls(
+				systab_native_profile())) {
+		snprintf(num, sizeof(num), "syscall %lu, past the table",
+			 atom->nr);
+		ran = num;
+	} else if (!ran) {
+		snprintf(num, sizeof(num), "syscall %lu", atom->nr);
+		ran = num;
+	}
 	if (arg)
 		fprintf(out, "%s: %s: ", progname, arg);
 	else
 		fprintf(out, "%s: ", progname);
 	if (syslet_inst__atom_info(inst, atom, &ai)) {
-		fprintf(out, "%s stopped: %s\n", entry, res);
+		fprintf(out, "%s stopped: %s: %s\n", entry, ran, res);
 		return;
 	}
 	fprintf(out, "%s stopped at atom %zu", entry, ai.index);
@@ -71,9 +128,12 @@ void srun_stop_report(FILE *out, const char *progname, const char *arg,
 				n--;
 			fprintf(out, ": %.*s", (int)n, ai.text);
 		}
+		/* The atom's number was rewritten before it ran. */
+		if (!ai.syscall || strcmp(ai.syscall, ran))
+			fprintf(out, "; it ran %s", ran);
 		fputc(')', out);
-	} else if (ai.syscall) {
-		fprintf(out, " (%s)", ai.syscall);
+	} else {
+		fprintf(out, " (%s)", ran);
 	}
 	fprintf(out, ": %s\n", res);
 }
@@ -124,58 +184,67 @@ static int setup(struct runner *r, const struct syslet_obj *obj, int argc,
 		srun_span_set(&r->index[i], j->inst, i);
 	}
 	srun_span_sort(r->index, r->nr_jobs);
+	return 0;
+}
 
-	r->ring_entries = r->opts->ring ? (unsigned long)r->opts->ring :
-			  r->nr_jobs < 64 ? 64 : r->nr_jobs;
-	r->ring = calloc(r->ring_entries, sizeof(*r->ring));
-	if (!r->ring) {
+static int lane_register(struct lane *l)
+{
+	struct runner *r = l->r;
+	const char *pn = r->opts->progname;
+	size_t n = l->hi - l->lo;
+
+	l->ring_entries = r->opts->ring ? (unsigned long)r->opts->ring :
+			  n < 64 ? 64 : n;
+	l->ring = calloc(l->ring_entries, sizeof(*l->ring));
+	if (!l->ring) {
 		fprintf(stderr, "%s: no memory for a ring of %lu entries\n",
-			pn, r->ring_entries);
-		r->ring_entries = 0;	/* nothing registered to undo */
+			pn, l->ring_entries);
 		return -1;
 	}
-	r->ahu.completion_ring = r->ring;
-	r->ahu.ring_size_bytes = r->ring_entries * sizeof(*r->ring);
-	r->ahu.max_nr_threads = r->opts->threads ?
+	l->ahu.completion_ring = l->ring;
+	l->ahu.ring_size_bytes = l->ring_entries * sizeof(*l->ring);
+	l->ahu.max_nr_threads = r->opts->threads ?
 				(unsigned long)r->opts->threads : -1UL;
-	if (sys_async_register(&r->ahu, sizeof(r->ahu))) {
+	if (sys_async_register(&l->ahu, sizeof(l->ahu))) {
 		fprintf(stderr, "%s: async_register: %s\n", pn,
 			strerror(errno));
-		r->ring_entries = 0;
 		return -1;
 	}
+	l->registered = true;
 	return 0;
 }
 
 /* Take every completion the ring holds, in order, clearing the slots. */
-static int drain(struct runner *r)
+static int drain(struct lane *l)
 {
+	struct runner *r = l->r;
 	int got = 0;
 
-	while (r->ring[r->head]) {
-		struct syslet_uatom *a = r->ring[r->head];
+	while (l->ring[l->head]) {
+		struct syslet_uatom *a = l->ring[l->head];
 		struct job *j = job_of(r, a);
 
-		r->ring[r->head] = NULL;
-		r->head = (r->head + 1) % r->ring_entries;
+		l->ring[l->head] = NULL;
+		l->head = (l->head + 1) % l->ring_entries;
 		got++;
-		if (!j || j->last) {
+		if (!j || j->last || j < r->jobs + l->lo ||
+		    j >= r->jobs + l->hi) {
 			fprintf(stderr, "%s: stray completion %p in the ring\n",
 				r->opts->progname, (void *)a);
 			continue;
 		}
 		j->last = a;
-		r->pending--;
+		l->pending--;
 	}
 	return got;
 }
 
-static int submit_and_wait(struct runner *r)
+static int submit_and_wait(struct lane *l)
 {
-	const char *pn = r->opts->progname;
+	const char *pn = l->r->opts->progname;
 
-	for (size_t i = 0; i < r->nr_jobs; i++) {
-		struct job *j = &r->jobs[i];
+	for (size_t i = l->lo; i < l->hi; i++) {
+		struct job *j = &l->r->jobs[i];
 
 		errno = 0;
 		j->last = sys_async_exec(j->first);
@@ -186,20 +255,82 @@ static int submit_and_wait(struct runner *r)
 				strerror(errno));
 			return -1;
 		}
-		r->pending++;
+		l->pending++;
 		/* Keep the ring from filling while submitting. */
-		drain(r);
+		drain(l);
 	}
-	while (r->pending) {
-		if (drain(r))
+	while (l->pending) {
+		if (drain(l))
 			continue;
-		if (sys_async_wait(1) < 0 && errno != EINTR) {
+		if (sys_async_wait(1) < 0) {
+			if (errno == EINTR)
+				continue;
 			fprintf(stderr, "%s: async_wait: %s\n", pn,
 				strerror(errno));
 			return -1;
 		}
+		/* async_wait() also returns once nothing is busy: what is
+		 * still pending ended on a nocomplete atom, and nothing more
+		 * will come (after one last look at the ring). */
+		if (!drain(l))
+			break;
 	}
 	return 0;
+}
+
+static void lane_unregister(struct lane *l)
+{
+	if (l->registered && sys_async_unregister(&l->ahu, sizeof(l->ahu)))
+		fprintf(stderr, "%s: async_unregister: %s\n",
+			l->r->opts->progname, strerror(errno));
+	l->registered = false;
+	free(l->ring);
+	l->ring = NULL;
+}
+
+static void *lane_main(void *arg)
+{
+	struct lane *l = arg;
+
+	/* A head that cannot be set up is a usage error (exit 2), as
+	 * before anything runs. */
+	l->err = lane_register(l) ? -2 : submit_and_wait(l) ? -1 : 0;
+	lane_unregister(l);
+	return NULL;
+}
+
+/* Lanes 1.. on threads of their own, lane 0 here. */
+static int run_lanes(struct runner *r, size_t nlanes)
+{
+	struct lane *lanes = calloc(nlanes, sizeof(*lanes));
+	int err = 0;
+
+	if (!lanes) {
+		fprintf(stderr, "%s: out of memory\n", r->opts->progname);
+		return -1;
+	}
+	for (size_t i = 0; i < nlanes; i++) {
+		lanes[i].r = r;
+		lanes[i].lo = r->nr_jobs * i / nlanes;
+		lanes[i].hi = r->nr_jobs * (i + 1) / nlanes;
+	}
+	for (size_t i = 1; i < nlanes; i++)
+		if (pthread_create(&lanes[i].thread, NULL, lane_main,
+				   &lanes[i])) {
+			/* Fewer threads: this one takes the rest. */
+			lanes[i - 1].hi = r->nr_jobs;
+			nlanes = i;
+			break;
+		}
+	lane_main(&lanes[0]);
+	err = lanes[0].err;
+	for (size_t i = 1; i < nlanes; i++) {
+		pthread_join(lanes[i].thread, NULL);
+		if (lanes[i].err < err)
+			err = lanes[i].err;
+	}
+	free(lanes);
+	return err;
 }
 
 static int report(struct runner *r)
@@ -208,9 +339,15 @@ static int report(struct runner *r)
 
 	for (size_t i = 0; i < r->nr_jobs; i++) {
 		struct job *j = &r->jobs[i];
-		long res = syslet_inst__result(j->inst, j->last);
+		long res;
 
-		if (res >= 0)
+		/* Went async and ended on a nocomplete atom: its end is not
+		 * known, as asked. */
+		if (!j->last)
+			continue;
+		/* A test or an arithmetic atom ends a syslet normally,
+		 * whatever its value. */
+		if (!srun_failed(j->inst, j->last, &res))
 			continue;
 		status = SRUN_STOPPED;
 		srun_stop_report(stderr, r->opts->progname, j->arg, r->entry,
@@ -232,7 +369,8 @@ int srun_run(const struct srun_opts *opts, const struct syslet_obj *obj,
 {
 	struct runner r = { .opts = opts, .entry = entry };
 	struct srun_trace *tr = NULL;
-	int status = SRUN_USAGE;
+	int status = SRUN_USAGE, err;
+	size_t lanes;
 	double t0;
 
 	if (opts->each) {
@@ -264,21 +402,20 @@ int srun_run(const struct srun_opts *opts, const struct syslet_obj *obj,
 			goto out;
 	}
 	t0 = now();
-	status = SRUN_STOPPED;
-	if (submit_and_wait(&r))
+	lanes = opts->each && opts->jobs > 1 ? (size_t)opts->jobs : 1;
+	err = run_lanes(&r, lanes < r.nr_jobs ? lanes : r.nr_jobs);
+	if (err) {
+		status = err == -2 ? SRUN_USAGE : SRUN_STOPPED;
 		goto out;
+	}
 	if (tr)
 		srun_trace_stop(tr, now() - t0);
 	status = report(&r);
 out:
 	srun_trace_free(tr);
-	if (r.ring_entries && sys_async_unregister(&r.ahu, sizeof(r.ahu)))
-		fprintf(stderr, "%s: async_unregister: %s\n", opts->progname,
-			strerror(errno));
 	for (size_t i = 0; r.jobs && i < r.nr_jobs; i++)
 		syslet_inst__free(r.jobs[i].inst);
 	free(r.jobs);
 	free(r.index);
-	free(r.ring);
 	return status;
 }

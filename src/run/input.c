@@ -15,29 +15,28 @@
 int srun_input_read(const char *path, char **buf, size_t *len, char *err,
 		    size_t errlen)
 {
+	enum common_content kind;
 	char *b;
 	size_t n = 0;
 
-	if (common_read_file(COMMON_PATH_NOT_STDIN(path), COMMON_MAX_IMAGE,
-			     &b, &n, err, errlen))
+	/* The first byte tells an image (ELF) from a source (text, no NUL
+	 * byte), and each is refused at its first bytes that cannot be. */
+	if (common_read_input(COMMON_PATH_NOT_STDIN(path), COMMON_TEXT_OR_ELF,
+			      &b, &n, &kind, err, errlen)) {
+		size_t used = strlen(err);
+
+		if (kind == COMMON_TEXT && errno == EILSEQ)
+			snprintf(err, errlen,
+				 "neither a syslet image nor a syslet source");
+		else if (kind == COMMON_TEXT && errno == EFBIG)
+			snprintf(err + used, errlen - used,
+				 " for a syslet source");
 		return -1;
-	if (n >= 4 && !memcmp(b, "\177ELF", 4)) {
+	}
+	if (kind == COMMON_ELF) {
 		*buf = b;
 		*len = n;
 		return SRUN_INPUT_IMAGE;
-	}
-	if (n > COMMON_MAX_SOURCE) {
-		size_t used;
-
-		common_read_too_large(err, errlen, COMMON_MAX_SOURCE);
-		used = strlen(err);
-		snprintf(err + used, errlen - used, " for a syslet source");
-		goto fail;
-	}
-	if (memchr(b, '\0', n)) {
-		snprintf(err, errlen,
-			 "neither a syslet image nor a syslet source");
-		goto fail;
 	}
 	/* A #! line is the kernel's business: blank it, keeping the lines
 	 * (and so every diagnostic's line number). */
@@ -47,9 +46,6 @@ int srun_input_read(const char *path, char **buf, size_t *len, char *err,
 	*buf = b;
 	*len = n;
 	return SRUN_INPUT_SOURCE;
-fail:
-	free(b);
-	return -1;
 }
 
 /* A descriptor libelf can write to: anonymous memory where the kernel

@@ -7,3 +7,10 @@ syslet_run_SOURCES = src/run/main.c src/run/run.h src/run/load.c \
 syslet_run_LDADD = src/lib/libsyslet.la src/compiler/libcompiler.la \
 	grammar/libgrammar.la src/image/libimage.la src/common/libcommon.la \
 	$(LIBELF_LIBS)
+# libtool's -static: the uninstalled libraries are linked in from their
+# archives, so that ./syslet-run in the build tree is the program itself,
+# not a wrapper script that signals and timeout(1) would stop instead,
+# and the installed program carries no run path into the build tree.
+syslet_run_LDFLAGS = -static
+# A tree built before that holds the wrapper: relink when these rules change.
+EXTRA_syslet_run_DEPENDENCIES = $(srcdir)/src/run/local.mk

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "run.h"
 #include "shell.h"
@@ -14,16 +15,27 @@ static const char *progname = "syslet-run";
 
 static void usage(FILE *out)
 {
+	const char *const *b = syslet_backend_list();
+
 	fprintf(out,
 "Usage: %s [OPTION]... IMAGE|SOURCE [ARG]...\n"
 "Run a syslet image (.slo) or a syslet source, compiled in memory.\n"
 "ARGs bind the entry's parameters in order.\n"
 "\n"
-"  --backend=NAME  auto (default), kernel or emul\n"
+"  --backend=NAME  ", progname);
+	/* The library's list, in the order auto tries them. */
+	fputs("auto (default: the first of", out);
+	for (size_t i = 0, n = 0; b[i]; i++)
+		if (strcmp(b[i], "auto"))
+			fprintf(out, "%s %s", n++ ? "," : "", b[i]);
+	fputs(" that runs\n"
+"                  here), or one of those by name\n"
 "  --threads=N     at most N cachemiss threads\n"
 "  --ring=N        a completion ring of N entries\n"
 "  --entry=NAME    run syslet NAME (needed when the image has several)\n"
 "  --each          one instance per ARG, all in flight at once\n"
+"  --jobs=N        --each: N submitting threads, each with its own ring\n"
+"                  (default: the CPUs online)\n"
 "  --trace         print one line per atom on standard error\n"
 "  --stats         print counters and the wall time on standard error\n"
 "  -i, --interactive  the interactive shell (load, run, step, cells)\n"
@@ -32,7 +44,7 @@ static void usage(FILE *out)
 "\n"
 "Exit status: 0 when the last atom returned a non-negative value, 1 when\n"
 "it did not (the stop is reported), 2 for usage errors and images that\n"
-"cannot run here.\n", progname);
+"cannot run here.\n", out);
 }
 
 static int parse_count(const char *opt, const char *s, long *out)
@@ -50,7 +62,7 @@ static int parse_count(const char *opt, const char *s, long *out)
 }
 
 enum { OPT_BACKEND = 256, OPT_THREADS, OPT_RING, OPT_TRACE, OPT_STATS,
-       OPT_ENTRY, OPT_EACH };
+       OPT_ENTRY, OPT_EACH, OPT_JOBS };
 
 static const struct option long_opts[] = {
 	{ "backend", required_argument, NULL, OPT_BACKEND },
@@ -60,6 +72,7 @@ static const struct option long_opts[] = {
 	{ "stats", no_argument, NULL, OPT_STATS },
 	{ "entry", required_argument, NULL, OPT_ENTRY },
 	{ "each", no_argument, NULL, OPT_EACH },
+	{ "jobs", required_argument, NULL, OPT_JOBS },
 	{ "interactive", no_argument, NULL, 'i' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -99,6 +112,7 @@ static int interactive(const struct srun_opts *o, int argc, char **argv)
 int main(int argc, char **argv)
 {
 	struct srun_opts o = { .progname = progname };
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	struct syslet_obj *obj;
 	const char *entry;
 	bool shell = false;
@@ -135,6 +149,10 @@ int main(int argc, char **argv)
 		case OPT_EACH:
 			o.each = true;
 			break;
+		case OPT_JOBS:
+			if (parse_count("jobs", optarg, &o.jobs))
+				return SRUN_USAGE;
+			break;
 		case 'i':
 			shell = true;
 			break;
@@ -169,6 +187,8 @@ int main(int argc, char **argv)
 			return SRUN_USAGE;
 		}
 	}
+	if (!o.jobs)
+		o.jobs = cpus > 0 ? cpus : 1;
 	if (shell)
 		return interactive(&o, argc - optind, argv + optind);
 	if (optind >= argc) {

@@ -9,8 +9,9 @@
 
 #include "libsyslet.h"
 
-/* Exit statuses: 0 the last atom returned >= 0, 1 it did not (or the
- * run failed), 2 a usage error or an image that cannot run here. */
+/* Exit statuses: 0 the syslet ended, 1 it ended because a call failed
+ * (srun_failed()) or the run itself failed, 2 a usage error or an image
+ * that cannot run here. */
 enum { SRUN_OK = 0, SRUN_STOPPED = 1, SRUN_USAGE = 2 };
 
 struct srun_opts {
@@ -18,6 +19,7 @@ struct srun_opts {
 	const char	*entry;
 	long		threads;	/* 0: the backend's default */
 	long		ring;		/* entries; 0: sized to the run */
+	long		jobs;		/* --each: submitting threads */
 	bool		trace;
 	bool		stats;
 	bool		each;
@@ -49,8 +51,21 @@ void srun_stop_report(FILE *out, const char *progname, const char *arg,
 		      const char *entry, const struct syslet_inst *inst,
 		      const struct syslet_uatom *atom, long result);
 
-/* Result and errno name: "3" or "-2 ENOENT". */
-void srun_format_result(char *buf, size_t len, long result);
+/* A result, with its errno name when it is a call's: "3", "-2 ENOENT";
+ * a test or arithmetic atom's value is only a number ("-2"). */
+void srun_format_result(char *buf, size_t len, long result, bool call);
+
+/* The call an atom numbered @nr makes, as the backend runs it
+ * ("umem_add" too); NULL for a number without a name. */
+const char *srun_call_name(unsigned long nr);
+/* Whether @nr is a system call (everything but umem_add, whose results
+ * are values, never errors). */
+bool srun_is_call(unsigned long nr);
+/* Whether a syslet that ended at @atom ended because a call failed: its
+ * number was past the table (-ENOSYS, not stored), or it is a system
+ * call whose result is an errno.  The result in *res. */
+bool srun_failed(const struct syslet_inst *inst,
+		 const struct syslet_uatom *atom, long *res);
 
 /* Completions and trace events name only an atom: the instance it
  * belongs to is found by address, among the spans of atom arrays. */

@@ -29,9 +29,12 @@ struct shl_dbg {
 	int			bp_ids;
 	struct syslet_ring	ring;
 	bool			ring_on;
-	struct syslet_inst	**kept;		/* may still run in a worker */
-	size_t			nkept;
 };
+
+/* The ring, when the session ended with syslets still running: they may
+ * yet complete into it, until the process exits.  Never read, so
+ * volatile: the store must stay for leak checkers to see it. */
+static struct syslet_ring *volatile shl_ring_left;
 
 int shl_dbg_init(struct shell *sh)
 {
@@ -59,7 +62,7 @@ static void shl_drop_inst(struct shell *sh)
 	struct shl_dbg *d = sh->dbg;
 
 	if (d->inst && d->async)
-		shl_dbg_keep(sh, d->inst);
+		shl_dbg_keep(sh, d->inst, d->prog);
 	else
 		syslet_inst__free(d->inst);
 	d->inst = NULL;
@@ -69,33 +72,37 @@ static void shl_drop_inst(struct shell *sh)
 	d->entry = NULL;
 }
 
-void shl_dbg_keep(struct shell *sh, struct syslet_inst *inst)
+void shl_dbg_keep(struct shell *sh, struct syslet_inst *inst,
+		  struct shl_prog *prog)
 {
-	struct shl_dbg *d = sh->dbg;
-	struct syslet_inst **v = realloc(d->kept, (d->nkept + 1) * sizeof(*v));
-
-	if (!v)
-		abort();
-	d->kept = v;
-	d->kept[d->nkept++] = inst;
+	(void)sh;
+	shl_exec_keep(inst, prog);
 }
 
 void shl_dbg_free(struct shell *sh)
 {
 	struct shl_dbg *d = sh->dbg;
-	size_t i;
+	size_t running;
 
 	if (!d)
 		return;
 	shl_drop_inst(sh);
-	/* Unregistering waits for busy workers; then nothing runs atoms of
-	 * the instances any more. */
-	if (d->ring_on)
+	/* Unregistering waits for busy workers, which would never come back
+	 * from a syslet that does not end: those are left to the process's
+	 * exit, with their instances, programs and ring. */
+	running = shl_exec_end_flights(sh, d->ring_on ? &d->ring : NULL);
+	if (d->ring_on && !running) {
 		syslet_ring_exit(&d->ring);
+	} else if (d->ring_on) {
+		struct syslet_ring *r = malloc(sizeof(*r));
+
+		if (!r)
+			abort();
+		*r = d->ring;
+		shl_ring_left = r;
+	}
 	shl_exec_fini(sh);
-	for (i = 0; i < d->nkept; i++)
-		syslet_inst__free(d->kept[i]);
-	free(d->kept);
+	shl_exec_free_flights(!running);
 	shl_free_args(d);
 	free(d->bps);
 	shl_prog_free(d->prog);
@@ -157,6 +164,7 @@ static void shl_dbg_set_prog(struct shell *sh, struct shl_prog *p, int argc,
 	int k;
 
 	shl_drop_inst(sh);
+	/* Instances kept because they went async hold their own reference. */
 	shl_prog_free(d->prog);
 	d->prog = p;
 	free(d->bps);
@@ -191,8 +199,9 @@ static void shl_dbg_load_info(struct shell *sh)
 		fprintf(sh->out, "%s %s(", i ? "," : "", e);
 		for (k = 0; k < np; k++)
 			fprintf(sh->out, "%s%s %s", k ? ", " : "",
-				params[k].type == SYSLET_PARAM_STR ? "str"
-								   : "int",
+				params[k].type == SYSLET_PARAM_STR ? "str" :
+				params[k].type == SYSLET_PARAM_SOCKADDR_IN ?
+				"sockaddr_in" : "int",
 				params[k].name);
 		fputc(')', sh->out);
 	}
@@ -547,12 +556,14 @@ static void shl_report_end(struct shell *sh, struct syslet_uatom *last,
 	char res[64];
 
 	d->pc = NULL;
-	if (ret < 0) {
+	/* A failed call is reported as syslet-run reports it; a test or
+	 * arithmetic atom's value is only a value. */
+	if (srun_is_call(last->nr) && ret < 0 && ret > -4096) {
 		srun_stop_report(sh->out, sh->prog, NULL, d->entry, d->inst, last,
 				 ret);
 		return;
 	}
-	srun_format_result(res, sizeof(res), ret);
+	srun_format_result(res, sizeof(res), ret, srun_is_call(last->nr));
 	fprintf(sh->out, "%s finished at [%ld]: %s\n", d->entry,
 		syslet_inst__atom_index(d->inst, last), res);
 }
@@ -585,6 +596,30 @@ static bool shl_step_one(struct shell *sh, bool show)
 	return false;
 }
 
+/* The chain went async: a completion comes into the ring unless it
+ * ends on a nocomplete atom, which the program's atoms tell. */
+static void shl_said_async(struct shell *sh)
+{
+	struct shl_dbg *d = sh->dbg;
+	size_t i, n = syslet_obj__atom_count(d->prog->obj), nc = 0;
+
+	for (i = 0; i < n; i++) {
+		struct syslet_uatom *a = syslet_inst__atom(d->inst, i);
+
+		nc += a && (a->flags & SYSLET_NO_COMPLETE);
+	}
+	if (!nc)
+		fprintf(sh->out, "%s went async; its completion will come "
+			"into the ring (ring, wait)\n", d->entry);
+	else if (nc == n)
+		fprintf(sh->out, "%s went async; its atoms are all nocomplete: "
+			"nothing will come into the ring\n", d->entry);
+	else
+		fprintf(sh->out, "%s went async; its completion will come "
+			"into the ring unless it ends on a nocomplete atom "
+			"(ring, wait)\n", d->entry);
+}
+
 /* continue: through async_exec when no breakpoint can stop the chain,
  * so that it runs (and goes async) exactly as in a full run; atom by
  * atom otherwise. */
@@ -602,8 +637,7 @@ static int shl_resume(struct shell *sh, bool first)
 		if (x.async) {
 			d->pc = NULL;
 			d->async = true;
-			fprintf(sh->out, "%s went async; its completion will "
-				"come into the ring (ring, wait)\n", d->entry);
+			shl_said_async(sh);
 			return 0;
 		}
 		shl_report_end(sh, x.end, syslet_inst__result(d->inst, x.end));
@@ -737,7 +771,7 @@ static void shl_print_cell(struct shell *sh, const char *name,
 {
 	char res[64];
 
-	srun_format_result(res, sizeof(res), (long)v);
+	srun_format_result(res, sizeof(res), (long)v, false);
 	fprintf(sh->out, "%s = %s\n", name, res);
 }
 
@@ -874,27 +908,23 @@ static void shl_show_ring(struct shell *sh)
 		struct syslet_uatom *a = r->slots[i];
 		struct syslet_inst *inst = NULL;
 		char res[64];
-		size_t k;
 
 		if (!a)
 			continue;
 		if (d->inst && syslet_inst__atom_index(d->inst, a) >= 0)
 			inst = d->inst;
-		for (k = 0; !inst && k < d->nkept; k++)
-			if (syslet_inst__atom_index(d->kept[k], a) >= 0)
-				inst = d->kept[k];
+		if (!inst)
+			inst = shl_exec_kept(a);
 		fprintf(sh->out, "  slot %lu: ", i);
 		if (inst) {
-			srun_format_result(res, sizeof(res),
-					   syslet_inst__result(inst, a));
-			fprintf(sh->out, "[%ld]", syslet_inst__atom_index(inst, a));
-			{
-				struct syslet_atom_info ai;
+			const char *ran = srun_call_name(a->nr);
 
-				if (!syslet_inst__atom_info(inst, a, &ai) &&
-				    ai.syscall)
-					fprintf(sh->out, " %s", ai.syscall);
-			}
+			srun_format_result(res, sizeof(res),
+					   syslet_inst__result(inst, a),
+					   srun_is_call(a->nr));
+			fprintf(sh->out, "[%ld]", syslet_inst__atom_index(inst, a));
+			if (ran)
+				fprintf(sh->out, " %s", ran);
 			fprintf(sh->out, " = %s\n", res);
 		} else {
 			fprintf(sh->out, "%p\n", (void *)a);

@@ -3,8 +3,12 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "common/systab.h"
 #include "run/decode.h"
@@ -15,9 +19,56 @@
 /*
  * Events come from the calling thread and from cachemiss workers, also
  * after async_exec returned: the observer stays installed for the whole
- * session and records into sh->exec only while that is set.
+ * session and records into sh->exec only while that is set.  The session
+ * is found through shl_exec_sh, not the observer's context, so that a
+ * worker still running at the end finds none.
  */
 static pthread_mutex_t shl_exec_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct shell *shl_exec_sh;
+
+/*
+ * Chains that went async and were not waited for: a worker may still run
+ * their instances, which are freed (with the program they belong to)
+ * only once their last atom ran.  The observer sees that atom.  Global,
+ * so that instances still running when the session ends stay reachable
+ * until the process exits.
+ */
+struct shl_flight {
+	struct syslet_inst	*inst;
+	struct shl_prog		*prog;	/* a reference, once kept */
+	bool			done;	/* its last atom ran */
+	int			tid;	/* the worker of its last atom */
+	bool			signalled;
+};
+
+static struct shl_flight *shl_flights;
+static size_t shl_nflights;
+
+static struct shl_flight *shl_flight_of(const struct syslet_uatom *atom)
+{
+	size_t i;
+
+	for (i = 0; i < shl_nflights; i++)
+		if (syslet_inst__atom_index(shl_flights[i].inst, atom) >= 0)
+			return &shl_flights[i];
+	return NULL;
+}
+
+static struct shl_flight *shl_flight_add_locked(struct syslet_inst *inst,
+						bool done)
+{
+	struct shl_flight *f = realloc(shl_flights, (shl_nflights + 1) *
+					       sizeof(*f));
+
+	if (!f)
+		abort();
+	shl_flights = f;
+	f = &shl_flights[shl_nflights++];
+	memset(f, 0, sizeof(*f));
+	f->inst = inst;
+	f->done = done;
+	return f;
+}
 
 void shl_print_event(struct shell *sh, FILE *out, struct syslet_inst *inst,
 		     const struct syslet_event *ev)
@@ -39,11 +90,10 @@ void shl_print_event(struct shell *sh, FILE *out, struct syslet_inst *inst,
 		      "-14 EFAULT\n", out);
 		return;
 	}
-	name = ai.syscall ? ai.syscall
-			  : systab_name(systab_native_profile(), (long)ev->nr);
+	name = srun_call_name(ev->nr);
 	srun_decode_call(out, name, (long)ev->nr, ev->args, (int)ev->nargs,
 			 ev->ret);
-	srun_format_result(res, sizeof(res), ev->ret);
+	srun_format_result(res, sizeof(res), ev->ret, srun_is_call(ev->nr));
 	fprintf(out, " = %s", res);
 	if (ev->where == SYSLET_WHERE_CACHEMISS)
 		fputs(" <cachemiss>", out);
@@ -56,11 +106,24 @@ void shl_print_event(struct shell *sh, FILE *out, struct syslet_inst *inst,
 
 static void shl_exec_on_event(const struct syslet_event *ev, void *ctx)
 {
-	struct shell *sh = ctx;
+	struct shell *sh;
 	struct shl_exec *x;
+	struct shl_flight *f;
 	struct syslet_atom_info ai;
 
+	(void)ctx;
 	pthread_mutex_lock(&shl_exec_lock);
+	sh = shl_exec_sh;
+	if (!sh) {
+		pthread_mutex_unlock(&shl_exec_lock);
+		return;
+	}
+	f = shl_nflights ? shl_flight_of(ev->atom) : NULL;
+	if (f) {
+		f->tid = ev->tid;
+		if (ev->end != SYSLET_END_NONE)
+			f->done = true;
+	}
 	x = sh->exec;
 	if (x && syslet_inst__atom_index(x->inst, ev->atom) >= 0) {
 		x->last = *ev;
@@ -83,7 +146,10 @@ static void shl_exec_on_event(const struct syslet_event *ev, void *ctx)
 
 void shl_exec_init(struct shell *sh)
 {
-	syslet_set_trace(shl_exec_on_event, sh);
+	pthread_mutex_lock(&shl_exec_lock);
+	shl_exec_sh = sh;
+	pthread_mutex_unlock(&shl_exec_lock);
+	syslet_set_trace(shl_exec_on_event, NULL);
 }
 
 void shl_exec_fini(struct shell *sh)
@@ -91,6 +157,109 @@ void shl_exec_fini(struct shell *sh)
 	pthread_mutex_lock(&shl_exec_lock);
 	syslet_set_trace(NULL, NULL);
 	sh->exec = NULL;
+	shl_exec_sh = NULL;
+	pthread_mutex_unlock(&shl_exec_lock);
+}
+
+void shl_exec_keep(struct syslet_inst *inst, struct shl_prog *prog)
+{
+	struct shl_flight *f;
+	size_t i;
+
+	pthread_mutex_lock(&shl_exec_lock);
+	for (i = 0, f = NULL; !f && i < shl_nflights; i++)
+		if (shl_flights[i].inst == inst)
+			f = &shl_flights[i];
+	/* Not seen going async: assume it runs. */
+	if (!f)
+		f = shl_flight_add_locked(inst, false);
+	if (!f->prog)
+		f->prog = shl_prog_get(prog);
+	pthread_mutex_unlock(&shl_exec_lock);
+}
+
+struct syslet_inst *shl_exec_kept(const struct syslet_uatom *atom)
+{
+	struct shl_flight *f;
+
+	pthread_mutex_lock(&shl_exec_lock);
+	f = shl_flight_of(atom);
+	pthread_mutex_unlock(&shl_exec_lock);
+	return f ? f->inst : NULL;
+}
+
+/*
+ * How many kept chains may still run: not seen ending, no completion of
+ * theirs in the ring (a backend without observers shows only that).
+ * With stop, a signal goes to the worker of each, once its worker is
+ * known: the engine ends the chain before its next atom, as the kernel
+ * does; one blocked in a call that no signal interrupts runs on.
+ */
+static size_t shl_running(const struct syslet_ring *ring, bool stop)
+{
+	size_t i, n = 0;
+
+	pthread_mutex_lock(&shl_exec_lock);
+	for (i = 0; i < shl_nflights; i++) {
+		struct shl_flight *f = &shl_flights[i];
+
+		if (!f->done && ring && shl_ring_find(ring, f->inst) >= 0)
+			f->done = true;
+		if (f->done)
+			continue;
+		n++;
+		if (stop && f->tid > 0 && !f->signalled) {
+			syscall(SYS_tgkill, getpid(), f->tid, SIGINT);
+			f->signalled = true;
+		}
+	}
+	pthread_mutex_unlock(&shl_exec_lock);
+	return n;
+}
+
+size_t shl_exec_end_flights(struct shell *sh, const struct syslet_ring *ring)
+{
+	const struct timespec tick = { 0, 10000000 };
+	size_t n = shl_running(ring, false), left;
+	unsigned int waited;
+
+	if (!n)
+		return 0;
+	fprintf(sh->err, "%s: %zu syslet%s still running in a worker; "
+		"stopping %s\n", sh->prog, n, n == 1 ? "" : "s",
+		n == 1 ? "it" : "them");
+	/* A second at most: a worker not known yet shows in its events. */
+	for (waited = 0; (left = shl_running(ring, true)) && waited < 100;
+	     waited++)
+		nanosleep(&tick, NULL);
+	if (left)
+		fprintf(sh->err, "%s: %zu syslet%s blocked in a system call; "
+			"%s with the process\n", sh->prog, left,
+			left == 1 ? "" : "s", left == 1 ? "it ends" : "they end");
+	return left;
+}
+
+void shl_exec_free_flights(bool all)
+{
+	size_t i, k = 0;
+
+	pthread_mutex_lock(&shl_exec_lock);
+	for (i = 0; i < shl_nflights; i++) {
+		struct shl_flight *f = &shl_flights[i];
+
+		if (all || f->done) {
+			syslet_inst__free(f->inst);
+			shl_prog_free(f->prog);
+		} else {
+			/* Left to the process's exit, still reachable. */
+			shl_flights[k++] = *f;
+		}
+	}
+	shl_nflights = k;
+	if (!k) {
+		free(shl_flights);
+		shl_flights = NULL;
+	}
 	pthread_mutex_unlock(&shl_exec_lock);
 }
 
@@ -104,10 +273,13 @@ static void shl_exec_begin(struct shell *sh, struct shl_exec *x,
 	pthread_mutex_unlock(&shl_exec_lock);
 }
 
-static void shl_exec_end(struct shell *sh)
+static void shl_exec_end(struct shell *sh, struct shl_exec *x)
 {
 	pthread_mutex_lock(&shl_exec_lock);
 	sh->exec = NULL;
+	/* From here on its events go to its flight: none is missed. */
+	if (x->async)
+		shl_flight_add_locked(x->inst, x->done);
 	pthread_mutex_unlock(&shl_exec_lock);
 }
 
@@ -189,14 +361,14 @@ int shl_exec_chain(struct shell *sh, struct shl_exec *x,
 	x->end = sys_async_exec(atom);
 	err = x->end ? 0 : errno;
 	if (!x->end && err) {
-		shl_exec_end(sh);
+		shl_exec_end(sh, x);
 		shl_error(sh, "async_exec: %s", strerror(err));
 		return -1;
 	}
 	x->async = x->end == NULL;
 	if (x->async && wait)
 		shl_exec_wait(sh, x, ring);
-	shl_exec_end(sh);
+	shl_exec_end(sh, x);
 	x->interrupted = x->interrupted || shl_interrupted != 0;
 	shl_interrupted = 0;
 	return 0;

@@ -21,6 +21,18 @@ struct shl_exec {
 void shl_exec_init(struct shell *sh);
 void shl_exec_fini(struct shell *sh);
 
+/* A chain that went async and was not waited for: its instance (and a
+ * reference to prog) is kept until nothing runs in it. */
+void shl_exec_keep(struct syslet_inst *inst, struct shl_prog *prog);
+/* The kept instance that atom belongs to, or NULL. */
+struct syslet_inst *shl_exec_kept(const struct syslet_uatom *atom);
+/* At the end of the session: stop the kept chains still running (a
+ * signal to their worker); the number that would not stop (blocked in a
+ * call), said on sh->err.  ring: the session's, or NULL. */
+size_t shl_exec_end_flights(struct shell *sh, const struct syslet_ring *ring);
+/* Free the kept instances that ended (all: every one, nothing runs). */
+void shl_exec_free_flights(bool all);
+
 /* Hand the chain from atom to sys_async_exec, exactly as a full run does
  * (registering the session's ring first).  With wait, a chain that went
  * async is waited for (Ctrl-C stops waiting) and its completion taken

@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,10 +15,14 @@
 #define SHL_IMM_ENTRY	"__shell"
 
 /*
- * The session keeps its declarations as source text, prepended to every
- * statement, and the values of its variables, buffers and data by name:
- * copied into each statement's fresh instance before it runs and back
- * after, so that they persist although each statement is its own image.
+ * The session keeps its declarations as source text, and the values of
+ * its variables, buffers and data by name: copied into each statement's
+ * fresh instance before it runs and back after, so that they persist
+ * although each statement is its own image.  A statement is compiled
+ * after the declarations it names, and the ones those name in turn, not
+ * the whole session, so that a line costs the same however long the
+ * session is; a text that does not compile so is compiled again after
+ * every declaration, for the diagnostics (and suggestions) it always had.
  */
 struct shl_var {
 	char		*name;
@@ -27,13 +32,28 @@ struct shl_var {
 	size_t		size;
 };
 
+/* One declaration line, with the earlier declarations it names. */
+struct shl_decl {
+	char		*text;
+	unsigned int	lines;
+	size_t		*deps;
+	size_t		ndeps;
+};
+
 struct shl_imm {
-	struct shl_buf	decls;
+	struct shl_buf	decls;		/* all of them, as source */
 	unsigned int	decl_lines;
+	struct shl_decl	*dv;
+	size_t		ndecls;
+	struct shl_map	defs;		/* name -> the declaration of it */
+	unsigned int	*mark;		/* per declaration, for closures */
+	unsigned int	gen;
 	struct shl_var	*vars;
 	size_t		nvars;
+	struct shl_map	var_ix;		/* name -> index in vars */
 	char		**consts;	/* names, for completion */
 	size_t		nconsts;
+	struct shl_map	const_ix;
 };
 
 int shl_imm_init(struct shell *sh)
@@ -55,8 +75,17 @@ void shl_imm_free(struct shell *sh)
 	}
 	for (i = 0; i < m->nconsts; i++)
 		free(m->consts[i]);
+	for (i = 0; i < m->ndecls; i++) {
+		free(m->dv[i].text);
+		free(m->dv[i].deps);
+	}
+	free(m->dv);
+	free(m->mark);
 	free(m->consts);
 	free(m->vars);
+	shl_map_free(&m->defs);
+	shl_map_free(&m->var_ix);
+	shl_map_free(&m->const_ix);
 	shl_buf_free(&m->decls);
 	free(m);
 	sh->imm = NULL;
@@ -66,10 +95,7 @@ static struct shl_var *shl_var_find(struct shl_imm *m, const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < m->nvars; i++)
-		if (strcmp(m->vars[i].name, name) == 0)
-			return &m->vars[i];
-	return NULL;
+	return shl_map_get(&m->var_ix, name, &i) ? &m->vars[i] : NULL;
 }
 
 unsigned long *shl_imm_cell(struct shell *sh, const char *name)
@@ -90,7 +116,9 @@ unsigned char *shl_imm_object(struct shell *sh, const char *name,
 	return v->bytes;
 }
 
-static void shl_print_var(struct shell *sh, const struct shl_var *v)
+/* @call: the value is what a call just returned (an errno is named). */
+static void shl_print_var(struct shell *sh, const struct shl_var *v,
+			  bool call)
 {
 	char res[64];
 
@@ -99,7 +127,7 @@ static void shl_print_var(struct shell *sh, const struct shl_var *v)
 			v->name);
 		return;
 	}
-	srun_format_result(res, sizeof(res), (long)v->value);
+	srun_format_result(res, sizeof(res), (long)v->value, call);
 	fprintf(sh->out, "%s = %s\n", v->name, res);
 }
 
@@ -108,7 +136,7 @@ void shl_imm_print_all(struct shell *sh)
 	size_t i;
 
 	for (i = 0; i < sh->imm->nvars; i++)
-		shl_print_var(sh, &sh->imm->vars[i]);
+		shl_print_var(sh, &sh->imm->vars[i], false);
 }
 
 const char *shl_imm_source(struct shell *sh)
@@ -153,7 +181,8 @@ static void shl_adopt(struct shl_imm *m, const struct shl_prog *p,
 		const struct slo_symbol *s = &p->img->syms[i];
 		struct shl_var *v;
 
-		if (strchr(s->name, '.') || shl_var_find(m, s->name))
+		if (strchr(s->name, '.') || shl_var_find(m, s->name) ||
+		    !strncmp(s->name, SHL_IMM_ENTRY, strlen(SHL_IMM_ENTRY)))
 			continue;
 		if (s->kind != SLO_SYM_VAR && s->kind != SLO_SYM_BUFFER &&
 		    s->kind != SLO_SYM_DATA)
@@ -162,6 +191,7 @@ static void shl_adopt(struct shl_imm *m, const struct shl_prog *p,
 		if (!v)
 			abort();
 		m->vars = v;
+		shl_map_put(&m->var_ix, s->name, m->nvars);
 		v = &m->vars[m->nvars++];
 		memset(v, 0, sizeof(*v));
 		v->name = strdup(s->name);
@@ -183,12 +213,44 @@ static void shl_adopt(struct shl_imm *m, const struct shl_prog *p,
 	}
 }
 
-static void shl_copy(struct shl_imm *m, struct syslet_inst *inst, bool in)
+/* The session's names that an image has, as indexes into m->vars in
+ * the session's order; *n of them. */
+static size_t *shl_image_vars(struct shl_imm *m, const struct shl_prog *p,
+			      size_t *n)
+{
+	size_t *ix = calloc(p->img->nr_syms + 1, sizeof(*ix));
+	size_t i, k = 0;
+
+	if (!ix)
+		abort();
+	for (i = 0; i < p->img->nr_syms; i++) {
+		const struct slo_symbol *s = &p->img->syms[i];
+
+		if (s->kind != SLO_SYM_VAR && s->kind != SLO_SYM_BUFFER &&
+		    s->kind != SLO_SYM_DATA)
+			continue;
+		if (!strchr(s->name, '.') &&
+		    shl_map_get(&m->var_ix, s->name, &ix[k]))
+			k++;
+	}
+	for (i = 1; i < k; i++) {	/* few: insertion sort */
+		size_t v = ix[i], j = i;
+
+		for (; j && ix[j - 1] > v; j--)
+			ix[j] = ix[j - 1];
+		ix[j] = v;
+	}
+	*n = k;
+	return ix;
+}
+
+static void shl_copy(struct shl_imm *m, struct syslet_inst *inst,
+		     const size_t *ix, size_t n, bool in)
 {
 	size_t i;
 
-	for (i = 0; i < m->nvars; i++) {
-		struct shl_var *v = &m->vars[i];
+	for (i = 0; i < n; i++) {
+		struct shl_var *v = &m->vars[ix[i]];
 
 		if (v->object) {
 			size_t size = 0;
@@ -248,23 +310,6 @@ static void shl_emit_diags(struct shell *sh, const char *text,
 	fflush(sh->err);
 }
 
-static struct shl_prog *shl_imm_compile(struct shell *sh, const char *src,
-					unsigned int prelude)
-{
-	struct shl_prog *p;
-	char *diags = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&diags, &len);
-
-	if (!mem)
-		abort();
-	p = shl_prog_compile(sh, SHL_IMM_FILE, src, strlen(src), mem);
-	fclose(mem);
-	shl_emit_diags(sh, diags, prelude);
-	free(diags);
-	return p;
-}
-
 static unsigned int shl_count_lines(const char *s)
 {
 	unsigned int n = 0;
@@ -283,11 +328,31 @@ static bool shl_word_is(const char *s, const char *w)
 	       s[n] != '_';
 }
 
+/* u32 fds[2]; is an array: a type name, then a name (as the scanner
+ * tells a type from a name called u32). */
+static bool shl_is_array(const char *text)
+{
+	static const char *const types[] = { "u8", "u16", "u32", "u64",
+					     "word" };
+	const char *p = text + strspn(text, " \t\n");
+
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		size_t n = strlen(types[i]);
+
+		if (strncmp(p, types[i], n) || !strchr(" \t\n", p[n]) ||
+		    !p[n])
+			continue;
+		p += n + strspn(p + n, " \t\n");
+		return isalpha((unsigned char)*p) || *p == '_';
+	}
+	return false;
+}
+
 static bool shl_is_decl(const char *text)
 {
 	return shl_word_is(text, "var") || shl_word_is(text, "const") ||
 	       shl_word_is(text, "buffer") || shl_word_is(text, "data") ||
-	       shl_word_is(text, "syslet");
+	       shl_word_is(text, "syslet") || shl_is_array(text);
 }
 
 /* Remember the names a `const` declaration introduces, for completion. */
@@ -309,12 +374,272 @@ static void shl_note_consts(struct shl_imm *m, const char *text)
 		if (!v)
 			abort();
 		m->consts = v;
-		m->consts[m->nconsts++] = strndup(p, n);
+		m->consts[m->nconsts] = strndup(p, n);
+		if (!m->consts[m->nconsts])
+			abort();
+		shl_map_put(&m->const_ix, m->consts[m->nconsts], m->nconsts);
+		m->nconsts++;
 		/* `const A = 1, B = 2;`: on to the next name, if any. */
 		p = strpbrk(p + n, ",;");
 		if (!p || *p == ';')
 			return;
 		p++;
+	}
+}
+
+/* ---- What a text names ---------------------------------------------------- */
+
+/* The next identifier or punctuation character of *pp, past blanks,
+ * numbers, strings, character constants and comments: its length, and
+ * *tok; 0 at the end.  *ident tells which. */
+static size_t shl_token(const char **pp, const char **tok, bool *ident)
+{
+	const char *p = *pp;
+	size_t n;
+
+	for (;;) {
+		while (isspace((unsigned char)*p))
+			p++;
+		if (p[0] == '/' && p[1] == '*') {
+			const char *e = strstr(p + 2, "*/");
+
+			p = e ? e + 2 : p + strlen(p);
+		} else if (p[0] == '/' && p[1] == '/') {
+			p += strcspn(p, "\n");
+		} else if (*p == '"' || *p == '\'') {
+			char q = *p++;
+
+			while (*p && *p != q)
+				p += p[0] == '\\' && p[1] ? 2 : 1;
+			if (*p)
+				p++;
+		} else if (isdigit((unsigned char)*p)) {
+			while (isalnum((unsigned char)*p) || *p == '_')
+				p++;
+		} else {
+			break;
+		}
+	}
+	*tok = p;
+	if (!*p) {
+		*pp = p;
+		return 0;
+	}
+	*ident = isalpha((unsigned char)*p) || *p == '_';
+	n = 1;
+	if (*ident)
+		while (isalnum((unsigned char)p[n]) || p[n] == '_')
+			n++;
+	*pp = p + n;
+	return n;
+}
+
+static bool shl_token_is(const char *tok, size_t n, const char *w)
+{
+	return strlen(w) == n && strncmp(tok, w, n) == 0;
+}
+
+/* Call fn for each name the file-scope declarations of text define. */
+static void shl_decl_names(const char *text,
+			   void (*fn)(void *ctx, const char *name, size_t n),
+			   void *ctx)
+{
+	enum { NONE, LIST, LIST_REST, ONE, ONE_REST, SYSLET } st = NONE;
+	const char *p = text, *tok;
+	int depth = 0;
+	bool ident;
+	size_t n;
+
+	while ((n = shl_token(&p, &tok, &ident))) {
+		if (!ident) {
+			if (strchr("([{", *tok))
+				depth++;
+			else if (strchr(")]}", *tok) && depth > 0)
+				depth--;
+			else if (!depth && *tok == ',' && st == LIST_REST)
+				st = LIST;
+			else if (!depth && *tok == ';')
+				st = NONE;
+			continue;
+		}
+		if (depth)
+			continue;
+		if (st == NONE) {
+			if (shl_token_is(tok, n, "var") ||
+			    shl_token_is(tok, n, "const") ||
+			    shl_token_is(tok, n, "buffer"))
+				st = LIST;
+			else if (shl_token_is(tok, n, "data"))
+				st = ONE;
+			else if (shl_token_is(tok, n, "syslet"))
+				st = SYSLET;
+		} else if (st == LIST || st == ONE || st == SYSLET) {
+			fn(ctx, tok, n);
+			st = st == LIST ? LIST_REST : st == ONE ? ONE_REST : NONE;
+		}
+	}
+}
+
+/* Declarations picked for one text, in the order they were marked. */
+struct shl_pick {
+	size_t	*v;
+	size_t	n, cap;
+};
+
+static void shl_pick_add(struct shl_imm *m, struct shl_pick *pk, size_t i)
+{
+	if (m->mark[i] == m->gen)
+		return;
+	m->mark[i] = m->gen;
+	if (pk->n == pk->cap) {
+		pk->cap = pk->cap ? pk->cap * 2 : 16;
+		pk->v = realloc(pk->v, pk->cap * sizeof(*pk->v));
+		if (!pk->v)
+			abort();
+	}
+	pk->v[pk->n++] = i;
+}
+
+static int shl_cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Append to src, in the session's order, the declarations that text
+ * names, directly or through other declarations; their line count, and
+ * in *all whether that was every declaration. */
+static unsigned int shl_closure(struct shl_imm *m, const char *text,
+				struct shl_buf *src, bool *all)
+{
+	struct shl_pick pk = { 0 };
+	const char *p = text, *tok;
+	unsigned int lines = 0;
+	size_t i, k, n;
+	bool ident;
+
+	if (!++m->gen) {	/* wrapped: no mark may look current */
+		memset(m->mark, 0, m->ndecls * sizeof(*m->mark));
+		m->gen = 1;
+	}
+	while ((n = shl_token(&p, &tok, &ident)))
+		if (ident && shl_map_getn(&m->defs, tok, n, &i))
+			shl_pick_add(m, &pk, i);
+	/* Breadth first over what the picked ones name. */
+	for (k = 0; k < pk.n; k++) {
+		const struct shl_decl *d = &m->dv[pk.v[k]];
+
+		for (i = 0; i < d->ndeps; i++)
+			shl_pick_add(m, &pk, d->deps[i]);
+	}
+	if (pk.n > 1)
+		qsort(pk.v, pk.n, sizeof(*pk.v), shl_cmp_size);
+	for (k = 0; k < pk.n; k++) {
+		shl_buf_puts(src, m->dv[pk.v[k]].text);
+		shl_buf_puts(src, "\n");
+		lines += m->dv[pk.v[k]].lines;
+	}
+	*all = pk.n == m->ndecls;
+	free(pk.v);
+	return lines;
+}
+
+static void shl_def_name(void *ctx, const char *name, size_t n)
+{
+	struct shl_imm *m = ctx;
+	char *s = strndup(name, n);
+
+	if (!s)
+		abort();
+	shl_map_put(&m->defs, s, m->ndecls);
+	free(s);
+}
+
+/* A declaration that compiled joins the session: its text (as
+ * resolved, when given: what compiles in its place), what it names of
+ * the earlier ones, and the names it defines. */
+static void shl_add_decl(struct shl_imm *m, const char *text,
+			 const char *resolved)
+{
+	struct shl_decl *d;
+	struct shl_pick pk = { 0 };
+	const char *p, *tok;
+	size_t i, n;
+	bool ident;
+
+	shl_buf_puts(&m->decls, text);
+	shl_buf_puts(&m->decls, "\n");
+	d = realloc(m->dv, (m->ndecls + 1) * sizeof(*d));
+	if (!d)
+		abort();
+	m->dv = d;
+	m->mark = realloc(m->mark, (m->ndecls + 1) * sizeof(*m->mark));
+	if (!m->mark)
+		abort();
+	m->mark[m->ndecls] = 0;
+	d = &m->dv[m->ndecls];
+	memset(d, 0, sizeof(*d));
+	d->text = strdup(resolved ? resolved : text);
+	if (!d->text)
+		abort();
+	d->lines = shl_count_lines(d->text) + 1;
+	m->decl_lines += shl_count_lines(text) + 1;
+	if (!++m->gen) {
+		memset(m->mark, 0, (m->ndecls + 1) * sizeof(*m->mark));
+		m->gen = 1;
+	}
+	for (p = d->text; (n = shl_token(&p, &tok, &ident));)
+		if (ident && shl_map_getn(&m->defs, tok, n, &i))
+			shl_pick_add(m, &pk, i);
+	d->deps = pk.v;
+	d->ndeps = pk.n;
+	shl_decl_names(text, shl_def_name, m);
+	m->ndecls++;
+}
+
+/*
+ * Compile text after the declarations it needs, with tail the source
+ * from the first line that follows them (tail_pre lines before text in
+ * it).  Warnings are shown; when that fails, text is compiled again
+ * after every declaration and that run's errors are shown, so that
+ * messages and suggestions are those of the whole session.
+ */
+static struct shl_prog *shl_imm_build(struct shell *sh, const char *text,
+				      const char *tail, unsigned int tail_pre)
+{
+	struct shl_imm *m = sh->imm;
+	unsigned int errors = sh->errors, pre;
+	struct shl_buf src = { 0 };
+	struct shl_prog *p = NULL;
+	bool all, retry = false;
+
+	for (;;) {
+		char *diags = NULL;
+		size_t len = 0;
+		FILE *mem = open_memstream(&diags, &len);
+
+		if (!mem)
+			abort();
+		if (retry) {
+			shl_buf_puts(&src, shl_buf_str(&m->decls));
+			pre = m->decl_lines;
+			all = true;
+		} else {
+			pre = shl_closure(m, text, &src, &all);
+		}
+		shl_buf_puts(&src, tail);
+		p = shl_prog_compile(sh, SHL_IMM_FILE, src.s, src.len, mem);
+		fclose(mem);
+		shl_buf_free(&src);
+		if (p || all || retry) {
+			shl_emit_diags(sh, diags, pre + tail_pre);
+			free(diags);
+			return p;
+		}
+		free(diags);
+		sh->errors = errors;
+		retry = true;
 	}
 }
 
@@ -334,24 +659,104 @@ static char *shl_implicit_var(struct shell *sh, const char *text)
 	if (p[0] != '=' || p[1] == '=')
 		return NULL;
 	name = strndup(text + strspn(text, " \t\n"), n);
+	if (!name)
+		abort();
 	if (shl_var_find(sh->imm, name) || shl_word_is(name, "if") ||
 	    shl_word_is(name, "while")) {
 		free(name);
 		return NULL;
 	}
-	for (size_t i = 0; i < sh->imm->nconsts; i++)
-		if (strcmp(sh->imm->consts[i], name) == 0) {
-			free(name);
-			return NULL;
-		}
+	if (shl_map_get(&sh->imm->const_ix, name, NULL)) {
+		free(name);
+		return NULL;
+	}
 	return name;
 }
 
-static void shl_add_decl(struct shl_imm *m, const char *text)
+/* The names a declaration defines, one after the other. */
+struct shl_names {
+	struct shl_buf	list;	/* "A\0B\0" */
+	size_t		n;
+};
+
+static void shl_names_add(void *ctx, const char *name, size_t n)
 {
-	shl_buf_puts(&m->decls, text);
-	shl_buf_puts(&m->decls, "\n");
-	m->decl_lines = shl_count_lines(m->decls.s);
+	struct shl_names *nm = ctx;
+
+	shl_buf_add(&nm->list, name, n);
+	shl_buf_add(&nm->list, "", 1);
+	nm->n++;
+}
+
+/*
+ * A const declaration that compiled, as the values it gave its names:
+ * "const A = 5, B = 6;", which names no other declaration, so that a
+ * chain of constants each defined by the one before costs no more per
+ * line than any other declaration.  The values are read back from
+ * variables initialised to the constants, in a compile of their own.
+ * NULL when that cannot be done exactly (a word narrower than the
+ * compiler's constants): the text then stays as typed.
+ */
+static char *shl_resolve_consts(struct shell *sh, const char *text)
+{
+	struct shl_imm *m = sh->imm;
+	struct shl_names nm = { .n = 0 };
+	struct shl_buf src = { 0 }, out = { 0 };
+	struct syslet_inst *inst = NULL;
+	struct shl_prog *p = NULL;
+	FILE *diags = NULL;
+	char err[256];
+	const char *name;
+	size_t i;
+	bool all;
+
+	if (sizeof(long) < 8)
+		return NULL;
+	shl_decl_names(text, shl_names_add, &nm);
+	if (!nm.n)
+		goto out;
+	shl_closure(m, text, &src, &all);
+	shl_buf_puts(&src, text);
+	shl_buf_puts(&src, "\n");
+	for (i = 0, name = nm.list.s; i < nm.n; i++, name += strlen(name) + 1)
+		shl_buf_printf(&src, "var " SHL_IMM_ENTRY "_c%zu = %s;\n", i,
+			       name);
+	shl_buf_puts(&src, "syslet " SHL_IMM_ENTRY "() { }\n");
+	diags = fopen("/dev/null", "w");
+	if (!diags)
+		goto out;
+	p = shl_prog_compile(sh, SHL_IMM_FILE, src.s, src.len, diags);
+	if (!p) {
+		sh->errors--;	/* shl_prog_compile counted it */
+		goto out;
+	}
+	inst = syslet_obj__instantiate(p->obj, err, sizeof(err));
+	if (!inst)
+		goto out;
+	shl_buf_puts(&out, "const ");
+	for (i = 0, name = nm.list.s; i < nm.n; i++, name += strlen(name) + 1) {
+		char cell[64];
+		unsigned long *c;
+
+		snprintf(cell, sizeof(cell), SHL_IMM_ENTRY "_c%zu", i);
+		c = syslet_inst__cell(inst, cell);
+		/* Its negation would not be a constant of the compiler. */
+		if (!c || (long)*c == LONG_MIN) {
+			shl_buf_free(&out);
+			goto out;
+		}
+		shl_buf_printf(&out, "%s%s = %ld", i ? ", " : "", name,
+			       (long)*c);
+	}
+	shl_buf_puts(&out, ";");
+out:
+	if (diags)
+		fclose(diags);
+	syslet_inst__free(inst);
+	shl_prog_free(p);
+	shl_buf_free(&src);
+	shl_buf_free(&nm.list);
+	return out.s;
 }
 
 static void shl_imm_declare(struct shell *sh, const char *text)
@@ -361,13 +766,13 @@ static void shl_imm_declare(struct shell *sh, const char *text)
 	struct syslet_inst *inst;
 	struct shl_prog *p;
 	char err[256];
+	char *resolved;
 
-	/* Checked by compiling it with everything declared so far. */
-	shl_buf_puts(&src, shl_buf_str(&m->decls));
+	/* Checked by compiling it with what is declared so far. */
 	shl_buf_puts(&src, text);
 	/* The compiler wants something to run; this adds no names. */
 	shl_buf_puts(&src, "\nsyslet " SHL_IMM_ENTRY "() { }\n");
-	p = shl_imm_compile(sh, src.s, m->decl_lines);
+	p = shl_imm_build(sh, text, src.s, 0);
 	shl_buf_free(&src);
 	if (!p)
 		return;
@@ -377,7 +782,10 @@ static void shl_imm_declare(struct shell *sh, const char *text)
 		shl_prog_free(p);
 		return;
 	}
-	shl_add_decl(m, text);
+	resolved = shl_word_is(text, "const") ? shl_resolve_consts(sh, text)
+					       : NULL;
+	shl_add_decl(m, text, resolved);
+	free(resolved);
 	if (shl_word_is(text, "const"))
 		shl_note_consts(m, text);
 	shl_adopt(m, p, inst);
@@ -386,7 +794,8 @@ static void shl_imm_declare(struct shell *sh, const char *text)
 }
 
 /* After a statement: every variable it changed, else its last call. */
-static void shl_imm_report(struct shell *sh, const unsigned long *before,
+static void shl_imm_report(struct shell *sh, const size_t *ix, size_t n,
+			   const unsigned long *before,
 			   const struct shl_exec *x, struct syslet_inst *inst)
 {
 	struct shl_imm *m = sh->imm;
@@ -394,10 +803,16 @@ static void shl_imm_report(struct shell *sh, const unsigned long *before,
 	bool any = false;
 	size_t i;
 
-	for (i = 0; i < m->nvars; i++) {
-		if (m->vars[i].object || m->vars[i].value == before[i])
+	for (i = 0; i < n; i++) {
+		const struct shl_var *v = &m->vars[ix[i]];
+		const struct syslet_event *c = &x->last_call;
+
+		if (v->object || v->value == before[i])
 			continue;
-		shl_print_var(sh, &m->vars[i]);
+		/* `fd = open(...)`: the variable holds the call's result. */
+		shl_print_var(sh, v, x->have_call && c->ret_stored &&
+				     srun_is_call(c->nr) &&
+				     (long)v->value == c->ret);
 		any = true;
 	}
 	if (any || sh->trace)
@@ -447,9 +862,8 @@ static void shl_imm_run(struct shell *sh, const char *text)
 	struct shl_exec x;
 	char err[256];
 	char *implicit = shl_implicit_var(sh, text);
-	size_t i;
+	size_t i, n, *ix;
 
-	shl_buf_puts(&src, shl_buf_str(&m->decls));
 	if (implicit)
 		shl_buf_printf(&src, "var %s;\n", implicit);
 	shl_buf_puts(&src, "syslet " SHL_IMM_ENTRY "() {\n");
@@ -458,7 +872,7 @@ static void shl_imm_run(struct shell *sh, const char *text)
 	if (shl_ends_open(text))
 		shl_buf_puts(&src, ";");
 	shl_buf_puts(&src, "\n}\n");
-	p = shl_imm_compile(sh, src.s, m->decl_lines + (implicit ? 2 : 1));
+	p = shl_imm_build(sh, text, src.s, implicit ? 2 : 1);
 	shl_buf_free(&src);
 	if (!p)
 		goto out;
@@ -471,16 +885,18 @@ static void shl_imm_run(struct shell *sh, const char *text)
 		struct shl_buf d = { 0 };
 
 		shl_buf_printf(&d, "var %s;", implicit);
-		shl_add_decl(m, d.s);
+		shl_add_decl(m, d.s, NULL);
 		shl_buf_free(&d);
 	}
 	shl_adopt(m, p, inst);
-	shl_copy(m, inst, true);
-	before = calloc(m->nvars + 1, sizeof(*before));
+	/* Only the session's names this image has: the rest cannot change. */
+	ix = shl_image_vars(m, p, &n);
+	shl_copy(m, inst, ix, n, true);
+	before = calloc(n + 1, sizeof(*before));
 	if (!before)
 		abort();
-	for (i = 0; i < m->nvars; i++)
-		before[i] = m->vars[i].value;
+	for (i = 0; i < n; i++)
+		before[i] = m->vars[ix[i]].value;
 	entry = syslet_inst__entry(inst, SHL_IMM_ENTRY);
 	/* Only a statement that asks to go async takes the full path
 	 * through async_exec and a worker; the rest runs here, where
@@ -490,6 +906,7 @@ static void shl_imm_run(struct shell *sh, const char *text)
 	} else if (shl_exec_chain(sh, &x, inst, entry, true) < 0) {
 		syslet_inst__free(inst);
 		free(before);
+		free(ix);
 		goto out;
 	}
 	if (x.async) {
@@ -497,13 +914,15 @@ static void shl_imm_run(struct shell *sh, const char *text)
 		 * its own; the completion will show in the ring. */
 		fputs("interrupted; the statement goes on in a worker (ring, "
 		      "wait)\n", sh->out);
-		shl_dbg_keep(sh, inst);
+		shl_dbg_keep(sh, inst, p);
 		free(before);
+		free(ix);
 		goto out;
 	}
-	shl_copy(m, inst, false);
-	shl_imm_report(sh, before, &x, inst);
+	shl_copy(m, inst, ix, n, false);
+	shl_imm_report(sh, ix, n, before, &x, inst);
 	free(before);
+	free(ix);
 	syslet_inst__free(inst);
 out:
 	shl_prog_free(p);

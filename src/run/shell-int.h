@@ -26,6 +26,24 @@ void shl_buf_free(struct shl_buf *b);
 /* A string that stays valid (empty) even for a buffer never written. */
 const char *shl_buf_str(const struct shl_buf *b);
 
+/* Names to indexes, for sessions of any size (shell-util.c); keys are
+ * copied. */
+struct shl_map {
+	struct {
+		char	*key;
+		size_t	val;
+	}		*v;
+	size_t		n, cap;
+};
+
+bool shl_map_get(const struct shl_map *m, const char *key, size_t *val);
+/* The same for the n bytes at key. */
+bool shl_map_getn(const struct shl_map *m, const char *key, size_t n,
+		  size_t *val);
+/* Insert, or replace the value of, key. */
+void shl_map_put(struct shl_map *m, const char *key, size_t val);
+void shl_map_free(struct shl_map *m);
+
 /* Parse a C integer literal (or an errno name, with an optional minus:
  * -ENOENT), the whole string; false when it is not one. */
 bool shl_parse_long(const char *s, long *v);
@@ -118,8 +136,11 @@ int shl_dbg_load_path(struct shell *sh, const char *path, int argc,
 /* The session's completion ring, registered on first use; NULL (message
  * printed) when registration failed. */
 struct syslet_ring *shl_ring(struct shell *sh);
-/* Keep inst until the session ends: a worker may still run it. */
-void shl_dbg_keep(struct shell *sh, struct syslet_inst *inst);
+/* Keep inst (and prog, its program) until the session ends: a worker
+ * may still run it. */
+struct shl_prog;
+void shl_dbg_keep(struct shell *sh, struct syslet_inst *inst,
+		  struct shl_prog *prog);
 void shl_dbg_names(struct shell *sh, unsigned int kinds, shl_name_fn add,
 		   void *ctx);
 

@@ -13,6 +13,7 @@
 #include <readline/history.h>
 #include <readline/readline.h>
 
+#include "common/outfile.h"
 #include "run/shell-int.h"
 
 #define SHL_PROMPT	"syslet> "
@@ -335,9 +336,28 @@ static bool shl_else_follows(struct shell *sh, const char *text)
 	return false;
 }
 
+/*
+ * Where a unit stands after the text scanned so far: a unit read line by
+ * line is scanned once, each line as it comes, so that a block of any
+ * length costs time in proportion to it.
+ */
+struct shl_scan {
+	size_t	done;		/* bytes of the text scanned */
+	int	depth;		/* braces open */
+	char	last;		/* the last character that is not blank */
+	char	quote;		/* in a string or character constant */
+	bool	esc;		/* after a backslash in one */
+	bool	block;		/* in a comment */
+	bool	line;		/* in a comment to the end of the line */
+	bool	while_seen;	/* the word while, after a leading do */
+};
+
+static bool shl_scan_incomplete(struct shl_scan *sc, const char *text);
+
 char *shl_input_read(struct shell *sh)
 {
 	struct shl_buf b = { 0 };
+	struct shl_scan sc = { 0 };
 	unsigned long start = 0;	/* line of the unit's first line */
 
 	for (;;) {
@@ -359,7 +379,7 @@ char *shl_input_read(struct shell *sh)
 				shl_buf_free(&b);
 				return strdup("");
 			}
-			if (b.len && shl_incomplete(sh, b.s)) {
+			if (b.len && shl_scan_incomplete(&sc, b.s)) {
 				/* The compiler would see the shell's own
 				 * wrapper around the text: say it here. */
 				size_t w = strcspn(b.s, "\n");
@@ -390,7 +410,8 @@ char *shl_input_read(struct shell *sh)
 			shl_buf_puts(&b, "\n");
 		shl_buf_puts(&b, line);
 		free(line);
-		if (!more && !shl_incomplete(sh, b.s) && !shl_else_follows(sh, b.s))
+		if (!more && !shl_scan_incomplete(&sc, b.s) &&
+		    !shl_else_follows(sh, b.s))
 			break;
 	}
 	if (sh->in.tty)
@@ -413,65 +434,89 @@ static bool shl_starts_with_word(const char *s, const char *w)
 	return strncmp(s, w, n) == 0 && !shl_word_char(s[n]);
 }
 
-bool shl_incomplete(struct shell *sh, const char *text)
+static void shl_scan_more(struct shl_scan *sc, const char *text)
 {
-	static const char *const openers[] = {
-		"if", "else", "while", "for", "do", "loop", "async", "sync",
-		"nocomplete", "syslet", "var", "const", "buffer", "data",
-	};
-	const char *p, *start = text + strspn(text, " \t\n");
-	int depth = 0;
-	char last = 0, quote = 0;
-	bool opener = false;
-	size_t i;
+	const char *p = text + sc->done, *start;
 
-	(void)sh;
-	if (shl_is_command(text))
-		return false;
-	for (p = start; *p; p++) {
-		if (quote) {
-			if (*p == '\\' && p[1])
+	start = text + strspn(text, " \t\n");
+	for (; *p; p++) {
+		/* "do x();" waits for its "while (...);" (a rough test: a
+		 * while anywhere after the do, as a word). */
+		if (p >= start + 2 && !shl_word_char(p[-1]) &&
+		    shl_starts_with_word(p, "while"))
+			sc->while_seen = true;
+		if (sc->quote) {
+			if (sc->esc)
+				sc->esc = false;
+			else if (*p == '\\')
+				sc->esc = p[1] != '\0';
+			else if (*p == sc->quote)
+				sc->quote = 0;
+			continue;
+		}
+		if (sc->block) {
+			if (p[0] == '*' && p[1] == '/') {
+				sc->block = false;
 				p++;
-			else if (*p == quote)
-				quote = 0;
+			}
+			continue;
+		}
+		if (sc->line) {
+			if (*p == '\n')
+				sc->line = false;
 			continue;
 		}
 		if (p[0] == '/' && p[1] == '*') {
-			const char *e = strstr(p + 2, "*/");
-
-			if (!e)
-				return true;
-			p = e + 1;
+			sc->block = true;
+			p++;
 			continue;
 		}
 		if (p[0] == '/' && p[1] == '/') {
-			p += strcspn(p, "\n");
-			if (!*p)
-				break;
+			sc->line = true;
+			p++;
 			continue;
 		}
 		switch (*p) {
 		case '"':
 		case '\'':
-			quote = *p;
+			sc->quote = *p;
 			break;
 		/* Only braces: a parenthesis left open by mistake must not
 		 * swallow the lines after it. */
 		case '{':
-			depth++;
+			sc->depth++;
 			break;
 		case '}':
-			depth--;
+			sc->depth--;
 			break;
 		}
 		if (*p != ' ' && *p != '\t' && *p != '\n')
-			last = *p;
+			sc->last = *p;
 	}
-	if (quote)
-		return false;	/* an unterminated string is an error, not more */
-	if (depth > 0)
+	sc->done = (size_t)(p - text);
+}
+
+/* Whether text, scanned up to its end in sc, needs more lines. */
+static bool shl_scan_incomplete(struct shl_scan *sc, const char *text)
+{
+	static const char *const openers[] = {
+		"if", "else", "while", "for", "do", "loop", "async", "sync",
+		"nocomplete", "syslet", "var", "const", "buffer", "data",
+	};
+	const char *start = text + strspn(text, " \t\n");
+	bool opener = false;
+	size_t i;
+
+	if (shl_is_command(text))
+		return false;
+	shl_scan_more(sc, text);
+	if (sc->block)
 		return true;
-	if (depth < 0)
+	if (sc->quote)
+		return false;	/* an unterminated string is an error, not more */
+	if (sc->depth > 0)
+		return true;
+	if (sc->depth < 0)
 		return false;
 	/* A compound statement or a declaration is complete at ';' or '}'
 	 * (a do-loop only at its ';'); anything else is complete as typed,
@@ -481,19 +526,63 @@ bool shl_incomplete(struct shell *sh, const char *text)
 			opener = true;
 	if (!opener)
 		return false;
-	/* "do x();" waits for its "while (...);" (a rough test: a while
-	 * anywhere after the do, as a word). */
-	if (shl_starts_with_word(start, "do")) {
-		for (p = start + 2; *p; p++)
-			if (!shl_word_char(p[-1]) &&
-			    shl_starts_with_word(p, "while"))
-				return last != ';';
-		return true;
-	}
-	return last != ';' && last != '}';
+	if (shl_starts_with_word(start, "do"))
+		return sc->while_seen ? sc->last != ';' : true;
+	return sc->last != ';' && sc->last != '}';
+}
+
+bool shl_incomplete(struct shell *sh, const char *text)
+{
+	struct shl_scan sc = { 0 };
+
+	(void)sh;
+	return shl_scan_incomplete(&sc, text);
 }
 
 /* ---- Setup -------------------------------------------------------------- */
+
+/*
+ * readline is given the final name of a regular file, or no history:
+ * it follows a symlinked history file itself, but reads a relative
+ * target from the current directory (and would rename its rewrite over
+ * whatever that names there), and it blocks forever on a FIFO.  A link
+ * to a character device (/dev/null) keeps no history, silently.
+ */
+static int shl_history_open(struct shell *sh)
+{
+	const char *why = NULL;
+	struct stat st;
+	char *final = NULL;
+	int exists, fd = -1;
+
+	if (shl_mkdirs(sh->in.histfile) == 0)
+		final = common_path_follow(sh->in.histfile, &st, &exists);
+	if (final && exists && S_ISCHR(st.st_mode))
+		goto off;
+	if (final && exists && !S_ISREG(st.st_mode))
+		why = "not a regular file";
+	else if (final)
+		fd = open(final, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW |
+			  O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0600);
+	if (fd >= 0 && (fstat(fd, &st) || !S_ISREG(st.st_mode)))
+		why = "not a regular file";
+	if (fd < 0 || why) {
+		fprintf(sh->err, "%s: history not kept: %s: %s\n", sh->prog,
+			sh->in.histfile, why ? why : strerror(errno));
+		goto off;
+	}
+	close(fd);
+	free(sh->in.histfile);
+	sh->in.histfile = final;
+	return 0;
+off:
+	if (fd >= 0)
+		close(fd);
+	free(final);
+	free(sh->in.histfile);
+	sh->in.histfile = NULL;
+	return -1;
+}
 
 int shl_input_open(struct shell *sh, bool force_tty)
 {
@@ -521,21 +610,8 @@ int shl_input_open(struct shell *sh, bool force_tty)
 	using_history();
 	stifle_history(SHL_HISTORY_MAX);
 	sh->in.histfile = shl_history_path();
-	if (sh->in.histfile) {
-		int fd;
-
-		if (shl_mkdirs(sh->in.histfile) < 0 ||
-		    (fd = open(sh->in.histfile, O_WRONLY | O_CREAT | O_APPEND,
-			       0600)) < 0) {
-			fprintf(sh->err, "%s: history not kept: %s: %s\n",
-				sh->prog, sh->in.histfile, strerror(errno));
-			free(sh->in.histfile);
-			sh->in.histfile = NULL;
-		} else {
-			close(fd);
-			read_history(sh->in.histfile);
-		}
-	}
+	if (sh->in.histfile && shl_history_open(sh) == 0)
+		read_history(sh->in.histfile);
 	return 0;
 }
 

@@ -11,7 +11,7 @@ static const char *const shl_keywords[] = {
 	"var", "const", "buffer", "data", "syslet", "str", "int",
 	"if", "else", "while", "do", "for", "loop", "break", "continue",
 	"goto", "stop", "async", "sync", "nocomplete", "sizeof", "len",
-	"syscall", "sockaddr_in", "htons", "u16", "u32", "u64",
+	"syscall", "sockaddr_in", "htons", "u8", "u16", "u32", "u64", "word",
 };
 
 void shl_names(struct shell *sh, unsigned int kinds, shl_name_fn add,

@@ -9,9 +9,15 @@
 #include "run/input.h"
 #include "run/shell-prog.h"
 
+struct shl_prog *shl_prog_get(struct shl_prog *p)
+{
+	p->refs++;
+	return p;
+}
+
 void shl_prog_free(struct shl_prog *p)
 {
-	if (!p)
+	if (!p || --p->refs)
 		return;
 	syslet_obj__close(p->obj);
 	slo_image_free(p->img);
@@ -29,6 +35,7 @@ static struct shl_prog *shl_prog_open(struct shell *sh, const char *name,
 
 	if (!p)
 		abort();
+	p->refs = 1;
 	p->obj = srun_input_open_image(img, err, sizeof(err));
 	if (!p->obj) {
 		shl_error(sh, "%s: %s", name, err);
@@ -71,6 +78,7 @@ struct shl_prog *shl_prog_load(struct shell *sh, const char *path)
 		p = calloc(1, sizeof(*p));
 		if (!p)
 			abort();
+		p->refs = 1;
 		p->img = slo_image_read_mem(buf, len, err, sizeof(err));
 		if (p->img)
 			p->obj = syslet_obj__open_mem(buf, len, err,

@@ -15,6 +15,7 @@ struct shl_prog {
 	char			*name;	/* file name, or "<input>" */
 	struct slo_image	*img;
 	struct syslet_obj	*obj;
+	unsigned int		refs;	/* instances a worker may run hold one */
 };
 
 /* A .slo, or else a source compiled in memory; NULL, reason printed. */
@@ -22,6 +23,8 @@ struct shl_prog *shl_prog_load(struct shell *sh, const char *path);
 /* Source text under name; the compiler's diagnostics go to diags. */
 struct shl_prog *shl_prog_compile(struct shell *sh, const char *name,
 				  const char *src, size_t len, FILE *diags);
+/* Another reference; shl_prog_free() drops one, the last frees. */
+struct shl_prog *shl_prog_get(struct shl_prog *p);
 void shl_prog_free(struct shl_prog *p);
 /* Atom index of an entry or label symbol (kind: enum slo_sym_kind), or -1. */
 long shl_prog_sym_atom(const struct shl_prog *p, const char *name, int kind);

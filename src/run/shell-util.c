@@ -130,3 +130,92 @@ void shl_hexdump(FILE *out, const void *p, size_t len, unsigned long base)
 		fputs("|\n", out);
 	}
 }
+
+/* ---- Names to indexes ----------------------------------------------------- */
+
+static size_t shl_hash(const char *s, size_t n)
+{
+	/* FNV-1a, of the word's size */
+	const bool wide = sizeof(size_t) > 4;
+	size_t h = wide ? (size_t)14695981039346656037ULL : 2166136261U;
+	size_t prime = wide ? (size_t)1099511628211ULL : 16777619U;
+
+	while (n--)
+		h = (h ^ (unsigned char)*s++) * prime;
+	return h;
+}
+
+bool shl_map_getn(const struct shl_map *m, const char *key, size_t n,
+		  size_t *val)
+{
+	size_t i;
+
+	if (!m->cap)
+		return false;
+	for (i = shl_hash(key, n) & (m->cap - 1); m->v[i].key;
+	     i = (i + 1) & (m->cap - 1))
+		if (strncmp(m->v[i].key, key, n) == 0 && !m->v[i].key[n]) {
+			if (val)
+				*val = m->v[i].val;
+			return true;
+		}
+	return false;
+}
+
+bool shl_map_get(const struct shl_map *m, const char *key, size_t *val)
+{
+	return shl_map_getn(m, key, strlen(key), val);
+}
+
+static void shl_map_grow(struct shl_map *m)
+{
+	struct shl_map old = *m;
+	size_t i;
+
+	m->cap = old.cap ? old.cap * 2 : 64;
+	m->n = 0;
+	m->v = calloc(m->cap, sizeof(*m->v));
+	if (!m->v)
+		abort();
+	for (i = 0; i < old.cap; i++) {
+		size_t k;
+
+		if (!old.v[i].key)
+			continue;
+		for (k = shl_hash(old.v[i].key, strlen(old.v[i].key)) &
+			 (m->cap - 1); m->v[k].key; k = (k + 1) & (m->cap - 1))
+			;
+		m->v[k] = old.v[i];
+		m->n++;
+	}
+	free(old.v);
+}
+
+void shl_map_put(struct shl_map *m, const char *key, size_t val)
+{
+	size_t i, n = strlen(key);
+
+	if ((m->n + 1) * 2 > m->cap)
+		shl_map_grow(m);
+	for (i = shl_hash(key, n) & (m->cap - 1); m->v[i].key;
+	     i = (i + 1) & (m->cap - 1))
+		if (strcmp(m->v[i].key, key) == 0) {
+			m->v[i].val = val;
+			return;
+		}
+	m->v[i].key = strdup(key);
+	if (!m->v[i].key)
+		abort();
+	m->v[i].val = val;
+	m->n++;
+}
+
+void shl_map_free(struct shl_map *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->cap; i++)
+		free(m->v[i].key);
+	free(m->v);
+	memset(m, 0, sizeof(*m));
+}

@@ -1,6 +1,7 @@
 /* trace.c: syslet-run --trace and --stats, built on the engine's observer and counters. */
 #include <config.h>
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -84,9 +85,11 @@ void srun_trace_line(FILE *out, const struct syslet_inst *inst, int tag,
 		      out);
 		return;
 	}
-	srun_decode_call(out, ai.syscall, (long)ev->nr, ev->args,
+	/* The call the atom made: its number as fetched, whatever the
+	 * debug records say it was compiled as. */
+	srun_decode_call(out, srun_call_name(ev->nr), (long)ev->nr, ev->args,
 			 (int)ev->nargs, ev->ret);
-	srun_format_result(res, sizeof(res), ev->ret);
+	srun_format_result(res, sizeof(res), ev->ret, srun_is_call(ev->nr));
 	where = ev->where == SYSLET_WHERE_CACHEMISS ? "cachemiss" :
 		ev->where == SYSLET_WHERE_STEP ? "step" : "inline";
 	fprintf(out, " = %s <%s%s>", res, where,
@@ -122,20 +125,22 @@ struct srun_trace *srun_trace_start(const struct srun_opts *opts,
 				    size_t nr)
 {
 	struct srun_trace *tr;
-	const char *backend = syslet_backend_name();
-
-	if (opts->trace && backend && strcmp(backend, "emul")) {
+	/* The library says whether the backend's atoms can be seen. */
+	if (opts->trace && syslet_set_trace(NULL, NULL) == -ENOTSUP) {
 		fprintf(stderr,
-			"%s: --trace needs the emul backend (this is %s)\n",
-			opts->progname, backend);
+			"%s: --trace needs a backend that reports its atoms "
+			"(this is %s)\n", opts->progname,
+			syslet_backend_name());
 		return NULL;
 	}
 	tr = calloc(1, sizeof(*tr));
 	if (!tr || !(tr->slots = calloc(nr + 1, sizeof(*tr->slots))) ||
 	    !(tr->spans = calloc(nr + 1, sizeof(*tr->spans)))) {
-		if (tr)
+		/* calloc() left what was not reached NULL. */
+		if (tr) {
 			free(tr->slots);
-	free(tr->spans);
+			free(tr->spans);
+		}
 		free(tr);
 		fprintf(stderr, "%s: out of memory\n", opts->progname);
 		return NULL;

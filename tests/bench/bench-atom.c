@@ -10,14 +10,20 @@
 #include "bench.h"
 #include "libsyslet.h"
 
-#define UMEM_RUNS	1000000UL	/* atom executions */
+/*
+ * Every cost is the best of many short samples (some tens of
+ * microseconds each), so that on a loaded machine a sample that was not
+ * preempted is among them; a chain's samples and the bare call's are
+ * taken in turn, so that both see the same machine.
+ */
+#define SAMPLES		300
+#define UMEM_RUNS	10000UL		/* atom executions per sample */
 #define UMEM_CYCLE	1000		/* distinct atoms, chained in a cycle */
-#define PPID_CHAIN	1000		/* getppid atoms in one straight chain */
-#define PPID_ROUNDS	1000
+#define PPID_CHAIN	200		/* getppid atoms in one straight chain */
 /* The same calls as one chain too big for the caches (8.8 MB of atoms):
  * what a syslet that size costs, memory included. */
 #define PPID_COLD_CHAIN	100000
-#define PPID_COLD_ROUNDS 10
+#define PPID_COLD_SAMPLES 10
 
 /*
  * A syslet cannot count getppid calls itself, so the umem_add chain is
@@ -79,29 +85,62 @@ static int run_to_end(struct syslet_uatom *first,
 	}
 }
 
-/* Best of five: ns per atom of @rounds runs of @chain (@n atoms). */
-static int time_chain(struct syslet_uatom *chain, int n, int rounds,
-		      struct syslet_uatom **ring, const long *ret, double *ns)
+/* One sample of @n bare getppid calls, in seconds. */
+static double bare_sample(long n)
 {
-	double t0, best = 1e9;
+	double t0 = bench_now();
+	long ret = 0;
 
-	for (int rep = 0; rep < 5; rep++) {
+	for (long i = 0; i < n; i++)
+		ret += syscall(SYS_getppid);
+	t0 = bench_now() - t0;
+	if (ret == 42)
+		fputc(' ', stderr);	/* keep the calls */
+	return t0;
+}
+
+/* ns per atom of @chain (@n atoms), best of @samples runs; with @bare,
+ * a sample of as many bare calls after each, *bare their best. */
+static int time_chain(struct syslet_uatom *chain, int n, int samples,
+		      struct syslet_uatom **ring, const long *ret, double *ns,
+		      double *bare)
+{
+	double t0, best = 1e9, bbest = 1e9;
+
+	for (int rep = 0; rep < samples; rep++) {
 		t0 = bench_now();
-		for (int r = 0; r < rounds; r++)
-			if (run_to_end(chain, ring, 4))
-				return -1;
+		if (run_to_end(chain, ring, 4))
+			return -1;
 		t0 = bench_now() - t0;
 		best = t0 < best ? t0 : best;
+		if (bare) {
+			t0 = bare_sample(n);
+			bbest = t0 < bbest ? t0 : bbest;
+		}
 	}
 	if (*ret != getppid()) {
 		fprintf(stderr, "bench: getppid atoms returned %ld\n", *ret);
 		return -1;
 	}
-	*ns = best * 1e9 / ((double)n * rounds);
+	*ns = best * 1e9 / n;
+	if (bare)
+		*bare = bbest * 1e9 / n;
 	return 0;
 }
 
-int bench_atoms(struct bench_atom_costs *c)
+double bench_bare_syscall(void)
+{
+	double best = 1e9;
+
+	for (int rep = 0; rep < SAMPLES; rep++) {
+		double t = bare_sample(PPID_CHAIN);
+
+		best = t < best ? t : best;
+	}
+	return best * 1e9 / PPID_CHAIN;
+}
+
+int bench_atoms(const char *backend, struct bench_atom_costs *c)
 {
 	struct syslet_uatom *ring[4] = { 0 };
 	struct async_head_user ahu = { ring, sizeof(ring), -1UL };
@@ -111,6 +150,11 @@ int bench_atoms(struct bench_atom_costs *c)
 	double t0, best;
 	int status = -1;
 
+	if (syslet_set_backend(backend)) {
+		fprintf(stderr, "bench: %s\n", syslet_backend_error() ?
+			syslet_backend_error() : backend);
+		return -1;
+	}
 	cyc = umem_cycle(&counter, cells);
 	chain = ppid_chain(&ret, PPID_CHAIN);
 	cold = ppid_chain(&ret, PPID_COLD_CHAIN);
@@ -119,7 +163,7 @@ int bench_atoms(struct bench_atom_costs *c)
 		goto out;
 	}
 	best = 1e9;
-	for (int rep = 0; rep < 5; rep++) {
+	for (int rep = 0; rep < SAMPLES; rep++) {
 		counter = UMEM_RUNS;
 		t0 = bench_now();
 		if (run_to_end(cyc, ring, 4))
@@ -134,21 +178,11 @@ int bench_atoms(struct bench_atom_costs *c)
 	}
 	c->umem = best * 1e9 / UMEM_RUNS;
 
-	if (time_chain(chain, PPID_CHAIN, PPID_ROUNDS, ring, &ret,
-		       &c->getppid_atom) ||
-	    time_chain(cold, PPID_COLD_CHAIN, PPID_COLD_ROUNDS, ring, &ret,
-		       &c->getppid_cold))
+	if (time_chain(chain, PPID_CHAIN, SAMPLES, ring, &ret,
+		       &c->getppid_atom, &c->getppid_bare) ||
+	    time_chain(cold, PPID_COLD_CHAIN, PPID_COLD_SAMPLES, ring, &ret,
+		       &c->getppid_cold, NULL))
 		goto out;
-
-	best = 1e9;
-	for (int rep = 0; rep < 5; rep++) {
-		t0 = bench_now();
-		for (long i = 0; i < (long)PPID_CHAIN * PPID_ROUNDS; i++)
-			ret = syscall(SYS_getppid);
-		t0 = bench_now() - t0;
-		best = t0 < best ? t0 : best;
-	}
-	c->getppid_bare = best * 1e9 / (PPID_CHAIN * PPID_ROUNDS);
 	status = 0;
 out:
 	sys_async_unregister(&ahu, sizeof(ahu));

@@ -29,6 +29,79 @@ double bench_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+struct split {
+	struct bench_files	f;
+	long			(*fn)(const struct bench_files *f,
+				      const void *arg, double *secs);
+	const void		*arg;
+	pthread_barrier_t	*start;
+	long			got;
+	double			secs;
+	double			started;
+};
+
+static void *split_main(void *arg)
+{
+	struct split *s = arg;
+
+	s->got = s->fn(&s->f, s->arg, &s->secs);
+	return NULL;
+}
+
+void bench_ready(const struct bench_files *f)
+{
+	if (f->ready)
+		pthread_barrier_wait(f->ready);
+	if (f->started)
+		*f->started = bench_now();
+}
+
+long bench_split(const struct bench_files *f, int nthreads,
+		 long (*fn)(const struct bench_files *f, const void *arg,
+			    double *secs),
+		 const void *arg, double *secs)
+{
+	struct split s[64];
+	pthread_t tid[64];
+	pthread_barrier_t start;
+	long total = 0;
+	double t0;
+	int n = nthreads < 64 ? nthreads : 64;
+
+	pthread_barrier_init(&start, NULL, (unsigned)n + 1);
+	for (int i = 0; i < n; i++) {
+		s[i].f = *f;
+		s[i].f.paths = f->paths + f->nr * (size_t)i / (size_t)n;
+		s[i].f.nr = f->nr * (size_t)(i + 1) / (size_t)n -
+			    f->nr * (size_t)i / (size_t)n;
+		s[i].f.ready = &start;
+		s[i].f.started = &s[i].started;
+		s[i].fn = fn;
+		s[i].arg = arg;
+		s[i].start = &start;
+		if (pthread_create(&tid[i], NULL, split_main, &s[i]))
+			return -1;
+	}
+	/* The clock covers all of them, from the first one's start (each
+	 * set up its ring or head before the barrier) to the last one's
+	 * end, as each measured them: this thread may well be scheduled
+	 * late on a loaded machine. */
+	pthread_barrier_wait(&start);
+	t0 = -1;
+	*secs = 0;
+	for (int i = 0; i < n; i++) {
+		pthread_join(tid[i], NULL);
+		total = s[i].got < 0 || total < 0 ? -1 : total + s[i].got;
+		if (t0 < 0 || s[i].started < t0)
+			t0 = s[i].started;
+	}
+	for (int i = 0; i < n; i++)
+		if (s[i].started + s[i].secs - t0 > *secs)
+			*secs = s[i].started + s[i].secs - t0;
+	pthread_barrier_destroy(&start);
+	return total;
+}
+
 static long read_one(const char *path, char *buf)
 {
 	int fd = open(path, O_RDONLY);
@@ -143,35 +216,44 @@ long bench_threads(const struct bench_files *f, double *secs)
 }
 
 #ifdef HAVE_LIBURING
-#define URING_DEPTH 64	/* files in flight; three linked SQEs each */
-
-long bench_uring(const struct bench_files *f, double *secs)
+long bench_uring(const struct bench_files *f, size_t depth, double *secs)
 {
 	struct io_uring ring;
+	struct io_uring_params p;
 	char (*bufs)[BENCH_BUFSZ];
 	long total = 0;
 	size_t sent = 0, done = 0;
 	unsigned int inflight = 0;
-	int free_slots[URING_DEPTH], nfree = URING_DEPTH;
+	int *free_slots, nfree;
 	double t0;
 	int ret;
 
-	ret = io_uring_queue_init(URING_DEPTH * 3, &ring, 0);
+	/* Files in flight, three linked SQEs each. */
+	if (!depth || depth > f->nr)
+		depth = f->nr;
+	nfree = (int)depth;
+	memset(&p, 0, sizeof(p));
+	p.flags = IORING_SETUP_CQSIZE;
+	p.cq_entries = (unsigned)(depth * 3);
+	ret = io_uring_queue_init_params((unsigned)(depth * 3), &ring, &p);
 	if (ret) {
 		fprintf(stderr, "bench: io_uring: %s\n", strerror(-ret));
 		return -1;
 	}
-	ret = io_uring_register_files_sparse(&ring, URING_DEPTH);
-	bufs = malloc(sizeof(*bufs) * URING_DEPTH);
-	if (ret || !bufs) {
+	ret = io_uring_register_files_sparse(&ring, (unsigned)depth);
+	bufs = malloc(sizeof(*bufs) * depth);
+	free_slots = malloc(sizeof(*free_slots) * depth);
+	if (ret || !bufs || !free_slots) {
 		fprintf(stderr, "bench: io_uring direct descriptors: %s\n",
 			strerror(ret ? -ret : ENOMEM));
 		io_uring_queue_exit(&ring);
 		free(bufs);
+		free(free_slots);
 		return -1;
 	}
-	for (int i = 0; i < URING_DEPTH; i++)
+	for (int i = 0; i < (int)depth; i++)
 		free_slots[i] = i;
+	bench_ready(f);
 	t0 = bench_now();
 	while (done < f->nr) {
 		struct io_uring_cqe *cqe;
@@ -214,24 +296,27 @@ long bench_uring(const struct bench_files *f, double *secs)
 	*secs = bench_now() - t0;
 	io_uring_queue_exit(&ring);
 	free(bufs);
+	free(free_slots);
 	return total < 0 ? -1 : total;
 }
 #else
-long bench_uring(const struct bench_files *f, double *secs)
+long bench_uring(const struct bench_files *f, size_t depth, double *secs)
 {
 	(void)f;
+	(void)depth;
 	(void)secs;
 	fprintf(stderr, "bench: built without liburing\n");
 	return -1;
 }
 #endif
 
-/* One instance of readfile.slo per file, all submitted before the first
- * completion is reaped.  Instances are made and bound before the clock
- * starts, as the seeds' async-test built its atoms up front. */
-long bench_emul(const struct bench_files *f, double *secs)
+/* Instances are made and bound before the clock starts, as the seeds'
+ * async-test built its atoms up front. */
+long bench_syslets(const struct bench_files *f, const char *backend,
+		   double *secs)
 {
 	static struct syslet_obj *obj;
+	static pthread_mutex_t obj_lock = PTHREAD_MUTEX_INITIALIZER;
 	struct syslet_inst **inst;
 	struct syslet_uatom **ring, *first;
 	struct async_head_user ahu;
@@ -240,12 +325,14 @@ long bench_emul(const struct bench_files *f, double *secs)
 	long total = 0;
 	double t0;
 
-	if (!obj) {
+	pthread_mutex_lock(&obj_lock);
+	if (!obj)
 		obj = syslet_obj__open_file(f->slo, err, sizeof(err));
-		if (!obj) {
-			fprintf(stderr, "bench: %s\n", err);
-			return -1;
-		}
+	pthread_mutex_unlock(&obj_lock);
+	if (!obj) {
+		fprintf(stderr, "bench: %s\n", err);
+		bench_ready(f);
+		return -1;
 	}
 	inst = calloc(f->nr, sizeof(*inst));
 	ring = calloc(f->nr, sizeof(*ring));
@@ -260,13 +347,26 @@ long bench_emul(const struct bench_files *f, double *secs)
 			return -1;
 		}
 	}
-	ahu.completion_ring = ring;
-	ahu.ring_size_bytes = f->nr * sizeof(*ring);
-	ahu.max_nr_threads = (unsigned long)f->threads;
-	if (sys_async_register(&ahu, sizeof(ahu))) {
-		perror("bench: async_register");
+	/* With bench_split, the caller chose it before the threads. */
+	if (strcmp(syslet_backend_name() ? syslet_backend_name() : "",
+		   backend) && syslet_set_backend(backend)) {
+		fprintf(stderr, "bench: %s\n", syslet_backend_error() ?
+			syslet_backend_error() : backend);
+		bench_ready(f);
 		return -1;
 	}
+	ahu.completion_ring = ring;
+	ahu.ring_size_bytes = f->nr * sizeof(*ring);
+	/* The emul engine's pool is its thread count; the uring engine's
+	 * bound is the syslets in flight: all of them, as liburing's. */
+	ahu.max_nr_threads = strcmp(backend, "emul") ?
+			     -1UL : (unsigned long)f->threads;
+	if (sys_async_register(&ahu, sizeof(ahu))) {
+		perror("bench: async_register");
+		bench_ready(f);
+		return -1;
+	}
+	bench_ready(f);
 	t0 = bench_now();
 	for (size_t i = 0; i < f->nr; i++) {
 		errno = 0;

@@ -13,17 +13,36 @@ struct bench_files {
 	size_t		total_bytes;	/* what every contender must read */
 	const char	*slo;		/* readfile.slo: the per-file syslet */
 	long		threads;	/* pool size for threads and emul */
+	void		*ready;		/* bench_split's start barrier */
+	double		*started;	/* bench_split: when the clock began */
 };
 
+/* Called by a contender right before its clock starts: with
+ * bench_split, waits until every thread is set up. */
+void bench_ready(const struct bench_files *f);
+
 double bench_now(void);
+
+/* Run @fn on @nthreads threads, each on a contiguous share of the files
+ * (its own ring or head), all started at once; the bytes read, or -1. */
+long bench_split(const struct bench_files *f, int nthreads,
+		 long (*fn)(const struct bench_files *f, const void *arg,
+			    double *secs),
+		 const void *arg, double *secs);
 
 /* Each contender reads every file once and returns the bytes it read,
  * or -1 when it cannot run here (the reason printed to stderr); *secs
  * is the time of the I/O itself. */
 long bench_sync(const struct bench_files *f, double *secs);
 long bench_threads(const struct bench_files *f, double *secs);
-long bench_uring(const struct bench_files *f, double *secs);
-long bench_emul(const struct bench_files *f, double *secs);
+/* liburing, linked openat/read/close with direct descriptors, @depth
+ * files in flight (0: all of them). */
+long bench_uring(const struct bench_files *f, size_t depth, double *secs);
+/* One instance of readfile.slo per file on syslet backend @backend, all
+ * submitted before the first completion is reaped; -1 (and a message)
+ * when the backend cannot run here. */
+long bench_syslets(const struct bench_files *f, const char *backend,
+		   double *secs);
 /* The synchronous loop making the calls the emul engine must make for the
  * same work: signals masked around each syslet, openat2 RESOLVE_CACHED,
  * preadv2 RWF_NOWAIT (the plain call when they would block), a buffer of
@@ -37,6 +56,9 @@ struct bench_atom_costs {
 	double	getppid_cold;	/* the same, chain far bigger than them */
 	double	getppid_bare;	/* the bare syscall */
 };
-int bench_atoms(struct bench_atom_costs *c);
+/* On backend @backend (the bare call is measured on its own). */
+int bench_atoms(const char *backend, struct bench_atom_costs *c);
+/* A bare getppid() syscall, ns: best of a few runs of many calls. */
+double bench_bare_syscall(void);
 
 #endif /* SYSLET_BENCH_H */

@@ -210,6 +210,126 @@ static void test_stdin_pipe(void **state)
 	unpipe_stdin(child, saved);
 }
 
+/* Devices make bytes up (/dev/zero never ends): refused before a read. */
+static void test_devices(void **state)
+{
+	char err[128], *buf;
+	size_t len;
+
+	(void)state;
+	expect_refusal("/dev/zero", COMMON_MAX_IMAGE, EINVAL,
+		       "not a regular file or a pipe (a character device)");
+	expect_refusal("/dev/null", 10, EINVAL,
+		       "not a regular file or a pipe (a character device)");
+	assert_int_equal(common_read_input("/dev/zero", COMMON_TEXT_OR_ELF,
+					   &buf, &len, NULL, err, sizeof(err)),
+			 -1);
+	assert_int_equal(errno, EINVAL);
+}
+
+/*
+ * The standard input fed by a child with head (n bytes) then filler up
+ * to total bytes.  common_read_input() must refuse it at its first bytes
+ * that cannot be what it wants: what it left in the pipe, drained after,
+ * shows how much it read.
+ */
+static void expect_early(enum common_content what, const void *head,
+			 size_t n, char filler, size_t total, const char *msg)
+{
+	static char chunk[65536];
+	char err[128], *buf;
+	size_t len, left = 0;
+	int p[2], saved, status;
+	pid_t child;
+	ssize_t r;
+
+	assert_int_equal(pipe(p), 0);
+	child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		size_t done = 0;
+
+		close(p[0]);
+		memset(chunk, filler, sizeof(chunk));
+		memcpy(chunk, head, n);
+		while (done < total) {
+			size_t k = total - done < sizeof(chunk) ?
+				   total - done : sizeof(chunk);
+
+			if (write(p[1], chunk, k) != (ssize_t)k)
+				_exit(1);
+			if (!done)
+				memset(chunk, filler, n);
+			done += k;
+		}
+		_exit(0);
+	}
+	close(p[1]);
+	saved = dup(STDIN_FILENO);
+	assert_int_equal(dup2(p[0], STDIN_FILENO), STDIN_FILENO);
+	close(p[0]);
+	assert_int_equal(common_read_input("-", what, &buf, &len, NULL, err,
+					   sizeof(err)), -1);
+	assert_int_equal(errno, EILSEQ);
+	assert_string_equal(err, msg);
+	while ((r = read(STDIN_FILENO, chunk, sizeof(chunk))) > 0)
+		left += (size_t)r;
+	assert_int_equal(dup2(saved, STDIN_FILENO), STDIN_FILENO);
+	close(saved);
+	waitpid(child, &status, 0);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	/* Read: at most a few pipe buffers' worth, not the bound. */
+	assert_true(total - left <= 1 << 20);
+}
+
+static void test_content_early(void **state)
+{
+	/* An ELF64 header whose one section header (type 0) ends at 128. */
+	unsigned char elf[128] = { 0x7f, 'E', 'L', 'F', 2, 1, 1 };
+	size_t big = (size_t)16 << 20;
+
+	(void)state;
+	elf[16] = 1;			/* ET_REL */
+	elf[18] = 62;			/* EM_X86_64 */
+	elf[40] = 64;			/* e_shoff */
+	elf[58] = 64;			/* e_shentsize */
+	elf[60] = 1;			/* e_shnum */
+	expect_early(COMMON_TEXT, "", 0, '\0', big,
+		     "a NUL byte at line 1, column 1: binary data, not text");
+	expect_early(COMMON_TEXT, "syslet\nmain", 11, '\0', big,
+		     "a NUL byte at line 2, column 5: binary data, not text");
+	expect_early(COMMON_TEXT_OR_ELF, "x", 1, '\0', big,
+		     "a NUL byte at line 1, column 2: binary data, not text");
+	expect_early(COMMON_ELF, "hello", 5, '\0', big, "not an ELF file");
+	expect_early(COMMON_ELF, elf, sizeof(elf), '\0', big,
+		     "more bytes than its ELF headers describe");
+	expect_early(COMMON_TEXT_OR_ELF, elf, sizeof(elf), 'x', big,
+		     "more bytes than its ELF headers describe");
+}
+
+/* The first byte tells which bound holds: 64 MiB for text. */
+static void test_kind(void **state)
+{
+	enum common_content kind = 0;
+	struct tmp t;
+	char err[128], *buf;
+	size_t len;
+
+	(void)state;
+	tmp_file(&t, 100);
+	assert_int_equal(common_read_input(t.path, COMMON_TEXT_OR_ELF, &buf,
+					   &len, &kind, err, sizeof(err)), 0);
+	assert_int_equal(kind, COMMON_TEXT);
+	assert_int_equal(len, 100);
+	free(buf);
+	assert_int_equal(truncate(t.path, (off_t)COMMON_MAX_SOURCE + 1), 0);
+	assert_int_equal(common_read_input(t.path, COMMON_TEXT_OR_ELF, &buf,
+					   &len, &kind, err, sizeof(err)), -1);
+	assert_int_equal(errno, EFBIG);
+	assert_string_equal(err, "larger than the limit of 64 MiB");
+	tmp_done(&t);
+}
+
 static void test_not_stdin(void **state)
 {
 	(void)state;
@@ -228,6 +348,9 @@ int main(void)
 		cmocka_unit_test(test_missing),
 		cmocka_unit_test(test_stdin_pipe),
 		cmocka_unit_test(test_not_stdin),
+		cmocka_unit_test(test_devices),
+		cmocka_unit_test(test_content_early),
+		cmocka_unit_test(test_kind),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -10,7 +10,7 @@
 #include "syslet.h"
 
 static const char *const kinds[] = { "var", "const", "param", "addr",
-				     "scratch" };
+				     "scratch", "mem", "narrow" };
 static const char *const obj_kinds[] = { "buffer", "data", "string" };
 static const char *const roles[] = { "call", "arith", "copy", "test",
 				     "tramp", "stop" };
@@ -78,9 +78,16 @@ static void dump(FILE *f, const struct ir_program *p)
 				fprintf(f, "+%llu",
 					(unsigned long long)c->target_off);
 			break;
+		case IR_CELL_MEM:
+		case IR_CELL_NARROW:
+			fprintf(f, " -> o%d+%llu width %u", c->target_obj,
+				(unsigned long long)c->target_off, c->width);
+			break;
 		case IR_CELL_PARAM:
 			fprintf(f, " entry %d #%d %s", c->entry, c->param_index,
-				c->param_type == SLO_PARAM_STR ? "str" : "int");
+				c->param_type == SLO_PARAM_STR ? "str" :
+				c->param_type == SLO_PARAM_SOCKADDR_IN ?
+				"sockaddr_in" : "int");
 			break;
 		default:
 			fprintf(f, " = %lld", (long long)c->value);
@@ -94,6 +101,8 @@ static void dump(FILE *f, const struct ir_program *p)
 		fprintf(f, "object o%zu %s %s size %llu align %u",
 			i, obj_kinds[o->kind], o->name ? o->name : "-",
 			(unsigned long long)o->size, o->align);
+		if (o->pad)
+			fprintf(f, " pad %llu", (unsigned long long)o->pad);
 		if (o->bytes) {
 			fputs(" : ", f);
 			bytes(f, o->bytes, o->size);
@@ -133,7 +142,7 @@ static void dump(FILE *f, const struct ir_program *p)
 
 int main(int argc, char **argv)
 {
-	struct sysletc_options opt = { systab_native_profile(), 0 };
+	struct sysletc_options opt = { .profile = systab_native_profile() };
 	struct ir_program *p;
 	struct diag d;
 	const char *file = NULL;
@@ -157,11 +166,14 @@ int main(int argc, char **argv)
 			opt.warnings |= SYSLETC_W_UNUSED;
 		} else if (!strcmp(argv[i], "-Wunreachable")) {
 			opt.warnings |= SYSLETC_W_UNREACHABLE;
+		} else if (!strcmp(argv[i], "-Wno-call-output")) {
+			opt.no_warnings |= SYSLETC_W_CALL_OUTPUT;
 		} else if (!strcmp(argv[i], "-Werror")) {
 			werror = 1;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			fprintf(stderr, "usage: front-dump [--target=P] [--ir] "
-				"[-Wall|-Wunused|-Wunreachable] [-Werror] FILE\n");
+				"[-Wall|-Wunused|-Wunreachable] "
+				"[-Wno-call-output] [-Werror] FILE\n");
 			return 2;
 		} else {
 			file = argv[i];

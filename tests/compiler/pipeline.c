@@ -16,7 +16,7 @@ static void report(void *ctx, size_t atom, const char *msg)
 static int one(const char *path, const char *src, size_t len, int profile,
 	       unsigned int *compiled)
 {
-	struct sysletc_options opt = { profile, 0 };
+	struct sysletc_options opt = { .profile = profile };
 	char *sink = NULL;
 	size_t n = 0;
 	FILE *quiet = open_memstream(&sink, &n);

@@ -13,8 +13,9 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /*
- * Any bytes must give diagnostics or a program, never a crash, a hang
- * or a leak; and a program must satisfy what layout relies on.
+ * Any bytes must give diagnostics or a program, never a crash, a hang,
+ * a leak or an internal error; and a program must satisfy what layout
+ * relies on.
  */
 static void check_program(const struct ir_program *p)
 {
@@ -64,7 +65,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t n = 0;
 
 	for (size_t i = 0; i < 2; i++) {
-		struct sysletc_options opt = { profiles[i], SYSLETC_W_ALL };
+		struct sysletc_options opt = { .profile = profiles[i],
+						 .warnings = SYSLETC_W_ALL };
 		FILE *out = open_memstream(&buf, &n);
 		struct ir_program *p;
 		struct diag d;
@@ -81,6 +83,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();	/* failure must always say why */
 		ir_program_free(p);
 		fclose(out);
+		/* An internal error is a bug even when reported: lowering
+		 * lost atoms without a diagnostic, or layout or emit found
+		 * the IR broken.  (Counted, not searched for in the text:
+		 * the quoted source lines may hold any words.) */
+		if (d.internal)
+			abort();
 		free(buf);
 		buf = NULL;
 	}

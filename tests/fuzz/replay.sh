@@ -4,9 +4,11 @@
 fuzz=$top_builddir/tests/fuzz/front-fuzz
 inputs="$top_srcdir/tests/fuzz/corpus $top_srcdir/examples
 	$top_srcdir/tests/compiler/lower $top_srcdir/tests/compiler/diag"
-# Under valgrind when it is there (a leak is a failure), plain otherwise.
+# Under valgrind when it is there (a leak is a failure), plain otherwise;
+# a sanitizer build checks the same itself, and valgrind cannot run it.
 vg=
-if command -v valgrind >/dev/null 2>&1 && [ -z "${SYSLET_NO_VALGRIND:-}" ]; then
+if command -v valgrind >/dev/null 2>&1 && [ -z "${SYSLET_NO_VALGRIND:-}" ] &&
+   [ -z "${SYSLET_SANITIZE:-}" ]; then
 	vg="valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=99"
 fi
 timeout 300 $vg "$fuzz" $inputs > "$tmpdir/replay.out" 2>&1 ||

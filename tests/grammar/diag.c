@@ -58,11 +58,32 @@ static void test_no_line_and_hostile_bytes(void **state)
 	free(s);
 }
 
+/* The CR of a CRLF line end is not part of the line. */
+static void test_crlf(void **state)
+{
+	unsigned int e;
+	char *s = run("var fd;\r\n\tfd = opne(x);\r\n",
+		      (struct diag_loc){ 2, 7, 4 }, DIAG_ERROR, 0, &e);
+
+	(void)state;
+	assert_string_equal(s, "t.syslet:2:7: error: unknown syscall 'opne'\n"
+			       "\tfd = opne(x);\n"
+			       "\t     ^~~~\n");
+	free(s);
+	/* A CR elsewhere is a control byte like any other. */
+	s = run("a\rb\n", (struct diag_loc){ 1, 3, 1 }, DIAG_ERROR, 0, &e);
+	assert_string_equal(s, "t.syslet:1:3: error: unknown syscall 'opne'\n"
+			       "a?b\n"
+			       "  ^\n");
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_caret),
 		cmocka_unit_test(test_no_line_and_hostile_bytes),
+		cmocka_unit_test(test_crlf),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -167,6 +167,23 @@ static void test_errors_all_reported(void **state)
 	done(&r);
 }
 
+/* Files written on Windows end their lines with CR LF: a backslash at
+ * the end of such a line continues a string as it does before LF. */
+static void test_crlf(void **state)
+{
+	struct parsed r = parse("data d = \"ab\\\r\ncd\";\r\n"
+				"syslet s() {\r\n\twrite(1, d, 4);\r\n}\r\n");
+	struct ast_expr *e;
+
+	(void)state;
+	assert_int_equal(r.errors, 0);
+	e = r.f->decls->expr;
+	assert_int_equal(e->len, 4);
+	assert_memory_equal(e->str, "abcd", 4);
+	assert_int_equal(r.f->decls->next->loc.first_line, 3);
+	done(&r);
+}
+
 static void test_nul_and_binary(void **state)
 {
 	static const char src[] = "syslet s() { f(); }\0\xff\x01 syslet";
@@ -193,6 +210,7 @@ int main(void)
 		cmocka_unit_test(test_locations),
 		cmocka_unit_test(test_statements),
 		cmocka_unit_test(test_errors_all_reported),
+		cmocka_unit_test(test_crlf),
 		cmocka_unit_test(test_nul_and_binary),
 	};
 

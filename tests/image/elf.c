@@ -1,4 +1,5 @@
 /* elf.c: the .slo writer and reader: round trip, and clean errors on truncated or corrupt files. */
+#define _GNU_SOURCE	/* memmem */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -135,8 +136,12 @@ static void test_truncated(void **state)
 	for (size_t p = 0; p < sizeof(profiles) / sizeof(*profiles); p++) {
 		struct slo_image *img = sample_image(profiles[p]);
 		size_t len;
-		uint8_t *buf = to_bytes(img, &len);
+		uint8_t *buf;
 
+		/* One of them with a symbol prefix, as sysletc writes. */
+		if (profiles[p] == SYSTAB_X86_64)
+			img->prefix = strdup("pfx");
+		buf = to_bytes(img, &len);
 		for (size_t n = 0; n < len; n++) {
 			/* A copy of exactly n bytes, so valgrind sees overreads. */
 			uint8_t *cut = malloc(n ? n : 1);
@@ -160,8 +165,11 @@ static void test_corrupt(void **state)
 	for (size_t p = 0; p < sizeof(profiles) / sizeof(*profiles); p++) {
 		struct slo_image *img = sample_image(profiles[p]);
 		size_t len;
-		uint8_t *buf = to_bytes(img, &len);
+		uint8_t *buf;
 
+		if (profiles[p] == SYSTAB_X86_64)
+			img->prefix = strdup("pfx");
+		buf = to_bytes(img, &len);
 		for (size_t off = 0; off < len; off++) {
 			for (size_t k = 0; k < npat; k++) {
 				uint8_t old = buf[off];
@@ -208,6 +216,77 @@ static void test_foreign(void **state)
 	slo_image_free(img);
 }
 
+static uint64_t le(const uint8_t *p, unsigned int n)
+{
+	uint64_t v = 0;
+
+	while (n--)
+		v = v << 8 | p[n];
+	return v;
+}
+
+/* Set sh_size of the section called name in an ELF image's bytes. */
+static void set_section_size(uint8_t *b, const char *name, uint64_t size)
+{
+	int is64 = b[4] == 2;
+	unsigned int w = is64 ? 8 : 4, ent = is64 ? 64 : 40;
+	uint64_t shoff = le(b + (is64 ? 40 : 32), w);
+	unsigned int shnum = (unsigned int)le(b + (is64 ? 60 : 48), 2);
+	unsigned int shstr = (unsigned int)le(b + (is64 ? 62 : 50), 2);
+	uint64_t stroff = le(b + shoff + shstr * ent + (is64 ? 24 : 16), w);
+
+	for (unsigned int i = 0; i < shnum; i++) {
+		uint8_t *h = b + shoff + (uint64_t)i * ent;
+
+		if (strcmp((char *)b + stroff + le(h, 4), name))
+			continue;
+		for (unsigned int k = 0; k < w; k++)
+			h[(is64 ? 32 : 20) + k] = (uint8_t)(size >> (8 * k));
+		return;
+	}
+	fail_msg("no section %s", name);
+}
+
+/* A few bytes of image may not ask for more than a source could: the
+ * size of .syslet.bss (no bytes in the file) is held to the limit
+ * sysletc applies, as is every other size the reader takes. */
+static void test_limits(void **state)
+{
+	for (size_t p = 0; p < sizeof(profiles) / sizeof(*profiles); p++) {
+		struct slo_image *img = sample_image(profiles[p]), *back;
+		char err[256];
+		size_t len;
+		uint8_t *buf = to_bytes(img, &len);
+
+		set_section_size(buf, ".syslet.bss", 1ULL << 30);
+		assert_null(slo_image_read_mem(buf, len, err, sizeof(err)));
+		assert_string_equal(err, "section .syslet.bss holds 1073741824 "
+				    "bytes, more than the 67108864 an image "
+				    "may hold");
+		set_section_size(buf, ".syslet.bss", SLO_MAX_BSS + 1ULL);
+		assert_null(slo_image_read_mem(buf, len, err, sizeof(err)));
+		/* The limit itself is fine. */
+		set_section_size(buf, ".syslet.bss", SLO_MAX_BSS);
+		back = slo_image_read_mem(buf, len, err, sizeof(err));
+		assert_non_null(back);
+		assert_int_equal(back->size[SLO_SEC_BSS], SLO_MAX_BSS);
+		slo_image_free(back);
+		free(buf);
+
+		/* The model's checks, which the writer's caller and the
+		 * reader share: an object, a parameter too many. */
+		img->syms[5].size = SLO_MAX_OBJECT + 1ULL;
+		img->size[SLO_SEC_BSS] = SLO_MAX_OBJECT + 1ULL;
+		assert_true(slo_image_verify(img, NULL, NULL) > 0);
+		img->syms[5].size = 64;
+		img->size[SLO_SEC_BSS] = 64;
+		assert_int_equal(slo_image_verify(img, NULL, NULL), 0);
+		img->syms[2].param_index = SLO_MAX_PARAMS;
+		assert_true(slo_image_verify(img, NULL, NULL) > 0);
+		slo_image_free(img);
+	}
+}
+
 static void test_write_rejects(void **state)
 {
 	struct slo_image *img = sample_image(SYSTAB_I386);
@@ -222,6 +301,96 @@ static void test_write_rejects(void **state)
 	assert_int_equal(slo_image_write(img, fileno(f), err, sizeof(err)), -1);
 	fclose(f);
 	slo_image_free(img);
+}
+
+/* Offset of the syslet ABI note's descriptor in an image's bytes. */
+static size_t note_desc(const uint8_t *buf, size_t len)
+{
+	static const char owner[8] = "syslet";
+
+	for (size_t off = 12; off + 8 <= len; off++)
+		if (!memcmp(buf + off, owner, 8) && buf[off - 12] == 7 &&
+		    buf[off - 4] == SLO_NOTE_ABI)
+			return off + 8;
+	fail_msg("no ABI note");
+	return 0;
+}
+
+static struct slo_image *read_back(const uint8_t *buf, size_t len, char *err)
+{
+	memset(err, 0, 256);
+	return slo_image_read_mem(buf, len, err, 256);
+}
+
+/* The ELF names carry the prefix, the model's do not; format 2 records
+ * it in the note, and format 1 images (no prefix) still read. */
+static void test_prefix(void **state)
+{
+	for (size_t p = 0; p < sizeof(profiles) / sizeof(*profiles); p++) {
+		struct slo_image *img = sample_image(profiles[p]), *back;
+		char err[256];
+		size_t len, desc;
+		uint8_t *buf, *v;
+
+		img->prefix = strdup("pfx");
+		buf = to_bytes(img, &len);
+		assert_non_null(memmem(buf, len, "pfx_cat\0", 8));
+		assert_non_null(memmem(buf, len, "pfx_cat.fd\0", 11));
+		assert_null(memmem(buf, len, "\0cat\0", 5));
+		back = read_back(buf, len, err);
+		if (!back)
+			fail_msg("read: %s", err);
+		assert_same(img, back);
+		assert_string_equal(back->prefix, "pfx");
+		assert_int_equal(back->format_version, 2);
+		assert_non_null(slo_image_find(back, "cat", SLO_SYM_ENTRY));
+		slo_image_free(back);
+
+		desc = note_desc(buf, len);
+		assert_int_equal(buf[desc - 16], 28);	/* descsz: 24 + "pfx" */
+		assert_memory_equal(buf + desc + 24, "pfx", 4);
+		/* Another prefix than the symbols': every name is wrong. */
+		buf[desc + 26] = 'y';
+		assert_null(read_back(buf, len, err));
+		assert_non_null(strstr(err, "does not start with the image's prefix pfy_"));
+		buf[desc + 26] = '-';
+		assert_null(read_back(buf, len, err));
+		assert_non_null(strstr(err, "not a C identifier"));
+		buf[desc + 26] = 'x';
+		buf[desc + 27] = 'x';	/* no NUL */
+		assert_null(read_back(buf, len, err));
+		assert_non_null(strstr(err, "NUL-terminated"));
+		buf[desc + 27] = 0;
+		buf[desc] = 3;
+		assert_null(read_back(buf, len, err));
+		assert_non_null(strstr(err, "format version 3, this reader knows 1 to 2"));
+		free(buf);
+
+		/* Without a prefix, made format 1 as sysletc 0.1 wrote it. */
+		free(img->prefix);
+		img->prefix = NULL;
+		v = to_bytes(img, &len);
+		assert_non_null(memmem(v, len, "\0cat\0", 5));
+		desc = note_desc(v, len);
+		assert_int_equal(v[desc - 16], 25);
+		v[desc] = 1;
+		assert_null(read_back(v, len, err));
+		assert_non_null(strstr(err, "ABI note of the wrong size"));
+		v[desc - 16] = 24;
+		back = read_back(v, len, err);
+		if (!back)
+			fail_msg("read format 1: %s", err);
+		assert_same(img, back);
+		assert_null(back->prefix);
+		assert_int_equal(back->format_version, 1);
+		slo_image_free(back);
+		free(v);
+
+		img->prefix = strdup("9lives");
+		assert_int_equal(slo_image_write(img, -1, err, sizeof(err)), -1);
+		assert_non_null(strstr(err, "prefix"));
+		slo_image_free(img);
+	}
 }
 
 static char *print(struct slo_image *img, int which)
@@ -273,8 +442,10 @@ int main(void)
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_corrupt),
 		cmocka_unit_test(test_foreign),
+		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_write_rejects),
 		cmocka_unit_test(test_printers_hostile),
+		cmocka_unit_test(test_prefix),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -179,7 +179,7 @@ static void kx_hello(void)
 	kx_tap(kx_run("--trace", kx_ex("hello.slo"), NULL) == 2 &&
 		       !strcmp(kx_slurp(KX_OUT, NULL), "") &&
 		       strstr(kx_slurp(KX_ERR, NULL),
-			      "--trace needs the emul backend (this is kernel)"),
+			      "--trace needs a backend that reports its atoms (this is kernel)"),
 	       "hello.slo --trace is refused on the kernel backend");
 	kx_expect("hello.slo --stats prints the greeting",
 		  kx_run("--stats", kx_ex("hello.slo"), NULL), 0,
@@ -317,7 +317,8 @@ static void kx_server(void)
 	pid = fork();
 	if (pid == 0) {
 		const char *argv[] = { kx_prog, kx_backend,
-				       kx_ex("server.slo"), "3", NULL };
+				       kx_ex("server.slo"), "127.0.0.1:8080",
+				       "3", NULL };
 		int e = open(KX_ERR, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 
 		if (e >= 0)

@@ -20,3 +20,5 @@ golden() {
 	fi
 	diff -u "$1" "$2" || fail "output differs from $1 (SYSLET_REGEN=1 make check regenerates)"
 }
+# m32_runs: whether 32-bit programs run here (tests/lib/m32.sh).
+. "$top_srcdir/tests/lib/m32.sh"

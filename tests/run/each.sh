@@ -13,7 +13,8 @@ while [ $i -lt $n ]; do
 	i=$((i + 1))
 done
 # Instances finish in any order; each wrote its one line whole.
-for ring in "" --ring=7 --threads=2; do
+for ring in "" --ring=7 --threads=2 --jobs=1 --jobs=3 --jobs=1000 \
+	"--jobs=4 --ring=5"; do
 	(cd "$tmpdir/f" && $SYSLET_RUN --each $ring "$tmpdir/cat.slo" \
 		$(ls)) >"$tmpdir/got" || fail "--each $ring failed"
 	sort "$tmpdir/got" >"$tmpdir/got.sorted"
@@ -32,6 +33,24 @@ expect_eq "reports" 1 "$(grep -c 'stopped at atom' "$tmpdir/err")"
 grep -q "missing: .*cat stopped at atom 0 .*-2 ENOENT" "$tmpdir/err" ||
 	fail "the report does not name the missing file"
 expect_eq "lines of the good files" 2 "$(wc -l <"$tmpdir/got")"
+
+# Several submitting threads: every missing file reported once, in the
+# order of the arguments, whichever thread ran it.
+for jobs in 1 2 5; do
+	status=0
+	$SYSLET_RUN --each --jobs=$jobs "$tmpdir/cat.slo" "$tmpdir/m1" \
+		"$tmpdir/f/1" "$tmpdir/m2" "$tmpdir/f/2" "$tmpdir/m3" \
+		>"$tmpdir/got" 2>"$tmpdir/err" || status=$?
+	expect_eq "--jobs=$jobs: status" 1 "$status"
+	expect_eq "--jobs=$jobs: reports" "m1 m2 m3" \
+		"$(sed -n 's|.*/\(m[0-9]\): cat stopped.*|\1|p' "$tmpdir/err" |
+		   tr '\n' ' ' | sed 's/ $//')"
+	expect_eq "--jobs=$jobs: lines" 2 "$(wc -l <"$tmpdir/got")"
+done
+status=0
+$SYSLET_RUN --each --jobs=0 "$tmpdir/cat.slo" "$tmpdir/f/1" 2>/dev/null ||
+	status=$?
+expect_eq "--jobs=0" 2 "$status"
 
 # --each with the source compiled in memory, and no arguments.
 $SYSLET_RUN --each "$src/cat.syslet" "$tmpdir/f/5" >"$tmpdir/got" ||

@@ -38,7 +38,9 @@ mkdir "$tmpdir/adir"
 expect 2 'adir: Is a directory$' $SYSLET_RUN "$tmpdir/adir"
 # "-" is a file to syslet-run: its standard input is the program's.
 expect 2 '^syslet-run: -: No such file or directory$' $SYSLET_RUN -
-# Over the bounds (sparse files): an image may be 1 GiB, a source 64 MiB.
+# Over the bounds (sparse files): an image may be 1 GiB, a source 64 MiB;
+# the first byte tells which (0x7f: ELF).
+printf '\177ELF' >"$tmpdir/big.slo"
 truncate -s $((1024 * 1024 * 1024 + 1)) "$tmpdir/big.slo" || exit 99
 expect 2 'big\.slo: larger than the limit of 1 GiB$' $SYSLET_RUN "$tmpdir/big.slo"
 rm -f "$tmpdir/big.slo"
@@ -47,6 +49,10 @@ expect 2 'big\.syslet: larger than the limit of 64 MiB for a syslet source$' \
 	$SYSLET_RUN "$tmpdir/big.syslet"
 rm -f "$tmpdir/big.syslet"
 
+# Devices are refused before a byte is read; a stream that is no text
+# and no ELF at its first bytes.
+expect 2 '/dev/zero: not a regular file or a pipe \(a character device\)$' \
+	$SYSLET_RUN /dev/zero
 # Foreign files: binary junk, an ELF file that is no syslet image.
 printf 'junk\000junk' >"$tmpdir/junk.slo"
 expect 2 'neither a syslet image nor a syslet source' $SYSLET_RUN "$tmpdir/junk.slo"
@@ -87,7 +93,8 @@ expect_eq "add output" added "$(cat "$tmpdir/out")"
 
 # Hostile input: an empty file, a source through a pipe, a huge list of
 # arguments, int parameters that are no int of the word.
-expect 2 '/dev/null: error: no syslet in this file' $SYSLET_RUN /dev/null
+: >"$tmpdir/empty.syslet"
+expect 2 'empty\.syslet: error: no syslet in this file' $SYSLET_RUN "$tmpdir/empty.syslet"
 mkfifo "$tmpdir/fifo" || exit 99
 cat "$src/two.syslet" >"$tmpdir/fifo" &
 $SYSLET_RUN --entry=add "$tmpdir/fifo" 1 >"$tmpdir/out" 2>"$tmpdir/err" ||

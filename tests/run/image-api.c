@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/wait.h>
 #include <cmocka.h>
 
 #include "libsyslet.h"
@@ -181,6 +182,85 @@ static void test_bind(void **state)
 	syslet_obj__close(obj);
 }
 
+/* An image whose ELF symbols carry a prefix (sysletc's default) is
+ * reached by the names the source wrote, the prefixed ones unknown. */
+static void test_prefix(void **state)
+{
+	struct slo_image *img = sample_image(systab_native_profile());
+	struct syslet_obj *obj;
+	struct syslet_inst *in;
+	char *args[] = { "abc", NULL };
+	char err[256];
+
+	img->prefix = strdup("cat");
+	obj = open_sample(img);
+	assert_string_equal(syslet_obj__entry_name(obj, 0), "cat");
+	assert_string_equal(syslet_obj__cell_name(obj, 0), "cat.path");
+	in = syslet_obj__instantiate(obj, err, sizeof(err));
+	assert_non_null(in);
+	assert_non_null(syslet_inst__entry(in, "cat"));
+	assert_null(syslet_inst__entry(in, "cat_cat"));
+	assert_non_null(syslet_inst__cell(in, "fd"));
+	assert_non_null(syslet_inst__cell(in, "cat.fd"));
+	assert_null(syslet_inst__cell(in, "cat_cat.fd"));
+	assert_non_null(syslet_inst__object(in, "buf", NULL));
+	assert_null(syslet_inst__object(in, "cat_buf", NULL));
+	assert_int_equal(syslet_inst__bind(in, "cat", 1, args, err,
+					   sizeof(err)), 0);
+	assert_string_equal((char *)*syslet_inst__cell(in, "path"), "abc");
+	syslet_inst__free(in);
+	syslet_obj__close(obj);
+}
+
+/* A sockaddr_in parameter takes "HOST:PORT": the cell points at the
+ * struct, in network order, as bind() and connect() want it. */
+static void test_bind_sockaddr_in(void **state)
+{
+	struct slo_image *img = sample_image(systab_native_profile());
+	char *good[] = { "127.0.0.1:8080", ":80", "*:1", "localhost:65535" };
+	char *bad[] = { "127.0.0.1", "127.0.0.1:", "1.2.3:80", "host:80",
+			"10.0.0.1:65536", "10.0.0.1:-1", "10.0.0.1:8x" };
+	static const unsigned char want[4][8] = {
+		{ 2, 0, 0x1f, 0x90, 127, 0, 0, 1 },
+		{ 2, 0, 0, 80, 0, 0, 0, 0 },
+		{ 2, 0, 0, 1, 0, 0, 0, 0 },
+		{ 2, 0, 0xff, 0xff, 127, 0, 0, 1 },
+	};
+	const struct syslet_param *p;
+	struct syslet_obj *obj;
+	struct syslet_inst *in;
+	char err[256];
+
+	(void)state;
+	img->syms[2].param_type = SLO_PARAM_SOCKADDR_IN;
+	obj = open_sample(img);
+	assert_int_equal(syslet_obj__entry_params(obj, "cat", &p), 1);
+	assert_int_equal(p[0].type, SYSLET_PARAM_SOCKADDR_IN);
+	in = syslet_obj__instantiate(obj, err, sizeof(err));
+	assert_non_null(in);
+	for (int i = 0; i < 4; i++) {
+		const unsigned char *sa;
+
+		assert_int_equal(syslet_inst__bind(in, "cat", 1, good + i, err,
+						   sizeof(err)), 0);
+		sa = (const unsigned char *)*syslet_inst__cell(in, "cat.path");
+		assert_memory_equal(sa, want[i], 8);
+		for (int k = 8; k < 16; k++)
+			assert_int_equal(sa[k], 0);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(syslet_inst__bind(in, "cat", 1, bad + i, err,
+						   sizeof(err)), -1);
+		assert_non_null(strstr(err, "expected HOST:PORT"));
+	}
+	assert_int_equal(syslet_inst__bind(in, "cat", 0, bad, err,
+					   sizeof(err)), -1);
+	assert_string_equal(err, "cat takes 1 parameter (sockaddr_in path), "
+			    "got 0");
+	syslet_inst__free(in);
+	syslet_obj__close(obj);
+}
+
 static void test_bad_input(void **state)
 {
 	struct blob b = write_image(sample_image(systab_native_profile()));
@@ -260,15 +340,194 @@ static void test_profile(void **state)
 	}
 }
 
+/* What a system call writes through a pointer: the kernel's word on
+ * whether the memory is there and writable (the bytes come from a pipe
+ * holding a 64 KiB pattern).  The count written, or -errno. */
+static long kernel_write(void *at, size_t len)
+{
+	static char pattern[65536];
+	int p[2];
+	long n;
+
+	memset(pattern, 0x5a, sizeof(pattern));
+	assert_int_equal(pipe(p), 0);
+	/* 64 KiB fits the pipe: nothing blocks. */
+	assert_int_equal(write(p[1], pattern, sizeof(pattern)),
+			 (long)sizeof(pattern));
+	n = read(p[0], at, len);
+	if (n < 0)
+		n = -errno;
+	close(p[0]);
+	close(p[1]);
+	return n;
+}
+
+/* An overflow of a buffer or a cell ends at a guard page of its own
+ * instance, a bound string is read-only: never the heap, never another
+ * instance. */
+static void test_overflow(void **state)
+{
+	struct syslet_obj *obj = open_sample(sample_image(systab_native_profile()));
+	struct syslet_inst *in[3];
+	char *args[] = { "a path" };
+	char err[256];
+	long n;
+
+	for (int i = 0; i < 3; i++) {
+		in[i] = syslet_obj__instantiate(obj, err, sizeof(err));
+		assert_non_null(in[i]);
+		assert_int_equal(syslet_inst__bind(in[i], "cat", 1, args, err,
+						   sizeof(err)), 0);
+	}
+	for (int i = 0; i < 3; i++) {
+		size_t size = 0;
+		char *buf = syslet_inst__object(in[i], "buf", &size);
+		char *path = (char *)*syslet_inst__cell(in[i], "cat.path");
+		unsigned long *fd = syslet_inst__cell(in[i], "cat.fd");
+
+		/* The buffer takes its 64 bytes and not one more (a pipe
+		 * fails a partly copied page with EFAULT). */
+		n = kernel_write(buf, 65536);
+		assert_true(n == (long)size || n == -EFAULT);
+		/* Bound strings are read-only. */
+		assert_int_equal(kernel_write(path, 1), -EFAULT);
+		assert_string_equal(path, "a path");
+		/* A cell is written, and an overflow of one stays in the
+		 * instance's own writable part. */
+		assert_int_equal(kernel_write(fd, sizeof(*fd)),
+				 (long)sizeof(*fd));
+		n = kernel_write(fd, 65536);
+		assert_true(n == -EFAULT || (n > 0 && n < 65536));
+		*fd = 3;
+	}
+	for (int i = 0; i < 3; i++) {
+		struct syslet_uatom *a0 = syslet_inst__entry(in[i], "cat");
+
+		/* The other instances' atoms and cells are as they were. */
+		assert_ptr_equal(a0->arg_ptr[0],
+				 syslet_inst__cell(in[i], "cat.path"));
+		assert_ptr_equal(a0->next, syslet_inst__atom(in[i], 1));
+		assert_int_equal(*syslet_inst__cell(in[i], "cat.fd"), 3);
+		assert_string_equal((char *)*syslet_inst__cell(in[i],
+							       "cat.path"),
+				    "a path");
+		syslet_inst__free(in[i]);
+	}
+	syslet_obj__close(obj);
+}
+
+static long resident_kib(void)
+{
+	FILE *f = fopen("/proc/self/statm", "r");
+	long size = 0, res = 0;
+
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "%ld %ld", &size, &res), 2);
+	fclose(f);
+	return res * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+/* A large .syslet.bss costs nothing until a syslet touches it. */
+static void test_lazy(void **state)
+{
+	struct slo_image *img = sample_image(systab_native_profile());
+	enum { N = 8 };
+	const size_t big = 64 << 20;	/* the compiler's largest buffer */
+	struct syslet_inst *in[N];
+	struct syslet_obj *obj;
+	char err[256];
+	long before, after;
+
+	img->size[SLO_SEC_BSS] = big;
+	img->syms[5].size = big;
+	obj = open_sample(img);
+	before = resident_kib();
+	for (int i = 0; i < N; i++) {
+		in[i] = syslet_obj__instantiate(obj, err, sizeof(err));
+		if (!in[i])
+			fail_msg("instantiate: %s", err);
+	}
+	after = resident_kib();
+	/* 8 x 64 MiB zeroed by hand would be 512 MiB; a few pages each. */
+	if (after - before > 8 * 1024)
+		fail_msg("%d instances of a %zu MiB bss made %ld KiB resident",
+			 N, big >> 20, after - before);
+	/* Still all there and zero. */
+	for (int i = 0; i < N; i++) {
+		size_t size = 0;
+		unsigned char *b = syslet_inst__object(in[i], "buf", &size);
+
+		assert_int_equal(size, big);
+		assert_int_equal(b[0] | b[big / 2] | b[big - 1], 0);
+		b[big - 1] = 1;
+		syslet_inst__free(in[i]);
+	}
+	syslet_obj__close(obj);
+}
+
+/* Bound strings after fork(): neither process may write over the
+ * other's (the string memory is shared between them). */
+static void test_fork_strings(void **state)
+{
+	struct syslet_obj *obj = open_sample(sample_image(systab_native_profile()));
+	struct syslet_inst *a, *c;
+	char *pa[] = { "parent-before" }, *pc[] = { "parent-after" };
+	char err[256], go;
+	int to_child[2], st;
+	pid_t pid;
+
+	a = syslet_obj__instantiate(obj, err, sizeof(err));
+	c = syslet_obj__instantiate(obj, err, sizeof(err));
+	assert_non_null(a);
+	assert_non_null(c);
+	assert_int_equal(syslet_inst__bind(a, "cat", 1, pa, err, sizeof(err)),
+			 0);
+	assert_int_equal(pipe(to_child), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct syslet_inst *b = syslet_obj__instantiate(obj, err,
+								sizeof(err));
+		char *pb[] = { "child-wrote-here" };
+
+		/* After the parent bound its string: same offset, once. */
+		if (read(to_child[0], &go, 1) != 1 || !b ||
+		    syslet_inst__bind(b, "cat", 1, pb, err, sizeof(err)))
+			_exit(2);
+		_exit(strcmp((char *)*syslet_inst__cell(a, "cat.path"),
+			     "parent-before") ? 3 : 0);
+	}
+	assert_int_equal(syslet_inst__bind(c, "cat", 1, pc, err, sizeof(err)),
+			 0);
+	assert_int_equal(write(to_child[1], "g", 1), 1);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	assert_string_equal((char *)*syslet_inst__cell(a, "cat.path"),
+			    "parent-before");
+	assert_string_equal((char *)*syslet_inst__cell(c, "cat.path"),
+			    "parent-after");
+	close(to_child[0]);
+	close(to_child[1]);
+	syslet_inst__free(a);
+	syslet_inst__free(c);
+	syslet_obj__close(obj);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_listing),
 		cmocka_unit_test(test_instances),
 		cmocka_unit_test(test_bind),
+		cmocka_unit_test(test_prefix),
+		cmocka_unit_test(test_bind_sockaddr_in),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_profile),
 		cmocka_unit_test(test_mutations),
+		cmocka_unit_test(test_overflow),
+		cmocka_unit_test(test_lazy),
+		cmocka_unit_test(test_fork_strings),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,5 +1,5 @@
 #!/bin/sh
-# readme.sh: runs every "$ command" of README's "Running a syslet" and "The interactive shell" sections and compares its output with the lines under it.
+# readme.sh: runs every "$ command" of README's "Running a syslet", "The interactive shell" and "libsyslet in a C program" sections and compares its output with the lines under it.
 . "$top_srcdir/tests/lib/harness.sh"
 cd "$tmpdir" || exit 99
 
@@ -9,12 +9,23 @@ printf '#!/bin/sh\nexec %s "$@"\n' "$SYSLETC" >sysletc
 printf '#!/bin/sh\nexec %s "$@"\n' "$SYSLET_RUN" >syslet-run
 chmod +x sysletc syslet-run
 ln -s "$top_srcdir/examples" examples
+# pkg-config's uninstalled file, at the top of the build tree; make runs
+# there (make install DESTDIR=... stages into this directory).
+ln -s "$top_builddir/libsyslet-uninstalled.pc" .
+real_make=$(command -v make) || fail "no make in PATH"
+mkdir bin
+printf '#!/bin/sh\nexec env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL %s --no-print-directory -C %s "$@"\n' \
+	"$real_make" "$top_builddir" >bin/make
+chmod +x bin/make
+PATH=$tmpdir/bin:$PATH
+export PATH
 
 # Split the section into case files: cmd.N (the command) and exp.N (the
 # lines shown under it, indentation removed).
 awk '
 	/^## / { on = ($0 == "## Running a syslet" ||
-		       $0 == "## The interactive shell"); next }
+		       $0 == "## The interactive shell" ||
+		       $0 == "## libsyslet in a C program"); next }
 	!on { next }
 	/^    \$ / { n++; sub(/^    \$ /, ""); print > ("cmd." n); close("cmd." n);
 		    printf "" > ("exp." n); close("exp." n); cur = n; next }

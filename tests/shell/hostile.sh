@@ -77,7 +77,8 @@ printf 'load %s\n' "$tmpdir/dir" /dev/null "$tmpdir/junk.slo" \
 	"$tmpdir/short.slo" "$tmpdir/none" >"$tmpdir/in"
 printf 'run\nstep\n' >>"$tmpdir/in"
 sh_run load
-for want in 'dir: Is a directory$' '/dev/null: error: no syslet' \
+for want in 'dir: Is a directory$' \
+	'/dev/null: not a regular file or a pipe (a character device)$' \
 	'junk\.slo: neither a syslet image nor a syslet source$' \
 	'short\.slo: ' 'none: No such file or directory$' \
 	'run: no program loaded' 'step: no program loaded'; do

@@ -100,9 +100,21 @@ key C-c
 wait_for 'n = -4 EINTR' "Ctrl-C did not interrupt the blocked read"
 wait_prompt "no prompt after interrupting a syslet"
 
+# A resize of the terminal (SIGWINCH, which readline handles) does not end
+# a syslet that runs: here the syslet sends it to itself.
+printf '%s\n' 'syslet w() { var pid; pid = getpid(); kill(pid, 28);' \
+	'write(1, "after the resize\n", 17); }' >"$tmpdir/w.syslet"
+type "load $tmpdir/w.syslet"
+key Enter
+wait_prompt "no prompt after load"
+type 'run'
+key Enter
+wait_for '^after the resize$' "SIGWINCH ended the syslet"
+wait_prompt "no prompt after run"
+
 # History: Up brings back the last line.
 key Up
-wait_for '^syslet> n = read\(0, b, 16\);$' "Up did not recall the last line"
+wait_for '^syslet> run$' "Up did not recall the last line"
 key C-u
 type 'quit 3'
 key Enter

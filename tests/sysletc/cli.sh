@@ -36,6 +36,24 @@ expect_eq "an image over 1 GiB" 1 "$(status $SYSLETC -d big.slo)"
 grep -q '^sysletc: big.slo: larger than the limit of 1 GiB$' err.txt ||
 	fail "large image message: $(cat err.txt)"
 rm -f big.syslet big.slo
+# Devices are refused before a byte is read; a stream is refused at its
+# first bytes that cannot be a source (a NUL byte) or an image.
+expect_eq "/dev/zero as source" 1 "$(status $SYSLETC /dev/zero)"
+grep -q '^sysletc: /dev/zero: not a regular file or a pipe (a character device)$' err.txt ||
+	fail "/dev/zero message: $(cat err.txt)"
+expect_eq "-d /dev/zero" 1 "$(status $SYSLETC -d /dev/zero)"
+grep -q '^sysletc: /dev/zero: not a regular file or a pipe (a character device)$' err.txt ||
+	fail "-d /dev/zero message: $(cat err.txt)"
+expect_eq "zeros on stdin" 1 "$(head -c 8000000 /dev/zero | status $SYSLETC -)"
+grep -q '^sysletc: <stdin>: a NUL byte at line 1, column 1: binary data, not text$' err.txt ||
+	fail "zeros on stdin: $(cat err.txt)"
+expect_eq "-d zeros on stdin" 1 "$(head -c 8000000 /dev/zero | status $SYSLETC -d -)"
+grep -q '^sysletc: <stdin>: not an ELF file$' err.txt || fail "-d zeros: $(cat err.txt)"
+# The format's limits (slo-format.h) hold for the whole image.
+printf 'buffer a[40 << 20];\nbuffer b[40 << 20];\nsyslet main() { read(0, a, 1); read(0, b, 1); }\n' >bss.syslet
+expect_eq "buffers over 64 MiB together" 1 "$(status $SYSLETC -o bss.slo bss.syslet)"
+grep -q "^bss.syslet:2:8: error: this buffer brings the image's buffers to 83886080 bytes, more than the 64 MiB it may hold$" err.txt ||
+	fail "buffers over 64 MiB: $(cat err.txt)"
 
 # Default output: the input's base name with .slo, in the current directory.
 expect_eq "compile" 0 "$(status $SYSLETC "$ex/cat.syslet")"
@@ -72,16 +90,58 @@ expect_eq "-d --dot" 0 "$(status $SYSLETC -d both.slo --dot)"
 head -n 1 out.txt | grep -q '^digraph' || fail "-d --dot output"
 expect_eq "-H" 0 "$(status $SYSLETC -H cat.h -o cat.slo "$ex/cat.syslet")"
 grep -q '^#ifndef CAT_H$' cat.h || fail "-H guard"
-grep -q '__asm__("cat.fd")' cat.h || fail "-H does not declare cat.fd"
+grep -q '__asm__("cat_cat.fd")' cat.h || fail "-H does not declare cat_cat.fd"
 expect_eq "-d -H" 0 "$(status $SYSLETC -d cat.slo --header=out/cat.h)"
 cmp -s cat.h out/cat.h || fail "-H of the source and -d -H of its image differ"
 [ ! -s out.txt ] || fail "-d -H also printed the listing"
+printf 'syslet one() { getpid(); }\n' >one.syslet
+expect_eq "-H of a one-atom syslet" 0 "$(status $SYSLETC -H one.h -o one.slo one.syslet)"
+grep -q '^/\* syslet one: 1 atom \*/$' one.h || fail "-H: $(grep 'syslet one' one.h)"
+grep -q ': [0-9]* atoms \*/$' cat.h || fail "-H: no plural for several atoms"
 $SYSLETC -d cat.slo >listing.txt || fail "-d cat.slo"
 expect_eq "-d -" 0 "$(status $SYSLETC -d - <cat.slo)"
 cmp -s out.txt listing.txt || fail "-d - differs from -d FILE"
 expect_eq "-d with -o" 2 "$(status $SYSLETC -d cat.slo -o x.slo)"
+expect_eq "-d with --prefix" 2 "$(status $SYSLETC -d cat.slo --prefix=x)"
+grep -q 'takes the prefix the image records' err.txt || fail "-d --prefix message: $(cat err.txt)"
 expect_eq "-d not an image" 1 "$(status $SYSLETC -d "$ex/cat.syslet")"
 grep -q 'not an ELF file' err.txt || fail "-d of a source: $(cat err.txt)"
+
+# The symbol prefix: --prefix, else the output's name up to its first
+# dot made an identifier (the input's for -o - and -S), "a" for stdin.
+prefix_of() { sed -n 's/^#define [A-Z0-9_]*_H_PREFIX "\(.*\)"$/\1/p' "$1"; }
+expect_eq "--prefix" 0 "$(status $SYSLETC --prefix=app -H p.h -o p.slo "$ex/cat.syslet")"
+expect_eq "--prefix in the header" app "$(prefix_of p.h)"
+grep -q '^extern struct syslet_uatom app_cat\[4\] __asm__("app_cat");$' p.h ||
+	fail "--prefix=app: entry not declared as app_cat: $(cat p.h)"
+grep -q '^extern unsigned char app_buf\[4096\] __asm__("app_buf");$' p.h ||
+	fail "--prefix=app: buffer not declared as app_buf"
+expect_eq "-o out/my-cat.v2.slo" 0 "$(status $SYSLETC -H p.h -o out/my-cat.v2.slo "$ex/cat.syslet")"
+expect_eq "prefix of my-cat.v2.slo" my_cat "$(prefix_of p.h)"
+expect_eq "-o 2cat.slo" 0 "$(status $SYSLETC -H p.h -o 2cat.slo "$ex/cat.syslet")"
+expect_eq "prefix of 2cat.slo" _2cat "$(prefix_of p.h)"
+expect_eq "-o - -H" 0 "$(status $SYSLETC -H p.h -o - "$ex/cat.syslet")"
+expect_eq "prefix of -o -" cat "$(prefix_of p.h)"
+expect_eq "-S -H" 0 "$(status $SYSLETC -S -H p.h "$ex/cat.syslet")"
+expect_eq "prefix of -S" cat "$(prefix_of p.h)"
+expect_eq "stdin -H" 0 "$(status $SYSLETC -H p.h - <"$ex/cat.syslet")"
+expect_eq "prefix of stdin" a "$(prefix_of p.h)"
+expect_eq "--prefix=" 0 "$(status $SYSLETC --prefix= -H p.h -o p.slo "$ex/cat.syslet")"
+expect_eq "no prefix" "" "$(prefix_of p.h)"
+grep -q '^extern struct syslet_uatom cat\[4\] __asm__("cat");$' p.h ||
+	fail "--prefix=: entry not declared as cat"
+long=$(printf '%065d' 0 | tr 0 x)
+for bad in 9x a-b 'a b' "$long" 'caf\303\251'; do
+	bad=$(printf "$bad")
+	rm -f p.slo
+	expect_eq "--prefix='$bad'" 2 "$(status $SYSLETC --prefix="$bad" -o p.slo "$ex/cat.syslet")"
+	grep -q "not a C identifier of at most 64 characters" err.txt ||
+		fail "--prefix='$bad' message: $(cat err.txt)"
+	[ ! -e p.slo ] || fail "--prefix='$bad' wrote an image"
+done
+expect_eq "--prefix of 64 characters" 0 \
+	"$(status $SYSLETC --prefix="${long%x}" -o p.slo "$ex/cat.syslet")"
+$SYSLET_RUN p.slo "$ex/hello.syslet" >/dev/null || fail "a 64-character prefix does not run"
 
 # Errors: every one reported, exit 1, and an old output is left alone.
 cat >bad.syslet <<'EOS'
@@ -108,6 +168,10 @@ expect_eq "-Wno-unused" 0 "$(status $SYSLETC -Wall -Wno-unused -Werror warn.sysl
 expect_eq "an image given as source" 1 "$(status $SYSLETC -o junk.slo cat.slo)"
 grep -q 'ELF file, not a syslet source' err.txt || fail "image as source: $(cat err.txt)"
 expect_eq "-H of a syslet named main" 0 "$(status $SYSLETC -H hello.h -o hello.slo "$ex/hello.syslet")"
+[ ! -s err.txt ] || fail "main warned about with a prefix: $(cat err.txt)"
+grep -q '^extern struct syslet_uatom hello_main\[' hello.h || fail "-H did not declare hello_main"
+expect_eq "-H of main without a prefix" 0 \
+	"$(status $SYSLETC --prefix= -H hello.h -o hello.slo "$ex/hello.syslet")"
 if $SYSLETC -d hello.slo | grep -q '^syslet main('; then
 	grep -q "defines the symbol 'main'" err.txt || fail "no warning about main"
 	grep -q 'main: C name taken; entry not declared' hello.h || fail "-H declared main"
@@ -121,7 +185,7 @@ syslet f() {
 	nr_atoms++;
 }
 EOS
-expect_eq "-H with clashing names" 0 "$(status $SYSLETC -H clash.h -o clash.slo clash.syslet)"
+expect_eq "-H with clashing names" 0 "$(status $SYSLETC --prefix= -H clash.h -o clash.slo clash.syslet)"
 grep -q 'long: C name taken' clash.h || fail "keyword declared: $(cat clash.h)"
 grep -q 'f.nr_atoms: C name taken' clash.h || fail "clash declared: $(cat clash.h)"
 printf '#include "clash.h"\nint main(void) { return f__nr_atoms != 2; }\n' >clash.c

@@ -31,7 +31,7 @@ gen_main() {
 	} >main.c
 }
 
-n=0
+n=0 notrun=0
 for src in "$top_srcdir"/examples/*.syslet; do
 	name=$(basename "$src" .syslet)
 	built=0
@@ -53,12 +53,19 @@ for src in "$top_srcdir"/examples/*.syslet; do
 			dot -Tsvg g.dot >/dev/null 2>err.txt || fail "dot rejects $name ($t): $(cat err.txt)"
 		fi
 		case $t in x86_64) m=-m64 ;; *) m=-m32 ;; esac
-		[ $m = -m32 ] && [ "$HAVE_M32" != yes ] && continue
+		if [ $m = -m32 ] && [ "$HAVE_M32" != yes ]; then
+			notrun=$((notrun + 1))
+			continue
+		fi
 		# An ELF symbol named main would clash with the C program's.
 		"$READELF" -sW $name-$t.slo | grep -q ' GLOBAL .* main$' && continue
 		gen_main $name-$t.h
 		$CC $m -std=gnu11 -Wall -Werror -I"$top_srcdir/src/include" -o prog main.c \
 			$name-$t.slo || fail "$name ($t) does not link with its header"
+		if [ $m = -m32 ] && ! m32_runs; then
+			notrun=$((notrun + 1))
+			continue
+		fi
 		./prog || fail "$name ($t): a next pointer leaves its entry"
 	done
 	[ $built -ge 2 ] || fail "$name built for only $built targets"
@@ -67,3 +74,5 @@ done
 [ "$n" -ge 5 ] || fail "expected at least 5 examples, found $n"
 [ $have_dot = yes ] || echo "dot not found: graphs not checked"
 echo "$n examples round-trip"
+# All else passed; a part not run makes the whole a skip, not a pass.
+[ $notrun = 0 ] || { m32_runs; skip "$notrun i386 programs not run: $m32_why"; }

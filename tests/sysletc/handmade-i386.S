@@ -2,7 +2,7 @@
 ; source hand.syslet
 
 syslet cat(str path):
-    0  fd = open(path, 0)                   stop-on-negative            next=1 stop=end   ; 1: fd = open(path, O_RDONLY);
+    0  fd = open(path, O_RDONLY)            stop-on-negative            next=1 stop=end   ; 1: fd = open(path, O_RDONLY);
 again:
     1  n = read(fd, buf, 4096)              stop-on-non-positive|skip   next=3 stop=2     ; 2: while ((n = read(fd, buf, BUFSZ)) > 0)
     2  close(fd)                            -                           next=5            ; 5: close(fd);

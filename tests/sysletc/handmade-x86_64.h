@@ -5,6 +5,7 @@
 #include <syslet.h>
 
 #define CAT_SLO_H_PROFILE "x86_64"
+#define CAT_SLO_H_PREFIX ""
 #define CAT_SLO_H_NR_CELLS 14
 #ifdef __cplusplus
 static_assert(sizeof(unsigned long) == 8,

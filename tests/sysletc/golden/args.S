@@ -2,7 +2,7 @@
 ; source args.syslet
 
 syslet main():
-    0  fd = open("/dev/null", 1)            -                           next=1            ; 10: fd = open("/dev/null", O_WRONLY);
+    0  fd = open("/dev/null", O_WRONLY)     -                           next=1            ; 10: fd = open("/dev/null", O_WRONLY);
     1  write(fd, msg, 6)                    -                           next=2            ; 11: write(fd, msg, len(msg));
     2  write(fd, buf, 128)                  -                           next=3            ; 12: write(fd, buf, sizeof(buf));
     3  umem_add(&total, 1)                  -                           next=4            ; 13: umem_add(&total, 1);

@@ -3,11 +3,11 @@
 
 syslet main():
     0  umem_add(&n, 1)                      -                           next=1            ; 6: n++; [arith]
-    1  write(1, "x", 4)                     -                           next=end          ; 7: write(1, "x", sizeof(n));
+    1  write(1, "four", 4)                  -                           next=end          ; 7: write(1, "four", sizeof(n));
 
 cells:
     0  n                        var = 0
     1  &n                       address
     2  1                        constant
-    3  "x"                      address
+    3  "four"                   address
     4  4                        constant

@@ -2,8 +2,8 @@
 ; source stop.syslet
 
 syslet main(str path):
-    0  fd = open(path, 0)                   stop-on-negative            next=1 stop=end   ; 5: fd = open(path, O_RDONLY);
-    1  n = lseek(fd, 0, 2)                  stop-on-non-positive        next=2 stop=end   ; 8: n = lseek(fd, 0, SEEK_END);
+    0  fd = open(path, O_RDONLY)            stop-on-negative            next=1 stop=end   ; 5: fd = open(path, O_RDONLY);
+    1  n = lseek(fd, 0, SEEK_END)           stop-on-non-positive        next=2 stop=end   ; 8: n = lseek(fd, 0, SEEK_END);
     2  close(fd)                            -                           next=end          ; 11: close(fd);
 
 cells:

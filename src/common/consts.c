@@ -1,0 +1,307 @@
+/* consts.c: the predefined constants of the language and the per-call table that names argument values back (open(path, O_RDONLY)). */
+#include <stdio.h>
+#include <string.h>
+
+#include "consts.h"
+
+/*
+ * Linux UAPI values; the same for i386-2007, i386 and x86_64 (all use
+ * the x86 asm-generic numbering).  O_LARGEFILE, whose value differs, is
+ * left out on purpose.  Within a set, the first name of a value is the
+ * one a listing shows (AF_UNIX, not AF_LOCAL).
+ */
+static const struct sysconst table[] = {
+	{ "STDIN", 0, SC_NONE }, { "STDOUT", 1, SC_NONE },
+	{ "STDERR", 2, SC_NONE },
+	{ "STDIN_FILENO", 0, SC_NONE }, { "STDOUT_FILENO", 1, SC_NONE },
+	{ "STDERR_FILENO", 2, SC_NONE },
+	{ "NULL", 0, SC_NONE },
+	{ "O_RDONLY", 00, SC_OPEN }, { "O_WRONLY", 01, SC_OPEN },
+	{ "O_RDWR", 02, SC_OPEN },
+	{ "O_CREAT", 0100, SC_OPEN }, { "O_EXCL", 0200, SC_OPEN },
+	{ "O_NOCTTY", 0400, SC_OPEN }, { "O_TRUNC", 01000, SC_OPEN },
+	{ "O_APPEND", 02000, SC_OPEN }, { "O_NONBLOCK", 04000, SC_OPEN },
+	{ "O_DSYNC", 010000, SC_OPEN }, { "O_DIRECT", 040000, SC_OPEN },
+	{ "O_DIRECTORY", 0200000, SC_OPEN },
+	{ "O_NOFOLLOW", 0400000, SC_OPEN },
+	{ "O_NOATIME", 01000000, SC_OPEN },
+	{ "O_CLOEXEC", 02000000, SC_OPEN },
+	{ "O_SYNC", 04010000, SC_OPEN }, { "O_PATH", 010000000, SC_OPEN },
+	{ "AT_FDCWD", -100, SC_DIRFD }, { "AT_REMOVEDIR", 0x200, SC_AT },
+	{ "AT_SYMLINK_NOFOLLOW", 0x100, SC_AT },
+	{ "SEEK_SET", 0, SC_SEEK }, { "SEEK_CUR", 1, SC_SEEK },
+	{ "SEEK_END", 2, SC_SEEK },
+	{ "F_DUPFD", 0, SC_FCNTL }, { "F_GETFD", 1, SC_FCNTL },
+	{ "F_SETFD", 2, SC_FCNTL }, { "F_GETFL", 3, SC_FCNTL },
+	{ "F_SETFL", 4, SC_FCNTL }, { "FD_CLOEXEC", 1, SC_FDFLAGS },
+	{ "S_IRWXU", 0700, SC_MODE }, { "S_IRUSR", 0400, SC_MODE },
+	{ "S_IWUSR", 0200, SC_MODE }, { "S_IXUSR", 0100, SC_MODE },
+	{ "S_IRWXG", 070, SC_MODE }, { "S_IRGRP", 040, SC_MODE },
+	{ "S_IWGRP", 020, SC_MODE }, { "S_IXGRP", 010, SC_MODE },
+	{ "S_IRWXO", 07, SC_MODE }, { "S_IROTH", 04, SC_MODE },
+	{ "S_IWOTH", 02, SC_MODE }, { "S_IXOTH", 01, SC_MODE },
+	{ "F_OK", 0, SC_ACCESS }, { "R_OK", 4, SC_ACCESS },
+	{ "W_OK", 2, SC_ACCESS }, { "X_OK", 1, SC_ACCESS },
+	{ "AF_UNSPEC", 0, SC_AF }, { "AF_UNIX", 1, SC_AF },
+	{ "AF_LOCAL", 1, SC_AF }, { "AF_INET", 2, SC_AF },
+	{ "AF_INET6", 10, SC_AF },
+	{ "SOCK_STREAM", 1, SC_SOCKTYPE }, { "SOCK_DGRAM", 2, SC_SOCKTYPE },
+	{ "SOCK_RAW", 3, SC_SOCKTYPE },
+	{ "SOCK_NONBLOCK", 04000, SC_SOCKFLAGS },
+	{ "SOCK_CLOEXEC", 02000000, SC_SOCKFLAGS },
+	{ "SOL_SOCKET", 1, SC_LEVEL }, { "SO_REUSEADDR", 2, SC_SO },
+	{ "SO_KEEPALIVE", 9, SC_SO }, { "SO_RCVBUF", 8, SC_SO },
+	{ "SO_SNDBUF", 7, SC_SO }, { "SO_REUSEPORT", 15, SC_SO },
+	{ "IPPROTO_IP", 0, SC_LEVEL }, { "IPPROTO_TCP", 6, SC_LEVEL },
+	{ "IPPROTO_UDP", 17, SC_LEVEL },
+	{ "TCP_NODELAY", 1, SC_TCP }, { "TCP_CORK", 3, SC_TCP },
+	{ "INADDR_ANY", 0, SC_NONE }, { "INADDR_LOOPBACK", 0x7f000001, SC_NONE },
+	{ "SHUT_RD", 0, SC_SHUT }, { "SHUT_WR", 1, SC_SHUT },
+	{ "SHUT_RDWR", 2, SC_SHUT },
+	{ "MSG_PEEK", 2, SC_MSG }, { "MSG_DONTWAIT", 0x40, SC_MSG },
+	{ "MSG_WAITALL", 0x100, SC_MSG }, { "MSG_NOSIGNAL", 0x4000, SC_MSG },
+	{ "PROT_NONE", 0, SC_PROT }, { "PROT_READ", 1, SC_PROT },
+	{ "PROT_WRITE", 2, SC_PROT }, { "PROT_EXEC", 4, SC_PROT },
+	{ "MAP_SHARED", 1, SC_MAP }, { "MAP_PRIVATE", 2, SC_MAP },
+	{ "MAP_FIXED", 0x10, SC_MAP }, { "MAP_ANONYMOUS", 0x20, SC_MAP },
+	{ "CLOCK_REALTIME", 0, SC_CLOCK }, { "CLOCK_MONOTONIC", 1, SC_CLOCK },
+	{ "SIGHUP", 1, SC_SIG }, { "SIGINT", 2, SC_SIG },
+	{ "SIGQUIT", 3, SC_SIG }, { "SIGKILL", 9, SC_SIG },
+	{ "SIGUSR1", 10, SC_SIG }, { "SIGUSR2", 12, SC_SIG },
+	{ "SIGPIPE", 13, SC_SIG }, { "SIGALRM", 14, SC_SIG },
+	{ "SIGTERM", 15, SC_SIG }, { "SIGCHLD", 17, SC_SIG },
+	{ "SIGCONT", 18, SC_SIG }, { "SIGSTOP", 19, SC_SIG },
+	{ "POLLIN", 1, SC_NONE }, { "POLLPRI", 2, SC_NONE },
+	{ "POLLOUT", 4, SC_NONE },
+	{ "EPOLL_CTL_ADD", 1, SC_EPOLL_OP }, { "EPOLL_CTL_DEL", 2, SC_EPOLL_OP },
+	{ "EPOLL_CTL_MOD", 3, SC_EPOLL_OP },
+	{ "EPOLLIN", 1, SC_NONE }, { "EPOLLOUT", 4, SC_NONE },
+};
+
+#define NR_CONSTS (sizeof(table) / sizeof(table[0]))
+
+const struct sysconst *sysconst_all(size_t *n)
+{
+	*n = NR_CONSTS;
+	return table;
+}
+
+bool sysconst_lookup(const char *name, int64_t *v)
+{
+	for (size_t i = 0; i < NR_CONSTS; i++)
+		if (!strcmp(table[i].name, name)) {
+			*v = table[i].value;
+			return true;
+		}
+	return false;
+}
+
+/*
+ * The sets of each call's arguments, by position; calls and arguments
+ * not listed are shown as numbers.  Names are those of the syscall
+ * tables of every profile (i386 has fcntl64, mmap2, _llseek ...).
+ */
+static const struct {
+	const char		*call;
+	unsigned char		set[6];
+} calls[] = {
+	{ "open", { 0, SC_OPEN, SC_MODE } },
+	{ "openat", { SC_DIRFD, 0, SC_OPEN, SC_MODE } },
+	{ "creat", { 0, SC_MODE } },
+	{ "mkdir", { 0, SC_MODE } },
+	{ "mkdirat", { SC_DIRFD, 0, SC_MODE } },
+	{ "chmod", { 0, SC_MODE } },
+	{ "fchmod", { 0, SC_MODE } },
+	{ "fchmodat", { SC_DIRFD, 0, SC_MODE } },
+	{ "access", { 0, SC_ACCESS } },
+	{ "faccessat", { SC_DIRFD, 0, SC_ACCESS } },
+	{ "unlinkat", { SC_DIRFD, 0, SC_AT } },
+	{ "newfstatat", { SC_DIRFD, 0, 0, SC_AT } },
+	{ "fstatat64", { SC_DIRFD, 0, 0, SC_AT } },
+	{ "renameat", { SC_DIRFD, 0, SC_DIRFD } },
+	{ "linkat", { SC_DIRFD, 0, SC_DIRFD, 0, SC_AT } },
+	{ "symlinkat", { 0, SC_DIRFD } },
+	{ "readlinkat", { SC_DIRFD } },
+	{ "fchownat", { SC_DIRFD, 0, 0, 0, SC_AT } },
+	{ "utimensat", { SC_DIRFD, 0, 0, SC_AT } },
+	{ "pipe2", { 0, SC_OFLAGS } },
+	{ "dup3", { 0, 0, SC_OFLAGS } },
+	{ "lseek", { 0, 0, SC_SEEK } },
+	{ "_llseek", { 0, 0, 0, 0, SC_SEEK } },
+	{ "fcntl", { 0, SC_FCNTL, SC_FCNTL_ARG } },
+	{ "fcntl64", { 0, SC_FCNTL, SC_FCNTL_ARG } },
+	{ "socket", { SC_AF, SC_SOCKTYPE } },
+	{ "socketpair", { SC_AF, SC_SOCKTYPE } },
+	{ "accept4", { 0, 0, 0, SC_SOCKFLAGS } },
+	{ "setsockopt", { 0, SC_LEVEL, SC_SOCKOPT } },
+	{ "getsockopt", { 0, SC_LEVEL, SC_SOCKOPT } },
+	{ "sendto", { 0, 0, 0, SC_MSG } },
+	{ "recvfrom", { 0, 0, 0, SC_MSG } },
+	{ "sendmsg", { 0, 0, SC_MSG } },
+	{ "recvmsg", { 0, 0, SC_MSG } },
+	{ "shutdown", { 0, SC_SHUT } },
+	{ "mmap", { 0, 0, SC_PROT, SC_MAP } },
+	{ "mmap2", { 0, 0, SC_PROT, SC_MAP } },
+	{ "mprotect", { 0, 0, SC_PROT } },
+	{ "kill", { 0, SC_SIG } },
+	{ "tkill", { 0, SC_SIG } },
+	{ "tgkill", { 0, 0, SC_SIG } },
+	{ "clock_gettime", { SC_CLOCK } },
+	{ "clock_getres", { SC_CLOCK } },
+	{ "clock_nanosleep", { SC_CLOCK } },
+	{ "epoll_ctl", { 0, SC_EPOLL_OP } },
+};
+
+struct out {
+	char	*buf;
+	size_t	len, at;
+	bool	any;
+};
+
+static void put(struct out *o, const char *s)
+{
+	int n = snprintf(o->buf + o->at, o->len - o->at, "%s%s",
+			 o->any ? "|" : "", s);
+
+	o->any = true;
+	if (n > 0 && o->at + (size_t)n < o->len)
+		o->at += (size_t)n;
+	else
+		o->at = o->len - 1;
+}
+
+/* The first name of exactly v in set. */
+static const char *enum_name(enum sysconst_set set, int64_t v)
+{
+	for (size_t i = 0; i < NR_CONSTS; i++)
+		if (table[i].set == set && table[i].value == v)
+			return table[i].name;
+	return NULL;
+}
+
+static unsigned int bits(uint64_t v)
+{
+	unsigned int n = 0;
+
+	for (; v; v &= v - 1)
+		n++;
+	return n;
+}
+
+/* The flags of set in v, names with more bits first (O_SYNC holds
+ * O_DSYNC's bit); returns the bits no name covers. */
+static uint64_t flags(struct out *o, enum sysconst_set set, uint64_t v)
+{
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < NR_CONSTS; i++) {
+			uint64_t f = (uint64_t)table[i].value;
+
+			if (table[i].set != set || !f || (f & ~v) ||
+			    (bits(f) > 1) != (pass == 0))
+				continue;
+			put(o, table[i].name);
+			v &= ~f;
+		}
+	return v;
+}
+
+static bool rest(struct out *o, uint64_t v)
+{
+	char num[24];
+
+	if (!v)
+		return o->any;
+	if (!o->any)
+		return false;	/* no name at all: the number reads better */
+	snprintf(num, sizeof(num), "%#llx", (unsigned long long)v);
+	put(o, num);
+	return true;
+}
+
+static bool describe_set(enum sysconst_set set, int64_t v, struct out *o)
+{
+	const char *n;
+	uint64_t r;
+
+	switch (set) {
+	case SC_OPEN:
+		/* The access mode is a 2-bit number, not flags. */
+		n = enum_name(SC_OPEN, v & 3);
+		if (!n || (v & 3) == 3)
+			return false;
+		put(o, n);
+		r = flags(o, SC_OPEN, (uint64_t)v & ~(uint64_t)3);
+		return rest(o, r);
+	case SC_OFLAGS:
+		r = flags(o, SC_OPEN, (uint64_t)v & ~(uint64_t)3);
+		return (v & 3) ? false : rest(o, r);
+	case SC_MODE:
+		if (v <= 0 || v > 07777)
+			return false;
+		snprintf(o->buf, o->len, "%#llo", (unsigned long long)v);
+		return true;
+	case SC_SOCKTYPE:
+		n = enum_name(SC_SOCKTYPE, v & 0xf);
+		if (!n)
+			return false;
+		put(o, n);
+		r = flags(o, SC_SOCKFLAGS, (uint64_t)v & ~(uint64_t)0xf);
+		return rest(o, r);
+	case SC_ACCESS:
+	case SC_PROT:
+		if (v == 0) {
+			put(o, enum_name(set, 0));
+			return true;
+		}
+		/* fall through */
+	case SC_AT:
+	case SC_FDFLAGS:
+	case SC_MSG:
+	case SC_MAP:
+	case SC_SOCKFLAGS:
+		if (v <= 0)
+			return false;
+		r = flags(o, set, (uint64_t)v);
+		return rest(o, r);
+	default:
+		n = enum_name(set, v);
+		if (!n)
+			return false;
+		put(o, n);
+		return true;
+	}
+}
+
+bool sysconst_describe(const char *call, unsigned int arg, int64_t v,
+		       const int64_t *vals, const bool *known, char *buf,
+		       size_t len)
+{
+	struct out o = { buf, len, 0, false };
+	enum sysconst_set set = SC_NONE;
+
+	if (!call || arg >= 6 || len < 2)
+		return false;
+	buf[0] = 0;
+	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++)
+		if (!strcmp(calls[i].call, call)) {
+			set = (enum sysconst_set)calls[i].set[arg];
+			break;
+		}
+	if (set == SC_SOCKOPT) {
+		/* The option's name space is its level's. */
+		if (arg == 0 || !known[arg - 1])
+			return false;
+		set = vals[arg - 1] == 1 ? SC_SO :
+		      vals[arg - 1] == 6 ? SC_TCP : SC_NONE;
+	}
+	if (set == SC_FCNTL_ARG) {
+		/* F_SETFL takes O_* flags, F_SETFD FD_CLOEXEC. */
+		if (arg == 0 || !known[arg - 1])
+			return false;
+		set = vals[arg - 1] == 4 ? SC_OFLAGS :
+		      vals[arg - 1] == 2 ? SC_FDFLAGS : SC_NONE;
+	}
+	if (set == SC_NONE)
+		return false;
+	return describe_set(set, v, &o);
+}

@@ -1,0 +1,394 @@
+/* image-mem.c: the memory of instances: guarded slots carved from slabs, and read-only chunks for bound strings. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "image-priv.h"
+
+/*
+ * Every instance gets a slot: page-aligned writable memory whose end
+ * touches a guard page, so that a system call writing past a buffer or
+ * a cell faults there (EFAULT, or a short count) rather than reaching
+ * the process's heap or another instance.  A slab holds several slots of
+ * one size, guard pages between them:
+ *
+ *	| guard | slot 0 | guard | slot 1 | guard | ... | slot n-1 | guard |
+ *
+ * Linux 6.13 and later mark guard pages in the page tables
+ * (MADV_GUARD_INSTALL), which keeps a slab one mapping; earlier kernels
+ * get PROT_NONE pages, one mapping more per slot.  Slots are anonymous
+ * memory: the kernel's zero pages until touched, so a large .bss costs
+ * nothing until a syslet writes to it.  A freed slot is zeroed and kept
+ * for the next instance of that size: making and freeing instances one
+ * after the other costs no system call.
+ */
+
+#ifndef MADV_GUARD_INSTALL
+#define MADV_GUARD_INSTALL	102
+#endif
+
+#define SLIO_SLAB_BYTES		(256 * 1024)
+
+struct slio_class;
+
+struct slio_slab {
+	struct slio_class	*cls;
+	unsigned char		*base;		/* its first guard page */
+	size_t			len;
+	unsigned int		nr, nfree;
+	void			*free;		/* linked through first words */
+	struct slio_slab	*prev, *next;	/* slabs with room come first */
+};
+
+struct slio_class {
+	size_t			rw_len;		/* writable bytes per slot */
+	struct slio_slab	*slabs;
+	struct slio_class	*next;
+};
+
+static pthread_mutex_t slio_mem_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct slio_class *slio_classes;
+static int slio_guard_marks = 1;	/* MADV_GUARD_INSTALL works */
+
+size_t slio_page_size(void)
+{
+	static size_t page;
+
+	if (!page) {
+		long p = sysconf(_SC_PAGESIZE);
+
+		page = p > 0 ? (size_t)p : 4096;
+	}
+	return page;
+}
+
+static int guard(unsigned char *at, size_t len)
+{
+	if (__atomic_load_n(&slio_guard_marks, __ATOMIC_RELAXED)) {
+		if (!madvise(at, len, MADV_GUARD_INSTALL))
+			return 0;
+		if (errno != EINVAL)
+			return -1;
+		__atomic_store_n(&slio_guard_marks, 0, __ATOMIC_RELAXED);
+	}
+	return mprotect(at, len, PROT_NONE);
+}
+
+static void list_del(struct slio_slab *s)
+{
+	if (s->prev)
+		s->prev->next = s->next;
+	else
+		s->cls->slabs = s->next;
+	if (s->next)
+		s->next->prev = s->prev;
+	s->prev = s->next = NULL;
+}
+
+static void list_add(struct slio_slab *s, bool front)
+{
+	struct slio_class *c = s->cls;
+	struct slio_slab *t = c->slabs;
+
+	if (front || !t) {
+		s->next = t;
+		if (t)
+			t->prev = s;
+		c->slabs = s;
+		return;
+	}
+	while (t->next)
+		t = t->next;
+	t->next = s;
+	s->prev = t;
+}
+
+static struct slio_slab *slab_new(struct slio_class *c)
+{
+	size_t page = slio_page_size(), slot = c->rw_len + page;
+	struct slio_slab *s = calloc(1, sizeof(*s));
+	unsigned int nr;
+	void *p;
+
+	if (!s)
+		return NULL;
+	nr = slot >= SLIO_SLAB_BYTES ? 1 : (unsigned int)(SLIO_SLAB_BYTES / slot);
+	s->cls = c;
+	s->nr = s->nfree = nr;
+	s->len = page + nr * slot;
+	p = mmap(NULL, s->len, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED) {
+		free(s);
+		return NULL;
+	}
+	s->base = p;
+	if (guard(s->base, page))
+		goto fail;
+	for (unsigned int i = nr; i-- > 0;) {
+		unsigned char *rw = s->base + page + i * slot;
+
+		if (guard(rw + c->rw_len, page))
+			goto fail;
+		/* Pushed in reverse, so slot 0 is handed out first. */
+		memcpy(rw, &s->free, sizeof(void *));
+		s->free = rw;
+	}
+	list_add(s, true);
+	return s;
+fail:
+	munmap(s->base, s->len);
+	free(s);
+	return NULL;
+}
+
+void *slio_slot_get(size_t rw_len, struct slio_slab **slab)
+{
+	struct slio_class *c;
+	struct slio_slab *s;
+	void *rw = NULL;
+
+	pthread_mutex_lock(&slio_mem_lock);
+	for (c = slio_classes; c && c->rw_len != rw_len; c = c->next)
+		;
+	if (!c) {
+		c = calloc(1, sizeof(*c));
+		if (!c)
+			goto out;
+		c->rw_len = rw_len;
+		c->next = slio_classes;
+		slio_classes = c;
+	}
+	s = c->slabs;
+	if (!s || !s->nfree)
+		s = slab_new(c);
+	if (!s)
+		goto out;
+	rw = s->free;
+	if (!rw)	/* a new slab has a slot at least */
+		goto out;
+	memcpy(&s->free, rw, sizeof(void *));
+	memset(rw, 0, sizeof(void *));
+	if (--s->nfree == 0 && s->next) {
+		/* Full: behind the slabs that have room. */
+		list_del(s);
+		list_add(s, false);
+	}
+	*slab = s;
+out:
+	pthread_mutex_unlock(&slio_mem_lock);
+	return rw;
+}
+
+/* Zero a slot for its next instance.  Small ones by hand: their pages
+ * stay, and the next instance finds them without a fault; large ones go
+ * back to the kernel but for the first page (the atoms, always used),
+ * so that pages no one touched are not brought in. */
+#define SLIO_MEMSET_MAX		(16 * 1024)
+
+static void slot_clear(void *rw, size_t len)
+{
+	size_t page = slio_page_size();
+
+	if (len <= SLIO_MEMSET_MAX) {
+		memset(rw, 0, len);
+		return;
+	}
+	memset(rw, 0, page);
+	(void)madvise((unsigned char *)rw + page, len - page, MADV_DONTNEED);
+}
+
+void slio_slot_put(struct slio_slab *s, void *rw)
+{
+	struct slio_class *c = s->cls;
+
+	pthread_mutex_lock(&slio_mem_lock);
+	/* An empty slab goes back to the kernel, unless it is the only one
+	 * of its size: the next instance will want it. */
+	if (s->nfree + 1 == s->nr && (s->nr == 1 || c->slabs != s ||
+				      s->next)) {
+		list_del(s);
+		pthread_mutex_unlock(&slio_mem_lock);
+		munmap(s->base, s->len);
+		free(s);
+		return;
+	}
+	slot_clear(rw, c->rw_len);
+	memcpy(rw, &s->free, sizeof(void *));
+	s->free = rw;
+	if (++s->nfree == 1) {
+		list_del(s);
+		list_add(s, true);
+	}
+	pthread_mutex_unlock(&slio_mem_lock);
+}
+
+/*
+ * Bound strings: copied into read-only chunks, the strings of many
+ * instances to a chunk, so that binding costs no mapping per instance.
+ * A chunk is a memfd mapped twice: read-only where cells point, writable
+ * for the copy.  Without memfd_create, one private mapping is made
+ * writable while strings are copied in.  A chunk goes away with the last
+ * instance that uses it.
+ */
+struct slio_chunk {
+	unsigned char	*ro, *rw;	/* rw: NULL without a memfd */
+	size_t		size, used;
+	unsigned long	refs;
+};
+
+#define SLIO_CHUNK	(64 * 1024)
+
+static struct slio_chunk *slio_chunk_cur;
+static pthread_once_t slio_fork_once = PTHREAD_ONCE_INIT;
+
+static size_t round_up(size_t n, size_t align)
+{
+	return (n + align - 1) & ~(align - 1);
+}
+
+static void chunk_unmap(struct slio_chunk *c)
+{
+	munmap(c->ro, c->size);
+	if (c->rw)
+		munmap(c->rw, c->size);
+	free(c);
+}
+
+/*
+ * A memfd chunk is shared with a child after fork(): were either process
+ * to go on copying strings into it, or to reuse it from the start, it
+ * would write over the other's.  Both leave it as it is (it goes away
+ * with its last instance in each) and start a new one.  The lock is
+ * taken over fork() so that the child does not inherit it held.
+ */
+static void slio_fork_prepare(void)
+{
+	pthread_mutex_lock(&slio_mem_lock);
+}
+
+static void slio_fork_after(void)
+{
+	struct slio_chunk *c = slio_chunk_cur;
+
+	slio_chunk_cur = NULL;
+	if (c && !c->refs)
+		chunk_unmap(c);
+	pthread_mutex_unlock(&slio_mem_lock);
+}
+
+static void slio_fork_init(void)
+{
+	(void)pthread_atfork(slio_fork_prepare, slio_fork_after,
+			     slio_fork_after);
+}
+
+static struct slio_chunk *chunk_new(size_t len)
+{
+	size_t size = len > SLIO_CHUNK ? round_up(len, slio_page_size())
+				       : SLIO_CHUNK;
+	struct slio_chunk *c = calloc(1, sizeof(*c));
+	int fd;
+
+	if (!c)
+		return NULL;
+	c->size = size;
+	fd = memfd_create("syslet-strings", MFD_CLOEXEC);
+	if (fd >= 0) {
+		void *ro = MAP_FAILED, *rw = MAP_FAILED;
+
+		if (!ftruncate(fd, (off_t)size)) {
+			ro = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
+			rw = mmap(NULL, size, PROT_READ | PROT_WRITE,
+				  MAP_SHARED, fd, 0);
+		}
+		close(fd);
+		if (ro != MAP_FAILED && rw != MAP_FAILED) {
+			c->ro = ro;
+			c->rw = rw;
+			return c;
+		}
+		if (ro != MAP_FAILED)
+			munmap(ro, size);
+		if (rw != MAP_FAILED)
+			munmap(rw, size);
+	}
+	c->ro = mmap(NULL, size, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+		     0);
+	if (c->ro == MAP_FAILED) {
+		free(c);
+		return NULL;
+	}
+	return c;
+}
+
+struct slio_chunk *slio_blobs_copy(const void *const blobs[],
+				   const size_t *lens, int n, void **out)
+{
+	size_t page = slio_page_size(), len = 0, at, lo = 0;
+	struct slio_chunk *c, *old;
+
+	/* Each blob starts on a word, so a structure (sockaddr_in) is
+	 * aligned as its C type wants. */
+	for (int i = 0; i < n; i++)
+		if (lens[i])
+			len += round_up(lens[i], sizeof(long));
+	if (!len)
+		return NULL;
+	pthread_once(&slio_fork_once, slio_fork_init);
+	pthread_mutex_lock(&slio_mem_lock);
+	c = slio_chunk_cur;
+	if (!c || c->size - c->used < len) {
+		c = chunk_new(len);
+		if (!c) {
+			pthread_mutex_unlock(&slio_mem_lock);
+			errno = ENOMEM;
+			return NULL;
+		}
+		old = slio_chunk_cur;
+		slio_chunk_cur = c;
+		if (old && !old->refs)
+			chunk_unmap(old);
+	}
+	at = c->used;
+	if (!c->rw) {
+		lo = at & ~(page - 1);
+		if (mprotect(c->ro + lo, round_up(at + len, page) - lo,
+			     PROT_READ | PROT_WRITE)) {
+			pthread_mutex_unlock(&slio_mem_lock);
+			return NULL;
+		}
+	}
+	for (int i = 0; i < n; i++) {
+		if (!lens[i])
+			continue;
+		memcpy((c->rw ? c->rw : c->ro) + c->used, blobs[i], lens[i]);
+		out[i] = (char *)c->ro + c->used;
+		c->used += round_up(lens[i], sizeof(long));
+	}
+	if (!c->rw)
+		(void)mprotect(c->ro + lo, round_up(at + len, page) - lo,
+			       PROT_READ);
+	c->refs++;
+	pthread_mutex_unlock(&slio_mem_lock);
+	return c;
+}
+
+void slio_strs_put(struct slio_chunk *c)
+{
+	if (!c)
+		return;
+	pthread_mutex_lock(&slio_mem_lock);
+	if (--c->refs == 0) {
+		if (c != slio_chunk_cur)
+			chunk_unmap(c);
+		else
+			c->used = 0;	/* nothing points into it any more */
+	}
+	pthread_mutex_unlock(&slio_mem_lock);
+}

@@ -1,0 +1,163 @@
+/* interp.c: the interpreter's fast loop (atoms that never block, nobody observing) and its signal test, shared by the engines. */
+#include <config.h>
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include "interp.h"
+
+/* Signals whose default action is to do nothing: the kernel never makes
+ * them pending unless they are blocked, as they are while atoms run. */
+static bool ignored_by_default(int sig)
+{
+	return sig == SIGCHLD || sig == SIGURG || sig == SIGWINCH ||
+	       sig == SIGCONT;
+}
+
+/* Whether @sig, delivered now, would do anything: run a handler, or a
+ * default action other than ignoring it. */
+static bool signal_acts(int sig)
+{
+	struct sigaction sa;
+
+	if (sigaction(sig, NULL, &sa))
+		return true;
+	if (sa.sa_handler == SIG_IGN)
+		return false;
+	if (sa.sa_handler != SIG_DFL)
+		return true;
+	return !ignored_by_default(sig);
+}
+
+bool interp_signal_pending(const sigset_t *user_mask)
+{
+	sigset_t pend;
+	unsigned long p[sizeof(sigset_t) / sizeof(long)];
+	unsigned long m[sizeof(sigset_t) / sizeof(long)];
+	const unsigned int bits = 8 * sizeof(long);
+
+	if (sigpending(&pend))
+		return false;
+	/* The kernel's sigset is the first _NSIG bits of glibc's. */
+	memcpy(p, &pend, sizeof(p));
+	memcpy(m, user_mask, sizeof(m));
+	for (size_t i = 0; i < (NSIG - 1 + bits - 1) / bits; i++) {
+		unsigned long todo = p[i] & ~m[i];
+
+		while (todo) {
+			unsigned int b = (unsigned int)__builtin_ctzl(todo);
+
+			todo &= todo - 1;
+			if (signal_acts((int)(i * bits + b) + 1))
+				return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Atoms whose call @tab marks EMUL_P_INLINE (run in place) or
+ * EMUL_P_UMEM, one after the other, with the fetch, store, stop and SKIP
+ * rules of the full loop but nothing else, so that a chain of cheap
+ * calls costs what the calls cost.  Anything else (an ASYNC atom, a
+ * number past the table, another policy, an unreadable word) is left to
+ * the engine's full loop: *fp->up is then that atom, not run.
+ */
+struct syslet_uatom *interp_fast(struct interp_fast *fp)
+{
+	const unsigned char *tab = fp->tab;
+	unsigned long nrs = fp->nr_syscalls;
+	struct syslet_uatom *u = fp->up, *last = NULL;
+	/* Locals, not *fp: they stay in registers across the syscalls. */
+	unsigned long nsys = 0, numem = 0, lflags = fp->last_flags;
+	unsigned int budget = fp->budget;
+	unsigned long left = fp->limit;
+	struct emul_atom a;
+	long ret;
+
+	fp->done = false;
+	fp->signalled = false;
+	for (;;) {
+		unsigned long p, v;
+
+		/* copy_uatom() as straight-line loads; any fault leaves the
+		 * atom to the full loop, which reports it. */
+		EMUL_GET_OR_GOTO(p, &u->flags, out);
+		a.flags = p;
+		EMUL_GET_OR_GOTO(p, &u->nr, out);
+		a.nr = p;
+		if ((a.flags & SYSLET_ASYNC) || a.nr >= nrs)
+			break;
+		EMUL_GET_OR_GOTO(p, &u->ret_ptr, out);
+		a.ret_ptr = (long *)p;
+		EMUL_GET_OR_GOTO(p, &u->next, out);
+		a.next = (struct syslet_uatom *)p;
+		a.args[0] = a.args[1] = a.args[2] = 0;
+		a.args[3] = a.args[4] = a.args[5] = 0;
+#define INTERP_FAST_ARG(i)                                              \
+		EMUL_GET_OR_GOTO(p, &u->arg_ptr[i], out);               \
+		if (!p)                                                 \
+			goto fetched;                                   \
+		EMUL_GET_OR_GOTO(v, p, out);                            \
+		a.args[i] = v
+		INTERP_FAST_ARG(0);
+		INTERP_FAST_ARG(1);
+		INTERP_FAST_ARG(2);
+		INTERP_FAST_ARG(3);
+		INTERP_FAST_ARG(4);
+		INTERP_FAST_ARG(5);
+#undef INTERP_FAST_ARG
+fetched:
+		if (__builtin_expect(tab[a.nr] == EMUL_P_INLINE, 1)) {
+			ret = emul_raw_syscall(&a);
+			nsys++;
+			budget = budget > INTERP_SIG_SYSCALL ?
+				 budget - INTERP_SIG_SYSCALL : 0;
+			/* A failed call may have raised a signal (SIGPIPE):
+			 * look now.  The value itself never says "signal". */
+			if (__builtin_expect((unsigned long)ret > -4096UL, 0))
+				budget = 0;
+		} else if (tab[a.nr] == EMUL_P_UMEM) {
+			ret = interp_umem((unsigned long *)a.args[0],
+					  a.args[1]);
+			numem++;
+			budget = budget ? budget - 1 : 0;
+		} else {
+			break;
+		}
+		last = u;
+		lflags = a.flags;
+		if (a.ret_ptr && emul_put(a.ret_ptr, (unsigned long)ret))
+			ret = -EFAULT;
+		if (__builtin_expect(budget == 0, 0)) {
+			budget = INTERP_SIG_BUDGET;
+			if (fp->user_mask &&
+			    interp_signal_pending(fp->user_mask)) {
+				fp->signalled = true;
+				fp->done = true;
+				u = NULL;
+				break;
+			}
+		}
+		if (__builtin_expect(!(a.flags & SYSLET_STOP_MASK), 1))
+			u = a.next;
+		else if (interp_goes_on(a.flags, ret))
+			u = a.next;
+		else if (a.flags & SYSLET_SKIP_TO_NEXT_ON_STOP)
+			u = u + 1;
+		else
+			u = NULL;
+		if (!u) {
+			fp->done = true;
+			break;
+		}
+		if (__builtin_expect(--left == 0, 0))
+			break;
+	}
+out:
+	fp->nsys += nsys;
+	fp->numem += numem;
+	fp->budget = budget;
+	fp->last_flags = lflags;
+	fp->up = u;
+	return last;
+}

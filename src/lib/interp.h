@@ -1,0 +1,176 @@
+/* interp.h: the atom interpreter's rules every engine shares: copy_uatom, umem_add, the stop test and next/SKIP, trace events. */
+#ifndef SYSLET_INTERP_H
+#define SYSLET_INTERP_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <string.h>
+#include "emul.h"
+#include "emul-fault.h"
+
+/*
+ * These are the kernel's rules (kernel/async.c of the seeds) written once.
+ * An engine decides only where a call runs: in place, in a worker thread,
+ * or through io_uring; what is fetched, stored and taken next is decided
+ * here, the same way for all of them.
+ */
+
+/*
+ * copy_uatom(): the fixed fields, then the arguments through arg_ptr[]
+ * up to the first NULL pointer (the rest are zero and the pointers after
+ * it are not even read: atoms may be packed tightly).  private is never
+ * touched.  Any unreadable word gives -EFAULT and the atom does not run.
+ */
+static inline __attribute__((always_inline)) int
+interp_fetch(struct emul_atom *a, const struct syslet_uatom *u)
+{
+	unsigned long p;
+	int err;
+	unsigned int i;
+
+	err = emul_get(&a->flags, &u->flags);
+	err |= emul_get(&a->nr, &u->nr);
+	err |= emul_get((unsigned long *)&a->ret_ptr, &u->ret_ptr);
+	err |= emul_get((unsigned long *)&a->next, &u->next);
+	for (i = 0; i < 6; i++) {
+		err |= emul_get(&p, &u->arg_ptr[i]);
+		if (!p)
+			break;
+		if (emul_get(&a->args[i], (const void *)p))
+			return -EFAULT;
+	}
+	a->nargs = i;
+	for (; i < 6; i++)
+		a->args[i] = 0;
+	return err;
+}
+
+/* run_next_atom(): a switch on the masked flags, so an atom with two stop
+ * flags matches no case and never stops. */
+static inline int interp_goes_on(unsigned long flags, long ret)
+{
+	switch (flags & SYSLET_STOP_MASK) {
+	case SYSLET_STOP_ON_NONZERO:
+		return !ret;
+	case SYSLET_STOP_ON_ZERO:
+		return ret != 0;
+	case SYSLET_STOP_ON_NEGATIVE:
+		return ret >= 0;
+	case SYSLET_STOP_ON_NON_POSITIVE:
+		return ret > 0;
+	}
+	return 1;
+}
+
+/* next_uatom(): the atom after @u that ran with @flags and gave @ret;
+ * NULL ends the chain, *end says why. */
+static inline struct syslet_uatom *
+interp_next(struct syslet_uatom *u, const struct emul_atom *a, long ret,
+	    enum syslet_end *end)
+{
+	if (interp_goes_on(a->flags, ret)) {
+		*end = a->next ? SYSLET_END_NONE : SYSLET_END_NEXT;
+		return a->next;
+	}
+	if (a->flags & SYSLET_SKIP_TO_NEXT_ON_STOP) {
+		*end = SYSLET_END_NONE;
+		return u + 1;
+	}
+	*end = SYSLET_END_STOP;
+	return NULL;
+}
+
+/* The generic sys_umem_add(): read, add, write back; inc 0 only reads. */
+static inline long interp_umem(unsigned long *p, unsigned long inc)
+{
+	unsigned long v;
+
+	if (emul_get(&v, p))
+		return -EFAULT;
+	if (!inc)
+		return (long)v;
+	v += inc;
+	if (emul_put(p, v))
+		return -EFAULT;
+	return (long)v;
+}
+
+/* __exec_atom()'s store: -EFAULT when *ret_ptr cannot be written.  Sets
+ * *stored to whether the value landed. */
+static inline long interp_store(const struct emul_atom *a, long ret,
+				bool *stored)
+{
+	*stored = false;
+	if (!a->ret_ptr)
+		return ret;
+	if (emul_put(a->ret_ptr, (unsigned long)ret))
+		return -EFAULT;
+	*stored = true;
+	return ret;
+}
+
+/* A trace event for an atom that ran (or, with end FAULT, could not be
+ * read); the callback is only called when one is set. */
+static inline void interp_event(struct syslet_uatom *u,
+				const struct emul_atom *a, long ret,
+				bool stored, struct syslet_uatom *next,
+				enum syslet_end end, enum syslet_where where,
+				int handoff, struct syslet_event *out)
+{
+	struct syslet_event ev;
+	struct syslet_event *e = out ? out : &ev;
+
+	e->atom = u;
+	e->flags = a->flags;
+	e->nr = a->nr;
+	memcpy(e->args, a->args, sizeof(e->args));
+	e->nargs = a->nargs;
+	e->where = where;
+	e->end = end;
+	e->ret = ret;
+	e->ret_stored = stored;
+	e->handoff = handoff;
+	e->next = next;
+	e->tid = (int)emul_gettid();
+	e->seq = 0;
+	if (emul_trace_fn)
+		emul_trace_emit(e);
+}
+
+/*
+ * How often the engines look for pending signals.  One look is a syscall
+ * (rt_sigpending), as dear as a cheap atom, so it is paid for out of a
+ * budget: an atom that made a syscall costs INTERP_SIG_SYSCALL, any other
+ * one 1: a look every 64 syscall atoms or 256 umem_add atoms.  After a
+ * failed call (a write to a closed pipe raises SIGPIPE) the look is at
+ * once.
+ */
+#define INTERP_SIG_BUDGET	256
+#define INTERP_SIG_SYSCALL	4
+
+/* signal_pending() as the caller of async_exec would see it: a signal its
+ * own mask (@user_mask) lets through and whose disposition acts (a
+ * handler, or a default that stops, ends or dumps the process).  Ignored
+ * ones stay pending while the engine blocks signals, and go when it
+ * unblocks them, as they never would have been queued. */
+bool interp_signal_pending(const sigset_t *user_mask);
+
+/* The fast loop's state: in, out, or both. */
+struct interp_fast {
+	const unsigned char	*tab;	/* in: policy per number */
+	unsigned long		nr_syscalls;
+	const sigset_t		*user_mask;	/* in: NULL, no signal looks */
+	unsigned long		limit;	/* in: atoms at most this call */
+	struct syslet_uatom	*up;	/* in: first atom; out: next, unrun */
+	unsigned long		last_flags;	/* of the last atom run */
+	unsigned int		budget;	/* signal-look budget */
+	unsigned long		nsys, numem;	/* added to */
+	bool			done;	/* out: the chain ended */
+	bool			signalled;	/* out: ended by a signal */
+};
+
+/* Run atoms from fp->up while the fast loop can; the last atom run, or
+ * NULL when none. */
+struct syslet_uatom *interp_fast(struct interp_fast *fp);
+
+#endif /* SYSLET_INTERP_H */

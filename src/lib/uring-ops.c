@@ -1,0 +1,412 @@
+/* uring-ops.c: which atoms the uring engine sends through io_uring, and how each becomes an SQE (probed on the running kernel). */
+#include <config.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <liburing.h>
+#include "uring.h"
+#include "common/systab.h"
+
+/* Calls with an io_uring opcode that does what the call does, with the
+ * call's own argument layout translated below. */
+enum uop {
+	UOP_NONE = 0,
+	UOP_READ, UOP_PREAD, UOP_READV, UOP_PREADV, UOP_PREADV2,
+	UOP_WRITE, UOP_PWRITE, UOP_WRITEV, UOP_PWRITEV, UOP_PWRITEV2,
+	UOP_OPEN, UOP_OPENAT, UOP_OPENAT2, UOP_CLOSE, UOP_STATX,
+	UOP_FSYNC, UOP_FDATASYNC, UOP_FALLOCATE, UOP_SYNC_FILE_RANGE,
+	UOP_ACCEPT, UOP_ACCEPT4, UOP_CONNECT, UOP_SENDTO, UOP_RECVFROM,
+	UOP_SENDMSG, UOP_RECVMSG, UOP_SHUTDOWN, UOP_SOCKET,
+	UOP_RENAME, UOP_RENAMEAT, UOP_RENAMEAT2, UOP_UNLINK, UOP_UNLINKAT,
+	UOP_RMDIR, UOP_MKDIR, UOP_MKDIRAT, UOP_SYMLINK, UOP_SYMLINKAT,
+	UOP_LINK, UOP_LINKAT, UOP_NANOSLEEP, UOP_TEE, UOP_FADVISE,
+	UOP_MADVISE, UOP_EPOLL_CTL,
+	UOP_COUNT
+};
+
+static const struct {
+	const char	*name;
+	unsigned char	opcode;
+} uop_def[UOP_COUNT] = {
+	[UOP_READ] = { "read", IORING_OP_READ },
+	[UOP_PREAD] = { "pread64", IORING_OP_READ },
+	[UOP_READV] = { "readv", IORING_OP_READV },
+	[UOP_PREADV] = { "preadv", IORING_OP_READV },
+	[UOP_PREADV2] = { "preadv2", IORING_OP_READV },
+	[UOP_WRITE] = { "write", IORING_OP_WRITE },
+	[UOP_PWRITE] = { "pwrite64", IORING_OP_WRITE },
+	[UOP_WRITEV] = { "writev", IORING_OP_WRITEV },
+	[UOP_PWRITEV] = { "pwritev", IORING_OP_WRITEV },
+	[UOP_PWRITEV2] = { "pwritev2", IORING_OP_WRITEV },
+	[UOP_OPEN] = { "open", IORING_OP_OPENAT },
+	[UOP_OPENAT] = { "openat", IORING_OP_OPENAT },
+	[UOP_OPENAT2] = { "openat2", IORING_OP_OPENAT2 },
+	[UOP_CLOSE] = { "close", IORING_OP_CLOSE },
+	[UOP_STATX] = { "statx", IORING_OP_STATX },
+	[UOP_FSYNC] = { "fsync", IORING_OP_FSYNC },
+	[UOP_FDATASYNC] = { "fdatasync", IORING_OP_FSYNC },
+	[UOP_FALLOCATE] = { "fallocate", IORING_OP_FALLOCATE },
+	[UOP_SYNC_FILE_RANGE] = { "sync_file_range",
+				  IORING_OP_SYNC_FILE_RANGE },
+	[UOP_ACCEPT] = { "accept", IORING_OP_ACCEPT },
+	[UOP_ACCEPT4] = { "accept4", IORING_OP_ACCEPT },
+	[UOP_CONNECT] = { "connect", IORING_OP_CONNECT },
+	[UOP_SENDTO] = { "sendto", IORING_OP_SEND },
+	[UOP_RECVFROM] = { "recvfrom", IORING_OP_RECV },
+	[UOP_SENDMSG] = { "sendmsg", IORING_OP_SENDMSG },
+	[UOP_RECVMSG] = { "recvmsg", IORING_OP_RECVMSG },
+	[UOP_SHUTDOWN] = { "shutdown", IORING_OP_SHUTDOWN },
+	[UOP_SOCKET] = { "socket", IORING_OP_SOCKET },
+	[UOP_RENAME] = { "rename", IORING_OP_RENAMEAT },
+	[UOP_RENAMEAT] = { "renameat", IORING_OP_RENAMEAT },
+	[UOP_RENAMEAT2] = { "renameat2", IORING_OP_RENAMEAT },
+	[UOP_UNLINK] = { "unlink", IORING_OP_UNLINKAT },
+	[UOP_UNLINKAT] = { "unlinkat", IORING_OP_UNLINKAT },
+	[UOP_RMDIR] = { "rmdir", IORING_OP_UNLINKAT },
+	[UOP_MKDIR] = { "mkdir", IORING_OP_MKDIRAT },
+	[UOP_MKDIRAT] = { "mkdirat", IORING_OP_MKDIRAT },
+	[UOP_SYMLINK] = { "symlink", IORING_OP_SYMLINKAT },
+	[UOP_SYMLINKAT] = { "symlinkat", IORING_OP_SYMLINKAT },
+	[UOP_LINK] = { "link", IORING_OP_LINKAT },
+	[UOP_LINKAT] = { "linkat", IORING_OP_LINKAT },
+	[UOP_NANOSLEEP] = { "nanosleep", IORING_OP_TIMEOUT },
+	[UOP_TEE] = { "tee", IORING_OP_TEE },
+	[UOP_FADVISE] = { "fadvise64", IORING_OP_FADVISE },
+	[UOP_MADVISE] = { "madvise", IORING_OP_MADVISE },
+	[UOP_EPOLL_CTL] = { "epoll_ctl", IORING_OP_EPOLL_CTL },
+};
+
+#ifndef RENAME_NOREPLACE
+#define RENAME_NOREPLACE	1
+#endif
+#ifndef AT_REMOVEDIR
+#define AT_REMOVEDIR		0x200
+#endif
+
+int uring_ops_map(struct io_uring *ring, int profile, unsigned long nr_syscalls,
+		  unsigned char **out)
+{
+	struct io_uring_probe *probe = io_uring_get_probe_ring(ring);
+	unsigned char *map = calloc(nr_syscalls ? nr_syscalls : 1, 1);
+
+	if (!probe || !map) {
+		free(map);
+		if (probe)
+			io_uring_free_probe(probe);
+		return -ENOMEM;
+	}
+	for (int op = 1; op < UOP_COUNT; op++) {
+		int nr = systab_lookup((enum systab_profile)profile,
+				       uop_def[op].name);
+
+		if (nr < 0 || (unsigned long)nr >= nr_syscalls)
+			continue;
+		if (!io_uring_opcode_supported(probe, uop_def[op].opcode))
+			continue;
+		map[nr] = (unsigned char)op;
+	}
+	io_uring_free_probe(probe);
+	*out = map;
+	return 0;
+}
+
+const char *uring_op_name(int op)
+{
+	return op > 0 && op < UOP_COUNT ? uop_def[op].name : NULL;
+}
+
+/* A 64-bit offset from argument @i. */
+static inline uint64_t off_arg(const struct emul_atom *a, int i)
+{
+	return (uint64_t)a->args[i];
+}
+
+/* A positioned call with a negative offset: pread64() refuses it, while
+ * io_uring takes -1 for "the file position". */
+static inline bool bad_pos(const struct emul_atom *a, int i)
+{
+	return (int64_t)off_arg(a, i) < 0;
+}
+
+/*
+ * Fill @sqe for atom @a (whose call maps to @op).  Returns 0 when the SQE
+ * is ready, 1 when the answer is known without the kernel (*now: the
+ * call's result), -1 when this particular call cannot go through io_uring
+ * (an argument io_uring reads differently): the engine runs it itself.
+ */
+int uring_op_prep(struct io_uring_sqe *sqe, int op, const struct emul_atom *a,
+		  long *now)
+{
+	const unsigned long *x = a->args;
+	int fd = (int)x[0];
+
+	switch (op) {
+	case UOP_READ:
+		io_uring_prep_read(sqe, fd, (void *)x[1], (unsigned)x[2],
+				   (uint64_t)-1);
+		break;
+	case UOP_PREAD:
+		if (bad_pos(a, 3))
+			goto einval;
+		io_uring_prep_read(sqe, fd, (void *)x[1], (unsigned)x[2],
+				   off_arg(a, 3));
+		break;
+	case UOP_WRITE:
+		io_uring_prep_write(sqe, fd, (const void *)x[1],
+				    (unsigned)x[2], (uint64_t)-1);
+		break;
+	case UOP_PWRITE:
+		if (bad_pos(a, 3))
+			goto einval;
+		io_uring_prep_write(sqe, fd, (const void *)x[1],
+				    (unsigned)x[2], off_arg(a, 3));
+		break;
+	case UOP_READV:
+	case UOP_WRITEV:
+		io_uring_prep_rw(op == UOP_READV ? IORING_OP_READV :
+						   IORING_OP_WRITEV,
+				 sqe, fd, (const void *)x[1], (unsigned)x[2],
+				 (uint64_t)-1);
+		break;
+	case UOP_PREADV:
+	case UOP_PWRITEV:
+		if (bad_pos(a, 3))
+			goto einval;
+		io_uring_prep_rw(op == UOP_PREADV ? IORING_OP_READV :
+						    IORING_OP_WRITEV,
+				 sqe, fd, (const void *)x[1], (unsigned)x[2],
+				 off_arg(a, 3));
+		break;
+	case UOP_PREADV2:
+	case UOP_PWRITEV2:
+		/* -1 is the file position here too; flags in rw_flags. */
+		if ((int64_t)off_arg(a, 3) < -1)
+			goto einval;
+		io_uring_prep_rw(op == UOP_PREADV2 ? IORING_OP_READV :
+						     IORING_OP_WRITEV,
+				 sqe, fd, (const void *)x[1], (unsigned)x[2],
+				 off_arg(a, 3));
+		sqe->rw_flags = (int)x[5];
+		break;
+	case UOP_OPEN:
+		io_uring_prep_openat(sqe, AT_FDCWD, (const char *)x[0],
+				     (int)x[1], (mode_t)x[2]);
+		break;
+	case UOP_OPENAT:
+		io_uring_prep_openat(sqe, fd, (const char *)x[1], (int)x[2],
+				     (mode_t)x[3]);
+		break;
+	case UOP_OPENAT2:
+		io_uring_prep_rw(IORING_OP_OPENAT2, sqe, fd,
+				 (const void *)x[1], (unsigned)x[3], x[2]);
+		break;
+	case UOP_CLOSE:
+		io_uring_prep_close(sqe, fd);
+		break;
+	case UOP_STATX:
+		io_uring_prep_statx(sqe, fd, (const char *)x[1], (int)x[2],
+				    (unsigned)x[3], (struct statx *)x[4]);
+		break;
+	case UOP_FSYNC:
+		io_uring_prep_fsync(sqe, fd, 0);
+		break;
+	case UOP_FDATASYNC:
+		io_uring_prep_fsync(sqe, fd, IORING_FSYNC_DATASYNC);
+		break;
+	case UOP_FALLOCATE:
+		io_uring_prep_fallocate(sqe, fd, (int)x[1], (off_t)x[2],
+					(off_t)x[3]);
+		break;
+	case UOP_SYNC_FILE_RANGE:
+		io_uring_prep_sync_file_range(sqe, fd, (unsigned)x[2],
+					      (uint64_t)x[1], (int)x[3]);
+		break;
+	case UOP_ACCEPT:
+		io_uring_prep_accept(sqe, fd, (struct sockaddr *)x[1],
+				     (socklen_t *)x[2], 0);
+		break;
+	case UOP_ACCEPT4:
+		io_uring_prep_accept(sqe, fd, (struct sockaddr *)x[1],
+				     (socklen_t *)x[2], (int)x[3]);
+		break;
+	case UOP_CONNECT:
+		io_uring_prep_connect(sqe, fd, (const struct sockaddr *)x[1],
+				      (socklen_t)x[2]);
+		break;
+	case UOP_SENDTO:
+		/* With a destination address, sendto() is not send(). */
+		if (x[4])
+			return -1;
+		io_uring_prep_send(sqe, fd, (const void *)x[1], (size_t)x[2],
+				   (int)x[3]);
+		break;
+	case UOP_RECVFROM:
+		if (x[4])
+			return -1;
+		io_uring_prep_recv(sqe, fd, (void *)x[1], (size_t)x[2],
+				   (int)x[3]);
+		break;
+	case UOP_SENDMSG:
+		io_uring_prep_sendmsg(sqe, fd, (const struct msghdr *)x[1],
+				      (unsigned)x[2]);
+		break;
+	case UOP_RECVMSG:
+		io_uring_prep_recvmsg(sqe, fd, (struct msghdr *)x[1],
+				      (unsigned)x[2]);
+		break;
+	case UOP_SHUTDOWN:
+		io_uring_prep_shutdown(sqe, fd, (int)x[1]);
+		break;
+	case UOP_SOCKET:
+		io_uring_prep_socket(sqe, (int)x[0], (int)x[1], (int)x[2], 0);
+		break;
+	case UOP_RENAME:
+		io_uring_prep_renameat(sqe, AT_FDCWD, (const char *)x[0],
+				       AT_FDCWD, (const char *)x[1], 0);
+		break;
+	case UOP_RENAMEAT:
+		io_uring_prep_renameat(sqe, fd, (const char *)x[1], (int)x[2],
+				       (const char *)x[3], 0);
+		break;
+	case UOP_RENAMEAT2:
+		io_uring_prep_renameat(sqe, fd, (const char *)x[1], (int)x[2],
+				       (const char *)x[3], (unsigned)x[4]);
+		break;
+	case UOP_UNLINK:
+		io_uring_prep_unlinkat(sqe, AT_FDCWD, (const char *)x[0], 0);
+		break;
+	case UOP_RMDIR:
+		io_uring_prep_unlinkat(sqe, AT_FDCWD, (const char *)x[0],
+				       AT_REMOVEDIR);
+		break;
+	case UOP_UNLINKAT:
+		io_uring_prep_unlinkat(sqe, fd, (const char *)x[1], (int)x[2]);
+		break;
+	case UOP_MKDIR:
+		io_uring_prep_mkdirat(sqe, AT_FDCWD, (const char *)x[0],
+				      (mode_t)x[1]);
+		break;
+	case UOP_MKDIRAT:
+		io_uring_prep_mkdirat(sqe, fd, (const char *)x[1],
+				      (mode_t)x[2]);
+		break;
+	case UOP_SYMLINK:
+		io_uring_prep_symlinkat(sqe, (const char *)x[0], AT_FDCWD,
+					(const char *)x[1]);
+		break;
+	case UOP_SYMLINKAT:
+		io_uring_prep_symlinkat(sqe, (const char *)x[0], (int)x[1],
+					(const char *)x[2]);
+		break;
+	case UOP_LINK:
+		io_uring_prep_linkat(sqe, AT_FDCWD, (const char *)x[0],
+				     AT_FDCWD, (const char *)x[1], 0);
+		break;
+	case UOP_LINKAT:
+		io_uring_prep_linkat(sqe, fd, (const char *)x[1], (int)x[2],
+				     (const char *)x[3], (int)x[4]);
+		break;
+	case UOP_NANOSLEEP:
+		/* A pure timeout: -ETIME when it expires (0 below).  The
+		 * remaining time is never written: nothing interrupts it. */
+		io_uring_prep_timeout(sqe, (struct __kernel_timespec *)x[0],
+				      0, 0);
+		break;
+	case UOP_TEE:
+		io_uring_prep_tee(sqe, fd, (int)x[1], (unsigned)x[2],
+				  (unsigned)x[3]);
+		break;
+	case UOP_FADVISE:
+		io_uring_prep_fadvise(sqe, fd, (uint64_t)x[1], (off_t)x[2],
+				      (int)x[3]);
+		break;
+	case UOP_MADVISE:
+		io_uring_prep_madvise(sqe, (void *)x[0], (off_t)x[1],
+				      (int)x[2]);
+		break;
+	case UOP_EPOLL_CTL:
+		io_uring_prep_epoll_ctl(sqe, fd, (int)x[1], (int)x[2],
+					(struct epoll_event *)x[3]);
+		break;
+	default:
+		return -1;
+	}
+	return 0;
+einval:
+	*now = -EINVAL;
+	return 1;
+}
+
+/*
+ * io_uring waits on a descriptor opened O_NONBLOCK where the call would
+ * fail with EAGAIN: for these calls the engine must know the flag.
+ */
+bool uring_op_nbfd(int op)
+{
+	switch (op) {
+	case UOP_READ: case UOP_READV: case UOP_WRITE: case UOP_WRITEV:
+	case UOP_PREAD: case UOP_PREADV: case UOP_PWRITE: case UOP_PWRITEV:
+	case UOP_PREADV2: case UOP_PWRITEV2:
+	case UOP_ACCEPT: case UOP_ACCEPT4: case UOP_CONNECT:
+	case UOP_SENDTO: case UOP_RECVFROM: case UOP_SENDMSG:
+	case UOP_RECVMSG: case UOP_TEE:
+		return true;
+	}
+	return false;
+}
+
+/* The call reads or moves the file position (offset -1). */
+bool uring_op_filepos(int op, const struct emul_atom *a)
+{
+	switch (op) {
+	case UOP_READ: case UOP_READV: case UOP_WRITE: case UOP_WRITEV:
+		return true;
+	case UOP_PREADV2: case UOP_PWRITEV2:
+		return (int64_t)a->args[3] == -1;
+	}
+	return false;
+}
+
+/* A descriptor the call returned and whether it is O_NONBLOCK; -1 when
+ * it returns none. */
+int uring_op_newfd(int op, const struct emul_atom *a, long ret, bool *nb)
+{
+	if (ret < 0)
+		return -1;
+	switch (op) {
+	case UOP_OPEN:
+		*nb = (a->args[1] & O_NONBLOCK) != 0;
+		return (int)ret;
+	case UOP_OPENAT:
+		*nb = (a->args[2] & O_NONBLOCK) != 0;
+		return (int)ret;
+	case UOP_SOCKET:
+		*nb = (a->args[1] & SOCK_NONBLOCK) != 0;
+		return (int)ret;
+	case UOP_ACCEPT:
+		*nb = false;
+		return (int)ret;
+	case UOP_ACCEPT4:
+		*nb = (a->args[3] & SOCK_NONBLOCK) != 0;
+		return (int)ret;
+	}
+	return -1;
+}
+
+/* A transfer that the blocking call would have finished whole, and the
+ * size it asked for (0: none such). */
+unsigned long uring_op_whole(int op, const struct emul_atom *a)
+{
+	return op == UOP_WRITE || op == UOP_PWRITE || op == UOP_SENDTO ?
+	       a->args[2] : 0;
+}
+
+/* What the call would have returned, from the CQE's result. */
+long uring_op_result(int op, int res)
+{
+	if (op == UOP_NANOSLEEP && res == -ETIME)
+		return 0;
+	return res;
+}

@@ -1,0 +1,1467 @@
+/* uring.c: the uring backend: atoms that may block go through io_uring, many syslets' atoms per io_uring_enter, the interpreter running between completions. */
+#include <config.h>
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <sys/eventfd.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#include "uring.h"
+#include "interp.h"
+#include "common/systab.h"
+
+/*
+ * How it runs.  async_exec() runs a syslet in the caller for as long as
+ * its atoms are calls that never block (getppid, close, umem_add, ...),
+ * exactly as the emul engine does.  At the first atom whose call io_uring
+ * offers (read, openat, accept, ...) it fetches the arguments -- the
+ * atom runs now, as far as the ABI can tell -- writes an SQE and returns
+ * NULL: the syslet went async.  The SQE is not submitted yet: the next
+ * async_wait() (or the progress thread, or a full submission queue)
+ * submits everything prepared since, so the first atoms of a thousand
+ * syslets enter the kernel together.  On each
+ * completion the interpreter stores the result, takes the stop test and
+ * prepares the next atom, again into the same batch.  Calls io_uring
+ * lacks run in place when they cannot block, else (after a non-blocking
+ * attempt where one exists) on a small pool of worker threads that post
+ * their results back through an eventfd the ring polls.
+ *
+ * Who drives.  Completions are taken by whichever thread holds the head's
+ * driver lock: the caller inside async_wait() or async_unregister(), or,
+ * when the caller stays away,
+ * the head's progress thread: it looks every UR_TICK_NS while syslets
+ * are in flight, and drives the ring itself when the caller has not
+ * entered the library since its last look.  So a syslet completes into
+ * the ring although nobody calls async_wait(), as in the kernel.
+ */
+
+#define UR_SQ_ENTRIES	1024
+#define UR_CQ_ENTRIES	8192
+#define UR_TICK_NS	1000000L
+/* Atoms one async syslet runs in the driver before the others' turn. */
+#define UR_SLICE	256
+#define UR_EFD_TAG	1UL
+#define UR_DEFAULT_THREADS	1024
+#define UR_IOWQ_MAX	64
+#define UR_WORKER_STACK	(256 * 1024)
+
+/* What the chain knows of one descriptor (fd -1: none): learnt when it
+ * opened it, or from fcntl and lseek, and forgotten at the first call the
+ * engine makes itself, which could change it. */
+struct ur_fdk {
+	int	fd;
+	bool	nonblock;
+	bool	mine;		/* this chain opened it */
+	bool	seekable;	/* has a file position */
+};
+
+/* A syslet that went async. */
+struct ur_sl {
+	struct syslet_uatom	*u;	/* its current atom */
+	struct emul_atom	a;	/* as fetched when it was issued */
+	struct ur_sl		*next;	/* ready list, worker queue, free */
+	long			ret;	/* a worker's result */
+	long			partial;
+	unsigned long		last_flags;
+	unsigned char		pol;
+	unsigned char		op;	/* of the SQE in flight; 0: a worker */
+	bool			handoff;	/* it went async at this atom */
+	struct ur_fdk		k;
+};
+
+struct ur_defer {
+	struct syslet_uatom	*atom;
+	struct ur_defer		*next;
+};
+
+struct ur_head {
+	struct io_uring		ring;
+	/* The driver's lock: the ring, the slots and every list below
+	 * except the workers' own. */
+	pthread_mutex_t		lock;
+	struct syslet_uatom	**slots;
+	unsigned long		max_idx, cur_idx;
+	struct ur_defer		*dq_head, *dq_tail;
+	unsigned long		completions;
+	unsigned long		busy;		/* async, not yet complete */
+	unsigned int		unsubmitted;
+	struct ur_sl		*ready, *ready_tail;
+	struct ur_sl		*free_sl;
+	unsigned char		*ops;		/* nr -> uring op */
+	int			efd;
+	bool			efd_armed;
+	/* Workers for calls io_uring lacks that would block. */
+	pthread_mutex_t		wlock;
+	pthread_cond_t		wcond;
+	struct ur_sl		*wq_head, *wq_tail;
+	struct ur_sl		*wdone;		/* finished: lock-free LIFO */
+	unsigned long		max_threads, nr_threads, idle_threads;
+	pthread_t		*threads;
+	bool			wexit;
+	/* The progress thread. */
+	pthread_t		prog;
+	bool			prog_started;
+	uint32_t		prog_word;
+	uint32_t		prog_parked;
+	uint32_t		epoch;		/* bumped by the caller */
+	uint32_t		exiting;
+};
+
+/* One run of the interpreter: in the caller inside async_exec (inline),
+ * or by the driver on behalf of async syslets. */
+struct ur_ctx {
+	struct ur_head		*ah;
+	bool			inline_;
+	bool			masked;		/* inline: signals blocked */
+	unsigned int		budget;
+	sigset_t		user_mask;
+	struct emul_lstats	st;
+};
+
+static __thread struct ur_head *ur_cur;
+static int ur_heads;
+static sigset_t ur_blockset;
+static pthread_once_t ur_once = PTHREAD_ONCE_INIT;
+static int ur_init_err;
+static unsigned char *ur_ops_map;	/* probed once, native profile */
+/* What the fast loop may run in place: inline, and in the driver (where
+ * calls io_uring offers go to the ring instead, to be batched). */
+static unsigned char *ur_tab_inline, *ur_tab_driver;
+/* Calls that can take the engine's own descriptors away. */
+static long ur_close_nr, ur_dup2_nr, ur_dup3_nr, ur_close_range_nr;
+
+/*
+ * A forked child has no async head, as the kernel's heads belong to the
+ * task: it must not drive its parent's ring.  Its copies of the engine's
+ * descriptors are closed (the parent's ring is unaffected); the head's
+ * memory stays, as nothing in the child may free what the parent's
+ * threads were using.
+ */
+static void ur_atfork_child(void)
+{
+	struct ur_head *ah = ur_cur;
+
+	if (!ah)
+		return;
+	close(ah->ring.ring_fd);
+	if (ah->efd >= 0)
+		close(ah->efd);
+	ur_cur = NULL;
+	__atomic_sub_fetch(&ur_heads, 1, __ATOMIC_RELAXED);
+}
+
+static void ur_init_once(void)
+{
+	struct io_uring ring;
+	unsigned long n;
+	int err;
+
+	sigfillset(&ur_blockset);
+	sigdelset(&ur_blockset, SIGSEGV);
+	sigdelset(&ur_blockset, SIGBUS);
+	sigdelset(&ur_blockset, SIGFPE);
+	sigdelset(&ur_blockset, SIGILL);
+	sigdelset(&ur_blockset, SIGTRAP);
+	sigdelset(&ur_blockset, SIGSYS);
+	err = emul_init();
+	if (err) {
+		ur_init_err = err;
+		return;
+	}
+	pthread_atfork(NULL, NULL, ur_atfork_child);
+	/* Container profiles often refuse io_uring_setup: then this
+	 * backend is not available (auto falls back to emul). */
+	err = io_uring_queue_init(4, &ring, 0);
+	if (err) {
+		ur_init_err = err;
+		return;
+	}
+	ur_init_err = uring_ops_map(&ring, emul_prof->profile,
+				    emul_prof->nr_syscalls, &ur_ops_map);
+	io_uring_queue_exit(&ring);
+	if (ur_init_err)
+		return;
+	n = emul_prof->nr_syscalls;
+	ur_tab_inline = malloc(n);
+	ur_tab_driver = malloc(n);
+	if (!ur_tab_inline || !ur_tab_driver) {
+		ur_init_err = -ENOMEM;
+		return;
+	}
+	ur_close_nr = systab_lookup(emul_prof->profile, "close");
+	ur_dup2_nr = systab_lookup(emul_prof->profile, "dup2");
+	ur_dup3_nr = systab_lookup(emul_prof->profile, "dup3");
+	ur_close_range_nr = systab_lookup(emul_prof->profile, "close_range");
+	for (unsigned long nr = 0; nr < n; nr++) {
+		unsigned char pol = emul_prof->policy[nr];
+
+		if ((long)nr == ur_close_nr || (long)nr == ur_dup2_nr ||
+		    (long)nr == ur_dup3_nr || (long)nr == ur_close_range_nr)
+			pol = EMUL_P_BLOCK;	/* the full loop guards them */
+		ur_tab_inline[nr] = pol;
+		ur_tab_driver[nr] = ur_ops_map[nr] ? EMUL_P_BLOCK : pol;
+	}
+}
+
+static int ur_init(void)
+{
+	pthread_once(&ur_once, ur_init_once);
+	return ur_init_err;
+}
+
+static void futex_wake(uint32_t *addr, int n)
+{
+	syscall(SYS_futex, addr, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
+}
+
+static void futex_wait(uint32_t *addr, uint32_t val, const struct timespec *ts)
+{
+	syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, ts, NULL, 0);
+}
+
+/* ---- The completion ring ------------------------------------------- */
+
+static bool ring_put(struct ur_head *ah, struct syslet_uatom *atom)
+{
+	struct syslet_uatom **slot = ah->slots + ah->cur_idx;
+	unsigned long v;
+
+	if (emul_get(&v, slot) || v)
+		return false;
+	if (emul_put(slot, (unsigned long)atom))
+		return false;
+	if (++ah->cur_idx == ah->max_idx)
+		ah->cur_idx = 0;
+	ah->completions++;
+	EMUL_STAT_ADD(completions, 1);
+	return true;
+}
+
+static bool ring_flush(struct ur_head *ah)
+{
+	bool moved = false;
+
+	while (ah->dq_head && ring_put(ah, ah->dq_head->atom)) {
+		struct ur_defer *d = ah->dq_head;
+
+		ah->dq_head = d->next;
+		if (!ah->dq_head)
+			ah->dq_tail = NULL;
+		free(d);
+		moved = true;
+	}
+	return moved;
+}
+
+/* As the emul engine: a completion that finds its slot full waits, in
+ * order, behind the ring instead of being dropped. */
+static void ring_complete(struct ur_head *ah, struct syslet_uatom *atom)
+{
+	struct ur_defer *d;
+
+	ring_flush(ah);
+	if (!ah->dq_head && ring_put(ah, atom))
+		return;
+	EMUL_STAT_ADD(deferred, 1);
+	while (!(d = malloc(sizeof(*d))))
+		usleep(1000);
+	d->atom = atom;
+	d->next = NULL;
+	if (ah->dq_tail)
+		ah->dq_tail->next = d;
+	else
+		ah->dq_head = d;
+	ah->dq_tail = d;
+}
+
+/*
+ * The engine's descriptors are moved out of the way, near the top of the
+ * process's limit, so that a syslet's open() gets the number it would
+ * get with the kernel's syslets (3 in a fresh process).
+ */
+static int fd_high(int fd)
+{
+	struct rlimit rl;
+	long lo = 3;
+	int hi;
+
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur != RLIM_INFINITY &&
+	    rl.rlim_cur > 128)
+		lo = (long)rl.rlim_cur - 64;
+	hi = fcntl(fd, F_DUPFD_CLOEXEC, (int)lo);
+	if (hi < 0)
+		return fd;
+	close(fd);
+	return hi;
+}
+
+/* ---- Syslet records, lists ------------------------------------------ */
+
+static struct ur_sl *sl_get(struct ur_head *ah)
+{
+	struct ur_sl *sl = ah->free_sl;
+
+	if (sl) {
+		ah->free_sl = sl->next;
+		return sl;
+	}
+	while (!(sl = malloc(sizeof(*sl))))
+		usleep(1000);
+	return sl;
+}
+
+static void sl_put(struct ur_head *ah, struct ur_sl *sl)
+{
+	sl->next = ah->free_sl;
+	ah->free_sl = sl;
+}
+
+static void ready_add(struct ur_head *ah, struct ur_sl *sl)
+{
+	sl->next = NULL;
+	if (ah->ready_tail)
+		ah->ready_tail->next = sl;
+	else
+		ah->ready = sl;
+	ah->ready_tail = sl;
+}
+
+/* A syslet goes async: counted busy, and the progress thread is told
+ * when it sleeps for want of work. */
+static void went_async(struct ur_ctx *c, struct ur_sl *sl);
+
+static struct io_uring_sqe *get_sqe(struct ur_head *ah)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&ah->ring);
+
+	if (!sqe) {
+		/* The SQ is full: hand it to the kernel now. */
+		io_uring_submit(&ah->ring);
+		ah->unsubmitted = 0;
+		sqe = io_uring_get_sqe(&ah->ring);
+	}
+	return sqe;
+}
+
+static void arm_efd(struct ur_head *ah)
+{
+	struct io_uring_sqe *sqe;
+
+	if (ah->efd_armed)
+		return;
+	sqe = get_sqe(ah);
+	if (!sqe)
+		return;
+	io_uring_prep_poll_multishot(sqe, ah->efd, POLLIN);
+	io_uring_sqe_set_data64(sqe, UR_EFD_TAG);
+	ah->unsubmitted++;
+	ah->efd_armed = true;
+}
+
+/* ---- Workers ----------------------------------------------------------- */
+
+static void *ur_worker(void *arg)
+{
+	struct ur_head *ah = arg;
+	uint64_t one = 1;
+
+	pthread_mutex_lock(&ah->wlock);
+	for (;;) {
+		struct ur_sl *sl;
+
+		while (!ah->wq_head && !ah->wexit) {
+			ah->idle_threads++;
+			pthread_cond_wait(&ah->wcond, &ah->wlock);
+			ah->idle_threads--;
+		}
+		sl = ah->wq_head;
+		if (!sl)
+			break;
+		ah->wq_head = sl->next;
+		if (!ah->wq_head)
+			ah->wq_tail = NULL;
+		pthread_mutex_unlock(&ah->wlock);
+		sl->ret = emul_block_call(&sl->a, (enum emul_policy)sl->pol,
+					  sl->partial);
+		sl->next = __atomic_load_n(&ah->wdone, __ATOMIC_RELAXED);
+		while (!__atomic_compare_exchange_n(&ah->wdone, &sl->next, sl,
+						    true, __ATOMIC_RELEASE,
+						    __ATOMIC_RELAXED))
+			;
+		/* The counter cannot overflow: the driver reads it. */
+		(void)!write(ah->efd, &one, sizeof(one));
+		pthread_mutex_lock(&ah->wlock);
+	}
+	pthread_mutex_unlock(&ah->wlock);
+	return NULL;
+}
+
+/* Queue @sl for a worker.  @may_refuse: when no worker is free and the
+ * pool is at its limit, false is returned and the caller blocks in place,
+ * as the kernel does with no ready thread. */
+static bool worker_queue(struct ur_head *ah, struct ur_sl *sl, bool may_refuse)
+{
+	bool ok = true;
+
+	if (ah->efd < 0) {
+		int fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+
+		if (fd < 0)
+			return false;
+		ah->efd = fd_high(fd);
+	}
+	pthread_mutex_lock(&ah->wlock);
+	if (!ah->idle_threads || ah->wq_head) {
+		if (ah->nr_threads < ah->max_threads) {
+			pthread_attr_t attr;
+			sigset_t old;
+
+			pthread_attr_init(&attr);
+			pthread_attr_setstacksize(&attr, UR_WORKER_STACK);
+			pthread_sigmask(SIG_SETMASK, &ur_blockset, &old);
+			if (pthread_create(&ah->threads[ah->nr_threads], &attr,
+					   ur_worker, ah) == 0) {
+				ah->nr_threads++;
+				EMUL_STAT_ADD(threads, 1);
+			} else if (!ah->nr_threads) {
+				ok = false;
+			}
+			pthread_sigmask(SIG_SETMASK, &old, NULL);
+			pthread_attr_destroy(&attr);
+		} else if (may_refuse) {
+			ok = false;
+		}
+	}
+	if (ok) {
+		sl->next = NULL;
+		if (ah->wq_tail)
+			ah->wq_tail->next = sl;
+		else
+			ah->wq_head = sl;
+		ah->wq_tail = sl;
+		pthread_cond_signal(&ah->wcond);
+	}
+	pthread_mutex_unlock(&ah->wlock);
+	return ok;
+}
+
+/* ---- The interpreter's loop ------------------------------------------ */
+
+/* Inline, signals stay pending while atoms run in place, so that the
+ * chain can be stopped after the atom during which one arrived; blocked
+ * only once an atom runs here (a syslet that goes straight into the ring
+ * makes no signal syscall at all). */
+static inline void inline_mask(struct ur_ctx *c)
+{
+	if (c->inline_ && !c->masked) {
+		emul_sigmask(SIG_SETMASK, &ur_blockset, &c->user_mask);
+		c->masked = true;
+	}
+}
+
+static long block_here(struct ur_ctx *c, const struct emul_atom *a,
+		       enum emul_policy pol, long partial)
+{
+	sigset_t blocked;
+	long ret;
+
+	inline_mask(c);
+	/* Syslets in flight go on meanwhile (the progress thread drives):
+	 * this call may well wait for one of them. */
+	pthread_mutex_unlock(&c->ah->lock);
+	emul_sigmask(SIG_SETMASK, &c->user_mask, &blocked);
+	ret = emul_block_call(a, pol, partial);
+	emul_sigmask(SIG_SETMASK, &blocked, NULL);
+	pthread_mutex_lock(&c->ah->lock);
+	/* The program ran meanwhile and may have replaced the handler. */
+	emul_fault_own();
+	return ret;
+}
+
+enum { UR_END, UR_PARKED };
+
+/*
+ * max_nr_threads bounds the syslets in flight, as it bounded the kernel's
+ * cachemiss threads: with all of them taken, a syslet that would go async
+ * runs on in the caller, blocking where it must.
+ */
+static inline bool room(const struct ur_ctx *c)
+{
+	return c->ah->busy < c->ah->max_threads;
+}
+
+static void complete(struct ur_ctx *c, struct ur_sl *sl,
+		     struct syslet_uatom *last, unsigned long flags)
+{
+	struct ur_head *ah = c->ah;
+
+	if (!(flags & SYSLET_NO_COMPLETE))
+		ring_complete(ah, last);
+	sl_put(ah, sl);
+	__atomic_sub_fetch(&ah->busy, 1, __ATOMIC_RELAXED);
+}
+
+static void went_async(struct ur_ctx *c, struct ur_sl *sl)
+{
+	struct ur_head *ah = c->ah;
+
+	(void)sl;
+	EMUL_STAT_ADD(handoffs, 1);
+	if (__atomic_add_fetch(&ah->busy, 1, __ATOMIC_SEQ_CST) == 1 &&
+	    __atomic_load_n(&ah->prog_parked, __ATOMIC_SEQ_CST)) {
+		__atomic_add_fetch(&ah->prog_word, 1, __ATOMIC_RELEASE);
+		futex_wake(&ah->prog_word, 1);
+	}
+}
+
+/*
+ * Park the syslet at atom @u (fetched into @a): *slp is its record (NULL
+ * inline: one is taken now).
+ */
+static struct ur_sl *park(struct ur_ctx *c, struct ur_sl **slp,
+			  struct syslet_uatom *u, const struct emul_atom *a,
+			  const struct ur_fdk *k)
+{
+	struct ur_sl *sl = *slp;
+
+	if (!sl) {
+		sl = sl_get(c->ah);
+		sl->k = *k;
+		*slp = sl;
+		sl->handoff = true;
+		went_async(c, sl);
+	} else {
+		sl->handoff = false;
+	}
+	sl->u = u;
+	sl->a = *a;
+	sl->last_flags = a->flags;
+	return sl;
+}
+
+/*
+ * Run from atom @u until the chain ends (UR_END: *lastp the last atom
+ * run, NULL if none; *err -EFAULT when an atom could not be read) or it
+ * waits for the ring, a worker or its turn (UR_PARKED).
+ */
+/*
+ * Whether the call of @op on @fd can go to the ring.  Not when the
+ * descriptor is O_NONBLOCK (io_uring would wait where the call says
+ * EAGAIN) or not open (the call fails at once); nor for a call at the
+ * file position of a seekable file this chain did not open itself:
+ * io_uring reads and updates f_pos without the lock that read(2) and
+ * write(2) take, so two writers of one file (a shared stdout) could
+ * write at the same place.  The chain's knowledge saves the fcntl and
+ * lseek where it can.
+ */
+static bool fd_ring_ok(struct ur_fdk *k, int fd, bool filepos)
+{
+	long fl;
+
+	if (fd < 0)
+		return false;	/* EBADF at once; -1 is also "none" */
+	if (k->fd != fd) {
+		fl = emul_syscall6(__NR_fcntl, (unsigned long)fd, F_GETFL, 0,
+				   0, 0, 0);
+		if (fl < 0)
+			return false;
+		k->fd = fd;
+		k->nonblock = (fl & O_NONBLOCK) != 0;
+		k->mine = false;
+		k->seekable = emul_syscall6(__NR_lseek, (unsigned long)fd, 0,
+					    SEEK_CUR, 0, 0, 0) != -ESPIPE;
+	}
+	if (k->nonblock)
+		return false;
+	return !filepos || k->mine || !k->seekable;
+}
+
+/* An async syslet had its share of the driver: it goes on from @u
+ * after the others. */
+static int turn_over(struct ur_head *ah, struct ur_sl *sl,
+		     struct syslet_uatom *u)
+{
+	sl->u = u;
+	sl->handoff = false;
+	ready_add(ah, sl);
+	return UR_PARKED;
+}
+
+/* The atom (fetched) can start a run of the fast loop: a call it runs in
+ * place, or umem_add, and nobody observing. */
+static inline bool fastable(const struct ur_ctx *c, const struct emul_atom *a)
+{
+	unsigned char t;
+
+	if (a->nr >= emul_prof->nr_syscalls || (a->flags & SYSLET_ASYNC) ||
+	    __atomic_load_n(&emul_trace_fn, __ATOMIC_RELAXED))
+		return false;
+	t = (c->inline_ ? ur_tab_inline : ur_tab_driver)[a->nr];
+	return t == EMUL_P_INLINE || t == EMUL_P_UMEM;
+}
+
+static bool ours(const struct ur_head *ah, unsigned long fd)
+{
+	return (int)fd == ah->ring.ring_fd || (ah->efd >= 0 &&
+					       (int)fd == ah->efd);
+}
+
+/*
+ * close(), dup2() and dup3() onto the ring or its eventfd fail with
+ * EBADF; close_range() closes the rest of its range.  True when *ret is
+ * the call's answer.
+ */
+static bool guarded(const struct ur_head *ah, const struct emul_atom *a,
+		    long *ret)
+{
+	long nr = (long)a->nr;
+
+	if ((nr == ur_close_nr && ours(ah, a->args[0])) ||
+	    ((nr == ur_dup2_nr || nr == ur_dup3_nr) && ours(ah, a->args[1]))) {
+		*ret = -EBADF;
+		return true;
+	}
+	if (nr == ur_close_range_nr) {
+		unsigned int lo = (unsigned int)a->args[0];
+		unsigned int hi = (unsigned int)a->args[1];
+		int mine[2] = { ah->ring.ring_fd, ah->efd };
+		long r = 0;
+
+		if (mine[1] >= 0 && mine[1] < mine[0]) {
+			mine[1] = mine[0];
+			mine[0] = ah->efd;
+		}
+		for (int i = 0; i < 2 && lo <= hi; i++) {
+			unsigned int m = (unsigned int)mine[i];
+
+			if (mine[i] < 0 || m < lo || m > hi)
+				continue;
+			if (m > lo)
+				r = emul_syscall6(nr, lo, m - 1, a->args[2],
+						  0, 0, 0);
+			if (r < 0 || m == ~0U) {
+				*ret = r;
+				return true;
+			}
+			lo = m + 1;
+		}
+		*ret = lo <= hi ? emul_syscall6(nr, lo, hi, a->args[2], 0, 0,
+						0) : r;
+		return true;
+	}
+	return false;
+}
+
+static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
+		     struct ur_fdk *k, struct syslet_uatom *u,
+		     struct syslet_uatom **lastp, unsigned long *lflags,
+		     long *err)
+{
+	struct ur_head *ah = c->ah;
+	const struct emul_profile *prof = emul_prof;
+	unsigned int slice = UR_SLICE;
+	enum syslet_where where = c->inline_ ? SYSLET_WHERE_INLINE :
+					       SYSLET_WHERE_CACHEMISS;
+	struct emul_atom a;
+
+	for (;;) {
+		struct syslet_uatom *next;
+		enum syslet_end end;
+		enum emul_policy pol = EMUL_P_NONE;
+		bool stored = false, check = false, istore = true;
+		bool intr = false;
+		long ret;
+		int op;
+
+		if (interp_fetch(&a, u)) {
+			struct emul_atom z;
+
+			memset(&z, 0, sizeof(z));
+			c->st.faults++;
+			interp_event(u, &z, -EFAULT, false, NULL,
+				     SYSLET_END_FAULT, where, 0, NULL);
+			*err = -EFAULT;
+			return UR_END;
+		}
+		if (fastable(c, &a)) {
+			struct interp_fast f;
+			struct syslet_uatom *l;
+			unsigned long n;
+
+			/* From here atoms run in place: signals wait. */
+			inline_mask(c);
+			f.tab = c->inline_ ? ur_tab_inline : ur_tab_driver;
+			f.nr_syscalls = prof->nr_syscalls;
+			f.user_mask = c->inline_ ? &c->user_mask : NULL;
+			f.limit = c->inline_ ? ~0UL : slice;
+			f.up = u;
+			f.last_flags = *lflags;
+			f.budget = c->budget;
+			f.nsys = f.numem = 0;
+			l = interp_fast(&f);
+			n = f.nsys + f.numem;
+			c->budget = f.budget;
+			c->st.syscalls += f.nsys;
+			c->st.umem += f.numem;
+			c->st.atoms += n;
+			if (c->inline_)
+				c->st.inl += n;
+			else
+				c->st.cm += n;
+			if (l) {
+				*lastp = l;
+				*lflags = f.last_flags;
+			}
+			if (f.signalled) {
+				c->st.sigstops++;
+				return UR_END;
+			}
+			if (f.done)
+				return UR_END;
+			if (l) {
+				u = f.up;
+				if (!c->inline_ && (slice -= (unsigned int)n) == 0)
+					return turn_over(ah, *slp, u);
+				continue;
+			}
+			/* Nothing ran (its memory changed under us): the
+			 * full path below takes the atom. */
+		}
+		if (c->inline_ && (a.flags & SYSLET_ASYNC) && room(c)) {
+			/* Not run here: the driver takes it from the top. */
+			struct ur_sl *sl = park(c, slp, u, &a, k);
+
+			ready_add(ah, sl);
+			return UR_PARKED;
+		}
+		if (a.nr >= prof->nr_syscalls) {
+			ret = -ENOSYS;
+			istore = false;
+			goto ran;
+		}
+		pol = (enum emul_policy)(prof->policy[a.nr] & EMUL_P_MASK);
+		if (prof->policy[a.nr] & EMUL_P_SIGCHECK)
+			check = true;
+		switch (pol) {
+		case EMUL_P_UMEM:
+			inline_mask(c);
+			c->st.umem++;
+			ret = interp_umem((unsigned long *)a.args[0], a.args[1]);
+			goto ran;
+		case EMUL_P_DENY:
+			c->st.denied++;
+			ret = -EPERM;
+			goto ran;
+		case EMUL_P_NONE:
+			ret = -ENOSYS;
+			goto ran;
+		case EMUL_P_ARGS:
+			/* The deny list by argument: prctl(PR_SET_SECCOMP). */
+			if (systab_denied_args(prof->profile, (long)a.nr,
+					       a.args, a.nargs)) {
+				c->st.denied++;
+				ret = -EPERM;
+				goto ran;
+			}
+			pol = EMUL_P_INLINE;
+			break;
+		case EMUL_P_SIGACTION:
+			/* It may replace the engine's fault handler: taken
+			 * back at once, what it set kept as the program's. */
+			inline_mask(c);
+			c->st.syscalls++;
+			ret = emul_raw_syscall(&a);
+			emul_fault_own();
+			goto ran;
+		case EMUL_P_SIGMASK:
+			/* On the caller's mask inline; an async chain has
+			 * no caller's mask, as a cachemiss thread had none
+			 * of the caller's. */
+			inline_mask(c);
+			c->st.syscalls++;
+			ret = emul_atom_sigmask(c->inline_ ? &c->user_mask :
+						NULL, &a);
+			check = true;
+			goto ran;
+		default:
+			break;
+		}
+		c->st.syscalls++;
+		/* The engine's own descriptors are not the syslet's. */
+		if (guarded(ah, &a, &ret))
+			goto ran;
+		if (c->inline_ && pol != EMUL_P_INLINE &&
+		    ((a.flags & SYSLET_SYNC) || !room(c))) {
+			ret = block_here(c, &a, pol, 0);
+			/* A call interrupted in place ends the chain there. */
+			intr = ret == -EINTR;
+			goto ran;
+		}
+		op = ah->ops[a.nr];
+		if (op && uring_op_nbfd(op) &&
+		    !fd_ring_ok(k, (int)a.args[0], uring_op_filepos(op, &a)))
+			op = 0;
+		if (op && !(c->inline_ && pol == EMUL_P_INLINE)) {
+			struct io_uring_sqe *sqe = get_sqe(ah);
+			long now;
+			int r = sqe ? uring_op_prep(sqe, op, &a, &now) : -1;
+
+			if (r == 0) {
+				struct ur_sl *sl = park(c, slp, u, &a, k);
+
+				sl->op = (unsigned char)op;
+				io_uring_sqe_set_data(sqe, sl);
+				ah->unsubmitted++;
+				return UR_PARKED;
+			}
+			if (sqe) {
+				/* Unused: make it a no-op nobody waits for. */
+				io_uring_prep_nop(sqe);
+				sqe->flags |= IOSQE_CQE_SKIP_SUCCESS;
+				io_uring_sqe_set_data64(sqe, 0);
+				ah->unsubmitted++;
+			}
+			if (r == 1) {
+				ret = now;
+				goto ran;
+			}
+		}
+		/* A call the engine makes itself may change a flag. */
+		k->fd = -1;
+		if (pol == EMUL_P_INLINE) {
+			inline_mask(c);
+			ret = emul_raw_syscall(&a);
+		} else {
+			struct emul_try t;
+			struct ur_sl *sl;
+
+			inline_mask(c);
+			t.pos = -1;
+			emul_try_call(&a, pol, &t);
+			if (!t.blocked) {
+				ret = t.ret;
+				goto ran;
+			}
+			/* It would block: a worker runs it, unless none
+			 * is ready inline, where the caller blocks. */
+			if (c->inline_ && !*slp) {
+				sl = sl_get(ah);
+				sl->a = a;
+				sl->k = *k;
+				sl->op = 0;
+				sl->pol = (unsigned char)pol;
+				sl->partial = t.partial;
+				if (!worker_queue(ah, sl, true)) {
+					sl_put(ah, sl);
+					ret = block_here(c, &a, pol, t.partial);
+					intr = ret == -EINTR;
+					goto ran;
+				}
+				/* Queued before it is recorded as ours:
+				 * the worker only touches a, pol, partial,
+				 * ret and next, all set. */
+				*slp = sl;
+				sl->u = u;
+				sl->handoff = true;
+				sl->last_flags = a.flags;
+				went_async(c, sl);
+				return UR_PARKED;
+			}
+			sl = park(c, slp, u, &a, k);
+			sl->op = 0;
+			sl->pol = (unsigned char)pol;
+			sl->partial = t.partial;
+			if (worker_queue(ah, sl, false))
+				return UR_PARKED;
+			/* No thread at all: the driver blocks instead. */
+			ret = emul_block_call(&a, pol, t.partial);
+			goto ran;
+		}
+ran:
+		if (istore)
+			ret = interp_store(&a, ret, &stored);
+		c->st.atoms++;
+		if (c->inline_)
+			c->st.inl++;
+		else
+			c->st.cm++;
+		*lastp = u;
+		*lflags = a.flags;
+		if (c->inline_ && c->masked) {
+			unsigned int cost = pol == EMUL_P_UMEM ? 1 :
+					    INTERP_SIG_SYSCALL;
+
+			/* A failed call may have raised a signal. */
+			if (pol != EMUL_P_UMEM && (unsigned long)ret > -4096UL)
+				check = true;
+			c->budget = c->budget > cost ? c->budget - cost : 0;
+			if (!c->budget || intr)
+				check = true;
+			if (check) {
+				c->budget = INTERP_SIG_BUDGET;
+				if (intr || interp_signal_pending(&c->user_mask)) {
+					c->st.sigstops++;
+					interp_event(u, &a, ret, stored, NULL,
+						     SYSLET_END_SIGNAL, where,
+						     0, NULL);
+					return UR_END;
+				}
+			}
+		}
+		next = interp_next(u, &a, ret, &end);
+		if (__builtin_expect(emul_trace_fn != NULL, 0))
+			interp_event(u, &a, ret, stored, next, end, where, 0,
+				     NULL);
+		if (!next)
+			return UR_END;
+		u = next;
+		if (!c->inline_ && --slice == 0)
+			return turn_over(ah, *slp, u);
+	}
+}
+
+/* The driver goes on with @sl after its atom finished with @ret (or, for
+ * @have_ret false, from its current atom, not yet run). */
+static void resume(struct ur_ctx *c, struct ur_sl *sl, bool have_ret,
+		   long ret)
+{
+	struct syslet_uatom *u = sl->u, *last = u, *next;
+	unsigned long lflags = sl->last_flags;
+	long err = 0;
+
+	if (have_ret && sl->op && ret > 0 &&
+	    (unsigned long)ret < uring_op_whole(sl->op, &sl->a)) {
+		/* io_uring ended a write to a pipe or socket early where
+		 * the blocking call goes on: a worker writes the rest. */
+		sl->pol = emul_prof->policy[sl->a.nr] & EMUL_P_MASK;
+		sl->partial = ret;
+		sl->op = 0;
+		if (worker_queue(c->ah, sl, false))
+			return;
+		ret = emul_block_call(&sl->a, (enum emul_policy)sl->pol, ret);
+	}
+	if (have_ret) {
+		enum syslet_end end;
+		bool stored;
+
+		if (sl->op) {
+			bool nb = false;
+			int fd = uring_op_newfd(sl->op, &sl->a, ret, &nb);
+
+			if (fd >= 0) {
+				sl->k.fd = fd;
+				sl->k.nonblock = nb;
+				sl->k.mine = true;
+			} else if (sl->k.fd == (int)sl->a.args[0] &&
+				   (long)sl->a.nr == ur_close_nr) {
+				sl->k.fd = -1;
+			}
+		} else {
+			sl->k.fd = -1;	/* a worker ran it */
+		}
+		ret = interp_store(&sl->a, ret, &stored);
+		c->st.atoms++;
+		c->st.cm++;
+		lflags = sl->a.flags;
+		next = interp_next(u, &sl->a, ret, &end);
+		if (__builtin_expect(emul_trace_fn != NULL, 0))
+			interp_event(u, &sl->a, ret, stored, next, end,
+				     SYSLET_WHERE_CACHEMISS, sl->handoff,
+				     NULL);
+		sl->handoff = false;
+		if (!next) {
+			complete(c, sl, u, lflags);
+			return;
+		}
+		u = next;
+	}
+	if (run_chain(c, &sl, &sl->k, u, &last, &lflags, &err) == UR_PARKED)
+		return;
+	/* A fault fetching a later atom: the kernel queued nothing; the
+	 * atom that ran last is queued so the completion is not lost. */
+	complete(c, sl, last, lflags);
+}
+
+/* Ready syslets and the workers' results. */
+static void run_ready(struct ur_ctx *c)
+{
+	struct ur_head *ah = c->ah;
+	struct ur_sl *sl, *done;
+
+	done = __atomic_exchange_n(&ah->wdone, NULL, __ATOMIC_ACQUIRE);
+	while (done) {
+		sl = done;
+		done = sl->next;
+		resume(c, sl, true, sl->ret);
+	}
+	/* Only those ready now: a slice that ends requeues itself. */
+	sl = ah->ready;
+	ah->ready = ah->ready_tail = NULL;
+	while (sl) {
+		struct ur_sl *n = sl->next;
+
+		resume(c, sl, false, 0);
+		sl = n;
+	}
+}
+
+#define UR_REAP_BATCH 256
+
+/* Take every completion the CQ holds. */
+static unsigned int reap(struct ur_ctx *c)
+{
+	struct ur_head *ah = c->ah;
+	struct io_uring_cqe *cqe;
+	struct {
+		uint64_t	data;
+		int		res;
+	} got[UR_REAP_BATCH];
+	unsigned int total = 0;
+
+	for (;;) {
+		unsigned int head, n = 0;
+
+		io_uring_for_each_cqe(&ah->ring, head, cqe) {
+			got[n].data = cqe->user_data;
+			got[n].res = cqe->res;
+			if (cqe->user_data == UR_EFD_TAG &&
+			    !(cqe->flags & IORING_CQE_F_MORE))
+				ah->efd_armed = false;
+			if (++n == UR_REAP_BATCH)
+				break;
+		}
+		if (!n)
+			return total;
+		io_uring_cq_advance(&ah->ring, n);
+		total += n;
+		for (unsigned int i = 0; i < n; i++) {
+			struct ur_sl *sl;
+
+			if (got[i].data == UR_EFD_TAG) {
+				uint64_t v;
+
+				/* Cleared, so that it polls ready again only
+				 * for the next result. */
+				(void)!read(ah->efd, &v, sizeof(v));
+				continue;
+			}
+			if (!got[i].data)
+				continue;
+			sl = (struct ur_sl *)(uintptr_t)got[i].data;
+			resume(c, sl, true, uring_op_result(sl->op,
+							    got[i].res));
+		}
+		if (__atomic_load_n(&ah->wdone, __ATOMIC_RELAXED) || ah->ready)
+			run_ready(c);
+	}
+}
+
+
+/* What is ready and what has completed, with the lock held. */
+static void step(struct ur_ctx *c)
+{
+	struct ur_head *ah = c->ah;
+
+	if (ah->ready || __atomic_load_n(&ah->wdone, __ATOMIC_RELAXED))
+		run_ready(c);
+	reap(c);
+}
+
+/*
+ * Submit what is prepared and, when nothing is ready yet, wait for at
+ * least one completion (the signals of @waitmask open meanwhile; NULL:
+ * unchanged); then take what came.  Returns 0 or -EINTR.
+ */
+static int wait_step(struct ur_ctx *c, const sigset_t *waitmask)
+{
+	struct ur_head *ah = c->ah;
+	int err = 0;
+
+	if (ah->nr_threads)
+		arm_efd(ah);
+	if (!ah->ready && !__atomic_load_n(&ah->wdone, __ATOMIC_ACQUIRE) &&
+	    !io_uring_cq_ready(&ah->ring)) {
+		struct io_uring_cqe *cqe;
+		int r = io_uring_submit_and_wait_timeout(&ah->ring, &cqe, 1,
+							 NULL,
+							 (sigset_t *)waitmask);
+
+		ah->unsubmitted = 0;
+		if (r == -EINTR)
+			err = -EINTR;
+	} else if (waitmask && interp_signal_pending(waitmask)) {
+		/* Busy with ready syslets, the kernel never got to say
+		 * EINTR: a signal for the caller ends the wait all the
+		 * same (a syslet that loops forever must not hold it). */
+		err = -EINTR;
+	}
+	step(c);
+	return err;
+}
+
+static void submit(struct ur_head *ah)
+{
+	if (ah->unsubmitted) {
+		io_uring_submit(&ah->ring);
+		ah->unsubmitted = 0;
+	}
+}
+
+/* ---- The progress thread ----------------------------------------------- */
+
+static void *ur_progress(void *arg)
+{
+	struct ur_head *ah = arg;
+	const struct timespec tick = { 0, UR_TICK_NS };
+	uint32_t seen = __atomic_load_n(&ah->epoch, __ATOMIC_RELAXED);
+
+	for (;;) {
+		uint32_t w = __atomic_load_n(&ah->prog_word, __ATOMIC_ACQUIRE);
+		struct ur_ctx c;
+		uint32_t e;
+
+		if (__atomic_load_n(&ah->exiting, __ATOMIC_ACQUIRE))
+			break;
+		if (!__atomic_load_n(&ah->busy, __ATOMIC_SEQ_CST)) {
+			__atomic_store_n(&ah->prog_parked, 1, __ATOMIC_SEQ_CST);
+			if (!__atomic_load_n(&ah->busy, __ATOMIC_SEQ_CST))
+				futex_wait(&ah->prog_word, w, NULL);
+			__atomic_store_n(&ah->prog_parked, 0, __ATOMIC_SEQ_CST);
+			continue;
+		}
+		futex_wait(&ah->prog_word, w, &tick);
+		if (__atomic_load_n(&ah->exiting, __ATOMIC_ACQUIRE))
+			break;
+		e = __atomic_load_n(&ah->epoch, __ATOMIC_ACQUIRE);
+		if (e != seen) {
+			/* The caller came by since: it drives. */
+			seen = e;
+			continue;
+		}
+		if (pthread_mutex_trylock(&ah->lock))
+			continue;
+		memset(&c, 0, sizeof(c));
+		c.ah = ah;
+		emul_fault_own();
+		step(&c);
+		submit(ah);
+		emul_stats_flush(&c.st);
+		pthread_mutex_unlock(&ah->lock);
+	}
+	return NULL;
+}
+
+static void caller_came(struct ur_head *ah)
+{
+	__atomic_store_n(&ah->epoch, ah->epoch + 1, __ATOMIC_RELEASE);
+}
+
+/* ---- The backend's entry points ------------------------------------- */
+
+static long ur_register(struct async_head_user *uah, unsigned long len)
+{
+	unsigned long ring, bytes, maxthr, v, max_idx;
+	struct io_uring_params p;
+	struct ur_head *ah;
+	long err;
+
+	if (len != sizeof(struct async_head_user))
+		return -EINVAL;
+	if (ur_cur)
+		return -EEXIST;
+	err = ur_init();
+	if (err)
+		return err;
+	if (emul_get(&maxthr, &uah->max_nr_threads) ||
+	    emul_get(&ring, &uah->completion_ring) ||
+	    emul_get(&bytes, &uah->ring_size_bytes))
+		return -EFAULT;
+	if (!bytes)
+		return -EINVAL;
+	max_idx = bytes / sizeof(void *);
+	if (bytes != max_idx * sizeof(void *))
+		return -EINVAL;
+	/* Instead of the kernel's mlock(): the ring must be there and
+	 * writable now. */
+	for (unsigned long off = 0; off < bytes; off += 4096) {
+		unsigned long *q = (unsigned long *)(ring + off);
+
+		if (emul_get(&v, q) || emul_put(q, v))
+			return -EFAULT;
+	}
+	if (emul_get(&v, (unsigned long *)(ring + bytes - sizeof(long))) ||
+	    emul_put((unsigned long *)(ring + bytes - sizeof(long)), v))
+		return -EFAULT;
+	if (maxthr == (unsigned long)-1)
+		maxthr = UR_DEFAULT_THREADS;
+	if (maxthr > max_idx)
+		maxthr = max_idx;
+	ah = calloc(1, sizeof(*ah));
+	if (!ah)
+		return -ENOMEM;
+	ah->threads = calloc(maxthr ? maxthr : 1, sizeof(*ah->threads));
+	if (!ah->threads) {
+		free(ah);
+		return -ENOMEM;
+	}
+	memset(&p, 0, sizeof(p));
+	p.flags = IORING_SETUP_CQSIZE | IORING_SETUP_CLAMP |
+		  IORING_SETUP_SUBMIT_ALL;
+	/* Room for a completion of every syslet in flight (at most one SQE
+	 * each) and the eventfd's, so the CQ never overflows. */
+	p.cq_entries = UR_CQ_ENTRIES;
+	while (p.cq_entries < 2 * maxthr + 64 && p.cq_entries < (1U << 20))
+		p.cq_entries *= 2;
+	err = io_uring_queue_init_params(UR_SQ_ENTRIES, &ah->ring, &p);
+	if (err == -EINVAL) {
+		p.flags &= ~IORING_SETUP_SUBMIT_ALL;
+		err = io_uring_queue_init_params(UR_SQ_ENTRIES, &ah->ring, &p);
+	}
+	if (err) {
+		free(ah->threads);
+		free(ah);
+		return err;
+	}
+	ah->ring.ring_fd = ah->ring.enter_ring_fd = fd_high(ah->ring.ring_fd);
+	{
+		/* io_uring's own blocking work (an open that must read the
+		 * disk) runs on its io-wq threads, the cachemiss threads of
+		 * this backend: as many as max_nr_threads allows, up to
+		 * UR_IOWQ_MAX (io-wq's default is 4 per CPU). */
+		unsigned int w[2] = { maxthr < UR_IOWQ_MAX ? (unsigned)maxthr :
+						UR_IOWQ_MAX, 0 };
+
+		if (w[0])
+			(void)io_uring_register_iowq_max_workers(&ah->ring, w);
+	}
+	/* The workers' eventfd comes with the first worker. */
+	ah->efd = -1;
+	pthread_mutex_init(&ah->lock, NULL);
+	pthread_mutex_init(&ah->wlock, NULL);
+	pthread_cond_init(&ah->wcond, NULL);
+	ah->slots = (struct syslet_uatom **)ring;
+	ah->max_idx = max_idx;
+	ah->max_threads = maxthr;
+	ah->ops = ur_ops_map;
+	ur_cur = ah;
+	__atomic_add_fetch(&ur_heads, 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+static void start_progress(struct ur_head *ah)
+{
+	pthread_attr_t attr;
+	sigset_t old;
+
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, UR_WORKER_STACK);
+	pthread_sigmask(SIG_SETMASK, &ur_blockset, &old);
+	ah->prog_started = pthread_create(&ah->prog, &attr, ur_progress,
+					  ah) == 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_attr_destroy(&attr);
+}
+
+static struct syslet_uatom *ur_exec(struct syslet_uatom *atom, long *err)
+{
+	struct ur_head *ah = ur_cur;
+	struct syslet_uatom *last = NULL;
+	struct ur_sl *sl = NULL;
+	struct ur_fdk k = { -1, false, false, false };
+	unsigned long lflags = 0;
+	struct ur_ctx c;
+	int state;
+
+	*err = 0;
+	if (!ah) {
+		*err = -EINVAL;
+		return NULL;
+	}
+	c.ah = ah;
+	c.inline_ = true;
+	c.masked = false;
+	c.budget = INTERP_SIG_BUDGET;
+	memset(&c.st, 0, sizeof(c.st));
+	/* A bad pointer gives -EFAULT whatever the program did with SIGSEGV
+	 * and SIGBUS since the last call (emul-fault.c). */
+	emul_fault_own();
+	pthread_mutex_lock(&ah->lock);
+	caller_came(ah);
+	if (ah->dq_head)
+		ring_flush(ah);
+	state = run_chain(&c, &sl, &k, atom, &last, &lflags, err);
+	if (state == UR_PARKED && !ah->prog_started)
+		start_progress(ah);
+	pthread_mutex_unlock(&ah->lock);
+	if (c.masked)
+		emul_sigmask(SIG_SETMASK, &c.user_mask, NULL);
+	EMUL_STAT_ADD(execs, 1);
+	emul_stats_flush(&c.st);
+	if (state == UR_PARKED || *err)
+		return NULL;
+	return last;
+}
+
+/*
+ * async_wait(): back once @min completions went into the ring after the
+ * call, or nothing is busy; -EINTR when a signal the caller takes arrives
+ * while it waits.  The caller drives the ring meanwhile.
+ */
+static long ur_wait(unsigned long min)
+{
+	struct ur_head *ah = ur_cur;
+	unsigned long start;
+	sigset_t user;
+	struct ur_ctx c;
+	long ret = 0;
+
+	if (!ah)
+		return -EINVAL;
+	memset(&c, 0, sizeof(c));
+	c.ah = ah;
+	emul_fault_own();
+	/* Signals wait until io_uring_enter() opens the caller's mask. */
+	emul_sigmask(SIG_SETMASK, &ur_blockset, &user);
+	pthread_mutex_lock(&ah->lock);
+	caller_came(ah);
+	ring_flush(ah);
+	start = ah->completions;
+	step(&c);
+	while (min && ah->completions - start < min && ah->busy) {
+		ret = wait_step(&c, &user);
+		if (ret)
+			break;
+	}
+	submit(ah);
+	emul_stats_flush(&c.st);
+	pthread_mutex_unlock(&ah->lock);
+	emul_sigmask(SIG_SETMASK, &user, NULL);
+	return ret;
+}
+
+static long ur_unregister(struct async_head_user *uah, unsigned long len)
+{
+	struct ur_head *ah = ur_cur;
+	unsigned long dropped = 0;
+	struct ur_ctx c;
+
+	if (len != sizeof(struct async_head_user))
+		return -EINVAL;
+	(void)uah;
+	if (!ah)
+		return -EINVAL;
+	memset(&c, 0, sizeof(c));
+	c.ah = ah;
+	emul_fault_own();
+	pthread_mutex_lock(&ah->lock);
+	caller_came(ah);
+	/* The kernel waits for busy cachemiss threads to finish. */
+	step(&c);
+	while (ah->busy)
+		wait_step(&c, NULL);
+	emul_stats_flush(&c.st);
+	ring_flush(ah);
+	while (ah->dq_head) {
+		struct ur_defer *d = ah->dq_head;
+
+		ah->dq_head = d->next;
+		free(d);
+		dropped++;
+	}
+	pthread_mutex_unlock(&ah->lock);
+	if (dropped)
+		EMUL_STAT_ADD(dropped, dropped);
+	__atomic_store_n(&ah->exiting, 1, __ATOMIC_RELEASE);
+	if (ah->prog_started) {
+		__atomic_add_fetch(&ah->prog_word, 1, __ATOMIC_RELEASE);
+		futex_wake(&ah->prog_word, 1);
+		pthread_join(ah->prog, NULL);
+	}
+	pthread_mutex_lock(&ah->wlock);
+	ah->wexit = true;
+	pthread_cond_broadcast(&ah->wcond);
+	pthread_mutex_unlock(&ah->wlock);
+	for (unsigned long i = 0; i < ah->nr_threads; i++)
+		pthread_join(ah->threads[i], NULL);
+	io_uring_queue_exit(&ah->ring);
+	if (ah->efd >= 0)
+		close(ah->efd);
+	while (ah->free_sl) {
+		struct ur_sl *sl = ah->free_sl;
+
+		ah->free_sl = sl->next;
+		free(sl);
+	}
+	pthread_cond_destroy(&ah->wcond);
+	pthread_mutex_destroy(&ah->wlock);
+	pthread_mutex_destroy(&ah->lock);
+	free(ah->threads);
+	free(ah);
+	ur_cur = NULL;
+	__atomic_sub_fetch(&ur_heads, 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+static void ur_ring_freed(void)
+{
+	struct ur_head *ah = ur_cur;
+
+	if (ah && __atomic_load_n(&ah->dq_head, __ATOMIC_RELAXED)) {
+		pthread_mutex_lock(&ah->lock);
+		ring_flush(ah);
+		pthread_mutex_unlock(&ah->lock);
+	}
+}
+
+static long ur_umem_add(unsigned long *uptr, unsigned long inc)
+{
+	long err = ur_init();
+
+	if (err)
+		return err;
+	emul_fault_own();
+	return interp_umem(uptr, inc);
+}
+
+static int ur_probe(void)
+{
+	return ur_init();
+}
+
+static int ur_set_profile(int profile)
+{
+	int err = ur_init();
+
+	if (err)
+		return err;
+	/* The opcode table was probed for the native numbering. */
+	return profile == (int)systab_native_profile() ? 0 : -ENOTSUP;
+}
+
+static int ur_registered(void)
+{
+	return __atomic_load_n(&ur_heads, __ATOMIC_RELAXED);
+}
+
+const struct syslet_backend syslet_backend_uring = {
+	.name = "uring",
+	.probe = ur_probe,
+	.async_register = ur_register,
+	.async_exec = ur_exec,
+	.async_wait = ur_wait,
+	.async_unregister = ur_unregister,
+	.umem_add = ur_umem_add,
+	.set_profile = ur_set_profile,
+	.ring_freed = ur_ring_freed,
+	.registered = ur_registered,
+	.observed = true,
+};

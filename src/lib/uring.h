@@ -1,0 +1,21 @@
+/* uring.h: internals of the uring backend shared by its two files (engine, opcode table). */
+#ifndef SYSLET_URING_H
+#define SYSLET_URING_H
+
+#include <liburing.h>
+#include "emul.h"
+
+/* For each syscall number of @profile, the uring op that runs it (0: none
+ * on this kernel), as probed on @ring; malloc'd into *out. */
+int uring_ops_map(struct io_uring *ring, int profile,
+		  unsigned long nr_syscalls, unsigned char **out);
+int uring_op_prep(struct io_uring_sqe *sqe, int op, const struct emul_atom *a,
+		  long *now);
+long uring_op_result(int op, int res);
+bool uring_op_nbfd(int op);
+bool uring_op_filepos(int op, const struct emul_atom *a);
+unsigned long uring_op_whole(int op, const struct emul_atom *a);
+int uring_op_newfd(int op, const struct emul_atom *a, long ret, bool *nb);
+const char *uring_op_name(int op);
+
+#endif /* SYSLET_URING_H */

@@ -1,0 +1,29 @@
+# tests/diff.mk: the differential test (tests/diff/): random atom graphs through a reference written from the 2007 code and through every backend present.
+# make check runs the default seed (tens of thousands of graphs); make
+# check-long runs millions.  The program uses only libsyslet's public
+# calls and no libelf, so that it also links statically for the guests.
+diff_sources = tests/diff/diff.c tests/diff/diff.h tests/diff/ref.c \
+	tests/diff/gen.c
+check_PROGRAMS += tests/diff/difftest
+TESTS += tests/diff/difftest
+tests_diff_difftest_SOURCES = $(diff_sources)
+tests_diff_difftest_LDADD = src/lib/libsyslet.la -lpthread
+if HAVE_M32
+check_PROGRAMS += tests/diff/difftest32
+TESTS += tests/diff/difftest32
+tests_diff_difftest32_SOURCES = $(diff_sources)
+tests_diff_difftest32_CFLAGS = $(AM_CFLAGS) -m32 -pthread
+tests_diff_difftest32_LDFLAGS = -m32 -pthread
+tests_diff_difftest32_LDADD = tests/runtime/libsyslet32.la
+diff_long32 = tests/diff/difftest32
+else
+diff_long32 =
+endif
+
+DIFF_LONG_COUNT = 2000000
+.PHONY: check-long
+check-long: tests/diff/difftest $(diff_long32)
+	@for t in tests/diff/difftest $(diff_long32); do \
+		echo "$$t --count=$(DIFF_LONG_COUNT) $(DIFF_FLAGS)"; \
+		$$t --count=$(DIFF_LONG_COUNT) $(DIFF_FLAGS) || exit 1; \
+	done

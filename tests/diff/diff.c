@@ -1,0 +1,613 @@
+/* diff.c: the differential test (difftest): random atom graphs through the reference (ref.c) and through every backend present, compared word for word. */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <libsyslet.h>
+#include "diff.h"
+
+/*
+ * Each graph starts from the same memory, the same pipe contents and the
+ * same ring for the reference and for the backend, and every observable
+ * is compared: what async_exec returned (atom, NULL, errno), the ring
+ * after the syslet ended and after a full slot was cleared, every byte
+ * of the arena (atoms, cells, results) and what the pipes hold.
+ *
+ * The work runs in a child process: a backend that crashes, exits (a
+ * denied call that ran) or hangs is reported by the parent with the graph
+ * it was running and the command line that runs that graph alone.
+ * Uses only libsyslet's public calls, so that the same program runs in the
+ * kernel-check guests against the kernel backend.
+ */
+
+#define DIFF_DEFAULT_SEED	0x5eed2007ULL
+#define DIFF_HANG_SECONDS	120
+#define DIFF_JUNK		((struct syslet_uatom *)1)
+
+struct opts {
+	uint64_t	seed;
+	unsigned long	from, count;
+	unsigned int	ring_index;
+	const char	*backends;
+	int		verbose;
+	unsigned int	max_reports;
+};
+
+/* Shared with the parent: where the child is. */
+struct progress {
+	volatile unsigned long	graph;
+	volatile unsigned long	beat;
+	volatile unsigned int	ring_index;
+	volatile int		done;	/* the child returned normally */
+	char			backend[16];
+};
+
+static struct progress *prog;
+
+static void die(const char *what)
+{
+	fprintf(stderr, "difftest: %s: %s\n", what, strerror(errno));
+	exit(99);
+}
+
+static int memfd(void)
+{
+#ifdef SYS_memfd_create
+	int fd = (int)syscall(SYS_memfd_create, "syslet-diff", 0);
+
+	if (fd >= 0)
+		return fd;
+#endif
+	return open("/tmp", O_TMPFILE | O_RDWR, 0600);
+}
+
+static void arena_init(struct diff_arena *ar)
+{
+	static const unsigned char prot[DIFF_NPAGES] = {
+		[DIFF_PG_A0] = DIFF_RW, [DIFF_PG_A1] = DIFF_RW,
+		[DIFF_PG_GAP1] = DIFF_NONE, [DIFF_PG_B] = DIFF_RO,
+		[DIFF_PG_D0] = DIFF_RW, [DIFF_PG_D1] = DIFF_RW,
+		[DIFF_PG_GAP2] = DIFF_NONE, [DIFF_PG_R] = DIFF_RO,
+	};
+	unsigned long resv_len;
+	unsigned char *resv;
+	int fd, p[2];
+
+	ar->page = (unsigned long)sysconf(_SC_PAGESIZE);
+	ar->size = DIFF_NPAGES * ar->page;
+	resv_len = (2 * DIFF_GUARD + DIFF_NPAGES) * ar->page;
+	resv = mmap(NULL, resv_len, PROT_NONE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (resv == MAP_FAILED)
+		die("mmap of the reservation");
+	ar->resv_lo = (unsigned long)resv;
+	ar->resv_hi = ar->resv_lo + resv_len;
+	ar->base = resv + DIFF_GUARD * ar->page;
+	fd = memfd();
+	if (fd < 0 || ftruncate(fd, (off_t)ar->size))
+		die("memory for the arena");
+	if (mmap(ar->base, ar->size, PROT_NONE, MAP_SHARED | MAP_FIXED, fd,
+		 0) == MAP_FAILED)
+		die("mmap of the arena");
+	ar->alias = mmap(NULL, ar->size, PROT_READ | PROT_WRITE, MAP_SHARED,
+			 fd, 0);
+	if (ar->alias == MAP_FAILED)
+		die("mmap of the arena's alias");
+	close(fd);
+	memcpy(ar->prot, prot, sizeof(prot));
+	for (int i = 0; i < DIFF_NPAGES; i++) {
+		int pr = prot[i] == DIFF_RW ? PROT_READ | PROT_WRITE :
+			 prot[i] == DIFF_RO ? PROT_READ : PROT_NONE;
+
+		if (mprotect(ar->base + i * ar->page, ar->page, pr))
+			die("mprotect");
+	}
+
+	if (pipe2(p, O_NONBLOCK))
+		die("pipe");
+	ar->fd.in_rd = p[0], ar->fd.in_wr = p[1];
+	if (pipe2(p, O_NONBLOCK))
+		die("pipe");
+	ar->fd.out_rd = p[0], ar->fd.out_wr = p[1];
+	if (pipe2(p, O_NONBLOCK))
+		die("pipe");
+	ar->fd.empty_rd = p[0], ar->fd.empty_wr = p[1];
+	if (pipe2(p, O_NONBLOCK))
+		die("pipe");
+	ar->fd.eof_rd = p[0];
+	close(p[1]);
+	if (pipe2(p, O_NONBLOCK))
+		die("pipe");
+	ar->fd.epipe_wr = p[1];
+	close(p[0]);
+}
+
+static size_t drain(int fd, unsigned char *buf)
+{
+	unsigned char junk[4096];
+	size_t n = 0;
+
+	for (;;) {
+		ssize_t r = buf ? read(fd, buf + n, DIFF_PIPE_MAX - n)
+				: read(fd, junk, sizeof(junk));
+
+		if (r <= 0)
+			return n;
+		if (buf) {
+			n += (size_t)r;
+			if (n == DIFF_PIPE_MAX)
+				return n;
+		}
+	}
+}
+
+/* The same start for every run: the arena and the pipes. */
+static void load(const struct diff_arena *ar, const struct diff_graph *g)
+{
+	memcpy(ar->alias, g->image, ar->size);
+	drain(ar->fd.in_rd, NULL);
+	drain(ar->fd.out_rd, NULL);
+	drain(ar->fd.empty_rd, NULL);
+	if (g->in_fill &&
+	    write(ar->fd.in_wr, g->in_data, g->in_fill) != (ssize_t)g->in_fill)
+		die("write to the input pipe");
+}
+
+static void capture(const struct diff_arena *ar, struct diff_outcome *o)
+{
+	memcpy(o->mem, ar->alias, ar->size);
+	o->in_len = drain(ar->fd.in_rd, o->in_left);
+	o->out_len = drain(ar->fd.out_rd, o->out);
+	o->empty_len = drain(ar->fd.empty_rd, o->empty);
+}
+
+static void outcome_alloc(const struct diff_arena *ar, struct diff_outcome *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->mem = malloc(ar->size);
+	o->in_left = malloc(DIFF_PIPE_MAX);
+	o->out = malloc(DIFF_PIPE_MAX);
+	o->empty = malloc(DIFF_PIPE_MAX);
+	if (!o->mem || !o->in_left || !o->out || !o->empty)
+		die("malloc");
+}
+
+/* The backend's run, from the ring state the model holds. */
+struct head {
+	struct async_head_user	ahu;
+	struct syslet_uatom	*ring[DIFF_RING];
+	struct ref_ring		model;
+};
+
+static int head_register(struct head *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->ahu.completion_ring = h->ring;
+	h->ahu.ring_size_bytes = sizeof(h->ring);
+	h->ahu.max_nr_threads = 2;
+	return sys_async_register(&h->ahu, sizeof(h->ahu)) ? -errno : 0;
+}
+
+static void head_unregister(struct head *h)
+{
+	if (sys_async_unregister(&h->ahu, sizeof(h->ahu)))
+		die("async_unregister");
+}
+
+/* A syslet that goes async and completes: moves the ring's index on. */
+static void advance_ring(struct head *h, unsigned long umem_nr)
+{
+	static unsigned long cell, zero;
+	static unsigned long *cellp = &cell;
+	struct syslet_uatom a;
+
+	memset(&a, 0, sizeof(a));
+	a.flags = SYSLET_ASYNC;
+	a.nr = umem_nr;
+	a.arg_ptr[0] = (unsigned long *)&cellp;
+	a.arg_ptr[1] = &zero;
+	errno = 0;
+	if (sys_async_exec(&a) || errno)
+		die("async_exec of the ring advance");
+	while (!h->ring[h->model.idx])
+		sys_async_wait(1);
+	h->ring[h->model.idx] = NULL;
+	h->model.idx = (h->model.idx + 1) % DIFF_RING;
+}
+
+static void run_backend(const struct diff_arena *ar, struct head *h,
+			const struct diff_graph *g, struct diff_outcome *o)
+{
+	struct syslet_uatom *done;
+	unsigned int junk = h->model.idx;
+
+	memset(h->ring, 0, sizeof(h->ring));
+	if (g->ring_junk)
+		h->ring[junk] = DIFF_JUNK;
+	load(ar, g);
+	errno = 0;
+	done = sys_async_exec((struct syslet_uatom *)g->entry);
+	o->ret = (unsigned long)done;
+	o->err = done ? 0 : errno;
+	if (!done && !o->err)
+		while (sys_async_wait(1) < 0 && errno == EINTR)
+			;
+	memcpy(o->ring1, h->ring, sizeof(o->ring1));
+	if (g->ring_junk && h->ring[junk] == DIFF_JUNK) {
+		h->ring[junk] = NULL;
+		sys_async_wait(0);
+	}
+	memcpy(o->ring2, h->ring, sizeof(o->ring2));
+	capture(ar, o);
+	memset(h->ring, 0, sizeof(h->ring));
+}
+
+static enum ref_status run_ref(const struct diff_arena *ar,
+			       const struct ref_ring *model,
+			       const struct diff_graph *g,
+			       struct diff_outcome *o, struct ref_ring *after,
+			       const char **why)
+{
+	struct ref_ring rr = *model;
+	unsigned int junk = model->idx;
+	enum ref_status st;
+
+	memset(rr.slot, 0, sizeof(rr.slot));
+	rr.waiting = false;
+	if (g->ring_junk)
+		rr.slot[junk] = (unsigned long)DIFF_JUNK;
+	load(ar, g);
+	st = ref_run(ar, g->entry, &rr, o, why);
+	memcpy(o->ring1, rr.slot, sizeof(o->ring1));
+	if (g->ring_junk && rr.slot[junk] == (unsigned long)DIFF_JUNK) {
+		rr.slot[junk] = 0;
+		ref_ring_cleared(&rr);
+	}
+	memcpy(o->ring2, rr.slot, sizeof(o->ring2));
+	capture(ar, o);
+	*after = rr;
+	return st;
+}
+
+static const char *region(const struct diff_arena *ar, unsigned long off)
+{
+	static const char *const names[DIFF_NPAGES] = {
+		"A0 (atoms)", "A1 (atoms)", "gap", "B (ro atoms, cells)",
+		"D0 (fuel, data)", "D1 (data)", "gap", "R (ro data)",
+	};
+
+	return names[off / ar->page];
+}
+
+static void report(const struct opts *op, const char *backend,
+		   const struct diff_arena *ar, const struct diff_graph *g,
+		   unsigned long index, unsigned int ring_index,
+		   const struct diff_outcome *ref,
+		   const struct diff_outcome *got, const char *what)
+{
+	const size_t W = sizeof(unsigned long);
+	unsigned int shown = 0;
+
+	fprintf(stderr,
+		"difftest: MISMATCH (%s) on %s: seed %#" PRIx64 " graph %lu "
+		"(ring index %u; the reference ran %lu atoms)\n"
+		"  reproduce: difftest --seed=%#" PRIx64 " --from=%lu --count=1 "
+		"--ring-index=%u --backend=%s -v\n",
+		what, backend, op->seed, index, ring_index, ref->atoms,
+		op->seed, index, ring_index, backend);
+	fprintf(stderr, "  async_exec: reference %#lx errno %d, %s %#lx "
+		"errno %d\n", ref->ret, ref->err, backend, got->ret, got->err);
+	for (int i = 0; i < DIFF_RING; i++)
+		if (ref->ring1[i] != got->ring1[i] ||
+		    ref->ring2[i] != got->ring2[i])
+			fprintf(stderr, "  ring[%d]: reference %#lx then %#lx, "
+				"%s %#lx then %#lx\n", i, ref->ring1[i],
+				ref->ring2[i], backend, got->ring1[i],
+				got->ring2[i]);
+	for (size_t off = 0; off < ar->size && shown < 12; off += W) {
+		unsigned long a, b;
+
+		memcpy(&a, ref->mem + off, W);
+		memcpy(&b, got->mem + off, W);
+		if (a == b)
+			continue;
+		fprintf(stderr, "  word %#lx (%s +%#lx): reference %#lx, "
+			"%s %#lx\n", (unsigned long)ar->base + off,
+			region(ar, off), off % ar->page, a, backend, b);
+		shown++;
+	}
+	if (ref->in_len != got->in_len || ref->out_len != got->out_len ||
+	    ref->empty_len != got->empty_len)
+		fprintf(stderr, "  pipes (input left, output, other): "
+			"reference %zu %zu %zu, %s %zu %zu %zu\n", ref->in_len,
+			ref->out_len, ref->empty_len, backend, got->in_len,
+			got->out_len, got->empty_len);
+	if (op->verbose) {
+		fputs("  the graph as generated:\n", stderr);
+		gen_dump(ar, g, g->image, stderr);
+		fputs("  after the reference:\n", stderr);
+		gen_dump(ar, g, ref->mem, stderr);
+	}
+}
+
+static const char *compare(const struct diff_outcome *a,
+			   const struct diff_outcome *b, size_t size)
+{
+	if (a->ret != b->ret || a->err != b->err)
+		return "async_exec's result";
+	if (memcmp(a->ring1, b->ring1, sizeof(a->ring1)) ||
+	    memcmp(a->ring2, b->ring2, sizeof(a->ring2)))
+		return "the ring";
+	if (memcmp(a->mem, b->mem, size))
+		return "memory";
+	if (a->in_len != b->in_len || memcmp(a->in_left, b->in_left, a->in_len))
+		return "the input pipe";
+	if (a->out_len != b->out_len || memcmp(a->out, b->out, a->out_len))
+		return "the output pipe";
+	if (a->empty_len != b->empty_len ||
+	    memcmp(a->empty, b->empty, a->empty_len))
+		return "the third pipe";
+	return NULL;
+}
+
+struct counts {
+	unsigned long	run, mismatches, unsafe, endless, atoms, async;
+	unsigned long	end[REF_NR_ENDS];
+};
+
+/* All graphs through one backend; 0 ok, 1 mismatches, 77 absent. */
+static int run_backend_all(const struct opts *op, struct diff_arena *ar,
+			   const char *backend, struct counts *c)
+{
+	struct diff_outcome ref, got;
+	struct diff_graph g;
+	struct head h;
+	long err;
+	int reported = 0;
+
+	err = syslet_set_backend(backend);
+	if (!err)
+		err = head_register(&h);
+	if (err) {
+		printf("difftest: %s: not here (%s)\n", backend,
+		       syslet_backend_error() ? syslet_backend_error()
+					      : strerror((int)-err));
+		return 77;
+	}
+	ar->umem_nr = (unsigned long)syslet_sysno(SYSLET_CALL_UMEM_ADD);
+	ar->nr_syscalls = ar->umem_nr + 1;
+	snprintf(prog->backend, sizeof(prog->backend), "%s", backend);
+	outcome_alloc(ar, &ref);
+	outcome_alloc(ar, &got);
+	g.image = malloc(ar->size);
+	if (!g.image)
+		die("malloc");
+	while (h.model.idx != op->ring_index % DIFF_RING)
+		advance_ring(&h, ar->umem_nr);
+	for (unsigned long i = op->from; i < op->from + op->count; i++) {
+		struct ref_ring after;
+		const char *why = NULL, *bad;
+		enum ref_status st;
+
+		prog->graph = i;
+		prog->ring_index = h.model.idx;
+		prog->beat++;
+		gen_graph(ar, op->seed, i, &g);
+		st = run_ref(ar, &h.model, &g, &ref, &after, &why);
+		if (st != REF_OK) {
+			if (st == REF_UNSAFE)
+				c->unsafe++;
+			else
+				c->endless++;
+			if (op->verbose > 1)
+				fprintf(stderr, "difftest: graph %lu skipped: %s\n",
+					i, why);
+			continue;
+		}
+		c->run++;
+		c->atoms += ref.atoms;
+		c->async += ref.async;
+		c->end[ref.end]++;
+		run_backend(ar, &h, &g, &got);
+		bad = compare(&ref, &got, ar->size);
+		if (!bad) {
+			h.model = after;
+			continue;
+		}
+		c->mismatches++;
+		if ((unsigned int)reported++ < op->max_reports)
+			report(op, backend, ar, &g, i, h.model.idx, &ref, &got,
+			       bad);
+		/* Start the next graph from a ring both sides agree on. */
+		head_unregister(&h);
+		if (head_register(&h))
+			die("async_register");
+	}
+	head_unregister(&h);
+	return c->mismatches ? 1 : 0;
+}
+
+static int child(const struct opts *op)
+{
+	struct diff_arena ar;
+	char *list = strdup(op->backends), *save = NULL;
+	int status = 0, ran = 0;
+	struct timespec t0, t1;
+
+	memset(&ar, 0, sizeof(ar));
+	arena_init(&ar);
+	/* A write to a pipe without reader must answer -EPIPE, and the
+	 * signal it raises is ignored: it must not end anything. */
+	signal(SIGPIPE, SIG_IGN);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (char *b = strtok_r(list, ",", &save); b;
+	     b = strtok_r(NULL, ",", &save)) {
+		struct counts c = { 0 };
+		int r = run_backend_all(op, &ar, b, &c);
+
+		if (r == 77)
+			continue;
+		ran++;
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		printf("difftest: %s: seed %#" PRIx64 ", graphs %lu..%lu: %lu "
+		       "compared (%lu atoms), %lu mismatches; %lu skipped "
+		       "(%lu unsafe, %lu endless); %.1f s\n", b, op->seed,
+		       op->from, op->from + op->count - 1, c.run, c.atoms,
+		       c.mismatches, c.unsafe + c.endless, c.unsafe,
+		       c.endless, (double)(t1.tv_sec - t0.tv_sec) +
+				   (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+		fflush(stdout);
+		t0 = t1;
+		if (op->verbose)
+			printf("difftest: %s: chains that went async %lu; ended at "
+			       "a NULL next %lu, by a stop %lu, by a fault %lu\n",
+			       b, c.async, c.end[REF_END_NULL],
+			       c.end[REF_END_STOP], c.end[REF_END_FAULT]);
+		if (r)
+			status = 1;
+	}
+	free(list);
+	if (!ran) {
+		printf("difftest: SKIP: none of the backends %s runs here\n",
+		       op->backends);
+		return 77;
+	}
+	return status;
+}
+
+static void usage(FILE *f)
+{
+	fputs("usage: difftest [--seed=N] [--count=N] [--from=N] [--ring-index=N]\n"
+	      "                [--backend=emul,kernel] [--max-reports=N] [-v]\n"
+	      "Random atom graphs through the reference interpreter and each\n"
+	      "backend, compared word for word.  Exit 0: no mismatch; 1:\n"
+	      "mismatches (each printed with the command that reproduces it);\n"
+	      "77: no backend here; 99: the test itself failed.\n", f);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "seed", required_argument, NULL, 's' },
+		{ "count", required_argument, NULL, 'n' },
+		{ "from", required_argument, NULL, 'f' },
+		{ "ring-index", required_argument, NULL, 'r' },
+		{ "backend", required_argument, NULL, 'b' },
+		{ "max-reports", required_argument, NULL, 'm' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct opts op = {
+		.seed = DIFF_DEFAULT_SEED, .count = 30000,
+		.backends = "emul,kernel", .max_reports = 5,
+	};
+	unsigned long last_beat = 0;
+	int c, st;
+	unsigned int idle = 0;
+	pid_t pid;
+
+	while ((c = getopt_long(argc, argv, "v", lo, NULL)) != -1) {
+		char *end = NULL;
+
+		switch (c) {
+		case 's':
+			op.seed = strtoull(optarg, &end, 0);
+			break;
+		case 'n':
+			op.count = strtoul(optarg, &end, 0);
+			break;
+		case 'f':
+			op.from = strtoul(optarg, &end, 0);
+			break;
+		case 'r':
+			op.ring_index = (unsigned int)strtoul(optarg, &end, 0);
+			break;
+		case 'm':
+			op.max_reports = (unsigned int)strtoul(optarg, &end, 0);
+			break;
+		case 'b':
+			op.backends = optarg;
+			break;
+		case 'v':
+			op.verbose++;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 99;
+		}
+		if (end && *end) {
+			fprintf(stderr, "difftest: not a number: %s\n", optarg);
+			return 99;
+		}
+	}
+	if (optind != argc) {
+		usage(stderr);
+		return 99;
+	}
+	prog = mmap(NULL, sizeof(*prog), PROT_READ | PROT_WRITE,
+		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (prog == MAP_FAILED)
+		die("mmap");
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		st = child(&op);
+		fflush(stdout);
+		prog->done = 1;
+		_exit(st);
+	}
+	/* The parent: a watchdog, and the report of a child that died. */
+	for (;;) {
+		pid_t w = waitpid(pid, &st, WNOHANG);
+
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR)
+			die("waitpid");
+		sleep(1);
+		if (prog->beat != last_beat) {
+			last_beat = prog->beat;
+			idle = 0;
+		} else if (++idle >= DIFF_HANG_SECONDS) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &st, 0);
+			fprintf(stderr, "difftest: HANG: %s on seed %#" PRIx64
+				" graph %lu ran for %u s\n", prog->backend,
+				op.seed, prog->graph, idle);
+			goto lost;
+		}
+	}
+	if (WIFEXITED(st) && prog->done)
+		return WEXITSTATUS(st);
+	if (WIFSIGNALED(st))
+		fprintf(stderr, "difftest: CRASH: %s died of signal %d on seed %#"
+			PRIx64 " graph %lu\n", prog->backend, WTERMSIG(st),
+			op.seed, prog->graph);
+	else
+		fprintf(stderr, "difftest: EXIT: %s exited with %d on seed %#"
+			PRIx64 " graph %lu (a denied call that ran?)\n",
+			prog->backend, WEXITSTATUS(st), op.seed, prog->graph);
+lost:
+	fprintf(stderr, "  reproduce: difftest --seed=%#" PRIx64 " --from=%lu "
+		"--count=1 --ring-index=%u --backend=%s -v\n", op.seed,
+		prog->graph, prog->ring_index, prog->backend);
+	return 1;
+}

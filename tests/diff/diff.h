@@ -1,0 +1,133 @@
+/* diff.h: the differential test's arena, graphs and outcomes, shared by the reference (ref.c), the generator (gen.c) and the driver (diff.c). */
+#ifndef DIFF_H
+#define DIFF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdint.h>
+#include <syslet.h>
+
+/*
+ * Every graph lives in one arena of DIFF_NPAGES pages, always at the same
+ * address, inside a larger PROT_NONE reservation so that pointers a little
+ * outside it are known to fault.  The pages keep their protections for
+ * the whole run; a second, always writable mapping of the same memory
+ * (the alias) is how the driver loads a graph and reads the outcome, so
+ * that read-only pages can hold generated atoms and cells without an
+ * mprotect() per graph.
+ */
+enum diff_page_kind { DIFF_NONE = 0, DIFF_RO = 1, DIFF_RW = 3 };
+
+enum {
+	DIFF_PG_A0,	/* RW: atoms (their nr and flags may be rewritten) */
+	DIFF_PG_A1,	/* RW: atoms, ending at the gap below or not */
+	DIFF_PG_GAP1,	/* unmapped */
+	DIFF_PG_B,	/* RO: fixed atoms, then pointer and constant cells */
+	DIFF_PG_D0,	/* RW: fuel cells, data cells, read buffers */
+	DIFF_PG_D1,
+	DIFF_PG_GAP2,	/* unmapped */
+	DIFF_PG_R,	/* RO: values */
+	DIFF_NPAGES,
+};
+
+#define DIFF_GUARD	16	/* PROT_NONE pages each side of the arena */
+#define DIFF_RING	4	/* ring slots */
+#define DIFF_PIPE_MAX	65536	/* what a pipe holds by default */
+#define DIFF_NFUEL	8	/* fuel cells at the start of D */
+#define DIFF_MAX_ATOMS	32	/* atoms of one graph, at most */
+
+/* The pipes atoms may read and write; every end is non-blocking, so no
+ * call of a graph ever blocks and the outcome does not depend on timing. */
+struct diff_fds {
+	int	in_rd, in_wr;		/* refilled before each run */
+	int	out_rd, out_wr;		/* captured after each run */
+	int	empty_rd, empty_wr;	/* starts empty: -EAGAIN, captured */
+	int	eof_rd;			/* writer closed: read gives 0 */
+	int	epipe_wr;		/* reader closed: -EPIPE */
+};
+
+struct diff_arena {
+	unsigned char	*base;		/* what atoms point into */
+	unsigned char	*alias;		/* the same pages, writable */
+	unsigned long	page;		/* page size */
+	unsigned long	size;		/* DIFF_NPAGES pages */
+	unsigned long	resv_lo, resv_hi; /* the reservation, arena inside */
+	unsigned char	prot[DIFF_NPAGES];
+	struct diff_fds	fd;
+	/* The ABI: umem_add's number and NR_syscalls (the first number past
+	 * the table), from syslet_sysno(). */
+	unsigned long	umem_nr, nr_syscalls;
+};
+
+/* A generated graph: the arena's initial content and how to start it. */
+struct diff_graph {
+	unsigned char	*image;		/* size bytes, copied to the alias */
+	unsigned long	entry;		/* the first atom */
+	unsigned int	in_fill;	/* bytes in the input pipe at start */
+	unsigned char	in_data[256];
+	bool		ring_junk;	/* the next ring slot is still full */
+	unsigned int	natoms;		/* atoms generated (for the dump) */
+	unsigned long	atom[DIFF_MAX_ATOMS];
+};
+
+/* Where a chain ended, as async_exec() and the ring tell it. */
+struct diff_outcome {
+	unsigned long	ret;		/* async_exec()'s atom, or 0 */
+	int		err;		/* errno when it returned NULL */
+	/* The ring after the syslet ended, and after the stale slot (if
+	 * any) was cleared and async_wait(0) called. */
+	unsigned long	ring1[DIFF_RING], ring2[DIFF_RING];
+	unsigned char	*mem;		/* the arena at the end */
+	size_t		in_len, out_len, empty_len;
+	unsigned char	*in_left, *out, *empty;	/* DIFF_PIPE_MAX each */
+	unsigned long	atoms;		/* reference only: atoms run */
+	int		end;		/* reference only: enum ref_end */
+	bool		async;		/* reference only: it went async */
+};
+
+/* How the reference saw a chain end (for the summary). */
+enum ref_end { REF_END_NULL, REF_END_STOP, REF_END_FAULT, REF_NR_ENDS };
+
+/* The reference's verdict on a graph. */
+enum ref_status {
+	REF_OK,		/* ran to its end: compare */
+	REF_UNSAFE,	/* would touch memory or make a call the test cannot
+			 * predict or allow: not run anywhere else */
+	REF_ENDLESS,	/* still running after REF_MAX_ATOMS atoms */
+};
+
+#define REF_MAX_ATOMS	4096
+
+/* The ring as the reference sees it: the slots, the index of the next
+ * one, and a completion waiting for a slot the user has not cleared. */
+struct ref_ring {
+	unsigned long	slot[DIFF_RING];
+	unsigned int	idx;
+	bool		waiting;
+	unsigned long	waiting_atom;
+};
+
+/* ref.c: run the graph now in the arena, as the 2007 kernel would. */
+enum ref_status ref_run(const struct diff_arena *ar, unsigned long entry,
+			struct ref_ring *ring, struct diff_outcome *out,
+			const char **why);
+/* The ring's user clears a slot and makes a library call: a completion
+ * that waited for that slot goes in (the modelled difference). */
+void ref_ring_cleared(struct ref_ring *ring);
+
+/* gen.c: the graph number @index of @seed. */
+void gen_graph(const struct diff_arena *ar, uint64_t seed,
+	       unsigned long index, struct diff_graph *g);
+/* A readable description of the graph's atoms as they are in @mem (an
+ * image of the arena), for a mismatch report. */
+void gen_dump(const struct diff_arena *ar, const struct diff_graph *g,
+	      const unsigned char *mem, FILE *out);
+
+/* Address of page @pg of the arena (in the test's view). */
+static inline unsigned long diff_pg(const struct diff_arena *ar, int pg)
+{
+	return (unsigned long)ar->base + (unsigned long)pg * ar->page;
+}
+
+#endif /* DIFF_H */

@@ -1,0 +1,407 @@
+/* ref.c: the differential test's reference interpreter, written from the 2007 kernel's kernel/async.c (seeds/006) and nothing else. */
+#include <config.h>
+
+#include <errno.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "diff.h"
+
+/*
+ * This file must not share code or ideas with src/lib: it is what the
+ * backends are measured against.  Each function below follows one
+ * function of the 2007 core code and says which; where our backends
+ * deliberately differ from 2007 (syslet(7), DIFFERENCES FROM THE 2007
+ * KERNEL), the difference is modelled here on purpose and marked
+ * "Modelled difference".
+ *
+ * User memory is the test's arena.  The 2007 kernel read it with
+ * __get_user(), which fails without side effects on an unmapped or (for
+ * writes) read-only word; the test knows the protection of every page it
+ * made, so the reference checks the page table itself instead of taking
+ * faults.  A pointer that leaves everything the test controls makes the
+ * graph "unsafe": the reference stops and the graph is not run through
+ * any backend (it would read or write memory of the test itself).
+ */
+
+struct ref_atom {
+	unsigned long	flags;
+	unsigned long	nr;
+	unsigned long	ret_ptr;
+	unsigned long	next;
+	unsigned long	args[6];
+};
+
+struct ref {
+	const struct diff_arena	*ar;
+	struct ref_ring		*ring;
+	/* t->async_ready of 2007: set while the syslet still runs in the
+	 * caller; a hand-off clears it. */
+	bool			in_caller;
+	const char		*unsafe;
+	unsigned long		atoms;
+};
+
+#define W	sizeof(unsigned long)
+/* Offsets of the user atom's words (struct syslet_uatom). */
+#define U_FLAGS		0
+#define U_NR		1
+#define U_RET		2
+#define U_NEXT		3
+#define U_ARG(i)	(4 + (i))
+
+/* From here up every address faults in user mode (kernel or
+ * non-canonical on x86_64, above TASK_SIZE for an i386 task), but for the
+ * legacy vsyscall page, which may be readable. */
+#if defined(__x86_64__)
+#define REF_KERNEL_LO	0x0000800000000000UL
+#define REF_VSYSCALL	0xffffffffff600000UL
+#else
+#define REF_KERNEL_LO	0xfffff000UL
+#define REF_VSYSCALL	0UL
+#endif
+
+/* 1: [addr, addr + len) is accessible as @want; 0: it faults; -1: the
+ * test does not know (the graph becomes unsafe). */
+static int ref_mem(const struct ref *r, unsigned long addr, unsigned long len,
+		   int want)
+{
+	const struct diff_arena *ar = r->ar;
+	unsigned long end = addr + len, a0 = (unsigned long)ar->base;
+
+	if (!len)
+		return 1;
+	if (addr >= REF_KERNEL_LO) {
+		if (REF_VSYSCALL && addr < REF_VSYSCALL + 4096 &&
+		    (end > REF_VSYSCALL || end < addr))
+			return -1;
+		return 0;
+	}
+	if (end > REF_KERNEL_LO || end < addr)
+		return -1;
+	/* The first page is never mapped (mmap_min_addr). */
+	if (end > addr && end <= ar->page)
+		return 0;
+	if (end < addr || addr < ar->resv_lo || end > ar->resv_hi)
+		return -1;
+	for (unsigned long p = addr & ~(ar->page - 1); p < end; p += ar->page) {
+		int kind;
+
+		if (p < a0 || p >= a0 + ar->size)
+			return 0;	/* the reservation: PROT_NONE */
+		kind = ar->prot[(p - a0) / ar->page];
+		if ((kind & want) != want)
+			return 0;
+	}
+	return 1;
+}
+
+/* __get_user(): the word, or -EFAULT and 0 (as x86's __get_user zeroes
+ * the destination when it faults). */
+static long ref_get(struct ref *r, unsigned long *val, unsigned long addr)
+{
+	int ok = ref_mem(r, addr, W, DIFF_RO);
+
+	*val = 0;
+	if (ok < 0 && !r->unsafe)
+		r->unsafe = "a word read outside the arena";
+	if (ok <= 0)
+		return -EFAULT;
+	memcpy(val, (void *)addr, W);
+	return 0;
+}
+
+/* __put_user() / put_user(): on x86 a store that faults on any of its
+ * bytes stores none of them. */
+static long ref_put(struct ref *r, unsigned long addr, unsigned long val)
+{
+	int ok = ref_mem(r, addr, W, DIFF_RW);
+
+	if (ok < 0 && !r->unsafe)
+		r->unsafe = "a word written outside the arena";
+	if (ok <= 0)
+		return -EFAULT;
+	memcpy((void *)addr, &val, W);
+	return 0;
+}
+
+/*
+ * sys_umem_add(), 006's generic C version: read the word (-EFAULT when it
+ * cannot be), 0 means "just read", otherwise add and return the sum.
+ * Modelled difference: 2007 ignored a store that failed (a read-only word)
+ * and returned the sum it had not stored; our backends answer -EFAULT,
+ * as the x86 assembly version of 011 did (syslet(7), sys_umem_add(3)).
+ */
+static long ref_umem_add(struct ref *r, unsigned long uptr, unsigned long inc)
+{
+	unsigned long val;
+
+	if (ref_get(r, &val, uptr))
+		return -EFAULT;
+	if (!inc)
+		return (long)val;
+	val += inc;
+	if (ref_put(r, uptr, val))
+		return -EFAULT;
+	return (long)val;
+}
+
+/*
+ * copy_uatom(): the four fixed words, then the argument pointers in order;
+ * the first NULL pointer ends the fetch and leaves the rest of the
+ * arguments zero (and the pointers after it unread: private is never
+ * read either).  Any word that cannot be read, fixed word, pointer or
+ * argument, makes the whole fetch fail.
+ */
+static long ref_copy_uatom(struct ref *r, struct ref_atom *atom,
+			   unsigned long uatom)
+{
+	unsigned long arg_ptr;
+	long ret = 0;
+
+	ret |= ref_get(r, &atom->nr, uatom + U_NR * W);
+	ret |= ref_get(r, &atom->ret_ptr, uatom + U_RET * W);
+	ret |= ref_get(r, &atom->flags, uatom + U_FLAGS * W);
+	ret |= ref_get(r, &atom->next, uatom + U_NEXT * W);
+	memset(atom->args, 0, sizeof(atom->args));
+	for (int i = 0; i < 6; i++) {
+		ret |= ref_get(r, &arg_ptr, uatom + U_ARG(i) * W);
+		if (!arg_ptr)
+			return ret;
+		ret |= ref_get(r, &atom->args[i], arg_ptr);
+	}
+	return ret;
+}
+
+/* Numbers that no kernel has ever given a call, so that the table holds
+ * sys_ni_syscall() there: -ENOSYS, stored like any result. */
+static bool ref_hole(unsigned long nr)
+{
+	if (nr >= 600 && nr < 1000)
+		return true;
+#if defined(__x86_64__)
+	return nr >= 335 && nr <= 423;
+#else
+	return nr == 222 || nr == 223 || nr == 251 || nr == 285 ||
+	       (nr >= 387 && nr <= 392) || nr == 415;
+#endif
+}
+
+static bool ref_pipe_fd(const struct diff_fds *f, unsigned int fd)
+{
+	return fd == (unsigned int)f->in_rd || fd == (unsigned int)f->in_wr ||
+	       fd == (unsigned int)f->out_rd || fd == (unsigned int)f->out_wr ||
+	       fd == (unsigned int)f->empty_rd ||
+	       fd == (unsigned int)f->empty_wr ||
+	       fd == (unsigned int)f->eof_rd || fd == (unsigned int)f->epipe_wr;
+}
+
+/*
+ * sys_call_table[nr](args): the few real calls a graph may make, issued
+ * for real, and the entries the test knows to be empty.  Anything else
+ * (a number a graph rewrote into something unknown, a read into memory
+ * outside the arena, a close of a descriptor that might be open) is
+ * unsafe.
+ */
+static long ref_call(struct ref *r, const struct ref_atom *atom)
+{
+	const unsigned long *a = atom->args;
+	unsigned long nr = atom->nr;
+	long ret;
+
+	if (nr == r->ar->umem_nr)
+		return ref_umem_add(r, a[0], a[1]);
+	/*
+	 * Modelled difference: 2007 ran any call; our backends refuse the
+	 * deny list (DESIGN section 4) with -EPERM, stored as a result.  The
+	 * graphs use the async calls themselves and exit_group.
+	 */
+	if ((nr >= r->ar->umem_nr - 4 && nr < r->ar->umem_nr) ||
+	    nr == SYS_exit_group)
+		return -EPERM;
+	if (ref_hole(nr))
+		return -ENOSYS;
+	if (nr == SYS_getppid || nr == SYS_getpid || nr == SYS_getuid) {
+		ret = syscall((long)nr);
+	} else if (nr == SYS_read || nr == SYS_write) {
+		unsigned int fd = (unsigned int)a[0];
+		size_t len = (size_t)a[2];
+
+		if ((fd < 1024 && !ref_pipe_fd(&r->ar->fd, fd)) ||
+		    len > DIFF_PIPE_MAX ||
+		    ref_mem(r, a[1], len, DIFF_NONE) < 0) {
+			r->unsafe = "a read or write the test cannot allow";
+			return -EFAULT;
+		}
+		ret = syscall((long)nr, (long)fd, a[1], len);
+	} else if (nr == SYS_close) {
+		if ((unsigned int)a[0] < 1024) {
+			r->unsafe = "a close of a descriptor that may be open";
+			return -EFAULT;
+		}
+		ret = syscall((long)nr, (long)a[0]);
+	} else {
+		r->unsafe = "a call the test does not allow";
+		return -EFAULT;
+	}
+	return ret == -1 ? -errno : ret;
+}
+
+/*
+ * async_schedule() / pick_new_async_head(): an ASYNC atom moves the rest
+ * of the syslet to a cachemiss thread while the caller returns NULL.
+ * Only the first hand-off counts: afterwards the chain already runs
+ * away from the caller.  The driver's pool always has a thread ready.
+ */
+static void ref_async_schedule(struct ref *r)
+{
+	r->in_caller = false;
+}
+
+/*
+ * __exec_atom(): an ASYNC atom hands off before its call; SYNC only
+ * matters for a call that would block, which no call of a graph does; a
+ * number past the table answers -ENOSYS without storing it; the result
+ * goes to *ret_ptr when there is one, and a store that fails makes the
+ * result -EFAULT.
+ */
+static long ref_exec_one(struct ref *r, struct ref_atom *atom)
+{
+	long ret;
+
+	if (atom->flags & SYSLET_ASYNC)
+		ref_async_schedule(r);
+	if (atom->nr >= r->ar->nr_syscalls)
+		return -ENOSYS;
+	ret = ref_call(r, atom);
+	if (atom->ret_ptr && ref_put(r, atom->ret_ptr, (unsigned long)ret))
+		return -EFAULT;
+	return ret;
+}
+
+/* run_next_atom(): a switch on the four stop flags; none or several set
+ * match no case and the chain goes on. */
+static int ref_run_next_atom(const struct ref_atom *atom, long ret)
+{
+	switch (atom->flags & SYSLET_STOP_MASK) {
+	case SYSLET_STOP_ON_NONZERO:
+		return ret == 0;
+	case SYSLET_STOP_ON_ZERO:
+		return ret != 0;
+	case SYSLET_STOP_ON_NEGATIVE:
+		return ret >= 0;
+	case SYSLET_STOP_ON_NON_POSITIVE:
+		return ret > 0;
+	}
+	return 1;
+}
+
+/* next_uatom(): next while the test says go on; on stop, the atom right
+ * after this one in memory when SKIP is set, else the end. */
+static unsigned long ref_next_uatom(const struct ref_atom *atom,
+				    unsigned long uatom, long ret)
+{
+	if (ref_run_next_atom(atom, ret))
+		return atom->next;
+	if (atom->flags & SYSLET_SKIP_TO_NEXT_ON_STOP)
+		return uatom + sizeof(struct syslet_uatom);
+	return 0;
+}
+
+/*
+ * complete_uatom(): nothing for NO_COMPLETE; else the atom goes into the
+ * slot at the ring's index, which then moves on (wrapping).
+ * Modelled difference: 2007 dropped a completion whose slot still held an
+ * atom (and returned -EFAULT to nobody); our backends keep it and write it
+ * into that slot once the user has cleared it, before any later one.
+ */
+static void ref_complete_uatom(struct ref *r, const struct ref_atom *atom,
+			       unsigned long uatom)
+{
+	struct ref_ring *ring = r->ring;
+
+	if (atom->flags & SYSLET_NO_COMPLETE)
+		return;
+	if (ring->slot[ring->idx]) {
+		ring->waiting = true;
+		ring->waiting_atom = uatom;
+		return;
+	}
+	ring->slot[ring->idx] = uatom;
+	ring->idx = (ring->idx + 1) % DIFF_RING;
+}
+
+void ref_ring_cleared(struct ref_ring *ring)
+{
+	if (ring->waiting && !ring->slot[ring->idx]) {
+		ring->slot[ring->idx] = ring->waiting_atom;
+		ring->idx = (ring->idx + 1) % DIFF_RING;
+		ring->waiting = false;
+	}
+}
+
+/*
+ * exec_atom() and sys_async_exec(): fetch, run, choose the next atom, until
+ * there is none.  2007 also stopped on signal_pending() || need_resched():
+ * a graph raises no signal, and our backends do not cut a chain because
+ * the scheduler wants the processor (syslet(7)), so neither stops one
+ * here.  A fetch that fails ends the syslet with -EFAULT: from async_exec
+ * when it still ran in the caller.  After a hand-off 2007 returned without
+ * completing anything; modelled difference: our backends complete the
+ * last atom that ran instead (syslet(7)).  In the cachemiss thread, the
+ * end of the chain puts its last atom into the ring.
+ */
+enum ref_status ref_run(const struct diff_arena *ar, unsigned long entry,
+			struct ref_ring *ring, struct diff_outcome *out,
+			const char **why)
+{
+	struct ref r = { .ar = ar, .ring = ring, .in_caller = true };
+	struct ref_atom atom, last_atom;
+	unsigned long uatom = entry, last_uatom = 0;
+	bool fault = false;
+	long ret;
+
+	memset(&last_atom, 0, sizeof(last_atom));
+	for (;;) {
+		if (ref_copy_uatom(&r, &atom, uatom)) {
+			fault = true;
+			break;
+		}
+		if (r.unsafe)
+			break;
+		if (++r.atoms > REF_MAX_ATOMS) {
+			*why = "more atoms than the test waits for";
+			out->atoms = r.atoms;
+			return REF_ENDLESS;
+		}
+		last_uatom = uatom;
+		ret = ref_exec_one(&r, &atom);
+		last_atom = atom;
+		if (r.unsafe)
+			break;
+		uatom = ref_next_uatom(&atom, uatom, ret);
+		if (!uatom) {
+			out->end = ref_run_next_atom(&atom, ret) ? REF_END_NULL
+								 : REF_END_STOP;
+			break;
+		}
+	}
+	out->atoms = r.atoms;
+	out->async = !r.in_caller;
+	if (fault)
+		out->end = REF_END_FAULT;
+	if (r.unsafe) {
+		*why = r.unsafe;
+		return REF_UNSAFE;
+	}
+	if (r.in_caller) {
+		out->ret = fault ? 0 : last_uatom;
+		out->err = fault ? EFAULT : 0;
+		return REF_OK;
+	}
+	out->ret = 0;
+	out->err = 0;
+	ref_complete_uatom(&r, &last_atom, last_uatom);
+	return REF_OK;
+}

@@ -1,0 +1,41 @@
+#!/bin/sh
+# params.sh: a sockaddr_in parameter is bound from HOST:PORT by syslet-run, by --each (one address per instance) and by the shell's run; bad addresses are refused with a message.
+. "$top_srcdir/tests/lib/harness.sh"
+src=$top_srcdir/tests/run/params.syslet
+hex() { od -An -tx1 | tr -s ' \n' '  ' | sed 's/^ //; s/ $//'; }
+
+out=$($SYSLET_RUN "$src" 127.0.0.1:8080 | hex) || fail "syslet-run 127.0.0.1:8080"
+expect_eq "127.0.0.1:8080" "02 00 1f 90 7f 00 00 01 00 00 00 00 00 00 00 00" "$out"
+out=$($SYSLET_RUN "$src" :443 | hex) || fail "syslet-run :443"
+expect_eq ":443 (any address)" "02 00 01 bb 00 00 00 00 00 00 00 00 00 00 00 00" "$out"
+for bad in 127.0.0.1 127.0.0.1:99999 example.org:80 1.2.3.4:x; do
+	status=0
+	$SYSLET_RUN "$src" "$bad" >/dev/null 2>"$tmpdir/err" || status=$?
+	[ "$status" = 2 ] || fail "'$bad': exit status $status, expected 2"
+	grep -q "parameter addr of show: expected HOST:PORT .*got '$bad'" \
+		"$tmpdir/err" || { cat "$tmpdir/err" >&2; fail "'$bad': message"; }
+done
+
+# --each: one instance per address, each with its own struct.
+$SYSLETC -o "$tmpdir/params.slo" "$src" || fail "sysletc params.syslet"
+$SYSLET_RUN --each "$tmpdir/params.slo" 10.0.0.1:1 10.0.0.2:2 >"$tmpdir/each" ||
+	fail "--each"
+out=$(od -An -tx1 -w16 "$tmpdir/each" | sed 's/^ //' | sort)
+expect_eq "--each" "02 00 00 01 0a 00 00 01 00 00 00 00 00 00 00 00
+02 00 00 02 0a 00 00 02 00 00 00 00 00 00 00 00" "$out"
+
+# The shell's run binds it too (builds with readline only).
+if out=$("$SYSLET_RUN" -i </dev/null 2>&1) && case $out in
+	*"-i is unavailable"*) false ;; *) true ;; esac; then
+	printf 'run show 192.168.1.2:8080\nquit\n' |
+		HOME=$tmpdir XDG_DATA_HOME=$tmpdir/data $SYSLET_RUN -i \
+		"$tmpdir/params.slo" >"$tmpdir/shell" 2>&1 ||
+		{ cat "$tmpdir/shell" >&2; fail "shell run"; }
+	grep -q "show(sockaddr_in addr)" "$tmpdir/shell" ||
+		{ cat "$tmpdir/shell" >&2; fail "the shell does not show the parameter's type"; }
+	case $(hex <"$tmpdir/shell") in
+	*"02 00 1f 90 c0 a8 01 02 00 00 00 00 00 00 00 00"*) ;;
+	*) cat "$tmpdir/shell" >&2; fail "shell run: the struct was not written" ;;
+	esac
+fi
+exit 0

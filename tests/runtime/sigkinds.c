@@ -1,0 +1,243 @@
+/* sigkinds.c: which signals end a syslet: ignored, ignored by default and blocked ones never; handled and fatal ones do; inline and in a worker. */
+#include "helpers.h"
+#include <signal.h>
+#include <sys/wait.h>
+#include <time.h>
+
+/*
+ * The kernel never makes an ignored signal pending, and one the caller
+ * blocks does not interrupt it: only a signal that the caller's mask lets
+ * through and whose disposition acts (a handler, terminate, stop, core)
+ * ends a syslet, after the atom during which it came.  Each case sends
+ * the signal from an atom to the thread that runs the chain
+ * (tgkill(getpid(), gettid(), sig)), then a loop counts to the end: the
+ * loop ran or not tells whether the signal ended the syslet.
+ */
+
+#define LOOPS	300
+
+static volatile sig_atomic_t got;
+
+static void on_sig(int sig)
+{
+	got = sig;
+}
+
+struct chain {
+	struct syslet_uatom	a[4];
+	unsigned long		pid, tid, sig, left, minus, fd, buf, len;
+	long			r[4];
+	char			c;
+};
+
+/* getpid, gettid, tgkill(pid, tid, sig) -- or a write to a pipe nobody
+ * reads, that raises SIGPIPE, with a branch on its failure --, then a
+ * loop of LOOPS umem_add atoms.  @async: the first atom goes async. */
+static void build(struct chain *c, int sig, int pipe_fd, int async)
+{
+	memset(c, 0, sizeof(*c));
+	c->sig = (unsigned long)sig;
+	c->left = LOOPS;
+	c->minus = -1UL;
+	rt_atom(&c->a[0], SYS_getpid, (long *)&c->pid,
+		async ? SYSLET_ASYNC : 0, &c->a[1], NULL, NULL, NULL);
+	rt_atom(&c->a[1], SYS_gettid, (long *)&c->tid, 0, &c->a[2], NULL,
+		NULL, NULL);
+	if (pipe_fd >= 0) {
+		c->fd = (unsigned long)pipe_fd;
+		c->buf = (unsigned long)&c->c;
+		c->len = 1;
+		/* if (write(...) < 0) goto the loop; else stop: the branch
+		 * must be taken. */
+		rt_atom(&c->a[2], SYS_write, &c->r[2],
+			SYSLET_STOP_ON_NEGATIVE | SYSLET_SKIP_TO_NEXT_ON_STOP,
+			NULL, &c->fd, &c->buf, &c->len);
+	} else {
+		rt_atom(&c->a[2], SYS_tgkill, &c->r[2], 0, &c->a[3], &c->pid,
+			&c->tid, &c->sig);
+	}
+	rt_atom(&c->a[3], rt_umem_nr(), &c->r[3], SYSLET_STOP_ON_ZERO,
+		&c->a[3], (unsigned long *)&c->a[3].private, &c->minus, NULL);
+	/* umem_add's pointer argument: a cell holding &left. */
+	c->a[3].private = &c->left;
+	c->a[3].arg_ptr[0] = (unsigned long *)&c->a[3].private;
+}
+
+/* Run it to its end; the last atom. */
+static struct syslet_uatom *run(struct chain *c, struct syslet_uatom **ring,
+				unsigned long entries, int async)
+{
+	struct syslet_uatom *done;
+	unsigned long idx = 0;
+
+	errno = 0;
+	done = sys_async_exec(&c->a[0]);
+	if (!async)
+		return done;
+	if (done || errno)
+		rt_die("the chain did not go async: %p %s", (void *)done,
+		       strerror(errno));
+	while (!ring[0])
+		sys_async_wait(1);
+	done = ring[0];
+	rt_drain(ring, entries, &idx, NULL, 0);
+	return done;
+}
+
+static void set_disp(int sig, void (*h)(int))
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = h;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(sig, &sa, NULL))
+		rt_die("sigaction %d: %s", sig, strerror(errno));
+}
+
+/* Wait up to 5 s for the handler (a worker runs it once its chain has
+ * completed). */
+static int wait_got(int sig)
+{
+	struct timespec ms = { 0, 1000000 };
+
+	for (int i = 0; i < 5000 && got != sig; i++)
+		nanosleep(&ms, NULL);
+	return got == sig;
+}
+
+static const char *where(int async)
+{
+	return async ? "worker" : "inline";
+}
+
+/* A signal that must not end the syslet: the loop runs to its end. */
+static void runs_through(const char *what, int sig, int pipe_fd, int async)
+{
+	struct syslet_uatom *ring[8], *done;
+	struct async_head_user ahu;
+	struct chain c;
+
+	rt_register(&ahu, ring, 8, -1UL);
+	build(&c, sig, pipe_fd, async);
+	done = run(&c, ring, 8, async);
+	rt_check(done == &c.a[3] && c.left == 0,
+		 "%s (%s): the syslet ended at atom %ld with %lu loops left",
+		 what, where(async), done ? (long)(done - c.a) : -1L, c.left);
+	if (pipe_fd >= 0)
+		rt_check(c.r[2] == -EPIPE, "%s: write gave %ld", what, c.r[2]);
+	rt_unregister(&ahu);
+}
+
+static void ignored(int async)
+{
+	static const int dfl_ignored[] = { SIGCHLD, SIGWINCH, SIGURG, SIGCONT };
+	int p[2];
+
+	set_disp(SIGUSR1, SIG_IGN);
+	runs_through("SIGUSR1 set to SIG_IGN", SIGUSR1, -1, async);
+	set_disp(SIGUSR1, SIG_DFL);
+	for (size_t i = 0; i < sizeof(dfl_ignored) / sizeof(dfl_ignored[0]);
+	     i++) {
+		char what[64];
+
+		set_disp(dfl_ignored[i], SIG_DFL);
+		snprintf(what, sizeof(what), "%s, ignored by default",
+			 strsignal(dfl_ignored[i]));
+		runs_through(what, dfl_ignored[i], -1, async);
+	}
+	/* SIGPIPE ignored: the write fails with EPIPE and the syslet takes
+	 * its branch. */
+	set_disp(SIGPIPE, SIG_IGN);
+	if (pipe(p))
+		rt_die("pipe");
+	close(p[0]);
+	runs_through("a write raising an ignored SIGPIPE", 0, p[1], async);
+	close(p[1]);
+}
+
+/* Blocked by the caller: goes on; inline, the handler runs once the
+ * caller unblocks it. */
+static void blocked(int async)
+{
+	sigset_t set, old;
+
+	set_disp(SIGUSR2, on_sig);
+	got = 0;
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR2);
+	pthread_sigmask(SIG_BLOCK, &set, &old);
+	runs_through("SIGUSR2 blocked by the caller", SIGUSR2, -1, async);
+	rt_check(got == 0, "blocked SIGUSR2 (%s) was handled", where(async));
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!async)
+		rt_check(got == SIGUSR2, "blocked SIGUSR2 not handled when "
+			 "unblocked");
+	set_disp(SIGUSR2, SIG_DFL);
+}
+
+/* Handled: the syslet ends after the atom that sent it. */
+static void handled(int async)
+{
+	struct syslet_uatom *ring[8], *done;
+	struct async_head_user ahu;
+	struct chain c;
+
+	set_disp(SIGUSR1, on_sig);
+	got = 0;
+	rt_register(&ahu, ring, 8, -1UL);
+	build(&c, SIGUSR1, -1, async);
+	done = run(&c, ring, 8, async);
+	rt_check(done == &c.a[2] && c.left == LOOPS && c.r[2] == 0,
+		 "handled SIGUSR1 (%s): ended at atom %ld, %lu loops left, "
+		 "tgkill %ld", where(async), done ? (long)(done - c.a) : -1L,
+		 c.left, c.r[2]);
+	/* The kernel backend's pool thread may hold it back (issue 16.5):
+	 * the engine delivers it in the thread that ran the chain. */
+	if (!async || rt_is_emul())
+		rt_check(wait_got(SIGUSR1), "SIGUSR1 (%s) never handled",
+			 where(async));
+	rt_unregister(&ahu);
+	set_disp(SIGUSR1, SIG_DFL);
+}
+
+/* Fatal by default: the process dies of it, as the kernel would make it. */
+static void fatal(int sig, int async)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid < 0)
+		rt_die("fork");
+	if (pid == 0) {
+		struct syslet_uatom *ring[8];
+		struct async_head_user ahu;
+		struct timespec s = { 5, 0 };
+		struct chain c;
+
+		set_disp(sig, SIG_DFL);
+		rt_register(&ahu, ring, 8, -1UL);
+		build(&c, sig, -1, async);
+		run(&c, ring, 8, async);
+		nanosleep(&s, NULL);
+		_exit(3);
+	}
+	if (waitpid(pid, &st, 0) != pid)
+		rt_die("waitpid");
+	rt_check(WIFSIGNALED(st) && WTERMSIG(st) == sig,
+		 "%s (%s): the process was not killed by it (status %#x)",
+		 strsignal(sig), where(async), st);
+}
+
+int main(void)
+{
+	rt_init();
+	for (int async = 0; async < 2; async++) {
+		ignored(async);
+		blocked(async);
+		handled(async);
+		fatal(SIGTERM, async);
+		fatal(SIGUSR2, async);
+	}
+	return rt_done("sigkinds");
+}
