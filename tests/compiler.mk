@@ -35,17 +35,19 @@ tests_compiler_drop_check_SOURCES = tests/compiler/drop-check.c
 tests_compiler_drop_check_LDADD = src/compiler/libfront.la
 TESTS += tests/compiler/drop-check
 
-TESTS += tests/compiler/diag.sh tests/compiler/lower.sh \
-	tests/compiler/examples.sh tests/compiler/pipeline.sh \
-	tests/compiler/semantics.sh
+TESTS += tests/compiler/examples.sh tests/compiler/pipeline.sh
+EXTRA_DIST += tests/compiler/examples.sh tests/compiler/pipeline.sh
+
+# Golden cases (tests/local.mk): diagnostics (diag.sh: NAME.syslet against
+# NAME.err), the IR (lower.sh: NAME.ir), and traces of the IR on the
+# interpreter (run.sh: NAME.syslet, or example-NAME.args for
+# examples/NAME.syslet, against NAME.trace).
+GOLDEN_GLOBS += tests/compiler/diag/*.syslet tests/compiler/lower/*.syslet \
+	tests/compiler/run/*.syslet tests/compiler/run/*.args
 EXTRA_DIST += tests/compiler/diag.sh tests/compiler/lower.sh \
-	tests/compiler/examples.sh tests/compiler/pipeline.sh \
-	tests/compiler/semantics.sh \
-	$(wildcard $(srcdir)/tests/compiler/run/*.syslet) \
+	tests/compiler/run.sh \
 	$(wildcard $(srcdir)/tests/compiler/run/*.trace) \
-	$(wildcard $(srcdir)/tests/compiler/diag/*.syslet) \
 	$(wildcard $(srcdir)/tests/compiler/diag/*.err) \
-	$(wildcard $(srcdir)/tests/compiler/lower/*.syslet) \
 	$(wildcard $(srcdir)/tests/compiler/lower/*.ir)
 
 # The fuzz target, built normally as a replay/mutation driver for make check.

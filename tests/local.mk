@@ -7,6 +7,24 @@ EXTRA_DIST += tests/lib/harness.sh
 # is probed once per make check, into tests/lib/m32.status (m32.sh).
 LOG_COMPILER = $(SHELL) $(top_srcdir)/tests/lib/run-prog.sh
 EXTRA_DIST += tests/lib/run-prog.sh tests/lib/m32.sh tests/lib/m32-probe.sh
+
+# Golden cases: each case file is a test of its own, run by case.sh
+# through its folder's driver (tests/compiler/diag/X.syslet by
+# tests/compiler/diag.sh); a mismatch fails that case alone and keeps the
+# actual output beside the golden, as GOLDEN.actual, in the build tree.
+# The fragments add the patterns of their case files to GOLDEN_GLOBS;
+# every file that matches in the source tree is a case, so a new case
+# needs no makefile edit.
+TEST_EXTENSIONS = .syslet .args .session
+SYSLET_LOG_COMPILER = $(SHELL) $(top_srcdir)/tests/lib/case.sh
+ARGS_LOG_COMPILER = $(SYSLET_LOG_COMPILER)
+SESSION_LOG_COMPILER = $(SYSLET_LOG_COMPILER)
+GOLDEN_GLOBS =
+GOLDEN_CASES = $(patsubst $(srcdir)/%,%,$(wildcard $(GOLDEN_GLOBS:%=$(srcdir)/%)))
+# (GOLDEN_TESTS is $(GOLDEN_CASES), hidden from automake: configure.ac.)
+TESTS += @GOLDEN_TESTS@
+EXTRA_DIST += tests/lib/case.sh $(GOLDEN_CASES)
+CLEANFILES += $(wildcard tests/*/*.actual tests/*/*/*.actual)
 if HAVE_M32
 check_PROGRAMS += tests/lib/m32-probe
 tests_lib_m32_probe_SOURCES = tests/lib/m32-probe.c
@@ -16,8 +34,8 @@ m32_probe = tests/lib/m32-probe$(EXEEXT)
 else
 EXTRA_DIST += tests/lib/m32-probe.c
 endif
-check_DATA = tests/lib/m32.status tests/lib/tests.list
-CLEANFILES += tests/lib/m32.status tests/lib/tests.list
+check_DATA = tests/lib/m32.status tests/lib/tests.list tests/lib/cases.list
+CLEANFILES += tests/lib/m32.status tests/lib/tests.list tests/lib/cases.list
 .PHONY: tests/lib/m32.status
 tests/lib/m32.status: $(m32_probe)
 	$(AM_V_GEN)$(MKDIR_P) tests/lib && HAVE_M32=$(HAVE_M32_VALUE) \
@@ -28,6 +46,14 @@ tests/lib/m32.status: $(m32_probe)
 tests/lib/tests.list: Makefile
 	$(AM_V_GEN)$(MKDIR_P) tests/lib && \
 		for t in $(check_PROGRAMS); do echo $$t; done >$@
+# The golden cases, one a line, for tests/common/goldens.sh: made anew
+# each time, as a new case file changes the list but not the Makefile.
+.PHONY: tests/lib/cases.list
+tests/lib/cases.list:
+	$(AM_V_GEN)$(MKDIR_P) tests/lib && \
+		for t in $(GOLDEN_CASES); do echo $$t; done >$@
+TESTS += tests/common/goldens.sh
+EXTRA_DIST += tests/common/goldens.sh
 TESTS += tests/common/m32-off.sh
 EXTRA_DIST += tests/common/m32-off.sh
 noinst_HEADERS += tests/lib/slurp.h
