@@ -1,10 +1,20 @@
 # kernel-patch/local.mk: the kernel patch series and its boot test (make kernel-check).
 EXTRA_DIST += kernel-patch/README kernel-patch/patches/series \
 	kernel-patch/kconfig.fragment kernel-patch/kconfig-x86_64.fragment \
-	kernel-patch/kconfig-i386.fragment kernel-patch/scripts/kernel-check.sh \
+	kernel-patch/kconfig-i386.fragment kernel-patch/kconfig-debug.fragment \
+	kernel-patch/scripts/kernel-check.sh kernel-patch/scripts/series.sh \
 	kernel-patch/patches/0001-syslet-user-ABI-header-kernel-hooks-header-Kconfig-a.patch \
 	kernel-patch/patches/0002-syslet-the-engine-the-scheduler-hook-and-sys-kernel-.patch \
-	kernel-patch/patches/0003-x86-syslet-system-calls-user-context-hand-off-FPU-im.patch
+	kernel-patch/patches/0003-x86-syslet-system-calls-user-context-hand-off-FPU-im.patch \
+	kernel-patch/patches/0004-syslet-never-hand-a-user-context-to-a-thread-that-is.patch \
+	kernel-patch/patches/0005-syslet-no-atoms-for-a-task-that-is-filtered-traced-o.patch \
+	kernel-patch/patches/0006-syslet-deny-the-calls-that-change-the-calling-task-a.patch \
+	kernel-patch/patches/0007-syslet-bound-the-completion-backlog-and-charge-it-to.patch \
+	kernel-patch/patches/0008-syslet-hand-over-the-program-s-signal-mask-block-a-w.patch \
+	kernel-patch/patches/0009-syslet-move-sigaltstack-and-rseq-run-task_work-refus.patch \
+	kernel-patch/patches/0010-syslet-pool-threads-take-part-in-group-stop-ptrace-a.patch \
+	kernel-patch/patches/0011-syslet-test-for-the-scheduler-hook-with-the-task-fla.patch \
+	kernel-patch/patches/0012-syslet-default-to-n.patch
 
 # Not part of make check: it needs the kernel source package and qemu,
 # and its first run builds two kernels.  TAP in kernel-check.tap; exit

@@ -1,5 +1,6 @@
 # tests/kernel.mk: programs that run inside the qemu guest of make kernel-check (not in make check).
 EXTRA_DIST += tests/kernel/init.c tests/kernel/ktest.c tests/kernel/fuzz.c \
+	tests/kernel/kt.h tests/kernel/ksafe.c \
 	tests/kernel/kexamples.c tests/kernel/kbench.c
 
 # make kernel-guest: the runtime conformance programs (tests/runtime.mk,
@@ -9,7 +10,9 @@ EXTRA_DIST += tests/kernel/init.c tests/kernel/ktest.c tests/kernel/fuzz.c \
 # and no shell.  A program that cannot be linked statically here is left
 # out with a message, and kernel-check reports it missing.
 #
-# The 32-bit syslet-run needs a 32-bit libelf (Debian: dpkg
+# The 32-bit syslet-run is configured as a cross build (--host), so that
+# configure runs none of what it builds: a host that cannot run 32-bit
+# programs still makes it.  It needs a 32-bit libelf (Debian: dpkg
 # --add-architecture i386; apt-get install libelf-dev:i386).  It is built
 # by this package's own build system, -m32 and static, in a copy of the
 # distributed sources (make distdir): the tree here is configured for
@@ -82,7 +85,9 @@ kernel-guest-run32:
 	rm -rf $(kguest_src32) && \
 	{ $(MAKE) $(AM_MAKEFLAGS) distdir distdir=$(kguest_src32) && \
 	  cd $(kguest_src32) && \
-	  ./configure CC="$(CC) -m32" PKG_CONFIG_LIBDIR=$$pc \
+	  ./configure --host=i686-linux-gnu \
+		--build=`$(CC) -dumpmachine` \
+		CC="$(CC) -m32" PKG_CONFIG_LIBDIR=$$pc \
 		LIBELF_LIBS="`PKG_CONFIG_LIBDIR=$$pc $(PKG_CONFIG) --static --libs libelf`" \
 		--disable-shared --without-readline && \
 	  $(MAKE) src/include/syslet-nr.h src/common/tables.c \

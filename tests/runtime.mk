@@ -53,6 +53,11 @@ EXTRA_DIST += tests/runtime/backends.sh
 EXTRA_DIST += tests/runtime/compat-emul.sh tests/runtime/compat-kernel.sh \
 	tests/runtime/compat-uring.sh
 
+# auto picks uring where io_uring works: the engine's own rules are also
+# checked on emul by name.
+TESTS += tests/runtime/emul.sh
+EXTRA_DIST += tests/runtime/emul.sh
+
 # The same programs against an -m32 build of libsyslet's core, so that the
 # i386 engine is tested too (its own convenience library: no libelf needed).
 if HAVE_M32

@@ -3,7 +3,8 @@
 #
 # Usage: kernel-check.sh SRCDIR   (make kernel-check passes the top source dir)
 # Environment: SYSLET_KCACHE (cache dir), SYSLET_KSRC_TAR (source tarball),
-# SYSLET_KARCHES ("x86_64 i386"), SYSLET_KVM (auto|yes|no),
+# SYSLET_KVARIANTS ("x86_64 i386 x86_64-debug": the kernels to build and
+# boot; ARCH-debug adds kconfig-debug.fragment), SYSLET_KVM (auto|yes|no),
 # SYSLET_KTIMEOUT (seconds per boot), SYSLET_KBENCH (benchmark rounds, 0: none),
 # SYSLET_KFUZZ (random-atom fuzz runs per ABI, 0: none), SYSLET_KSEED;
 # for debugging, SYSLET_KONLY ("sigloop32 load64": only these runtime
@@ -13,7 +14,7 @@ set -u
 top=$(cd "${1:-.}" && pwd)
 kp=$top/kernel-patch
 tar=${SYSLET_KSRC_TAR:-/usr/src/linux-source-6.12.tar.xz}
-arches=${SYSLET_KARCHES:-x86_64 i386}
+variants=${SYSLET_KVARIANTS:-${SYSLET_KARCHES:-x86_64 i386 x86_64-debug}}
 timeout_s=${SYSLET_KTIMEOUT:-900}
 log=$PWD/kernel-check.log
 : >"$log"
@@ -40,15 +41,22 @@ else cache=${XDG_CACHE_HOME:-$HOME/.cache}/syslet-kernel; fi
 mkdir -p "$cache/kernels" || skip_all "cannot create $cache"
 
 # The source key covers everything that changes the patched tree; each
-# kernel's key adds the configuration fragments that arch builds with,
-# so that a change to one arch's fragment rebuilds that kernel only.
+# kernel's key adds the configuration fragments that variant builds
+# with, so that a change to one fragment rebuilds those kernels only.
+# A variant is an arch (x86_64, i386), or an arch with -debug: lockdep,
+# atomic-sleep checks and a preemptible kernel (kconfig-debug.fragment).
 key=$( (cat "$kp/patches/series"; while read -r p; do [ -n "$p" ] && cat "$kp/patches/$p"; done <"$kp/patches/series"
 	ls -l "$tar"; gcc --version | head -n 1
 	cat "$top"/asm-i386/*.S "$top"/asm-i386/syslet-asm.h "$top"/asm-i386/syslet_kunit.c \
 	"$top"/asm-i386/install-kernel.sh 2>/dev/null) | sha256sum | cut -c1-16)
-kkey() { # ARCH -> the key of its kernel
-	(echo "$key"; cat "$kp/kconfig.fragment" "$kp/kconfig-$1.fragment") |
-		sha256sum | cut -c1-16
+v_arch() { echo "${1%%-*}"; }
+v_frags() { # VARIANT -> its configuration fragments
+	echo "$kp/kconfig.fragment $kp/kconfig-$(v_arch "$1").fragment"
+	case $1 in *-debug) echo "$kp/kconfig-debug.fragment" ;; esac
+}
+kkey() { # VARIANT -> the key of its kernel
+	# shellcheck disable=SC2046
+	(echo "$key"; cat $(v_frags "$1")) | sha256sum | cut -c1-16
 }
 say "cache $cache, key $key"
 
@@ -78,28 +86,35 @@ prepare_src() {
 	echo "$key" >"$cache/src.key"
 }
 
-build_kernel() { # ARCH -> $cache/kernels/KKEY-ARCH/{bzImage,gen_init_cpio}
-	local arch=$1 out=$cache/kernels/$(kkey "$1")-$1 b=$cache/build-$1 cc=gcc
-	[ -f "$out/bzImage" ] && { say "$arch kernel cached"; return 0; }
+build_kernel() { # VARIANT -> $cache/kernels/KKEY-VARIANT/{bzImage,gen_init_cpio}
+	local v=$1 arch out=$cache/kernels/$(kkey "$1")-$1 b=$cache/build-$1 cc=gcc t0=$SECONDS
+	arch=$(v_arch "$v")
+	[ -f "$out/bzImage" ] && { say "$v kernel cached"; return 0; }
 	prepare_src || return 1
 	command -v ccache >/dev/null && cc="ccache gcc"
 	export CCACHE_DIR=$cache/ccache CCACHE_BASEDIR=$cache
 	mkdir -p "$b"
-	say "building the $arch kernel (log in $log)"
+	say "building the $v kernel (log in $log)"
+	# shellcheck disable=SC2046
 	(cd "$cache/src" &&
 	 make O="$b" ARCH="$arch" tinyconfig &&
-	 scripts/kconfig/merge_config.sh -m -O "$b" "$b/.config" \
-		"$kp/kconfig.fragment" "$kp/kconfig-$arch.fragment" &&
+	 scripts/kconfig/merge_config.sh -m -O "$b" "$b/.config" $(v_frags "$v") &&
 	 make O="$b" ARCH="$arch" olddefconfig &&
 	 make O="$b" ARCH="$arch" CC="$cc" LOCALVERSION= \
 		KBUILD_BUILD_TIMESTAMP=syslet KBUILD_BUILD_USER=syslet \
 		KBUILD_BUILD_HOST=syslet -j"$(nproc)" bzImage) >>"$log" 2>&1 || return 1
-	for opt in SYSLET IA32_EMULATION; do grep "^CONFIG_$opt=" "$b/.config" >>"$log"; done
+	# What the fragments ask for and olddefconfig dropped (a missing
+	# dependency) is a broken configuration, not a kernel to test.
+	# shellcheck disable=SC2046
+	sed -n 's/^\(CONFIG_[A-Z0-9_]*\)=y$/\1/p' $(v_frags "$v") | sort -u | while read -r opt; do
+		grep -q "^$opt=y" "$b/.config" || { say "$v: $opt=y did not survive olddefconfig"; return 1; }
+	done || return 1
+	say "$v kernel built in $((SECONDS - t0)) s"
 	mkdir -p "$out.tmp" && cp "$b/arch/x86/boot/bzImage" "$b/usr/gen_init_cpio" "$out.tmp/" &&
 		rm -rf "$out" && mv "$out.tmp" "$out" || return 1
 	# Every change to the series is a new key: keep the three newest
 	# kernels of this arch, so that going back a change or two is free.
-	ls -dt "$cache/kernels/"*-"$arch" | tail -n +4 | xargs -r rm -rf
+	ls -dt "$cache/kernels/"*-"$v" | tail -n +4 | xargs -r rm -rf
 }
 
 kvm_ok() { # probe once per host: a nested KVM may hang before the kernel prints
@@ -121,10 +136,13 @@ trap 'rm -rf "$gdir"' EXIT
 kguest=${SYSLET_KGUEST:-}
 fuzz_runs=${SYSLET_KFUZZ:-2000}
 fuzz_seed=${SYSLET_KSEED:-0x5eed5ee1}
+# The guest test programs of tests/kernel/ run in each ABI, without
+# arguments, TAP on stdout; a new one is added here.
+kt_progs="ktest ksafe"
 rt_progs="args fault stop async register umem deny wait signal sigloop hello hello2007 load chains profile compat"
 build_guest() { # BITS
 	local m=-m$1 f ok=0
-	for f in init ktest fuzz kexamples; do
+	for f in init $kt_progs fuzz kexamples; do
 		[ -f "$top/tests/kernel/$f.c" ] || continue
 		gcc $m -O2 -static -Wall -I"$top/src/include" -o "$gdir/$f$1" \
 			"$top/tests/kernel/$f.c" >>"$log" 2>&1 || ok=1
@@ -152,36 +170,44 @@ make_bench_img() {
 }
 
 # guest_add SRC DST: pack SRC as DST; guest_cmd LINE: /init runs LINE.
-guest_add() { echo "file $2 $1 0755 0 0" >>"$gdir/spec-$arch"; }
-guest_cmd() { echo "$*" >>"$gdir/list-$arch"; }
+guest_add() { echo "file $2 $1 0755 0 0" >>"$gdir/spec-$v"; }
+guest_cmd() { echo "$*" >>"$gdir/list-$v"; }
 
-run_guest() { # ARCH QEMU (files and commands from guest_add/guest_cmd)
-	local arch=$1 qemu=$2 k=$cache/kernels/$(kkey "$1")-$1 spec=$gdir/spec-$1 out=$gdir/out-$1 accel=""
-	{ echo "file /init $gdir/init$([ "$arch" = i386 ] && echo 32 || echo 64) 0755 0 0"
-	  echo "file /tests/list $gdir/list-$arch 0644 0 0"; } >>"$spec"
-	"$k/gen_init_cpio" "$spec" >"$gdir/initrd-$arch.cpio" 2>>"$log" || return 1
+run_guest() { # VARIANT QEMU (files and commands from guest_add/guest_cmd)
+	local v=$1 qemu=$2 k=$cache/kernels/$(kkey "$1")-$1 spec=$gdir/spec-$1 out=$gdir/out-$1 accel="" t0=$SECONDS
+	{ echo "file /init $gdir/init$([ "$(v_arch "$v")" = i386 ] && echo 32 || echo 64) 0755 0 0"
+	  echo "file /tests/list $gdir/list-$v 0644 0 0"; } >>"$spec"
+	"$k/gen_init_cpio" "$spec" >"$gdir/initrd-$v.cpio" 2>>"$log" || return 1
 	if kvm_ok "$k/bzImage"; then accel="-enable-kvm -cpu host"; else accel="-cpu max"; fi
 	[ -z "$bench_img" ] || accel="$accel -drive file=$bench_img,format=raw,if=virtio,snapshot=on"
-	say "booting the $arch kernel (${accel%% *})"
+	say "booting the $v kernel (${accel%% *})"
+	# Not "quiet": that keeps KERN_WARNING, and so every WARN_ON and
+	# lockdep report, off the console this check reads.  loglevel=5
+	# shows warnings and worse only; /init also copies them from the
+	# kernel log after each program (=== kmsg lines).
 	timeout "$timeout_s" "$qemu" $accel -m 512 -smp 2 -nographic -no-reboot \
-		-kernel "$k/bzImage" -initrd "$gdir/initrd-$arch.cpio" \
-		-append "console=ttyS0 panic=-1 oops=panic quiet" >"$out" 2>&1 </dev/null
+		-kernel "$k/bzImage" -initrd "$gdir/initrd-$v.cpio" \
+		-append "console=ttyS0 panic=-1 oops=panic loglevel=5" >"$out" 2>&1 </dev/null
 	tr -d '\r' <"$out" >"$out.txt"
 	cat "$out.txt" >>"$log"
+	say "$v guest ran in $((SECONDS - t0)) s"
 }
 
 # add_guest_progs ARCH: what the ARCH guest packs and runs.
-add_guest_progs() {
-	local arch=$1 bits f t
-	: >"$gdir/list-$arch"
+add_guest_progs() { # VARIANT
+	local v=$1 arch bits f t p
+	arch=$(v_arch "$v")
+	: >"$gdir/list-$v"
 	{ echo "dir /dev 0755 0 0"; echo "nod /dev/console 0600 0 0 c 5 1"
 	  for d in proc sys tmp bin tests mnt; do echo "dir /$d 0755 0 0"; done
-	} >"$gdir/spec-$arch"
+	} >"$gdir/spec-$v"
 	case $arch in x86_64) bits="64 32" ;; *) bits=32 ;; esac
 	[ "$have32" = yes ] || bits=${bits% 32}
 	for b in $bits; do
-		[ -f "$gdir/ktest$b" ] || continue
-		guest_add "$gdir/ktest$b" "/bin/ktest$b"; guest_cmd "/bin/ktest$b"
+		for p in $kt_progs; do
+			[ -f "$gdir/$p$b" ] || { tap not-ok "$v: $p$b builds (see $log)"; continue; }
+			guest_add "$gdir/$p$b" "/bin/$p$b"; guest_cmd "/bin/$p$b"
+		done
 	done
 	# The random-atom fuzz: a fixed seed and count, so a failure can be
 	# replayed (SYSLET_KFUZZ=RUNS, 0 to leave it out; SYSLET_KSEED).
@@ -196,7 +222,7 @@ add_guest_progs() {
 			if [ -n "$kguest" ] && [ -f "$kguest/$b/$t" ]; then
 				guest_add "$kguest/$b/$t" "/bin/$t$b"; guest_cmd "/bin/$t$b"
 			elif [ -n "$kguest" ]; then
-				tap not-ok "$arch: $t$b: linked statically (see $kguest/$b/$t.log)"
+				tap not-ok "$v: $t$b: linked statically (see $kguest/$b/$t.log)"
 			fi
 		done
 	done
@@ -205,15 +231,17 @@ add_guest_progs() {
 		case $arch:$f in i386:*64) continue ;; esac
 		guest_add "$f" "/bin/${f##*/}"; guest_cmd "/bin/${f##*/}"
 	done
-	[ -n "$kguest" ] || tap ok "$arch: runtime conformance programs" \
+	[ -n "$kguest" ] || tap ok "$v: runtime conformance programs" \
 		"SKIP run through make kernel-check (SYSLET_KGUEST unset)"
 	# The benchmark, in the guest's native ABI.
 	b=${bits%% *}
-	if [ -n "$bench_img" ] && [ -n "$kguest" ] && [ -f "$kguest/$b/kbench" ]; then
+	if [ "$v" != "$arch" ]; then
+		: # the benchmark means nothing on a debug kernel
+	elif [ -n "$bench_img" ] && [ -n "$kguest" ] && [ -f "$kguest/$b/kbench" ]; then
 		guest_add "$kguest/$b/kbench" "/bin/kbench$b"
 		guest_cmd "/bin/kbench$b /dev/vda /mnt f $bench_rounds"
 	elif [ "$bench_rounds" != 0 ]; then
-		tap ok "$arch: benchmark" "SKIP no mke2fs or no static kbench"
+		tap ok "$v: benchmark" "SKIP no mke2fs or no static kbench"
 	fi
 	# syslet-run and the examples, in each ABI the guest runs: the
 	# x86_64 kernel also runs the 32-bit syslet-run and i386 images
@@ -221,7 +249,7 @@ add_guest_progs() {
 	for b in $bits; do
 		if [ -n "$kguest" ] && [ -f "$kguest/$b/syslet-run" ] && [ -f "$gdir/kexamples$b" ]; then
 			ex=/ex$b
-			echo "dir $ex 0755 0 0" >>"$gdir/spec-$arch"
+			echo "dir $ex 0755 0 0" >>"$gdir/spec-$v"
 			guest_add "$kguest/$b/syslet-run" "/bin/syslet-run$b"
 			for f in "$kguest/$([ "$b" = 64 ] && echo ex || echo ex32)"/*; do
 				guest_add "$f" "$ex/${f##*/}"
@@ -229,10 +257,18 @@ add_guest_progs() {
 			guest_add "$gdir/kexamples$b" "/bin/kexamples$b"
 			guest_cmd "/bin/kexamples$b $ex /bin/syslet-run$b --backend=kernel"
 		elif [ "$b" = 64 ]; then
-			tap not-ok "$arch: syslet-run linked statically for the guest"
+			tap not-ok "$v: syslet-run linked statically for the guest"
 		else
-			tap ok "$arch: 32-bit syslet-run and the examples" \
-				"SKIP no static 32-bit syslet-run (no 32-bit libelf: apt-get install libelf-dev:i386)"
+			# The cause, as make kernel-guest wrote it down.
+			local why="no static 32-bit syslet-run"
+			if [ -z "$kguest" ]; then why="$why (SYSLET_KGUEST unset)"
+			elif head -n 1 "$kguest/32/syslet-run.log" 2>/dev/null | grep -q '^kernel-guest: '; then
+				why=$(head -n 1 "$kguest/32/syslet-run.log" | sed 's/^kernel-guest: syslet-run: //')
+			elif [ -f "$kguest/32/syslet-run.log" ]; then
+				why="$why: its build failed (see $kguest/32/syslet-run.log)"
+			elif [ "$have32" != yes ]; then why="$why: no gcc -m32 -static"
+			fi
+			tap ok "$v: 32-bit syslet-run and the examples" "SKIP $why"
 		fi
 	done
 }
@@ -243,7 +279,7 @@ is_rt() { # PROG: one of the runtime conformance programs?
 	return 1
 }
 
-report() { # ARCH: turn the guest's per-program TAP into ours
+report() { # VARIANT: turn the guest's per-program TAP into ours
 	local arch=$1 txt=$gdir/out-$1.txt prog="" line st
 	[ -f "$txt" ] || { tap not-ok "$arch: guest ran"; return; }
 	while IFS= read -r line; do
@@ -274,7 +310,7 @@ report() { # ARCH: turn the guest's per-program TAP into ours
 		esac
 	done <"$txt"
 	# The i386 kernel has KUnit and asm-i386/syslet_kunit.c built in.
-	if [ "$arch" = i386 ] && ! grep -q "^# Subtest: syslet_i386_asm" "$txt"; then
+	if [ "$(v_arch "$arch")" = i386 ] && ! grep -q "^# Subtest: syslet_i386_asm" "$txt"; then
 		tap not-ok "$arch: the KUnit suite syslet_i386_asm ran at boot"
 	fi
 	if grep -q "^=== syslet-guest-done" "$txt"; then tap ok "$arch: guest ran to the end"
@@ -291,22 +327,22 @@ have32=yes
 build_guest 64 || { say "64-bit guest programs do not build"; exit 99; }
 build_guest 32 || have32=no
 make_bench_img || say "no benchmark image (see $log)"
-for arch in $arches; do
-	if ! build_kernel "$arch"; then
+for v in $variants; do
+	if ! build_kernel "$v"; then
 		tail -n 30 "$log" | sed 's/^/# /'
-		tap not-ok "$arch: kernel builds"
+		tap not-ok "$v: kernel builds"
 		continue
 	fi
-	tap ok "$arch: kernel builds with the syslet series"
-	add_guest_progs "$arch"
-	if [ "$arch" = i386 ]; then
-		[ "$have32" = yes ] || { tap ok "$arch: guest" "SKIP no gcc -m32 -static"; continue; }
-		command -v qemu-system-i386 >/dev/null || { tap ok "$arch: boot" "SKIP no qemu-system-i386"; continue; }
-		run_guest i386 qemu-system-i386
+	tap ok "$v: kernel builds with the syslet series"
+	add_guest_progs "$v"
+	if [ "$(v_arch "$v")" = i386 ]; then
+		[ "$have32" = yes ] || { tap ok "$v: guest" "SKIP no gcc -m32 -static"; continue; }
+		command -v qemu-system-i386 >/dev/null || { tap ok "$v: boot" "SKIP no qemu-system-i386"; continue; }
+		run_guest "$v" qemu-system-i386
 	else
-		run_guest x86_64 qemu-system-x86_64
+		run_guest "$v" qemu-system-x86_64
 	fi
-	report "$arch"
+	report "$v"
 done
 echo "1..$n"
 [ "$failed" = 0 ]

@@ -102,14 +102,14 @@ static void emul_sync_signals(sigset_t *set)
  * rt_sigprocmask() (or i386's older sigprocmask()) from an atom.  While
  * atoms run, the thread's own mask holds every signal back but the
  * synchronous ones, which the engine's fault handling needs; the caller's
- * mask is run->user_mask, and that is the one the atom changes, in the
- * kernel's order: the new set is read (-EFAULT), the change made
- * (-EINVAL for a bad @how), the old mask written (-EFAULT).  It takes
- * effect for the signal checks at once and in the thread when async_exec
- * returns.  A step (syslet_step) has no caller's mask: the call is made,
- * and the synchronous signals opened again.
+ * mask is *@mask, and that is the one the atom changes, in the kernel's
+ * order: the new set is read (-EFAULT), the change made (-EINVAL for a
+ * bad @how), the old mask written (-EFAULT).  It takes effect for the
+ * signal checks at once and in the thread when async_exec returns.
+ * Without a caller's mask (@mask NULL: a step) the call is made, and the
+ * synchronous signals opened again.
  */
-static long emul_sigmask_atom(struct emul_run *run, const struct emul_atom *a)
+long emul_atom_sigmask(sigset_t *mask, const struct emul_atom *a)
 {
 	/* The kernel's sigset: 64 bits, the first of glibc's sigset_t. */
 	unsigned long cur[8 / sizeof(long)], set[8 / sizeof(long)];
@@ -121,7 +121,7 @@ static long emul_sigmask_atom(struct emul_run *run, const struct emul_atom *a)
 	 * i386); the rest of the mask is left as it is. */
 	unsigned int n = rt ? 8 / sizeof(long) : 1;
 
-	if (run->mode == EMUL_RUN_STEP) {
+	if (!mask) {
 		sigset_t sync;
 		long r = emul_raw_syscall(a);
 
@@ -131,7 +131,7 @@ static long emul_sigmask_atom(struct emul_run *run, const struct emul_atom *a)
 	}
 	if (rt && a->args[3] != 8)
 		return -EINVAL;
-	memcpy(cur, &run->user_mask, sizeof(cur));
+	memcpy(cur, mask, sizeof(cur));
 	if (setp) {
 		unsigned long now[8 / sizeof(long)];
 
@@ -156,27 +156,13 @@ static long emul_sigmask_atom(struct emul_run *run, const struct emul_atom *a)
 		}
 		/* SIGKILL and SIGSTOP are never blocked. */
 		now[0] &= ~((1UL << (SIGKILL - 1)) | (1UL << (SIGSTOP - 1)));
-		memcpy(&run->user_mask, now, sizeof(now));
+		memcpy(mask, now, sizeof(now));
 	}
 	if (oldp)
 		for (unsigned int i = 0; i < n; i++)
 			if (emul_put(&oldp[i], cur[i]))
 				return -EFAULT;
 	return 0;
-}
-
-long emul_atom_sigmask(sigset_t *mask, const struct emul_atom *a)
-{
-	struct emul_run run;
-	long r;
-
-	run.mode = mask ? EMUL_RUN_INLINE : EMUL_RUN_STEP;
-	if (mask)
-		run.user_mask = *mask;
-	r = emul_sigmask_atom(&run, a);
-	if (mask)
-		*mask = run.user_mask;
-	return r;
 }
 
 /*
@@ -258,7 +244,8 @@ emul_exec(struct emul_run *run, struct emul_ctr *c, struct syslet_uatom *u,
 	if (pol == EMUL_P_SIGMASK) {
 		/* A signal it lets through ends the chain after it. */
 		c->budget = 0;
-		return emul_sigmask_atom(run, a);
+		return emul_atom_sigmask(run->mode == EMUL_RUN_STEP ? NULL :
+					 &run->user_mask, a);
 	}
 	if (run->mode != EMUL_RUN_INLINE || resumed) {
 		run->pos_fd = -1;

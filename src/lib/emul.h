@@ -182,13 +182,15 @@ struct syslet_uatom *emul_run_rest(struct emul_run *run, bool *no_complete);
 struct syslet_uatom *emul_step(struct syslet_uatom *u,
 			       struct syslet_event *ev);
 
+/* An rt_sigprocmask/sigprocmask atom, made on the caller's mask *@mask
+ * instead of the thread's (NULL: on the thread's, the synchronous signals
+ * kept open); emul-exec.c. */
+long emul_atom_sigmask(sigset_t *mask, const struct emul_atom *a);
+
 /* Hooks into the head for the main loop (emul.c). */
 bool emul_handoff(struct emul_run *run);
 
 int syslet_emul_registered_heads(void);
-/* An rt_sigprocmask (sigprocmask) atom on the caller's mask @mask; NULL:
- * no caller (a step, or an async chain on uring), the call is made. */
-long emul_atom_sigmask(sigset_t *mask, const struct emul_atom *a);
 int emul_init(void);
 long emul_umem_add(unsigned long *p, unsigned long inc);
 long emul_gettid(void);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <liburing.h>
 #include "uring.h"
 #include "common/systab.h"
@@ -403,10 +404,21 @@ unsigned long uring_op_whole(int op, const struct emul_atom *a)
 	       a->args[2] : 0;
 }
 
-/* What the call would have returned, from the CQE's result. */
-long uring_op_result(int op, int res)
+/* What the call would have returned, from the CQE's result.  io_uring
+ * checks a read's or write's buffer before its descriptor, the system
+ * call the other way round: with both bad, the call says EBADF (a closed
+ * descriptor, or one not open for that direction), io_uring EFAULT. */
+long uring_op_result(int op, const struct emul_atom *a, int res)
 {
 	if (op == UOP_NANOSLEEP && res == -ETIME)
 		return 0;
+	if (res == -EFAULT && op >= UOP_READ && op <= UOP_PWRITEV2) {
+		long fl = emul_syscall6(__NR_fcntl, a->args[0], F_GETFL, 0, 0,
+					0, 0);
+		int acc = (int)fl & O_ACCMODE;
+
+		if (fl < 0 || acc == (op >= UOP_WRITE ? O_RDONLY : O_WRONLY))
+			return -EBADF;
+	}
 	return res;
 }

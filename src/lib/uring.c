@@ -463,6 +463,8 @@ static bool worker_queue(struct ur_head *ah, struct ur_sl *sl, bool may_refuse)
 static inline void inline_mask(struct ur_ctx *c)
 {
 	if (c->inline_ && !c->masked) {
+		/* Replaced, not extended: a fault must reach the engine's
+		 * handler even when the caller blocks SIGSEGV. */
 		emul_sigmask(SIG_SETMASK, &ur_blockset, &c->user_mask);
 		c->masked = true;
 	}
@@ -765,7 +767,7 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 			ret = -ENOSYS;
 			goto ran;
 		case EMUL_P_ARGS:
-			/* The deny list by argument: prctl(PR_SET_SECCOMP). */
+			/* The deny list by argument (prctl). */
 			if (systab_denied_args(prof->profile, (long)a.nr,
 					       a.args, a.nargs)) {
 				c->st.denied++;
@@ -775,23 +777,25 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 			pol = EMUL_P_INLINE;
 			break;
 		case EMUL_P_SIGACTION:
-			/* It may replace the engine's fault handler: taken
-			 * back at once, what it set kept as the program's. */
+			/* The engine's fault handler is taken back at once. */
 			inline_mask(c);
 			c->st.syscalls++;
 			ret = emul_raw_syscall(&a);
 			emul_fault_own();
 			goto ran;
-		case EMUL_P_SIGMASK:
-			/* On the caller's mask inline; an async chain has
-			 * no caller's mask, as a cachemiss thread had none
-			 * of the caller's. */
+		case EMUL_P_SIGMASK: {
+			/* On the caller's mask; an async chain has none of
+			 * its own, its change ends with it. */
+			sigset_t none;
+
+			sigemptyset(&none);
 			inline_mask(c);
 			c->st.syscalls++;
-			ret = emul_atom_sigmask(c->inline_ ? &c->user_mask :
-						NULL, &a);
+			ret = emul_atom_sigmask(c->inline_ ? &c->user_mask
+							   : &none, &a);
 			check = true;
 			goto ran;
+		}
 		default:
 			break;
 		}
@@ -1057,7 +1061,7 @@ static unsigned int reap(struct ur_ctx *c)
 			if (!got[i].data)
 				continue;
 			sl = (struct ur_sl *)(uintptr_t)got[i].data;
-			resume(c, sl, true, uring_op_result(sl->op,
+			resume(c, sl, true, uring_op_result(sl->op, &sl->a,
 							    got[i].res));
 		}
 		if (__atomic_load_n(&ah->wdone, __ATOMIC_RELAXED) || ah->ready)
@@ -1292,7 +1296,7 @@ static struct syslet_uatom *ur_exec(struct syslet_uatom *atom, long *err)
 	c.budget = INTERP_SIG_BUDGET;
 	memset(&c.st, 0, sizeof(c.st));
 	/* A bad pointer gives -EFAULT whatever the program did with SIGSEGV
-	 * and SIGBUS since the last call (emul-fault.c). */
+	 * and SIGBUS since (emul-fault.c). */
 	emul_fault_own();
 	pthread_mutex_lock(&ah->lock);
 	caller_came(ah);

@@ -11,7 +11,7 @@ int uring_ops_map(struct io_uring *ring, int profile,
 		  unsigned long nr_syscalls, unsigned char **out);
 int uring_op_prep(struct io_uring_sqe *sqe, int op, const struct emul_atom *a,
 		  long *now);
-long uring_op_result(int op, int res);
+long uring_op_result(int op, const struct emul_atom *a, int res);
 bool uring_op_nbfd(int op);
 bool uring_op_filepos(int op, const struct emul_atom *a);
 unsigned long uring_op_whole(int op, const struct emul_atom *a);

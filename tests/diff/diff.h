@@ -84,6 +84,12 @@ struct diff_outcome {
 	unsigned long	atoms;		/* reference only: atoms run */
 	int		end;		/* reference only: enum ref_end */
 	bool		async;		/* reference only: it went async */
+	/* Reference only: the last atom that ran (0: none) and whether it
+	 * asked for no completion; the reads and writes that ran (calls
+	 * that may block, where a backend may go async). */
+	unsigned long	last;
+	bool		last_nc;
+	unsigned long	io_calls;
 };
 
 /* How the reference saw a chain end (for the summary). */

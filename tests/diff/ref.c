@@ -36,6 +36,7 @@ struct ref_atom {
 struct ref {
 	const struct diff_arena	*ar;
 	struct ref_ring		*ring;
+	unsigned long		io_calls;	/* reads and writes made */
 	/* t->async_ready of 2007: set while the syslet still runs in the
 	 * caller; a hand-off clears it. */
 	bool			in_caller;
@@ -235,6 +236,7 @@ static long ref_call(struct ref *r, const struct ref_atom *atom)
 			return -EFAULT;
 		}
 		ret = syscall((long)nr, (long)fd, a[1], len);
+		r->io_calls++;
 	} else if (nr == SYS_close) {
 		if ((unsigned int)a[0] < 1024) {
 			r->unsafe = "a close of a descriptor that may be open";
@@ -389,6 +391,9 @@ enum ref_status ref_run(const struct diff_arena *ar, unsigned long entry,
 	}
 	out->atoms = r.atoms;
 	out->async = !r.in_caller;
+	out->last = last_uatom;
+	out->last_nc = (last_atom.flags & SYSLET_NO_COMPLETE) != 0;
+	out->io_calls = r.io_calls;
 	if (fault)
 		out->end = REF_END_FAULT;
 	if (r.unsafe) {

@@ -18,8 +18,32 @@
  */
 #define KINIT_LIMIT 240
 
-/* syslog(2)'s SYSLOG_ACTION_READ_ALL, which glibc does not name. */
+/* syslog(2)'s SYSLOG_ACTION_READ_ALL and _READ_CLEAR, which glibc does not name. */
 #define KINIT_SYSLOG_READ_ALL 3
+#define KINIT_SYSLOG_READ_CLEAR 4
+
+/*
+ * What the kernel logged at KERN_WARNING or worse since the last look
+ * (a WARN_ON, lockdep, a sleeping-in-atomic report), as "=== kmsg"
+ * lines: the console shows warnings too (loglevel=5), but it can lose
+ * lines, and here they follow the program that caused them.
+ */
+static void kinit_kmsg(void)
+{
+	static char buf[1 << 17];
+	char *line, *save = NULL;
+	int n;
+
+	n = klogctl(KINIT_SYSLOG_READ_CLEAR, buf, sizeof(buf) - 1);
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		if (line[0] == '<' && line[1] >= '0' && line[1] <= '4')
+			printf("=== kmsg %s\n", line);
+	fflush(stdout);
+}
 
 static volatile sig_atomic_t kinit_expired;
 
@@ -84,6 +108,7 @@ static void kinit_run(char *line)
 	       WIFEXITED(status) ? WEXITSTATUS(status) :
 	       128 + WTERMSIG(status));
 	fflush(stdout);
+	kinit_kmsg();
 }
 
 /*
@@ -139,6 +164,7 @@ int main(void)
 	/* The conformance programs must test the kernel, never fall back. */
 	setenv("SYSLET_BACKEND", "kernel", 1);
 	kinit_kunit();
+	kinit_kmsg();
 	list = fopen("/tests/list", "r");
 	if (list) {
 		while (fgets(line, sizeof(line), list))

@@ -49,6 +49,43 @@ static double kb_now(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
+/*
+ * The clock's resolution as seen: the smallest step between two
+ * different readings.  A guest whose clocksource is jiffies (no TSC it
+ * trusts, no HPET or ACPI PM timer in a tiny kernel) steps by 1-10 ms,
+ * and then the timings below are noise: say so, with the clocksource.
+ */
+static void kb_clock(void)
+{
+	char cs[64] = "?";
+	double step = 1e9, a, b;
+	int fd, n;
+
+	for (int i = 0; i < 20; i++) {
+		a = kb_now();
+		while ((b = kb_now()) == a)
+			;
+		if (b - a < step)
+			step = b - a;
+	}
+	fd = open("/sys/devices/system/clocksource/clocksource0/current_clocksource",
+		  O_RDONLY);
+	if (fd >= 0) {
+		n = read(fd, cs, sizeof(cs) - 1);
+		cs[n > 0 ? n - 1 : 0] = '\0';
+		close(fd);
+	}
+	printf("# bench: clock steps of %.0f ns (clocksource %s)\n", step * 1e9,
+	       cs);
+	if (step > 10e-6)
+		printf("ok %d - clock resolution # SKIP steps of %.1f ms "
+		       "(clocksource %s): the timings below are not meaningful\n",
+		       ++kb_tap, step * 1e3, cs);
+	else
+		printf("ok %d - clock resolution: steps of %.0f ns\n", ++kb_tap,
+		       step * 1e9);
+}
+
 /* Drop the clean page cache; or remount.  0 when done. */
 static int kb_drop(void)
 {
@@ -306,6 +343,7 @@ int main(int argc, char **argv)
 	}
 	printf("# bench: %lu files on %s (ext2, virtio), backend %s\n", kb_nr,
 	       kb_dev, syslet_backend_name());
+	kb_clock();
 	kb_atoms(rounds);
 	kb_plain();	/* warm the cache */
 	kb_compare("cached", 0, rounds);

@@ -1,0 +1,788 @@
+/* ksafe.c: in the guest, a hand-off never changes who the task is, atoms pass the syscall-entry checks, and job control, signals and per-task state survive. */
+#include "kt.h"
+#include <dirent.h>
+#include <poll.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/stat.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+
+#ifdef __x86_64__
+#define KT_SETRESUID	SYS_setresuid
+#define KT_GETEUID	SYS_geteuid
+#else
+/* i386's setresuid and geteuid are the 16-bit-id originals. */
+#define KT_SETRESUID	SYS_setresuid32
+#define KT_GETEUID	SYS_geteuid32
+#endif
+
+#ifndef PR_SET_SYSCALL_USER_DISPATCH
+#define PR_SET_SYSCALL_USER_DISPATCH	59
+#define PR_SYS_DISPATCH_ON		1
+#endif
+
+static long kt_ret;
+static struct syslet_uatom kt_a[4];
+
+/* ---- 1. a hand-off never changes who the task is ------------------- */
+
+/*
+ * Each of these changes the head's identity after the pool exists (the
+ * parked thread is the task that ran the first async atom), then runs
+ * an async atom and looks at who the program is afterwards.
+ */
+static int kt_pool_ready(void)
+{
+	if (kt_register(8, -1UL)) {
+		kt_note("async_register failed");
+		return -1;
+	}
+	if (kt_async_getpid()) {
+		kt_note("the first async atom did not go async and complete");
+		return -1;
+	}
+	return 0;
+}
+
+/* Run one async atom and wait for it; note whether it went async. */
+static int kt_async_atom(long nr, unsigned long *a0)
+{
+	long r;
+
+	kt_atom(&kt_a[0], SYSLET_ASYNC, nr, &kt_ret, NULL, a0, NULL, NULL,
+		NULL);
+	kt_ret = -12345;
+	r = K_EXEC(&kt_a[0]);
+	if (r == 0) {
+		if (kt_pop() != &kt_a[0])
+			return -1;
+		kt_note("went async, atom returned %ld", kt_ret);
+	} else if (r == (long)&kt_a[0]) {
+		kt_note("ran in place, atom returned %ld", kt_ret);
+	} else {
+		kt_note("async_exec returned %ld", r);
+		return -1;
+	}
+	return 0;
+}
+
+static struct sock_filter kt_deny_getppid[] = {
+	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_getppid, 0, 1),
+	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EACCES),
+	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+};
+
+static int kt_install_filter(void)
+{
+	struct sock_fprog prog = {
+		.len = sizeof(kt_deny_getppid) / sizeof(kt_deny_getppid[0]),
+		.filter = kt_deny_getppid,
+	};
+
+	/* No TSYNC: the filter is this thread's alone. */
+	return kt_sys(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, (long)&prog,
+		      0);
+}
+
+static int kt_case_seccomp(void)
+{
+	long r, mode;
+
+	if (kt_pool_ready())
+		return KT_FAIL;
+	r = kt_install_filter();
+	KT_CHECK(r == 0, "seccomp(SET_MODE_FILTER) is %ld (CONFIG_SECCOMP_FILTER?)", r);
+	kt_atom(&kt_a[0], SYSLET_ASYNC, SYS_getppid, &kt_ret, NULL, NULL,
+		NULL, NULL, NULL);
+	kt_ret = -12345;
+	r = K_EXEC(&kt_a[0]);
+	if (r == 0)
+		kt_pop();
+	mode = prctl(PR_GET_SECCOMP, 0, 0, 0, 0);
+	KT_CHECK(mode == 2, "seccomp mode after async_exec is %ld", mode);
+	KT_CHECK(kt_sys(SYS_getppid, 0, 0, 0, 0) == -EACCES,
+		 "the filter no longer applies to the program");
+	KT_CHECK(r == -EPERM && kt_ret == -12345,
+		 "async_exec %ld, atom %ld: a filtered task runs no atom", r,
+		 kt_ret);
+	return KT_PASS;
+}
+
+static int kt_case_setresuid(void)
+{
+	long r, euid;
+
+	if (kt_pool_ready())
+		return KT_FAIL;
+	r = kt_sys(KT_SETRESUID, 1000, 1000, 1000, 0);
+	KT_CHECK(r == 0, "setresuid(1000, 1000, 1000) is %ld", r);
+	if (kt_async_atom(KT_GETEUID, NULL))
+		return KT_FAIL;
+	euid = kt_sys(KT_GETEUID, 0, 0, 0, 0);
+	KT_CHECK(euid == 1000 && kt_ret == 1000,
+		 "euid after the hand-off %ld, in the atom %ld", euid, kt_ret);
+	return KT_PASS;
+}
+
+static int kt_case_nnp(void)
+{
+	long nnp;
+
+	if (kt_pool_ready())
+		return KT_FAIL;
+	KT_CHECK(prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0, "PR_SET_NO_NEW_PRIVS");
+	if (kt_async_atom(SYS_getpid, NULL))
+		return KT_FAIL;
+	nnp = prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0);
+	KT_CHECK(nnp == 1, "no_new_privs after the hand-off is %ld", nnp);
+	return KT_PASS;
+}
+
+static int kt_case_chroot(void)
+{
+	if (kt_pool_ready())
+		return KT_FAIL;
+	mkdir("/tmp/kt-jail", 0755);
+	KT_CHECK(access("/tests/list", F_OK) == 0, "no /tests/list outside");
+	KT_CHECK(kt_sys(SYS_unshare, 0x00000200 /* CLONE_FS */, 0, 0, 0) == 0,
+		 "unshare(CLONE_FS)");
+	KT_CHECK(chroot("/tmp/kt-jail") == 0 && chdir("/") == 0, "chroot");
+	KT_CHECK(access("/tests/list", F_OK) < 0, "chroot had no effect");
+	if (kt_async_atom(SYS_getpid, NULL))
+		return KT_FAIL;
+	KT_CHECK(access("/tests/list", F_OK) < 0,
+		 "after the hand-off the program sees / outside the chroot");
+	return KT_PASS;
+}
+
+/* ---- 2. atoms and the syscall entry -------------------------------- */
+
+/*
+ * A child traced with PTRACE_SYSCALL runs a chain of three getppid
+ * atoms: async_exec must refuse it (the tracer would see none of them),
+ * and the tracer must still be there afterwards.
+ */
+static long kt_tracer_pid(void)
+{
+	char buf[4096], *p;
+	int fd = open("/proc/self/status", O_RDONLY), n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	p = strstr(buf, "TracerPid:");
+	return p ? strtol(p + 10, NULL, 10) : -1;
+}
+
+static int kt_traced_child(void)
+{
+	long r, rets[3] = { -12345, -12345, -12345 };
+	int i;
+
+	if (ptrace(PTRACE_TRACEME, 0, NULL, NULL))
+		return 10;
+	raise(SIGSTOP);
+	if (kt_register(8, -1UL))
+		return 11;
+	for (i = 0; i < 3; i++)
+		kt_atom(&kt_a[i], i == 1 ? SYSLET_ASYNC : 0, SYS_getppid,
+			&rets[i], i < 2 ? &kt_a[i + 1] : NULL, NULL, NULL,
+			NULL, NULL);
+	r = K_EXEC(&kt_a[0]);
+	if (r == 0)
+		kt_pop();
+	if (r != -EPERM)
+		return 12;
+	for (i = 0; i < 3; i++)
+		if (rets[i] != -12345)
+			return 13;
+	return kt_tracer_pid() > 0 ? 0 : 14;
+}
+
+static int kt_case_ptrace_syscall(void)
+{
+	int status, stops = 0;
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(kt_traced_child());
+	KT_CHECK(pid > 0, "fork");
+	while (waitpid(pid, &status, 0) == pid && WIFSTOPPED(status)) {
+		stops++;
+		ptrace(PTRACE_SYSCALL, pid, NULL, NULL);
+	}
+	KT_CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		 "traced child: status %#x (12: async_exec not EPERM, 13: an atom ran, 14: tracer lost)",
+		 status);
+	kt_note("%d stops", stops);
+	return KT_PASS;
+}
+
+static int kt_case_seccomp_refused(void)
+{
+	long r;
+
+	if (kt_register(8, -1UL))
+		return KT_FAIL;
+	r = kt_install_filter();
+	KT_CHECK(r == 0, "seccomp(SET_MODE_FILTER) is %ld", r);
+	kt_atom(&kt_a[0], 0, SYS_getppid, &kt_ret, NULL, NULL, NULL, NULL,
+		NULL);
+	kt_ret = -12345;
+	r = K_EXEC(&kt_a[0]);
+	KT_CHECK(r == -EPERM && kt_ret == -12345,
+		 "async_exec %ld, atom %ld", r, kt_ret);
+	return KT_PASS;
+}
+
+static int kt_case_sud(void)
+{
+	static volatile char sel;	/* SYSCALL_DISPATCH_FILTER_ALLOW */
+	long r;
+
+	if (kt_register(8, -1UL))
+		return KT_FAIL;
+	r = prctl(PR_SET_SYSCALL_USER_DISPATCH, PR_SYS_DISPATCH_ON, 0, 0,
+		  &sel);
+	if (r)
+		return kt_skip("no syscall user dispatch");
+	kt_atom(&kt_a[0], 0, SYS_getppid, &kt_ret, NULL, NULL, NULL, NULL,
+		NULL);
+	kt_ret = -12345;
+	r = K_EXEC(&kt_a[0]);
+	KT_CHECK(r == -EPERM && kt_ret == -12345, "async_exec %ld, atom %ld",
+		 r, kt_ret);
+	return KT_PASS;
+}
+
+/* ---- 7. the deny list ---------------------------------------------- */
+
+#define KT_D(n) { SYS_##n, #n }
+static const struct { long nr; const char *name; } kt_denied[] = {
+	KT_D(fork), KT_D(vfork), KT_D(clone), KT_D(clone3), KT_D(execve),
+	KT_D(execveat), KT_D(exit), KT_D(exit_group), KT_D(rt_sigreturn),
+	KT_D(setuid), KT_D(setgid), KT_D(setreuid), KT_D(setregid),
+	KT_D(setresuid), KT_D(setresgid), KT_D(setfsuid), KT_D(setfsgid),
+	KT_D(setgroups), KT_D(capset), KT_D(seccomp),
+	KT_D(landlock_restrict_self), KT_D(unshare), KT_D(setns),
+	KT_D(set_tid_address), KT_D(set_robust_list), KT_D(rseq),
+	KT_D(sigaltstack), KT_D(arch_prctl), KT_D(set_thread_area),
+#ifndef __x86_64__
+	KT_D(sigreturn), KT_D(vm86), KT_D(vm86old),
+	KT_D(setuid32), KT_D(setgid32), KT_D(setreuid32), KT_D(setregid32),
+	KT_D(setresuid32), KT_D(setresgid32), KT_D(setfsuid32),
+	KT_D(setfsgid32), KT_D(setgroups32),
+#endif
+};
+
+static int kt_case_denied(void)
+{
+	unsigned long zero = 0;
+	unsigned int i, bad = 0;
+	long r;
+
+	if (kt_register(8, -1UL))
+		return KT_FAIL;
+	for (i = 0; i < sizeof(kt_denied) / sizeof(kt_denied[0]); i++) {
+		kt_atom(&kt_a[0], 0, kt_denied[i].nr, &kt_ret, NULL, &zero,
+			&zero, &zero, &zero);
+		kt_ret = -12345;
+		r = K_EXEC(&kt_a[0]);
+		if (r != (long)&kt_a[0] || kt_ret != -EPERM) {
+			kt_note("%s (%ld): async_exec %ld, atom %ld, not -EPERM",
+				kt_denied[i].name, kt_denied[i].nr, r, kt_ret);
+			bad++;
+		}
+	}
+	KT_CHECK(!bad, "%u of %u calls ran", bad, i);
+	return KT_PASS;
+}
+
+/* ---- 3. the completion backlog is bounded --------------------------- */
+
+static int kt_case_backlog(void)
+{
+	static struct syslet_uatom a[64], junk;
+	static long rets[64];
+	unsigned int n, accepted = 0, inplace = 0, got = 0, i;
+	long r = 0;
+
+	if (kt_register(8, -1UL))
+		return KT_FAIL;
+	for (i = 0; i < 8; i++)
+		kt_ring[i] = &junk;
+	for (n = 0; n < 64; n++) {
+		kt_atom(&a[n], SYSLET_ASYNC, SYS_getpid, &rets[n], NULL, NULL,
+			NULL, NULL, NULL);
+		r = K_EXEC(&a[n]);
+		if (r == (long)&a[n]) {
+			inplace++;	/* no thread was parked: no completion */
+			continue;
+		}
+		if (r != 0)
+			break;
+		accepted++;
+	}
+	kt_note("%u chains accepted with the ring full (%u ran in place), then %ld",
+		accepted, inplace, r);
+	KT_CHECK(r == -EAGAIN && accepted >= 8 && accepted <= 16,
+		 "the backlog is not bounded by twice the ring");
+	/* Now empty the ring: every accepted chain completes, in order. */
+	for (i = 0; i < 8; i++)
+		kt_ring[i] = NULL;
+	for (i = 0; i < accepted; i++) {
+		struct syslet_uatom *c = kt_pop();
+
+		if (c >= a && c < a + 64 && c->flags == SYSLET_ASYNC)
+			got++;
+	}
+	KT_CHECK(got == accepted, "%u of %u completions arrived", got, accepted);
+	return KT_PASS;
+}
+
+/* ---- 5. signals across the hand-off -------------------------------- */
+
+static volatile sig_atomic_t kt_sig_seen;
+
+static void kt_on_signal(int sig)
+{
+	kt_sig_seen = sig;
+}
+
+/* ppoll(NULL, 0, 100 ms, @mask): blocks, so the context is handed off. */
+static long kt_ppoll_chain(uint64_t *mask)
+{
+	static struct kt_ts ts = { 0, 100 * 1000 * 1000 };
+	static unsigned long zero, tsp, maskp, size = 8;
+	long r;
+
+	tsp = (unsigned long)&ts;
+	maskp = (unsigned long)mask;
+	kt_atom(&kt_a[0], 0, KT_PPOLL, &kt_ret, NULL, &zero, &zero, &tsp,
+		&maskp);
+	kt_a[0].arg_ptr[4] = &size;
+	kt_ret = -12345;
+	r = K_EXEC(&kt_a[0]);
+	if (r == 0 && kt_pop() != &kt_a[0])
+		return -1;
+	return r;
+}
+
+static int kt_case_ppoll_mask(void)
+{
+	static uint64_t none;
+	sigset_t set, cur;
+	long r;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	if (kt_register(8, -1UL))
+		return KT_FAIL;
+	r = kt_ppoll_chain(&none);
+	sigprocmask(SIG_BLOCK, NULL, &cur);
+	kt_note("async_exec %ld, ppoll %ld", r, kt_ret);
+	KT_CHECK(r == 0, "ppoll did not go async");
+	KT_CHECK(sigismember(&cur, SIGUSR1),
+		 "ppoll's temporary mask became the program's: SIGUSR1 unblocked");
+	return KT_PASS;
+}
+
+static int kt_case_leader_signal(void)
+{
+	static uint64_t none;
+	struct sigaction sa = { .sa_handler = kt_on_signal };
+	struct timespec d = { 0, 10 * 1000 * 1000 };
+	long r;
+	int i;
+
+	sigaction(SIGUSR2, &sa, NULL);
+	if (kt_register(8, -1UL))
+		return KT_FAIL;
+	r = kt_ppoll_chain(&none);
+	KT_CHECK(r == 0, "ppoll did not go async (%ld)", r);
+	/* The leader now sleeps in the pool; the program runs elsewhere. */
+	kill(getpid(), SIGUSR2);
+	for (i = 0; i < 100 && !kt_sig_seen; i++)
+		nanosleep(&d, NULL);
+	KT_CHECK(kt_sig_seen == SIGUSR2,
+		 "a process-directed SIGUSR2 was not handled within 1 s");
+	return KT_PASS;
+}
+
+/* ---- 6. per-task state that moves with the context ----------------- */
+
+static int kt_case_sigaltstack(void)
+{
+	static char stk[64 * 1024];
+	stack_t ss = { .ss_sp = stk, .ss_size = sizeof(stk) }, o;
+
+	if (kt_register(8, -1UL))
+		return KT_FAIL;
+	KT_CHECK(sigaltstack(&ss, NULL) == 0, "sigaltstack");
+	if (kt_async_getpid())
+		return KT_FAIL;
+	KT_CHECK(sigaltstack(NULL, &o) == 0 && o.ss_sp == stk &&
+		 o.ss_size == sizeof(stk) && !(o.ss_flags & SS_DISABLE),
+		 "the alternate signal stack was lost (sp %p flags %d)",
+		 o.ss_sp, o.ss_flags);
+	return KT_PASS;
+}
+
+#if __has_include(<sys/rseq.h>)
+#include <sys/rseq.h>
+#define KT_HAVE_RSEQ 1
+#endif
+
+static int kt_case_rseq(void)
+{
+#ifdef KT_HAVE_RSEQ
+	struct sigaction sa = { .sa_handler = kt_on_signal };
+	volatile struct rseq *rs;
+	char *tp;
+	int cpu;
+
+	if (!__rseq_size)
+		return kt_skip("glibc registered no rseq area");
+#ifdef __x86_64__
+	__asm__ volatile("mov %%fs:0, %0" : "=r"(tp));
+#else
+	__asm__ volatile("mov %%gs:0, %0" : "=r"(tp));
+#endif
+	rs = (volatile struct rseq *)(tp + __rseq_offset);
+	sigaction(SIGUSR1, &sa, NULL);
+	if (kt_register(8, -1UL))
+		return KT_FAIL;
+	if (kt_async_getpid())
+		return KT_FAIL;
+	/* The kernel rewrites cpu_id on the way back from a signal. */
+	rs->cpu_id = (uint32_t)-7;
+	kt_sys(SYS_tgkill, getpid(), kt_sys(SYS_gettid, 0, 0, 0, 0), SIGUSR1,
+	       0);
+	cpu = (int)rs->cpu_id;
+	KT_CHECK(kt_sig_seen == SIGUSR1, "no signal");
+	KT_CHECK(cpu >= 0 && cpu < 64,
+		 "rseq cpu_id is %d after a signal: the registration stayed behind",
+		 cpu);
+	return KT_PASS;
+#else
+	return kt_skip("no <sys/rseq.h>");
+#endif
+}
+
+static int kt_case_task_work(void)
+{
+	static unsigned long nul, wfd;
+	struct pollfd pfd;
+	int p[2], n;
+	char c;
+
+	if (kt_register(8, -1UL))
+		return KT_FAIL;
+	KT_CHECK(pipe(p) == 0, "pipe");
+	nul = open("/dev/null", O_WRONLY);
+	wfd = p[1];
+	/* dup2 over the pipe's last writer, on a pool thread. */
+	kt_atom(&kt_a[0], SYSLET_ASYNC, SYS_dup2, &kt_ret, NULL, &nul, &wfd,
+		NULL, NULL);
+	KT_CHECK(K_EXEC(&kt_a[0]) == 0 && kt_pop() == &kt_a[0], "went async");
+	KT_CHECK(kt_ret == p[1], "dup2 returned %ld", kt_ret);
+	pfd.fd = p[0];
+	pfd.events = POLLIN;
+	n = poll(&pfd, 1, 3000);
+	KT_CHECK(n == 1 && read(p[0], &c, 1) == 0,
+		 "no EOF within 3 s: the file's last reference was not dropped");
+	return KT_PASS;
+}
+
+/* ---- 4. job control, ptrace and the freezer ------------------------ */
+
+/*
+ * A process with a parked pool (@chain 0), or running a chain of 50
+ * async 20 ms sleeps (@chain 1), which must run to its end whatever
+ * stops or freezes it meanwhile: exit status 0 if it did.
+ */
+static int kt_pool_process(int chain, int ready)
+{
+	static struct kt_ts ts = { 0, 20 * 1000 * 1000 };
+	static unsigned long clk = CLOCK_MONOTONIC, zero, tsp, cntp, dec = -1UL;
+	static unsigned long cnt = 50;
+	static long sret = -12345, cret;
+	struct syslet_uatom *c;
+
+	if (kt_register(8, -1UL) || kt_async_getpid())
+		return 10;
+	if (chain) {
+		tsp = (unsigned long)&ts;
+		cntp = (unsigned long)&cnt;
+		kt_atom(&kt_a[0], SYSLET_ASYNC, KT_SLEEP, &sret, &kt_a[1], &clk,
+			&zero, &tsp, &zero);
+		kt_atom(&kt_a[1], SYSLET_STOP_ON_ZERO, K_UMEM, &cret, &kt_a[0],
+			&cntp, &dec, NULL, NULL);
+		if (K_EXEC(&kt_a[0]) != 0)
+			return 11;
+	}
+	if (write(ready, "r", 1) != 1)
+		return 12;
+	if (!chain)
+		for (;;)
+			pause();
+	c = kt_pop_ms(20000);
+	if (c != &kt_a[1])
+		return 13;
+	if (cnt != 0 || sret != 0)
+		return 14;
+	return 0;
+}
+
+static pid_t kt_start_pool_process(int chain)
+{
+	int p[2];
+	char c;
+	pid_t pid;
+
+	if (pipe(p))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		close(p[0]);
+		_exit(kt_pool_process(chain, p[1]));
+	}
+	close(p[1]);
+	if (pid > 0 && read(p[0], &c, 1) != 1) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		pid = -1;
+	}
+	close(p[0]);
+	return pid;
+}
+
+/* waitpid with a deadline: the pid, 0 on timeout. */
+static pid_t kt_waitpid_ms(pid_t pid, int *status, int options, int ms)
+{
+	struct timespec d = { 0, 10 * 1000 * 1000 };
+	pid_t r;
+	int i;
+
+	for (i = 0; i < ms / 10; i++) {
+		r = waitpid(pid, status, options | WNOHANG);
+		if (r != 0)
+			return r;
+		nanosleep(&d, NULL);
+	}
+	return 0;
+}
+
+static int kt_kill_reap(pid_t pid, int ok)
+{
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	return ok ? KT_PASS : KT_FAIL;
+}
+
+static int kt_stop_cont(int chain)
+{
+	struct timespec d = { 0, 200 * 1000 * 1000 };
+	pid_t pid = kt_start_pool_process(chain);
+	int st = 0;
+
+	KT_CHECK(pid > 0, "the pool process did not start");
+	nanosleep(&d, NULL);
+	kill(pid, SIGSTOP);
+	if (kt_waitpid_ms(pid, &st, WUNTRACED, 10000) != pid || !WIFSTOPPED(st)) {
+		kt_note("SIGSTOP: waitpid(WUNTRACED) did not report a stop in 10 s");
+		return kt_kill_reap(pid, 0);
+	}
+	nanosleep(&d, NULL);
+	kill(pid, SIGCONT);
+	if (kt_waitpid_ms(pid, &st, WCONTINUED, 10000) != pid ||
+	    !WIFCONTINUED(st)) {
+		kt_note("SIGCONT: waitpid(WCONTINUED) reported nothing");
+		return kt_kill_reap(pid, 0);
+	}
+	if (!chain)
+		return kt_kill_reap(pid, 1);
+	if (kt_waitpid_ms(pid, &st, 0, 25000) != pid) {
+		kt_note("the chain did not end");
+		return kt_kill_reap(pid, 0);
+	}
+	KT_CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+		 "the chain was cut short (status %#x: 13 no completion, 14 not all atoms or -EINTR)",
+		 st);
+	return KT_PASS;
+}
+
+static int kt_case_stop_parked(void)
+{
+	return kt_stop_cont(0);
+}
+
+static int kt_case_stop_chain(void)
+{
+	return kt_stop_cont(1);
+}
+
+/* Attach to every thread, as a debugger does, and detach. */
+static int kt_case_ptrace_attach(void)
+{
+	pid_t pid = kt_start_pool_process(0), tids[64];
+	int n = 0, i, st, ok = 1;
+	char path[64];
+	struct dirent *e;
+	DIR *d;
+
+	KT_CHECK(pid > 0, "the pool process did not start");
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	d = opendir(path);
+	while (d && (e = readdir(d)) && n < 64)
+		if (e->d_name[0] != '.')
+			tids[n++] = atoi(e->d_name);
+	if (d)
+		closedir(d);
+	kt_note("%d threads", n);
+	for (i = 0; i < n && ok; i++) {
+		if (ptrace(PTRACE_ATTACH, tids[i], NULL, NULL)) {
+			kt_note("PTRACE_ATTACH %d: %s", tids[i], strerror(errno));
+			ok = 0;
+		} else if (kt_waitpid_ms(tids[i], &st, __WALL, 10000) != tids[i]) {
+			kt_note("thread %d never stopped for the tracer", tids[i]);
+			ok = 0;
+		}
+	}
+	for (i = 0; i < n; i++)
+		ptrace(PTRACE_DETACH, tids[i], NULL, NULL);
+	return kt_kill_reap(pid, ok && n >= 2);
+}
+
+/* cgroup v2's freezer: the pool process's cgroup reports frozen. */
+static int kt_cg_write(const char *dir, const char *file, const char *val)
+{
+	char path[256];
+	int fd, ok;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -1;
+	ok = write(fd, val, strlen(val)) == (ssize_t)strlen(val);
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+static int kt_cg_frozen(const char *dir, int want, int ms)
+{
+	char path[256], buf[256], key[16];
+	struct timespec d = { 0, 10 * 1000 * 1000 };
+	int i, fd, n;
+
+	snprintf(path, sizeof(path), "%s/cgroup.events", dir);
+	snprintf(key, sizeof(key), "frozen %d", want);
+	for (i = 0; i < ms / 10; i++) {
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			return 0;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		buf[n > 0 ? n : 0] = '\0';
+		if (strstr(buf, key))
+			return 1;
+		nanosleep(&d, NULL);
+	}
+	return 0;
+}
+
+static int kt_freeze(int chain)
+{
+	char dir[64], pidbuf[16];
+	pid_t pid;
+	int st = 0, ok;
+
+	mkdir("/sys/fs/cgroup", 0755);
+	if (access("/sys/fs/cgroup/cgroup.procs", F_OK) &&
+	    mount("cgroup2", "/sys/fs/cgroup", "cgroup2", 0, NULL)) {
+		kt_note("cannot mount cgroup2: %s (CONFIG_CGROUPS?)", strerror(errno));
+		return KT_FAIL;
+	}
+	snprintf(dir, sizeof(dir), "/sys/fs/cgroup/kt%d", (int)getpid());
+	KT_CHECK(mkdir(dir, 0755) == 0, "mkdir %s: %s", dir, strerror(errno));
+	pid = kt_start_pool_process(chain);
+	KT_CHECK(pid > 0, "the pool process did not start");
+	snprintf(pidbuf, sizeof(pidbuf), "%d", (int)pid);
+	ok = kt_cg_write(dir, "cgroup.procs", pidbuf) == 0;
+	if (!ok)
+		kt_note("cannot move %d into %s", pid, dir);
+	ok = ok && kt_cg_write(dir, "cgroup.freeze", "1") == 0;
+	if (ok && !(ok = kt_cg_frozen(dir, 1, 10000)))
+		kt_note("the cgroup did not report frozen within 10 s");
+	ok = ok && kt_cg_write(dir, "cgroup.freeze", "0") == 0 &&
+	     kt_cg_frozen(dir, 0, 10000);
+	if (ok && chain) {
+		if (kt_waitpid_ms(pid, &st, 0, 25000) != pid) {
+			kt_note("the chain did not end");
+			ok = 0;
+		} else if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+			kt_note("the chain was cut short (status %#x)", st);
+			ok = 0;
+		}
+		pid = 0;
+	}
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+	}
+	rmdir(dir);
+	return ok ? KT_PASS : KT_FAIL;
+}
+
+static int kt_case_freeze_parked(void)
+{
+	return kt_freeze(0);
+}
+
+static int kt_case_freeze_chain(void)
+{
+	return kt_freeze(1);
+}
+
+static const struct kt_case kt_cases[] = {
+	{ "hand-off: a seccomp filter installed after the pool stays, and the filtered call is not run",
+	  kt_case_seccomp },
+	{ "hand-off: setresuid(1000) after the pool, euid stays 1000", kt_case_setresuid },
+	{ "hand-off: no_new_privs set after the pool stays set", kt_case_nnp },
+	{ "hand-off: unshare(CLONE_FS) and chroot after the pool, the root stays", kt_case_chroot },
+	{ "entry: a PTRACE_SYSCALL tracee gets EPERM from async_exec and keeps its tracer",
+	  kt_case_ptrace_syscall },
+	{ "entry: a task under a seccomp filter gets EPERM from async_exec", kt_case_seccomp_refused },
+	{ "entry: a task under syscall user dispatch gets EPERM from async_exec", kt_case_sud },
+	{ "deny: every per-task call is EPERM in an atom", kt_case_denied },
+	{ "backlog: async_exec is EAGAIN once a ring's worth waits, nothing lost", kt_case_backlog },
+	{ "signals: ppoll's temporary mask does not become the program's", kt_case_ppoll_mask },
+	{ "signals: a process-directed signal is handled while the old leader is parked",
+	  kt_case_leader_signal },
+	{ "per-task: the alternate signal stack moves with the context", kt_case_sigaltstack },
+	{ "per-task: the rseq registration moves with the context", kt_case_rseq },
+	{ "per-task: task_work of an async atom runs (dup2 over a pipe's writer gives EOF)",
+	  kt_case_task_work },
+	{ "job control: SIGSTOP/SIGCONT with a pool parked", kt_case_stop_parked, 40 },
+	{ "job control: SIGSTOP/SIGCONT while a chain runs, which runs to its end",
+	  kt_case_stop_chain, 60 },
+	{ "ptrace: attach to every thread of a process with a pool", kt_case_ptrace_attach, 40 },
+	{ "freezer: cgroup.freeze with a pool parked", kt_case_freeze_parked, 40 },
+	{ "freezer: cgroup.freeze while a chain runs, which runs to its end",
+	  kt_case_freeze_chain, 60 },
+};
+
+int main(void)
+{
+	return kt_main(kt_cases, sizeof(kt_cases) / sizeof(kt_cases[0]));
+}
