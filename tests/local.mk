@@ -73,8 +73,9 @@ include tests/shell.mk
 include tests/asm.mk
 include tests/run.mk
 
-check_PROGRAMS += tests/common/abi-layout
-TESTS += tests/common/abi-layout
+# The ABI's layout, checked at compile time for both word sizes.
+TESTS += tests/common/abi-layout.sh
+EXTRA_DIST += tests/common/abi-layout.sh tests/common/abi-layout.c
 include tests/man.mk
 
 # The whole-file reader shared by sysletc, the image reader and syslet-run.
