@@ -36,6 +36,12 @@ EXTRA_DIST += tests/lib/m32-probe.c
 endif
 check_DATA = tests/lib/m32.status tests/lib/tests.list tests/lib/cases.list
 CLEANFILES += tests/lib/m32.status tests/lib/tests.list tests/lib/cases.list
+# Test programs that a fragment builds with a rule of its own rather than
+# through automake (the -m32 runtime tests, tests/runtime.mk): built
+# before the tests, as check_PROGRAMS are, and listed with them.
+extra_check_programs =
+check_DATA += $(extra_check_programs)
+CLEANFILES += $(extra_check_programs)
 .PHONY: tests/lib/m32.status
 tests/lib/m32.status: $(m32_probe)
 	$(AM_V_GEN)$(MKDIR_P) tests/lib && HAVE_M32=$(HAVE_M32_VALUE) \
@@ -45,7 +51,8 @@ tests/lib/m32.status: $(m32_probe)
 # $(TESTS), which make check TESTS=... narrows).
 tests/lib/tests.list: Makefile
 	$(AM_V_GEN)$(MKDIR_P) tests/lib && \
-		for t in $(check_PROGRAMS); do echo $$t; done >$@
+		for t in $(check_PROGRAMS) $(extra_check_programs); do \
+			echo $$t; done >$@
 # The golden cases, one a line, for tests/common/goldens.sh: made anew
 # each time, as a new case file changes the list but not the Makefile.
 .PHONY: tests/lib/cases.list
