@@ -120,6 +120,29 @@ check-sanitize:
 	$(MAKE) $(AM_MAKEFLAGS) check
 .PHONY: check-sanitize
 
+# `make fuzz` and `make fuzz-image` (tests/compiler.mk, tests/image.mk):
+# each libFuzzer target is its replay program's source linked with the
+# same libraries, which the fuzzer's coverage must see into; so they are
+# built with clang and its instrumentation in fuzz/build, a configured
+# copy of the distributed files in fuzz/tree, as for check-sanitize.
+FUZZ_CC = clang
+FUZZ_SECONDS = 60
+FUZZ_CFLAGS = -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
+	-fno-sanitize-recover=undefined
+FUZZ_DIR = fuzz
+# $(fuzz_build) TARGET: make TARGET in the fuzz build, set up on first use.
+fuzz_build = $(MKDIR_P) $(FUZZ_DIR)/build && \
+	$(MAKE) $(AM_MAKEFLAGS) distdir distdir=$(FUZZ_DIR)/tree && \
+	cd $(FUZZ_DIR)/build && \
+	{ test -f config.status || ../tree/configure CC='$(FUZZ_CC)' \
+		CFLAGS='$(FUZZ_CFLAGS)' --disable-shared --without-readline; } && \
+	$(MAKE) $(AM_MAKEFLAGS) $(BUILT_SOURCES) && $(MAKE) $(AM_MAKEFLAGS)
+# The link of a target, in the fuzz build: libFuzzer brings main().
+fuzz_link = $(LIBTOOL) $(AM_V_lt) --tag=CC $(AM_LIBTOOLFLAGS) \
+	$(LIBTOOLFLAGS) --mode=link $(CCLD) $(DEFS) $(DEFAULT_INCLUDES) \
+	$(INCLUDES) $(AM_CPPFLAGS) $(CPPFLAGS) $(LIBELF_CFLAGS) $(AM_CFLAGS) \
+	$(CFLAGS) -fsanitize=fuzzer -DSYSLET_LIBFUZZER $(LDFLAGS)
+
 # `make analyze`: gcc -fanalyzer over src/ (tests/analyze.sh); it fails
 # on a finding that tests/analyze-known.txt does not accept with a reason.
 # -O2 whatever CFLAGS say: what the analyzer finds depends on inlining.
