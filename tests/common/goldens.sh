@@ -32,6 +32,8 @@ family tests/compiler/lower syslet ir 1
 family tests/compiler/run 'syslet args' trace 1
 family tests/sysletc/golden syslet S 10
 family tests/shell session out 9
+family tests/run/trace args trace 1
+family tests/run/trace args out 1
 # The examples' traces on the interpreter, with scripted kernels.
 for ex in hello cat copy countdown server; do
 	grep -qxF "tests/compiler/run/example-$ex.args" "$list" ||

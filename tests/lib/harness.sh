@@ -17,6 +17,11 @@ expect_eq() {
 # the build tree (beside FILE in an in-tree build; make clean removes it),
 # for diff and for review before a regeneration; a match removes it.
 golden() {
+	golden_soft "$1" "$2" || exit 1
+}
+# golden_soft FILE ACTUAL_FILE: as golden, but a mismatch returns 1, its
+# message given, so that the test can check more before it fails.
+golden_soft() {
 	golden_kept=$(golden_actual "$1")
 	if [ "${SYSLET_REGEN:-}" = 1 ]; then
 		rm -f "$golden_kept"
@@ -29,7 +34,8 @@ golden() {
 	fi
 	mkdir -p "${golden_kept%/*}" && cp "$2" "$golden_kept" ||
 		golden_kept="(not kept: cannot write $golden_kept)"
-	fail "output differs from $1; actual output in $golden_kept (SYSLET_REGEN=1 make check regenerates)"
+	echo "FAIL: output differs from $1; actual output in $golden_kept (SYSLET_REGEN=1 make check regenerates)" >&2
+	return 1
 }
 # golden_actual FILE: where golden keeps the actual output for FILE.  A
 # golden outside the source tree keeps it beside itself.
