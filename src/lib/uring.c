@@ -114,14 +114,20 @@ struct ur_head {
 	uint32_t		prog_parked;
 	uint32_t		epoch;		/* bumped by the caller */
 	uint32_t		exiting;
+	/* The caller's signal mask as last learnt (async_exec, async_wait,
+	 * async_unregister): the mask of the chains the driver runs. */
+	sigset_t		user_mask;
 };
 
 /* One run of the interpreter: in the caller inside async_exec (inline),
- * or by the driver on behalf of async syslets. */
+ * or by the driver on behalf of async syslets.  The driver always runs
+ * with signals blocked (but the synchronous ones), so that one that
+ * arrives during an atom stays pending until the engine looks. */
 struct ur_ctx {
 	struct ur_head		*ah;
 	bool			inline_;
 	bool			masked;		/* inline: signals blocked */
+	bool			sig_ended;	/* a signal ended a chain */
 	unsigned int		budget;
 	sigset_t		user_mask;
 	struct emul_lstats	st;
@@ -703,7 +709,7 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 			inline_mask(c);
 			f.tab = c->inline_ ? ur_tab_inline : ur_tab_driver;
 			f.nr_syscalls = prof->nr_syscalls;
-			f.user_mask = c->inline_ ? &c->user_mask : NULL;
+			f.user_mask = &c->user_mask;
 			f.limit = c->inline_ ? ~0UL : slice;
 			f.up = u;
 			f.last_flags = *lflags;
@@ -725,6 +731,7 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 			}
 			if (f.signalled) {
 				c->st.sigstops++;
+				c->sig_ended = true;
 				return UR_END;
 			}
 			if (f.done)
@@ -900,7 +907,9 @@ ran:
 			c->st.cm++;
 		*lastp = u;
 		*lflags = a.flags;
-		if (c->inline_ && c->masked) {
+		/* Inline only once signals are blocked; the driver always
+		 * has them blocked. */
+		if (!c->inline_ || c->masked) {
 			unsigned int cost = pol == EMUL_P_UMEM ? 1 :
 					    INTERP_SIG_SYSCALL;
 
@@ -914,6 +923,7 @@ ran:
 				c->budget = INTERP_SIG_BUDGET;
 				if (intr || interp_signal_pending(&c->user_mask)) {
 					c->st.sigstops++;
+					c->sig_ended = true;
 					interp_event(u, &a, ret, stored, NULL,
 						     SYSLET_END_SIGNAL, where,
 						     0, NULL);
@@ -976,6 +986,20 @@ static void resume(struct ur_ctx *c, struct ur_sl *sl, bool have_ret,
 		c->st.atoms++;
 		c->st.cm++;
 		lflags = sl->a.flags;
+		/* A failed call may have raised a signal (a write to a pipe
+		 * nobody reads: SIGPIPE), in the thread that submitted it. */
+		if ((unsigned long)ret > -4096UL &&
+		    interp_signal_pending(&c->user_mask)) {
+			c->st.sigstops++;
+			c->sig_ended = true;
+			if (__builtin_expect(emul_trace_fn != NULL, 0))
+				interp_event(u, &sl->a, ret, stored, NULL,
+					     SYSLET_END_SIGNAL,
+					     SYSLET_WHERE_CACHEMISS,
+					     sl->handoff, NULL);
+			complete(c, sl, u, lflags);
+			return;
+		}
 		next = interp_next(u, &sl->a, ret, &end);
 		if (__builtin_expect(emul_trace_fn != NULL, 0))
 			interp_event(u, &sl->a, ret, stored, next, end,
@@ -1155,11 +1179,23 @@ static void *ur_progress(void *arg)
 			continue;
 		memset(&c, 0, sizeof(c));
 		c.ah = ah;
+		c.user_mask = ah->user_mask;
+		c.budget = INTERP_SIG_BUDGET;
 		emul_fault_own();
 		step(&c);
 		submit(ah);
 		emul_stats_flush(&c.st);
 		pthread_mutex_unlock(&ah->lock);
+		/* A signal ended a chain that ran here: it was for this
+		 * thread (tgkill(getpid(), gettid()) from the chain), and
+		 * acts here now, on the caller's mask, as in the task that
+		 * ran the chain; unlocked, as its handler may call us. */
+		if (c.sig_ended) {
+			sigset_t all;
+
+			emul_sigmask(SIG_SETMASK, &c.user_mask, &all);
+			emul_sigmask(SIG_SETMASK, &all, NULL);
+		}
 	}
 	return NULL;
 }
@@ -1261,7 +1297,9 @@ static long ur_register(struct async_head_user *uah, unsigned long len)
 	return 0;
 }
 
-static void start_progress(struct ur_head *ah)
+/* @mask_known: ah->user_mask is the caller's now; else the mask the
+ * caller has, read here anyway, is. */
+static void start_progress(struct ur_head *ah, bool mask_known)
 {
 	pthread_attr_t attr;
 	sigset_t old;
@@ -1269,6 +1307,8 @@ static void start_progress(struct ur_head *ah)
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, UR_WORKER_STACK);
 	pthread_sigmask(SIG_SETMASK, &ur_blockset, &old);
+	if (!mask_known)
+		ah->user_mask = old;
 	ah->prog_started = pthread_create(&ah->prog, &attr, ur_progress,
 					  ah) == 0;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -1303,8 +1343,10 @@ static struct syslet_uatom *ur_exec(struct syslet_uatom *atom, long *err)
 	if (ah->dq_head)
 		ring_flush(ah);
 	state = run_chain(&c, &sl, &k, atom, &last, &lflags, err);
+	if (c.masked)
+		ah->user_mask = c.user_mask;
 	if (state == UR_PARKED && !ah->prog_started)
-		start_progress(ah);
+		start_progress(ah, c.masked);
 	pthread_mutex_unlock(&ah->lock);
 	if (c.masked)
 		emul_sigmask(SIG_SETMASK, &c.user_mask, NULL);
@@ -1333,9 +1375,13 @@ static long ur_wait(unsigned long min)
 	memset(&c, 0, sizeof(c));
 	c.ah = ah;
 	emul_fault_own();
-	/* Signals wait until io_uring_enter() opens the caller's mask. */
+	/* Signals wait until io_uring_enter() opens the caller's mask, or
+	 * until the chains the caller drives meanwhile look for them. */
 	emul_sigmask(SIG_SETMASK, &ur_blockset, &user);
+	c.user_mask = user;
+	c.budget = INTERP_SIG_BUDGET;
 	pthread_mutex_lock(&ah->lock);
+	ah->user_mask = user;
 	caller_came(ah);
 	ring_flush(ah);
 	start = ah->completions;
@@ -1357,6 +1403,7 @@ static long ur_unregister(struct async_head_user *uah, unsigned long len)
 	struct ur_head *ah = ur_cur;
 	unsigned long dropped = 0;
 	struct ur_ctx c;
+	sigset_t user;
 
 	if (len != sizeof(struct async_head_user))
 		return -EINVAL;
@@ -1366,7 +1413,13 @@ static long ur_unregister(struct async_head_user *uah, unsigned long len)
 	memset(&c, 0, sizeof(c));
 	c.ah = ah;
 	emul_fault_own();
+	/* The chains it drives look for signals as in async_wait(); they
+	 * act when it returns. */
+	emul_sigmask(SIG_SETMASK, &ur_blockset, &user);
+	c.user_mask = user;
+	c.budget = INTERP_SIG_BUDGET;
 	pthread_mutex_lock(&ah->lock);
+	ah->user_mask = user;
 	caller_came(ah);
 	/* The kernel waits for busy cachemiss threads to finish. */
 	step(&c);
@@ -1412,6 +1465,7 @@ static long ur_unregister(struct async_head_user *uah, unsigned long len)
 	free(ah);
 	ur_cur = NULL;
 	__atomic_sub_fetch(&ur_heads, 1, __ATOMIC_RELAXED);
+	emul_sigmask(SIG_SETMASK, &user, NULL);
 	return 0;
 }
 
