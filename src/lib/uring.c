@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "uring.h"
+#include "cring.h"
 #include "interp.h"
 #include "common/systab.h"
 
@@ -78,20 +79,12 @@ struct ur_sl {
 	struct ur_fdk		k;
 };
 
-struct ur_defer {
-	struct syslet_uatom	*atom;
-	struct ur_defer		*next;
-};
-
 struct ur_head {
 	struct io_uring		ring;
 	/* The driver's lock: the ring, the slots and every list below
 	 * except the workers' own. */
 	pthread_mutex_t		lock;
-	struct syslet_uatom	**slots;
-	unsigned long		max_idx, cur_idx;
-	struct ur_defer		*dq_head, *dq_tail;
-	unsigned long		completions;
+	struct cring		cring;
 	unsigned long		busy;		/* async, not yet complete */
 	unsigned int		unsubmitted;
 	struct ur_sl		*ready, *ready_tail;
@@ -234,60 +227,7 @@ static void futex_wait(uint32_t *addr, uint32_t val, const struct timespec *ts)
 	syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, ts, NULL, 0);
 }
 
-/* ---- The completion ring ------------------------------------------- */
-
-static bool ring_put(struct ur_head *ah, struct syslet_uatom *atom)
-{
-	struct syslet_uatom **slot = ah->slots + ah->cur_idx;
-	unsigned long v;
-
-	if (emul_get(&v, slot) || v)
-		return false;
-	if (emul_put(slot, (unsigned long)atom))
-		return false;
-	if (++ah->cur_idx == ah->max_idx)
-		ah->cur_idx = 0;
-	ah->completions++;
-	EMUL_STAT_ADD(completions, 1);
-	return true;
-}
-
-static bool ring_flush(struct ur_head *ah)
-{
-	bool moved = false;
-
-	while (ah->dq_head && ring_put(ah, ah->dq_head->atom)) {
-		struct ur_defer *d = ah->dq_head;
-
-		ah->dq_head = d->next;
-		if (!ah->dq_head)
-			ah->dq_tail = NULL;
-		free(d);
-		moved = true;
-	}
-	return moved;
-}
-
-/* As the emul engine: a completion that finds its slot full waits, in
- * order, behind the ring instead of being dropped. */
-static void ring_complete(struct ur_head *ah, struct syslet_uatom *atom)
-{
-	struct ur_defer *d;
-
-	ring_flush(ah);
-	if (!ah->dq_head && ring_put(ah, atom))
-		return;
-	EMUL_STAT_ADD(deferred, 1);
-	while (!(d = malloc(sizeof(*d))))
-		usleep(1000);
-	d->atom = atom;
-	d->next = NULL;
-	if (ah->dq_tail)
-		ah->dq_tail->next = d;
-	else
-		ah->dq_head = d;
-	ah->dq_tail = d;
-}
+/* ---- Descriptors -------------------------------------------------- */
 
 /*
  * The engine's descriptors are moved out of the way, near the top of the
@@ -513,7 +453,7 @@ static void complete(struct ur_ctx *c, struct ur_sl *sl,
 	struct ur_head *ah = c->ah;
 
 	if (!(flags & SYSLET_NO_COMPLETE))
-		ring_complete(ah, last);
+		cring_complete(&ah->cring, last, NULL);
 	sl_put(ah, sl);
 	__atomic_sub_fetch(&ah->busy, 1, __ATOMIC_RELAXED);
 }
@@ -1209,7 +1149,8 @@ static void caller_came(struct ur_head *ah)
 
 static long ur_register(struct async_head_user *uah, unsigned long len)
 {
-	unsigned long ring, bytes, maxthr, v, max_idx;
+	unsigned long maxthr;
+	struct cring cr;
 	struct io_uring_params p;
 	struct ur_head *ah;
 	long err;
@@ -1221,30 +1162,9 @@ static long ur_register(struct async_head_user *uah, unsigned long len)
 	err = ur_init();
 	if (err)
 		return err;
-	if (emul_get(&maxthr, &uah->max_nr_threads) ||
-	    emul_get(&ring, &uah->completion_ring) ||
-	    emul_get(&bytes, &uah->ring_size_bytes))
-		return -EFAULT;
-	if (!bytes)
-		return -EINVAL;
-	max_idx = bytes / sizeof(void *);
-	if (bytes != max_idx * sizeof(void *))
-		return -EINVAL;
-	/* Instead of the kernel's mlock(): the ring must be there and
-	 * writable now. */
-	for (unsigned long off = 0; off < bytes; off += 4096) {
-		unsigned long *q = (unsigned long *)(ring + off);
-
-		if (emul_get(&v, q) || emul_put(q, v))
-			return -EFAULT;
-	}
-	if (emul_get(&v, (unsigned long *)(ring + bytes - sizeof(long))) ||
-	    emul_put((unsigned long *)(ring + bytes - sizeof(long)), v))
-		return -EFAULT;
-	if (maxthr == (unsigned long)-1)
-		maxthr = UR_DEFAULT_THREADS;
-	if (maxthr > max_idx)
-		maxthr = max_idx;
+	err = cring_setup(&cr, uah, UR_DEFAULT_THREADS, &maxthr);
+	if (err)
+		return err;
 	ah = calloc(1, sizeof(*ah));
 	if (!ah)
 		return -ENOMEM;
@@ -1288,8 +1208,7 @@ static long ur_register(struct async_head_user *uah, unsigned long len)
 	pthread_mutex_init(&ah->lock, NULL);
 	pthread_mutex_init(&ah->wlock, NULL);
 	pthread_cond_init(&ah->wcond, NULL);
-	ah->slots = (struct syslet_uatom **)ring;
-	ah->max_idx = max_idx;
+	ah->cring = cr;
 	ah->max_threads = maxthr;
 	ah->ops = ur_ops_map;
 	ur_cur = ah;
@@ -1340,8 +1259,8 @@ static struct syslet_uatom *ur_exec(struct syslet_uatom *atom, long *err)
 	emul_fault_own();
 	pthread_mutex_lock(&ah->lock);
 	caller_came(ah);
-	if (ah->dq_head)
-		ring_flush(ah);
+	if (ah->cring.dq_head)
+		cring_flush(&ah->cring);
 	state = run_chain(&c, &sl, &k, atom, &last, &lflags, err);
 	if (c.masked)
 		ah->user_mask = c.user_mask;
@@ -1383,10 +1302,10 @@ static long ur_wait(unsigned long min)
 	pthread_mutex_lock(&ah->lock);
 	ah->user_mask = user;
 	caller_came(ah);
-	ring_flush(ah);
-	start = ah->completions;
+	cring_flush(&ah->cring);
+	start = ah->cring.completions;
 	step(&c);
-	while (min && ah->completions - start < min && ah->busy) {
+	while (min && ah->cring.completions - start < min && ah->busy) {
 		ret = wait_step(&c, &user);
 		if (ret)
 			break;
@@ -1401,7 +1320,6 @@ static long ur_wait(unsigned long min)
 static long ur_unregister(struct async_head_user *uah, unsigned long len)
 {
 	struct ur_head *ah = ur_cur;
-	unsigned long dropped = 0;
 	struct ur_ctx c;
 	sigset_t user;
 
@@ -1426,17 +1344,8 @@ static long ur_unregister(struct async_head_user *uah, unsigned long len)
 	while (ah->busy)
 		wait_step(&c, NULL);
 	emul_stats_flush(&c.st);
-	ring_flush(ah);
-	while (ah->dq_head) {
-		struct ur_defer *d = ah->dq_head;
-
-		ah->dq_head = d->next;
-		free(d);
-		dropped++;
-	}
+	cring_drop(&ah->cring);
 	pthread_mutex_unlock(&ah->lock);
-	if (dropped)
-		EMUL_STAT_ADD(dropped, dropped);
 	__atomic_store_n(&ah->exiting, 1, __ATOMIC_RELEASE);
 	if (ah->prog_started) {
 		__atomic_add_fetch(&ah->prog_word, 1, __ATOMIC_RELEASE);
@@ -1473,9 +1382,9 @@ static void ur_ring_freed(void)
 {
 	struct ur_head *ah = ur_cur;
 
-	if (ah && __atomic_load_n(&ah->dq_head, __ATOMIC_RELAXED)) {
+	if (ah && cring_waiting(&ah->cring)) {
 		pthread_mutex_lock(&ah->lock);
-		ring_flush(ah);
+		cring_flush(&ah->cring);
 		pthread_mutex_unlock(&ah->lock);
 	}
 }
