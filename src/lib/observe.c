@@ -13,13 +13,13 @@ static unsigned long long trace_seq;
 
 int syslet_set_trace(syslet_trace_fn fn, void *ctx)
 {
-	const struct syslet_backend *b;
+	const struct backend *b;
 	long err;
 
 	/* ctx first: a worker that sees the new fn must see its ctx. */
 	__atomic_store_n(&emul_trace_ctx, ctx, __ATOMIC_RELEASE);
 	__atomic_store_n(&emul_trace_fn, fn, __ATOMIC_RELEASE);
-	b = syslet__backend(&err);
+	b = backend_get(&err);
 	return b && b->observed ? 0 : -ENOTSUP;
 }
 

@@ -50,14 +50,14 @@ struct syslet_uatom *syslet_ring_pop(struct syslet_ring *ring)
 {
 	struct syslet_uatom *a = syslet_ring_peek(ring);
 	long err;
-	const struct syslet_backend *b;
+	const struct backend *b;
 
 	if (!a)
 		return NULL;
 	__atomic_store_n(&ring->slots[ring->head_idx], NULL, __ATOMIC_RELEASE);
 	if (++ring->head_idx == ring->entries)
 		ring->head_idx = 0;
-	b = syslet__backend(&err);
+	b = backend_get(&err);
 	if (b && b->ring_freed)
 		b->ring_freed();
 	return a;
