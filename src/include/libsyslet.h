@@ -43,7 +43,8 @@ long sys_async_unregister(struct async_head_user *ahu, unsigned long len);
 long sys_umem_add(unsigned long *uptr, unsigned long inc);
 
 /* Number to put in atom->nr for a syslet call (enum syslet_call) under the
- * selected backend and profile; -1 when the call has no number there. */
+ * selected backend and profile; -ENOSYS when the call has no number
+ * there, -EINVAL for a value that is no syslet call. */
 long syslet_sysno(enum syslet_call call);
 
 /* ---- Backends (src/lib/backend.c) -------------------------------------
@@ -56,7 +57,8 @@ long syslet_sysno(enum syslet_call call);
  * named backend cannot run here. */
 int syslet_set_backend(const char *name);
 /* Name of the backend in use ("emul", "kernel"), choosing it now if not
- * yet done; NULL when the choice failed (see syslet_backend_init()). */
+ * yet done; NULL with errno set when the choice failed (see
+ * syslet_backend_init()). */
 const char *syslet_backend_name(void);
 /* Make the choice now (from $SYSLET_BACKEND unless set), so that a runner
  * can report a bad name before running anything: 0 or -errno, with a
@@ -239,8 +241,8 @@ const char *syslet_obj__profile(const struct syslet_obj *obj);
 const char *syslet_obj__source(const struct syslet_obj *obj);
 size_t syslet_obj__entry_count(const struct syslet_obj *obj);
 const char *syslet_obj__entry_name(const struct syslet_obj *obj, size_t i);
-/* Number of parameters of entry (and *params, in order), or -1 with
- * errno ENOENT when there is no such entry. */
+/* Number of parameters of entry (and *params, in order), or -ENOENT
+ * when there is no such entry. */
 int syslet_obj__entry_params(const struct syslet_obj *obj, const char *entry,
 			     const struct syslet_param **params);
 /* Named cells (variables and parameters), for listings and completion. */
@@ -263,24 +265,26 @@ unsigned long *syslet_inst__cell(struct syslet_inst *inst, const char *name);
 void *syslet_inst__object(struct syslet_inst *inst, const char *name,
 			  size_t *size);
 struct syslet_uatom *syslet_inst__atom(struct syslet_inst *inst, size_t index);
-/* Index of atom in inst, or -1 when it is not one of inst's atoms. */
+/* Index of atom in inst, or -ERANGE when it is not one of inst's atoms. */
 long syslet_inst__atom_index(const struct syslet_inst *inst,
 			     const struct syslet_uatom *atom);
 int syslet_inst__atom_info(const struct syslet_inst *inst,
 			   const struct syslet_uatom *atom,
 			   struct syslet_atom_info *info);
-/* What atom last wrote to its result.  Atoms compiled without a result
- * cell get a hidden one in the instance, so that every atom's result
- * can be reported. */
-long syslet_inst__result(const struct syslet_inst *inst,
-			 const struct syslet_uatom *atom);
+/* What atom last wrote to its result, in *result: 0, or -ERANGE when
+ * atom is not one of inst's.  Atoms compiled without a result cell get
+ * a hidden one in the instance, so that every atom's result can be
+ * reported. */
+int syslet_inst__result(const struct syslet_inst *inst,
+			const struct syslet_uatom *atom, long *result);
 
 /* Bind entry's parameters from strings, by position: an int parameter
  * takes a C integer literal, a str parameter a copy of the string, a
  * sockaddr_in parameter an IPv4 "HOST:PORT" (127.0.0.1:8080; ":8080" or
  * "*:8080" for any address; "localhost" is 127.0.0.1).
- * Returns 0, or -1 with the message ("parameter 1 of cat: expected
- * int, got 'abc'", or a count mismatch) in err. */
+ * Returns 0, or -errno (-ENOENT: no such entry, -EINVAL: a bad value or
+ * count, -ENOMEM) with the message ("parameter 1 of cat: expected int,
+ * got 'abc'", or a count mismatch) in err. */
 int syslet_inst__bind(struct syslet_inst *inst, const char *entry, int argc,
 		      char *const argv[], char *err, size_t errlen);
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "libsyslet.h"
+#include "api.h"
 #include "backend.h"
 #include "emul.h"
 #include "common/systab.h"
@@ -121,7 +122,7 @@ int syslet_set_backend(const char *name)
 		backend_err = err;
 	}
 	pthread_mutex_unlock(&backend_lock);
-	return err;
+	return api_err(err);
 }
 
 int syslet_backend_init(void)
@@ -134,7 +135,7 @@ int syslet_backend_init(void)
 	else
 		err = backend_err = choose(getenv("SYSLET_BACKEND"));
 	pthread_mutex_unlock(&backend_lock);
-	return err;
+	return api_err(err);
 }
 
 const char *syslet_backend_error(void)
@@ -160,10 +161,10 @@ const struct backend *backend_get(long *err)
 
 const char *syslet_backend_name(void)
 {
-	long err;
+	long err = 0;
 	const struct backend *b = backend_get(&err);
 
-	return b ? b->name : NULL;
+	return b ? b->name : api_null((int)err);
 }
 
 int syslet_set_profile(const char *name)
@@ -174,7 +175,7 @@ int syslet_set_profile(const char *name)
 	long e;
 
 	if (p < 0)
-		return -EINVAL;
+		return api_err(-EINVAL);
 	b = backend_get(&e);
 	pthread_mutex_lock(&backend_lock);
 	if (b && p != (int)systab_native_profile())
@@ -184,7 +185,7 @@ int syslet_set_profile(const char *name)
 	if (!err)
 		profile_cur = p;
 	pthread_mutex_unlock(&backend_lock);
-	return err;
+	return api_err(err);
 }
 
 const char *syslet_profile_name(void)
@@ -200,11 +201,14 @@ long syslet_sysno(enum syslet_call call)
 	long err;
 	const struct backend *b = backend_get(&err);
 	int p = profile_cur;
+	long nr;
 
 	if ((unsigned)call >= SYSLET_NR_CALLS)
-		return -1;
+		return api_err(-EINVAL);
 	if (b && b->sysno)
-		return b->sysno(call);
-	return systab_syslet_nr(p < 0 ? systab_native_profile()
-				      : (enum systab_profile)p, call);
+		nr = b->sysno(call);
+	else
+		nr = systab_syslet_nr(p < 0 ? systab_native_profile()
+					    : (enum systab_profile)p, call);
+	return nr < 0 ? api_err(-ENOSYS) : nr;
 }

@@ -349,7 +349,7 @@ const char *syslet_obj__profile(const struct syslet_obj *obj)
 
 const char *syslet_obj__source(const struct syslet_obj *obj)
 {
-	return obj->img->source;
+	return obj->img->source ? obj->img->source : api_null(ENOENT);
 }
 
 size_t syslet_obj__entry_count(const struct syslet_obj *obj)
@@ -359,7 +359,8 @@ size_t syslet_obj__entry_count(const struct syslet_obj *obj)
 
 const char *syslet_obj__entry_name(const struct syslet_obj *obj, size_t i)
 {
-	return i < obj->nr_entries ? obj->entries[i].sym->name : NULL;
+	return i < obj->nr_entries ? obj->entries[i].sym->name
+				   : api_null(ERANGE);
 }
 
 const struct slio_entry *slio_find_entry(const struct syslet_obj *obj,
@@ -376,10 +377,8 @@ int syslet_obj__entry_params(const struct syslet_obj *obj, const char *entry,
 {
 	const struct slio_entry *e = slio_find_entry(obj, entry);
 
-	if (!e) {
-		errno = ENOENT;
-		return -1;
-	}
+	if (!e)
+		return api_err(-ENOENT);
 	if (params)
 		*params = e->params;
 	return e->nr_params;
@@ -392,7 +391,7 @@ size_t syslet_obj__cell_count(const struct syslet_obj *obj)
 
 const char *syslet_obj__cell_name(const struct syslet_obj *obj, size_t i)
 {
-	return i < obj->nr_cells ? obj->cells[i]->name : NULL;
+	return i < obj->nr_cells ? obj->cells[i]->name : api_null(ERANGE);
 }
 
 const struct slo_symbol *slio_find_sym(const struct syslet_obj *obj,
@@ -457,10 +456,8 @@ int syslet_obj__atom_info(const struct syslet_obj *obj, size_t index,
 	const struct slo_image *img = obj->img;
 	const struct slo_debug *d;
 
-	if (index >= img->nr_atoms) {
-		errno = ERANGE;
-		return -1;
-	}
+	if (index >= img->nr_atoms)
+		return api_err(-ERANGE);
 	memset(info, 0, sizeof(*info));
 	info->index = index;
 	info->nr = obj->nr[index];

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include "api.h"
 #include "emul.h"
 
 syslet_trace_fn emul_trace_fn;
@@ -20,7 +21,7 @@ int syslet_set_trace(syslet_trace_fn fn, void *ctx)
 	__atomic_store_n(&emul_trace_ctx, ctx, __ATOMIC_RELEASE);
 	__atomic_store_n(&emul_trace_fn, fn, __ATOMIC_RELEASE);
 	b = backend_get(&err);
-	return b && b->observed ? 0 : -ENOTSUP;
+	return api_err(b && b->observed ? 0 : -ENOTSUP);
 }
 
 void emul_trace_emit(struct syslet_event *ev)

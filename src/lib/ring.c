@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "libsyslet.h"
+#include "api.h"
 #include "backend.h"
 
 int syslet_ring_init(struct syslet_ring *ring, unsigned long entries,
@@ -11,10 +12,10 @@ int syslet_ring_init(struct syslet_ring *ring, unsigned long entries,
 {
 	memset(ring, 0, sizeof(*ring));
 	if (!entries || entries > (~0UL / sizeof(void *)))
-		return -EINVAL;
+		return api_err(-EINVAL);
 	ring->slots = calloc(entries, sizeof(*ring->slots));
 	if (!ring->slots)
-		return -ENOMEM;
+		return api_err(-ENOMEM);
 	ring->entries = entries;
 	ring->head.completion_ring = ring->slots;
 	ring->head.ring_size_bytes = entries * sizeof(*ring->slots);
@@ -24,7 +25,7 @@ int syslet_ring_init(struct syslet_ring *ring, unsigned long entries,
 
 		free(ring->slots);
 		ring->slots = NULL;
-		return err;
+		return api_err(err);
 	}
 	ring->registered = 1;
 	return 0;

@@ -75,6 +75,15 @@ bool srun_is_call(unsigned long nr)
 	return umem < 0 || nr != (unsigned long)umem;
 }
 
+long srun_result(const struct syslet_inst *inst,
+		 const struct syslet_uatom *atom)
+{
+	long res = 0;
+
+	syslet_inst__result(inst, atom, &res);
+	return res;
+}
+
 bool srun_failed(const struct syslet_inst *inst,
 		 const struct syslet_uatom *atom, long *res)
 {
@@ -86,7 +95,7 @@ bool srun_failed(const struct syslet_inst *inst,
 		*res = -ENOSYS;
 		return true;
 	}
-	*res = syslet_inst__result(inst, atom);
+	*res = srun_result(inst, atom);
 	return srun_is_call(nr) && *res < 0 && *res > -4096;
 }
 

@@ -640,7 +640,7 @@ static int shl_resume(struct shell *sh, bool first)
 			shl_said_async(sh);
 			return 0;
 		}
-		shl_report_end(sh, x.end, syslet_inst__result(d->inst, x.end));
+		shl_report_end(sh, x.end, srun_result(d->inst, x.end));
 		return 0;
 	}
 	shl_interrupted = 0;
@@ -920,7 +920,7 @@ static void shl_show_ring(struct shell *sh)
 			const char *ran = srun_call_name(a->nr);
 
 			srun_format_result(res, sizeof(res),
-					   syslet_inst__result(inst, a),
+					   srun_result(inst, a),
 					   srun_is_call(a->nr));
 			fprintf(sh->out, "[%ld]", syslet_inst__atom_index(inst, a));
 			if (ran)

@@ -63,10 +63,12 @@ static void test_listing(void **state)
 	assert_int_equal(syslet_obj__entry_count(obj), 1);
 	assert_string_equal(syslet_obj__entry_name(obj, 0), "cat");
 	assert_null(syslet_obj__entry_name(obj, 1));
+	assert_int_equal(errno, ERANGE);
 	assert_int_equal(syslet_obj__entry_params(obj, "cat", &p), 1);
 	assert_string_equal(p[0].name, "path");
 	assert_int_equal(p[0].type, SYSLET_PARAM_STR);
-	assert_int_equal(syslet_obj__entry_params(obj, "dog", NULL), -1);
+	assert_int_equal(syslet_obj__entry_params(obj, "dog", NULL), -ENOENT);
+	assert_int_equal(errno, ENOENT);
 	assert_int_equal(syslet_obj__cell_count(obj), 3);
 	assert_int_equal(syslet_obj__atom_count(obj), 4);
 
@@ -78,13 +80,14 @@ static void test_listing(void **state)
 	assert_int_equal(syslet_obj__atom_info(obj, 2, &ai), 0);
 	assert_int_equal(ai.role, SYSLET_ROLE_STOP);
 	assert_string_equal(ai.syscall, "close");
-	assert_int_equal(syslet_obj__atom_info(obj, 4, &ai), -1);
+	assert_int_equal(syslet_obj__atom_info(obj, 4, &ai), -ERANGE);
 	syslet_obj__close(obj);
 }
 
 /* Every pointer of an instance lands in that instance, never another. */
 static void test_instances(void **state)
 {
+	long res = 0;
 	struct syslet_obj *obj = open_sample(sample_image(systab_native_profile()));
 	struct syslet_inst *in[3];
 	char err[256];
@@ -116,13 +119,18 @@ static void test_instances(void **state)
 		assert_non_null(syslet_inst__atom(in[i], 2)->ret_ptr);
 		*syslet_inst__atom(in[i], 2)->ret_ptr = -9;
 		assert_int_equal(syslet_inst__result(in[i],
-				 syslet_inst__atom(in[i], 2)), -9);
+				 syslet_inst__atom(in[i], 2), &res), 0);
+		assert_int_equal(res, -9);
+		assert_int_equal(syslet_inst__result(in[i],
+				 (struct syslet_uatom *)((char *)a0 + 8), &res),
+				 -ERANGE);
 		assert_int_equal(syslet_inst__atom_index(in[i], a0), 0);
 		for (int j = 0; j < 3; j++)
 			if (j != i)
-				assert_int_equal(syslet_inst__atom_index(in[j], a0), -1);
+				assert_int_equal(syslet_inst__atom_index(in[j], a0),
+						 -ERANGE);
 		assert_int_equal(syslet_inst__atom_index(in[i],
-				 (struct syslet_uatom *)((char *)a0 + 8)), -1);
+				 (struct syslet_uatom *)((char *)a0 + 8)), -ERANGE);
 	}
 	/* Cells are private. */
 	*syslet_inst__cell(in[0], "cat.n") = 7;
@@ -153,12 +161,13 @@ static void test_bind(void **state)
 					   sizeof(err)), 0);
 	assert_string_equal((char *)*syslet_inst__cell(in, "cat.path"), "def");
 	assert_int_equal(syslet_inst__bind(in, "cat", 2, args, err,
-					   sizeof(err)), -1);
+					   sizeof(err)), -EINVAL);
 	assert_string_equal(err, "cat takes 1 parameter (str path), got 2");
 	assert_int_equal(syslet_inst__bind(in, "cat", 0, args, err,
-					   sizeof(err)), -1);
+					   sizeof(err)), -EINVAL);
 	assert_int_equal(syslet_inst__bind(in, "dog", 0, args, err,
-					   sizeof(err)), -1);
+					   sizeof(err)), -ENOENT);
+	assert_int_equal(errno, ENOENT);
 	assert_string_equal(err, "no syslet named 'dog'");
 	syslet_inst__free(in);
 	syslet_obj__close(obj);
@@ -168,7 +177,7 @@ static void test_bind(void **state)
 	obj = open_sample(img);
 	in = syslet_obj__instantiate(obj, err, sizeof(err));
 	assert_int_equal(syslet_inst__bind(in, "cat", 1, args, err,
-					   sizeof(err)), -1);
+					   sizeof(err)), -EINVAL);
 	assert_string_equal(err, "parameter path of cat: expected int, got 'abc'");
 	assert_int_equal(syslet_inst__bind(in, "cat", 1, nums, err,
 					   sizeof(err)), 0);
@@ -177,7 +186,7 @@ static void test_bind(void **state)
 					   sizeof(err)), 0);
 	assert_int_equal((long)*syslet_inst__cell(in, "cat.path"), -5);
 	assert_int_equal(syslet_inst__bind(in, "cat", 1, nums + 2, err,
-					   sizeof(err)), -1);
+					   sizeof(err)), -EINVAL);
 	syslet_inst__free(in);
 	syslet_obj__close(obj);
 }
@@ -250,11 +259,11 @@ static void test_bind_sockaddr_in(void **state)
 	}
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		assert_int_equal(syslet_inst__bind(in, "cat", 1, bad + i, err,
-						   sizeof(err)), -1);
+						   sizeof(err)), -EINVAL);
 		assert_non_null(strstr(err, "expected HOST:PORT"));
 	}
 	assert_int_equal(syslet_inst__bind(in, "cat", 0, bad, err,
-					   sizeof(err)), -1);
+					   sizeof(err)), -EINVAL);
 	assert_string_equal(err, "cat takes 1 parameter (sockaddr_in path), "
 			    "got 0");
 	syslet_inst__free(in);
