@@ -6,8 +6,10 @@
  * Code written for the 2007 kernel builds against this header with only
  * its includes changed: the five calls keep their names and return
  * conventions, whichever backend (kernel or the user-space engine) runs
- * them.  Naming rule: syslet_OBJECT__VERB for objects (as libbpf),
- * plain syslet_VERB for library-wide calls, sys_* for the ABI calls.
+ * them.  The rest follows the conventions of libsyslet(3): names
+ * syslet_OBJECT__VERB for what acts on an object of the library (obj,
+ * inst, ring), as in libbpf, syslet_WORDS for library-wide functions;
+ * int returns 0 or -errno, pointers NULL with errno set.
  *
  * Sections of this header are owned by different parts of libsyslet:
  * keep additions inside the matching section.
@@ -92,18 +94,20 @@ struct syslet_ring {
 
 /* Allocate a ring of @entries slots and register it for this thread with
  * @max_threads workers (-1UL: the default pool).  0 or -errno. */
-int syslet_ring_init(struct syslet_ring *ring, unsigned long entries,
-		     unsigned long max_threads);
+int syslet_ring__init(struct syslet_ring *ring, unsigned long entries,
+		      unsigned long max_threads);
 /* Unregister (waits for busy workers, as the kernel does) and free. */
-void syslet_ring_exit(struct syslet_ring *ring);
-/* The next completed atom, or NULL; peek leaves it in place, pop clears
- * the slot (so the engine may refill it) and advances. */
-struct syslet_uatom *syslet_ring_peek(const struct syslet_ring *ring);
-struct syslet_uatom *syslet_ring_pop(struct syslet_ring *ring);
+void syslet_ring__exit(struct syslet_ring *ring);
+/* The next completed atom, or NULL with errno EAGAIN when its slot is
+ * still empty; peek leaves it in place, pop clears the slot (so the
+ * engine may refill it) and advances. */
+struct syslet_uatom *syslet_ring__peek(const struct syslet_ring *ring);
+struct syslet_uatom *syslet_ring__pop(struct syslet_ring *ring);
 /* Wait for @n completions (sys_async_wait), then pop one: the atom, or
- * NULL when nothing is busy and the ring is empty; -errno in *err. */
-struct syslet_uatom *syslet_ring_wait_pop(struct syslet_ring *ring,
-					  unsigned long n, long *err);
+ * NULL with errno ECHILD when nothing is busy and the ring is empty
+ * (nothing will come), or with sys_async_wait()'s errno. */
+struct syslet_uatom *syslet_ring__wait_pop(struct syslet_ring *ring,
+					   unsigned long n);
 
 /* ---- The engine's observers (emul backend; src/lib/observe.c) ---------
  * Per-atom trace events (syslet-run --trace), statistics (--stats) and

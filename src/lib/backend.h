@@ -34,7 +34,7 @@ struct backend {
 	 * (enum systab_profile); 0 or -ENOTSUP when this backend cannot
 	 * run it.  NULL: only the native profile. */
 	int		(*set_profile)(int profile);
-	/* Optional: the user cleared ring slots (syslet_ring_pop), a chance
+	/* Optional: the user cleared ring slots (syslet_ring__pop), a chance
 	 * to deliver completions that found their slot full. */
 	void		(*ring_freed)(void);
 	/* Its atoms run through the shared interpreter, which reports

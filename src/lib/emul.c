@@ -160,7 +160,7 @@ static bool flush_locked(struct emul_head *ah)
  * ring (so completions still appear in the order they happened) and goes
  * into its slot once the user has cleared that slot, at the next library
  * call that looks (async_exec, async_wait -- which also polls every
- * millisecond while completions wait --, syslet_ring_pop, or another
+ * millisecond while completions wait --, syslet_ring__pop, or another
  * completion).  Only async_unregister drops what is still waiting, and
  * counts it in syslet_stats.dropped.
  */

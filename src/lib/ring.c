@@ -7,8 +7,8 @@
 #include "api.h"
 #include "backend.h"
 
-int syslet_ring_init(struct syslet_ring *ring, unsigned long entries,
-		     unsigned long max_threads)
+int syslet_ring__init(struct syslet_ring *ring, unsigned long entries,
+		      unsigned long max_threads)
 {
 	memset(ring, 0, sizeof(*ring));
 	if (!entries || entries > (~0UL / sizeof(void *)))
@@ -31,7 +31,7 @@ int syslet_ring_init(struct syslet_ring *ring, unsigned long entries,
 	return 0;
 }
 
-void syslet_ring_exit(struct syslet_ring *ring)
+void syslet_ring__exit(struct syslet_ring *ring)
 {
 	if (ring->registered)
 		sys_async_unregister(&ring->head, sizeof(ring->head));
@@ -40,16 +40,19 @@ void syslet_ring_exit(struct syslet_ring *ring)
 	ring->slots = NULL;
 }
 
-struct syslet_uatom *syslet_ring_peek(const struct syslet_ring *ring)
+struct syslet_uatom *syslet_ring__peek(const struct syslet_ring *ring)
 {
+	struct syslet_uatom *a;
+
 	if (!ring->slots)
-		return NULL;
-	return __atomic_load_n(&ring->slots[ring->head_idx], __ATOMIC_ACQUIRE);
+		return api_null(EINVAL);
+	a = __atomic_load_n(&ring->slots[ring->head_idx], __ATOMIC_ACQUIRE);
+	return a ? a : api_null(EAGAIN);
 }
 
-struct syslet_uatom *syslet_ring_pop(struct syslet_ring *ring)
+struct syslet_uatom *syslet_ring__pop(struct syslet_ring *ring)
 {
-	struct syslet_uatom *a = syslet_ring_peek(ring);
+	struct syslet_uatom *a = syslet_ring__peek(ring);
 	long err;
 	const struct backend *b;
 
@@ -64,17 +67,17 @@ struct syslet_uatom *syslet_ring_pop(struct syslet_ring *ring)
 	return a;
 }
 
-struct syslet_uatom *syslet_ring_wait_pop(struct syslet_ring *ring,
-					  unsigned long n, long *err)
+struct syslet_uatom *syslet_ring__wait_pop(struct syslet_ring *ring,
+					   unsigned long n)
 {
-	struct syslet_uatom *a = syslet_ring_pop(ring);
+	struct syslet_uatom *a = syslet_ring__pop(ring);
 
-	*err = 0;
-	if (a)
+	if (a || errno != EAGAIN)
 		return a;
-	if (sys_async_wait(n)) {
-		*err = -errno;
+	if (sys_async_wait(n))
 		return NULL;
-	}
-	return syslet_ring_pop(ring);
+	a = syslet_ring__pop(ring);
+	/* async_wait returned without a completion: nothing is busy, so
+	 * nothing will come (as wait(2) says when no child is left). */
+	return a || errno != EAGAIN ? a : api_null(ECHILD);
 }

@@ -92,7 +92,7 @@ void shl_dbg_free(struct shell *sh)
 	 * exit, with their instances, programs and ring. */
 	running = shl_exec_end_flights(sh, d->ring_on ? &d->ring : NULL);
 	if (d->ring_on && !running) {
-		syslet_ring_exit(&d->ring);
+		syslet_ring__exit(&d->ring);
 	} else if (d->ring_on) {
 		struct syslet_ring *r = malloc(sizeof(*r));
 
@@ -121,7 +121,7 @@ struct syslet_ring *shl_ring(struct shell *sh)
 
 	if (d->ring_on)
 		return &d->ring;
-	err = syslet_ring_init(&d->ring, entries, threads);
+	err = syslet_ring__init(&d->ring, entries, threads);
 	if (err) {
 		shl_error(sh, "async_register (backend %s): %s",
 			  syslet_backend_name() ? syslet_backend_name() : "?",
@@ -991,7 +991,7 @@ SHL_HANDLER(backend)
 	/* The backend changes only while no head is registered. */
 	if (d->ring_on) {
 		shl_drop_inst(sh);
-		syslet_ring_exit(&d->ring);
+		syslet_ring__exit(&d->ring);
 		d->ring_on = false;
 	}
 	err = syslet_set_backend(argv[1]);
