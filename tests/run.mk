@@ -15,7 +15,7 @@ EXTRA_DIST += tests/run/addresses.sh
 TESTS += tests/run/examples.sh tests/run/errors.sh tests/run/each.sh \
 	tests/run/status.sh \
 	tests/run/trace.sh tests/run/shebang.sh tests/run/readme.sh \
-	tests/run/signal.sh tests/run/overflow.sh
+	tests/run/signal.sh tests/run/overflow.sh tests/run/linear.sh
 # Element access and sockaddr_in parameters end to end; elements32.sh
 # runs the i386 image in a 32-bit process (skips without -m32).
 TESTS += tests/run/elements.sh tests/run/elements32.sh tests/run/params.sh
@@ -28,7 +28,7 @@ check_PROGRAMS += tests/run/tcp-client
 tests_run_tcp_client_SOURCES = tests/run/tcp-client.c
 EXTRA_DIST += tests/run/examples.sh tests/run/errors.sh tests/run/each.sh tests/run/trace.sh \
 	tests/run/status.sh \
-	tests/run/shebang.sh tests/run/readme.sh tests/run/signal.sh tests/run/overflow.sh \
+	tests/run/shebang.sh tests/run/readme.sh tests/run/signal.sh tests/run/overflow.sh tests/run/linear.sh \
 	tests/run/cat.syslet tests/run/two.syslet \
 	tests/run/shebang.syslet tests/run/hello.txt tests/run/cat.trace
 
