@@ -8,7 +8,7 @@
 
 int main(int argc, char **argv)
 {
-	struct syslet_ring ring;
+	SYSLET_OPTS(syslet_ring, ring);
 	struct syslet_uatom *done;
 	int rc, err = 0;
 

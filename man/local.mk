@@ -43,6 +43,7 @@ syslet_man3_links = \
 	syslet_obj__close.3:syslet_obj__open_file.3 \
 	syslet_obj__entry_name.3:syslet_obj__entry_count.3 \
 	syslet_obj__entry_params.3:syslet_obj__entry_count.3 \
+	syslet_obj__entry_param.3:syslet_obj__entry_count.3 \
 	syslet_obj__cell_count.3:syslet_obj__entry_count.3 \
 	syslet_obj__cell_name.3:syslet_obj__entry_count.3 \
 	syslet_obj__atom_count.3:syslet_obj__entry_count.3 \

@@ -1,5 +1,5 @@
 #!/bin/sh
-# man-api.sh: libsyslet's interface is the same in its four places: the functions libsyslet.h declares, the names libsyslet.map exports, the symbols the built library exports, and the section 3 pages.
+# man-api.sh: libsyslet's interface is the same in its four places: the functions libsyslet.h declares, the names libsyslet.map exports, the symbols the built library exports, and the section 3 pages; its structs start with sz and the pages show their fields as the header has them.
 . "$top_srcdir/tests/lib/harness.sh"
 : "${CC:=cc}"
 : "${NM:=nm}"
@@ -99,6 +99,48 @@ LC_ALL=C sort -u -o "$tmpdir/documented" "$tmpdir/documented"
 cat "$tmpdir/declared" "$tmpdir/inline" | LC_ALL=C sort -u >"$tmpdir/public"
 list_diff "declared but on no section 3 page (add it to a page's NAME)" \
 	"$tmpdir/public" "$tmpdir/documented"
+
+# ---- The structs.  Each struct libsyslet.h defines starts with
+# `size_t sz` (libsyslet(3), SIZED STRUCTS), and a page that shows one
+# shows its fields, in the header's order.
+# fields FILE NAME: the field names of struct NAME in FILE, one a line.
+fields() {
+	awk -v want="struct $2 {" '
+		$0 == want { on = 1; next }
+		on && /^};/ { exit }
+		on {
+			sub(/\/\*.*/, "")
+			if ($0 !~ /;/) next
+			sub(/;.*/, ""); gsub(/\[[^]]*\]/, "")
+			n = split($0, part, ",")
+			for (i = 1; i <= n; i++) {
+				k = split(part[i], w, /[ \t*]+/)
+				while (k > 0 && w[k] == "") k--
+				if (k > 0) print w[k]
+			}
+		}' "$1"
+}
+structs=$(sed -n 's/^struct \(syslet_[a-z_]*\) {.*/\1/p' "$hdr")
+[ -n "$structs" ] || bad "libsyslet.h: no struct found"
+for st in $structs; do
+	fields "$hdr" "$st" >"$tmpdir/h.$st"
+	[ "$(head -1 "$tmpdir/h.$st")" = sz ] ||
+		bad "struct $st: its first field is not sz (libsyslet(3), SIZED STRUCTS)"
+	grep -q "^struct $st {" "$hdr" &&
+		sed -n "/^struct $st {/,/^};/p" "$hdr" | sed -n 2p |
+		grep -q '^[[:space:]]*size_t[[:space:]]*sz;' ||
+		bad "struct $st: sz is not a size_t"
+	for f in $(grep -l "^struct $st {" "$top_srcdir"/man/*.3); do
+		fields "$f" "$st" >"$tmpdir/m.$st"
+		cmp -s "$tmpdir/h.$st" "$tmpdir/m.$st" ||
+			bad "${f##*/}: struct $st shows fields $(echo $(cat "$tmpdir/m.$st")); libsyslet.h has $(echo $(cat "$tmpdir/h.$st"))"
+	done
+done
+# syslet_get_stats(3) lists the counters (after sz) as a tag list.
+sed -n 's/^\.It Fa \([a-z_]*\)$/\1/p' "$top_srcdir/man/syslet_get_stats.3" \
+	>"$tmpdir/m.stats"
+tail -n +2 "$tmpdir/h.syslet_stats" | cmp -s - "$tmpdir/m.stats" ||
+	bad "syslet_get_stats.3: counters $(echo $(cat "$tmpdir/m.stats")); libsyslet.h has $(echo $(tail -n +2 "$tmpdir/h.syslet_stats"))"
 
 [ "$status" = 0 ] ||
 	fail "libsyslet.h, libsyslet.map, libsyslet.so and the section 3 pages disagree"

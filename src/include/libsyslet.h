@@ -27,6 +27,28 @@ extern "C" {
  * symbols are hidden (-fvisibility=hidden and libsyslet.map). */
 #pragma GCC visibility push(default)
 
+/*
+ * Structs that the library fills or the caller passes start with
+ * `size_t sz`, the caller's sizeof, so that fields can be added at their
+ * end without breaking programs built against an older header (libbpf's
+ * opts).  A smaller sz, an older caller: the library fills the fields it
+ * holds and writes nothing past them.  A larger sz, a newer caller: taken
+ * when the bytes past the library's struct are zero, -EINVAL (or NULL
+ * with errno EINVAL) when not, and when sz is not set.  Declare them with
+ * SYSLET_OPTS, which sets sz and zeroes the rest (libsyslet(3)):
+ *
+ *	SYSLET_OPTS(syslet_stats, st);
+ *	SYSLET_OPTS(syslet_ring, ring);
+ *
+ * A struct the library hands to a callback carries the library's size:
+ * SYSLET_HAS(ev, field) tells whether it holds that field.
+ */
+#define SYSLET_OPTS(TYPE, NAME, ...)					\
+	struct TYPE NAME = { .sz = sizeof(struct TYPE), __VA_ARGS__ }
+#define SYSLET_HAS(PTR, FIELD)						\
+	(offsetof(__typeof__(*(PTR)), FIELD) + sizeof((PTR)->FIELD) <=	\
+	 (PTR)->sz)
+
 /* ---- The ABI calls (src/lib/calls.c) ----------------------------------
  * Return conventions of the seeds, as by syscall(2) on the 2007 kernel:
  * async_register, async_wait and async_unregister return 0, or -1 with
@@ -85,6 +107,7 @@ const char *syslet_profile_name(void);
  * The engine fills slots in order from index 0 and wraps; a client pops
  * them in the same order and clears each slot it took. */
 struct syslet_ring {
+	size_t			sz;	/* sizeof(struct syslet_ring) */
 	struct async_head_user	head;	/* what is registered */
 	struct syslet_uatom	**slots;
 	unsigned long		entries;
@@ -93,7 +116,8 @@ struct syslet_ring {
 };
 
 /* Allocate a ring of @entries slots and register it for this thread with
- * @max_threads workers (-1UL: the default pool).  0 or -errno. */
+ * @max_threads workers (-1UL: the default pool).  ring->sz must be set
+ * (SYSLET_OPTS); the rest is the library's.  0 or -errno. */
 int syslet_ring__init(struct syslet_ring *ring, unsigned long entries,
 		      unsigned long max_threads);
 /* Unregister (waits for busy workers, as the kernel does) and free. */
@@ -132,6 +156,7 @@ enum syslet_end {
 };
 
 struct syslet_event {
+	size_t			sz;	/* sizeof(struct syslet_event) */
 	struct syslet_uatom	*atom;	/* the atom run (or that faulted) */
 	unsigned long		flags;	/* as fetched */
 	unsigned long		nr;
@@ -156,6 +181,7 @@ typedef void (*syslet_trace_fn)(const struct syslet_event *ev, void *ctx);
 int syslet_set_trace(syslet_trace_fn fn, void *ctx);
 
 struct syslet_stats {
+	size_t			sz;		/* sizeof(struct syslet_stats) */
 	unsigned long long	execs;		/* async_exec calls */
 	unsigned long long	atoms;		/* atoms run */
 	unsigned long long	syscalls;	/* atoms that issued a syscall */
@@ -173,8 +199,9 @@ struct syslet_stats {
 };
 
 /* Totals since start or the last reset, all threads.  Counters of a chain
- * still running are added at its end (or every few thousand atoms). */
-void syslet_get_stats(struct syslet_stats *st);
+ * still running are added at its end (or every few thousand atoms).
+ * 0, or -EINVAL when st->sz is not set. */
+int syslet_get_stats(struct syslet_stats *st);
 void syslet_reset_stats(void);
 
 /*
@@ -182,8 +209,10 @@ void syslet_reset_stats(void);
  * allowed, no worker, no registration needed), with the same fetch, stop
  * and SKIP logic as a full run; the trace callback sees it too.  Returns
  * the next atom, or NULL at the end (ev->end says why; ev->end ==
- * SYSLET_END_FAULT: the atom could not be read and did not run).  Always
- * the emul engine, whatever backend is selected.  @ev may be NULL.
+ * SYSLET_END_FAULT: the atom could not be read and did not run), errno
+ * 0 then; NULL with errno EINVAL when ev->sz is not set, or the engine's
+ * error when it cannot start.  Always the emul engine, whatever backend
+ * is selected.  @ev may be NULL.
  */
 struct syslet_uatom *syslet_step(struct syslet_uatom *atom,
 				 struct syslet_event *ev);
@@ -209,6 +238,7 @@ enum syslet_param_type {
 };
 
 struct syslet_param {
+	size_t			sz;	/* sizeof(struct syslet_param) */
 	const char		*name;	/* without the syslet: "path" */
 	enum syslet_param_type	type;
 };
@@ -225,6 +255,7 @@ enum syslet_role {
 };
 
 struct syslet_atom_info {
+	size_t		sz;		/* sizeof(struct syslet_atom_info) */
 	size_t		index;		/* in the image's atom order */
 	long		nr;		/* syscall number, native numbering */
 	const char	*syscall;	/* name; NULL if unknown */
@@ -245,14 +276,17 @@ const char *syslet_obj__profile(const struct syslet_obj *obj);
 const char *syslet_obj__source(const struct syslet_obj *obj);
 size_t syslet_obj__entry_count(const struct syslet_obj *obj);
 const char *syslet_obj__entry_name(const struct syslet_obj *obj, size_t i);
-/* Number of parameters of entry (and *params, in order), or -ENOENT
- * when there is no such entry. */
-int syslet_obj__entry_params(const struct syslet_obj *obj, const char *entry,
-			     const struct syslet_param **params);
+/* Number of parameters of entry, or -ENOENT when there is no such
+ * entry; parameter @i of it (in order) into *param: 0, -ENOENT, -ERANGE
+ * or -EINVAL (param->sz not set). */
+int syslet_obj__entry_params(const struct syslet_obj *obj, const char *entry);
+int syslet_obj__entry_param(const struct syslet_obj *obj, const char *entry,
+			    size_t i, struct syslet_param *param);
 /* Named cells (variables and parameters), for listings and completion. */
 size_t syslet_obj__cell_count(const struct syslet_obj *obj);
 const char *syslet_obj__cell_name(const struct syslet_obj *obj, size_t i);
 size_t syslet_obj__atom_count(const struct syslet_obj *obj);
+/* 0, -ERANGE, or -EINVAL (info->sz not set). */
 int syslet_obj__atom_info(const struct syslet_obj *obj, size_t index,
 			  struct syslet_atom_info *info);
 const char *syslet_role_name(enum syslet_role role);

@@ -26,27 +26,37 @@ static inline void *api_null(int err)
 }
 
 /*
- * Sized structs (libsyslet(3), EXTENSIBLE STRUCTS) start with the
- * caller's sizeof in sz.  Any size that holds sz is taken: a caller
- * built against an older header gets the fields its struct has, one
- * built against a newer header gets zeros past ours.  A size no struct
- * of ours will reach is a caller that did not set sz.
+ * Sized structs (libsyslet(3), SIZED STRUCTS) start with the caller's
+ * sizeof in sz, as libbpf's opts do.  A caller built against an older
+ * header (a smaller sz) gets the fields its struct has and nothing past
+ * them is touched.  One built against a newer header (a larger sz) is
+ * taken only when the part we do not know is zero, as it is when the
+ * caller set only the fields it knew (SYSLET_OPTS): a non-zero byte there
+ * is a field we would silently ignore, so -EINVAL.  A size below sz's own
+ * or above API_SZ_MAX is a caller that did not set sz; the tail is not
+ * read then.
  */
 #define API_SZ_MAX	4096
 
-static inline int api_sz_ok(const void *st)
+static inline int api_sz_ok(const void *st, size_t ours)
 {
+	const unsigned char *p = st;
 	size_t sz;
 
 	if (!st)
 		return 0;
 	memcpy(&sz, st, sizeof(sz));
-	return sz >= sizeof(size_t) && sz <= API_SZ_MAX;
+	if (sz < sizeof(size_t) || sz > API_SZ_MAX)
+		return 0;
+	for (size_t i = ours; i < sz; i++)
+		if (p[i])
+			return 0;
+	return 1;
 }
 
 /* Copy our struct @src of @ours bytes into the caller's @dst, as far as
- * the caller's sz reaches, zeroing the rest of the caller's struct;
- * dst->sz stays the caller's. */
+ * the caller's sz reaches; dst->sz stays the caller's, a newer caller's
+ * tail stays zero (api_sz_ok checked it). */
 static inline void api_sz_copy(void *dst, const void *src, size_t ours)
 {
 	size_t sz;
@@ -54,8 +64,6 @@ static inline void api_sz_copy(void *dst, const void *src, size_t ours)
 	memcpy(&sz, dst, sizeof(sz));
 	memcpy((char *)dst + sizeof(sz), (const char *)src + sizeof(sz),
 	       (sz < ours ? sz : ours) - sizeof(sz));
-	if (sz > ours)
-		memset((char *)dst + ours, 0, sz - ours);
 }
 
 #endif /* SYSLET_LIB_API_H */

@@ -7,10 +7,21 @@
 #include "api.h"
 #include "backend.h"
 
+/* The fields of the first layout, which every caller's ring holds; a
+ * field added later is used only where ring->sz holds it. */
+#define RING_SZ_MIN (offsetof(struct syslet_ring, registered) + \
+		     sizeof(((struct syslet_ring *)0)->registered))
+
 int syslet_ring__init(struct syslet_ring *ring, unsigned long entries,
 		      unsigned long max_threads)
 {
-	memset(ring, 0, sizeof(*ring));
+	size_t sz;
+
+	if (!api_sz_ok(ring, sizeof(*ring)) || ring->sz < RING_SZ_MIN)
+		return api_err(-EINVAL);
+	sz = ring->sz;
+	memset(ring, 0, sz);
+	ring->sz = sz;
 	if (!entries || entries > (~0UL / sizeof(void *)))
 		return api_err(-EINVAL);
 	ring->slots = calloc(entries, sizeof(*ring->slots));

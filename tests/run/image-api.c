@@ -54,8 +54,8 @@ static struct syslet_obj *open_sample(struct slo_image *img)
 static void test_listing(void **state)
 {
 	struct syslet_obj *obj = open_sample(sample_image(systab_native_profile()));
-	const struct syslet_param *p;
-	struct syslet_atom_info ai;
+	SYSLET_OPTS(syslet_param, p);
+	SYSLET_OPTS(syslet_atom_info, ai);
 
 	assert_string_equal(syslet_obj__profile(obj),
 			    systab_profile_name(systab_native_profile()));
@@ -64,10 +64,13 @@ static void test_listing(void **state)
 	assert_string_equal(syslet_obj__entry_name(obj, 0), "cat");
 	assert_null(syslet_obj__entry_name(obj, 1));
 	assert_int_equal(errno, ERANGE);
-	assert_int_equal(syslet_obj__entry_params(obj, "cat", &p), 1);
-	assert_string_equal(p[0].name, "path");
-	assert_int_equal(p[0].type, SYSLET_PARAM_STR);
-	assert_int_equal(syslet_obj__entry_params(obj, "dog", NULL), -ENOENT);
+	assert_int_equal(syslet_obj__entry_params(obj, "cat"), 1);
+	assert_int_equal(syslet_obj__entry_param(obj, "cat", 0, &p), 0);
+	assert_string_equal(p.name, "path");
+	assert_int_equal(p.type, SYSLET_PARAM_STR);
+	assert_int_equal(syslet_obj__entry_param(obj, "cat", 1, &p), -ERANGE);
+	assert_int_equal(syslet_obj__entry_param(obj, "dog", 0, &p), -ENOENT);
+	assert_int_equal(syslet_obj__entry_params(obj, "dog"), -ENOENT);
 	assert_int_equal(errno, ENOENT);
 	assert_int_equal(syslet_obj__cell_count(obj), 3);
 	assert_int_equal(syslet_obj__atom_count(obj), 4);
@@ -81,6 +84,57 @@ static void test_listing(void **state)
 	assert_int_equal(ai.role, SYSLET_ROLE_STOP);
 	assert_string_equal(ai.syscall, "close");
 	assert_int_equal(syslet_obj__atom_info(obj, 4, &ai), -ERANGE);
+	syslet_obj__close(obj);
+}
+
+/* syslet_atom_info as an older header declared it (up to syscall), with
+ * the caller's data after it; and as a newer one, a field longer. */
+struct old_atom_info {
+	size_t		sz;
+	size_t		index;
+	long		nr;
+	const char	*syscall;
+};
+
+static void test_sized(void **state)
+{
+	struct syslet_obj *obj = open_sample(sample_image(systab_native_profile()));
+	struct {
+		struct old_atom_info	ai;
+		char			after[16];
+	} old;
+	struct {
+		struct syslet_atom_info	ai;
+		long			later;
+	} nw;
+	SYSLET_OPTS(syslet_param, p);
+
+	(void)state;
+	memset(&old, 'x', sizeof(old));
+	old.ai.sz = sizeof(old.ai);
+	assert_int_equal(syslet_obj__atom_info(obj, 2, (void *)&old.ai), 0);
+	assert_int_equal(old.ai.sz, sizeof(old.ai));
+	assert_int_equal(old.ai.index, 2);
+	assert_string_equal(old.ai.syscall, "close");
+	for (size_t i = 0; i < sizeof(old.after); i++)
+		assert_int_equal(old.after[i], 'x');
+
+	memset(&nw, 0, sizeof(nw));
+	nw.ai.sz = sizeof(nw);
+	assert_int_equal(syslet_obj__atom_info(obj, 0, &nw.ai), 0);
+	assert_string_equal(nw.ai.text, "fd = open(path, 0);");
+	assert_int_equal(nw.later, 0);
+	nw.later = 1;
+	nw.ai.text = NULL;
+	assert_int_equal(syslet_obj__atom_info(obj, 0, &nw.ai), -EINVAL);
+	assert_int_equal(errno, EINVAL);
+	assert_null(nw.ai.text);
+	nw.ai.sz = 0;
+	assert_int_equal(syslet_obj__atom_info(obj, 0, &nw.ai), -EINVAL);
+
+	p.sz = 0;
+	assert_int_equal(syslet_obj__entry_param(obj, "cat", 0, &p), -EINVAL);
+	assert_null(p.name);
 	syslet_obj__close(obj);
 }
 
@@ -235,7 +289,7 @@ static void test_bind_sockaddr_in(void **state)
 		{ 2, 0, 0, 1, 0, 0, 0, 0 },
 		{ 2, 0, 0xff, 0xff, 127, 0, 0, 1 },
 	};
-	const struct syslet_param *p;
+	SYSLET_OPTS(syslet_param, p);
 	struct syslet_obj *obj;
 	struct syslet_inst *in;
 	char err[256];
@@ -243,8 +297,9 @@ static void test_bind_sockaddr_in(void **state)
 	(void)state;
 	img->syms[2].param_type = SLO_PARAM_SOCKADDR_IN;
 	obj = open_sample(img);
-	assert_int_equal(syslet_obj__entry_params(obj, "cat", &p), 1);
-	assert_int_equal(p[0].type, SYSLET_PARAM_SOCKADDR_IN);
+	assert_int_equal(syslet_obj__entry_params(obj, "cat"), 1);
+	assert_int_equal(syslet_obj__entry_param(obj, "cat", 0, &p), 0);
+	assert_int_equal(p.type, SYSLET_PARAM_SOCKADDR_IN);
 	in = syslet_obj__instantiate(obj, err, sizeof(err));
 	assert_non_null(in);
 	for (int i = 0; i < 4; i++) {
@@ -527,6 +582,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_listing),
+		cmocka_unit_test(test_sized),
 		cmocka_unit_test(test_instances),
 		cmocka_unit_test(test_bind),
 		cmocka_unit_test(test_prefix),

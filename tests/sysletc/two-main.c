@@ -35,7 +35,7 @@ static int run(struct syslet_uatom *entry, struct syslet_ring *ring)
 
 int main(void)
 {
-	struct syslet_ring ring;
+	SYSLET_OPTS(syslet_ring, ring);
 	int in[2], out[2];
 	char got[64] = "", buf2[3];
 	unsigned long two_a_count2, two_a_n2;
