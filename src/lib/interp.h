@@ -149,6 +149,7 @@ static inline void interp_event(struct syslet_uatom *u,
 	struct syslet_event ev;
 	struct syslet_event *e = out ? out : &ev;
 
+	e->sz = sizeof(*e);
 	e->atom = u;
 	e->flags = a->flags;
 	e->nr = a->nr;
