@@ -170,6 +170,9 @@ long emul_atom_sigmask(sigset_t *mask, const struct emul_atom *a)
  * *ret_ptr (not for nr >= NR_syscalls, which the kernel answered before
  * storing).  Inline, an ASYNC atom, or one that would block (unless
  * SYNC), is handed to a worker if one is free; then run->handed_off.
+ * *injected: the result is a rule's of syslet_set_inject(), the call was
+ * not made.  That is decided where the atom runs, once: not again when
+ * a worker resumes an atom whose attempt inline would have blocked.
  */
 /* Counters of the loop, kept apart from *run so that they can live in
  * registers across the calls (a syscall clobbers memory). */
@@ -180,11 +183,13 @@ struct emul_ctr {
 
 static inline __attribute__((always_inline)) long
 emul_exec(struct emul_run *run, struct emul_ctr *c, struct syslet_uatom *u,
-	  const struct emul_atom *a, long partial, bool resumed, bool *store)
+	  const struct emul_atom *a, long partial, bool resumed, bool *store,
+	  bool *injected)
 {
 	struct emul_profile *prof = emul_prof;
 	enum emul_policy pol;
 	struct emul_try t;
+	long ret;
 
 	*store = true;
 	if (run->mode == EMUL_RUN_INLINE && (a->flags & SYSLET_ASYNC)) {
@@ -198,6 +203,11 @@ emul_exec(struct emul_run *run, struct emul_ctr *c, struct syslet_uatom *u,
 	if (a->nr >= prof->nr_syscalls) {
 		*store = false;
 		return -ENOSYS;
+	}
+	if (__builtin_expect(interp_inject_on(), 0) &&
+	    (!resumed || !run->h_blocked) && interp_injected(a->nr, &ret)) {
+		*injected = true;
+		return ret;
 	}
 	pol = (enum emul_policy)(prof->policy[a->nr] & EMUL_P_MASK);
 	if (prof->policy[a->nr] & EMUL_P_SIGCHECK)
@@ -288,13 +298,13 @@ emul_exec(struct emul_run *run, struct emul_ctr *c, struct syslet_uatom *u,
 static void emul_event(struct emul_run *run, struct syslet_uatom *u,
 		       const struct emul_atom *a, long ret, bool stored,
 		       struct syslet_uatom *next, enum syslet_end end,
-		       int handoff, struct syslet_event *out)
+		       int marks, struct syslet_event *out)
 {
 	interp_event(u, a, ret, stored, next, end,
 		     run->mode == EMUL_RUN_INLINE ? SYSLET_WHERE_INLINE :
 		     run->mode == EMUL_RUN_WORKER ? SYSLET_WHERE_CACHEMISS :
 						    SYSLET_WHERE_STEP,
-		     handoff, out);
+		     marks, out);
 }
 
 /*
@@ -359,7 +369,9 @@ emul_loop_c(struct emul_run *run, struct emul_ctr *c, struct syslet_uatom *u,
 	bool stored;
 	long ret;
 	bool resumed;
+	bool injected = false;
 	bool fast = run->mode != EMUL_RUN_STEP && !step_ev &&
+		    !interp_inject_on() &&
 		    !__atomic_load_n(&emul_trace_fn, __ATOMIC_RELAXED);
 
 	for (;;) {
@@ -384,7 +396,8 @@ emul_loop_c(struct emul_run *run, struct emul_ctr *c, struct syslet_uatom *u,
 			*err = -EFAULT;
 			return last;
 		}
-		ret = emul_exec(run, c, u, a, partial, resume, &stored);
+		ret = emul_exec(run, c, u, a, partial, resume, &stored,
+				&injected);
 		resumed = resume;
 		resume = false;
 		partial = 0;
@@ -426,8 +439,11 @@ emul_loop_c(struct emul_run *run, struct emul_ctr *c, struct syslet_uatom *u,
 			end = SYSLET_END_STOP;
 		}
 		if (__builtin_expect(emul_trace_fn != NULL || step_ev != NULL, 0))
-			emul_event(run, u, a, ret, stored, next, end, resumed,
+			emul_event(run, u, a, ret, stored, next, end,
+				   (resumed ? INTERP_EV_HANDOFF : 0) |
+				   (injected ? INTERP_EV_INJECTED : 0),
 				   step_ev);
+		injected = false;
 		if (!next || run->mode == EMUL_RUN_STEP)
 			return last;
 		u = next;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "emul.h"
+#include "interp.h"
 
 syslet_trace_fn emul_trace_fn;
 void *emul_trace_ctx;
@@ -21,6 +22,16 @@ int syslet_set_trace(syslet_trace_fn fn, void *ctx)
 	__atomic_store_n(&emul_trace_fn, fn, __ATOMIC_RELEASE);
 	b = syslet__backend(&err);
 	return b && b->observed ? 0 : -ENOTSUP;
+}
+
+unsigned int interp_trace_flags;
+
+int syslet_set_trace_flags(unsigned int flags)
+{
+	if (flags & ~SYSLET_TRACE_UNFINISHED)
+		return -EINVAL;
+	__atomic_store_n(&interp_trace_flags, flags, __ATOMIC_RELEASE);
+	return 0;
 }
 
 void emul_trace_emit(struct syslet_event *ev)

@@ -58,6 +58,8 @@ static void print_next(FILE *out, const struct syslet_inst *inst,
 	case SYSLET_END_FAULT:
 		fputs(" -> fault", out);
 		break;
+	case SYSLET_END_UNFINISHED:
+		break;
 	}
 }
 
