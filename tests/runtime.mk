@@ -8,7 +8,8 @@ runtime_tests = tests/runtime/args tests/runtime/fault tests/runtime/stop \
 	tests/runtime/load tests/runtime/chains tests/runtime/observe \
 	tests/runtime/stats-handoff tests/runtime/poolwait tests/runtime/profile \
 	tests/runtime/eintr tests/runtime/sigkinds tests/runtime/faultown \
-	tests/runtime/nowait tests/runtime/inject
+	tests/runtime/nowait tests/runtime/inject \
+	tests/runtime/waitintr
 check_PROGRAMS += $(runtime_tests)
 TESTS += $(runtime_tests)
 noinst_HEADERS += tests/runtime/helpers.h
@@ -36,6 +37,7 @@ tests_runtime_sigkinds_LDADD = $(runtime_ldadd)
 tests_runtime_faultown_LDADD = $(runtime_ldadd)
 tests_runtime_nowait_LDADD = $(runtime_ldadd)
 tests_runtime_inject_LDADD = $(runtime_ldadd)
+tests_runtime_waitintr_LDADD = $(runtime_ldadd)
 # The uring backend's own promises (skips where io_uring cannot be set up).
 check_PROGRAMS += tests/runtime/uring tests/runtime/noring
 TESTS += tests/runtime/uring tests/runtime/noring

@@ -1113,10 +1113,19 @@ static int wait_step(struct ur_ctx *c, const sigset_t *waitmask)
 	if (!ah->ready && !__atomic_load_n(&ah->wdone, __ATOMIC_ACQUIRE) &&
 	    !io_uring_cq_ready(&ah->ring)) {
 		struct io_uring_cqe *cqe;
-		int r = io_uring_submit_and_wait_timeout(&ah->ring, &cqe, 1,
-							 NULL,
-							 (sigset_t *)waitmask);
+		int r;
 
+		/*
+		 * With the caller's signals open, the submission goes
+		 * first, on its own: io_uring_enter() answers the number
+		 * it submitted even when a signal cut the wait short (its
+		 * handler has run by then), and liburing then waits again,
+		 * for good.  A wait alone says EINTR.
+		 */
+		if (waitmask && io_uring_sq_ready(&ah->ring))
+			io_uring_submit(&ah->ring);
+		r = io_uring_submit_and_wait_timeout(&ah->ring, &cqe, 1, NULL,
+						     (sigset_t *)waitmask);
 		ah->unsubmitted = 0;
 		if (r == -EINTR)
 			err = -EINTR;
