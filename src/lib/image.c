@@ -164,27 +164,13 @@ static int param_cmp(const void *a, const void *b)
 	return x->param_index - y->param_index;
 }
 
-static int collect_params(struct syslet_obj *obj, struct slio_entry *e,
-			  size_t ei, char *err, size_t errlen)
+/* An entry's parameters, gathered by index_symbols(): in order, numbered
+ * 0..n-1 without a gap. */
+static int name_params(struct slio_entry *e, char *err, size_t errlen)
 {
-	const struct slo_image *img = obj->img;
-	size_t n = 0;
+	size_t n = (size_t)e->nr_params;
 
-	for (size_t i = 0; i < img->nr_syms; i++)
-		if (img->syms[i].kind == SLO_SYM_PARAM &&
-		    img->syms[i].entry == (int)ei)
-			n++;
-	e->param_syms = calloc(n + 1, sizeof(*e->param_syms));
-	e->params = calloc(n + 1, sizeof(*e->params));
-	if (!e->param_syms || !e->params)
-		return -1;
-	n = 0;
-	for (size_t i = 0; i < img->nr_syms; i++)
-		if (img->syms[i].kind == SLO_SYM_PARAM &&
-		    img->syms[i].entry == (int)ei)
-			e->param_syms[n++] = &img->syms[i];
 	qsort(e->param_syms, n, sizeof(*e->param_syms), param_cmp);
-	e->nr_params = (int)n;
 	for (size_t i = 0; i < n; i++) {
 		const struct slo_symbol *s = e->param_syms[i];
 		const char *dot = strchr(s->name, '.');
@@ -204,33 +190,69 @@ static int collect_params(struct syslet_obj *obj, struct slio_entry *e,
 	return 0;
 }
 
+/*
+ * The cells, the entries and each entry's parameters, in passes over the
+ * symbols that do not depend on one another's counts: time in proportion
+ * to the symbols, however many entries an image has.
+ */
 static int index_symbols(struct syslet_obj *obj, char *err, size_t errlen)
 {
 	const struct slo_image *img = obj->img;
+	struct slio_entry **of;		/* symbol index -> its entry */
+	int ret = -1;
 
 	obj->entries = calloc(img->nr_syms + 1, sizeof(*obj->entries));
 	obj->cells = calloc(img->nr_syms + 1, sizeof(*obj->cells));
-	if (!obj->entries || !obj->cells)
-		return -1;
+	of = calloc(img->nr_syms + 1, sizeof(*of));
+	if (!obj->entries || !obj->cells || !of)
+		goto out;
 	for (size_t i = 0; i < img->nr_syms; i++) {
 		const struct slo_symbol *s = &img->syms[i];
 
 		if (check_symbol(img, i, err, errlen))
-			return -1;
+			goto out;
 		if (s->kind == SLO_SYM_VAR || s->kind == SLO_SYM_PARAM)
 			obj->cells[obj->nr_cells++] = s;
+		if (s->kind == SLO_SYM_ENTRY) {
+			of[i] = &obj->entries[obj->nr_entries++];
+			of[i]->sym = s;
+		}
+	}
+	/* Count, allocate, fill: a parameter naming no entry is ignored. */
+	for (size_t i = 0; i < img->nr_syms; i++) {
+		const struct slo_symbol *s = &img->syms[i];
+
+		if (s->kind == SLO_SYM_PARAM && s->entry >= 0 &&
+		    (size_t)s->entry < img->nr_syms && of[s->entry])
+			of[s->entry]->nr_params++;
+	}
+	for (size_t k = 0; k < obj->nr_entries; k++) {
+		struct slio_entry *e = &obj->entries[k];
+		size_t n = (size_t)e->nr_params;
+
+		e->param_syms = calloc(n + 1, sizeof(*e->param_syms));
+		e->params = calloc(n + 1, sizeof(*e->params));
+		if (!e->param_syms || !e->params)
+			goto out;
+		e->nr_params = 0;
 	}
 	for (size_t i = 0; i < img->nr_syms; i++) {
-		struct slio_entry *e = &obj->entries[obj->nr_entries];
+		const struct slo_symbol *s = &img->syms[i];
+		struct slio_entry *e;
 
-		if (img->syms[i].kind != SLO_SYM_ENTRY)
+		if (s->kind != SLO_SYM_PARAM || s->entry < 0 ||
+		    (size_t)s->entry >= img->nr_syms || !of[s->entry])
 			continue;
-		e->sym = &img->syms[i];
-		obj->nr_entries++;
-		if (collect_params(obj, e, i, err, errlen))
-			return -1;
+		e = of[s->entry];
+		e->param_syms[e->nr_params++] = s;
 	}
-	return 0;
+	for (size_t k = 0; k < obj->nr_entries; k++)
+		if (name_params(&obj->entries[k], err, errlen))
+			goto out;
+	ret = 0;
+out:
+	free(of);
+	return ret;
 }
 
 /* Takes ownership of img, whatever happens. */

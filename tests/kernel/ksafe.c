@@ -303,7 +303,21 @@ static int kt_case_denied(void)
 			bad++;
 		}
 	}
-	KT_CHECK(!bad, "%u of %u calls ran", bad, i);
+	/* Denied by its argument: prctl(PR_SET_SECCOMP, SECCOMP_MODE_STRICT). */
+	{
+		static unsigned long op = PR_SET_SECCOMP, mode = 1;
+
+		kt_atom(&kt_a[0], 0, SYS_prctl, &kt_ret, NULL, &op, &mode,
+			&zero, &zero);
+		kt_ret = -12345;
+		r = K_EXEC(&kt_a[0]);
+		if (r != (long)&kt_a[0] || kt_ret != -EPERM) {
+			kt_note("prctl(PR_SET_SECCOMP): async_exec %ld, atom %ld",
+				r, kt_ret);
+			bad++;
+		}
+	}
+	KT_CHECK(!bad, "%u of %u calls ran", bad, i + 1);
 	return KT_PASS;
 }
 

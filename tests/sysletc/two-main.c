@@ -9,6 +9,18 @@
 #include "two-a.h"	/* the default prefix, from two-a.slo: two_a_ */
 #include "two-b.h"	/* sysletc --prefix=beta: beta_ */
 
+/* What the headers say about the images, checked as they are compiled. */
+_Static_assert(sizeof(two_a_buf) == 8 && sizeof(beta_buf) == 16,
+	       "each image's own buf");
+_Static_assert(two_a_run__nr_atoms == 4 && beta_run__nr_atoms == 4,
+	       "four atoms in each run");
+/* The cells' structs keep the source's names. */
+_Static_assert(sizeof(struct two_a_h_cells) ==
+	       TWO_A_H_NR_CELLS * sizeof(unsigned long),
+	       "the cells' struct is one word a cell");
+_Static_assert(offsetof(struct two_b_h_cells, count) == 0,
+	       "count is two-b's first cell");
+
 static int failures;
 
 #define check(c)							\
@@ -74,18 +86,12 @@ int main(void)
 	close(out[1]);
 	n = read(out[0], got, sizeof(got) - 1);
 	check(n > 0 && !strcmp(got, "one from a\ntwo from b\nxy from a\n"));
-	check(sizeof(two_a_buf) == 8 && sizeof(beta_buf) == 16);
 	check(!strcmp((const char *)two_a_msg, " from a\n"));
 	check(!strcmp((const char *)beta_msg, " from b\n"));
-	check(two_a_run__nr_atoms == 4 && beta_run__nr_atoms == 4);
 	check(!strcmp(TWO_A_H_PREFIX, "two_a") && !strcmp(TWO_B_H_PREFIX, "beta"));
 	/* A linked image is one instance: the second run of two_a's entry
 	 * counted in the same cell, and read into the same buffer. */
 	check(two_a_count2 == 2 && two_a_n2 == 2 && !memcmp(buf2, "xye", 3));
-	/* The cells' structs keep the source's names. */
-	check(sizeof(struct two_a_h_cells) ==
-	      TWO_A_H_NR_CELLS * sizeof(unsigned long));
-	check(offsetof(struct two_b_h_cells, count) == 0);
 	if (!failures)
 		printf("two images: %s", got);
 	return failures ? 1 : 0;
