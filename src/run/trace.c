@@ -9,6 +9,7 @@
 
 #include "trace.h"
 #include "decode.h"
+#include "qualify.h"
 
 struct slot {
 	const struct syslet_inst	*inst;
@@ -94,8 +95,9 @@ void srun_trace_line(FILE *out, const struct syslet_inst *inst, int tag,
 	srun_format_result(res, sizeof(res), ev->ret, srun_is_call(ev->nr));
 	where = ev->where == SYSLET_WHERE_CACHEMISS ? "cachemiss" :
 		ev->where == SYSLET_WHERE_STEP ? "step" : "inline";
-	fprintf(out, " = %s <%s%s>", res, where,
-		ev->handoff ? ", went async" : "");
+	/* As strace marks a tampered call. */
+	fprintf(out, " = %s%s <%s%s>", res, ev->injected ? " (INJECTED)" : "",
+		where, ev->handoff ? ", went async" : "");
 	print_next(out, inst, ev);
 	fputc('\n', out);
 }
@@ -114,7 +116,11 @@ static void observe(const struct syslet_event *ev, void *ctx)
 		if (!syslet_inst__atom_info(s->inst, ev->atom, &ai) &&
 		    ai.role == SYSLET_ROLE_TRAMPOLINE)
 			tr->trampolines++;
-		if (tr->opts->trace) {
+		/* Faults are shown whatever the set, as strace shows
+		 * signals. */
+		if (tr->opts->trace && (!tr->opts->trace_set ||
+		    ev->end == SYSLET_END_FAULT ||
+		    srun_set_has(tr->opts->trace_set, ev->nr))) {
 			srun_trace_line(stderr, s->inst, s->tag, ev);
 			fflush(stderr);
 		}
@@ -168,9 +174,26 @@ static void stat_line(const char *name, unsigned long long v)
 	fprintf(stderr, "  %-22s %llu\n", name, v);
 }
 
+/* What --inject chose, over all its rules; -1 without rules. */
+static long long injected_total(void)
+{
+	size_t n = syslet_get_inject(NULL, 0);
+	struct syslet_inject *r = n ? calloc(n, sizeof(*r)) : NULL;
+	long long sum = 0;
+
+	if (!r)
+		return -1;
+	n = syslet_get_inject(r, n);
+	for (size_t i = 0; i < n; i++)
+		sum += (long long)r[i].injected;
+	free(r);
+	return n ? sum : -1;
+}
+
 void srun_trace_stop(struct srun_trace *tr, double wall)
 {
 	struct syslet_stats st;
+	long long inj;
 
 	syslet_set_trace(NULL, NULL);
 	if (!tr->opts->stats)
@@ -194,6 +217,9 @@ void srun_trace_stop(struct srun_trace *tr, double wall)
 		stat_line("denied", st.denied);
 	if (st.signal_stops)
 		stat_line("signal stops", st.signal_stops);
+	inj = injected_total();
+	if (inj >= 0)
+		stat_line("injected", (unsigned long long)inj);
 	fprintf(stderr, "  %-22s %.3f ms\n", "wall time", wall * 1e3);
 }
 
