@@ -14,6 +14,9 @@
 struct slot {
 	const struct syslet_inst	*inst;
 	int				tag;
+	/* Entered (the syslet went async there), not yet resumed. */
+	const struct syslet_uatom	*pending;
+	struct syslet_event		pending_ev;
 };
 
 struct srun_trace {
@@ -24,10 +27,12 @@ struct srun_trace {
 	pthread_mutex_t		lock;	/* workers report too */
 	unsigned long long	trampolines;
 	unsigned long long	strays;
+	/* Whose line is out up to its entered part ("read(3, "): ended by
+	 * its result when nothing comes between, as strace does. */
+	struct slot		*open;
 };
 
-static const struct slot *slot_of(const struct srun_trace *tr,
-				  const void *atom)
+static struct slot *slot_of(const struct srun_trace *tr, const void *atom)
 {
 	long i = srun_span_find(tr->spans, tr->nr, atom);
 
@@ -64,25 +69,36 @@ static void print_next(FILE *out, const struct syslet_inst *inst,
 	}
 }
 
-void srun_trace_line(FILE *out, const struct syslet_inst *inst, int tag,
-		     const struct syslet_event *ev)
+/* "#TAG FILE:LINE [INDEX] ": the instance, as strace names the
+ * pid, then the atom. */
+static void prefix(FILE *out, const struct syslet_inst *inst, int tag,
+		   const struct syslet_uatom *atom)
 {
 	struct syslet_atom_info ai;
-	char res[48];
-	const char *where;
 
 	if (tag >= 0)
 		fprintf(out, "#%d ", tag);
-	if (syslet_inst__atom_info(inst, ev->atom, &ai)) {
-		fprintf(out, "%p ", (void *)ev->atom);
-		memset(&ai, 0, sizeof(ai));
-		ai.nr = (long)ev->nr;
-	} else {
-		if (ai.line)
-			fprintf(out, "%s:%u ", ai.source ? ai.source : "?",
-				ai.line);
-		fprintf(out, "[%zu] ", ai.index);
+	if (syslet_inst__atom_info(inst, atom, &ai)) {
+		fprintf(out, "%p ", (void *)atom);
+		return;
 	}
+	if (ai.line)
+		fprintf(out, "%s:%u ", ai.source ? ai.source : "?", ai.line);
+	fprintf(out, "[%zu] ", ai.index);
+}
+
+/*
+ * One line for @ev, or the part of it @part says (decode.h); the prefix
+ * only where the line starts.
+ */
+static void line(FILE *out, const struct syslet_inst *inst, int tag,
+		 const struct syslet_event *ev, enum srun_call_part part)
+{
+	char res[48];
+	const char *where;
+
+	if (part != SRUN_CALL_CONT)
+		prefix(out, inst, tag, ev->atom);
 	if (ev->end == SYSLET_END_FAULT) {
 		fputs("<fault: the atom or an argument is unreadable> = -14 EFAULT\n",
 		      out);
@@ -90,41 +106,93 @@ void srun_trace_line(FILE *out, const struct syslet_inst *inst, int tag,
 	}
 	/* The call the atom made: its number as fetched, whatever the
 	 * debug records say it was compiled as. */
-	srun_decode_call(out, srun_call_name(ev->nr), (long)ev->nr, ev->args,
-			 (int)ev->nargs, ev->ret);
+	srun_decode_part(out, srun_call_name(ev->nr), (long)ev->nr, ev->args,
+			 (int)ev->nargs, ev->ret, part);
+	if (part == SRUN_CALL_ENTER)
+		return;
 	srun_format_result(res, sizeof(res), ev->ret, srun_is_call(ev->nr));
 	where = ev->where == SYSLET_WHERE_CACHEMISS ? "cachemiss" :
 		ev->where == SYSLET_WHERE_STEP ? "step" : "inline";
-	/* As strace marks a tampered call. */
+	/* (INJECTED) as strace marks a tampered call; went async where the
+	 * call is on one line, the unfinished line says it otherwise. */
 	fprintf(out, " = %s%s <%s%s>", res, ev->injected ? " (INJECTED)" : "",
-		where, ev->handoff ? ", went async" : "");
+		where, ev->handoff && part != SRUN_CALL_EXIT ?
+		", went async" : "");
 	print_next(out, inst, ev);
 	fputc('\n', out);
+}
+
+void srun_trace_line(FILE *out, const struct syslet_inst *inst, int tag,
+		     const struct syslet_event *ev)
+{
+	if (ev->end == SYSLET_END_UNFINISHED) {
+		line(out, inst, tag, ev, SRUN_CALL_ENTER);
+		fputs(" <unfinished ...>\n", out);
+	} else {
+		line(out, inst, tag, ev, SRUN_CALL_WHOLE);
+	}
+}
+
+/* Another line comes: the one left open is unfinished. */
+static void end_open(struct srun_trace *tr)
+{
+	if (!tr->open)
+		return;
+	fputs(" <unfinished ...>\n", stderr);
+	tr->open = NULL;
 }
 
 static void observe(const struct syslet_event *ev, void *ctx)
 {
 	struct srun_trace *tr = ctx;
-	const struct slot *s;
+	const struct srun_opts *o = tr->opts;
+	struct slot *s;
 	struct syslet_atom_info ai;
+	enum srun_call_part part = SRUN_CALL_WHOLE;
+	bool shown;
 
 	pthread_mutex_lock(&tr->lock);
 	s = slot_of(tr, ev->atom);
 	if (!s) {
 		tr->strays++;
+		goto out;
+	}
+	if (ev->end != SYSLET_END_UNFINISHED &&
+	    !syslet_inst__atom_info(s->inst, ev->atom, &ai) &&
+	    ai.role == SYSLET_ROLE_TRAMPOLINE)
+		tr->trampolines++;
+	if (!o->trace)
+		goto out;
+	/* Faults are shown whatever the set, as strace shows signals. */
+	shown = !o->trace_set || ev->end == SYSLET_END_FAULT ||
+		srun_set_has(o->trace_set, ev->nr);
+	if (ev->end == SYSLET_END_UNFINISHED) {
+		if (shown) {
+			end_open(tr);
+			line(stderr, s->inst, s->tag, ev, SRUN_CALL_ENTER);
+			tr->open = s;
+			s->pending = ev->atom;
+			s->pending_ev = *ev;
+		}
 	} else {
-		if (!syslet_inst__atom_info(s->inst, ev->atom, &ai) &&
-		    ai.role == SYSLET_ROLE_TRAMPOLINE)
-			tr->trampolines++;
-		/* Faults are shown whatever the set, as strace shows
-		 * signals. */
-		if (tr->opts->trace && (!tr->opts->trace_set ||
-		    ev->end == SYSLET_END_FAULT ||
-		    srun_set_has(tr->opts->trace_set, ev->nr))) {
-			srun_trace_line(stderr, s->inst, s->tag, ev);
-			fflush(stderr);
+		/* Its first event since: where the call ended. */
+		if (s->pending && ev->handoff && ev->atom == s->pending &&
+		    ev->end != SYSLET_END_FAULT)
+			part = tr->open == s ? SRUN_CALL_CONT : SRUN_CALL_EXIT;
+		if (tr->open == s && part == SRUN_CALL_WHOLE)
+			end_open(tr);
+		s->pending = NULL;
+		if (shown) {
+			if (part != SRUN_CALL_CONT)
+				end_open(tr);
+			line(stderr, s->inst, s->tag, ev, part);
+			if (part == SRUN_CALL_CONT)
+				tr->open = NULL;
 		}
 	}
+	if (shown)
+		fflush(stderr);
+out:
 	pthread_mutex_unlock(&tr->lock);
 }
 
@@ -165,6 +233,9 @@ struct srun_trace *srun_trace_start(const struct srun_opts *opts,
 	}
 	srun_span_sort(tr->spans, nr);
 	syslet_reset_stats();
+	/* A syslet going async is shown as strace shows a call that
+	 * blocks: unfinished, then resumed. */
+	syslet_set_trace_flags(opts->trace ? SYSLET_TRACE_UNFINISHED : 0);
 	syslet_set_trace(observe, tr);
 	return tr;
 }
@@ -196,6 +267,12 @@ void srun_trace_stop(struct srun_trace *tr, double wall)
 	long long inj;
 
 	syslet_set_trace(NULL, NULL);
+	syslet_set_trace_flags(0);
+	/* A line left open: its call never came back (a run that failed). */
+	if (tr->open) {
+		fputs(" <unfinished ...>\n", stderr);
+		tr->open = NULL;
+	}
 	if (!tr->opts->stats)
 		return;
 	syslet_get_stats(&st);

@@ -16,7 +16,8 @@ void srun_trace_stop(struct srun_trace *tr, double wall);
 void srun_trace_free(struct srun_trace *tr);
 
 /* Print one trace line for ev, whose atom belongs to inst (shared with
- * the shell, which traces its steps the same way). */
+ * the shell, which traces its steps the same way): the whole call, or
+ * for an event of SYSLET_TRACE_UNFINISHED the call entered. */
 void srun_trace_line(FILE *out, const struct syslet_inst *inst, int tag,
 		     const struct syslet_event *ev);
 
