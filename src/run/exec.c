@@ -27,6 +27,7 @@ struct runner {
 	struct job		*jobs;
 	size_t			nr_jobs;
 	struct srun_span	*index;	/* completion -> job */
+	struct srun_trace	*tr;	/* NULL: neither --trace nor --stats */
 };
 
 /*
@@ -246,6 +247,7 @@ static int submit_and_wait(struct lane *l)
 	for (size_t i = l->lo; i < l->hi; i++) {
 		struct job *j = &l->r->jobs[i];
 
+		srun_trace_submit(l->r->tr, i);
 		errno = 0;
 		j->last = sys_async_exec(j->first);
 		if (j->last)
@@ -400,6 +402,7 @@ int srun_run(const struct srun_opts *opts, const struct syslet_obj *obj,
 		free(insts);
 		if (!tr)
 			goto out;
+		r.tr = tr;
 	}
 	t0 = now();
 	lanes = opts->each && opts->jobs > 1 ? (size_t)opts->jobs : 1;

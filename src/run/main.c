@@ -40,6 +40,10 @@ static void usage(FILE *out)
 "  --trace[=SET]   print one line per atom on standard error (SET: only\n"
 "                  those calls, in strace's syntax: read,write or !read,\n"
 "                  %file, %desc, %network, /REGEX)\n"
+"  -T, --syscall-times  --trace: the time of each atom, <0.000012>\n"
+"  -t              --trace: the time of day first; -tt with microseconds,\n"
+"                  -ttt as seconds since the epoch\n"
+"  -r, --relative-timestamps  --trace: the time since the previous line\n"
 "  --stats         print counters and the wall time on standard error\n"
 "  --inject=SET:error=ERRNO|retval=N[:when=EXPR]\n"
 "                  fail the calls of SET (strace's -e inject=): EXPR is\n"
@@ -75,6 +79,8 @@ static const struct option long_opts[] = {
 	{ "threads", required_argument, NULL, OPT_THREADS },
 	{ "ring", required_argument, NULL, OPT_RING },
 	{ "trace", optional_argument, NULL, OPT_TRACE },
+	{ "syscall-times", no_argument, NULL, 'T' },
+	{ "relative-timestamps", no_argument, NULL, 'r' },
 	{ "inject", required_argument, NULL, OPT_INJECT },
 	{ "stats", no_argument, NULL, OPT_STATS },
 	{ "entry", required_argument, NULL, OPT_ENTRY },
@@ -141,7 +147,7 @@ int main(int argc, char **argv)
 	if (argc > 0)
 		argv[0] = (char *)progname;
 	/* Options end at the image: what follows belongs to the syslet. */
-	while ((c = getopt_long(argc, argv, "+hiV", long_opts,
+	while ((c = getopt_long(argc, argv, "+hiVTrt", long_opts,
 				NULL)) != -1) {
 		switch (c) {
 		case OPT_BACKEND:
@@ -159,6 +165,16 @@ int main(int argc, char **argv)
 			o.trace = true;
 			/* As strace's -e trace=: the last one counts. */
 			trace_spec = optarg;
+			break;
+		case 'T':
+			o.trace = o.syscall_times = true;
+			break;
+		case 'r':
+			o.trace = o.relative = true;
+			break;
+		case 't':
+			o.trace = true;
+			o.timestamps++;
 			break;
 		case OPT_INJECT:
 			/* Parsed once the backend is known (umem_add's

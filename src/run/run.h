@@ -29,6 +29,9 @@ struct srun_opts {
 	const char	*progname;
 	/* --trace=SET: the calls whose lines are printed (NULL: all). */
 	const struct srun_set *trace_set;
+	int		timestamps;	/* -t, -tt, -ttt */
+	bool		relative;	/* -r */
+	bool		syscall_times;	/* -T */
 	/* --inject: set in the library before the run. */
 	const struct srun_inject *inject;
 };

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "trace.h"
 #include "decode.h"
@@ -17,6 +18,7 @@ struct slot {
 	/* Entered (the syslet went async there), not yet resumed. */
 	const struct syslet_uatom	*pending;
 	struct syslet_event		pending_ev;
+	double				t_last;	/* -T: its last event */
 };
 
 struct srun_trace {
@@ -27,10 +29,19 @@ struct srun_trace {
 	pthread_mutex_t		lock;	/* workers report too */
 	unsigned long long	trampolines;
 	unsigned long long	strays;
+	double			t_prev;	/* -r: the previous line */
 	/* Whose line is out up to its entered part ("read(3, "): ended by
 	 * its result when nothing comes between, as strace does. */
 	struct slot		*open;
 };
+
+static double mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
 
 static struct slot *slot_of(const struct srun_trace *tr, const void *atom)
 {
@@ -69,15 +80,17 @@ static void print_next(FILE *out, const struct syslet_inst *inst,
 	}
 }
 
-/* "#TAG FILE:LINE [INDEX] ": the instance, as strace names the
+/* "#TAG STAMP FILE:LINE [INDEX] ": the instance, as strace names the
  * pid, then the atom. */
 static void prefix(FILE *out, const struct syslet_inst *inst, int tag,
-		   const struct syslet_uatom *atom)
+		   const char *stamp, const struct syslet_uatom *atom)
 {
 	struct syslet_atom_info ai;
 
 	if (tag >= 0)
 		fprintf(out, "#%d ", tag);
+	if (stamp)
+		fputs(stamp, out);
 	if (syslet_inst__atom_info(inst, atom, &ai)) {
 		fprintf(out, "%p ", (void *)atom);
 		return;
@@ -89,16 +102,17 @@ static void prefix(FILE *out, const struct syslet_inst *inst, int tag,
 
 /*
  * One line for @ev, or the part of it @part says (decode.h); the prefix
- * only where the line starts.
+ * only where the line starts.  @dt: -T's time, or negative.
  */
 static void line(FILE *out, const struct syslet_inst *inst, int tag,
-		 const struct syslet_event *ev, enum srun_call_part part)
+		 const char *stamp, const struct syslet_event *ev,
+		 enum srun_call_part part, double dt)
 {
 	char res[48];
 	const char *where;
 
 	if (part != SRUN_CALL_CONT)
-		prefix(out, inst, tag, ev->atom);
+		prefix(out, inst, tag, stamp, ev->atom);
 	if (ev->end == SYSLET_END_FAULT) {
 		fputs("<fault: the atom or an argument is unreadable> = -14 EFAULT\n",
 		      out);
@@ -119,6 +133,8 @@ static void line(FILE *out, const struct syslet_inst *inst, int tag,
 		where, ev->handoff && part != SRUN_CALL_EXIT ?
 		", went async" : "");
 	print_next(out, inst, ev);
+	if (dt >= 0)
+		fprintf(out, " <%.6f>", dt);
 	fputc('\n', out);
 }
 
@@ -126,11 +142,49 @@ void srun_trace_line(FILE *out, const struct syslet_inst *inst, int tag,
 		     const struct syslet_event *ev)
 {
 	if (ev->end == SYSLET_END_UNFINISHED) {
-		line(out, inst, tag, ev, SRUN_CALL_ENTER);
+		line(out, inst, tag, NULL, ev, SRUN_CALL_ENTER, -1);
 		fputs(" <unfinished ...>\n", out);
 	} else {
-		line(out, inst, tag, ev, SRUN_CALL_WHOLE);
+		line(out, inst, tag, NULL, ev, SRUN_CALL_WHOLE, -1);
 	}
+}
+
+/* -t, -tt, -ttt and -r, as strace writes them ("12:00:01 ",
+ * "    0.000123 ", both: "12:00:01 (+     0.000123) "); NULL: none. */
+static const char *stamp(struct srun_trace *tr, char *buf, size_t len)
+{
+	const struct srun_opts *o = tr->opts;
+	struct timespec ts;
+	struct tm tm;
+	double rel = 0;
+	int k = 0;
+
+	if (!o->timestamps && !o->relative)
+		return NULL;
+	if (o->relative) {
+		double now = mono();
+
+		rel = now - tr->t_prev;
+		tr->t_prev = now;
+	}
+	if (o->timestamps) {
+		clock_gettime(CLOCK_REALTIME, &ts);
+		localtime_r(&ts.tv_sec, &tm);
+		if (o->timestamps >= 3)
+			k = snprintf(buf, len, "%lld.%06ld ",
+				     (long long)ts.tv_sec, ts.tv_nsec / 1000);
+		else if (o->timestamps == 2)
+			k = snprintf(buf, len, "%02d:%02d:%02d.%06ld ",
+				     tm.tm_hour, tm.tm_min, tm.tm_sec,
+				     ts.tv_nsec / 1000);
+		else
+			k = snprintf(buf, len, "%02d:%02d:%02d ", tm.tm_hour,
+				     tm.tm_min, tm.tm_sec);
+	}
+	if (o->relative && k >= 0 && (size_t)k < len)
+		snprintf(buf + k, len - (size_t)k,
+			 o->timestamps ? "(+%12.6f) " : "%12.6f ", rel);
+	return buf;
 }
 
 /* Another line comes: the one left open is unfinished. */
@@ -149,6 +203,8 @@ static void observe(const struct syslet_event *ev, void *ctx)
 	struct slot *s;
 	struct syslet_atom_info ai;
 	enum srun_call_part part = SRUN_CALL_WHOLE;
+	double now = 0, dt = -1;
+	char sbuf[64];
 	bool shown;
 
 	pthread_mutex_lock(&tr->lock);
@@ -163,13 +219,17 @@ static void observe(const struct syslet_event *ev, void *ctx)
 		tr->trampolines++;
 	if (!o->trace)
 		goto out;
+	if (o->syscall_times)
+		now = mono();
 	/* Faults are shown whatever the set, as strace shows signals. */
 	shown = !o->trace_set || ev->end == SYSLET_END_FAULT ||
 		srun_set_has(o->trace_set, ev->nr);
 	if (ev->end == SYSLET_END_UNFINISHED) {
 		if (shown) {
 			end_open(tr);
-			line(stderr, s->inst, s->tag, ev, SRUN_CALL_ENTER);
+			line(stderr, s->inst, s->tag,
+			     stamp(tr, sbuf, sizeof(sbuf)), ev,
+			     SRUN_CALL_ENTER, -1);
 			tr->open = s;
 			s->pending = ev->atom;
 			s->pending_ev = *ev;
@@ -182,17 +242,33 @@ static void observe(const struct syslet_event *ev, void *ctx)
 		if (tr->open == s && part == SRUN_CALL_WHOLE)
 			end_open(tr);
 		s->pending = NULL;
+		if (o->syscall_times)
+			dt = now - s->t_last;
 		if (shown) {
 			if (part != SRUN_CALL_CONT)
 				end_open(tr);
-			line(stderr, s->inst, s->tag, ev, part);
+			line(stderr, s->inst, s->tag,
+			     part == SRUN_CALL_CONT ? NULL :
+			     stamp(tr, sbuf, sizeof(sbuf)), ev, part, dt);
 			if (part == SRUN_CALL_CONT)
 				tr->open = NULL;
 		}
 	}
 	if (shown)
 		fflush(stderr);
+	/* The next atom's time starts once this line is out. */
+	if (o->syscall_times)
+		s->t_last = mono();
 out:
+	pthread_mutex_unlock(&tr->lock);
+}
+
+void srun_trace_submit(struct srun_trace *tr, size_t i)
+{
+	if (!tr || !tr->opts->syscall_times || i >= tr->nr)
+		return;
+	pthread_mutex_lock(&tr->lock);
+	tr->slots[i].t_last = mono();
 	pthread_mutex_unlock(&tr->lock);
 }
 
@@ -223,6 +299,7 @@ struct srun_trace *srun_trace_start(const struct srun_opts *opts,
 	}
 	tr->opts = opts;
 	tr->nr = nr;
+	tr->t_prev = mono();
 	pthread_mutex_init(&tr->lock, NULL);
 	for (size_t i = 0; i < nr; i++) {
 		struct syslet_inst *in = insts[i];

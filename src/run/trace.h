@@ -11,6 +11,8 @@ struct srun_trace;
 struct srun_trace *srun_trace_start(const struct srun_opts *opts,
 				    struct syslet_inst *const *insts,
 				    size_t nr);
+/* Instance i is about to be started: -T times its first atom from now. */
+void srun_trace_submit(struct srun_trace *tr, size_t i);
 /* Stop observing; with --stats print the counters and the wall time. */
 void srun_trace_stop(struct srun_trace *tr, double wall);
 void srun_trace_free(struct srun_trace *tr);
