@@ -43,6 +43,11 @@ long emul_umem_add(unsigned long *p, unsigned long inc)
 	return emul_umem(p, inc);
 }
 
+/* The counters of a chain still running are added to the statistics
+ * every so many atoms (syslet_get_stats(3)): a syslet that loops in a
+ * worker is seen to run, and is counted when a signal ends the program. */
+#define EMUL_FLUSH_ATOMS	16384
+
 /* signal_pending(): a signal arrived that the caller's own mask lets
  * through and that would act (interp_signal_pending).  Inline, the
  * caller's signals are blocked while the chain runs so that one that
@@ -332,7 +337,7 @@ emul_fast(struct emul_run *run, struct emul_ctr *c, struct syslet_uatom **up,
 	f.tab = emul_prof->policy;
 	f.nr_syscalls = emul_prof->nr_syscalls;
 	f.user_mask = run->mode == EMUL_RUN_STEP ? NULL : &run->user_mask;
-	f.limit = ~0UL;
+	f.limit = EMUL_FLUSH_ATOMS;
 	f.up = *up;
 	f.last_flags = *last_flags;
 	f.budget = c->budget;
@@ -356,6 +361,9 @@ emul_fast(struct emul_run *run, struct emul_ctr *c, struct syslet_uatom **up,
 	*last_flags = f.last_flags;
 	*up = f.up;
 	*done = f.done;
+	/* A long chain shows in the statistics while it runs. */
+	if (!f.done && n >= EMUL_FLUSH_ATOMS)
+		emul_stats_flush(&c->st);
 	return last;
 }
 
@@ -422,6 +430,7 @@ emul_loop_c(struct emul_run *run, struct emul_ctr *c, struct syslet_uatom *u,
 			c->budget = 0;
 		if (run->interrupted || (c->budget-- == 0 &&
 					 (c->budget = EMUL_SIG_BUDGET,
+					  emul_stats_flush(&c->st),
 					  emul_signal_pending(run)))) {
 			run->interrupted = false;
 			run->sig_ended = true;

@@ -45,6 +45,7 @@ static void usage(FILE *out)
 "                  -ttt as seconds since the epoch\n"
 "  -r, --relative-timestamps  --trace: the time since the previous line\n"
 "  --stats         print counters and the wall time on standard error\n"
+"                  (also when SIGINT, SIGTERM or SIGHUP ends the run)\n"
 "  --inject=SET:error=ERRNO|retval=N[:when=EXPR]\n"
 "                  fail the calls of SET (strace's -e inject=): EXPR is\n"
 "                  N, N+, N+STEP, N..M or N..M+STEP, counted per call\n"
@@ -54,7 +55,8 @@ static void usage(FILE *out)
 "\n"
 "Exit status: 0 when the last atom returned a non-negative value, 1 when\n"
 "it did not (the stop is reported), 2 for usage errors and images that\n"
-"cannot run here.\n", out);
+"cannot run here.  A run that SIGINT, SIGTERM or SIGHUP ends with --trace\n"
+"or --stats prints them, then dies of the same signal.\n", out);
 }
 
 static int parse_count(const char *opt, const char *s, long *out)

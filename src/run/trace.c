@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,7 @@ struct srun_trace {
 	unsigned long long	trampolines;
 	unsigned long long	strays;
 	double			t_prev;	/* -r: the previous line */
+	bool			closed;	/* the tail is out: no more lines */
 	/* Whose line is out up to its entered part ("read(3, "): ended by
 	 * its result when nothing comes between, as strace does. */
 	struct slot		*open;
@@ -217,7 +219,7 @@ static void observe(const struct syslet_event *ev, void *ctx)
 	    !syslet_inst__atom_info(s->inst, ev->atom, &ai) &&
 	    ai.role == SYSLET_ROLE_TRAMPOLINE)
 		tr->trampolines++;
-	if (!o->trace)
+	if (!o->trace || tr->closed)
 		goto out;
 	if (o->syscall_times)
 		now = mono();
@@ -270,6 +272,53 @@ void srun_trace_submit(struct srun_trace *tr, size_t i)
 	pthread_mutex_lock(&tr->lock);
 	tr->slots[i].t_last = mono();
 	pthread_mutex_unlock(&tr->lock);
+}
+
+static const char *sig_name(int sig, char *buf, size_t len)
+{
+	switch (sig) {
+	case SIGINT: return "SIGINT";
+	case SIGTERM: return "SIGTERM";
+	case SIGHUP: return "SIGHUP";
+	case SIGQUIT: return "SIGQUIT";
+	}
+	snprintf(buf, len, "signal %d", sig);
+	return buf;
+}
+
+void srun_trace_killed(struct srun_trace *tr, int sig, double wall)
+{
+	const struct srun_opts *o = tr->opts;
+	char sbuf[64], nbuf[24];
+
+	syslet_set_trace(NULL, NULL);
+	pthread_mutex_lock(&tr->lock);
+	tr->closed = true;
+	if (o->trace) {
+		/* As strace ends a process killed in a call: the line left
+		 * open first, then the calls entered on lines of their own. */
+		if (tr->open) {
+			fputs(" <unfinished ...>) = ?\n", stderr);
+			tr->open->pending = NULL;
+			tr->open = NULL;
+		}
+		for (size_t i = 0; i < tr->nr; i++) {
+			struct slot *s = &tr->slots[i];
+			const char *name;
+
+			if (!s->pending)
+				continue;
+			name = srun_call_name(s->pending_ev.nr);
+			prefix(stderr, s->inst, s->tag,
+			       stamp(tr, sbuf, sizeof(sbuf)), s->pending);
+			fprintf(stderr, "<... %s resumed> <unfinished ...>) = ?\n",
+				name ? name : "syscall");
+		}
+		fprintf(stderr, "+++ killed by %s +++\n",
+			sig_name(sig, nbuf, sizeof(nbuf)));
+	}
+	pthread_mutex_unlock(&tr->lock);
+	srun_trace_stop(tr, wall);
 }
 
 struct srun_trace *srun_trace_start(const struct srun_opts *opts,

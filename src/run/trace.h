@@ -15,6 +15,10 @@ struct srun_trace *srun_trace_start(const struct srun_opts *opts,
 void srun_trace_submit(struct srun_trace *tr, size_t i);
 /* Stop observing; with --stats print the counters and the wall time. */
 void srun_trace_stop(struct srun_trace *tr, double wall);
+/* The run ends on signal @sig: with --trace, the calls still unfinished
+ * and "+++ killed by SIGTERM +++", as strace ends a killed process; no
+ * line after; then what srun_trace_stop() prints. */
+void srun_trace_killed(struct srun_trace *tr, int sig, double wall);
 void srun_trace_free(struct srun_trace *tr);
 
 /* Print one trace line for ev, whose atom belongs to inst (shared with
