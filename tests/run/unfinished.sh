@@ -17,7 +17,7 @@ EOS
 for b in $backends; do
 	# Opened read-write, the FIFOs block the reads until the writer
 	# comes, instance 1's first.
-	( sleep 0.5; echo two >f1; sleep 0.5; echo one >f0 ) &
+	( sleep 1; echo two >f1; sleep 1; echo one >f0 ) &
 	writer=$!
 	st=0
 	$SYSLET_RUN --backend=$b --trace --each --jobs=1 r.syslet 3 4 \
@@ -44,7 +44,7 @@ one" "$(cat out)"
 		trace || { cat trace >&2; fail "$b: #0 not resumed"; }
 
 	# One instance: nothing comes between, the read is one line.
-	( sleep 0.5; echo one >f0 ) &
+	( sleep 1; echo one >f0 ) &
 	writer=$!
 	st=0
 	$SYSLET_RUN --backend=$b --trace r.syslet 3 3<>f0 >out 2>trace ||
