@@ -9,6 +9,9 @@
 
 #include "libsyslet.h"
 
+struct srun_set;
+struct srun_inject;
+
 /* Exit statuses: 0 the syslet ended, 1 it ended because a call failed
  * (srun_failed()) or the run itself failed, 2 a usage error or an image
  * that cannot run here. */
@@ -24,6 +27,13 @@ struct srun_opts {
 	bool		stats;
 	bool		each;
 	const char	*progname;
+	/* --trace=SET: the calls whose lines are printed (NULL: all). */
+	const struct srun_set *trace_set;
+	int		timestamps;	/* -t, -tt, -ttt */
+	bool		relative;	/* -r */
+	bool		syscall_times;	/* -T */
+	/* --inject: set in the library before the run. */
+	const struct srun_inject *inject;
 };
 
 /*
@@ -61,6 +71,9 @@ const char *srun_call_name(unsigned long nr);
 /* Whether @nr is a system call (everything but umem_add, whose results
  * are values, never errors). */
 bool srun_is_call(unsigned long nr);
+/* What @atom of @inst last stored (0 for an atom not of @inst). */
+long srun_result(const struct syslet_inst *inst,
+		 const struct syslet_uatom *atom);
 /* Whether a syslet that ended at @atom ended because a call failed: its
  * number was past the table (-ENOSYS, not stored), or it is a system
  * call whose result is an errno.  The result in *res. */
