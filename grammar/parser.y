@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include "grammar/ast.h"
 #include "grammar/parse.h"
+#include "grammar/words.h"
 typedef void *yyscan_t;
 struct ast_string { char *s; size_t n; };
 }
@@ -634,20 +635,33 @@ static int group_of(yysymbol_kind_t sym, bool have_expr, bool have_stmt,
 		"^=", "||", "&&", "|", "^", "&", "==", "!=", "<", ">", "<=",
 		">=", "<<", ">>", "+", "-", "*", "/", "%", "++", "--",
 	};
+	/* Keywords by their class in grammar/words.c; the rest here. */
 	static const char *const expr[] = {
-		"identifier", "number", "string", "(", "~", "!", "sizeof",
-		"len", "-", "+", "&", "++", "--",
+		"identifier", "number", "string", "(", "~", "!", "-", "+",
+		"&", "++", "--",
 	};
-	static const char *const stmt[] = {
-		"if", "while", "do", "for", "loop", "break", "continue",
-		"goto", "stop", "async", "sync", "nocomplete", ";", "{",
-	};
-	static const char *const decl[] = {
-		"const", "var", "buffer", "data", "syslet", "type name", "int",
-	};
+	static const char *const stmt[] = { ";", "{" };
+	static const char *const decl[] = { "type name" };
 	char name[32];
 	const char *n = yysymbol_name(sym);
-	size_t len = strlen(n);
+	size_t len = strlen(n), nw;
+	const struct ast_word *w = ast_words(&nw);
+
+	for (size_t i = 0; i < nw; i++) {
+		if (w[i].cls == AST_WORD_ELEM ||
+		    YYTRANSLATE(w[i].token) != sym)
+			continue;
+		if (have_expr && w[i].cls == AST_WORD_EXPR)
+			return 1;
+		if (have_stmt && (w[i].cls == AST_WORD_STMT ||
+				  w[i].cls == AST_WORD_MOD))
+			return 2;
+		/* int x[4]; declares an array of int (refused later). */
+		if (have_decl && (w[i].cls == AST_WORD_DECL ||
+				  w[i].token == INT_T))
+			return 3;
+		break;
+	}
 
 	if ((n[0] == '"' || n[0] == '\'') && len >= 2) {
 		n++;

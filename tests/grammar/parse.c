@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "grammar/ast.h"
+#include "grammar/words.h"
 
 struct parsed {
 	struct ast_file	*f;
@@ -202,6 +203,47 @@ static void test_nul_and_binary(void **state)
 	done(&r);
 }
 
+/* The scanner takes its keywords from the table: each one is refused
+ * as a name, each element type is a name except before a name. */
+static void test_words(void **state)
+{
+	size_t n, i;
+	const struct ast_word *w = ast_words(&n);
+	char src[128];
+
+	(void)state;
+	assert_true(n >= 28);
+	for (i = 0; i < n; i++) {
+		struct parsed r;
+
+		snprintf(src, sizeof(src), "var %s;\n", w[i].name);
+		r = parse(src);
+		if (w[i].cls == AST_WORD_ELEM) {
+			assert_int_equal(r.errors, 0);
+			assert_string_equal(r.f->decls->name, w[i].name);
+			done(&r);
+			snprintf(src, sizeof(src), "%s\n x[2];\n", w[i].name);
+			r = parse(src);
+			assert_int_equal(r.errors, 0);
+			assert_string_equal(r.f->decls->type, w[i].name);
+		} else {
+			assert_true(r.errors > 0);
+		}
+		done(&r);
+		assert_ptr_equal(ast_word_find(w[i].name, strlen(w[i].name)),
+				 &w[i]);
+	}
+	assert_null(ast_word_find("syncfs", 6));
+	assert_null(ast_word_find("u", 1));
+	/* sync( is the system call, a name. */
+	{
+		struct parsed r = parse("syslet s() { sync (); sync x(); }\n");
+
+		assert_int_equal(r.errors, 0);
+		done(&r);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -212,6 +254,7 @@ int main(void)
 		cmocka_unit_test(test_errors_all_reported),
 		cmocka_unit_test(test_crlf),
 		cmocka_unit_test(test_nul_and_binary),
+		cmocka_unit_test(test_words),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
