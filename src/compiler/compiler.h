@@ -15,6 +15,7 @@
  * file in one run; a stage returns NULL / -1 when d->errors > 0.
  */
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "grammar/diag.h"
@@ -34,6 +35,31 @@ struct sysletc_options {
 #define SYSLETC_W_ALL		0xffu
 /* On unless disabled: a zeroed struct sysletc_options has them. */
 #define SYSLETC_W_DEFAULT	SYSLETC_W_CALL_OUTPUT
+
+/*
+ * Built-in names (builtins.c): one row each, for lowering and for the
+ * shell's completion.  The language's keywords are grammar/words.h.
+ */
+enum sysletc_builtin_kind {
+	SYSLETC_B_DATA,		/* a data constructor: u32(x), htons(x), ... */
+	SYSLETC_B_CALL,		/* a pseudo-call: syscall(NR, ...) */
+};
+
+struct sysletc_builtin {
+	const char	*name;
+	unsigned int	kind;		/* enum sysletc_builtin_kind */
+	unsigned int	size;		/* bytes of the item; 0: a word */
+	bool		big;		/* stored big endian (network order) */
+	bool		elem;		/* also an element type: u32 a[4]; */
+	unsigned char	min_args, max_args;
+};
+
+const struct sysletc_builtin *sysletc_builtins(size_t *n);
+const struct sysletc_builtin *sysletc_builtin_find(const char *name);
+/* The names of one kind (only element types if elem_only) as a list for
+ * a message, "a, b or c", into buf; returns the length it needs. */
+size_t sysletc_builtin_list(char *buf, size_t len, unsigned int kind,
+			    bool elem_only);
 
 /* Front end: parse and lower one source.  Owned by grammar/ + lower.c. */
 struct ir_program *sysletc_front(const char *src, size_t len,
