@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grammar/words.h"
 #include "run/decode.h"
 #include "run/run.h"
 #include "run/shell-exec.h"
@@ -328,31 +329,29 @@ static bool shl_word_is(const char *s, const char *w)
 	       s[n] != '_';
 }
 
-/* u32 fds[2]; is an array: a type name, then a name (as the scanner
- * tells a type from a name called u32). */
-static bool shl_is_array(const char *text)
-{
-	static const char *const types[] = { "u8", "u16", "u32", "u64",
-					     "word" };
-	const char *p = text + strspn(text, " \t\n");
-
-	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
-		size_t n = strlen(types[i]);
-
-		if (strncmp(p, types[i], n) || !strchr(" \t\n", p[n]) ||
-		    !p[n])
-			continue;
-		p += n + strspn(p + n, " \t\n");
-		return isalpha((unsigned char)*p) || *p == '_';
-	}
-	return false;
-}
-
+/*
+ * Whether text is a declaration of the session: it starts with a word
+ * the grammar's table calls a declaration's, or with an element type
+ * before a name (u32 fds[2]; as the scanner tells a type from a
+ * variable called u32).
+ */
 static bool shl_is_decl(const char *text)
 {
-	return shl_word_is(text, "var") || shl_word_is(text, "const") ||
-	       shl_word_is(text, "buffer") || shl_word_is(text, "data") ||
-	       shl_word_is(text, "syslet") || shl_is_array(text);
+	const char *p = text + strspn(text, " \t\n");
+	const struct ast_word *w;
+	size_t n = 0;
+
+	while (isalnum((unsigned char)p[n]) || p[n] == '_')
+		n++;
+	w = n ? ast_word_find(p, n) : NULL;
+	if (!w)
+		return false;
+	if (w->cls == AST_WORD_DECL)
+		return true;
+	if (w->cls != AST_WORD_ELEM || !p[n] || !strchr(" \t\n", p[n]))
+		return false;
+	p += n + strspn(p + n, " \t\n");
+	return isalpha((unsigned char)*p) || *p == '_';
 }
 
 /* Remember the names a `const` declaration introduces, for completion. */
