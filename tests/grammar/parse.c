@@ -244,6 +244,69 @@ static void test_words(void **state)
 	}
 }
 
+/* Whether input is complete, as the shell asks it line by line. */
+static void test_probe(void **state)
+{
+	static const struct {
+		const char		*src;
+		enum ast_unit		unit;
+		enum ast_probe_status	status;
+		int			depth, in_comment, wants_stmt;
+	} cases[] = {
+		{ "x = 1;", AST_UNIT_STMTS, AST_PROBE_OK, 0, 0, 0 },
+		{ "x = 1", AST_UNIT_STMTS, AST_PROBE_EOF, 0, 0, 0 },
+		{ "if (x)", AST_UNIT_STMTS, AST_PROBE_EOF, 0, 0, 1 },
+		{ "if (x) a(); else", AST_UNIT_STMTS, AST_PROBE_EOF, 0, 0, 1 },
+		{ "while (x) {\n a();", AST_UNIT_STMTS, AST_PROBE_EOF, 1, 0, 1 },
+		{ "do a();", AST_UNIT_STMTS, AST_PROBE_EOF, 0, 0, 0 },
+		{ "foo(;", AST_UNIT_STMTS, AST_PROBE_ERROR, 0, 0, 0 },
+		{ "\"abc", AST_UNIT_STMTS, AST_PROBE_ERROR, 0, 0, 0 },
+		{ "a(); /* more", AST_UNIT_STMTS, AST_PROBE_EOF, 0, 1, 0 },
+		{ "}", AST_UNIT_STMTS, AST_PROBE_ERROR, -1, 0, 0 },
+		{ "var x", AST_UNIT_FILE, AST_PROBE_EOF, 0, 0, 0 },
+		{ "var x;", AST_UNIT_FILE, AST_PROBE_OK, 0, 0, 0 },
+		{ "syslet f() {", AST_UNIT_FILE, AST_PROBE_EOF, 1, 0, 1 },
+		{ "x = 1;", AST_UNIT_FILE, AST_PROBE_ERROR, 0, 0, 0 },
+	};
+	struct ast_file *f;
+	struct ast_probe r;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ast_probe(cases[i].src, strlen(cases[i].src), cases[i].unit,
+			  &r, NULL);
+		if (r.status != cases[i].status || r.depth != cases[i].depth ||
+		    r.in_comment != cases[i].in_comment ||
+		    r.wants_stmt != cases[i].wants_stmt)
+			fail_msg("'%s': status %d depth %d comment %d stmt %d",
+				 cases[i].src, r.status, r.depth, r.in_comment,
+				 r.wants_stmt);
+	}
+	ast_probe("fd = open(\"f\", 0);", 18, AST_UNIT_STMTS, &r, &f);
+	assert_int_equal(r.status, AST_PROBE_OK);
+	assert_int_equal(f->stmts->kind, AST_S_EXPR);
+	assert_int_equal(f->stmts->expr->kind, AST_ASSIGN);
+	assert_string_equal(f->stmts->expr->l->name, "fd");
+	ast_file_free(f);
+}
+
+/* Braces counted by the scanner: not in strings or comments. */
+static void test_brace_balance(void **state)
+{
+	const char *s = "{ \"}\" '}' /* } */ // }\n{";
+	int c = 0;
+
+	(void)state;
+	assert_int_equal(ast_brace_balance(s, strlen(s), &c), 2);
+	assert_int_equal(c, 0);
+	s = "{ /* {";
+	assert_int_equal(ast_brace_balance(s, strlen(s), &c), 1);
+	assert_int_equal(c, 1);
+	s = "} */ }";
+	assert_int_equal(ast_brace_balance(s, strlen(s), &c), -1);
+	assert_int_equal(c, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -255,6 +318,8 @@ int main(void)
 		cmocka_unit_test(test_crlf),
 		cmocka_unit_test(test_nul_and_binary),
 		cmocka_unit_test(test_words),
+		cmocka_unit_test(test_probe),
+		cmocka_unit_test(test_brace_balance),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
