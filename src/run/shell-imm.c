@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grammar/ast.h"
 #include "grammar/words.h"
 #include "run/decode.h"
 #include "run/run.h"
@@ -335,7 +336,7 @@ static bool shl_word_is(const char *s, const char *w)
  * before a name (u32 fds[2]; as the scanner tells a type from a
  * variable called u32).
  */
-static bool shl_is_decl(const char *text)
+bool shl_is_decl(const char *text)
 {
 	const char *p = text + strspn(text, " \t\n");
 	const struct ast_word *w;
@@ -642,33 +643,34 @@ static struct shl_prog *shl_imm_build(struct shell *sh, const char *text,
 	}
 }
 
-/* An assignment to a name nobody declared declares it, as a shell does. */
+/*
+ * An assignment to a name nobody declared declares it, as a shell does:
+ * the parser says whether the first statement is `NAME = ...`.
+ */
 static char *shl_implicit_var(struct shell *sh, const char *text)
 {
-	const char *p = text + strspn(text, " \t\n");
-	size_t n = 0;
-	char *name;
+	struct shl_buf b = { 0 };
+	struct ast_file *f = NULL;
+	const struct ast_stmt *s;
+	const struct ast_expr *e;
+	struct ast_probe r;
+	char *name = NULL;
 
-	if (!isalpha((unsigned char)*p) && *p != '_')
-		return NULL;
-	while (isalnum((unsigned char)p[n]) || p[n] == '_')
-		n++;
-	p += n;
-	p += strspn(p, " \t");
-	if (p[0] != '=' || p[1] == '=')
-		return NULL;
-	name = strndup(text + strspn(text, " \t\n"), n);
-	if (!name)
-		abort();
-	if (shl_var_find(sh->imm, name) || shl_word_is(name, "if") ||
-	    shl_word_is(name, "while")) {
-		free(name);
-		return NULL;
+	shl_buf_puts(&b, text);
+	if (shl_ends_open(text))
+		shl_buf_puts(&b, ";");
+	ast_probe(b.s, b.len, AST_UNIT_STMTS, &r, &f);
+	shl_buf_free(&b);
+	s = f ? f->stmts : NULL;
+	e = s && s->kind == AST_S_EXPR ? s->expr : NULL;
+	if (e && e->kind == AST_ASSIGN && e->op == '=' && e->l &&
+	    e->l->kind == AST_NAME && !shl_var_find(sh->imm, e->l->name) &&
+	    !shl_map_get(&sh->imm->const_ix, e->l->name, NULL)) {
+		name = strdup(e->l->name);
+		if (!name)
+			abort();
 	}
-	if (shl_map_get(&sh->imm->const_ix, name, NULL)) {
-		free(name);
-		return NULL;
-	}
+	ast_file_free(f);
 	return name;
 }
 
@@ -840,8 +842,7 @@ static bool shl_wants_async(struct syslet_inst *inst,
 	return false;
 }
 
-/* Whether text ends without the ';' or '}' a statement ends with. */
-static bool shl_ends_open(const char *text)
+bool shl_ends_open(const char *text)
 {
 	size_t n = strlen(text);
 

@@ -24,9 +24,17 @@ consts() {
 }
 # One block left open, a line at a time: each line rescanned the block.
 braces() { awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) print "{" }' >"$2"; }
+# A syslet typed line by line, braces opening and closing on each line:
+# the parser is asked once its own braces close, not at every line.
+body() {
+	awk -v n="$1" 'BEGIN { print "var x;"; print "syslet f() {"
+		for (i = 0; i < n; i++) print "\tif (x) { getpid(); }"
+		print "}" }' >"$2"
+}
 
 linear_check "shell: var per line" vars session 500
 linear_check "shell: declare, assign, print" mixed session 500
 linear_check "shell: a chain of constants" consts session 500
 linear_check "shell: an open block" braces session 20000
+linear_check "shell: a syslet line by line" body session 1000
 exit 0
