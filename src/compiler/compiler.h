@@ -11,8 +11,9 @@
  *   ir_emit()         IR -> struct slo_image, then slo_image_verify()
  *   sysletc_compile() all three, for callers that want an image
  *
- * Errors go through struct diag (file:line:col with caret), all of a
- * file in one run; a stage returns NULL / -1 when d->errors > 0.
+ * Errors are records queued in struct diag (file:line:col with caret),
+ * all of a file in one run; a stage returns NULL / -1 when d->errors > 0,
+ * and the caller prints them (diag_flush()) where and when it wants.
  */
 
 #include <stdbool.h>
@@ -70,7 +71,7 @@ struct ir_program *sysletc_front(const char *src, size_t len,
 int ir_layout(struct ir_program *p, struct diag *d);
 struct slo_image *ir_emit(const struct ir_program *p, struct diag *d);
 
-/* The whole pipeline; NULL on error (diagnostics already printed). */
+/* The whole pipeline; NULL on error (the diagnostics queued in d). */
 struct slo_image *sysletc_compile(const char *src, size_t len,
 				  const struct sysletc_options *opt,
 				  struct diag *d);

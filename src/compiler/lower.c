@@ -20,75 +20,20 @@
 #include "syslet.h"
 
 /*
- * Statements are lowered back to front, so diagnostics are collected
- * and printed sorted by position at the end; a note keeps the position
- * of the message it belongs to.
+ * Statements are lowered back to front: the records are queued as they
+ * come, and sysletc_front() sorts the lowering's by position (a note
+ * stays under the record it belongs to).
  */
 static void report(struct lower *L, enum diag_level lvl, struct ast_loc loc,
 		   const char *fmt, va_list ap)
 {
 	char msg[1024];
-	FILE *mem, *out = L->d->out;
-	struct lower_msg *m;
-	char *text = NULL;
-	size_t n = 0;
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	if (L->nr_msgs == L->cap_msgs) {
-		size_t nc = L->cap_msgs ? L->cap_msgs * 2 : 16;
-		struct lower_msg *nv = realloc(L->msgs, nc * sizeof(*nv));
-
-		if (!nv) {
-			diag_report(L->d, lvl, ast_diag_loc(loc), "%s", msg);
-			return;
-		}
-		L->msgs = nv;
-		L->cap_msgs = nc;
-	}
-	mem = open_memstream(&text, &n);
-	if (!mem) {
+	if (lvl == DIAG_NOTE)
+		diag_note(L->d, ast_diag_loc(loc), "%s", msg);
+	else
 		diag_report(L->d, lvl, ast_diag_loc(loc), "%s", msg);
-		return;
-	}
-	L->d->out = mem;
-	diag_report(L->d, lvl, ast_diag_loc(loc), "%s", msg);
-	L->d->out = out;
-	fclose(mem);
-	m = &L->msgs[L->nr_msgs];
-	if (lvl == DIAG_NOTE && L->nr_msgs) {
-		m->line = m[-1].line;
-		m->col = m[-1].col;
-	} else {
-		m->line = loc.first_line;
-		m->col = loc.first_column;
-	}
-	m->seq = L->nr_msgs++;
-	m->text = text;
-}
-
-static int msg_cmp(const void *a, const void *b)
-{
-	const struct lower_msg *x = a, *y = b;
-
-	if (x->line != y->line)
-		return x->line < y->line ? -1 : 1;
-	if (x->col != y->col)
-		return x->col < y->col ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-static void flush_msgs(struct lower *L)
-{
-	if (L->nr_msgs)
-		qsort(L->msgs, L->nr_msgs, sizeof(*L->msgs), msg_cmp);
-	for (size_t i = 0; i < L->nr_msgs; i++) {
-		if (L->msgs[i].text)
-			fputs(L->msgs[i].text, L->d->out);
-		free(L->msgs[i].text);
-	}
-	free(L->msgs);
-	L->msgs = NULL;
-	L->nr_msgs = 0;
 }
 
 void lower_error(struct lower *L, struct ast_loc loc, const char *fmt, ...)
@@ -828,6 +773,7 @@ struct ir_program *sysletc_front(const char *src, size_t len,
 	struct lower L = { 0 };
 	struct ast_file *f = NULL;
 	unsigned int before = d->errors;
+	size_t mark;
 
 	L.d = d;
 	L.opt = opt;
@@ -851,9 +797,10 @@ struct ir_program *sysletc_front(const char *src, size_t len,
 	L.p->source = lower_strdup(&L, d->file);
 
 	ast_parse(src, len, d, &f);
+	mark = d->nr_recs;
 	if (d->errors == before && f)
 		lower_file(&L, f);
-	flush_msgs(&L);
+	diag_sort(d, mark);
 	ast_file_free(f);
 	free(L.globals.v);
 	free(L.locals.v);

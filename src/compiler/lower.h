@@ -84,17 +84,8 @@ struct lower_fuse {
 	bool			used;
 };
 
-/* A diagnostic held back until lowering ends, to print in source order. */
-struct lower_msg {
-	unsigned int	line, col;
-	size_t		seq;
-	char		*text;
-};
-
 struct lower {
 	struct diag			*d;
-	struct lower_msg		*msgs;
-	size_t				nr_msgs, cap_msgs;
 	const struct sysletc_options	*opt;
 	int				profile;
 	unsigned int			word;

@@ -398,6 +398,7 @@ static int compile(const struct args *a)
 	diag_init(&d, name, src, len, stderr);
 	d.werror = a->werror;
 	img = sysletc_compile(src, len, &a->opt, &d);
+	diag_flush(&d);
 	if (!img || d.errors) {
 		slo_image_free(img);
 		free(src);

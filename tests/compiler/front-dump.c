@@ -191,6 +191,7 @@ int main(int argc, char **argv)
 	diag_init(&d, file, src, len, stdout);
 	d.werror = werror;
 	p = sysletc_front(src, len, &opt, &d);
+	diag_flush(&d);
 	if (p && ir)
 		dump(stdout, p);
 	ir_program_free(p);

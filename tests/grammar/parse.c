@@ -25,6 +25,7 @@ static struct parsed parse(const char *src)
 
 	diag_init(&d, "t.syslet", src, strlen(src), f);
 	r.errors = ast_parse(src, strlen(src), &d, &r.f);
+	diag_flush(&d);
 	fclose(f);
 	return r;
 }
@@ -196,6 +197,7 @@ static void test_nul_and_binary(void **state)
 	(void)state;
 	diag_init(&d, "t.syslet", src, sizeof(src) - 1, f);
 	r.errors = ast_parse(src, sizeof(src) - 1, &d, &r.f);
+	diag_flush(&d);
 	fclose(f);
 	assert_true(r.errors >= 3);
 	assert_non_null(strstr(r.out, "stray byte 0x00"));

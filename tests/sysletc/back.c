@@ -300,6 +300,7 @@ static void test_bad_ir(void **state)
 		 -3, "a");
 	irb_entry(p, "s", 0);
 	assert_int_equal(ir_layout(p, &d), -1);
+	diag_flush(&d);
 	fclose(out);
 	assert_non_null(strstr(buf, "internal error"));
 	free(buf);
@@ -322,6 +323,7 @@ static void test_emit_checks(void **state)
 	irb_entry(p, "s", 0);
 	assert_int_equal(ir_layout(p, &d), 0);
 	assert_null(ir_emit(p, &d));
+	diag_flush(&d);
 	fclose(out);
 	assert_non_null(strstr(buf, "two stop flags"));
 	free(buf);
