@@ -224,6 +224,7 @@ static int rebuild(struct layout *l)
 	free(p->atoms);
 	p->atoms = atoms;
 	p->nr_atoms = l->nr_order;
+	p->cap_atoms = l->nr_order ? l->nr_order : 1;	/* as allocated */
 	for (size_t e = 0; e < p->nr_entries; e++)
 		p->entries[e].first_atom = new_index(l, p->entries[e].first_atom);
 	for (size_t k = 0; k < p->nr_labels; k++) {

@@ -73,24 +73,15 @@ int lower_cell(struct lower *L, enum ir_cell_kind kind, const char *name,
 	       const char *display, int64_t value, struct ast_loc loc)
 {
 	struct ir_program *p = L->p;
-	struct ir_cell *c;
+	int c = ir_add_cell(p, kind, name, value);
 
-	if (!grow(L, (void **)&p->cells, p->nr_cells, &L->cap_cells,
-		  sizeof(*c)))
+	if (c < 0) {
+		lower_oom(L);
 		return 0;
-	c = &p->cells[p->nr_cells];
-	memset(c, 0, sizeof(*c));
-	c->kind = kind;
-	c->name = lower_strdup(L, name);
-	c->display = lower_strdup(L, display);
-	c->value = value;
-	c->target_obj = IR_NONE;
-	c->target_cell = IR_NONE;
-	c->entry = IR_NONE;
-	c->param_index = -1;
-	c->param_type = SLO_PARAM_NONE;
-	c->loc = irloc(loc);
-	return (int)p->nr_cells++;
+	}
+	p->cells[c].display = lower_strdup(L, display);
+	p->cells[c].loc = irloc(loc);
+	return c;
 }
 
 /* Remember where a pooled entry is; a pool that cannot grow only costs
@@ -194,22 +185,17 @@ int lower_object(struct lower *L, enum ir_obj_kind kind, const char *name,
 		 struct ast_loc loc)
 {
 	struct ir_program *p = L->p;
-	struct ir_object *o;
+	int o = ir_add_object(p, kind, name, NULL, size);
 
-	if (!grow(L, (void **)&p->objects, p->nr_objects, &L->cap_objs,
-		  sizeof(*o))) {
+	if (o < 0) {
 		free(bytes);
+		lower_oom(L);
 		return 0;
 	}
-	o = &p->objects[p->nr_objects];
-	memset(o, 0, sizeof(*o));
-	o->kind = kind;
-	o->name = lower_strdup(L, name);
-	o->size = size;
-	o->bytes = bytes;
-	o->align = align;
-	o->loc = irloc(loc);
-	return (int)p->nr_objects++;
+	p->objects[o].bytes = bytes;	/* the program's now */
+	p->objects[o].align = align;
+	p->objects[o].loc = irloc(loc);
+	return o;
 }
 
 /* Anonymous string literals are pooled by content; the object holds
@@ -424,19 +410,16 @@ int lower_atom(struct lower *L, long nr, const char *sysname, int ret,
 				first = widen(L, narrow[i], i, loc, first);
 		return first;
 	}
-	if (!grow(L, (void **)&p->atoms, p->nr_atoms, &L->cap_atoms,
-		  sizeof(*a)))
-		goto fail;
-	a = &p->atoms[p->nr_atoms];
-	memset(a, 0, sizeof(*a));
-	a->flags = br.flags | L->mods;
-	a->nr = nr;
-	a->sysname = lower_strdup(L, sysname);
-	a->ret = ret;
 	for (unsigned int i = 0; i < 6; i++)
-		a->args[i] = i < nargs ? args[i] : IR_NONE;
-	a->next = br.next;
-	a->skip = (br.flags & SYSLET_SKIP_TO_NEXT_ON_STOP) ? br.skip : IR_NONE;
+		cells[i] = i < nargs ? args[i] : IR_NONE;
+	first = ir_add_atom(p, br.flags | L->mods, nr, sysname, ret, cells,
+			    br.next, (br.flags & SYSLET_SKIP_TO_NEXT_ON_STOP) ?
+				     br.skip : IR_NONE);
+	if (first < 0) {
+		lower_oom(L);
+		goto fail;
+	}
+	a = &p->atoms[first];
 	a->role = role;
 	a->loc = irloc(loc);
 	a->text = lower_text(L, L->text);
@@ -444,7 +427,7 @@ int lower_atom(struct lower *L, long nr, const char *sysname, int ret,
 		a->names[k] = L->names[k];
 		L->names[k] = NULL;
 	}
-	return (int)p->nr_atoms++;
+	return first;
 fail:
 	/* Names meant for this atom must not land on another. */
 	for (int k = 0; k < 7; k++) {

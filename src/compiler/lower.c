@@ -647,23 +647,13 @@ static void lower_syslet(struct lower *L, struct ast_decl *d)
 	L->mods = 0;
 	L->text = d->loc;
 
-	if (p->nr_entries == L->cap_entries) {
-		size_t nc = L->cap_entries ? L->cap_entries * 2 : 4;
-		struct ir_entry *nv = realloc(p->entries, nc * sizeof(*nv));
-
-		if (!nv) {
-			lower_oom(L);
-			return;
-		}
-		p->entries = nv;
-		L->cap_entries = nc;
+	if (ir_add_entry(p, d->name, LOWER_END) < 0) {
+		lower_oom(L);
+		return;
 	}
-	p->entries[p->nr_entries].name = lower_strdup(L, d->name);
-	p->entries[p->nr_entries].first_atom = LOWER_END;
-	p->entries[p->nr_entries].loc =
+	p->entries[p->nr_entries - 1].loc =
 		(struct ir_loc){ d->name_loc.first_line,
 				 d->name_loc.first_column };
-	p->nr_entries++;
 
 	for (struct ast_decl *pd = d->params; pd; pd = pd->next, idx++) {
 		struct lower_sym *s = add_sym(L, &L->locals, pd, LSYM_PARAM);
@@ -716,7 +706,7 @@ static void lower_syslet(struct lower *L, struct ast_decl *d)
 
 	for (size_t i = 0; i < L->nr_labels; i++) {
 		struct lower_label *l = &L->labels[i];
-		struct ir_label *il;
+		char *name;
 
 		if (!l->defined) {
 			lower_error(L, l->loc, "label '%s' is used but not "
@@ -726,21 +716,10 @@ static void lower_syslet(struct lower *L, struct ast_decl *d)
 		if (!l->used)
 			lower_warn(L, SYSLETC_W_UNUSED, l->loc,
 				   "label '%s' is never used", l->name);
-		if (p->nr_labels == L->cap_labels) {
-			size_t nc = L->cap_labels ? L->cap_labels * 2 : 8;
-			struct ir_label *nv = realloc(p->labels,
-						      nc * sizeof(*nv));
-
-			if (!nv) {
-				lower_oom(L);
-				return;
-			}
-			p->labels = nv;
-			L->cap_labels = nc;
-		}
-		il = &p->labels[p->nr_labels++];
-		il->name = lower_fmt(L, "%s.%s", d->name, l->name);
-		il->atom = l->ph;
+		name = lower_fmt(L, "%s.%s", d->name, l->name);
+		if (name && ir_add_label(p, name, l->ph) < 0)
+			lower_oom(L);
+		free(name);
 	}
 	warn_unused(L, &L->locals);
 }
@@ -787,14 +766,12 @@ struct ir_program *sysletc_front(const char *src, size_t len,
 	L.suggest_budget = LOWER_SUGGEST_BUDGET;
 	L.src = src;
 	L.len = len;
-	L.p = calloc(1, sizeof(*L.p));
+	L.p = ir_program_new(L.profile, d->file);
 	if (!L.p) {
 		lower_oom(&L);
 		return NULL;
 	}
-	L.p->profile = L.profile;
 	L.errors_at_start = d->errors;
-	L.p->source = lower_strdup(&L, d->file);
 
 	ast_parse(src, len, d, &f);
 	mark = d->nr_recs;

@@ -92,8 +92,6 @@ struct lower {
 	const char			*src;
 	size_t				len;
 	struct ir_program		*p;
-	size_t				cap_cells, cap_objs, cap_atoms;
-	size_t				cap_entries, cap_labels;
 	/* The pools, so that every use finds its cell or string at once:
 	 * value -> constant cell, (object, cell, offset) -> address cell,
 	 * bytes -> string object. */

@@ -110,6 +110,31 @@ static void assert_same_behaviour(struct ir_program *p)
 	}
 }
 
+/* The builder grows as needed: more atoms, cells and labels than the
+ * fixed 256 the tests' own builder had room for. */
+static void test_big(void **state)
+{
+	struct ir_program *p = irb_new(SYSTAB_X86_64);
+	enum { N = 1000 };
+	char name[32];
+
+	(void)state;
+	for (int i = 0; i < N; i++) {
+		int c = irb_cell(p, IR_CELL_VAR, NULL, i);
+
+		irb_atom(p, SYSLET_STOP_ON_NEGATIVE, "getpid", c, NULL,
+			 i + 1 < N ? i + 1 : IR_NONE, IR_NONE, "a");
+		snprintf(name, sizeof(name), "s.l%d", i);
+		irb_label(p, name, i);
+	}
+	irb_entry(p, "s", 0);
+	assert_same_behaviour(p);
+	assert_int_equal(p->nr_atoms, N);
+	assert_int_equal(p->nr_labels, N);
+	assert_string_equal(p->labels[N - 1].name, "s.l999");
+	irb_free(p);
+}
+
 static void test_straight(void **state)
 {
 	struct ir_program *p = irb_new(SYSTAB_X86_64);
@@ -334,6 +359,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_straight),
+		cmocka_unit_test(test_big),
 		cmocka_unit_test(test_if_else),
 		cmocka_unit_test(test_or_join),
 		cmocka_unit_test(test_three_way_join),
