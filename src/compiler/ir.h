@@ -158,6 +158,22 @@ int ir_add_atom(struct ir_program *p, unsigned long flags, long nr,
 int ir_add_entry(struct ir_program *p, const char *name, int first_atom);
 int ir_add_label(struct ir_program *p, const char *name, int atom);
 
+/*
+ * Passes from a program to a tidier one (ir-pass.c); each returns 0, or
+ * -1 when memory ran out (the program stays whole and freeable).
+ */
+/* Branch flags that test nothing, or skip to the end, made plain. */
+int ir_tidy_branches(struct ir_program *p);
+/* Drop the atoms no entry reaches; number the rest in reading order. */
+int ir_drop_unreachable(struct ir_program *p);
+/* Drop the anonymous cells and objects no atom uses; renumber. */
+int ir_tidy_cells(struct ir_program *p);
+/* Mark in seen[] the atoms reachable from the nr_from atoms in from,
+ * depth first, next before skip, appending them to order (if given) in
+ * that order: how many were newly marked, or (size_t)-1. */
+size_t ir_reach(const struct ir_program *p, const int *from, size_t nr_from,
+		unsigned char *seen, int *order);
+
 /* The program as text, one line per cell, object, atom, entry and
  * label (sysletc --dump=ir; the front end's golden tests). */
 void ir_dump(FILE *f, const struct ir_program *p);

@@ -724,7 +724,9 @@ static void lower_syslet(struct lower *L, struct ast_decl *d)
 	warn_unused(L, &L->locals);
 }
 
-static void lower_file(struct lower *L, struct ast_file *f)
+/* AST -> IR: every check of meaning, and atoms whose targets are still
+ * placeholders (lower_finish() resolves them). */
+static int lower_file(struct lower *L, struct ast_file *f)
 {
 	size_t nsys = 0;
 
@@ -741,8 +743,7 @@ static void lower_file(struct lower *L, struct ast_file *f)
 		lower_error(L, (struct ast_loc){ 0 }, "no syslet in this file: "
 			    "nothing to run (write `syslet main() { ... }`)");
 	warn_unused(L, &L->globals);
-	if (!L->oom)
-		lower_finish(L);
+	return L->oom || L->d->errors != L->errors_at_start ? -1 : 0;
 }
 
 struct ir_program *sysletc_front(const char *src, size_t len,
@@ -753,6 +754,7 @@ struct ir_program *sysletc_front(const char *src, size_t len,
 	struct ast_file *f = NULL;
 	unsigned int before = d->errors;
 	size_t mark;
+	int err;
 
 	L.d = d;
 	L.opt = opt;
@@ -773,10 +775,11 @@ struct ir_program *sysletc_front(const char *src, size_t len,
 	}
 	L.errors_at_start = d->errors;
 
-	ast_parse(src, len, d, &f);
+	/* The passes, chained: the first to fail ends the chain. */
+	err = ast_parse(src, len, d, &f) || !f ? -1 : 0;
 	mark = d->nr_recs;
-	if (d->errors == before && f)
-		lower_file(&L, f);
+	err = err ?: lower_file(&L, f);
+	err = err ?: lower_finish(&L);
 	diag_sort(d, mark);
 	ast_file_free(f);
 	free(L.globals.v);
