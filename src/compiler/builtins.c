@@ -2,7 +2,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/consts.h"
 #include "compiler/compiler.h"
+#include "grammar/words.h"
 
 /*
  * What a name means before any declaration, once: lowering checks
@@ -68,4 +70,20 @@ size_t sysletc_builtin_list(char *buf, size_t len, unsigned int kind,
 			used += (size_t)n;
 	}
 	return used;
+}
+
+void sysletc_words(void (*add)(void *ctx, const char *word), void *ctx)
+{
+	const struct ast_word *w;
+	const struct sysconst *c;
+	size_t i, n;
+
+	w = ast_words(&n);
+	for (i = 0; i < n; i++)
+		add(ctx, w[i].name);
+	for (i = 0; i < NR_BUILTINS; i++)
+		add(ctx, builtins[i].name);
+	c = sysconst_all(&n);
+	for (i = 0; i < n; i++)
+		add(ctx, c[i].name);
 }

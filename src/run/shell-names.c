@@ -5,7 +5,6 @@
 
 #include "common/systab.h"
 #include "compiler/compiler.h"
-#include "grammar/words.h"
 #include "libsyslet.h"
 #include "run/shell-int.h"
 
@@ -22,16 +21,8 @@ void shl_names(struct shell *sh, unsigned int kinds, shl_name_fn add,
 	}
 	/* The language's words from the grammar's and the compiler's
 	 * tables, so that completion cannot drift from the language. */
-	if (kinds & SHL_N_KEYWORD) {
-		const struct ast_word *w = ast_words(&n);
-		const struct sysletc_builtin *b;
-
-		for (i = 0; i < n; i++)
-			add(ctx, w[i].name);
-		b = sysletc_builtins(&n);
-		for (i = 0; i < n; i++)
-			add(ctx, b[i].name);
-	}
+	if (kinds & SHL_N_KEYWORD)
+		sysletc_words(add, ctx);
 	if (kinds & SHL_N_SYSCALL) {
 		unsigned int k, count = 0;
 		const struct systab_entry *e =

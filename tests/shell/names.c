@@ -1,16 +1,17 @@
-/* names.c: the shell completes exactly the language's words: the grammar's keyword table and the compiler's built-ins, nothing missing, nothing of its own. */
+/* names.c: the shell completes exactly the language's words: the grammar's keyword table, the compiler's built-ins and the predefined constants, nothing missing, nothing of its own. */
 #include "config.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/consts.h"
 #include "compiler/compiler.h"
 #include "grammar/words.h"
 #include "run/shell-int.h"
 
 struct list {
-	char	*v[256];
+	char	*v[1024];
 	size_t	n;
 };
 
@@ -35,12 +36,13 @@ int main(void)
 	/* The words the shell's own copy had lost, and two it had. */
 	static const char *const must[] = {
 		"u8", "word", "htonl", "be16", "be32", "be64", "syscall",
-		"sockaddr_in",
+		"sockaddr_in", "O_RDONLY", "AF_INET",
 	};
 	struct shell sh;
 	struct list got = { .n = 0 }, want = { .n = 0 };
 	const struct ast_word *w;
 	const struct sysletc_builtin *b;
+	const struct sysconst *c;
 	size_t i, n;
 	int bad = 0;
 
@@ -52,6 +54,9 @@ int main(void)
 	b = sysletc_builtins(&n);
 	for (i = 0; i < n; i++)
 		add(&want, b[i].name);
+	c = sysconst_all(&n);
+	for (i = 0; i < n; i++)
+		add(&want, c[i].name);
 	for (i = 0; i < want.n; i++)
 		if (!has(&got, want.v[i])) {
 			fprintf(stderr, "names: '%s' is in the tables but "
