@@ -35,17 +35,19 @@ tests_compiler_drop_check_SOURCES = tests/compiler/drop-check.c
 tests_compiler_drop_check_LDADD = src/compiler/libfront.la
 TESTS += tests/compiler/drop-check
 
-TESTS += tests/compiler/diag.sh tests/compiler/lower.sh \
-	tests/compiler/examples.sh tests/compiler/pipeline.sh \
-	tests/compiler/semantics.sh
+TESTS += tests/compiler/examples.sh tests/compiler/pipeline.sh
+EXTRA_DIST += tests/compiler/examples.sh tests/compiler/pipeline.sh
+
+# Golden cases (tests/local.mk): diagnostics (diag.sh: NAME.syslet against
+# NAME.err), the IR (lower.sh: NAME.ir), and traces of the IR on the
+# interpreter (run.sh: NAME.syslet, or example-NAME.args for
+# examples/NAME.syslet, against NAME.trace).
+GOLDEN_GLOBS += tests/compiler/diag/*.syslet tests/compiler/lower/*.syslet \
+	tests/compiler/run/*.syslet tests/compiler/run/*.args
 EXTRA_DIST += tests/compiler/diag.sh tests/compiler/lower.sh \
-	tests/compiler/examples.sh tests/compiler/pipeline.sh \
-	tests/compiler/semantics.sh \
-	$(wildcard $(srcdir)/tests/compiler/run/*.syslet) \
+	tests/compiler/run.sh \
 	$(wildcard $(srcdir)/tests/compiler/run/*.trace) \
-	$(wildcard $(srcdir)/tests/compiler/diag/*.syslet) \
 	$(wildcard $(srcdir)/tests/compiler/diag/*.err) \
-	$(wildcard $(srcdir)/tests/compiler/lower/*.syslet) \
 	$(wildcard $(srcdir)/tests/compiler/lower/*.ir)
 
 # The fuzz target, built normally as a replay/mutation driver for make check.
@@ -58,28 +60,18 @@ TESTS += tests/fuzz/replay.sh
 EXTRA_DIST += tests/fuzz/replay.sh tests/fuzz/README \
 	$(wildcard $(srcdir)/tests/fuzz/corpus/*)
 
-# `make fuzz [FUZZ_SECONDS=N]`: the real libFuzzer run (clang), with ASan
-# and UBSan, over a working copy of the corpus; new finds land in
-# tests/fuzz/corpus-run/.
-FUZZ_CC = clang
-FUZZ_SECONDS = 60
-FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined \
-	-fno-sanitize-recover=undefined -DSYSLET_LIBFUZZER
-FUZZ_SRCS = tests/fuzz/front-fuzz.c grammar/diag.c grammar/ast.c \
-	grammar/parser.c grammar/scanner.c src/compiler/lower.c \
-	src/compiler/ir.c src/compiler/lower-ir.c src/compiler/lower-expr.c \
-	src/compiler/lower-data.c src/compiler/lower-call.c \
-	src/compiler/lower-cond.c src/compiler/layout.c src/compiler/emit.c \
-	src/image/image.c src/image/verify.c src/common/systab.c \
-	src/common/hidx.c src/common/consts.c
-tests/fuzz/front-fuzz-libfuzzer: $(FUZZ_SRCS:%=$(srcdir)/%) src/common/tables.c
-	$(AM_V_CC)$(MKDIR_P) tests/fuzz && $(FUZZ_CC) $(FUZZ_FLAGS) \
-		$(AM_CPPFLAGS) $(LIBELF_CFLAGS) $(FUZZ_SRCS:%=$(srcdir)/%) \
-		src/common/tables.c $(LIBELF_LIBS) -o $@
-fuzz: tests/fuzz/front-fuzz-libfuzzer
+# `make fuzz [FUZZ_SECONDS=N]`: the real libFuzzer run (clang, with ASan
+# and UBSan) over a working copy of the corpus; new finds land in
+# tests/fuzz/corpus-run/.  The target is front-fuzz.c linked with the
+# replay program's libraries, built in the fuzz build (tests/local.mk).
+tests/fuzz/front-fuzz-libfuzzer: tests/fuzz/front-fuzz.c \
+		$(tests_fuzz_front_fuzz_DEPENDENCIES)
+	$(AM_V_CCLD)$(fuzz_link) -o $@ $< $(tests_fuzz_front_fuzz_LDADD) $(LIBS)
+fuzz:
+	$(fuzz_build) tests/fuzz/front-fuzz-libfuzzer
 	$(MKDIR_P) tests/fuzz/corpus-run
-	./tests/fuzz/front-fuzz-libfuzzer -max_total_time=$(FUZZ_SECONDS) \
-		-max_len=4096 -timeout=10 tests/fuzz/corpus-run \
-		$(srcdir)/tests/fuzz/corpus
+	$(FUZZ_DIR)/build/tests/fuzz/front-fuzz-libfuzzer \
+		-max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
+		tests/fuzz/corpus-run $(srcdir)/tests/fuzz/corpus
 .PHONY: fuzz
 CLEANFILES += tests/fuzz/front-fuzz-libfuzzer

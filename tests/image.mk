@@ -18,27 +18,23 @@ endif
 # `make fuzz-image [FUZZ_SECONDS=N]`: libFuzzer (clang, ASan, UBSan) on
 # slo_image_read_mem() and the printers, seeded with the examples
 # compiled for every target and tests/image/corpus/; finds land in
-# tests/image/corpus-run/.
-IMAGE_FUZZ_SRCS = tests/image/read-fuzz.c src/image/image.c \
-	src/image/verify.c src/image/elf-write.c src/image/elf-read.c \
-	src/image/describe.c src/image/list.c src/image/dot.c \
-	src/image/header.c src/common/systab.c src/common/readfile.c \
-	src/common/hidx.c src/common/consts.c
+# tests/image/corpus-run/.  The target is read-fuzz.c linked with the
+# replay program's libraries, built in the fuzz build (tests/local.mk).
 EXTRA_DIST += tests/image/read-fuzz.c
-tests/image/read-fuzz-libfuzzer: $(IMAGE_FUZZ_SRCS:%=$(srcdir)/%) src/common/tables.c
-	$(AM_V_CC)$(MKDIR_P) tests/image && $(FUZZ_CC) $(FUZZ_FLAGS) \
-		$(AM_CPPFLAGS) $(IMAGE_FUZZ_SRCS:%=$(srcdir)/%) src/common/tables.c \
-		$(LIBELF_CFLAGS) $(LIBELF_LIBS) -o $@
-fuzz-image: tests/image/read-fuzz-libfuzzer sysletc$(EXEEXT)
+tests/image/read-fuzz-libfuzzer: tests/image/read-fuzz.c \
+		$(tests_image_read_fuzz_DEPENDENCIES)
+	$(AM_V_CCLD)$(fuzz_link) -o $@ $< $(tests_image_read_fuzz_LDADD) $(LIBS)
+fuzz-image: sysletc$(EXEEXT)
+	$(fuzz_build) tests/image/read-fuzz-libfuzzer
 	$(MKDIR_P) tests/image/corpus-run
 	for f in $(srcdir)/examples/*.syslet; do \
 		for t in x86_64 i386 i386-2007; do \
 			./sysletc$(EXEEXT) --target=$$t -o tests/image/corpus-run/$$(basename $$f .syslet)-$$t.slo $$f 2>/dev/null; \
 		done; \
 	done; true
-	./tests/image/read-fuzz-libfuzzer -max_total_time=$(FUZZ_SECONDS) \
-		-max_len=16384 -timeout=10 tests/image/corpus-run \
-		$(srcdir)/tests/image/corpus
+	$(FUZZ_DIR)/build/tests/image/read-fuzz-libfuzzer \
+		-max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=10 \
+		tests/image/corpus-run $(srcdir)/tests/image/corpus
 .PHONY: fuzz-image
 CLEANFILES += tests/image/read-fuzz-libfuzzer
 TESTS += tests/image/valgrind.sh

@@ -14,8 +14,8 @@ TESTS += tests/run/addresses.sh
 EXTRA_DIST += tests/run/addresses.sh
 TESTS += tests/run/examples.sh tests/run/errors.sh tests/run/each.sh \
 	tests/run/status.sh \
-	tests/run/trace.sh tests/run/shebang.sh tests/run/readme.sh \
-	tests/run/signal.sh tests/run/overflow.sh
+	tests/run/trace-stats.sh tests/run/shebang.sh tests/run/readme.sh \
+	tests/run/signal.sh tests/run/overflow.sh tests/run/linear.sh
 # Element access and sockaddr_in parameters end to end; elements32.sh
 # runs the i386 image in a 32-bit process (skips without -m32).
 TESTS += tests/run/elements.sh tests/run/elements32.sh tests/run/params.sh
@@ -26,11 +26,16 @@ EXTRA_DIST += tests/run/elements.sh tests/run/elements32.sh \
 CLEANFILES += tests/run/port-8080.lock
 check_PROGRAMS += tests/run/tcp-client
 tests_run_tcp_client_SOURCES = tests/run/tcp-client.c
-EXTRA_DIST += tests/run/examples.sh tests/run/errors.sh tests/run/each.sh tests/run/trace.sh \
+EXTRA_DIST += tests/run/examples.sh tests/run/errors.sh tests/run/each.sh tests/run/trace-stats.sh \
 	tests/run/status.sh \
-	tests/run/shebang.sh tests/run/readme.sh tests/run/signal.sh tests/run/overflow.sh \
+	tests/run/shebang.sh tests/run/readme.sh tests/run/signal.sh tests/run/overflow.sh tests/run/linear.sh \
 	tests/run/cat.syslet tests/run/two.syslet \
-	tests/run/shebang.syslet tests/run/hello.txt tests/run/cat.trace
+	tests/run/shebang.syslet tests/run/hello.txt
+# syslet-run --trace's goldens, a test each (tests/local.mk; trace.sh:
+# NAME.args against NAME.trace and the output NAME.out).
+GOLDEN_GLOBS += tests/run/trace/*.args
+EXTRA_DIST += tests/run/trace.sh $(wildcard $(srcdir)/tests/run/trace/*.trace) \
+	$(wildcard $(srcdir)/tests/run/trace/*.out)
 
 # The benchmark is built by make check, so that it cannot rot, but only
 # run by make bench: its timings mean nothing on a loaded machine.

@@ -35,6 +35,10 @@ tests_runtime_eintr_LDADD = $(runtime_ldadd)
 tests_runtime_sigkinds_LDADD = $(runtime_ldadd)
 tests_runtime_faultown_LDADD = $(runtime_ldadd)
 tests_runtime_nowait_LDADD = $(runtime_ldadd)
+# The library's conventions (libsyslet(3) CONVENTIONS), on any backend.
+check_PROGRAMS += tests/runtime/api
+TESTS += tests/runtime/api
+tests_runtime_api_LDADD = $(runtime_ldadd)
 # The uring backend's own promises (skips where io_uring cannot be set up).
 check_PROGRAMS += tests/runtime/uring tests/runtime/noring
 TESTS += tests/runtime/uring tests/runtime/noring
@@ -74,85 +78,21 @@ runtime32_tests = tests/runtime/args32 tests/runtime/fault32 \
 	tests/runtime/chains32 tests/runtime/observe32 tests/runtime/poolwait32 \
 	tests/runtime/profile32 tests/runtime/compat32 tests/runtime/eintr32 \
 	tests/runtime/sigkinds32 tests/runtime/faultown32
-check_PROGRAMS += $(runtime32_tests)
 TESTS += $(runtime32_tests)
+extra_check_programs += $(runtime32_tests)
+# Each NAME32 above is tests/runtime/NAME.c compiled and linked -m32 in
+# one step by this one rule, rather than by automake, which would want
+# four variables for each.  The programs include only public headers,
+# helpers.h and config.h, so these are all they depend on.
 runtime32_cflags = $(AM_CFLAGS) -m32 -pthread
 runtime32_ldflags = -m32 -pthread
 runtime32_ldadd = tests/runtime/libsyslet32.la
-tests_runtime_faultown32_SOURCES = tests/runtime/faultown.c
-tests_runtime_faultown32_CFLAGS = $(runtime32_cflags)
-tests_runtime_faultown32_LDFLAGS = $(runtime32_ldflags)
-tests_runtime_faultown32_LDADD = $(runtime32_ldadd)
-tests_runtime_eintr32_SOURCES = tests/runtime/eintr.c
-tests_runtime_eintr32_CFLAGS = $(runtime32_cflags)
-tests_runtime_eintr32_LDFLAGS = $(runtime32_ldflags)
-tests_runtime_eintr32_LDADD = $(runtime32_ldadd)
-tests_runtime_sigkinds32_SOURCES = tests/runtime/sigkinds.c
-tests_runtime_sigkinds32_CFLAGS = $(runtime32_cflags)
-tests_runtime_sigkinds32_LDFLAGS = $(runtime32_ldflags)
-tests_runtime_sigkinds32_LDADD = $(runtime32_ldadd)
-tests_runtime_profile32_SOURCES = tests/runtime/profile.c
-tests_runtime_profile32_CFLAGS = $(runtime32_cflags)
-tests_runtime_profile32_LDFLAGS = $(runtime32_ldflags)
-tests_runtime_profile32_LDADD = $(runtime32_ldadd)
-tests_runtime_compat32_SOURCES = tests/runtime/compat.c
-tests_runtime_compat32_CFLAGS = $(runtime32_cflags)
-tests_runtime_compat32_LDFLAGS = $(runtime32_ldflags)
-tests_runtime_compat32_LDADD = $(runtime32_ldadd)
-tests_runtime_chains32_SOURCES = tests/runtime/chains.c
-tests_runtime_chains32_CFLAGS = $(runtime32_cflags)
-tests_runtime_chains32_LDFLAGS = $(runtime32_ldflags)
-tests_runtime_chains32_LDADD = $(runtime32_ldadd)
-tests_runtime_poolwait32_SOURCES = tests/runtime/poolwait.c
-tests_runtime_poolwait32_CFLAGS = $(runtime32_cflags)
-tests_runtime_poolwait32_LDFLAGS = $(runtime32_ldflags)
-tests_runtime_poolwait32_LDADD = $(runtime32_ldadd)
-tests_runtime_observe32_SOURCES = tests/runtime/observe.c
-tests_runtime_observe32_CFLAGS = $(runtime32_cflags)
-tests_runtime_observe32_LDFLAGS = $(runtime32_ldflags)
-tests_runtime_observe32_LDADD = $(runtime32_ldadd)
-tests_runtime_args32_SOURCES = tests/runtime/args.c
-tests_runtime_args32_CFLAGS = $(runtime32_cflags)
-tests_runtime_args32_LDFLAGS = $(runtime32_ldflags)
-tests_runtime_args32_LDADD = $(runtime32_ldadd)
-tests_runtime_fault32_SOURCES = tests/runtime/fault.c
-tests_runtime_fault32_CFLAGS = $(runtime32_cflags)
-tests_runtime_fault32_LDFLAGS = $(runtime32_ldflags)
-tests_runtime_fault32_LDADD = $(runtime32_ldadd)
-tests_runtime_stop32_SOURCES = tests/runtime/stop.c
-tests_runtime_stop32_CFLAGS = $(runtime32_cflags)
-tests_runtime_stop32_LDFLAGS = $(runtime32_ldflags)
-tests_runtime_stop32_LDADD = $(runtime32_ldadd)
-tests_runtime_async32_SOURCES = tests/runtime/async.c
-tests_runtime_async32_CFLAGS = $(runtime32_cflags)
-tests_runtime_async32_LDFLAGS = $(runtime32_ldflags)
-tests_runtime_async32_LDADD = $(runtime32_ldadd)
-tests_runtime_umem32_SOURCES = tests/runtime/umem.c
-tests_runtime_umem32_CFLAGS = $(runtime32_cflags)
-tests_runtime_umem32_LDFLAGS = $(runtime32_ldflags)
-tests_runtime_umem32_LDADD = $(runtime32_ldadd)
-tests_runtime_sigloop32_SOURCES = tests/runtime/sigloop.c
-tests_runtime_sigloop32_CFLAGS = $(runtime32_cflags)
-tests_runtime_sigloop32_LDFLAGS = $(runtime32_ldflags)
-tests_runtime_sigloop32_LDADD = $(runtime32_ldadd)
-tests_runtime_load32_SOURCES = tests/runtime/load.c
-tests_runtime_load32_CFLAGS = $(runtime32_cflags)
-tests_runtime_load32_LDFLAGS = $(runtime32_ldflags)
-tests_runtime_load32_LDADD = $(runtime32_ldadd)
-tests_runtime_register32_SOURCES = tests/runtime/register.c
-tests_runtime_register32_CFLAGS = $(runtime32_cflags)
-tests_runtime_register32_LDFLAGS = $(runtime32_ldflags)
-tests_runtime_register32_LDADD = $(runtime32_ldadd)
-tests_runtime_deny32_SOURCES = tests/runtime/deny.c
-tests_runtime_deny32_CFLAGS = $(runtime32_cflags)
-tests_runtime_deny32_LDFLAGS = $(runtime32_ldflags)
-tests_runtime_deny32_LDADD = $(runtime32_ldadd)
-tests_runtime_wait32_SOURCES = tests/runtime/wait.c
-tests_runtime_wait32_CFLAGS = $(runtime32_cflags)
-tests_runtime_wait32_LDFLAGS = $(runtime32_ldflags)
-tests_runtime_wait32_LDADD = $(runtime32_ldadd)
-tests_runtime_hello32_SOURCES = tests/runtime/hello.c
-tests_runtime_hello32_CFLAGS = $(runtime32_cflags)
-tests_runtime_hello32_LDFLAGS = $(runtime32_ldflags)
-tests_runtime_hello32_LDADD = $(runtime32_ldadd)
+$(runtime32_tests): tests/runtime/%32: tests/runtime/%.c \
+		tests/runtime/helpers.h $(include_HEADERS) \
+		$(nodist_include_HEADERS) $(CONFIG_HEADER) $(runtime32_ldadd)
+	$(AM_V_CCLD)$(LIBTOOL) $(AM_V_lt) --tag=CC $(AM_LIBTOOLFLAGS) \
+		$(LIBTOOLFLAGS) --mode=link $(CCLD) $(DEFS) \
+		$(DEFAULT_INCLUDES) $(INCLUDES) $(AM_CPPFLAGS) $(CPPFLAGS) \
+		$(runtime32_cflags) $(CFLAGS) $(runtime32_ldflags) $(LDFLAGS) \
+		-o $@ $< $(runtime32_ldadd) $(LIBS)
 endif

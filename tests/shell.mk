@@ -1,17 +1,16 @@
 # tests/shell.mk: syslet-run -i: scripted sessions through a pipe against transcripts, and one terminal session under tmux.
-shell_session_tests = tests/shell/immediate.sh tests/shell/decls.sh \
-	tests/shell/input.sh tests/shell/step-cat.sh \
-	tests/shell/breakpoints.sh tests/shell/cells.sh tests/shell/ring.sh \
-	tests/shell/errors.sh tests/shell/commands.sh
-TESTS += $(shell_session_tests) tests/shell/tty.sh tests/shell/hostile.sh \
+# The scripted sessions, a test each (tests/local.mk; tests/shell.sh:
+# NAME.session against the transcript NAME.out).
+GOLDEN_GLOBS += tests/shell/*.session
+EXTRA_DIST += tests/shell.sh $(wildcard $(srcdir)/tests/shell/*.out)
+TESTS += tests/shell/tty.sh tests/shell/hostile.sh \
 	tests/shell/inflight.sh tests/shell/linear.sh
 TESTS += tests/shell/history.sh
 EXTRA_DIST += tests/shell/history.sh
 EXTRA_DIST += tests/shell/lib.sh tests/shell/tty.sh tests/shell/hostile.sh tests/shell/hello.txt \
 	tests/shell/inflight.sh tests/shell/linear.sh \
-	tests/shell/async.syslet tests/shell/async-nc.syslet $(shell_session_tests) \
-	$(shell_session_tests:.sh=.in) $(shell_session_tests:.sh=.out)
-# names: the keywords the shell completes are the grammar's and the
+	tests/shell/async.syslet tests/shell/async-nc.syslet
+# names: the words the shell completes are the grammar's and the
 # compiler's tables (it links the shell's sources without main.c).
 if HAVE_READLINE
 check_PROGRAMS += tests/shell/names

@@ -19,9 +19,10 @@ EXTRA_DIST += tests/sysletc/link.sh tests/sysletc/link-main.c \
 	tests/sysletc/handmade-i386-2007.S tests/sysletc/handmade-x86_64.dot \
 	tests/sysletc/handmade-x86_64.h
 
-TESTS += tests/sysletc/golden.sh
+# Golden listings, a test each (tests/local.mk; golden.sh: NAME.syslet
+# against NAME.S).
+GOLDEN_GLOBS += tests/sysletc/golden/*.syslet
 EXTRA_DIST += tests/sysletc/golden.sh \
-	$(wildcard $(srcdir)/tests/sysletc/golden/*.syslet) \
 	$(wildcard $(srcdir)/tests/sysletc/golden/*.S)
 TESTS += tests/sysletc/cli.sh tests/sysletc/output.sh
 EXTRA_DIST += tests/sysletc/cli.sh tests/sysletc/output.sh

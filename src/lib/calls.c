@@ -17,7 +17,7 @@ static long user_ret(long ret)
 long sys_async_register(struct async_head_user *ahu, unsigned long len)
 {
 	long err = 0;
-	const struct syslet_backend *b = syslet__backend(&err);
+	const struct backend *b = backend_get(&err);
 
 	return user_ret(b ? b->async_register(ahu, len) : err);
 }
@@ -25,7 +25,7 @@ long sys_async_register(struct async_head_user *ahu, unsigned long len)
 struct syslet_uatom *sys_async_exec(struct syslet_uatom *atom)
 {
 	long err = 0;
-	const struct syslet_backend *b = syslet__backend(&err);
+	const struct backend *b = backend_get(&err);
 	struct syslet_uatom *done = NULL;
 
 	if (b)
@@ -38,7 +38,7 @@ struct syslet_uatom *sys_async_exec(struct syslet_uatom *atom)
 long sys_async_wait(unsigned long min_wait_events)
 {
 	long err = 0;
-	const struct syslet_backend *b = syslet__backend(&err);
+	const struct backend *b = backend_get(&err);
 
 	return user_ret(b ? b->async_wait(min_wait_events) : err);
 }
@@ -46,7 +46,7 @@ long sys_async_wait(unsigned long min_wait_events)
 long sys_async_unregister(struct async_head_user *ahu, unsigned long len)
 {
 	long err = 0;
-	const struct syslet_backend *b = syslet__backend(&err);
+	const struct backend *b = backend_get(&err);
 
 	return user_ret(b ? b->async_unregister(ahu, len) : err);
 }
@@ -54,7 +54,7 @@ long sys_async_unregister(struct async_head_user *ahu, unsigned long len)
 long sys_umem_add(unsigned long *uptr, unsigned long inc)
 {
 	long err = 0;
-	const struct syslet_backend *b = syslet__backend(&err);
+	const struct backend *b = backend_get(&err);
 	long ret = b ? b->umem_add(uptr, inc) : err;
 
 	/* The raw kernel value: a counter may legitimately hold -1. */

@@ -164,27 +164,13 @@ static int param_cmp(const void *a, const void *b)
 	return x->param_index - y->param_index;
 }
 
-static int collect_params(struct syslet_obj *obj, struct slio_entry *e,
-			  size_t ei, char *err, size_t errlen)
+/* An entry's parameters, gathered by index_symbols(): in order, numbered
+ * 0..n-1 without a gap. */
+static int name_params(struct slio_entry *e, char *err, size_t errlen)
 {
-	const struct slo_image *img = obj->img;
-	size_t n = 0;
+	size_t n = (size_t)e->nr_params;
 
-	for (size_t i = 0; i < img->nr_syms; i++)
-		if (img->syms[i].kind == SLO_SYM_PARAM &&
-		    img->syms[i].entry == (int)ei)
-			n++;
-	e->param_syms = calloc(n + 1, sizeof(*e->param_syms));
-	e->params = calloc(n + 1, sizeof(*e->params));
-	if (!e->param_syms || !e->params)
-		return -1;
-	n = 0;
-	for (size_t i = 0; i < img->nr_syms; i++)
-		if (img->syms[i].kind == SLO_SYM_PARAM &&
-		    img->syms[i].entry == (int)ei)
-			e->param_syms[n++] = &img->syms[i];
 	qsort(e->param_syms, n, sizeof(*e->param_syms), param_cmp);
-	e->nr_params = (int)n;
 	for (size_t i = 0; i < n; i++) {
 		const struct slo_symbol *s = e->param_syms[i];
 		const char *dot = strchr(s->name, '.');
@@ -195,6 +181,7 @@ static int collect_params(struct syslet_obj *obj, struct slio_entry *e,
 				 e->sym->name, n - 1);
 			return -1;
 		}
+		e->params[i].sz = sizeof(e->params[i]);
 		e->params[i].name = dot ? dot + 1 : s->name;
 		e->params[i].type =
 			s->param_type == SLO_PARAM_INT ? SYSLET_PARAM_INT :
@@ -204,33 +191,69 @@ static int collect_params(struct syslet_obj *obj, struct slio_entry *e,
 	return 0;
 }
 
+/*
+ * The cells, the entries and each entry's parameters, in passes over the
+ * symbols that do not depend on one another's counts: time in proportion
+ * to the symbols, however many entries an image has.
+ */
 static int index_symbols(struct syslet_obj *obj, char *err, size_t errlen)
 {
 	const struct slo_image *img = obj->img;
+	struct slio_entry **of;		/* symbol index -> its entry */
+	int ret = -1;
 
 	obj->entries = calloc(img->nr_syms + 1, sizeof(*obj->entries));
 	obj->cells = calloc(img->nr_syms + 1, sizeof(*obj->cells));
-	if (!obj->entries || !obj->cells)
-		return -1;
+	of = calloc(img->nr_syms + 1, sizeof(*of));
+	if (!obj->entries || !obj->cells || !of)
+		goto out;
 	for (size_t i = 0; i < img->nr_syms; i++) {
 		const struct slo_symbol *s = &img->syms[i];
 
 		if (check_symbol(img, i, err, errlen))
-			return -1;
+			goto out;
 		if (s->kind == SLO_SYM_VAR || s->kind == SLO_SYM_PARAM)
 			obj->cells[obj->nr_cells++] = s;
+		if (s->kind == SLO_SYM_ENTRY) {
+			of[i] = &obj->entries[obj->nr_entries++];
+			of[i]->sym = s;
+		}
+	}
+	/* Count, allocate, fill: a parameter naming no entry is ignored. */
+	for (size_t i = 0; i < img->nr_syms; i++) {
+		const struct slo_symbol *s = &img->syms[i];
+
+		if (s->kind == SLO_SYM_PARAM && s->entry >= 0 &&
+		    (size_t)s->entry < img->nr_syms && of[s->entry])
+			of[s->entry]->nr_params++;
+	}
+	for (size_t k = 0; k < obj->nr_entries; k++) {
+		struct slio_entry *e = &obj->entries[k];
+		size_t n = (size_t)e->nr_params;
+
+		e->param_syms = calloc(n + 1, sizeof(*e->param_syms));
+		e->params = calloc(n + 1, sizeof(*e->params));
+		if (!e->param_syms || !e->params)
+			goto out;
+		e->nr_params = 0;
 	}
 	for (size_t i = 0; i < img->nr_syms; i++) {
-		struct slio_entry *e = &obj->entries[obj->nr_entries];
+		const struct slo_symbol *s = &img->syms[i];
+		struct slio_entry *e;
 
-		if (img->syms[i].kind != SLO_SYM_ENTRY)
+		if (s->kind != SLO_SYM_PARAM || s->entry < 0 ||
+		    (size_t)s->entry >= img->nr_syms || !of[s->entry])
 			continue;
-		e->sym = &img->syms[i];
-		obj->nr_entries++;
-		if (collect_params(obj, e, i, err, errlen))
-			return -1;
+		e = of[s->entry];
+		e->param_syms[e->nr_params++] = s;
 	}
-	return 0;
+	for (size_t k = 0; k < obj->nr_entries; k++)
+		if (name_params(&obj->entries[k], err, errlen))
+			goto out;
+	ret = 0;
+out:
+	free(of);
+	return ret;
 }
 
 /* Takes ownership of img, whatever happens. */
@@ -349,7 +372,7 @@ const char *syslet_obj__profile(const struct syslet_obj *obj)
 
 const char *syslet_obj__source(const struct syslet_obj *obj)
 {
-	return obj->img->source;
+	return obj->img->source ? obj->img->source : api_null(ENOENT);
 }
 
 size_t syslet_obj__entry_count(const struct syslet_obj *obj)
@@ -359,7 +382,8 @@ size_t syslet_obj__entry_count(const struct syslet_obj *obj)
 
 const char *syslet_obj__entry_name(const struct syslet_obj *obj, size_t i)
 {
-	return i < obj->nr_entries ? obj->entries[i].sym->name : NULL;
+	return i < obj->nr_entries ? obj->entries[i].sym->name
+				   : api_null(ERANGE);
 }
 
 const struct slio_entry *slio_find_entry(const struct syslet_obj *obj,
@@ -371,18 +395,26 @@ const struct slio_entry *slio_find_entry(const struct syslet_obj *obj,
 	return NULL;
 }
 
-int syslet_obj__entry_params(const struct syslet_obj *obj, const char *entry,
-			     const struct syslet_param **params)
+int syslet_obj__entry_params(const struct syslet_obj *obj, const char *entry)
 {
 	const struct slio_entry *e = slio_find_entry(obj, entry);
 
-	if (!e) {
-		errno = ENOENT;
-		return -1;
-	}
-	if (params)
-		*params = e->params;
-	return e->nr_params;
+	return e ? e->nr_params : api_err(-ENOENT);
+}
+
+int syslet_obj__entry_param(const struct syslet_obj *obj, const char *entry,
+			    size_t i, struct syslet_param *param)
+{
+	const struct slio_entry *e = slio_find_entry(obj, entry);
+
+	if (!api_sz_ok(param, sizeof(*param)))
+		return api_err(-EINVAL);
+	if (!e)
+		return api_err(-ENOENT);
+	if (i >= (size_t)e->nr_params)
+		return api_err(-ERANGE);
+	api_sz_copy(param, &e->params[i], sizeof(e->params[i]));
+	return 0;
 }
 
 size_t syslet_obj__cell_count(const struct syslet_obj *obj)
@@ -392,7 +424,7 @@ size_t syslet_obj__cell_count(const struct syslet_obj *obj)
 
 const char *syslet_obj__cell_name(const struct syslet_obj *obj, size_t i)
 {
-	return i < obj->nr_cells ? obj->cells[i]->name : NULL;
+	return i < obj->nr_cells ? obj->cells[i]->name : api_null(ERANGE);
 }
 
 const struct slo_symbol *slio_find_sym(const struct syslet_obj *obj,
@@ -456,27 +488,28 @@ int syslet_obj__atom_info(const struct syslet_obj *obj, size_t index,
 {
 	const struct slo_image *img = obj->img;
 	const struct slo_debug *d;
+	struct syslet_atom_info ai = { .sz = sizeof(ai) };
 
-	if (index >= img->nr_atoms) {
-		errno = ERANGE;
-		return -1;
-	}
-	memset(info, 0, sizeof(*info));
-	info->index = index;
-	info->nr = obj->nr[index];
-	info->syscall = systab_name(systab_native_profile(), info->nr);
-	info->role = SYSLET_ROLE_UNKNOWN;
-	info->source = img->source;
+	if (!api_sz_ok(info, sizeof(*info)))
+		return api_err(-EINVAL);
+	if (index >= img->nr_atoms)
+		return api_err(-ERANGE);
+	ai.index = index;
+	ai.nr = obj->nr[index];
+	ai.syscall = systab_name(systab_native_profile(), ai.nr);
+	ai.role = SYSLET_ROLE_UNKNOWN;
+	ai.source = img->source;
 	d = img->debug ? &img->debug[index] : NULL;
 	if (d) {
-		info->line = d->line;
-		info->col = d->col;
+		ai.line = d->line;
+		ai.col = d->col;
 		if ((unsigned)d->role < SLO_NR_ROLES)
-			info->role = (enum syslet_role)d->role;
+			ai.role = (enum syslet_role)d->role;
 		if (d->syscall && *d->syscall)
-			info->syscall = d->syscall;
-		info->text = d->text;
+			ai.syscall = d->syscall;
+		ai.text = d->text;
 	}
-	info->role_name = syslet_role_name(info->role);
+	ai.role_name = syslet_role_name(ai.role);
+	api_sz_copy(info, &ai, sizeof(ai));
 	return 0;
 }

@@ -13,12 +13,39 @@ expect_eq() {
 	[ "$2" = "$3" ] || fail "$1: expected '$2', got '$3'"
 }
 # golden FILE ACTUAL_FILE: compare, or rewrite FILE when SYSLET_REGEN=1.
+# On a mismatch the actual output stays as FILE.actual at FILE's place in
+# the build tree (beside FILE in an in-tree build; make clean removes it),
+# for diff and for review before a regeneration; a match removes it.
 golden() {
+	golden_soft "$1" "$2" || exit 1
+}
+# golden_soft FILE ACTUAL_FILE: as golden, but a mismatch returns 1, its
+# message given, so that the test can check more before it fails.
+golden_soft() {
+	golden_kept=$(golden_actual "$1")
 	if [ "${SYSLET_REGEN:-}" = 1 ]; then
+		rm -f "$golden_kept"
 		cp "$2" "$1"
 		return 0
 	fi
-	diff -u "$1" "$2" || fail "output differs from $1 (SYSLET_REGEN=1 make check regenerates)"
+	if diff -u "$1" "$2"; then
+		rm -f "$golden_kept"
+		return 0
+	fi
+	mkdir -p "${golden_kept%/*}" && cp "$2" "$golden_kept" ||
+		golden_kept="(not kept: cannot write $golden_kept)"
+	echo "FAIL: output differs from $1; actual output in $golden_kept (SYSLET_REGEN=1 make check regenerates)" >&2
+	return 1
+}
+# golden_actual FILE: where golden keeps the actual output for FILE.  A
+# golden outside the source tree keeps it beside itself.
+golden_actual() {
+	ga_dir=$(cd "$(dirname "$1")" && pwd -P) &&
+	ga_top=$(cd "$top_srcdir" && pwd -P) || return 1
+	case $ga_dir/ in
+	"$ga_top"/*) echo "$top_builddir${ga_dir#"$ga_top"}/${1##*/}.actual" ;;
+	*) echo "$ga_dir/${1##*/}.actual" ;;
+	esac
 }
 # m32_runs: whether 32-bit programs run here (tests/lib/m32.sh).
 . "$top_srcdir/tests/lib/m32.sh"

@@ -6,4 +6,4 @@ if [ "${HAVE_M32:-}" != yes ]; then
 fi
 out=$("$1" 2>&1) && [ "$out" = "32-bit programs run" ] && { echo yes; exit 0; }
 # ENOEXEC is what a kernel without ia32 emulation gives.
-echo "no: a -m32 program does not run here ($(echo "$out" | head -n 1 | cut -c1-120)); is the kernel's 32-bit emulation off (ia32_emulation=0)?"
+echo "no: a -m32 program does not run here ($(echo "$out" | head -n 1 | cut -c1-400)); is the kernel's 32-bit emulation off (ia32_emulation=0)?"

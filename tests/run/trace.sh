@@ -1,38 +1,23 @@
 #!/bin/sh
-# trace.sh: syslet-run --trace prints one strace-like line per atom (golden, addresses normalised); --stats its counters.
+# trace.sh CASE: syslet-run --trace, with the arguments in CASE (tests/run/trace/NAME.args, run in tests/run/ on the emul backend), prints one strace-like line per atom as in the golden NAME.trace (addresses normalised), and the program's output is NAME.out.
 . "$top_srcdir/tests/lib/harness.sh"
-src=$top_srcdir/tests/run
-
-[ "$($SYSLET_RUN --help >/dev/null && echo ok)" = ok ] || fail "no syslet-run"
-# Relative names keep the golden file free of build paths.
-cd "$src" || exit 99
-cat hello.txt >/dev/null	# warm the page cache: the reads run inline
-$SYSLET_RUN --backend=emul --trace cat.syslet hello.txt \
+case=${1:?usage: trace.sh tests/run/trace/NAME.args}
+dir=${case%/*}
+name=${case##*/}
+name=${name%.args}
+args=$(sed '/^#/d' "$case")
+# Relative names keep the golden files free of build paths.
+(cd "$top_srcdir/tests/run" &&
+ $SYSLET_RUN --backend=emul --trace $args) \
 	>"$tmpdir/out" 2>"$tmpdir/trace" || fail "--trace run failed"
-expect_eq "output" "$(cat hello.txt)" "$(cat "$tmpdir/out")"
 # Descriptor numbers depend on what the harness left open; addresses
-# differ on each run.  Whether an atom ran inline is tested below.
-sed -e 's/0x[0-9a-f]\{5,\}/0xADDR/g' -e 's/<cachemiss/<inline/' \
+# differ on each run; whether an atom ran inline depends on the page
+# cache, and whether it went async on the machine (trace-stats.sh tests
+# that some run inline).
+sed -e 's/0x[0-9a-f]\{5,\}/0xADDR/g' -e 's/<\(inline\|cachemiss\)[^>]*>/<inline>/' \
 	"$tmpdir/trace" >"$tmpdir/trace.norm"
-golden "$src/cat.trace" "$tmpdir/trace.norm"
-grep -q '<inline>' "$tmpdir/trace" || fail "no atom ran inline"
-
-# The stop shows in the trace too, with its errno name.
-status=0
-$SYSLET_RUN --backend=emul --trace cat.syslet "$tmpdir/nothere" \
-	2>"$tmpdir/trace" || status=$?
-expect_eq "status" 1 "$status"
-grep -q '\[0\] open(".*nothere", O_RDONLY) = -2 ENOENT <[a-z, ]*> -> stop$' \
-	"$tmpdir/trace" || { cat "$tmpdir/trace" >&2; fail "stop not traced"; }
-
-# --stats: the counters and the wall time, after the run.
-$SYSLET_RUN --backend=emul --stats cat.syslet hello.txt \
-	>/dev/null 2>"$tmpdir/stats" || fail "--stats run failed"
-for what in syslets atoms syscalls umem_add trampolines 'inline atoms' \
-	    'cachemiss atoms' 'went async' 'wall time'; do
-	grep -q "^  $what  *[0-9]" "$tmpdir/stats" ||
-		{ cat "$tmpdir/stats" >&2; fail "--stats lacks '$what'"; }
-done
-atoms=$(sed -n 's/^  atoms  *//p' "$tmpdir/stats")
-[ "$atoms" -ge 4 ] || fail "--stats counts $atoms atoms for cat"
-exit 0
+# Both goldens are compared, and their actual outputs kept, before either fails.
+st=0
+golden_soft "$dir/$name.out" "$tmpdir/out" || st=1
+golden_soft "$dir/$name.trace" "$tmpdir/trace.norm" || st=1
+exit $st

@@ -42,10 +42,10 @@ grep -q 'error' "$tmpdir/do.out" && { cat "$tmpdir/do.out" >&2
 
 # End of input after every byte of sessions that use most commands.
 for session in step-cat breakpoints cells; do
-	size=$(wc -c <"tests/shell/$session.in")
+	size=$(wc -c <"tests/shell/$session.session")
 	len=0
 	while [ "$len" -le "$size" ]; do
-		head -c "$len" "tests/shell/$session.in" >"$tmpdir/in"
+		head -c "$len" "tests/shell/$session.session" >"$tmpdir/in"
 		sh_run "$session-$len"
 		len=$((len + 7))
 	done

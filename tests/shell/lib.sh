@@ -1,4 +1,4 @@
-# lib.sh: scripted sessions of syslet-run -i: feed NAME.in through a pipe, compare with NAME.out.
+# lib.sh: scripted sessions of syslet-run -i: feed NAME.session through a pipe, compare with NAME.out.
 . "$top_srcdir/tests/lib/harness.sh"
 
 # The shell exists only in builds with GNU readline.
@@ -14,7 +14,7 @@ shell_filter() {
 	sed -e 's/0x[0-9a-f]\{6,\}/0xADDR/g'
 }
 
-# session NAME [SYSLET-RUN OPTION...]: run tests/shell/NAME.in from the
+# session NAME [SYSLET-RUN OPTION...]: run tests/shell/NAME.session from the
 # source tree (so that file names in the transcript are relative) with
 # the history and every other file under $tmpdir.
 session() {
@@ -23,7 +23,7 @@ session() {
 	shell_require
 	(cd "$top_srcdir" &&
 	 XDG_DATA_HOME=$tmpdir/data HOME=$tmpdir SYSLET_BACKEND=emul \
-		"$SYSLET_RUN" -i "$@" <"tests/shell/$name.in" \
+		"$SYSLET_RUN" -i "$@" <"tests/shell/$name.session" \
 		>"$tmpdir/raw" 2>&1
 	 echo "exit $?" >>"$tmpdir/raw")
 	shell_filter <"$tmpdir/raw" >"$tmpdir/$name.out"

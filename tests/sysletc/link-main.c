@@ -4,6 +4,16 @@
 
 #include "cat.h"
 
+/* What the header says about the image, checked as it is compiled. */
+_Static_assert(cat__nr_atoms == 7, "seven atoms");
+_Static_assert(sizeof(cat) == 7 * sizeof(struct syslet_uatom),
+	       "the entry's array holds its atoms");
+_Static_assert(cat__nr_params == 1 && cat__param_path == 0, "one parameter");
+_Static_assert(cat__again__atom == 1, "the label's atom");
+_Static_assert(sizeof(struct cat_slo_h_cells) ==
+	       CAT_SLO_H_NR_CELLS * sizeof(unsigned long),
+	       "the cells' struct is one word a cell");
+
 static int bad;
 
 #define check(c)                                                         \
@@ -42,13 +52,7 @@ int main(void)
 	check(!strcmp((const char *)*cat[5].arg_ptr[1], "hello\n"));
 	check(!strcmp((const char *)*cat[6].arg_ptr[1], "bye\n"));
 	check(!memcmp(greeting, "hello\n", sizeof(greeting)));
-	/* what the header says about the image */
-	check(cat__nr_atoms == 7);
-	check(sizeof(cat) == 7 * sizeof(struct syslet_uatom));
-	check(cat__nr_params == 1 && cat__param_path == 0);
-	check(cat__again__atom == 1);
-	check(sizeof(struct cat_slo_h_cells) ==
-	      CAT_SLO_H_NR_CELLS * sizeof(unsigned long));
+	/* the cells' struct lies over the cells */
 	check(&cells->cat__fd == &cat__fd);
 	check(&cells->total == &total);
 	check(cat[0].nr == (unsigned long)(sizeof(long) == 8 ? 2 : 5));

@@ -9,6 +9,18 @@
 #include "two-a.h"	/* the default prefix, from two-a.slo: two_a_ */
 #include "two-b.h"	/* sysletc --prefix=beta: beta_ */
 
+/* What the headers say about the images, checked as they are compiled. */
+_Static_assert(sizeof(two_a_buf) == 8 && sizeof(beta_buf) == 16,
+	       "each image's own buf");
+_Static_assert(two_a_run__nr_atoms == 4 && beta_run__nr_atoms == 4,
+	       "four atoms in each run");
+/* The cells' structs keep the source's names. */
+_Static_assert(sizeof(struct two_a_h_cells) ==
+	       TWO_A_H_NR_CELLS * sizeof(unsigned long),
+	       "the cells' struct is one word a cell");
+_Static_assert(offsetof(struct two_b_h_cells, count) == 0,
+	       "count is two-b's first cell");
+
 static int failures;
 
 #define check(c)							\
@@ -23,27 +35,26 @@ static int failures;
 static int run(struct syslet_uatom *entry, struct syslet_ring *ring)
 {
 	struct syslet_uatom *done = sys_async_exec(entry);
-	long err = 0;
 
 	if (!done && errno) {
 		perror("sys_async_exec");
 		return -1;
 	}
 	if (!done)
-		done = syslet_ring_wait_pop(ring, 1, &err);
+		done = syslet_ring__wait_pop(ring, 1);
 	return done ? 0 : -1;
 }
 
 int main(void)
 {
-	struct syslet_ring ring;
+	SYSLET_OPTS(syslet_ring, ring);
 	int in[2], out[2];
 	char got[64] = "", buf2[3];
 	unsigned long two_a_count2, two_a_n2;
 	ssize_t n;
 	int err;
 
-	err = syslet_ring_init(&ring, 4, -1UL);
+	err = syslet_ring__init(&ring, 4, -1UL);
 	if (err) {
 		fprintf(stderr, "SKIP: no backend: %s\n", strerror(-err));
 		return 77;
@@ -69,23 +80,17 @@ int main(void)
 	two_a_count2 = two_a_count;
 	two_a_n2 = two_a_run__n;
 	memcpy(buf2, two_a_buf, sizeof(buf2));
-	syslet_ring_exit(&ring);
+	syslet_ring__exit(&ring);
 
 	close(out[1]);
 	n = read(out[0], got, sizeof(got) - 1);
 	check(n > 0 && !strcmp(got, "one from a\ntwo from b\nxy from a\n"));
-	check(sizeof(two_a_buf) == 8 && sizeof(beta_buf) == 16);
 	check(!strcmp((const char *)two_a_msg, " from a\n"));
 	check(!strcmp((const char *)beta_msg, " from b\n"));
-	check(two_a_run__nr_atoms == 4 && beta_run__nr_atoms == 4);
 	check(!strcmp(TWO_A_H_PREFIX, "two_a") && !strcmp(TWO_B_H_PREFIX, "beta"));
 	/* A linked image is one instance: the second run of two_a's entry
 	 * counted in the same cell, and read into the same buffer. */
 	check(two_a_count2 == 2 && two_a_n2 == 2 && !memcmp(buf2, "xye", 3));
-	/* The cells' structs keep the source's names. */
-	check(sizeof(struct two_a_h_cells) ==
-	      TWO_A_H_NR_CELLS * sizeof(unsigned long));
-	check(offsetof(struct two_b_h_cells, count) == 0);
 	if (!failures)
 		printf("two images: %s", got);
 	return failures ? 1 : 0;
