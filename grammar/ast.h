@@ -244,6 +244,11 @@ void ast_probe(const char *src, size_t len, enum ast_unit unit,
  */
 int ast_brace_balance(const char *src, size_t len, int *in_comment);
 
+/* Call fn for each name (identifier that is not a keyword here) of src,
+ * as the scanner reads them: a shell finds what a line refers to. */
+void ast_scan_names(const char *src, size_t len,
+		    void (*fn)(void *ctx, const char *name), void *ctx);
+
 /* A diagnostic position from a location (caret over the first line). */
 struct diag_loc ast_diag_loc(struct ast_loc loc);
 

@@ -355,129 +355,41 @@ bool shl_is_decl(const char *text)
 	return isalpha((unsigned char)*p) || *p == '_';
 }
 
-/* Remember the names a `const` declaration introduces, for completion. */
-static void shl_note_consts(struct shl_imm *m, const char *text)
-{
-	const char *p = text + strspn(text, " \t\n") + strlen("const");
-
-	for (;;) {
-		size_t n;
-		char **v;
-
-		p += strspn(p, " \t\n");
-		n = 0;
-		while (isalnum((unsigned char)p[n]) || p[n] == '_')
-			n++;
-		if (!n)
-			return;
-		v = realloc(m->consts, (m->nconsts + 1) * sizeof(*v));
-		if (!v)
-			abort();
-		m->consts = v;
-		m->consts[m->nconsts] = strndup(p, n);
-		if (!m->consts[m->nconsts])
-			abort();
-		shl_map_put(&m->const_ix, m->consts[m->nconsts], m->nconsts);
-		m->nconsts++;
-		/* `const A = 1, B = 2;`: on to the next name, if any. */
-		p = strpbrk(p + n, ",;");
-		if (!p || *p == ';')
-			return;
-		p++;
-	}
-}
-
 /* ---- What a text names ---------------------------------------------------- */
 
-/* The next identifier or punctuation character of *pp, past blanks,
- * numbers, strings, character constants and comments: its length, and
- * *tok; 0 at the end.  *ident tells which. */
-static size_t shl_token(const char **pp, const char **tok, bool *ident)
-{
-	const char *p = *pp;
-	size_t n;
-
-	for (;;) {
-		while (isspace((unsigned char)*p))
-			p++;
-		if (p[0] == '/' && p[1] == '*') {
-			const char *e = strstr(p + 2, "*/");
-
-			p = e ? e + 2 : p + strlen(p);
-		} else if (p[0] == '/' && p[1] == '/') {
-			p += strcspn(p, "\n");
-		} else if (*p == '"' || *p == '\'') {
-			char q = *p++;
-
-			while (*p && *p != q)
-				p += p[0] == '\\' && p[1] ? 2 : 1;
-			if (*p)
-				p++;
-		} else if (isdigit((unsigned char)*p)) {
-			while (isalnum((unsigned char)*p) || *p == '_')
-				p++;
-		} else {
-			break;
-		}
-	}
-	*tok = p;
-	if (!*p) {
-		*pp = p;
-		return 0;
-	}
-	*ident = isalpha((unsigned char)*p) || *p == '_';
-	n = 1;
-	if (*ident)
-		while (isalnum((unsigned char)p[n]) || p[n] == '_')
-			n++;
-	*pp = p + n;
-	return n;
-}
-
-static bool shl_token_is(const char *tok, size_t n, const char *w)
-{
-	return strlen(w) == n && strncmp(tok, w, n) == 0;
-}
-
-/* Call fn for each name the file-scope declarations of text define. */
+/* Call fn for each name the file-scope declarations of text define, as
+ * the parser reads them, with its kind (AST_D_*). */
 static void shl_decl_names(const char *text,
-			   void (*fn)(void *ctx, const char *name, size_t n),
+			   void (*fn)(void *ctx, const char *name, int kind),
 			   void *ctx)
 {
-	enum { NONE, LIST, LIST_REST, ONE, ONE_REST, SYSLET } st = NONE;
-	const char *p = text, *tok;
-	int depth = 0;
-	bool ident;
-	size_t n;
+	struct ast_file *f = NULL;
+	struct ast_probe r;
 
-	while ((n = shl_token(&p, &tok, &ident))) {
-		if (!ident) {
-			if (strchr("([{", *tok))
-				depth++;
-			else if (strchr(")]}", *tok) && depth > 0)
-				depth--;
-			else if (!depth && *tok == ',' && st == LIST_REST)
-				st = LIST;
-			else if (!depth && *tok == ';')
-				st = NONE;
-			continue;
-		}
-		if (depth)
-			continue;
-		if (st == NONE) {
-			if (shl_token_is(tok, n, "var") ||
-			    shl_token_is(tok, n, "const") ||
-			    shl_token_is(tok, n, "buffer"))
-				st = LIST;
-			else if (shl_token_is(tok, n, "data"))
-				st = ONE;
-			else if (shl_token_is(tok, n, "syslet"))
-				st = SYSLET;
-		} else if (st == LIST || st == ONE || st == SYSLET) {
-			fn(ctx, tok, n);
-			st = st == LIST ? LIST_REST : st == ONE ? ONE_REST : NONE;
-		}
-	}
+	ast_probe(text, strlen(text), AST_UNIT_FILE, &r, &f);
+	for (const struct ast_decl *d = f ? f->decls : NULL; d; d = d->next)
+		if (d->name)
+			fn(ctx, d->name, d->kind);
+	ast_file_free(f);
+}
+
+/* Remember the names a `const` declaration introduces, for completion. */
+static void shl_note_const(void *ctx, const char *name, int kind)
+{
+	struct shl_imm *m = ctx;
+	char **v;
+
+	if (kind != AST_D_CONST)
+		return;
+	v = realloc(m->consts, (m->nconsts + 1) * sizeof(*v));
+	if (!v)
+		abort();
+	m->consts = v;
+	m->consts[m->nconsts] = strdup(name);
+	if (!m->consts[m->nconsts])
+		abort();
+	shl_map_put(&m->const_ix, m->consts[m->nconsts], m->nconsts);
+	m->nconsts++;
 }
 
 /* Declarations picked for one text, in the order they were marked. */
@@ -507,6 +419,21 @@ static int shl_cmp_size(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The declarations the names of a text refer to, picked. */
+struct shl_refs {
+	struct shl_imm	*m;
+	struct shl_pick	*pk;
+};
+
+static void shl_ref(void *ctx, const char *name)
+{
+	struct shl_refs *r = ctx;
+	size_t i;
+
+	if (shl_map_get(&r->m->defs, name, &i))
+		shl_pick_add(r->m, r->pk, i);
+}
+
 /* Append to src, in the session's order, the declarations that text
  * names, directly or through other declarations; their line count, and
  * in *all whether that was every declaration. */
@@ -514,18 +441,15 @@ static unsigned int shl_closure(struct shl_imm *m, const char *text,
 				struct shl_buf *src, bool *all)
 {
 	struct shl_pick pk = { 0 };
-	const char *p = text, *tok;
+	struct shl_refs refs = { m, &pk };
 	unsigned int lines = 0;
-	size_t i, k, n;
-	bool ident;
+	size_t i, k;
 
 	if (!++m->gen) {	/* wrapped: no mark may look current */
 		memset(m->mark, 0, m->ndecls * sizeof(*m->mark));
 		m->gen = 1;
 	}
-	while ((n = shl_token(&p, &tok, &ident)))
-		if (ident && shl_map_getn(&m->defs, tok, n, &i))
-			shl_pick_add(m, &pk, i);
+	ast_scan_names(text, strlen(text), shl_ref, &refs);
 	/* Breadth first over what the picked ones name. */
 	for (k = 0; k < pk.n; k++) {
 		const struct shl_decl *d = &m->dv[pk.v[k]];
@@ -545,15 +469,12 @@ static unsigned int shl_closure(struct shl_imm *m, const char *text,
 	return lines;
 }
 
-static void shl_def_name(void *ctx, const char *name, size_t n)
+static void shl_def_name(void *ctx, const char *name, int kind)
 {
 	struct shl_imm *m = ctx;
-	char *s = strndup(name, n);
 
-	if (!s)
-		abort();
-	shl_map_put(&m->defs, s, m->ndecls);
-	free(s);
+	(void)kind;
+	shl_map_put(&m->defs, name, m->ndecls);
 }
 
 /* A declaration that compiled joins the session: its text (as
@@ -564,9 +485,7 @@ static void shl_add_decl(struct shl_imm *m, const char *text,
 {
 	struct shl_decl *d;
 	struct shl_pick pk = { 0 };
-	const char *p, *tok;
-	size_t i, n;
-	bool ident;
+	struct shl_refs refs = { m, &pk };
 
 	shl_buf_puts(&m->decls, text);
 	shl_buf_puts(&m->decls, "\n");
@@ -589,9 +508,7 @@ static void shl_add_decl(struct shl_imm *m, const char *text,
 		memset(m->mark, 0, (m->ndecls + 1) * sizeof(*m->mark));
 		m->gen = 1;
 	}
-	for (p = d->text; (n = shl_token(&p, &tok, &ident));)
-		if (ident && shl_map_getn(&m->defs, tok, n, &i))
-			shl_pick_add(m, &pk, i);
+	ast_scan_names(d->text, strlen(d->text), shl_ref, &refs);
 	d->deps = pk.v;
 	d->ndeps = pk.n;
 	shl_decl_names(text, shl_def_name, m);
@@ -680,11 +597,12 @@ struct shl_names {
 	size_t		n;
 };
 
-static void shl_names_add(void *ctx, const char *name, size_t n)
+static void shl_names_add(void *ctx, const char *name, int kind)
 {
 	struct shl_names *nm = ctx;
 
-	shl_buf_add(&nm->list, name, n);
+	(void)kind;
+	shl_buf_add(&nm->list, name, strlen(name));
 	shl_buf_add(&nm->list, "", 1);
 	nm->n++;
 }
@@ -787,8 +705,7 @@ static void shl_imm_declare(struct shell *sh, const char *text)
 					       : NULL;
 	shl_add_decl(m, text, resolved);
 	free(resolved);
-	if (shl_word_is(text, "const"))
-		shl_note_consts(m, text);
+	shl_decl_names(text, shl_note_const, m);
 	shl_adopt(m, p, inst);
 	syslet_inst__free(inst);
 	shl_prog_free(p);

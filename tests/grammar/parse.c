@@ -309,6 +309,27 @@ static void test_brace_balance(void **state)
 	assert_int_equal(c, 0);
 }
 
+static void add_name(void *ctx, const char *name)
+{
+	char *buf = ctx;
+
+	strcat(buf, name);
+	strcat(buf, " ");
+}
+
+/* Names as the scanner reads them: not keywords, strings or comments;
+ * an element type is a name only where it is not a type. */
+static void test_scan_names(void **state)
+{
+	const char *s = "word a[2]; x = u32(y) + sizeof(buf) /* z */; "
+			"f(\"w\", word, sync); sync(); sync stop;";
+	char buf[256] = "";
+
+	(void)state;
+	ast_scan_names(s, strlen(s), add_name, buf);
+	assert_string_equal(buf, "a x u32 y buf f word sync ");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -322,6 +343,7 @@ int main(void)
 		cmocka_unit_test(test_words),
 		cmocka_unit_test(test_probe),
 		cmocka_unit_test(test_brace_balance),
+		cmocka_unit_test(test_scan_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
