@@ -15,6 +15,7 @@
 
 #include "common/outfile.h"
 #include "grammar/ast.h"
+#include "grammar/words.h"
 #include "run/shell-int.h"
 
 #define SHL_PROMPT	"syslet> "
@@ -311,30 +312,51 @@ static void shl_history_add(struct shell *sh, const char *text)
 /*
  * An if statement is complete at its ';' or '}', yet an else may follow
  * on the next line.  A script can be read ahead to see; at a terminal
- * the else must be on the line that ends the if.
+ * the else must be on the line that ends the if.  The parser says
+ * whether the unit ends in an if without an else, the grammar's table
+ * whether the next line starts with one.
  */
+static bool shl_if_open(const char *text)
+{
+	struct shl_buf b = { 0 };
+	struct ast_file *f = NULL;
+	const struct ast_stmt *last;
+	struct ast_probe r;
+	bool open;
+
+	shl_buf_puts(&b, text);
+	if (shl_ends_open(text))
+		shl_buf_puts(&b, ";");
+	ast_probe(b.s, b.len, AST_UNIT_STMTS, &r, &f);
+	shl_buf_free(&b);
+	last = f && f->stmts && r.status == AST_PROBE_OK ? f->stmts->last
+							  : NULL;
+	open = last && last->kind == AST_S_IF && !last->els;
+	ast_file_free(f);
+	return open;
+}
+
 static bool shl_else_follows(struct shell *sh, const char *text)
 {
+	const struct ast_word *w;
 	bool intr = false;
 	const char *p;
 	char *line;
+	size_t n = 0;
 
-	if (sh->in.tty || shl_is_command(text))
-		return false;
-	p = text + strspn(text, " \t\n");
-	if (strncmp(p, "if", 2) != 0 || (p[2] != ' ' && p[2] != '('))
+	if (sh->in.tty || shl_is_command(text) || shl_is_decl(text) ||
+	    !shl_if_open(text))
 		return false;
 	line = shl_plain_read(sh, &intr);
 	if (!line)
 		return false;
+	sh->in.pending = line;	/* the next unit's line, or this one's */
 	p = line + strspn(line, " \t");
-	if (strncmp(p, "else", 4) == 0 &&
-	    (p[4] == '\0' || p[4] == ' ' || p[4] == '\t' || p[4] == '{')) {
-		sh->in.pending = line;	/* taken as the unit's next line */
-		return true;
-	}
-	sh->in.pending = line;
-	return false;
+	while (p[n] == '_' || (p[n] >= 'a' && p[n] <= 'z') ||
+	       (p[n] >= 'A' && p[n] <= 'Z') || (p[n] >= '0' && p[n] <= '9'))
+		n++;
+	w = n ? ast_word_find(p, n) : NULL;
+	return w && w->cls == AST_WORD_CLAUSE;
 }
 
 /*
