@@ -321,15 +321,6 @@ static unsigned int shl_count_lines(const char *s)
 	return n;
 }
 
-static bool shl_word_is(const char *s, const char *w)
-{
-	size_t n = strlen(w);
-
-	s += strspn(s, " \t\n");
-	return strncmp(s, w, n) == 0 && !isalnum((unsigned char)s[n]) &&
-	       s[n] != '_';
-}
-
 /*
  * Whether text is a declaration of the session: it starts with a word
  * the grammar's table calls a declaration's, or with an element type
@@ -678,8 +669,15 @@ out:
 	return out.s;
 }
 
+static void shl_is_const(void *ctx, const char *name, int kind)
+{
+	(void)name;
+	*(bool *)ctx |= kind == AST_D_CONST;
+}
+
 static void shl_imm_declare(struct shell *sh, const char *text)
 {
+	bool is_const = false;
 	struct shl_imm *m = sh->imm;
 	struct shl_buf src = { 0 };
 	struct syslet_inst *inst;
@@ -701,8 +699,8 @@ static void shl_imm_declare(struct shell *sh, const char *text)
 		shl_prog_free(p);
 		return;
 	}
-	resolved = shl_word_is(text, "const") ? shl_resolve_consts(sh, text)
-					       : NULL;
+	shl_decl_names(text, shl_is_const, &is_const);
+	resolved = is_const ? shl_resolve_consts(sh, text) : NULL;
 	shl_add_decl(m, text, resolved);
 	free(resolved);
 	shl_decl_names(text, shl_note_const, m);
