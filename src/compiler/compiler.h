@@ -5,7 +5,12 @@
 /*
  * Stages, each a function from one representation to the next:
  *
- *   sysletc_front()   grammar/ (scan, parse -> AST) + lowering -> IR
+ *   sysletc_front()   grammar/ (scan, parse -> AST) + lowering -> IR,
+ *                     itself a chain (lower.c, lower-ir.c): ast_parse,
+ *                     lower_file (AST -> IR, targets as placeholders),
+ *                     then lower_finish: target and label resolution,
+ *                     ir_tidy_branches, the lost-atom check,
+ *                     ir_drop_unreachable, ir_tidy_cells (ir-pass.c)
  *   ir_layout()       order atoms so every skip target follows its
  *                     branch; insert trampolines where unavoidable
  *   ir_emit()         IR -> struct slo_image, then slo_image_verify()
