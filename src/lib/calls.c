@@ -35,6 +35,29 @@ struct syslet_uatom *sys_async_exec(struct syslet_uatom *atom)
 	return err ? NULL : done;
 }
 
+long syslet_exec_batch(struct syslet_uatom *const *atoms, size_t n,
+		       struct syslet_uatom **done, int *errs)
+{
+	long err = 0;
+	const struct syslet_backend *b = syslet__backend(&err);
+	size_t i;
+
+	if (!b)
+		return user_ret(err);
+	if (b->async_exec_batch)
+		return user_ret(b->async_exec_batch(atoms, n, done, errs));
+	for (i = 0; i < n; i++) {
+		err = 0;
+		done[i] = b->async_exec(atoms[i], &err);
+		if (err == -EINVAL && !i)
+			return user_ret(err);	/* no ring */
+		if (err)
+			done[i] = NULL;
+		errs[i] = (int)-err;
+	}
+	return (long)i;
+}
+
 long sys_async_wait(unsigned long min_wait_events)
 {
 	long err = 0;

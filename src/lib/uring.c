@@ -1252,6 +1252,7 @@ static struct syslet_uatom *ur_exec(struct syslet_uatom *atom, long *err)
 	c.ah = ah;
 	c.inline_ = true;
 	c.masked = false;
+	c.sig_ended = false;
 	c.budget = INTERP_SIG_BUDGET;
 	memset(&c.st, 0, sizeof(c.st));
 	/* A bad pointer gives -EFAULT whatever the program did with SIGSEGV
@@ -1274,6 +1275,61 @@ static struct syslet_uatom *ur_exec(struct syslet_uatom *atom, long *err)
 	if (state == UR_PARKED || *err)
 		return NULL;
 	return last;
+}
+
+/*
+ * syslet_exec_batch(): the syslets one after the other, as async_exec
+ * runs each, but the fault handler checked, the lock taken and signals
+ * held back once for all of them: no code of the program runs between
+ * two of them (a signal's handler runs when the batch returns), so one
+ * check keeps the EFAULT promise for the batch.  A syslet that a signal
+ * ended ends the batch after it.
+ */
+static long ur_exec_batch(struct syslet_uatom *const *atoms, size_t n,
+			  struct syslet_uatom **done, int *errs)
+{
+	struct ur_head *ah = ur_cur;
+	bool parked = false;
+	struct ur_ctx c;
+	size_t i;
+
+	if (!ah)
+		return -EINVAL;
+	if (!n)
+		return 0;
+	c.ah = ah;
+	c.inline_ = true;
+	c.masked = false;
+	c.sig_ended = false;
+	c.budget = INTERP_SIG_BUDGET;
+	memset(&c.st, 0, sizeof(c.st));
+	emul_fault_own();
+	inline_mask(&c);
+	pthread_mutex_lock(&ah->lock);
+	caller_came(ah);
+	if (ah->cring.dq_head)
+		cring_flush(&ah->cring);
+	for (i = 0; i < n && !c.sig_ended; i++) {
+		struct syslet_uatom *last = NULL;
+		struct ur_sl *sl = NULL;
+		struct ur_fdk k = { -1, false, false, false };
+		unsigned long lflags = 0;
+		long err = 0;
+		int state;
+
+		state = run_chain(&c, &sl, &k, atoms[i], &last, &lflags, &err);
+		parked |= state == UR_PARKED;
+		done[i] = state == UR_PARKED || err ? NULL : last;
+		errs[i] = (int)-err;
+	}
+	ah->user_mask = c.user_mask;
+	if (parked && !ah->prog_started)
+		start_progress(ah, true);
+	pthread_mutex_unlock(&ah->lock);
+	emul_sigmask(SIG_SETMASK, &c.user_mask, NULL);
+	EMUL_STAT_ADD(execs, i);
+	emul_stats_flush(&c.st);
+	return (long)i;
 }
 
 /*
@@ -1424,6 +1480,7 @@ const struct syslet_backend syslet_backend_uring = {
 	.probe = ur_probe,
 	.async_register = ur_register,
 	.async_exec = ur_exec,
+	.async_exec_batch = ur_exec_batch,
 	.async_wait = ur_wait,
 	.async_unregister = ur_unregister,
 	.umem_add = ur_umem_add,

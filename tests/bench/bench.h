@@ -59,7 +59,7 @@ long bench_threads(const struct bench_files *f, struct bench_time *t);
 long bench_uring(const struct bench_files *f, size_t depth,
 		 struct bench_time *t);
 /* One instance of readfile.slo per file on syslet backend @backend, all
- * submitted before the first completion is reaped; -1 (and a message)
+ * submitted (syslet_exec_batch) before the first completion is reaped; -1 (and a message)
  * when the backend cannot run here. */
 long bench_syslets(const struct bench_files *f, const char *backend,
 		   struct bench_time *t);
