@@ -8,16 +8,15 @@
 
 int main(int argc, char **argv)
 {
-	struct syslet_ring ring;
+	SYSLET_OPTS(syslet_ring, ring);
 	struct syslet_uatom *done;
-	long err = 0;
-	int rc;
+	int rc, err = 0;
 
 	if (argc != 2) {
 		fprintf(stderr, "usage: %s FILE\n", argv[0]);
 		return 2;
 	}
-	rc = syslet_ring_init(&ring, 4, -1UL);
+	rc = syslet_ring__init(&ring, 4, -1UL);
 	if (rc) {
 		fprintf(stderr, "%s: %s\n", argv[0],
 			syslet_backend_error() ? syslet_backend_error()
@@ -32,12 +31,14 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	/* It went async (a read that had to wait): its end is in the ring. */
-	if (!done)
-		done = syslet_ring_wait_pop(&ring, 1, &err);
-	syslet_ring_exit(&ring);
+	if (!done) {
+		done = syslet_ring__wait_pop(&ring, 1);
+		err = errno;
+	}
+	syslet_ring__exit(&ring);
 	if (!done) {
 		fprintf(stderr, "%s: no completion: %s\n", argv[0],
-			strerror((int)-err));
+			strerror(err));
 		return 2;
 	}
 	/* open() failed: the chain stopped there, and fd holds -errno. */

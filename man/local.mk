@@ -11,7 +11,7 @@ syslet_man_pages = \
 	man/syslet_set_backend.3 \
 	man/syslet_set_profile.3 \
 	man/syslet_sysno.3 \
-	man/syslet_ring_init.3 \
+	man/syslet_ring__init.3 \
 	man/syslet_set_trace.3 \
 	man/syslet_get_stats.3 \
 	man/syslet_step.3 \
@@ -35,15 +35,16 @@ syslet_man3_links = \
 	syslet_backend_error.3:syslet_set_backend.3 \
 	syslet_backend_list.3:syslet_set_backend.3 \
 	syslet_profile_name.3:syslet_set_profile.3 \
-	syslet_ring_exit.3:syslet_ring_init.3 \
-	syslet_ring_peek.3:syslet_ring_init.3 \
-	syslet_ring_pop.3:syslet_ring_init.3 \
-	syslet_ring_wait_pop.3:syslet_ring_init.3 \
+	syslet_ring__exit.3:syslet_ring__init.3 \
+	syslet_ring__peek.3:syslet_ring__init.3 \
+	syslet_ring__pop.3:syslet_ring__init.3 \
+	syslet_ring__wait_pop.3:syslet_ring__init.3 \
 	syslet_reset_stats.3:syslet_get_stats.3 \
 	syslet_obj__open_mem.3:syslet_obj__open_file.3 \
 	syslet_obj__close.3:syslet_obj__open_file.3 \
 	syslet_obj__entry_name.3:syslet_obj__entry_count.3 \
 	syslet_obj__entry_params.3:syslet_obj__entry_count.3 \
+	syslet_obj__entry_param.3:syslet_obj__entry_count.3 \
 	syslet_obj__cell_count.3:syslet_obj__entry_count.3 \
 	syslet_obj__cell_name.3:syslet_obj__entry_count.3 \
 	syslet_obj__atom_count.3:syslet_obj__entry_count.3 \

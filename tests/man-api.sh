@@ -1,47 +1,147 @@
 #!/bin/sh
-# man-api.sh: the section 3 pages name only functions libsyslet.h (or syslet-compat.h) declares, and each extra name gets an installed link.
+# man-api.sh: libsyslet's interface is the same in its four places: the functions libsyslet.h declares, the names libsyslet.map exports, the symbols the built library exports, and the section 3 pages; its structs start with sz and the pages show their fields as the header has them.
 . "$top_srcdir/tests/lib/harness.sh"
+: "${CC:=cc}"
+: "${NM:=nm}"
 
 hdr=$top_srcdir/src/include/libsyslet.h
 compat=$top_srcdir/src/include/syslet-compat.h
-[ -f "$hdr" ] && [ -f "$compat" ] || fail "missing $hdr or $compat"
+map=$top_srcdir/src/lib/libsyslet.map
+so=$top_builddir/src/lib/.libs/libsyslet.so
+[ -f "$hdr" ] && [ -f "$compat" ] && [ -f "$map" ] ||
+	fail "missing $hdr, $compat or $map"
 : "${MAN_LINKS=}"
+status=0
+bad() { echo "$*" >&2; status=1; }
+# list_diff WHAT A B: the names in file A missing from file B.
+list_diff() {
+	for n in $(comm -23 "$2" "$3"); do bad "$n: $1"; done
+}
 
-# The names a page's NAME section lists (.Nm lines before .Nd).
+# ---- What the header declares: the compiler's own list of prototypes
+# (-aux-info), so that no layout of a declaration escapes the check.
+printf '#include <libsyslet.h>\n#include <syslet-compat.h>\n' >"$tmpdir/api.c"
+"$CC" -std=gnu11 -I"$top_srcdir/src/include" -I"$top_builddir/src/include" \
+	-fsyntax-only -aux-info "$tmpdir/aux" "$tmpdir/api.c" \
+	>"$tmpdir/cc.out" 2>&1 ||
+	skip "$CC cannot list the header's prototypes (-aux-info): $(head -1 "$tmpdir/cc.out")"
+protos() {
+	sed -n "s|^/\\* [^ ]*/$1:[0-9]*:[A-Z]* \\*/ $2 .*[ *]\\([A-Za-z_][A-Za-z_0-9]*\\) (.*|\\1|p" \
+		"$tmpdir/aux" | LC_ALL=C sort -u
+}
+protos libsyslet.h extern >"$tmpdir/declared"
+# syslet-compat.h's own helpers (syslet_compat__*) are not interface.
+protos syslet-compat.h static | grep -v '^syslet_compat__' >"$tmpdir/inline"
+[ -s "$tmpdir/declared" ] || fail "no prototypes found in $hdr"
+
+# ---- What the version script exports: names only, no pattern, so that
+# a function becomes part of the ABI by a line someone wrote.
+sed -e 's|/\*.*\*/||g' "$map" | sed -n '/^[[:space:]]*global:/,/^[[:space:]]*local:/p' |
+	sed -e '/global:/d' -e '/local:/d' -e 's/[[:space:]]//g' -e '/^$/d' \
+	>"$tmpdir/map.raw"
+if grep -n '[*?[]' "$tmpdir/map.raw" >&2; then
+	bad "libsyslet.map: the global list holds a pattern; list each name"
+fi
+grep -v '^[A-Za-z_][A-Za-z_0-9]*;$' "$tmpdir/map.raw" |
+	while read -r l; do echo "libsyslet.map: not a name: $l" >&2; done
+sed -n 's/^\([A-Za-z_][A-Za-z_0-9]*\);$/\1/p' "$tmpdir/map.raw" |
+	LC_ALL=C sort >"$tmpdir/mapped.all"
+LC_ALL=C sort -u "$tmpdir/mapped.all" >"$tmpdir/mapped"
+for n in $(LC_ALL=C uniq -d "$tmpdir/mapped.all"); do
+	bad "$n: listed twice in libsyslet.map"
+done
+
+list_diff "declared in libsyslet.h but not in libsyslet.map (it is not exported)" \
+	"$tmpdir/declared" "$tmpdir/mapped"
+list_diff "in libsyslet.map but not declared in libsyslet.h" \
+	"$tmpdir/mapped" "$tmpdir/declared"
+
+# ---- What the built library exports (a build without the shared
+# library has no export list to compare).
+if [ -f "$so" ]; then
+	"$NM" -D --defined-only "$so" >"$tmpdir/nm" ||
+		fail "$NM cannot read $so"
+	awk '$2 ~ /^[TDBRVWiu]$/ { sub(/@.*/, "", $3); print $3 }' "$tmpdir/nm" |
+		LC_ALL=C sort -u >"$tmpdir/exported"
+	list_diff "exported by libsyslet.so but not in libsyslet.map" \
+		"$tmpdir/exported" "$tmpdir/mapped"
+	list_diff "in libsyslet.map but not defined in libsyslet.so" \
+		"$tmpdir/mapped" "$tmpdir/exported"
+else
+	echo "note: no $so (a static-only build): exports not compared"
+fi
+
+# ---- The pages.  The names a page's NAME section lists (.Nm lines
+# before .Nd), and the links man/local.mk installs for the extra ones.
 page_names() {
 	sed -n '/^\.Sh NAME/,/^\.Nd/s/^\.Nm \([A-Za-z_0-9]*\).*/\1/p' "$1"
 }
-
-status=0
+: >"$tmpdir/documented"
 for f in "$top_srcdir"/man/*.3; do
 	page=${f##*/}
 	first=
 	for name in $(page_names "$f"); do
 		[ -n "$first" ] || first=$name
 		[ "$name" = libsyslet ] && continue
-		if ! grep -Eq "(^|[^A-Za-z0-9_])$name\(" "$hdr" "$compat"; then
-			echo "$page: $name is not declared in libsyslet.h" >&2
-			status=1
-		fi
+		echo "$name" >>"$tmpdir/documented"
+		grep -qx "$name" "$tmpdir/declared" "$tmpdir/inline" ||
+			bad "$page: $name is not declared in libsyslet.h or syslet-compat.h"
 		if [ "$name.3" != "$page" ]; then
 			case " $(echo $MAN_LINKS) " in
 			*" $name.3:$page "*) ;;
-			*) echo "$page: no link $name.3:$page in man/local.mk" >&2
-			   status=1 ;;
+			*) bad "$page: no link $name.3:$page in man/local.mk" ;;
 			esac
 		fi
 	done
-	[ "$first.3" = "$page" ] || { echo "$page: first name is $first" >&2; status=1; }
+	[ "$first.3" = "$page" ] || bad "$page: first name is $first"
 done
+LC_ALL=C sort -u -o "$tmpdir/documented" "$tmpdir/documented"
+cat "$tmpdir/declared" "$tmpdir/inline" | LC_ALL=C sort -u >"$tmpdir/public"
+list_diff "declared but on no section 3 page (add it to a page's NAME)" \
+	"$tmpdir/public" "$tmpdir/documented"
 
-# Declared but undocumented functions are listed, not failed: the API
-# grows in parallel with its pages.
-for name in $(sed -n 's/^[a-z].*[ *]\(sys_[a-z_]*\|syslet_[a-z_]*\)(.*/\1/p' "$hdr"); do
-	[ -f "$top_srcdir/man/$name.3" ] && continue
-	case " $(echo $MAN_LINKS) " in
-	*" $name.3:"*) ;;
-	*) echo "note: $name has no page yet" ;;
-	esac
+# ---- The structs.  Each struct libsyslet.h defines starts with
+# `size_t sz` (libsyslet(3), SIZED STRUCTS), and a page that shows one
+# shows its fields, in the header's order.
+# fields FILE NAME: the field names of struct NAME in FILE, one a line.
+fields() {
+	awk -v want="struct $2 {" '
+		$0 == want { on = 1; next }
+		on && /^};/ { exit }
+		on {
+			sub(/\/\*.*/, "")
+			if ($0 !~ /;/) next
+			sub(/;.*/, ""); gsub(/\[[^]]*\]/, "")
+			n = split($0, part, ",")
+			for (i = 1; i <= n; i++) {
+				k = split(part[i], w, /[ \t*]+/)
+				while (k > 0 && w[k] == "") k--
+				if (k > 0) print w[k]
+			}
+		}' "$1"
+}
+structs=$(sed -n 's/^struct \(syslet_[a-z_]*\) {.*/\1/p' "$hdr")
+[ -n "$structs" ] || bad "libsyslet.h: no struct found"
+for st in $structs; do
+	fields "$hdr" "$st" >"$tmpdir/h.$st"
+	[ "$(head -1 "$tmpdir/h.$st")" = sz ] ||
+		bad "struct $st: its first field is not sz (libsyslet(3), SIZED STRUCTS)"
+	grep -q "^struct $st {" "$hdr" &&
+		sed -n "/^struct $st {/,/^};/p" "$hdr" | sed -n 2p |
+		grep -q '^[[:space:]]*size_t[[:space:]]*sz;' ||
+		bad "struct $st: sz is not a size_t"
+	for f in $(grep -l "^struct $st {" "$top_srcdir"/man/*.3); do
+		fields "$f" "$st" >"$tmpdir/m.$st"
+		cmp -s "$tmpdir/h.$st" "$tmpdir/m.$st" ||
+			bad "${f##*/}: struct $st shows fields $(echo $(cat "$tmpdir/m.$st")); libsyslet.h has $(echo $(cat "$tmpdir/h.$st"))"
+	done
 done
+# syslet_get_stats(3) lists the counters (after sz) as a tag list.
+sed -n 's/^\.It Fa \([a-z_]*\)$/\1/p' "$top_srcdir/man/syslet_get_stats.3" \
+	>"$tmpdir/m.stats"
+tail -n +2 "$tmpdir/h.syslet_stats" | cmp -s - "$tmpdir/m.stats" ||
+	bad "syslet_get_stats.3: counters $(echo $(cat "$tmpdir/m.stats")); libsyslet.h has $(echo $(tail -n +2 "$tmpdir/h.syslet_stats"))"
 
-[ "$status" = 0 ] || fail "section 3 pages and libsyslet.h disagree"
+[ "$status" = 0 ] ||
+	fail "libsyslet.h, libsyslet.map, libsyslet.so and the section 3 pages disagree"
+exit 0

@@ -36,6 +36,10 @@ tests_runtime_sigkinds_LDADD = $(runtime_ldadd)
 tests_runtime_faultown_LDADD = $(runtime_ldadd)
 tests_runtime_nowait_LDADD = $(runtime_ldadd)
 tests_runtime_batch_LDADD = $(runtime_ldadd)
+# The library's conventions (libsyslet(3) CONVENTIONS), on any backend.
+check_PROGRAMS += tests/runtime/api
+TESTS += tests/runtime/api
+tests_runtime_api_LDADD = $(runtime_ldadd)
 # The uring backend's own promises (skips where io_uring cannot be set up).
 check_PROGRAMS += tests/runtime/uring tests/runtime/noring
 TESTS += tests/runtime/uring tests/runtime/noring

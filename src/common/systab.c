@@ -10,7 +10,7 @@ extern const unsigned int systab_x86_64_len, systab_i386_len,
 extern const struct errno_entry errno_table[];
 extern const unsigned int errno_table_len;
 
-static const char *const syslet_call_names[SYSLET_NR_CALLS] = {
+static const char *const call_names[SYSLET_NR_CALLS] = {
 	"async_register", "async_exec", "async_wait", "async_unregister",
 	"umem_add",
 };
@@ -60,7 +60,7 @@ const struct systab_entry *systab_entries(enum systab_profile p,
 	}
 }
 
-static long syslet_base(enum systab_profile p)
+static long call_base(enum systab_profile p)
 {
 	return p == SYSTAB_I386_2007 ? SYSLET_NR_BASE_2007 : SYSLET_NR_BASE;
 }
@@ -69,12 +69,12 @@ long systab_syslet_nr(enum systab_profile p, int call)
 {
 	if (call < 0 || call >= SYSLET_NR_CALLS)
 		return -1;
-	return syslet_base(p) + call;
+	return call_base(p) + call;
 }
 
 int systab_syslet_call(enum systab_profile p, long nr)
 {
-	long base = syslet_base(p);
+	long base = call_base(p);
 
 	/* nr comes from an image word: compare before subtracting, which
 	 * would overflow for numbers near LONG_MIN. */
@@ -89,7 +89,7 @@ int systab_lookup(enum systab_profile p, const char *name)
 	const struct systab_entry *t = systab_entries(p, &n);
 
 	for (int i = 0; i < SYSLET_NR_CALLS; i++)
-		if (!strcmp(name, syslet_call_names[i]))
+		if (!strcmp(name, call_names[i]))
 			return (int)systab_syslet_nr(p, i);
 	for (unsigned int i = 0; i < n; i++)
 		if (!strcmp(name, t[i].name))
@@ -105,7 +105,7 @@ const char *systab_name(enum systab_profile p, long nr)
 	unsigned int lo = 0, hi = n;
 
 	if (call >= 0)
-		return syslet_call_names[call];
+		return call_names[call];
 	/* The generated tables are sorted by number. */
 	while (lo < hi) {
 		unsigned int mid = lo + (hi - lo) / 2;
@@ -122,7 +122,7 @@ const char *systab_name(enum systab_profile p, long nr)
 
 long systab_nr_syscalls(enum systab_profile p)
 {
-	return syslet_base(p) + SYSLET_NR_CALLS;
+	return call_base(p) + SYSLET_NR_CALLS;
 }
 
 /*
@@ -228,11 +228,11 @@ const char *systab_suggest(enum systab_profile p, const char *name)
 		}
 	}
 	for (int i = 0; i < SYSLET_NR_CALLS; i++) {
-		unsigned int d = systab_edit_distance(name, syslet_call_names[i]);
+		unsigned int d = systab_edit_distance(name, call_names[i]);
 
 		if (d < best) {
 			best = d;
-			found = syslet_call_names[i];
+			found = call_names[i];
 		}
 	}
 	return found;

@@ -6,8 +6,10 @@
  * Code written for the 2007 kernel builds against this header with only
  * its includes changed: the five calls keep their names and return
  * conventions, whichever backend (kernel or the user-space engine) runs
- * them.  Naming rule: syslet_OBJECT__VERB for objects (as libbpf),
- * plain syslet_VERB for library-wide calls, sys_* for the ABI calls.
+ * them.  The rest follows the conventions of libsyslet(3): names
+ * syslet_OBJECT__VERB for what acts on an object of the library (obj,
+ * inst, ring), as in libbpf, syslet_WORDS for library-wide functions;
+ * int returns 0 or -errno, pointers NULL with errno set.
  *
  * Sections of this header are owned by different parts of libsyslet:
  * keep additions inside the matching section.
@@ -24,6 +26,28 @@ extern "C" {
 /* Everything declared here is the library's interface; the rest of its
  * symbols are hidden (-fvisibility=hidden and libsyslet.map). */
 #pragma GCC visibility push(default)
+
+/*
+ * Structs that the library fills or the caller passes start with
+ * `size_t sz`, the caller's sizeof, so that fields can be added at their
+ * end without breaking programs built against an older header (libbpf's
+ * opts).  A smaller sz, an older caller: the library fills the fields it
+ * holds and writes nothing past them.  A larger sz, a newer caller: taken
+ * when the bytes past the library's struct are zero, -EINVAL (or NULL
+ * with errno EINVAL) when not, and when sz is not set.  Declare them with
+ * SYSLET_OPTS, which sets sz and zeroes the rest (libsyslet(3)):
+ *
+ *	SYSLET_OPTS(syslet_stats, st);
+ *	SYSLET_OPTS(syslet_ring, ring);
+ *
+ * A struct the library hands to a callback carries the library's size:
+ * SYSLET_HAS(ev, field) tells whether it holds that field.
+ */
+#define SYSLET_OPTS(TYPE, NAME, ...)					\
+	struct TYPE NAME = { .sz = sizeof(struct TYPE), __VA_ARGS__ }
+#define SYSLET_HAS(PTR, FIELD)						\
+	(offsetof(__typeof__(*(PTR)), FIELD) + sizeof((PTR)->FIELD) <=	\
+	 (PTR)->sz)
 
 /* ---- The ABI calls (src/lib/calls.c) ----------------------------------
  * Return conventions of the seeds, as by syscall(2) on the 2007 kernel:
@@ -48,13 +72,14 @@ long sys_umem_add(unsigned long *uptr, unsigned long inc);
  * done[i] is what async_exec returned for atoms[i], errs[i] its errno (0
  * when it returned its last atom or went async).  Returns how many were
  * run: fewer than @n when a signal the caller takes ended one (its
- * handler runs as this returns; call again for the rest); -1 and errno
- * when none could be (EINVAL: no ring registered).  See sys_async_exec(3). */
+ * handler runs as this returns; call again for the rest); -errno when
+ * none could be (-EINVAL: no ring registered).  See sys_async_exec(3). */
 long syslet_exec_batch(struct syslet_uatom *const *atoms, size_t n,
 		       struct syslet_uatom **done, int *errs);
 
 /* Number to put in atom->nr for a syslet call (enum syslet_call) under the
- * selected backend and profile; -1 when the call has no number there. */
+ * selected backend and profile; -ENOSYS when the call has no number
+ * there, -EINVAL for a value that is no syslet call. */
 long syslet_sysno(enum syslet_call call);
 
 /* ---- Backends (src/lib/backend.c) -------------------------------------
@@ -67,7 +92,8 @@ long syslet_sysno(enum syslet_call call);
  * named backend cannot run here. */
 int syslet_set_backend(const char *name);
 /* Name of the backend in use ("emul", "kernel"), choosing it now if not
- * yet done; NULL when the choice failed (see syslet_backend_init()). */
+ * yet done; NULL with errno set when the choice failed (see
+ * syslet_backend_init()). */
 const char *syslet_backend_name(void);
 /* Make the choice now (from $SYSLET_BACKEND unless set), so that a runner
  * can report a bad name before running anything: 0 or -errno, with a
@@ -92,6 +118,7 @@ const char *syslet_profile_name(void);
  * The engine fills slots in order from index 0 and wraps; a client pops
  * them in the same order and clears each slot it took. */
 struct syslet_ring {
+	size_t			sz;	/* sizeof(struct syslet_ring) */
 	struct async_head_user	head;	/* what is registered */
 	struct syslet_uatom	**slots;
 	unsigned long		entries;
@@ -100,19 +127,22 @@ struct syslet_ring {
 };
 
 /* Allocate a ring of @entries slots and register it for this thread with
- * @max_threads workers (-1UL: the default pool).  0 or -errno. */
-int syslet_ring_init(struct syslet_ring *ring, unsigned long entries,
-		     unsigned long max_threads);
+ * @max_threads workers (-1UL: the default pool).  ring->sz must be set
+ * (SYSLET_OPTS); the rest is the library's.  0 or -errno. */
+int syslet_ring__init(struct syslet_ring *ring, unsigned long entries,
+		      unsigned long max_threads);
 /* Unregister (waits for busy workers, as the kernel does) and free. */
-void syslet_ring_exit(struct syslet_ring *ring);
-/* The next completed atom, or NULL; peek leaves it in place, pop clears
- * the slot (so the engine may refill it) and advances. */
-struct syslet_uatom *syslet_ring_peek(const struct syslet_ring *ring);
-struct syslet_uatom *syslet_ring_pop(struct syslet_ring *ring);
+void syslet_ring__exit(struct syslet_ring *ring);
+/* The next completed atom, or NULL with errno EAGAIN when its slot is
+ * still empty; peek leaves it in place, pop clears the slot (so the
+ * engine may refill it) and advances. */
+struct syslet_uatom *syslet_ring__peek(const struct syslet_ring *ring);
+struct syslet_uatom *syslet_ring__pop(struct syslet_ring *ring);
 /* Wait for @n completions (sys_async_wait), then pop one: the atom, or
- * NULL when nothing is busy and the ring is empty; -errno in *err. */
-struct syslet_uatom *syslet_ring_wait_pop(struct syslet_ring *ring,
-					  unsigned long n, long *err);
+ * NULL with errno ECHILD when nothing is busy and the ring is empty
+ * (nothing will come), or with sys_async_wait()'s errno. */
+struct syslet_uatom *syslet_ring__wait_pop(struct syslet_ring *ring,
+					   unsigned long n);
 
 /* ---- The engine's observers (emul backend; src/lib/observe.c) ---------
  * Per-atom trace events (syslet-run --trace), statistics (--stats) and
@@ -137,6 +167,7 @@ enum syslet_end {
 };
 
 struct syslet_event {
+	size_t			sz;	/* sizeof(struct syslet_event) */
 	struct syslet_uatom	*atom;	/* the atom run (or that faulted) */
 	unsigned long		flags;	/* as fetched */
 	unsigned long		nr;
@@ -161,6 +192,7 @@ typedef void (*syslet_trace_fn)(const struct syslet_event *ev, void *ctx);
 int syslet_set_trace(syslet_trace_fn fn, void *ctx);
 
 struct syslet_stats {
+	size_t			sz;		/* sizeof(struct syslet_stats) */
 	unsigned long long	execs;		/* async_exec calls */
 	unsigned long long	atoms;		/* atoms run */
 	unsigned long long	syscalls;	/* atoms that issued a syscall */
@@ -178,8 +210,9 @@ struct syslet_stats {
 };
 
 /* Totals since start or the last reset, all threads.  Counters of a chain
- * still running are added at its end (or every few thousand atoms). */
-void syslet_get_stats(struct syslet_stats *st);
+ * still running are added at its end (or every few thousand atoms).
+ * 0, or -EINVAL when st->sz is not set. */
+int syslet_get_stats(struct syslet_stats *st);
 void syslet_reset_stats(void);
 
 /*
@@ -187,8 +220,10 @@ void syslet_reset_stats(void);
  * allowed, no worker, no registration needed), with the same fetch, stop
  * and SKIP logic as a full run; the trace callback sees it too.  Returns
  * the next atom, or NULL at the end (ev->end says why; ev->end ==
- * SYSLET_END_FAULT: the atom could not be read and did not run).  Always
- * the emul engine, whatever backend is selected.  @ev may be NULL.
+ * SYSLET_END_FAULT: the atom could not be read and did not run), errno
+ * 0 then; NULL with errno EINVAL when ev->sz is not set, or the engine's
+ * error when it cannot start.  Always the emul engine, whatever backend
+ * is selected.  @ev may be NULL.
  */
 struct syslet_uatom *syslet_step(struct syslet_uatom *atom,
 				 struct syslet_event *ev);
@@ -214,6 +249,7 @@ enum syslet_param_type {
 };
 
 struct syslet_param {
+	size_t			sz;	/* sizeof(struct syslet_param) */
 	const char		*name;	/* without the syslet: "path" */
 	enum syslet_param_type	type;
 };
@@ -230,6 +266,7 @@ enum syslet_role {
 };
 
 struct syslet_atom_info {
+	size_t		sz;		/* sizeof(struct syslet_atom_info) */
 	size_t		index;		/* in the image's atom order */
 	long		nr;		/* syscall number, native numbering */
 	const char	*syscall;	/* name; NULL if unknown */
@@ -250,14 +287,17 @@ const char *syslet_obj__profile(const struct syslet_obj *obj);
 const char *syslet_obj__source(const struct syslet_obj *obj);
 size_t syslet_obj__entry_count(const struct syslet_obj *obj);
 const char *syslet_obj__entry_name(const struct syslet_obj *obj, size_t i);
-/* Number of parameters of entry (and *params, in order), or -1 with
- * errno ENOENT when there is no such entry. */
-int syslet_obj__entry_params(const struct syslet_obj *obj, const char *entry,
-			     const struct syslet_param **params);
+/* Number of parameters of entry, or -ENOENT when there is no such
+ * entry; parameter @i of it (in order) into *param: 0, -ENOENT, -ERANGE
+ * or -EINVAL (param->sz not set). */
+int syslet_obj__entry_params(const struct syslet_obj *obj, const char *entry);
+int syslet_obj__entry_param(const struct syslet_obj *obj, const char *entry,
+			    size_t i, struct syslet_param *param);
 /* Named cells (variables and parameters), for listings and completion. */
 size_t syslet_obj__cell_count(const struct syslet_obj *obj);
 const char *syslet_obj__cell_name(const struct syslet_obj *obj, size_t i);
 size_t syslet_obj__atom_count(const struct syslet_obj *obj);
+/* 0, -ERANGE, or -EINVAL (info->sz not set). */
 int syslet_obj__atom_info(const struct syslet_obj *obj, size_t index,
 			  struct syslet_atom_info *info);
 const char *syslet_role_name(enum syslet_role role);
@@ -274,24 +314,26 @@ unsigned long *syslet_inst__cell(struct syslet_inst *inst, const char *name);
 void *syslet_inst__object(struct syslet_inst *inst, const char *name,
 			  size_t *size);
 struct syslet_uatom *syslet_inst__atom(struct syslet_inst *inst, size_t index);
-/* Index of atom in inst, or -1 when it is not one of inst's atoms. */
+/* Index of atom in inst, or -ERANGE when it is not one of inst's atoms. */
 long syslet_inst__atom_index(const struct syslet_inst *inst,
 			     const struct syslet_uatom *atom);
 int syslet_inst__atom_info(const struct syslet_inst *inst,
 			   const struct syslet_uatom *atom,
 			   struct syslet_atom_info *info);
-/* What atom last wrote to its result.  Atoms compiled without a result
- * cell get a hidden one in the instance, so that every atom's result
- * can be reported. */
-long syslet_inst__result(const struct syslet_inst *inst,
-			 const struct syslet_uatom *atom);
+/* What atom last wrote to its result, in *result: 0, or -ERANGE when
+ * atom is not one of inst's.  Atoms compiled without a result cell get
+ * a hidden one in the instance, so that every atom's result can be
+ * reported. */
+int syslet_inst__result(const struct syslet_inst *inst,
+			const struct syslet_uatom *atom, long *result);
 
 /* Bind entry's parameters from strings, by position: an int parameter
  * takes a C integer literal, a str parameter a copy of the string, a
  * sockaddr_in parameter an IPv4 "HOST:PORT" (127.0.0.1:8080; ":8080" or
  * "*:8080" for any address; "localhost" is 127.0.0.1).
- * Returns 0, or -1 with the message ("parameter 1 of cat: expected
- * int, got 'abc'", or a count mismatch) in err. */
+ * Returns 0, or -errno (-ENOENT: no such entry, -EINVAL: a bad value or
+ * count, -ENOMEM) with the message ("parameter 1 of cat: expected int,
+ * got 'abc'", or a count mismatch) in err. */
 int syslet_inst__bind(struct syslet_inst *inst, const char *entry, int argc,
 		      char *const argv[], char *err, size_t errlen);
 

@@ -14,12 +14,12 @@
  * thread that calls async_head_init() registers its own ring, and
  * completion_ring and curr_ring_idx name the calling thread's.  They are
  * also per source file (static): a program that reaps in a file other
- * than the one that registers should use syslet_ring_init(3) instead.
+ * than the one that registers should use syslet_ring__init(3) instead.
  *
  * A 2007 program ignores what these helpers return, so a failure must
  * not go unnoticed: they print why on standard error and end the
  * program with status 1.  Code that wants to handle the error itself
- * uses syslet_ring_init(3).
+ * uses syslet_ring__init(3).
  */
 
 #include <errno.h>

@@ -140,7 +140,7 @@ static long kernel_umem_add(unsigned long *uptr, unsigned long inc)
 	return kb_call(SYSLET_CALL_UMEM_ADD, (unsigned long)uptr, inc);
 }
 
-const struct syslet_backend syslet_backend_kernel = {
+const struct backend kernel_backend = {
 	.name = "kernel",
 	.probe = kernel_probe,
 	.async_register = kernel_register,

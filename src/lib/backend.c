@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "libsyslet.h"
+#include "api.h"
 #include "backend.h"
 #include "emul.h"
 #include "common/systab.h"
@@ -16,16 +17,16 @@
  * is its own file and one line here.  (The uring engine needs liburing,
  * which the -m32 test build of the library does not have.)
  */
-const struct syslet_backend *const syslet_backends[] = {
-	&syslet_backend_kernel,
+const struct backend *const backend_table[] = {
+	&kernel_backend,
 #if defined(HAVE_LIBURING) && !defined(__i386__)
-	&syslet_backend_uring,
+	&uring_backend,
 #endif
-	&syslet_backend_emul,
+	&emul_backend,
 	NULL,
 };
 
-#define NR_BACKENDS (sizeof(syslet_backends) / sizeof(syslet_backends[0]))
+#define NR_BACKENDS (sizeof(backend_table) / sizeof(backend_table[0]))
 
 static const char *backend_names[NR_BACKENDS + 1];
 static pthread_once_t names_once = PTHREAD_ONCE_INIT;
@@ -35,14 +36,14 @@ static void names_init(void)
 	size_t n = 0;
 
 	backend_names[n++] = "auto";
-	for (size_t i = 0; syslet_backends[i]; i++)
-		backend_names[n++] = syslet_backends[i]->name;
+	for (size_t i = 0; backend_table[i]; i++)
+		backend_names[n++] = backend_table[i]->name;
 	backend_names[n] = NULL;
 }
 
 static pthread_mutex_t backend_lock = PTHREAD_MUTEX_INITIALIZER;
 /* Read without the lock on every call, so kept in one atomic pointer. */
-static const struct syslet_backend *backend_cur;
+static const struct backend *backend_cur;
 static int backend_err;			/* why the last choice failed */
 static char backend_msg[160];
 static int profile_cur = -1;		/* -1: native */
@@ -55,20 +56,20 @@ const char *const *syslet_backend_list(void)
 
 static int choose(const char *name)
 {
-	const struct syslet_backend *b = NULL;
+	const struct backend *b = NULL;
 	int err;
 
 	if (!name || !*name || !strcmp(name, "auto")) {
 		/* The first that can run here; the last one always can. */
-		for (size_t i = 0; syslet_backends[i]; i++) {
-			b = syslet_backends[i];
-			if (!syslet_backends[i + 1] || b->probe() == 0)
+		for (size_t i = 0; backend_table[i]; i++) {
+			b = backend_table[i];
+			if (!backend_table[i + 1] || b->probe() == 0)
 				break;
 		}
 	} else {
-		for (size_t i = 0; syslet_backends[i]; i++)
-			if (!strcmp(name, syslet_backends[i]->name))
-				b = syslet_backends[i];
+		for (size_t i = 0; backend_table[i]; i++)
+			if (!strcmp(name, backend_table[i]->name))
+				b = backend_table[i];
 	}
 	if (!b) {
 		const char *const *n = syslet_backend_list();
@@ -90,7 +91,7 @@ static int choose(const char *name)
 		snprintf(backend_msg, sizeof(backend_msg),
 			 "syslet backend '%s' is not available here: %s%s",
 			 b->name, strerror(-err),
-			 b == &syslet_backend_kernel ?
+			 b == &kernel_backend ?
 				 " (no patched kernel answers)" : "");
 		return err;
 	}
@@ -121,7 +122,7 @@ int syslet_set_backend(const char *name)
 		backend_err = err;
 	}
 	pthread_mutex_unlock(&backend_lock);
-	return err;
+	return api_err(err);
 }
 
 int syslet_backend_init(void)
@@ -134,7 +135,7 @@ int syslet_backend_init(void)
 	else
 		err = backend_err = choose(getenv("SYSLET_BACKEND"));
 	pthread_mutex_unlock(&backend_lock);
-	return err;
+	return api_err(err);
 }
 
 const char *syslet_backend_error(void)
@@ -142,9 +143,9 @@ const char *syslet_backend_error(void)
 	return backend_msg[0] ? backend_msg : NULL;
 }
 
-const struct syslet_backend *syslet__backend(long *err)
+const struct backend *backend_get(long *err)
 {
-	const struct syslet_backend *b;
+	const struct backend *b;
 	int e;
 
 	b = __atomic_load_n(&backend_cur, __ATOMIC_ACQUIRE);
@@ -160,22 +161,22 @@ const struct syslet_backend *syslet__backend(long *err)
 
 const char *syslet_backend_name(void)
 {
-	long err;
-	const struct syslet_backend *b = syslet__backend(&err);
+	long err = 0;
+	const struct backend *b = backend_get(&err);
 
-	return b ? b->name : NULL;
+	return b ? b->name : api_null((int)err);
 }
 
 int syslet_set_profile(const char *name)
 {
-	const struct syslet_backend *b;
+	const struct backend *b;
 	int p = systab_profile_parse(name);
 	int err = 0;
 	long e;
 
 	if (p < 0)
-		return -EINVAL;
-	b = syslet__backend(&e);
+		return api_err(-EINVAL);
+	b = backend_get(&e);
 	pthread_mutex_lock(&backend_lock);
 	if (b && p != (int)systab_native_profile())
 		err = b->set_profile ? b->set_profile(p) : -ENOTSUP;
@@ -184,7 +185,7 @@ int syslet_set_profile(const char *name)
 	if (!err)
 		profile_cur = p;
 	pthread_mutex_unlock(&backend_lock);
-	return err;
+	return api_err(err);
 }
 
 const char *syslet_profile_name(void)
@@ -198,13 +199,16 @@ const char *syslet_profile_name(void)
 long syslet_sysno(enum syslet_call call)
 {
 	long err;
-	const struct syslet_backend *b = syslet__backend(&err);
+	const struct backend *b = backend_get(&err);
 	int p = profile_cur;
+	long nr;
 
 	if ((unsigned)call >= SYSLET_NR_CALLS)
-		return -1;
+		return api_err(-EINVAL);
 	if (b && b->sysno)
-		return b->sysno(call);
-	return systab_syslet_nr(p < 0 ? systab_native_profile()
-				      : (enum systab_profile)p, call);
+		nr = b->sysno(call);
+	else
+		nr = systab_syslet_nr(p < 0 ? systab_native_profile()
+					    : (enum systab_profile)p, call);
+	return nr < 0 ? api_err(-ENOSYS) : nr;
 }

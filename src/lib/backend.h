@@ -11,7 +11,7 @@
  * libsyslet's public sys_async_*() wrappers translate that to the
  * seeds' user-space convention (-1 and errno) where the seeds did.
  */
-struct syslet_backend {
+struct backend {
 	const char	*name;		/* "emul", "kernel", ... */
 	/* 0 when usable here, else a negative errno (e.g. -ENOSYS). */
 	int		(*probe)(void);
@@ -39,7 +39,7 @@ struct syslet_backend {
 	 * (enum systab_profile); 0 or -ENOTSUP when this backend cannot
 	 * run it.  NULL: only the native profile. */
 	int		(*set_profile)(int profile);
-	/* Optional: the user cleared ring slots (syslet_ring_pop), a chance
+	/* Optional: the user cleared ring slots (syslet_ring__pop), a chance
 	 * to deliver completions that found their slot full. */
 	void		(*ring_freed)(void);
 	/* Its atoms run through the shared interpreter, which reports
@@ -50,13 +50,13 @@ struct syslet_backend {
 };
 
 /* Internal helpers shared by the library's files (hidden). */
-const struct syslet_backend *syslet__backend(long *err);
+const struct backend *backend_get(long *err);
 
-extern const struct syslet_backend syslet_backend_emul;
-extern const struct syslet_backend syslet_backend_kernel;
-extern const struct syslet_backend syslet_backend_uring;
+extern const struct backend emul_backend;
+extern const struct backend kernel_backend;
+extern const struct backend uring_backend;
 
 /* Every backend, in the order auto tries them (backend.c). */
-extern const struct syslet_backend *const syslet_backends[];
+extern const struct backend *const backend_table[];
 
 #endif /* SYSLET_BACKEND_H */

@@ -17,7 +17,7 @@ static long user_ret(long ret)
 long sys_async_register(struct async_head_user *ahu, unsigned long len)
 {
 	long err = 0;
-	const struct syslet_backend *b = syslet__backend(&err);
+	const struct backend *b = backend_get(&err);
 
 	return user_ret(b ? b->async_register(ahu, len) : err);
 }
@@ -25,7 +25,7 @@ long sys_async_register(struct async_head_user *ahu, unsigned long len)
 struct syslet_uatom *sys_async_exec(struct syslet_uatom *atom)
 {
 	long err = 0;
-	const struct syslet_backend *b = syslet__backend(&err);
+	const struct backend *b = backend_get(&err);
 	struct syslet_uatom *done = NULL;
 
 	if (b)
@@ -35,22 +35,30 @@ struct syslet_uatom *sys_async_exec(struct syslet_uatom *atom)
 	return err ? NULL : done;
 }
 
+static long lib_ret(long ret)
+{
+	if (ret < 0)
+		errno = (int)-ret;
+	return ret;
+}
+
 long syslet_exec_batch(struct syslet_uatom *const *atoms, size_t n,
 		       struct syslet_uatom **done, int *errs)
 {
 	long err = 0;
-	const struct syslet_backend *b = syslet__backend(&err);
+	const struct backend *b = backend_get(&err);
 	size_t i;
 
+	/* The library's convention: -errno, and errno set. */
 	if (!b)
-		return user_ret(err);
+		return lib_ret(err);
 	if (b->async_exec_batch)
-		return user_ret(b->async_exec_batch(atoms, n, done, errs));
+		return lib_ret(b->async_exec_batch(atoms, n, done, errs));
 	for (i = 0; i < n; i++) {
 		err = 0;
 		done[i] = b->async_exec(atoms[i], &err);
 		if (err == -EINVAL && !i)
-			return user_ret(err);	/* no ring */
+			return lib_ret(err);	/* no ring */
 		if (err)
 			done[i] = NULL;
 		errs[i] = (int)-err;
@@ -61,7 +69,7 @@ long syslet_exec_batch(struct syslet_uatom *const *atoms, size_t n,
 long sys_async_wait(unsigned long min_wait_events)
 {
 	long err = 0;
-	const struct syslet_backend *b = syslet__backend(&err);
+	const struct backend *b = backend_get(&err);
 
 	return user_ret(b ? b->async_wait(min_wait_events) : err);
 }
@@ -69,7 +77,7 @@ long sys_async_wait(unsigned long min_wait_events)
 long sys_async_unregister(struct async_head_user *ahu, unsigned long len)
 {
 	long err = 0;
-	const struct syslet_backend *b = syslet__backend(&err);
+	const struct backend *b = backend_get(&err);
 
 	return user_ret(b ? b->async_unregister(ahu, len) : err);
 }
@@ -77,7 +85,7 @@ long sys_async_unregister(struct async_head_user *ahu, unsigned long len)
 long sys_umem_add(unsigned long *uptr, unsigned long inc)
 {
 	long err = 0;
-	const struct syslet_backend *b = syslet__backend(&err);
+	const struct backend *b = backend_get(&err);
 	long ret = b ? b->umem_add(uptr, inc) : err;
 
 	/* The raw kernel value: a counter may legitimately hold -1. */

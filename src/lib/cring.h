@@ -41,7 +41,7 @@ bool cring_flush(struct cring *r);
  * appear in the order they happened) and goes into its slot once the
  * user has cleared it, at the next library call that looks (async_exec,
  * async_wait -- which also looks every millisecond while completions
- * wait --, syslet_ring_pop, or another completion: cring_flush()).  Only
+ * wait --, syslet_ring__pop, or another completion: cring_flush()).  Only
  * async_unregister drops what still waits (cring_drop()).  Without
  * memory it waits for some, with @lock (held; may be NULL) dropped
  * meanwhile.

@@ -419,7 +419,7 @@ emul_loop_c(struct emul_run *run, struct emul_ctr *c, struct syslet_uatom *u,
 			next = a->next;
 			end = next ? SYSLET_END_NONE : SYSLET_END_NEXT;
 		} else if (a->flags & SYSLET_SKIP_TO_NEXT_ON_STOP) {
-			next = u + 1;
+			next = interp_after(u);
 			end = SYSLET_END_NONE;
 		} else {
 			next = NULL;

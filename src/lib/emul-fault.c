@@ -42,9 +42,9 @@ struct extab_entry {
 };
 
 /* Bounds of the table, provided by the linker for a C-named section. */
-extern const struct extab_entry __start_syslet_extab[]
+extern const struct extab_entry __start_emul_extab[]
 	__attribute__((visibility("hidden")));
-extern const struct extab_entry __stop_syslet_extab[]
+extern const struct extab_entry __stop_emul_extab[]
 	__attribute__((visibility("hidden")));
 
 /*
@@ -69,8 +69,8 @@ static int fault_err;
 
 static uintptr_t fixup_for(uintptr_t pc)
 {
-	for (const struct extab_entry *e = __start_syslet_extab;
-	     e < __stop_syslet_extab; e++) {
+	for (const struct extab_entry *e = __start_emul_extab;
+	     e < __stop_emul_extab; e++) {
 		uintptr_t insn = (uintptr_t)&e->insn + (intptr_t)e->insn;
 
 		if (insn == pc)

@@ -9,7 +9,7 @@
  * garbage and must answer -EFAULT, not crash.  A syscall per access
  * (process_vm_readv) costs ~200 ns and sigsetjmp per atom a few ns; like
  * the kernel's __get_user we instead emit each access as one instruction
- * listed in an exception table (section syslet_extab, entries relative
+ * listed in an exception table (section emul_extab, entries relative
  * to themselves so the table needs no relocation).  The SIGSEGV/SIGBUS
  * handler (emul-fault.c) looks the faulting address up and resumes at the
  * entry's fixup, which sets the error.  On valid memory an access costs
@@ -19,7 +19,7 @@
 typedef unsigned long __attribute__((may_alias)) emul_word;
 
 #define EMUL__EXTAB(insn, fixup)                                        \
-	".pushsection syslet_extab,\"a\"\n\t"                           \
+	".pushsection emul_extab,\"a\"\n\t"                           \
 	".balign 4\n\t"                                                 \
 	".long " #insn " - .\n\t"                                       \
 	".long " #fixup " - .\n\t"                                      \
@@ -34,7 +34,7 @@ emul_get(unsigned long *val, const void *p)
 
 	__asm__("1:	mov %[m], %[v]\n\t"
 			 "2:\n\t"
-			 ".pushsection .text.syslet_fixup,\"ax\"\n\t"
+			 ".pushsection .text.emul_fixup,\"ax\"\n\t"
 			 "3:	mov %[ef], %[err]\n\t"
 			 "	xor %[v], %[v]\n\t"
 			 "	jmp 2b\n\t"
@@ -64,7 +64,7 @@ emul_put(void *p, unsigned long val)
 
 	__asm__ volatile("1:	mov %[v], %[m]\n\t"
 			 "2:\n\t"
-			 ".pushsection .text.syslet_fixup,\"ax\"\n\t"
+			 ".pushsection .text.emul_fixup,\"ax\"\n\t"
 			 "3:	mov %[ef], %[err]\n\t"
 			 "	jmp 2b\n\t"
 			 ".popsection\n\t"

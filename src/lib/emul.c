@@ -57,7 +57,7 @@ static sigset_t emul_blockset;
 static pthread_once_t emul_once = PTHREAD_ONCE_INIT;
 static int emul_init_err;
 
-int syslet_emul_registered_heads(void)
+int emul_registered_heads(void)
 {
 	return __atomic_load_n(&emul_heads, __ATOMIC_RELAXED);
 }
@@ -528,7 +528,7 @@ static int emul_set_profile(int profile)
 	return err ? err : emul_profile_set(profile);
 }
 
-const struct syslet_backend syslet_backend_emul = {
+const struct backend emul_backend = {
 	.name = "emul",
 	.probe = emul_probe,
 	.async_register = emul_register,
@@ -539,6 +539,6 @@ const struct syslet_backend syslet_backend_emul = {
 	.umem_add = emul_backend_umem_add,
 	.set_profile = emul_set_profile,
 	.ring_freed = emul_flush_cur,
-	.registered = syslet_emul_registered_heads,
+	.registered = emul_registered_heads,
 	.observed = true,
 };

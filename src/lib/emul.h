@@ -190,7 +190,7 @@ long emul_atom_sigmask(sigset_t *mask, const struct emul_atom *a);
 /* Hooks into the head for the main loop (emul.c). */
 bool emul_handoff(struct emul_run *run);
 
-int syslet_emul_registered_heads(void);
+int emul_registered_heads(void);
 int emul_init(void);
 long emul_umem_add(unsigned long *p, unsigned long inc);
 long emul_gettid(void);

@@ -156,7 +156,7 @@ const struct syslet_obj *syslet_inst__obj(const struct syslet_inst *inst)
 struct syslet_uatom *syslet_inst__atom(struct syslet_inst *inst, size_t index)
 {
 	if (index >= inst->obj->img->nr_atoms)
-		return NULL;
+		return api_null(ERANGE);
 	return (struct syslet_uatom *)(inst->base + inst->off[SLO_SEC_ATOMS]) +
 	       index;
 }
@@ -211,7 +211,7 @@ long syslet_inst__atom_index(const struct syslet_inst *inst,
 
 	if (p < first || (p - first) % sizeof(*atom) ||
 	    (p - first) / sizeof(*atom) >= n)
-		return -1;
+		return api_err(-ERANGE);
 	return (long)((p - first) / sizeof(*atom));
 }
 
@@ -221,19 +221,22 @@ int syslet_inst__atom_info(const struct syslet_inst *inst,
 {
 	long i = syslet_inst__atom_index(inst, atom);
 
-	if (i < 0) {
-		errno = ERANGE;
-		return -1;
-	}
+	if (i < 0)
+		return (int)i;
 	return syslet_obj__atom_info(inst->obj, (size_t)i, info);
 }
 
-long syslet_inst__result(const struct syslet_inst *inst,
-			 const struct syslet_uatom *atom)
+int syslet_inst__result(const struct syslet_inst *inst,
+			const struct syslet_uatom *atom, long *result)
 {
-	if (syslet_inst__atom_index(inst, atom) < 0 || !atom->ret_ptr)
-		return 0;
-	return *atom->ret_ptr;
+	long i = syslet_inst__atom_index(inst, atom);
+
+	if (i < 0)
+		return (int)i;
+	/* Every atom of an instance has a result cell, hidden or not,
+	 * unless the program cleared the pointer since. */
+	*result = atom->ret_ptr ? *atom->ret_ptr : 0;
+	return 0;
 }
 
 static void describe_params(const struct slio_entry *e, char *buf,
@@ -323,8 +326,7 @@ int syslet_inst__bind(struct syslet_inst *inst, const char *entry, int argc,
 
 	if (!e) {
 		slio_err(err, errlen, "no syslet named '%s'", entry);
-		errno = ENOENT;
-		return -1;
+		return api_err(-ENOENT);
 	}
 	if (argc != e->nr_params) {
 		describe_params(e, list, sizeof(list));
@@ -332,8 +334,7 @@ int syslet_inst__bind(struct syslet_inst *inst, const char *entry, int argc,
 			 entry, e->nr_params, e->nr_params == 1 ? "" : "s",
 			 e->nr_params ? " (" : "", list,
 			 e->nr_params ? ")" : "", argc);
-		errno = EINVAL;
-		return -1;
+		return api_err(-EINVAL);
 	}
 	sin = calloc((size_t)argc + 1, sizeof(*sin));
 	blob = calloc((size_t)argc + 1, sizeof(*blob));
@@ -401,8 +402,5 @@ out:
 	free(blob);
 	free(len);
 	free(at);
-	if (!eno)
-		return 0;
-	errno = eno;
-	return -1;
+	return api_err(-eno);
 }

@@ -81,12 +81,19 @@ size_t slio_page_size(void)
 	return page;
 }
 
+/*
+ * A guard page: a page-table mark where the kernel has them, else
+ * PROT_NONE.  Before 6.13 the advice is unknown (EINVAL); a kernel
+ * built without madvise(2) answers ENOSYS, and a sandbox that filters
+ * it EPERM or ENOSYS: each of those means "no marks here", for good.
+ */
 static int guard(unsigned char *at, size_t len)
 {
 	if (__atomic_load_n(&slio_guard_marks, __ATOMIC_RELAXED)) {
 		if (!madvise(at, len, MADV_GUARD_INSTALL))
 			return 0;
-		if (errno != EINVAL)
+		if (errno != EINVAL && errno != ENOSYS && errno != EPERM &&
+		    errno != EOPNOTSUPP)
 			return -1;
 		__atomic_store_n(&slio_guard_marks, 0, __ATOMIC_RELAXED);
 	}
@@ -131,7 +138,9 @@ static int guard_all(struct iovec *v, unsigned int n)
 	if (__atomic_load_n(&slio_guard_marks, __ATOMIC_RELAXED)) {
 		if (!advise_all(v, n, MADV_GUARD_INSTALL))
 			return 0;
-		if (errno != EINVAL)
+		/* As guard(): each of these means "no marks here". */
+		if (errno != EINVAL && errno != ENOSYS && errno != EPERM &&
+		    errno != EOPNOTSUPP)
 			return -1;
 		__atomic_store_n(&slio_guard_marks, 0, __ATOMIC_RELAXED);
 	}
@@ -217,7 +226,10 @@ fail:
 /* Zero a slot for its next instance.  Small ones by hand: their pages
  * stay, and the next instance finds them without a fault; large ones go
  * back to the kernel but for the first page (the atoms, always used),
- * so that pages no one touched are not brought in. */
+ * so that pages no one touched are not brought in.  Where madvise(2)
+ * fails (a kernel without it, a sandbox), fresh zero pages are mapped
+ * over them, and should that fail too they are zeroed by hand: the next
+ * instance must never see this one's data. */
 #define SLIO_MEMSET_MAX		(16 * 1024)
 
 static void slot_clear(void *rw, size_t len)
@@ -229,7 +241,12 @@ static void slot_clear(void *rw, size_t len)
 		return;
 	}
 	memset(rw, 0, page);
-	(void)madvise((unsigned char *)rw + page, len - page, MADV_DONTNEED);
+	rw = (unsigned char *)rw + page;
+	len -= page;
+	if (madvise(rw, len, MADV_DONTNEED) &&
+	    mmap(rw, len, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)
+		memset(rw, 0, len);
 }
 
 void *slio_slot_get(size_t rw_len, struct slio_slab **slab)

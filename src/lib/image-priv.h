@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "libsyslet.h"
+#include "api.h"
 #include "image/image.h"
 
 struct slio_entry {

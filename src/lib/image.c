@@ -181,6 +181,7 @@ static int name_params(struct slio_entry *e, char *err, size_t errlen)
 				 e->sym->name, n - 1);
 			return -1;
 		}
+		e->params[i].sz = sizeof(e->params[i]);
 		e->params[i].name = dot ? dot + 1 : s->name;
 		e->params[i].type =
 			s->param_type == SLO_PARAM_INT ? SYSLET_PARAM_INT :
@@ -371,7 +372,7 @@ const char *syslet_obj__profile(const struct syslet_obj *obj)
 
 const char *syslet_obj__source(const struct syslet_obj *obj)
 {
-	return obj->img->source;
+	return obj->img->source ? obj->img->source : api_null(ENOENT);
 }
 
 size_t syslet_obj__entry_count(const struct syslet_obj *obj)
@@ -381,7 +382,8 @@ size_t syslet_obj__entry_count(const struct syslet_obj *obj)
 
 const char *syslet_obj__entry_name(const struct syslet_obj *obj, size_t i)
 {
-	return i < obj->nr_entries ? obj->entries[i].sym->name : NULL;
+	return i < obj->nr_entries ? obj->entries[i].sym->name
+				   : api_null(ERANGE);
 }
 
 const struct slio_entry *slio_find_entry(const struct syslet_obj *obj,
@@ -393,18 +395,26 @@ const struct slio_entry *slio_find_entry(const struct syslet_obj *obj,
 	return NULL;
 }
 
-int syslet_obj__entry_params(const struct syslet_obj *obj, const char *entry,
-			     const struct syslet_param **params)
+int syslet_obj__entry_params(const struct syslet_obj *obj, const char *entry)
 {
 	const struct slio_entry *e = slio_find_entry(obj, entry);
 
-	if (!e) {
-		errno = ENOENT;
-		return -1;
-	}
-	if (params)
-		*params = e->params;
-	return e->nr_params;
+	return e ? e->nr_params : api_err(-ENOENT);
+}
+
+int syslet_obj__entry_param(const struct syslet_obj *obj, const char *entry,
+			    size_t i, struct syslet_param *param)
+{
+	const struct slio_entry *e = slio_find_entry(obj, entry);
+
+	if (!api_sz_ok(param, sizeof(*param)))
+		return api_err(-EINVAL);
+	if (!e)
+		return api_err(-ENOENT);
+	if (i >= (size_t)e->nr_params)
+		return api_err(-ERANGE);
+	api_sz_copy(param, &e->params[i], sizeof(e->params[i]));
+	return 0;
 }
 
 size_t syslet_obj__cell_count(const struct syslet_obj *obj)
@@ -414,7 +424,7 @@ size_t syslet_obj__cell_count(const struct syslet_obj *obj)
 
 const char *syslet_obj__cell_name(const struct syslet_obj *obj, size_t i)
 {
-	return i < obj->nr_cells ? obj->cells[i]->name : NULL;
+	return i < obj->nr_cells ? obj->cells[i]->name : api_null(ERANGE);
 }
 
 const struct slo_symbol *slio_find_sym(const struct syslet_obj *obj,
@@ -478,27 +488,28 @@ int syslet_obj__atom_info(const struct syslet_obj *obj, size_t index,
 {
 	const struct slo_image *img = obj->img;
 	const struct slo_debug *d;
+	struct syslet_atom_info ai = { .sz = sizeof(ai) };
 
-	if (index >= img->nr_atoms) {
-		errno = ERANGE;
-		return -1;
-	}
-	memset(info, 0, sizeof(*info));
-	info->index = index;
-	info->nr = obj->nr[index];
-	info->syscall = systab_name(systab_native_profile(), info->nr);
-	info->role = SYSLET_ROLE_UNKNOWN;
-	info->source = img->source;
+	if (!api_sz_ok(info, sizeof(*info)))
+		return api_err(-EINVAL);
+	if (index >= img->nr_atoms)
+		return api_err(-ERANGE);
+	ai.index = index;
+	ai.nr = obj->nr[index];
+	ai.syscall = systab_name(systab_native_profile(), ai.nr);
+	ai.role = SYSLET_ROLE_UNKNOWN;
+	ai.source = img->source;
 	d = img->debug ? &img->debug[index] : NULL;
 	if (d) {
-		info->line = d->line;
-		info->col = d->col;
+		ai.line = d->line;
+		ai.col = d->col;
 		if ((unsigned)d->role < SLO_NR_ROLES)
-			info->role = (enum syslet_role)d->role;
+			ai.role = (enum syslet_role)d->role;
 		if (d->syscall && *d->syscall)
-			info->syscall = d->syscall;
-		info->text = d->text;
+			ai.syscall = d->syscall;
+		ai.text = d->text;
 	}
-	info->role_name = syslet_role_name(info->role);
+	ai.role_name = syslet_role_name(ai.role);
+	api_sz_copy(info, &ai, sizeof(ai));
 	return 0;
 }

@@ -81,20 +81,20 @@ struct syslet_uatom *interp_fast(struct interp_fast *fp)
 
 		/* copy_uatom() as straight-line loads; any fault leaves the
 		 * atom to the full loop, which reports it. */
-		EMUL_GET_OR_GOTO(p, &u->flags, out);
+		EMUL_GET_OR_GOTO(p, INTERP_UFIELD(u, flags), out);
 		a.flags = p;
-		EMUL_GET_OR_GOTO(p, &u->nr, out);
+		EMUL_GET_OR_GOTO(p, INTERP_UFIELD(u, nr), out);
 		a.nr = p;
 		if ((a.flags & SYSLET_ASYNC) || a.nr >= nrs)
 			break;
-		EMUL_GET_OR_GOTO(p, &u->ret_ptr, out);
+		EMUL_GET_OR_GOTO(p, INTERP_UFIELD(u, ret_ptr), out);
 		a.ret_ptr = (long *)p;
-		EMUL_GET_OR_GOTO(p, &u->next, out);
+		EMUL_GET_OR_GOTO(p, INTERP_UFIELD(u, next), out);
 		a.next = (struct syslet_uatom *)p;
 		a.args[0] = a.args[1] = a.args[2] = 0;
 		a.args[3] = a.args[4] = a.args[5] = 0;
 #define INTERP_FAST_ARG(i)                                              \
-		EMUL_GET_OR_GOTO(p, &u->arg_ptr[i], out);               \
+		EMUL_GET_OR_GOTO(p, INTERP_UARG(u, i), out);              \
 		if (!p)                                                 \
 			goto fetched;                                   \
 		EMUL_GET_OR_GOTO(v, p, out);                            \
@@ -143,7 +143,7 @@ fetched:
 		else if (interp_goes_on(a.flags, ret))
 			u = a.next;
 		else if (a.flags & SYSLET_SKIP_TO_NEXT_ON_STOP)
-			u = u + 1;
+			u = interp_after(u);
 		else
 			u = NULL;
 		if (!u) {

@@ -4,6 +4,8 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 #include "emul.h"
 #include "emul-fault.h"
@@ -14,6 +16,32 @@
  * or through io_uring; what is fetched, stored and taken next is decided
  * here, the same way for all of them.
  */
+
+/*
+ * The address of field @f (arg_ptr[@i] for INTERP_UARG) of the atom at
+ * user address @u.  An atom may sit at any address: the kernel reads its
+ * words with get_user(), which x86 allows misaligned, and the tests place
+ * atoms so.  Our loads are single movs too, but a C member access through
+ * a misaligned struct pointer is undefined (UBSan stops on it), so the
+ * address is computed as an integer, which also wraps as the kernel's
+ * does for an atom near the top of the address space (32-bit); the code
+ * generated is the same.
+ */
+#define INTERP_UFIELD(u, f)                                             \
+	((const void *)((uintptr_t)(u) + offsetof(struct syslet_uatom, f)))
+#define INTERP_UARG(u, i)                                               \
+	((const void *)((uintptr_t)(u) +                                \
+			offsetof(struct syslet_uatom, arg_ptr) +        \
+			(i) * sizeof(unsigned long *)))
+
+/* The atom after @u in memory (SYSLET_SKIP_TO_NEXT_ON_STOP).  Like the
+ * field addresses above it wraps at the top of the address space, as the
+ * kernel's pointer arithmetic does (-fno-strict-overflow): the result is
+ * then an address that faults, not undefined behaviour. */
+static inline struct syslet_uatom *interp_after(const struct syslet_uatom *u)
+{
+	return (struct syslet_uatom *)((uintptr_t)u + sizeof(*u));
+}
 
 /*
  * copy_uatom(): the fixed fields, then the arguments through arg_ptr[]
@@ -28,12 +56,13 @@ interp_fetch(struct emul_atom *a, const struct syslet_uatom *u)
 	int err;
 	unsigned int i;
 
-	err = emul_get(&a->flags, &u->flags);
-	err |= emul_get(&a->nr, &u->nr);
-	err |= emul_get((unsigned long *)&a->ret_ptr, &u->ret_ptr);
-	err |= emul_get((unsigned long *)&a->next, &u->next);
+	err = emul_get(&a->flags, INTERP_UFIELD(u, flags));
+	err |= emul_get(&a->nr, INTERP_UFIELD(u, nr));
+	err |= emul_get((unsigned long *)&a->ret_ptr,
+			INTERP_UFIELD(u, ret_ptr));
+	err |= emul_get((unsigned long *)&a->next, INTERP_UFIELD(u, next));
 	for (i = 0; i < 6; i++) {
-		err |= emul_get(&p, &u->arg_ptr[i]);
+		err |= emul_get(&p, INTERP_UARG(u, i));
 		if (!p)
 			break;
 		if (emul_get(&a->args[i], (const void *)p))
@@ -74,7 +103,7 @@ interp_next(struct syslet_uatom *u, const struct emul_atom *a, long ret,
 	}
 	if (a->flags & SYSLET_SKIP_TO_NEXT_ON_STOP) {
 		*end = SYSLET_END_NONE;
-		return u + 1;
+		return interp_after(u);
 	}
 	*end = SYSLET_END_STOP;
 	return NULL;
@@ -120,6 +149,7 @@ static inline void interp_event(struct syslet_uatom *u,
 	struct syslet_event ev;
 	struct syslet_event *e = out ? out : &ev;
 
+	e->sz = sizeof(*e);
 	e->atom = u;
 	e->flags = a->flags;
 	e->nr = a->nr;

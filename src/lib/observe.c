@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include "api.h"
 #include "emul.h"
 
 syslet_trace_fn emul_trace_fn;
@@ -13,14 +14,14 @@ static unsigned long long trace_seq;
 
 int syslet_set_trace(syslet_trace_fn fn, void *ctx)
 {
-	const struct syslet_backend *b;
+	const struct backend *b;
 	long err;
 
 	/* ctx first: a worker that sees the new fn must see its ctx. */
 	__atomic_store_n(&emul_trace_ctx, ctx, __ATOMIC_RELEASE);
 	__atomic_store_n(&emul_trace_fn, fn, __ATOMIC_RELEASE);
-	b = syslet__backend(&err);
-	return b && b->observed ? 0 : -ENOTSUP;
+	b = backend_get(&err);
+	return api_err(b && b->observed ? 0 : -ENOTSUP);
 }
 
 void emul_trace_emit(struct syslet_event *ev)
@@ -44,7 +45,15 @@ struct emul_tstats {
 	struct emul_tstats	*next, **pprev;
 };
 
-#define EMUL_NSTATS (sizeof(struct syslet_stats) / sizeof(unsigned long long))
+/* The counters: every field after sz, all unsigned long long. */
+#define EMUL_STATS_FIRST offsetof(struct syslet_stats, execs)
+#define EMUL_NSTATS ((sizeof(struct syslet_stats) - EMUL_STATS_FIRST) / \
+		     sizeof(unsigned long long))
+_Static_assert((sizeof(struct syslet_stats) - EMUL_STATS_FIRST) %
+	       sizeof(unsigned long long) == 0,
+	       "struct syslet_stats holds only counters after sz");
+#define EMUL_COUNTERS(st) \
+	((unsigned long long *)((char *)(st) + EMUL_STATS_FIRST))
 
 static pthread_mutex_t stats_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct emul_tstats *stats_live;
@@ -56,8 +65,8 @@ static __thread struct emul_tstats *stats_mine;
 static void stats_thread_exit(void *arg)
 {
 	struct emul_tstats *t = arg;
-	unsigned long long *g = (unsigned long long *)&stats_gone;
-	const unsigned long long *f = (const unsigned long long *)&t->s;
+	unsigned long long *g = EMUL_COUNTERS(&stats_gone);
+	const unsigned long long *f = EMUL_COUNTERS(&t->s);
 
 	pthread_mutex_lock(&stats_lock);
 	for (size_t i = 0; i < EMUL_NSTATS; i++)
@@ -135,49 +144,62 @@ void emul_stats_flush(struct emul_lstats *ls)
 /* The sum over all threads, live and gone; stats_lock held. */
 static void stats_sum_locked(unsigned long long *sum)
 {
-	const unsigned long long *g = (const unsigned long long *)&stats_gone;
+	const unsigned long long *g = EMUL_COUNTERS(&stats_gone);
 
 	for (size_t i = 0; i < EMUL_NSTATS; i++)
 		sum[i] = g[i];
 	for (struct emul_tstats *t = stats_live; t; t = t->next) {
-		const unsigned long long *f =
-			(const unsigned long long *)&t->s;
+		const unsigned long long *f = EMUL_COUNTERS(&t->s);
 
 		for (size_t i = 0; i < EMUL_NSTATS; i++)
 			sum[i] += __atomic_load_n(&f[i], __ATOMIC_RELAXED);
 	}
 }
 
-void syslet_get_stats(struct syslet_stats *st)
+int syslet_get_stats(struct syslet_stats *st)
 {
-	unsigned long long *dst = (unsigned long long *)st;
-	const unsigned long long *base = (const unsigned long long *)&stats_base;
+	struct syslet_stats sum = { .sz = sizeof(sum) };
+	unsigned long long *dst = EMUL_COUNTERS(&sum);
+	const unsigned long long *base = EMUL_COUNTERS(&stats_base);
 
+	if (!api_sz_ok(st, sizeof(*st)))
+		return api_err(-EINVAL);
 	pthread_mutex_lock(&stats_lock);
 	stats_sum_locked(dst);
 	for (size_t i = 0; i < EMUL_NSTATS; i++)
 		dst[i] -= base[i];
 	pthread_mutex_unlock(&stats_lock);
+	api_sz_copy(st, &sum, sizeof(sum));
+	return 0;
 }
 
 void syslet_reset_stats(void)
 {
 	pthread_mutex_lock(&stats_lock);
-	stats_sum_locked((unsigned long long *)&stats_base);
+	stats_sum_locked(EMUL_COUNTERS(&stats_base));
 	pthread_mutex_unlock(&stats_lock);
 }
 
 struct syslet_uatom *syslet_step(struct syslet_uatom *atom,
 				 struct syslet_event *ev)
 {
-	if (emul_init()) {
-		if (ev) {
-			memset(ev, 0, sizeof(*ev));
-			ev->atom = atom;
-			ev->end = SYSLET_END_FAULT;
-			ev->ret = -ENOSYS;
-		}
-		return NULL;
+	struct syslet_event mine = { .sz = sizeof(mine) };
+	struct syslet_uatom *next;
+	int err;
+
+	if (ev && !api_sz_ok(ev, sizeof(*ev)))
+		return api_null(EINVAL);
+	err = emul_init();
+	if (err) {
+		mine.atom = atom;
+		mine.end = SYSLET_END_FAULT;
+		mine.ret = -ENOSYS;
+		next = api_null(err < 0 ? -err : ENOSYS);
+	} else {
+		next = emul_step(atom, &mine);
+		errno = 0;
 	}
-	return emul_step(atom, ev);
+	if (ev)
+		api_sz_copy(ev, &mine, sizeof(mine));
+	return next;
 }

@@ -4,17 +4,29 @@
 #include <stdlib.h>
 #include <string.h>
 #include "libsyslet.h"
+#include "api.h"
 #include "backend.h"
 
-int syslet_ring_init(struct syslet_ring *ring, unsigned long entries,
-		     unsigned long max_threads)
+/* The fields of the first layout, which every caller's ring holds; a
+ * field added later is used only where ring->sz holds it. */
+#define RING_SZ_MIN (offsetof(struct syslet_ring, registered) + \
+		     sizeof(((struct syslet_ring *)0)->registered))
+
+int syslet_ring__init(struct syslet_ring *ring, unsigned long entries,
+		      unsigned long max_threads)
 {
-	memset(ring, 0, sizeof(*ring));
+	size_t sz;
+
+	if (!api_sz_ok(ring, sizeof(*ring)) || ring->sz < RING_SZ_MIN)
+		return api_err(-EINVAL);
+	sz = ring->sz;
+	memset(ring, 0, sz);
+	ring->sz = sz;
 	if (!entries || entries > (~0UL / sizeof(void *)))
-		return -EINVAL;
+		return api_err(-EINVAL);
 	ring->slots = calloc(entries, sizeof(*ring->slots));
 	if (!ring->slots)
-		return -ENOMEM;
+		return api_err(-ENOMEM);
 	ring->entries = entries;
 	ring->head.completion_ring = ring->slots;
 	ring->head.ring_size_bytes = entries * sizeof(*ring->slots);
@@ -24,13 +36,13 @@ int syslet_ring_init(struct syslet_ring *ring, unsigned long entries,
 
 		free(ring->slots);
 		ring->slots = NULL;
-		return err;
+		return api_err(err);
 	}
 	ring->registered = 1;
 	return 0;
 }
 
-void syslet_ring_exit(struct syslet_ring *ring)
+void syslet_ring__exit(struct syslet_ring *ring)
 {
 	if (ring->registered)
 		sys_async_unregister(&ring->head, sizeof(ring->head));
@@ -39,41 +51,44 @@ void syslet_ring_exit(struct syslet_ring *ring)
 	ring->slots = NULL;
 }
 
-struct syslet_uatom *syslet_ring_peek(const struct syslet_ring *ring)
+struct syslet_uatom *syslet_ring__peek(const struct syslet_ring *ring)
 {
+	struct syslet_uatom *a;
+
 	if (!ring->slots)
-		return NULL;
-	return __atomic_load_n(&ring->slots[ring->head_idx], __ATOMIC_ACQUIRE);
+		return api_null(EINVAL);
+	a = __atomic_load_n(&ring->slots[ring->head_idx], __ATOMIC_ACQUIRE);
+	return a ? a : api_null(EAGAIN);
 }
 
-struct syslet_uatom *syslet_ring_pop(struct syslet_ring *ring)
+struct syslet_uatom *syslet_ring__pop(struct syslet_ring *ring)
 {
-	struct syslet_uatom *a = syslet_ring_peek(ring);
+	struct syslet_uatom *a = syslet_ring__peek(ring);
 	long err;
-	const struct syslet_backend *b;
+	const struct backend *b;
 
 	if (!a)
 		return NULL;
 	__atomic_store_n(&ring->slots[ring->head_idx], NULL, __ATOMIC_RELEASE);
 	if (++ring->head_idx == ring->entries)
 		ring->head_idx = 0;
-	b = syslet__backend(&err);
+	b = backend_get(&err);
 	if (b && b->ring_freed)
 		b->ring_freed();
 	return a;
 }
 
-struct syslet_uatom *syslet_ring_wait_pop(struct syslet_ring *ring,
-					  unsigned long n, long *err)
+struct syslet_uatom *syslet_ring__wait_pop(struct syslet_ring *ring,
+					   unsigned long n)
 {
-	struct syslet_uatom *a = syslet_ring_pop(ring);
+	struct syslet_uatom *a = syslet_ring__pop(ring);
 
-	*err = 0;
-	if (a)
+	if (a || errno != EAGAIN)
 		return a;
-	if (sys_async_wait(n)) {
-		*err = -errno;
+	if (sys_async_wait(n))
 		return NULL;
-	}
-	return syslet_ring_pop(ring);
+	a = syslet_ring__pop(ring);
+	/* async_wait returned without a completion: nothing is busy, so
+	 * nothing will come (as wait(2) says when no child is left). */
+	return a || errno != EAGAIN ? a : api_null(ECHILD);
 }

@@ -1475,7 +1475,7 @@ static int ur_registered(void)
 	return __atomic_load_n(&ur_heads, __ATOMIC_RELAXED);
 }
 
-const struct syslet_backend syslet_backend_uring = {
+const struct backend uring_backend = {
 	.name = "uring",
 	.probe = ur_probe,
 	.async_register = ur_register,

@@ -75,6 +75,15 @@ bool srun_is_call(unsigned long nr)
 	return umem < 0 || nr != (unsigned long)umem;
 }
 
+long srun_result(const struct syslet_inst *inst,
+		 const struct syslet_uatom *atom)
+{
+	long res = 0;
+
+	syslet_inst__result(inst, atom, &res);
+	return res;
+}
+
 bool srun_failed(const struct syslet_inst *inst,
 		 const struct syslet_uatom *atom, long *res)
 {
@@ -86,7 +95,7 @@ bool srun_failed(const struct syslet_inst *inst,
 		*res = -ENOSYS;
 		return true;
 	}
-	*res = syslet_inst__result(inst, atom);
+	*res = srun_result(inst, atom);
 	return srun_is_call(nr) && *res < 0 && *res > -4096;
 }
 
@@ -94,7 +103,7 @@ void srun_stop_report(FILE *out, const char *progname, const char *arg,
 		      const char *entry, const struct syslet_inst *inst,
 		      const struct syslet_uatom *atom, long result)
 {
-	struct syslet_atom_info ai;
+	SYSLET_OPTS(syslet_atom_info, ai);
 	const char *ran = srun_call_name(atom->nr);
 	char res[48], num[48];
 
@@ -398,8 +407,7 @@ int srun_run(const struct srun_opts *opts, const struct syslet_obj *obj,
 	double t0;
 
 	if (opts->each) {
-		const struct syslet_param *p;
-		int n = syslet_obj__entry_params(obj, entry, &p);
+		int n = syslet_obj__entry_params(obj, entry);
 
 		if (n != 1) {
 			fprintf(stderr,

@@ -67,7 +67,7 @@ const char *srun_pick_entry(const struct syslet_obj *obj, const char *want,
 	size_t n = syslet_obj__entry_count(obj);
 
 	if (want) {
-		if (syslet_obj__entry_params(obj, want, NULL) >= 0)
+		if (syslet_obj__entry_params(obj, want) >= 0)
 			return want;
 		fprintf(stderr, "%s: no syslet named '%s'; the image has:",
 			progname, want);

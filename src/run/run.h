@@ -61,6 +61,9 @@ const char *srun_call_name(unsigned long nr);
 /* Whether @nr is a system call (everything but umem_add, whose results
  * are values, never errors). */
 bool srun_is_call(unsigned long nr);
+/* What @atom of @inst last stored (0 for an atom not of @inst). */
+long srun_result(const struct syslet_inst *inst,
+		 const struct syslet_uatom *atom);
 /* Whether a syslet that ended at @atom ended because a call failed: its
  * number was past the table (-ENOSYS, not stored), or it is a system
  * call whose result is an errno.  The result in *res. */

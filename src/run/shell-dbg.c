@@ -92,7 +92,7 @@ void shl_dbg_free(struct shell *sh)
 	 * exit, with their instances, programs and ring. */
 	running = shl_exec_end_flights(sh, d->ring_on ? &d->ring : NULL);
 	if (d->ring_on && !running) {
-		syslet_ring_exit(&d->ring);
+		syslet_ring__exit(&d->ring);
 	} else if (d->ring_on) {
 		struct syslet_ring *r = malloc(sizeof(*r));
 
@@ -121,7 +121,8 @@ struct syslet_ring *shl_ring(struct shell *sh)
 
 	if (d->ring_on)
 		return &d->ring;
-	err = syslet_ring_init(&d->ring, entries, threads);
+	d->ring.sz = sizeof(d->ring);
+	err = syslet_ring__init(&d->ring, entries, threads);
 	if (err) {
 		shl_error(sh, "async_register (backend %s): %s",
 			  syslet_backend_name() ? syslet_backend_name() : "?",
@@ -193,16 +194,20 @@ static void shl_dbg_load_info(struct shell *sh)
 		syslet_obj__profile(p->obj), n == 1 ? "y" : "ies");
 	for (i = 0; i < n; i++) {
 		const char *e = syslet_obj__entry_name(p->obj, i);
-		const struct syslet_param *params;
-		int np = syslet_obj__entry_params(p->obj, e, &params);
+		int np = syslet_obj__entry_params(p->obj, e);
 
 		fprintf(sh->out, "%s %s(", i ? "," : "", e);
-		for (k = 0; k < np; k++)
+		for (k = 0; k < np; k++) {
+			SYSLET_OPTS(syslet_param, pa);
+
+			if (syslet_obj__entry_param(p->obj, e, (size_t)k, &pa))
+				continue;
 			fprintf(sh->out, "%s%s %s", k ? ", " : "",
-				params[k].type == SYSLET_PARAM_STR ? "str" :
-				params[k].type == SYSLET_PARAM_SOCKADDR_IN ?
+				pa.type == SYSLET_PARAM_STR ? "str" :
+				pa.type == SYSLET_PARAM_SOCKADDR_IN ?
 				"sockaddr_in" : "int",
-				params[k].name);
+				pa.name);
+		}
 		fputc(')', sh->out);
 	}
 	fputc('\n', sh->out);
@@ -352,7 +357,7 @@ SHL_HANDLER(list)
 		if (from >= 0 && (cur < from || (to >= 0 && cur >= to) || !*p))
 			show = false;
 		if (line >= 0) {
-			struct syslet_atom_info ai;
+			SYSLET_OPTS(syslet_atom_info, ai);
 
 			show = cur >= 0 &&
 			       syslet_obj__atom_info(d->prog->obj, (size_t)cur,
@@ -393,7 +398,7 @@ static long shl_locate(struct shell *sh, int argc, char **argv)
 	}
 	if (shl_parse_long(w, &v)) {
 		for (i = 0; i < n; i++) {
-			struct syslet_atom_info ai;
+			SYSLET_OPTS(syslet_atom_info, ai);
 
 			if (syslet_obj__atom_info(p->obj, i, &ai) == 0 &&
 			    ai.line == (unsigned long)v)
@@ -428,7 +433,7 @@ static long shl_locate(struct shell *sh, int argc, char **argv)
 
 static void shl_describe_atom(struct shell *sh, size_t atom)
 {
-	struct syslet_atom_info ai;
+	SYSLET_OPTS(syslet_atom_info, ai);
 
 	fprintf(sh->out, "[%zu]", atom);
 	if (syslet_obj__atom_info(sh->dbg->prog->obj, atom, &ai) != 0)
@@ -527,7 +532,7 @@ static int shl_start(struct shell *sh, const char *entry, int argc,
 		shl_error(sh, "run: the program has no entry");
 		return -1;
 	}
-	if (syslet_obj__entry_params(d->prog->obj, entry, NULL) < 0) {
+	if (syslet_obj__entry_params(d->prog->obj, entry) < 0) {
 		shl_error(sh, "run: no entry '%s'", entry);
 		return -1;
 	}
@@ -640,7 +645,7 @@ static int shl_resume(struct shell *sh, bool first)
 			shl_said_async(sh);
 			return 0;
 		}
-		shl_report_end(sh, x.end, syslet_inst__result(d->inst, x.end));
+		shl_report_end(sh, x.end, srun_result(d->inst, x.end));
 		return 0;
 	}
 	shl_interrupted = 0;
@@ -673,8 +678,7 @@ SHL_HANDLER(run)
 
 	if (!shl_need_prog(sh, "run"))
 		return -1;
-	if (argc > 1 && syslet_obj__entry_params(d->prog->obj, argv[1],
-						 NULL) >= 0) {
+	if (argc > 1 && syslet_obj__entry_params(d->prog->obj, argv[1]) >= 0) {
 		entry = argv[1];
 		skip = 2;
 	}
@@ -708,7 +712,7 @@ static int shl_steps(struct shell *sh, int argc, char **argv,
 		return -1;
 	shl_interrupted = 0;
 	for (i = 0; i < n && !shl_interrupted; i++) {
-		struct syslet_atom_info ai;
+		SYSLET_OPTS(syslet_atom_info, ai);
 		unsigned int line = 0;
 
 		if (syslet_inst__atom_info(d->inst, d->pc, &ai) == 0)
@@ -920,7 +924,7 @@ static void shl_show_ring(struct shell *sh)
 			const char *ran = srun_call_name(a->nr);
 
 			srun_format_result(res, sizeof(res),
-					   syslet_inst__result(inst, a),
+					   srun_result(inst, a),
 					   srun_is_call(a->nr));
 			fprintf(sh->out, "[%ld]", syslet_inst__atom_index(inst, a));
 			if (ran)
@@ -991,7 +995,7 @@ SHL_HANDLER(backend)
 	/* The backend changes only while no head is registered. */
 	if (d->ring_on) {
 		shl_drop_inst(sh);
-		syslet_ring_exit(&d->ring);
+		syslet_ring__exit(&d->ring);
 		d->ring_on = false;
 	}
 	err = syslet_set_backend(argv[1]);

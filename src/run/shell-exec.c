@@ -73,7 +73,7 @@ static struct shl_flight *shl_flight_add_locked(struct syslet_inst *inst,
 void shl_print_event(struct shell *sh, FILE *out, struct syslet_inst *inst,
 		     const struct syslet_event *ev)
 {
-	struct syslet_atom_info ai;
+	SYSLET_OPTS(syslet_atom_info, ai);
 	bool have = inst && syslet_inst__atom_info(inst, ev->atom, &ai) == 0;
 	const char *name;
 	char res[64];
@@ -109,7 +109,7 @@ static void shl_exec_on_event(const struct syslet_event *ev, void *ctx)
 	struct shell *sh;
 	struct shl_exec *x;
 	struct shl_flight *f;
-	struct syslet_atom_info ai;
+	SYSLET_OPTS(syslet_atom_info, ai);
 
 	(void)ctx;
 	pthread_mutex_lock(&shl_exec_lock);
@@ -382,6 +382,7 @@ struct syslet_uatom *shl_exec_step(struct shell *sh, struct shl_exec *x,
 
 	memset(x, 0, sizeof(*x));
 	x->inst = inst;
+	x->last.sz = sizeof(x->last);
 	sh->stepping = true;
 	next = syslet_step(atom, &x->last);
 	sh->stepping = false;
@@ -393,7 +394,7 @@ struct syslet_uatom *shl_exec_step(struct shell *sh, struct shl_exec *x,
 void shl_exec_steps(struct shell *sh, struct shl_exec *x,
 		    struct syslet_inst *inst, struct syslet_uatom *atom)
 {
-	struct syslet_atom_info ai;
+	SYSLET_OPTS(syslet_atom_info, ai);
 	struct shl_exec one;
 
 	memset(x, 0, sizeof(*x));

@@ -64,7 +64,7 @@ static void print_next(FILE *out, const struct syslet_inst *inst,
 void srun_trace_line(FILE *out, const struct syslet_inst *inst, int tag,
 		     const struct syslet_event *ev)
 {
-	struct syslet_atom_info ai;
+	SYSLET_OPTS(syslet_atom_info, ai);
 	char res[48];
 	const char *where;
 
@@ -102,7 +102,7 @@ static void observe(const struct syslet_event *ev, void *ctx)
 {
 	struct srun_trace *tr = ctx;
 	const struct slot *s;
-	struct syslet_atom_info ai;
+	SYSLET_OPTS(syslet_atom_info, ai);
 
 	pthread_mutex_lock(&tr->lock);
 	s = slot_of(tr, ev->atom);
@@ -168,7 +168,7 @@ static void stat_line(const char *name, unsigned long long v)
 
 void srun_trace_stop(struct srun_trace *tr, double wall)
 {
-	struct syslet_stats st;
+	SYSLET_OPTS(syslet_stats, st);
 
 	syslet_set_trace(NULL, NULL);
 	if (!tr->opts->stats)

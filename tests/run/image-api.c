@@ -8,8 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <cmocka.h>
 
 #include "libsyslet.h"
@@ -55,8 +59,8 @@ static struct syslet_obj *open_sample(struct slo_image *img)
 static void test_listing(void **state)
 {
 	struct syslet_obj *obj = open_sample(sample_image(systab_native_profile()));
-	const struct syslet_param *p;
-	struct syslet_atom_info ai;
+	SYSLET_OPTS(syslet_param, p);
+	SYSLET_OPTS(syslet_atom_info, ai);
 
 	assert_string_equal(syslet_obj__profile(obj),
 			    systab_profile_name(systab_native_profile()));
@@ -64,10 +68,15 @@ static void test_listing(void **state)
 	assert_int_equal(syslet_obj__entry_count(obj), 1);
 	assert_string_equal(syslet_obj__entry_name(obj, 0), "cat");
 	assert_null(syslet_obj__entry_name(obj, 1));
-	assert_int_equal(syslet_obj__entry_params(obj, "cat", &p), 1);
-	assert_string_equal(p[0].name, "path");
-	assert_int_equal(p[0].type, SYSLET_PARAM_STR);
-	assert_int_equal(syslet_obj__entry_params(obj, "dog", NULL), -1);
+	assert_int_equal(errno, ERANGE);
+	assert_int_equal(syslet_obj__entry_params(obj, "cat"), 1);
+	assert_int_equal(syslet_obj__entry_param(obj, "cat", 0, &p), 0);
+	assert_string_equal(p.name, "path");
+	assert_int_equal(p.type, SYSLET_PARAM_STR);
+	assert_int_equal(syslet_obj__entry_param(obj, "cat", 1, &p), -ERANGE);
+	assert_int_equal(syslet_obj__entry_param(obj, "dog", 0, &p), -ENOENT);
+	assert_int_equal(syslet_obj__entry_params(obj, "dog"), -ENOENT);
+	assert_int_equal(errno, ENOENT);
 	assert_int_equal(syslet_obj__cell_count(obj), 3);
 	assert_int_equal(syslet_obj__atom_count(obj), 4);
 
@@ -79,13 +88,65 @@ static void test_listing(void **state)
 	assert_int_equal(syslet_obj__atom_info(obj, 2, &ai), 0);
 	assert_int_equal(ai.role, SYSLET_ROLE_STOP);
 	assert_string_equal(ai.syscall, "close");
-	assert_int_equal(syslet_obj__atom_info(obj, 4, &ai), -1);
+	assert_int_equal(syslet_obj__atom_info(obj, 4, &ai), -ERANGE);
+	syslet_obj__close(obj);
+}
+
+/* syslet_atom_info as an older header declared it (up to syscall), with
+ * the caller's data after it; and as a newer one, a field longer. */
+struct old_atom_info {
+	size_t		sz;
+	size_t		index;
+	long		nr;
+	const char	*syscall;
+};
+
+static void test_sized(void **state)
+{
+	struct syslet_obj *obj = open_sample(sample_image(systab_native_profile()));
+	struct {
+		struct old_atom_info	ai;
+		char			after[16];
+	} old;
+	struct {
+		struct syslet_atom_info	ai;
+		long			later;
+	} nw;
+	SYSLET_OPTS(syslet_param, p);
+
+	(void)state;
+	memset(&old, 'x', sizeof(old));
+	old.ai.sz = sizeof(old.ai);
+	assert_int_equal(syslet_obj__atom_info(obj, 2, (void *)&old.ai), 0);
+	assert_int_equal(old.ai.sz, sizeof(old.ai));
+	assert_int_equal(old.ai.index, 2);
+	assert_string_equal(old.ai.syscall, "close");
+	for (size_t i = 0; i < sizeof(old.after); i++)
+		assert_int_equal(old.after[i], 'x');
+
+	memset(&nw, 0, sizeof(nw));
+	nw.ai.sz = sizeof(nw);
+	assert_int_equal(syslet_obj__atom_info(obj, 0, &nw.ai), 0);
+	assert_string_equal(nw.ai.text, "fd = open(path, 0);");
+	assert_int_equal(nw.later, 0);
+	nw.later = 1;
+	nw.ai.text = NULL;
+	assert_int_equal(syslet_obj__atom_info(obj, 0, &nw.ai), -EINVAL);
+	assert_int_equal(errno, EINVAL);
+	assert_null(nw.ai.text);
+	nw.ai.sz = 0;
+	assert_int_equal(syslet_obj__atom_info(obj, 0, &nw.ai), -EINVAL);
+
+	p.sz = 0;
+	assert_int_equal(syslet_obj__entry_param(obj, "cat", 0, &p), -EINVAL);
+	assert_null(p.name);
 	syslet_obj__close(obj);
 }
 
 /* Every pointer of an instance lands in that instance, never another. */
 static void test_instances(void **state)
 {
+	long res = 0;
 	struct syslet_obj *obj = open_sample(sample_image(systab_native_profile()));
 	struct syslet_inst *in[3];
 	char err[256];
@@ -117,13 +178,18 @@ static void test_instances(void **state)
 		assert_non_null(syslet_inst__atom(in[i], 2)->ret_ptr);
 		*syslet_inst__atom(in[i], 2)->ret_ptr = -9;
 		assert_int_equal(syslet_inst__result(in[i],
-				 syslet_inst__atom(in[i], 2)), -9);
+				 syslet_inst__atom(in[i], 2), &res), 0);
+		assert_int_equal(res, -9);
+		assert_int_equal(syslet_inst__result(in[i],
+				 (struct syslet_uatom *)((char *)a0 + 8), &res),
+				 -ERANGE);
 		assert_int_equal(syslet_inst__atom_index(in[i], a0), 0);
 		for (int j = 0; j < 3; j++)
 			if (j != i)
-				assert_int_equal(syslet_inst__atom_index(in[j], a0), -1);
+				assert_int_equal(syslet_inst__atom_index(in[j], a0),
+						 -ERANGE);
 		assert_int_equal(syslet_inst__atom_index(in[i],
-				 (struct syslet_uatom *)((char *)a0 + 8)), -1);
+				 (struct syslet_uatom *)((char *)a0 + 8)), -ERANGE);
 	}
 	/* Cells are private. */
 	*syslet_inst__cell(in[0], "cat.n") = 7;
@@ -154,12 +220,13 @@ static void test_bind(void **state)
 					   sizeof(err)), 0);
 	assert_string_equal((char *)*syslet_inst__cell(in, "cat.path"), "def");
 	assert_int_equal(syslet_inst__bind(in, "cat", 2, args, err,
-					   sizeof(err)), -1);
+					   sizeof(err)), -EINVAL);
 	assert_string_equal(err, "cat takes 1 parameter (str path), got 2");
 	assert_int_equal(syslet_inst__bind(in, "cat", 0, args, err,
-					   sizeof(err)), -1);
+					   sizeof(err)), -EINVAL);
 	assert_int_equal(syslet_inst__bind(in, "dog", 0, args, err,
-					   sizeof(err)), -1);
+					   sizeof(err)), -ENOENT);
+	assert_int_equal(errno, ENOENT);
 	assert_string_equal(err, "no syslet named 'dog'");
 	syslet_inst__free(in);
 	syslet_obj__close(obj);
@@ -169,7 +236,7 @@ static void test_bind(void **state)
 	obj = open_sample(img);
 	in = syslet_obj__instantiate(obj, err, sizeof(err));
 	assert_int_equal(syslet_inst__bind(in, "cat", 1, args, err,
-					   sizeof(err)), -1);
+					   sizeof(err)), -EINVAL);
 	assert_string_equal(err, "parameter path of cat: expected int, got 'abc'");
 	assert_int_equal(syslet_inst__bind(in, "cat", 1, nums, err,
 					   sizeof(err)), 0);
@@ -178,7 +245,7 @@ static void test_bind(void **state)
 					   sizeof(err)), 0);
 	assert_int_equal((long)*syslet_inst__cell(in, "cat.path"), -5);
 	assert_int_equal(syslet_inst__bind(in, "cat", 1, nums + 2, err,
-					   sizeof(err)), -1);
+					   sizeof(err)), -EINVAL);
 	syslet_inst__free(in);
 	syslet_obj__close(obj);
 }
@@ -227,7 +294,7 @@ static void test_bind_sockaddr_in(void **state)
 		{ 2, 0, 0, 1, 0, 0, 0, 0 },
 		{ 2, 0, 0xff, 0xff, 127, 0, 0, 1 },
 	};
-	const struct syslet_param *p;
+	SYSLET_OPTS(syslet_param, p);
 	struct syslet_obj *obj;
 	struct syslet_inst *in;
 	char err[256];
@@ -235,8 +302,9 @@ static void test_bind_sockaddr_in(void **state)
 	(void)state;
 	img->syms[2].param_type = SLO_PARAM_SOCKADDR_IN;
 	obj = open_sample(img);
-	assert_int_equal(syslet_obj__entry_params(obj, "cat", &p), 1);
-	assert_int_equal(p[0].type, SYSLET_PARAM_SOCKADDR_IN);
+	assert_int_equal(syslet_obj__entry_params(obj, "cat"), 1);
+	assert_int_equal(syslet_obj__entry_param(obj, "cat", 0, &p), 0);
+	assert_int_equal(p.type, SYSLET_PARAM_SOCKADDR_IN);
 	in = syslet_obj__instantiate(obj, err, sizeof(err));
 	assert_non_null(in);
 	for (int i = 0; i < 4; i++) {
@@ -251,11 +319,11 @@ static void test_bind_sockaddr_in(void **state)
 	}
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		assert_int_equal(syslet_inst__bind(in, "cat", 1, bad + i, err,
-						   sizeof(err)), -1);
+						   sizeof(err)), -EINVAL);
 		assert_non_null(strstr(err, "expected HOST:PORT"));
 	}
 	assert_int_equal(syslet_inst__bind(in, "cat", 0, bad, err,
-					   sizeof(err)), -1);
+					   sizeof(err)), -EINVAL);
 	assert_string_equal(err, "cat takes 1 parameter (sockaddr_in path), "
 			    "got 0");
 	syslet_inst__free(in);
@@ -582,10 +650,109 @@ static void test_fork_strings(void **state)
 	syslet_obj__close(obj);
 }
 
+/*
+ * Where madvise(2) is refused (a kernel built without it answers ENOSYS,
+ * a sandbox EPERM), instances still get guard pages (PROT_NONE then),
+ * and a freed slot too large to zero by hand is still zero for the next
+ * instance.  In a child, which the filter cannot leave: plain checks,
+ * an exit code per failure.
+ */
+static void no_madvise_child(const struct syslet_obj *obj, size_t big, int e)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, nr)),
+		/* process_madvise too: the library batches guards in it. */
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_madvise, 1, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_process_madvise, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (unsigned)e),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
+	struct syslet_inst *a, *b;
+	unsigned char *buf;
+	char err[256], junk[4096];
+	size_t size = 0;
+	int p[2];
+	long n;
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog)) {
+		fprintf(stderr, "no seccomp filter here: %s\n", strerror(errno));
+		_exit(77);
+	}
+	a = syslet_obj__instantiate(obj, err, sizeof(err));
+	b = syslet_obj__instantiate(obj, err, sizeof(err));
+	if (!a || !b) {
+		fprintf(stderr, "instantiate: %s\n", err);
+		_exit(2);
+	}
+	buf = syslet_inst__object(a, "buf", &size);
+	if (size != big)
+		_exit(3);
+	/* A read into the buffer's last 16 bytes and on: the guard page. */
+	memset(junk, 0x5a, sizeof(junk));
+	if (pipe(p) || write(p[1], junk, sizeof(junk)) != sizeof(junk))
+		_exit(4);
+	n = read(p[0], buf + size - 16, sizeof(junk));
+	if (n != 16 && !(n < 0 && errno == EFAULT)) {
+		fprintf(stderr, "a read past the buffer: %ld\n", n);
+		_exit(5);
+	}
+	memset(buf, 0xa5, size);
+	syslet_inst__free(a);
+	a = syslet_obj__instantiate(obj, err, sizeof(err));
+	if (!a)
+		_exit(6);
+	buf = syslet_inst__object(a, "buf", &size);
+	for (size_t i = 0; i < size; i++)
+		if (buf[i]) {
+			fprintf(stderr, "a new instance's bss holds %#x at "
+				"%zu: the last one's\n", buf[i], i);
+			_exit(7);
+		}
+	syslet_inst__free(a);
+	syslet_inst__free(b);
+	_exit(0);
+}
+
+static void test_no_madvise(void **state)
+{
+	static const int errs[] = { ENOSYS, EPERM };
+
+	for (int i = 0; i < 2; i++) {
+		struct slo_image *img = sample_image(systab_native_profile());
+		/* A size of its own: its slab is made in the child. */
+		const size_t big = (96 << 10) + (size_t)i * 4096;
+		struct syslet_obj *obj;
+		int st;
+		pid_t pid;
+
+		img->size[SLO_SEC_BSS] = big;
+		img->syms[5].size = big;
+		obj = open_sample(img);
+		fflush(NULL);
+		pid = fork();
+		assert_true(pid >= 0);
+		if (pid == 0)
+			no_madvise_child(obj, big, errs[i]);
+		assert_int_equal(waitpid(pid, &st, 0), pid);
+		syslet_obj__close(obj);
+		if (WIFEXITED(st) && WEXITSTATUS(st) == 77)
+			skip();
+		if (!WIFEXITED(st) || WEXITSTATUS(st))
+			fail_msg("madvise refused with %s: the child %s %d",
+				 strerror(errs[i]), WIFEXITED(st) ?
+				 "exited" : "died of signal", WIFEXITED(st) ?
+				 WEXITSTATUS(st) : WTERMSIG(st));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_listing),
+		cmocka_unit_test(test_sized),
 		cmocka_unit_test(test_instances),
 		cmocka_unit_test(test_bind),
 		cmocka_unit_test(test_prefix),
@@ -597,6 +764,7 @@ int main(void)
 		cmocka_unit_test(test_lazy),
 		cmocka_unit_test(test_free_lazy),
 		cmocka_unit_test(test_fork_strings),
+		cmocka_unit_test(test_no_madvise),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -219,7 +219,7 @@ static void no_ring(void)
 
 	two_build(&t, 0);
 	errno = 0;
-	rt_check(syslet_exec_batch(atoms, 1, done, errs) == -1 &&
+	rt_check(syslet_exec_batch(atoms, 1, done, errs) == -EINVAL &&
 		 errno == EINVAL, "no ring: errno %d", errno);
 }
 

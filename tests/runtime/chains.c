@@ -124,7 +124,7 @@ static void ch_build(struct ch_mem *m)
 static struct syslet_uatom *ch_step(struct syslet_uatom *u, int *fault)
 {
 	struct syslet_uatom *last = NULL;
-	struct syslet_event ev;
+	SYSLET_OPTS(syslet_event, ev);
 
 	*fault = 0;
 	while (u) {

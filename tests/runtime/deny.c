@@ -17,7 +17,8 @@ int main(void)
 	unsigned long uid = (unsigned long)getuid(), gid = (unsigned long)getgid();
 	unsigned long cellp = (unsigned long)&tidcell, seccomp_op = PR_SET_SECCOMP;
 	unsigned long dumpable = PR_GET_DUMPABLE, getfs = ARCH_GET_FS;
-	struct syslet_stats st0, st1;
+	SYSLET_OPTS(syslet_stats, st0);
+	SYSLET_OPTS(syslet_stats, st1);
 	long ret;
 	pid_t me = getpid();
 	/* Each with arguments that would not give EPERM if the call ran:

@@ -13,7 +13,7 @@ int main(void)
 	struct syslet_uatom a[2], *done;
 	unsigned long cell, *cellp = &cell, one = 1, left, *leftp = &left;
 	unsigned long minus = -1UL;
-	struct syslet_stats st;
+	SYSLET_OPTS(syslet_stats, st);
 	long ret = 0, ret2 = 0;
 	int async;
 

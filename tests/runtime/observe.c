@@ -109,7 +109,7 @@ static void ob_expect(unsigned int i, const struct syslet_uatom *atom,
 
 /* ---- statistics as differences of snapshots ------------------------- */
 
-static struct syslet_stats ob_st0;
+static struct syslet_stats ob_st0 = { .sz = sizeof(ob_st0) };
 
 static void ob_snap(void)
 {
@@ -133,7 +133,7 @@ struct ob_want {
 
 static void ob_stats_are(const char *what, const struct ob_want *w)
 {
-	struct syslet_stats now;
+	SYSLET_OPTS(syslet_stats, now);
 
 	syslet_get_stats(&now);
 #define OB_CMP(f)                                                       \
@@ -205,7 +205,7 @@ static void *ob_late_writer(void *arg)
 static void test_step(void)
 {
 	struct syslet_uatom a[3], *r;
-	struct syslet_event ev;
+	SYSLET_OPTS(syslet_event, ev);
 	unsigned long cell = 5, *p = &cell;
 	unsigned long want[6];
 	long ret = 0;
@@ -215,6 +215,7 @@ static void test_step(void)
 	ob_umem(&a[0], &p, &ob_inc1, &ret, 0, &a[1]);
 	ob_umem(&a[1], &p, &ob_inc1, NULL, 0, NULL);
 	memset(&ev, 0xa5, sizeof(ev));
+	ev.sz = sizeof(ev);	/* every other field written */
 	r = syslet_step(&a[0], &ev);
 	rt_check(r == &a[1], "step returned %p, want a[1]", (void *)r);
 	rt_check(cell == 6 && ret == 6, "step ran: cell %lu ret %ld", cell,
@@ -262,6 +263,7 @@ static void test_step(void)
 
 	/* Faults: an unreadable atom, an unreadable argument: nothing runs. */
 	memset(&ev, 0, sizeof(ev));
+	ev.sz = sizeof(ev);
 	r = syslet_step(ob_hole, &ev);
 	rt_check(!r && ev.end == SYSLET_END_FAULT && ev.atom == ob_hole,
 		 "step(hole): %p end %d atom %p", (void *)r, (int)ev.end,
@@ -612,6 +614,7 @@ static void test_stats_inline(void)
 	/* A reset zeroes everything; counting goes on from there. */
 	syslet_reset_stats();
 	memset(&ob_st0, 0, sizeof(ob_st0));
+	ob_st0.sz = sizeof(ob_st0);
 	ob_stats_are("right after a reset", &(struct ob_want){ 0 });
 	sys_async_exec(&a[1]);
 	ob_stats_are("one atom after a reset",
@@ -669,6 +672,7 @@ static void test_stats_workers(void)
 					.completions = 2, .threads = 2 });
 	syslet_reset_stats();
 	memset(&ob_st0, 0, sizeof(ob_st0));
+	ob_st0.sz = sizeof(ob_st0);
 	ob_stats_are("reset after the workers left", &(struct ob_want){ 0 });
 	for (int i = 0; i < 2; i++) {
 		close(pfd[i][0]);

@@ -112,7 +112,8 @@ int main(void)
 	 * nothing is busy and the ring stays empty, not after a count of
 	 * rounds that a loaded machine can use up. */
 	if (rt_is_emul()) {
-		struct syslet_stats st0, st;
+		SYSLET_OPTS(syslet_stats, st0);
+		SYSLET_OPTS(syslet_stats, st);
 		struct syslet_uatom at[6], *got[8];
 		unsigned long idx = 0, n = 0, seen = 0;
 		unsigned long cnt[6] = { 0 }, *cp[6];

@@ -13,7 +13,8 @@ int main(void)
 	static struct syslet_uatom *ring[4];
 	struct async_head_user ahu;
 	struct rt_pipe_read pr;
-	struct syslet_stats s0, s1;
+	SYSLET_OPTS(syslet_stats, s0);
+	SYSLET_OPTS(syslet_stats, s1);
 
 	rt_init();
 	if (!rt_is_emul()) {

@@ -308,7 +308,8 @@ int main(void)
 	 * the driver; statistics count the same. */
 	{
 		struct syslet_uatom t[3];
-		struct syslet_stats s0, s1;
+		SYSLET_OPTS(syslet_stats, s0);
+		SYSLET_OPTS(syslet_stats, s1);
 		unsigned long cell = 0, *cp = &cell, one = 1, pfd;
 		unsigned long pbuf = (unsigned long)&c;
 		int tp[2];

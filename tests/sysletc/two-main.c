@@ -35,27 +35,26 @@ static int failures;
 static int run(struct syslet_uatom *entry, struct syslet_ring *ring)
 {
 	struct syslet_uatom *done = sys_async_exec(entry);
-	long err = 0;
 
 	if (!done && errno) {
 		perror("sys_async_exec");
 		return -1;
 	}
 	if (!done)
-		done = syslet_ring_wait_pop(ring, 1, &err);
+		done = syslet_ring__wait_pop(ring, 1);
 	return done ? 0 : -1;
 }
 
 int main(void)
 {
-	struct syslet_ring ring;
+	SYSLET_OPTS(syslet_ring, ring);
 	int in[2], out[2];
 	char got[64] = "", buf2[3];
 	unsigned long two_a_count2, two_a_n2;
 	ssize_t n;
 	int err;
 
-	err = syslet_ring_init(&ring, 4, -1UL);
+	err = syslet_ring__init(&ring, 4, -1UL);
 	if (err) {
 		fprintf(stderr, "SKIP: no backend: %s\n", strerror(-err));
 		return 77;
@@ -81,7 +80,7 @@ int main(void)
 	two_a_count2 = two_a_count;
 	two_a_n2 = two_a_run__n;
 	memcpy(buf2, two_a_buf, sizeof(buf2));
-	syslet_ring_exit(&ring);
+	syslet_ring__exit(&ring);
 
 	close(out[1]);
 	n = read(out[0], got, sizeof(got) - 1);
