@@ -1387,18 +1387,19 @@ static long ur_unregister(struct async_head_user *uah, unsigned long len)
 	memset(&c, 0, sizeof(c));
 	c.ah = ah;
 	emul_fault_own();
-	/* The chains it drives look for signals as in async_wait(); they
-	 * act when it returns. */
+	/* The chains it drives look for signals as in async_wait(); the
+	 * signals act while it waits for the ring, or when it returns. */
 	emul_sigmask(SIG_SETMASK, &ur_blockset, &user);
 	c.user_mask = user;
 	c.budget = INTERP_SIG_BUDGET;
 	pthread_mutex_lock(&ah->lock);
 	ah->user_mask = user;
 	caller_came(ah);
-	/* The kernel waits for busy cachemiss threads to finish. */
+	/* The kernel waits for busy cachemiss threads to finish.  The
+	 * caller's signals are open while it waits, as before. */
 	step(&c);
 	while (ah->busy)
-		wait_step(&c, NULL);
+		wait_step(&c, &user);
 	emul_stats_flush(&c.st);
 	cring_drop(&ah->cring);
 	pthread_mutex_unlock(&ah->lock);
