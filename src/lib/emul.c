@@ -15,6 +15,7 @@
 #include "emul.h"
 #include "cring.h"
 #include "emul-fault.h"
+#include "interp.h"
 #include "common/systab.h"
 
 /* kernel/async.c: "Pretty arbitrary for now." */
@@ -299,6 +300,8 @@ bool emul_handoff(struct emul_run *run)
 	run->handed_off = true;
 	pthread_mutex_unlock(&ah->lock);
 	EMUL_STAT_ADD(handoffs, 1);
+	/* Before the worker may run it and report its result. */
+	interp_unfinished(run->h_uatom, &run->h_atom);
 	worker_order(w, EMUL_W_WORK);
 	return true;
 }

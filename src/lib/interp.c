@@ -1,7 +1,9 @@
-/* interp.c: the interpreter's fast loop (atoms that never block, nobody observing) and its signal test, shared by the engines. */
+/* interp.c: the interpreter's fast loop (atoms that never block, nobody observing), its signal test and fault injection, shared by the engines. */
 #include <config.h>
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include "interp.h"
 
@@ -160,4 +162,107 @@ out:
 	fp->last_flags = lflags;
 	fp->up = u;
 	return last;
+}
+
+/* ---- Fault injection ----------------------------------------------------- */
+
+struct interp_inject *interp_inject_tab;
+static pthread_mutex_t interp_inject_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Every table ever published, newest first: replaced ones stay readable
+ * (a chain may hold one) and reachable. */
+static struct interp_inject *interp_inject_all;
+
+bool interp_inject_hit(struct interp_inject *t, unsigned long nr, long *ret)
+{
+	struct interp_rule *r;
+	unsigned long long n;
+
+	if (nr >= t->n || !t->rule[nr].step)
+		return false;
+	r = &t->rule[nr];
+	n = __atomic_add_fetch(&r->calls, 1, __ATOMIC_RELAXED);
+	if (n < r->first || (r->last && n > r->last) ||
+	    (n - r->first) % r->step)
+		return false;
+	__atomic_add_fetch(&r->injected, 1, __ATOMIC_RELAXED);
+	*ret = r->ret;
+	return true;
+}
+
+int syslet_set_inject(const struct syslet_inject *rules, size_t n)
+{
+	const struct backend *b;
+	struct interp_inject *t = NULL;
+	unsigned long top = 0;
+	long err;
+
+	b = backend_get(&err);
+	if (!b)
+		return (int)err;
+	/* The kernel runs its atoms itself: no rule would ever apply. */
+	if (!b->observed)
+		return -ENOTSUP;
+	err = emul_init();
+	if (err)
+		return (int)err;
+	for (size_t i = 0; i < n; i++) {
+		const struct syslet_inject *r = &rules[i];
+
+		if (r->nr >= emul_prof->nr_syscalls || !r->first ||
+		    !r->step || (r->last && r->last < r->first))
+			return -EINVAL;
+		if (r->nr + 1 > top)
+			top = r->nr + 1;
+	}
+	if (n) {
+		t = calloc(1, sizeof(*t) + top * sizeof(t->rule[0]));
+		if (!t)
+			return -ENOMEM;
+		t->n = top;
+		for (size_t i = 0; i < n; i++) {
+			struct interp_rule *r = &t->rule[rules[i].nr];
+
+			r->ret = rules[i].ret;
+			r->first = rules[i].first;
+			r->last = rules[i].last;
+			r->step = rules[i].step;
+		}
+	}
+	pthread_mutex_lock(&interp_inject_lock);
+	if (t) {
+		t->older = interp_inject_all;
+		interp_inject_all = t;
+	}
+	__atomic_store_n(&interp_inject_tab, t, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&interp_inject_lock);
+	return 0;
+}
+
+size_t syslet_get_inject(struct syslet_inject *rules, size_t max)
+{
+	struct interp_inject *t;
+	size_t k = 0;
+
+	pthread_mutex_lock(&interp_inject_lock);
+	t = interp_inject_tab;
+	for (unsigned long nr = 0; t && nr < t->n; nr++) {
+		const struct interp_rule *r = &t->rule[nr];
+
+		if (!r->step)
+			continue;
+		if (k < max) {
+			rules[k].nr = nr;
+			rules[k].ret = r->ret;
+			rules[k].first = r->first;
+			rules[k].last = r->last;
+			rules[k].step = r->step;
+			rules[k].calls = __atomic_load_n(&r->calls,
+							 __ATOMIC_RELAXED);
+			rules[k].injected = __atomic_load_n(&r->injected,
+							    __ATOMIC_RELAXED);
+		}
+		k++;
+	}
+	pthread_mutex_unlock(&interp_inject_lock);
+	return k;
 }

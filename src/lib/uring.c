@@ -485,10 +485,11 @@ static struct ur_sl *park(struct ur_ctx *c, struct ur_sl **slp,
 		sl = sl_get(c->ah);
 		sl->k = *k;
 		*slp = sl;
+		/* Until its next event, which says where it went on. */
 		sl->handoff = true;
 		went_async(c, sl);
-	} else {
-		sl->handoff = false;
+		/* The driver's lock is held: no one reports it before. */
+		interp_unfinished(u, a);
 	}
 	sl->u = u;
 	sl->a = *a;
@@ -551,7 +552,8 @@ static inline bool fastable(const struct ur_ctx *c, const struct emul_atom *a)
 	unsigned char t;
 
 	if (a->nr >= emul_prof->nr_syscalls || (a->flags & SYSLET_ASYNC) ||
-	    __atomic_load_n(&emul_trace_fn, __ATOMIC_RELAXED))
+	    __atomic_load_n(&emul_trace_fn, __ATOMIC_RELAXED) ||
+	    interp_inject_on())
 		return false;
 	t = (c->inline_ ? ur_tab_inline : ur_tab_driver)[a->nr];
 	return t == EMUL_P_INLINE || t == EMUL_P_UMEM;
@@ -626,9 +628,9 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 		enum syslet_end end;
 		enum emul_policy pol = EMUL_P_NONE;
 		bool stored = false, check = false, istore = true;
-		bool intr = false;
+		bool intr = false, inj = false;
 		long ret;
-		int op;
+		int op, marks;
 
 		if (interp_fetch(&a, u)) {
 			struct emul_atom z;
@@ -695,6 +697,13 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 		if (a.nr >= prof->nr_syscalls) {
 			ret = -ENOSYS;
 			istore = false;
+			goto ran;
+		}
+		/* Where the atom runs, once (an ASYNC one parked above is
+		 * decided when the driver takes it). */
+		if (__builtin_expect(interp_inject_on(), 0) &&
+		    interp_injected(a.nr, &ret)) {
+			inj = true;
 			goto ran;
 		}
 		pol = (enum emul_policy)(prof->policy[a.nr] & EMUL_P_MASK);
@@ -825,6 +834,9 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 				sl->handoff = true;
 				sl->last_flags = a.flags;
 				went_async(c, sl);
+				/* Its result is reported by the driver, under
+				 * the lock held here. */
+				interp_unfinished(u, &a);
 				return UR_PARKED;
 			}
 			sl = park(c, slp, u, &a, k);
@@ -847,6 +859,12 @@ ran:
 			c->st.cm++;
 		*lastp = u;
 		*lflags = a.flags;
+		/* The first event since it went async says so. */
+		marks = inj ? INTERP_EV_INJECTED : 0;
+		if (*slp && (*slp)->handoff) {
+			marks |= INTERP_EV_HANDOFF;
+			(*slp)->handoff = false;
+		}
 		/* Inline only once signals are blocked; the driver always
 		 * has them blocked. */
 		if (!c->inline_ || c->masked) {
@@ -866,15 +884,15 @@ ran:
 					c->sig_ended = true;
 					interp_event(u, &a, ret, stored, NULL,
 						     SYSLET_END_SIGNAL, where,
-						     0, NULL);
+						     marks, NULL);
 					return UR_END;
 				}
 			}
 		}
 		next = interp_next(u, &a, ret, &end);
 		if (__builtin_expect(emul_trace_fn != NULL, 0))
-			interp_event(u, &a, ret, stored, next, end, where, 0,
-				     NULL);
+			interp_event(u, &a, ret, stored, next, end, where,
+				     marks, NULL);
 		if (!next)
 			return UR_END;
 		u = next;
@@ -943,8 +961,8 @@ static void resume(struct ur_ctx *c, struct ur_sl *sl, bool have_ret,
 		next = interp_next(u, &sl->a, ret, &end);
 		if (__builtin_expect(emul_trace_fn != NULL, 0))
 			interp_event(u, &sl->a, ret, stored, next, end,
-				     SYSLET_WHERE_CACHEMISS, sl->handoff,
-				     NULL);
+				     SYSLET_WHERE_CACHEMISS,
+				     sl->handoff ? INTERP_EV_HANDOFF : 0, NULL);
 		sl->handoff = false;
 		if (!next) {
 			complete(c, sl, u, lflags);
@@ -1059,10 +1077,19 @@ static int wait_step(struct ur_ctx *c, const sigset_t *waitmask)
 	if (!ah->ready && !__atomic_load_n(&ah->wdone, __ATOMIC_ACQUIRE) &&
 	    !io_uring_cq_ready(&ah->ring)) {
 		struct io_uring_cqe *cqe;
-		int r = io_uring_submit_and_wait_timeout(&ah->ring, &cqe, 1,
-							 NULL,
-							 (sigset_t *)waitmask);
+		int r;
 
+		/*
+		 * With the caller's signals open, the submission goes
+		 * first, on its own: io_uring_enter() answers the number
+		 * it submitted even when a signal cut the wait short (its
+		 * handler has run by then), and liburing then waits again,
+		 * for good.  A wait alone says EINTR.
+		 */
+		if (waitmask && io_uring_sq_ready(&ah->ring))
+			io_uring_submit(&ah->ring);
+		r = io_uring_submit_and_wait_timeout(&ah->ring, &cqe, 1, NULL,
+						     (sigset_t *)waitmask);
 		ah->unsubmitted = 0;
 		if (r == -EINTR)
 			err = -EINTR;
