@@ -240,6 +240,7 @@ void syslet_reset_stats(void);
  * table answers -ENOSYS as before.
  */
 struct syslet_inject {
+	size_t			sz;	/* sizeof(struct syslet_inject) */
 	unsigned long		nr;
 	long			ret;	/* -ENOENT: fail with ENOENT */
 	unsigned long		first;	/* from 1 */
@@ -251,14 +252,19 @@ struct syslet_inject {
 };
 
 /* Replace every rule by @rules[0..n-1] (n 0: none, injection off), the
- * counts starting from 0.  0, -EINVAL for a bad rule (nr past the table
- * of the profile in use, first or step 0, last below first; nothing
- * changed), -ENOMEM, or -ENOTSUP with the kernel backend, whose atoms
- * the library does not run (nothing set). */
+ * counts starting from 0.  Every element is rules[0].sz bytes long and
+ * has that sz (an array of one caller's struct).  0, -EINVAL for a bad
+ * rule (sz not set or not the same in each, nr past the table of the
+ * profile in use, first or step 0, last below first; nothing changed),
+ * -ENOMEM, or -ENOTSUP with the kernel backend, whose atoms the library
+ * does not run (nothing set). */
 int syslet_set_inject(const struct syslet_inject *rules, size_t n);
 /* The rules in force with their counts, by number, at most @max into
- * @rules (NULL with max 0 to count them); returns how many there are. */
-size_t syslet_get_inject(struct syslet_inject *rules, size_t max);
+ * @rules, whose elements are rules[0].sz bytes long (each element's sz
+ * is set to it); @rules may be NULL with max 0, to count them.  Returns
+ * how many rules there are (possibly more than max), or -EINVAL when
+ * max is not 0 and rules[0].sz is not set. */
+int syslet_get_inject(struct syslet_inject *rules, size_t max);
 
 /*
  * Run exactly one atom in the calling thread, synchronously (blocking

@@ -421,6 +421,7 @@ int srun_inject_parse(struct srun_inject *inj, const char *spec, char *err,
 		return -1;
 	}
 	memset(&r, 0, sizeof(r));
+	r.sz = sizeof(r);
 	r.first = r.step = 1;
 	colon = strchr(copy, ':');
 	if (!colon) {

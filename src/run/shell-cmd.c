@@ -52,7 +52,7 @@ static int shl_cmd_inject(struct shell *sh, int argc, char **argv,
 {
 	struct srun_inject inj = { NULL, 0 };
 	char err[256], buf[160];
-	size_t n = syslet_get_inject(NULL, 0);
+	int n = syslet_get_inject(NULL, 0);
 
 	if (argc > 2) {
 		shl_error(sh, "inject: expected one SET:error=ERRNO|retval=N"
@@ -64,13 +64,15 @@ static int shl_cmd_inject(struct shell *sh, int argc, char **argv,
 		fputs("no injection\n", sh->out);
 		return 0;
 	}
-	if (n) {
+	if (n > 0) {
 		inj.rules = calloc(n, sizeof(*inj.rules));
 		if (!inj.rules) {
 			shl_error(sh, "inject: out of memory");
 			return -1;
 		}
-		inj.n = syslet_get_inject(inj.rules, n);
+		inj.rules[0].sz = sizeof(*inj.rules);
+		n = syslet_get_inject(inj.rules, n);
+		inj.n = n > 0 ? (size_t)n : 0;
 	}
 	if (argc == 1) {
 		if (!inj.n)

@@ -374,17 +374,18 @@ static void stat_line(const char *name, unsigned long long v)
 /* What --inject chose, over all its rules; -1 without rules. */
 static long long injected_total(void)
 {
-	size_t n = syslet_get_inject(NULL, 0);
-	struct syslet_inject *r = n ? calloc(n, sizeof(*r)) : NULL;
+	int n = syslet_get_inject(NULL, 0);
+	struct syslet_inject *r = n > 0 ? calloc(n, sizeof(*r)) : NULL;
 	long long sum = 0;
 
 	if (!r)
 		return -1;
+	r[0].sz = sizeof(*r);
 	n = syslet_get_inject(r, n);
-	for (size_t i = 0; i < n; i++)
+	for (int i = 0; i < n; i++)
 		sum += (long long)r[i].injected;
 	free(r);
-	return n ? sum : -1;
+	return n > 0 ? sum : -1;
 }
 
 void srun_trace_stop(struct srun_trace *tr, double wall)

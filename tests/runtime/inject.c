@@ -32,6 +32,7 @@ static struct syslet_inject ij_rule(unsigned long nr, long ret,
 	struct syslet_inject r;
 
 	memset(&r, 0, sizeof(r));
+	r.sz = sizeof(r);
 	r.nr = nr;
 	r.ret = ret;
 	r.first = first;
@@ -51,10 +52,10 @@ static void ij_set(const struct syslet_inject *r, size_t n)
 /* The counts of the only rule. */
 static void ij_counts(unsigned long long *calls, unsigned long long *inj)
 {
-	struct syslet_inject r[2];
-	size_t n = syslet_get_inject(r, 2);
+	struct syslet_inject r[2] = { { .sz = sizeof(r[0]) } };
+	int n = syslet_get_inject(r, 2);
 
-	rt_check(n == 1, "%zu rules in force", n);
+	rt_check(n == 1, "%d rules in force", n);
 	*calls = n ? r[0].calls : 0;
 	*inj = n ? r[0].injected : 0;
 }
@@ -205,7 +206,7 @@ static void test_invalid(void)
 		ij_rule(__NR_getppid, -EIO, 5, 4, 1),	/* last < first */
 		ij_rule(1UL << 20, -EIO, 1, 0, 1),	/* past the table */
 	};
-	struct syslet_inject got;
+	struct syslet_inject got = { .sz = sizeof(got) };
 
 	ij_set(&good, 1);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -216,6 +217,48 @@ static void test_invalid(void)
 	}
 	rt_check(syslet_get_inject(&got, 1) == 1 && got.nr == __NR_getppid,
 		 "a refused set changed the rules");
+	ij_set(NULL, 0);
+}
+
+/* Sized rules (libsyslet(3) SIZED STRUCTS): sz must be set, the same in
+ * every element; a newer caller's larger struct is taken when its tail
+ * is zero and strided by its own size, both ways. */
+static void test_sizes(void)
+{
+	struct newer {
+		struct syslet_inject r;
+		unsigned long future;
+	} n[2];
+	struct syslet_inject r = ij_rule(__NR_getppid, -EIO, 1, 0, 1);
+	struct syslet_inject unset = r;
+
+	unset.sz = 0;
+	rt_check(syslet_set_inject(&unset, 1) == -EINVAL && errno == EINVAL,
+		 "a rule without sz accepted");
+	rt_check(syslet_get_inject(&unset, 1) == -EINVAL,
+		 "rules read into a struct without sz");
+	memset(n, 0, sizeof(n));
+	n[0].r = ij_rule(__NR_getppid, -EIO, 1, 0, 1);
+	n[1].r = ij_rule(__NR_write, -ENOSPC, 2, 0, 1);
+	n[0].r.sz = n[1].r.sz = sizeof(n[0]);
+	ij_set(&n[0].r, 2);
+	/* The first element as SYSLET_OPTS leaves it, the rest garbage. */
+	memset(n, 0xff, sizeof(n));
+	memset(&n[0], 0, sizeof(n[0]));
+	n[0].r.sz = sizeof(n[0]);
+	rt_check(syslet_get_inject(&n[0].r, 2) == 2 &&
+		 n[0].r.nr == __NR_write && n[1].r.nr == __NR_getppid &&
+		 n[0].r.ret == -ENOSPC && n[0].r.first == 2 &&
+		 n[1].r.sz == sizeof(n[0]) && n[1].r.ret == -EIO &&
+		 n[1].r.first == 1 && !n[0].future && !n[1].future,
+		 "a newer caller's rules (by number), strided by its size");
+	n[1].future = 1;
+	rt_check(syslet_set_inject(&n[0].r, 2) == -EINVAL,
+		 "a rule with an unknown non-zero field accepted");
+	n[1].future = 0;
+	n[1].r.sz = sizeof(r);
+	rt_check(syslet_set_inject(&n[0].r, 2) == -EINVAL,
+		 "rules of two sizes in one array accepted");
 	ij_set(NULL, 0);
 }
 
@@ -385,6 +428,7 @@ int main(void)
 	rt_check(err == 0, "syslet_set_inject: %d", err);
 	rt_register(&ahu, ij_ring, 16, -1UL);
 	test_invalid();
+	test_sizes();
 	test_when();
 	test_effect();
 	test_async();
