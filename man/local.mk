@@ -13,6 +13,7 @@ syslet_man_pages = \
 	man/syslet_sysno.3 \
 	man/syslet_ring__init.3 \
 	man/syslet_set_trace.3 \
+	man/syslet_set_inject.3 \
 	man/syslet_get_stats.3 \
 	man/syslet_step.3 \
 	man/syslet_obj__open_file.3 \
@@ -29,6 +30,7 @@ MAN_LINT += $(syslet_man_pages)
 # rather than a .so page: mandoc -Tlint warns that .so is fragile.
 # Each word is LINK:PAGE, both in section 3.
 syslet_man3_links = \
+	syslet_exec_batch.3:sys_async_exec.3 \
 	syslet_backend_init.3:syslet_set_backend.3 \
 	syslet_backend_name.3:syslet_set_backend.3 \
 	syslet_backend_error.3:syslet_set_backend.3 \
@@ -39,6 +41,8 @@ syslet_man3_links = \
 	syslet_ring__pop.3:syslet_ring__init.3 \
 	syslet_ring__wait_pop.3:syslet_ring__init.3 \
 	syslet_reset_stats.3:syslet_get_stats.3 \
+	syslet_set_trace_flags.3:syslet_set_trace.3 \
+	syslet_get_inject.3:syslet_set_inject.3 \
 	syslet_obj__open_mem.3:syslet_obj__open_file.3 \
 	syslet_obj__close.3:syslet_obj__open_file.3 \
 	syslet_obj__entry_name.3:syslet_obj__entry_count.3 \

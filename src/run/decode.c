@@ -243,18 +243,42 @@ static void print_arg(FILE *out, char kind, const unsigned long *args,
 void srun_decode_call(FILE *out, const char *name, long nr,
 		      const unsigned long *args, int nargs, long result)
 {
+	srun_decode_part(out, name, nr, args, nargs, result, SRUN_CALL_WHOLE);
+}
+
+void srun_decode_part(FILE *out, const char *name, long nr,
+		      const unsigned long *args, int nargs, long result,
+		      enum srun_call_part part)
+{
 	const char *sig = signature(name);
 	size_t siglen = sig ? strlen(sig) : 0;
+	/* The first argument the call writes: shown once it returned. */
+	int split = nargs, from = 0, to = nargs;
+	const char *r = sig ? strchr(sig, 'r') : NULL;
 
-	if (name)
+	if (r && r - sig < nargs)
+		split = (int)(r - sig);
+	if (part == SRUN_CALL_ENTER)
+		to = split;
+	else if (part != SRUN_CALL_WHOLE)
+		from = split;
+	if (part == SRUN_CALL_EXIT)
+		fprintf(out, "<... %s resumed>", name ? name : "syscall");
+	else if (part == SRUN_CALL_CONT)
+		;
+	else if (name)
 		fprintf(out, "%s(", name);
 	else
-		fprintf(out, "syscall(%ld%s", nr, nargs ? ", " : "");
-	for (int i = 0; i < nargs; i++) {
-		if (i)
+		fprintf(out, "syscall(%ld%s", nr, to ? ", " : "");
+	for (int i = from; i < to; i++) {
+		if (i > from)
 			fputs(", ", out);
 		print_arg(out, (size_t)i < siglen ? sig[i] : 'n', args, i,
 			  nargs, result);
 	}
-	fputc(')', out);
+	if (part == SRUN_CALL_ENTER)
+		/* strace's "read(3, ": what follows comes at the end. */
+		fputs(to < nargs ? ", " : "", out);
+	else
+		fputc(')', out);
 }

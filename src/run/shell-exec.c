@@ -94,7 +94,7 @@ void shl_print_event(struct shell *sh, FILE *out, struct syslet_inst *inst,
 	srun_decode_call(out, name, (long)ev->nr, ev->args, (int)ev->nargs,
 			 ev->ret);
 	srun_format_result(res, sizeof(res), ev->ret, srun_is_call(ev->nr));
-	fprintf(out, " = %s", res);
+	fprintf(out, " = %s%s", res, ev->injected ? " (INJECTED)" : "");
 	if (ev->where == SYSLET_WHERE_CACHEMISS)
 		fputs(" <cachemiss>", out);
 	if (ev->handoff)

@@ -128,7 +128,7 @@ static double best_of(const struct cfg *c, const struct contender *k,
 
 	*cpu = -1;
 	for (int r = 0; r < (cold ? c->cold_reps : c->reps); r++) {
-		struct bench_time tm = { 0, 0 };
+		struct bench_time tm = { .wall = 0 };
 		long got;
 
 		if (cold)
@@ -535,6 +535,10 @@ int main(int argc, char **argv)
 		       backends[b], ac[b].umem, ac[b].getppid_atom,
 		       ac[b].getppid_cold, ac[b].getppid_bare,
 		       ac[b].getppid_atom / ac[b].getppid_bare);
+		printf("  %-6s a one-atom getppid syslet: %7.1f ns by "
+		       "async_exec, %7.1f ns in batches of 100 "
+		       "(syslet_exec_batch)\n", backends[b], ac[b].one_exec,
+		       ac[b].one_batch);
 	}
 
 	printf("\ntargets (bare getppid %.1f ns)\n", bare);
