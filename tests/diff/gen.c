@@ -309,6 +309,29 @@ static unsigned long hole_nr(struct gen *G)
 	return v[below(G, sizeof(v) / sizeof(v[0]))];
 }
 
+/* A call of the deny list: mostly the async calls, sometimes exit_group
+ * or one that changes the calling task alone (prctl: PR_SET_SECCOMP). */
+static unsigned long denied_nr(struct gen *G)
+{
+	static const long per_task[] = {
+		SYS_setuid, SYS_setresuid, SYS_setgroups, SYS_capset,
+		SYS_seccomp, SYS_unshare, SYS_setns, SYS_set_tid_address,
+		SYS_set_robust_list, SYS_rseq, SYS_sigaltstack, SYS_arch_prctl,
+		SYS_set_thread_area, SYS_landlock_restrict_self, SYS_prctl,
+#if !defined(__x86_64__)
+		SYS_setuid32, SYS_setresgid32, SYS_vm86,
+#endif
+	};
+	unsigned long r = below(G, 10);
+
+	if (r < 6)
+		return G->ar->umem_nr - 1 - below(G, 4);
+	if (r < 8)
+		return SYS_exit_group;
+	return (unsigned long)per_task[below(G, sizeof(per_task) /
+					      sizeof(per_task[0]))];
+}
+
 static unsigned long some_flags(struct gen *G)
 {
 	static const unsigned long stops[] = {
@@ -464,12 +487,14 @@ static void gen_atom(struct gen *G, unsigned int i, unsigned int cut_args)
 		nr = k == K_GETPPID ? SYS_getppid :
 		     k == K_GETPID ? SYS_getpid :
 		     k == K_PAST ? past_nr(G) :
-		     k == K_HOLE ? hole_nr(G) :
-		     chance(G, 70) ? ar->umem_nr - 1 - below(G, 4) :
-				     SYS_exit_group;
+		     k == K_HOLE ? hole_nr(G) : denied_nr(G);
 		n = (unsigned int)below(G, 7);
 		for (unsigned int j = 0; j < 6; j++)
 			src[j] = arg_source(G, some_value(G));
+		if (nr == SYS_prctl) {	/* PR_SET_SECCOMP */
+			src[0] = pcell(G, 22);
+			n = n ? n : 1;
+		}
 		break;
 	}
 	if (cut_args < 6 && n > cut_args)
