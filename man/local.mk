@@ -48,6 +48,10 @@ syslet_man3_links = \
 	syslet_obj__cell_name.3:syslet_obj__entry_count.3 \
 	syslet_obj__atom_count.3:syslet_obj__entry_count.3 \
 	syslet_obj__atom_info.3:syslet_obj__entry_count.3 \
+	syslet_obj__sym_count.3:syslet_obj__entry_count.3 \
+	syslet_obj__sym_info.3:syslet_obj__entry_count.3 \
+	syslet_obj__find_atom.3:syslet_obj__entry_count.3 \
+	syslet_obj__list.3:syslet_obj__entry_count.3 \
 	syslet_obj__profile.3:syslet_obj__entry_count.3 \
 	syslet_obj__source.3:syslet_obj__entry_count.3 \
 	syslet_role_name.3:syslet_obj__entry_count.3 \

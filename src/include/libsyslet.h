@@ -291,6 +291,53 @@ int syslet_obj__atom_info(const struct syslet_obj *obj, size_t index,
 			  struct syslet_atom_info *info);
 const char *syslet_role_name(enum syslet_role role);
 
+/* The image's symbols: syslets, labels, cells and objects. */
+enum syslet_sym_kind {
+	SYSLET_SYM_ENTRY,	/* a syslet */
+	SYSLET_SYM_LABEL,	/* a goto label: "cat.again" */
+	SYSLET_SYM_VAR,		/* a variable's cell */
+	SYSLET_SYM_PARAM,	/* a parameter's cell */
+	SYSLET_SYM_BUFFER,	/* a buffer */
+	SYSLET_SYM_DATA,	/* read-only data */
+};
+
+struct syslet_sym_info {
+	size_t			sz;	/* sizeof(struct syslet_sym_info) */
+	const char		*name;	/* as syslet_obj__cell_name() */
+	enum syslet_sym_kind	kind;
+	long			atom;	/* an entry's or label's atom; else -1 */
+	size_t			size;	/* bytes */
+};
+
+size_t syslet_obj__sym_count(const struct syslet_obj *obj);
+/* 0, -ERANGE, or -EINVAL (info->sz not set). */
+int syslet_obj__sym_info(const struct syslet_obj *obj, size_t i,
+			 struct syslet_sym_info *info);
+/* The atom an entry or a label names (a label also without its syslet,
+ * when only one syslet has it), or -ENOENT. */
+long syslet_obj__find_atom(const struct syslet_obj *obj, const char *name);
+
+/* The annotated listing (sysletc -S), a line at a time. */
+enum syslet_list_part {
+	SYSLET_LIST_HEADER,	/* profile and source */
+	SYSLET_LIST_ATOMS,	/* syslets, labels and their atoms */
+	SYSLET_LIST_CELLS,
+	SYSLET_LIST_OBJECTS,
+};
+
+struct syslet_list_line {
+	size_t			sz;	/* sizeof(struct syslet_list_line) */
+	const char		*text;	/* no newline */
+	enum syslet_list_part	part;
+	long			atom;	/* the atom the line lists, or -1 */
+};
+
+typedef void (*syslet_list_fn)(const struct syslet_list_line *line,
+			       void *ctx);
+/* 0, or -EINVAL when fn is NULL. */
+int syslet_obj__list(const struct syslet_obj *obj, syslet_list_fn fn,
+		     void *ctx);
+
 struct syslet_inst *syslet_obj__instantiate(const struct syslet_obj *obj,
 					    char *err, size_t errlen);
 void syslet_inst__free(struct syslet_inst *inst);

@@ -20,13 +20,11 @@ void shl_prog_free(struct shl_prog *p)
 	if (!p || --p->refs)
 		return;
 	syslet_obj__close(p->obj);
-	slo_image_free(p->img);
 	free(p->name);
 	free(p);
 }
 
-/* The model is kept beside the runtime's object, for the listing and
- * for names. */
+/* A compiled image, opened by the runtime as a file would be. */
 static struct shl_prog *shl_prog_open(struct shell *sh, const char *name,
 				      struct slo_image *img)
 {
@@ -37,13 +35,12 @@ static struct shl_prog *shl_prog_open(struct shell *sh, const char *name,
 		abort();
 	p->refs = 1;
 	p->obj = srun_input_open_image(img, err, sizeof(err));
+	slo_image_free(img);
 	if (!p->obj) {
 		shl_error(sh, "%s: %s", name, err);
 		free(p);
-		slo_image_free(img);
 		return NULL;
 	}
-	p->img = img;
 	p->name = strdup(name);
 	return p;
 }
@@ -79,10 +76,7 @@ struct shl_prog *shl_prog_load(struct shell *sh, const char *path)
 		if (!p)
 			abort();
 		p->refs = 1;
-		p->img = slo_image_read_mem(buf, len, err, sizeof(err));
-		if (p->img)
-			p->obj = syslet_obj__open_mem(buf, len, err,
-						      sizeof(err));
+		p->obj = syslet_obj__open_mem(buf, len, err, sizeof(err));
 		free(buf);
 		if (!p->obj) {
 			shl_error(sh, "%s: %s", path, err);
@@ -99,14 +93,4 @@ struct shl_prog *shl_prog_load(struct shell *sh, const char *path)
 		shl_error(sh, "%s: %s", path, err);
 		return NULL;
 	}
-}
-
-long shl_prog_sym_atom(const struct shl_prog *p, const char *name, int kind)
-{
-	const struct slo_symbol *s = slo_image_find(p->img, name, kind);
-	uint64_t atom_size = 11u * p->img->word_size;
-
-	if (!s || s->section != SLO_SEC_ATOMS)
-		return -1;
-	return (long)(s->value / atom_size);
 }
