@@ -16,6 +16,7 @@
  */
 
 #include <stddef.h>
+#include <stdio.h>
 #include <syslet.h>
 #include <syslet-nr.h>
 
@@ -197,6 +198,27 @@ struct syslet_stats {
 	unsigned long long	denied;		/* refused syscalls */
 	unsigned long long	threads;	/* workers created */
 };
+
+/* ---- System calls by number (src/lib/decode.c) -------------------------
+ * In the native numbering, as struct syslet_event and the atoms have
+ * them. */
+/* "open"; NULL with errno ENOENT (a number the table does not name) or
+ * ERANGE (past it).  The syslet calls' numbers: syslet_sysno(). */
+const char *syslet_syscall_name(long nr);
+/* The table's size: numbers 0 to this - 1. */
+long syslet_syscall_count(void);
+/* 1 when atoms may not make call nr (syslet(7), the deny list), 0 when
+ * they may, -ERANGE past the table. */
+int syslet_syscall_denied(long nr);
+/* "ENOENT" for 2; NULL with errno ENOENT when unknown. */
+const char *syslet_errno_name(int err);
+/* 2 for "ENOENT"; -ENOENT when unknown. */
+int syslet_errno_number(const char *name);
+/* Print the call ev describes as strace would, "open("f", O_RDONLY)":
+ * strings and flags by name where known, buffers with what the result
+ * says was read, hex for the rest; memory is read so that a bad pointer
+ * prints as hex.  0, -EINVAL (ev->sz not set) or -EIO. */
+int syslet_print_call(FILE *out, const struct syslet_event *ev);
 
 /* Totals since start or the last reset, all threads.  Counters of a chain
  * still running are added at its end (or every few thousand atoms).

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/decode.h"
 #include "run/run.h"
 #include "run/shell-exec.h"
 

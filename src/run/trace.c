@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "trace.h"
-#include "decode.h"
 
 struct slot {
 	const struct syslet_inst	*inst;
@@ -87,8 +86,7 @@ void srun_trace_line(FILE *out, const struct syslet_inst *inst, int tag,
 	}
 	/* The call the atom made: its number as fetched, whatever the
 	 * debug records say it was compiled as. */
-	srun_decode_call(out, srun_call_name(ev->nr), (long)ev->nr, ev->args,
-			 (int)ev->nargs, ev->ret);
+	syslet_print_call(out, ev);
 	srun_format_result(res, sizeof(res), ev->ret, srun_is_call(ev->nr));
 	where = ev->where == SYSLET_WHERE_CACHEMISS ? "cachemiss" :
 		ev->where == SYSLET_WHERE_STEP ? "step" : "inline";
