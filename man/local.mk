@@ -14,6 +14,7 @@ syslet_man_pages = \
 	man/syslet_syscall_name.3 \
 	man/syslet_ring__init.3 \
 	man/syslet_set_trace.3 \
+	man/syslet_set_inject.3 \
 	man/syslet_get_stats.3 \
 	man/syslet_step.3 \
 	man/syslet_obj__open_file.3 \
@@ -40,6 +41,8 @@ syslet_man3_links = \
 	syslet_ring__pop.3:syslet_ring__init.3 \
 	syslet_ring__wait_pop.3:syslet_ring__init.3 \
 	syslet_reset_stats.3:syslet_get_stats.3 \
+	syslet_set_trace_flags.3:syslet_set_trace.3 \
+	syslet_get_inject.3:syslet_set_inject.3 \
 	syslet_obj__open_mem.3:syslet_obj__open_file.3 \
 	syslet_obj__close.3:syslet_obj__open_file.3 \
 	syslet_obj__entry_name.3:syslet_obj__entry_count.3 \
@@ -50,6 +53,8 @@ syslet_man3_links = \
 	syslet_obj__atom_count.3:syslet_obj__entry_count.3 \
 	syslet_obj__atom_info.3:syslet_obj__entry_count.3 \
 	syslet_syscall_count.3:syslet_syscall_name.3 \
+	syslet_syscall_number.3:syslet_syscall_name.3 \
+	syslet_syscall_suggest.3:syslet_syscall_name.3 \
 	syslet_syscall_denied.3:syslet_syscall_name.3 \
 	syslet_errno_name.3:syslet_syscall_name.3 \
 	syslet_errno_number.3:syslet_syscall_name.3 \

@@ -4,7 +4,7 @@ EXTRA_DIST += tests/kernel/init.c tests/kernel/ktest.c tests/kernel/fuzz.c \
 	tests/kernel/kexamples.c tests/kernel/kbench.c
 
 # make kernel-guest: the runtime conformance programs (tests/runtime.mk,
-# unchanged sources), the benchmark (kbench.c, which runs through
+# unchanged sources), the differential test (tests/diff.mk), the benchmark (kbench.c, which runs through
 # libsyslet's kernel backend), syslet-run and the examples' images, linked
 # statically for the guest's initramfs.  The guest has no dynamic loader
 # and no shell.  A program that cannot be linked statically here is left
@@ -21,6 +21,9 @@ kguest_dir = tests/kernel/guest
 kguest_rt = args fault stop async register umem deny wait signal sigloop \
 	hello hello2007 load chains profile compat
 kguest_examples = hello cat copy countdown server
+# The differential test (tests/diff.mk), run against the kernel backend.
+kguest_diff = $(srcdir)/tests/diff/diff.c $(srcdir)/tests/diff/gen.c \
+	$(srcdir)/tests/diff/ref.c
 kguest_cc = $(CC) $(DEFS) $(DEFAULT_INCLUDES) $(AM_CPPFLAGS) $(CPPFLAGS) \
 	$(AM_CFLAGS) $(CFLAGS)
 kguest_link = $(LIBTOOL) --quiet --tag=CC --mode=link
@@ -50,6 +53,17 @@ kernel-guest: src/lib/libsyslet.la $(kguest_m32) sysletc syslet-run \
 			echo "kernel-guest: $$t: no static 32-bit build" \
 			"(see $(kguest_dir)/32/$$t.log)"; \
 	done; \
+	$(kguest_link) $(kguest_cc) -all-static -o $(kguest_dir)/64/difftest \
+		$(kguest_diff) src/lib/libsyslet.la -lpthread \
+		>$(kguest_dir)/64/difftest.log 2>&1 || \
+		echo "kernel-guest: difftest: no static 64-bit build" \
+			"(see $(kguest_dir)/64/difftest.log)"; \
+	test -z "$(kguest_m32)" || \
+	$(kguest_link) $(kguest_cc) -m32 -pthread -all-static \
+		-o $(kguest_dir)/32/difftest $(kguest_diff) $(kguest_m32) \
+		-lpthread >$(kguest_dir)/32/difftest.log 2>&1 || \
+		echo "kernel-guest: difftest: no static 32-bit build" \
+			"(see $(kguest_dir)/32/difftest.log)"; \
 	$(kguest_link) $(CC) $(AM_CFLAGS) $(CFLAGS) -all-static \
 		-o $(kguest_dir)/64/syslet-run $(syslet_run_OBJECTS) \
 		$(syslet_run_LDADD) -lz -ltinfo \

@@ -33,6 +33,12 @@ EXTRA_DIST += tests/run/examples.sh tests/run/errors.sh tests/run/each.sh tests/
 	tests/run/shebang.sh tests/run/readme.sh tests/run/signal.sh tests/run/overflow.sh tests/run/linear.sh \
 	tests/run/cat.syslet tests/run/two.syslet \
 	tests/run/shebang.syslet tests/run/hello.txt
+# strace's habits (issue 15): --trace=SET, --inject, <unfinished ...>,
+# -T, -t and -r, and the tail printed when a signal ends the run.
+TESTS += tests/run/filter.sh tests/run/inject.sh tests/run/unfinished.sh \
+	tests/run/times.sh tests/run/interrupt.sh
+EXTRA_DIST += tests/run/filter.sh tests/run/inject.sh tests/run/lib-backends.sh \
+	tests/run/unfinished.sh tests/run/times.sh tests/run/interrupt.sh
 # syslet-run --trace's goldens, a test each (tests/local.mk; trace.sh:
 # NAME.args against NAME.trace and the output NAME.out).
 GOLDEN_GLOBS += tests/run/trace/*.args

@@ -154,6 +154,10 @@ enum syslet_end {
 	SYSLET_END_STOP		= 2,	/* stop test true, no SKIP */
 	SYSLET_END_SIGNAL	= 3,	/* a signal arrived during the atom */
 	SYSLET_END_FAULT	= 4,	/* atom or argument unreadable */
+	/* Only with SYSLET_TRACE_UNFINISHED: the syslet goes async at this
+	 * atom, which has not run yet (ret is 0, next NULL); the event with
+	 * its result, handoff set, comes later, from where it ran. */
+	SYSLET_END_UNFINISHED	= 5,
 };
 
 struct syslet_event {
@@ -171,6 +175,8 @@ struct syslet_event {
 	struct syslet_uatom	*next;	/* next atom taken, NULL: end */
 	int			tid;	/* gettid() of the running thread */
 	unsigned long long	seq;	/* global event number, from 1 */
+	int			injected;	/* ret was injected, the call
+						   not made (syslet_set_inject) */
 };
 
 /* Called after every atom (and for a fault before one) from the thread
@@ -180,6 +186,12 @@ typedef void (*syslet_trace_fn)(const struct syslet_event *ev, void *ctx);
 /* 0, or -ENOTSUP when the backend in use runs atoms out of the callback's
  * sight (kernel: only syslet_step() reports); fn is installed either way. */
 int syslet_set_trace(syslet_trace_fn fn, void *ctx);
+/* What the callback sees besides one event per atom run: with
+ * SYSLET_TRACE_UNFINISHED, also an event (end SYSLET_END_UNFINISHED)
+ * when a syslet goes async at an atom, before that atom runs elsewhere,
+ * as strace shows a call that blocks.  0 or -EINVAL (unknown flags). */
+#define SYSLET_TRACE_UNFINISHED	0x1u
+int syslet_set_trace_flags(unsigned int flags);
 
 struct syslet_stats {
 	size_t			sz;		/* sizeof(struct syslet_stats) */
@@ -207,6 +219,12 @@ struct syslet_stats {
 const char *syslet_syscall_name(long nr);
 /* The table's size: numbers 0 to this - 1. */
 long syslet_syscall_count(void);
+/* The number of a call by name (the syslet calls' by the native
+ * profile), or -ENOENT. */
+long syslet_syscall_number(const char *name);
+/* The known name closest to a misspelt one, for "did you mean", or NULL
+ * with errno ENOENT when none is close. */
+const char *syslet_syscall_suggest(const char *name);
 /* 1 when atoms may not make call nr (syslet(7), the deny list), 0 when
  * they may, -ERANGE past the table. */
 int syslet_syscall_denied(long nr);
@@ -217,14 +235,63 @@ int syslet_errno_number(const char *name);
 /* Print the call ev describes as strace would, "open("f", O_RDONLY)":
  * strings and flags by name where known, buffers with what the result
  * says was read, hex for the rest; memory is read so that a bad pointer
- * prints as hex.  0, -EINVAL (ev->sz not set) or -EIO. */
-int syslet_print_call(FILE *out, const struct syslet_event *ev);
+ * prints as hex.  A call that blocks may be shown in parts, as strace
+ * shows one: ENTER "read(3, ", then CONT "\"abc\", 16)" when nothing came
+ * between, else EXIT "<... read resumed>\"abc\", 16)".  0, -EINVAL
+ * (ev->sz not set, no such part) or -EIO. */
+enum syslet_print_part {
+	SYSLET_PRINT_WHOLE,	/* "read(3, \"abc\", 16)" */
+	SYSLET_PRINT_ENTER,	/* up to the first argument it writes */
+	SYSLET_PRINT_CONT,	/* the rest, on the same line */
+	SYSLET_PRINT_EXIT,	/* the rest, on a line of its own */
+};
+int syslet_print_call(FILE *out, const struct syslet_event *ev,
+		      enum syslet_print_part part);
 
 /* Totals since start or the last reset, all threads.  Counters of a chain
  * still running are added at its end (or every few thousand atoms).
  * 0, or -EINVAL when st->sz is not set. */
 int syslet_get_stats(struct syslet_stats *st);
 void syslet_reset_stats(void);
+
+/*
+ * Fault injection (src/lib/interp.c), as strace's -e inject=: the atoms
+ * whose call is @nr (the number the atom holds when it runs) return @ret
+ * instead of making the call -- stored in *ret_ptr and seen by the stop
+ * test as the call's own result would be -- on the matching runs of that
+ * number: counted from 1 over the whole process (every thread, instance
+ * and head) from the moment the rules are set, injected on run first,
+ * then every step runs, up to run last (0: no end).  One rule per
+ * number; the later wins.  Applies wherever the library's interpreter
+ * runs atoms (emul and uring, syslet_step); an atom past the system call
+ * table answers -ENOSYS as before.
+ */
+struct syslet_inject {
+	size_t			sz;	/* sizeof(struct syslet_inject) */
+	unsigned long		nr;
+	long			ret;	/* -ENOENT: fail with ENOENT */
+	unsigned long		first;	/* from 1 */
+	unsigned long		last;	/* >= first, or 0 */
+	unsigned long		step;	/* from 1 */
+	/* Filled by syslet_get_inject(): */
+	unsigned long long	calls;	/* runs of nr counted */
+	unsigned long long	injected;	/* of which failed here */
+};
+
+/* Replace every rule by @rules[0..n-1] (n 0: none, injection off), the
+ * counts starting from 0.  Every element is rules[0].sz bytes long and
+ * has that sz (an array of one caller's struct).  0, -EINVAL for a bad
+ * rule (sz not set or not the same in each, nr past the table of the
+ * profile in use, first or step 0, last below first; nothing changed),
+ * -ENOMEM, or -ENOTSUP with the kernel backend, whose atoms the library
+ * does not run (nothing set). */
+int syslet_set_inject(const struct syslet_inject *rules, size_t n);
+/* The rules in force with their counts, by number, at most @max into
+ * @rules, whose elements are rules[0].sz bytes long (each element's sz
+ * is set to it); @rules may be NULL with max 0, to count them.  Returns
+ * how many rules there are (possibly more than max), or -EINVAL when
+ * max is not 0 and rules[0].sz is not set. */
+int syslet_get_inject(struct syslet_inject *rules, size_t max);
 
 /*
  * Run exactly one atom in the calling thread, synchronously (blocking

@@ -261,6 +261,21 @@ long syslet_syscall_count(void)
 	return systab_nr_syscalls(systab_native_profile());
 }
 
+long syslet_syscall_number(const char *name)
+{
+	long nr = name ? systab_lookup(systab_native_profile(), name) : -1;
+
+	return nr >= 0 ? nr : api_err(-ENOENT);
+}
+
+const char *syslet_syscall_suggest(const char *name)
+{
+	const char *s = name ? systab_suggest(systab_native_profile(), name)
+			     : NULL;
+
+	return s ? s : api_null(ENOENT);
+}
+
 int syslet_syscall_denied(long nr)
 {
 	if (nr < 0 || nr >= systab_nr_syscalls(systab_native_profile()))
@@ -282,14 +297,16 @@ int syslet_errno_number(const char *name)
 	return e >= 0 ? e : api_err(-ENOENT);
 }
 
-int syslet_print_call(FILE *out, const struct syslet_event *ev)
+int syslet_print_call(FILE *out, const struct syslet_event *ev,
+		      enum syslet_print_part part)
 {
 	long umem = syslet_sysno(SYSLET_CALL_UMEM_ADD);
-	const char *name, *sig;
+	const char *name, *sig, *r;
 	size_t siglen;
-	int nargs;
+	int nargs, split, from = 0, to;
 
-	if (!out || !api_sz_ok(ev, sizeof(*ev)))
+	if (!out || !api_sz_ok(ev, sizeof(*ev)) ||
+	    (unsigned)part > SYSLET_PRINT_EXIT)
 		return api_err(-EINVAL);
 	/* The call the atom made: its number as fetched, whatever the
 	 * image says it was compiled as; umem_add by the backend's number. */
@@ -302,16 +319,33 @@ int syslet_print_call(FILE *out, const struct syslet_event *ev)
 	sig = signature(name);
 	siglen = sig ? strlen(sig) : 0;
 	nargs = ev->nargs < 6 ? (int)ev->nargs : 6;
-	if (name)
+	/* The first argument the call writes: shown once it returned. */
+	split = to = nargs;
+	r = sig ? strchr(sig, 'r') : NULL;
+	if (r && r - sig < nargs)
+		split = (int)(r - sig);
+	if (part == SYSLET_PRINT_ENTER)
+		to = split;
+	else if (part != SYSLET_PRINT_WHOLE)
+		from = split;
+	if (part == SYSLET_PRINT_EXIT)
+		fprintf(out, "<... %s resumed>", name ? name : "syscall");
+	else if (part == SYSLET_PRINT_CONT)
+		;
+	else if (name)
 		fprintf(out, "%s(", name);
 	else
-		fprintf(out, "syscall(%ld%s", (long)ev->nr, nargs ? ", " : "");
-	for (int i = 0; i < nargs; i++) {
-		if (i)
+		fprintf(out, "syscall(%ld%s", (long)ev->nr, to ? ", " : "");
+	for (int i = from; i < to; i++) {
+		if (i > from)
 			fputs(", ", out);
 		print_arg(out, (size_t)i < siglen ? sig[i] : 'n', ev->args, i,
 			  nargs, ev->ret);
 	}
-	fputc(')', out);
+	if (part == SYSLET_PRINT_ENTER)
+		/* strace's "read(3, ": what follows comes at the end. */
+		fputs(to < nargs ? ", " : "", out);
+	else
+		fputc(')', out);
 	return ferror(out) ? api_err(-EIO) : 0;
 }

@@ -43,6 +43,11 @@ long emul_umem_add(unsigned long *p, unsigned long inc)
 	return emul_umem(p, inc);
 }
 
+/* The counters of a chain still running are added to the statistics
+ * every so many atoms (syslet_get_stats(3)): a syslet that loops in a
+ * worker is seen to run, and is counted when a signal ends the program. */
+#define EMUL_FLUSH_ATOMS	16384
+
 /* signal_pending(): a signal arrived that the caller's own mask lets
  * through and that would act (interp_signal_pending).  Inline, the
  * caller's signals are blocked while the chain runs so that one that
@@ -170,6 +175,9 @@ long emul_atom_sigmask(sigset_t *mask, const struct emul_atom *a)
  * *ret_ptr (not for nr >= NR_syscalls, which the kernel answered before
  * storing).  Inline, an ASYNC atom, or one that would block (unless
  * SYNC), is handed to a worker if one is free; then run->handed_off.
+ * *injected: the result is a rule's of syslet_set_inject(), the call was
+ * not made.  That is decided where the atom runs, once: not again when
+ * a worker resumes an atom whose attempt inline would have blocked.
  */
 /* Counters of the loop, kept apart from *run so that they can live in
  * registers across the calls (a syscall clobbers memory). */
@@ -180,11 +188,13 @@ struct emul_ctr {
 
 static inline __attribute__((always_inline)) long
 emul_exec(struct emul_run *run, struct emul_ctr *c, struct syslet_uatom *u,
-	  const struct emul_atom *a, long partial, bool resumed, bool *store)
+	  const struct emul_atom *a, long partial, bool resumed, bool *store,
+	  bool *injected)
 {
 	struct emul_profile *prof = emul_prof;
 	enum emul_policy pol;
 	struct emul_try t;
+	long ret;
 
 	*store = true;
 	if (run->mode == EMUL_RUN_INLINE && (a->flags & SYSLET_ASYNC)) {
@@ -198,6 +208,11 @@ emul_exec(struct emul_run *run, struct emul_ctr *c, struct syslet_uatom *u,
 	if (a->nr >= prof->nr_syscalls) {
 		*store = false;
 		return -ENOSYS;
+	}
+	if (__builtin_expect(interp_inject_on(), 0) &&
+	    (!resumed || !run->h_blocked) && interp_injected(a->nr, &ret)) {
+		*injected = true;
+		return ret;
 	}
 	pol = (enum emul_policy)(prof->policy[a->nr] & EMUL_P_MASK);
 	if (prof->policy[a->nr] & EMUL_P_SIGCHECK)
@@ -288,13 +303,13 @@ emul_exec(struct emul_run *run, struct emul_ctr *c, struct syslet_uatom *u,
 static void emul_event(struct emul_run *run, struct syslet_uatom *u,
 		       const struct emul_atom *a, long ret, bool stored,
 		       struct syslet_uatom *next, enum syslet_end end,
-		       int handoff, struct syslet_event *out)
+		       int marks, struct syslet_event *out)
 {
 	interp_event(u, a, ret, stored, next, end,
 		     run->mode == EMUL_RUN_INLINE ? SYSLET_WHERE_INLINE :
 		     run->mode == EMUL_RUN_WORKER ? SYSLET_WHERE_CACHEMISS :
 						    SYSLET_WHERE_STEP,
-		     handoff, out);
+		     marks, out);
 }
 
 /*
@@ -322,7 +337,7 @@ emul_fast(struct emul_run *run, struct emul_ctr *c, struct syslet_uatom **up,
 	f.tab = emul_prof->policy;
 	f.nr_syscalls = emul_prof->nr_syscalls;
 	f.user_mask = run->mode == EMUL_RUN_STEP ? NULL : &run->user_mask;
-	f.limit = ~0UL;
+	f.limit = EMUL_FLUSH_ATOMS;
 	f.up = *up;
 	f.last_flags = *last_flags;
 	f.budget = c->budget;
@@ -346,6 +361,9 @@ emul_fast(struct emul_run *run, struct emul_ctr *c, struct syslet_uatom **up,
 	*last_flags = f.last_flags;
 	*up = f.up;
 	*done = f.done;
+	/* A long chain shows in the statistics while it runs. */
+	if (!f.done && n >= EMUL_FLUSH_ATOMS)
+		emul_stats_flush(&c->st);
 	return last;
 }
 
@@ -359,7 +377,9 @@ emul_loop_c(struct emul_run *run, struct emul_ctr *c, struct syslet_uatom *u,
 	bool stored;
 	long ret;
 	bool resumed;
+	bool injected = false;
 	bool fast = run->mode != EMUL_RUN_STEP && !step_ev &&
+		    !interp_inject_on() &&
 		    !__atomic_load_n(&emul_trace_fn, __ATOMIC_RELAXED);
 
 	for (;;) {
@@ -384,7 +404,8 @@ emul_loop_c(struct emul_run *run, struct emul_ctr *c, struct syslet_uatom *u,
 			*err = -EFAULT;
 			return last;
 		}
-		ret = emul_exec(run, c, u, a, partial, resume, &stored);
+		ret = emul_exec(run, c, u, a, partial, resume, &stored,
+				&injected);
 		resumed = resume;
 		resume = false;
 		partial = 0;
@@ -409,6 +430,7 @@ emul_loop_c(struct emul_run *run, struct emul_ctr *c, struct syslet_uatom *u,
 			c->budget = 0;
 		if (run->interrupted || (c->budget-- == 0 &&
 					 (c->budget = EMUL_SIG_BUDGET,
+					  emul_stats_flush(&c->st),
 					  emul_signal_pending(run)))) {
 			run->interrupted = false;
 			run->sig_ended = true;
@@ -419,15 +441,18 @@ emul_loop_c(struct emul_run *run, struct emul_ctr *c, struct syslet_uatom *u,
 			next = a->next;
 			end = next ? SYSLET_END_NONE : SYSLET_END_NEXT;
 		} else if (a->flags & SYSLET_SKIP_TO_NEXT_ON_STOP) {
-			next = u + 1;
+			next = interp_after(u);
 			end = SYSLET_END_NONE;
 		} else {
 			next = NULL;
 			end = SYSLET_END_STOP;
 		}
 		if (__builtin_expect(emul_trace_fn != NULL || step_ev != NULL, 0))
-			emul_event(run, u, a, ret, stored, next, end, resumed,
+			emul_event(run, u, a, ret, stored, next, end,
+				   (resumed ? INTERP_EV_HANDOFF : 0) |
+				   (injected ? INTERP_EV_INJECTED : 0),
 				   step_ev);
+		injected = false;
 		if (!next || run->mode == EMUL_RUN_STEP)
 			return last;
 		u = next;

@@ -13,7 +13,9 @@
 #include <time.h>
 #include <unistd.h>
 #include "emul.h"
+#include "cring.h"
 #include "emul-fault.h"
+#include "interp.h"
 #include "common/systab.h"
 
 /* kernel/async.c: "Pretty arbitrary for now." */
@@ -23,11 +25,6 @@
 /* How long a caller with every worker busy waits for one: see
  * wait_worker_locked(). */
 #define EMUL_POOL_WAIT_NS	500000L
-struct emul_defer {
-	struct syslet_uatom	*atom;
-	struct emul_defer	*next;
-};
-
 struct emul_worker {
 	pthread_t		thread;
 	struct emul_head	*ah;
@@ -48,14 +45,9 @@ struct emul_worker {
 struct emul_head {
 	pthread_mutex_t		lock;
 	pthread_cond_t		idle;		/* busy dropped to 0 */
-	struct syslet_uatom	**ring;
-	unsigned long		ring_bytes;
-	unsigned long		max_idx, cur_idx;
+	struct cring		ring;
 	unsigned long		max_threads, nr_threads, busy;
 	struct emul_worker	*idle_list, *all;
-	/* Completions that found their slot full, oldest first. */
-	struct emul_defer	*dq_head, *dq_tail;
-	unsigned long		completions;	/* put in the ring, ever */
 	uint32_t		seq;		/* futex word: something changed */
 	uint32_t		waiters;	/* threads in futex_wait on seq */
 };
@@ -120,75 +112,6 @@ static void head_changed(struct emul_head *ah)
 		futex_wake(&ah->seq, INT_MAX);
 }
 
-/* Put @atom in the next slot if it is free (slot NULL); false if not. */
-static bool ring_put_locked(struct emul_head *ah, struct syslet_uatom *atom)
-{
-	struct syslet_uatom **slot = ah->ring + ah->cur_idx;
-	unsigned long v;
-
-	if (emul_get(&v, slot) || v)
-		return false;
-	if (emul_put(slot, (unsigned long)atom))
-		return false;
-	if (++ah->cur_idx == ah->max_idx)
-		ah->cur_idx = 0;
-	ah->completions++;
-	EMUL_STAT_ADD(completions, 1);
-	return true;
-}
-
-static bool flush_locked(struct emul_head *ah)
-{
-	bool moved = false;
-
-	while (ah->dq_head && ring_put_locked(ah, ah->dq_head->atom)) {
-		struct emul_defer *d = ah->dq_head;
-
-		ah->dq_head = d->next;
-		if (!ah->dq_head)
-			ah->dq_tail = NULL;
-		free(d);
-		moved = true;
-	}
-	return moved;
-}
-
-/*
- * complete_uatom().  Where the 2007 kernel found the slot still holding an
- * atom the user had not taken, it dropped the completion and returned
- * -EFAULT to nobody.  We keep it instead: it waits in a FIFO behind the
- * ring (so completions still appear in the order they happened) and goes
- * into its slot once the user has cleared that slot, at the next library
- * call that looks (async_exec, async_wait -- which also polls every
- * millisecond while completions wait --, syslet_ring__pop, or another
- * completion).  Only async_unregister drops what is still waiting, and
- * counts it in syslet_stats.dropped.
- */
-static void complete_locked(struct emul_head *ah, struct syslet_uatom *atom)
-{
-	struct emul_defer *d;
-
-	flush_locked(ah);
-	if (!ah->dq_head && ring_put_locked(ah, atom))
-		return;
-	EMUL_STAT_ADD(deferred, 1);
-	d = malloc(sizeof(*d));
-	while (!d) {
-		/* Never lose it: wait for memory rather than drop. */
-		pthread_mutex_unlock(&ah->lock);
-		usleep(1000);
-		pthread_mutex_lock(&ah->lock);
-		d = malloc(sizeof(*d));
-	}
-	d->atom = atom;
-	d->next = NULL;
-	if (ah->dq_tail)
-		ah->dq_tail->next = d;
-	else
-		ah->dq_head = d;
-	ah->dq_tail = d;
-}
-
 /* Park until the next order; a spurious wake-up just parks again. */
 static void worker_idle(struct emul_worker *w, uint32_t go)
 {
@@ -237,7 +160,7 @@ static void *emul_worker_main(void *arg)
 		user_mask = w->run.user_mask;
 		pthread_mutex_lock(&ah->lock);
 		if (!nc)
-			complete_locked(ah, last);
+			cring_complete(&ah->ring, last, &ah->lock);
 		__atomic_store_n(&w->go, 0, __ATOMIC_RELAXED);
 		w->next_idle = ah->idle_list;
 		ah->idle_list = w;
@@ -377,13 +300,16 @@ bool emul_handoff(struct emul_run *run)
 	run->handed_off = true;
 	pthread_mutex_unlock(&ah->lock);
 	EMUL_STAT_ADD(handoffs, 1);
+	/* Before the worker may run it and report its result. */
+	interp_unfinished(run->h_uatom, &run->h_atom);
 	worker_order(w, EMUL_W_WORK);
 	return true;
 }
 
 static long emul_register(struct async_head_user *uah, unsigned long len)
 {
-	unsigned long ring, bytes, maxthr, v, max_idx;
+	struct cring ring;
+	unsigned long maxthr;
 	struct emul_head *ah;
 	long err;
 
@@ -394,41 +320,15 @@ static long emul_register(struct async_head_user *uah, unsigned long len)
 	err = emul_init();
 	if (err)
 		return err;
-	if (emul_get(&maxthr, &uah->max_nr_threads) ||
-	    emul_get(&ring, &uah->completion_ring) ||
-	    emul_get(&bytes, &uah->ring_size_bytes))
-		return -EFAULT;
-	if (!bytes)
-		return -EINVAL;
-	max_idx = bytes / sizeof(void *);
-	if (bytes != max_idx * sizeof(void *))
-		return -EINVAL;
-	/* Instead of the kernel's mlock(): the ring must be there and
-	 * writable now (a later fault only defers completions). */
-	for (unsigned long off = 0; off < bytes; off += 4096) {
-		unsigned long *p = (unsigned long *)(ring + off);
-
-		if (off + sizeof(long) > bytes)
-			p = (unsigned long *)(ring + bytes - sizeof(long));
-		if (emul_get(&v, p) || emul_put(p, v))
-			return -EFAULT;
-	}
-	if (emul_get(&v, (unsigned long *)(ring + bytes - sizeof(long))) ||
-	    emul_put((unsigned long *)(ring + bytes - sizeof(long)), v))
-		return -EFAULT;
-	if (maxthr == (unsigned long)-1)
-		maxthr = EMUL_DEFAULT_THREADS;
-	/* Fewer threads than slots, or completions could be lost. */
-	if (maxthr > max_idx)
-		maxthr = max_idx;
+	err = cring_setup(&ring, uah, EMUL_DEFAULT_THREADS, &maxthr);
+	if (err)
+		return err;
 	ah = calloc(1, sizeof(*ah));
 	if (!ah)
 		return -ENOMEM;
 	pthread_mutex_init(&ah->lock, NULL);
 	pthread_cond_init(&ah->idle, NULL);
-	ah->ring = (struct syslet_uatom **)ring;
-	ah->ring_bytes = bytes;
-	ah->max_idx = max_idx;
+	ah->ring = ring;
 	ah->max_threads = maxthr;
 	emul_cur = ah;
 	__atomic_add_fetch(&emul_heads, 1, __ATOMIC_RELAXED);
@@ -439,7 +339,6 @@ static long emul_unregister(struct async_head_user *uah, unsigned long len)
 {
 	struct emul_head *ah = emul_cur;
 	struct emul_worker *w, *nw;
-	unsigned long dropped = 0;
 
 	if (len != sizeof(struct async_head_user))
 		return -EINVAL;
@@ -449,14 +348,7 @@ static long emul_unregister(struct async_head_user *uah, unsigned long len)
 	/* stop_cachemiss_threads(): busy ones finish their syslet first. */
 	while (ah->busy)
 		pthread_cond_wait(&ah->idle, &ah->lock);
-	flush_locked(ah);
-	while (ah->dq_head) {
-		struct emul_defer *d = ah->dq_head;
-
-		ah->dq_head = d->next;
-		free(d);
-		dropped++;
-	}
+	cring_drop(&ah->ring);
 	pthread_mutex_unlock(&ah->lock);
 	/* All idle now (busy is 0 and nothing can hand off: this is the
 	 * thread that would). */
@@ -468,8 +360,6 @@ static long emul_unregister(struct async_head_user *uah, unsigned long len)
 		pthread_join(w->thread, NULL);
 		free(w);
 	}
-	if (dropped)
-		EMUL_STAT_ADD(dropped, dropped);
 	pthread_cond_destroy(&ah->idle);
 	pthread_mutex_destroy(&ah->lock);
 	free(ah);
@@ -482,9 +372,9 @@ static void emul_flush_cur(void)
 {
 	struct emul_head *ah = emul_cur;
 
-	if (ah && __atomic_load_n(&ah->dq_head, __ATOMIC_RELAXED)) {
+	if (ah && cring_waiting(&ah->ring)) {
 		pthread_mutex_lock(&ah->lock);
-		if (flush_locked(ah))
+		if (cring_flush(&ah->ring))
 			head_changed(ah);
 		pthread_mutex_unlock(&ah->lock);
 	}
@@ -545,8 +435,8 @@ static long emul_wait(unsigned long min)
 	if (!ah)
 		return -EINVAL;
 	pthread_mutex_lock(&ah->lock);
-	flush_locked(ah);
-	start = ah->completions;
+	cring_flush(&ah->ring);
+	start = ah->ring.completions;
 	pthread_mutex_unlock(&ah->lock);
 	if (!min)
 		return 0;
@@ -559,10 +449,10 @@ static long emul_wait(unsigned long min)
 		__atomic_add_fetch(&ah->waiters, 1, __ATOMIC_SEQ_CST);
 		seq = __atomic_load_n(&ah->seq, __ATOMIC_SEQ_CST);
 		pthread_mutex_lock(&ah->lock);
-		flush_locked(ah);
-		done = ah->completions - start >= min;
+		cring_flush(&ah->ring);
+		done = ah->ring.completions - start >= min;
 		idle = ah->busy == 0;
-		waiting = ah->dq_head != NULL;
+		waiting = ah->ring.dq_head != NULL;
 		pthread_mutex_unlock(&ah->lock);
 		r = done || idle ? 0 :
 		    futex_wait(&ah->seq, seq, waiting ? &tick : NULL);

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "image-priv.h"
@@ -21,16 +23,25 @@
  *
  * Linux 6.13 and later mark guard pages in the page tables
  * (MADV_GUARD_INSTALL), which keeps a slab one mapping; earlier kernels
- * get PROT_NONE pages, one mapping more per slot.  Slots are anonymous
- * memory: the kernel's zero pages until touched, so a large .bss costs
- * nothing until a syslet writes to it.  A freed slot is zeroed and kept
- * for the next instance of that size: making and freeing instances one
- * after the other costs no system call.
+ * get PROT_NONE pages, one mapping more per slot.  The guards of a slab
+ * are installed by one process_madvise() where the kernel takes
+ * PIDFD_SELF (6.14 and later), else by a madvise() each.  Slots are
+ * anonymous memory: a large .bss costs nothing until a syslet writes to
+ * it (populating a slab's slots as it is made costs as much as their
+ * page faults: measured, not done).  A freed slot is kept for the next
+ * instance of that size and zeroed when it is taken again, not when it
+ * is freed: a program that frees its instances before it exits, or a
+ * slab that empties and goes back to the kernel, pays nothing for it.
+ * Making and freeing instances one after the other costs no system
+ * call.
  */
 
 #ifndef MADV_GUARD_INSTALL
 #define MADV_GUARD_INSTALL	102
 #endif
+/* include/uapi/linux/pidfd.h: the calling thread (its mm for
+ * process_madvise). */
+#define SLIO_PIDFD_SELF		(-10000)
 
 #define SLIO_SLAB_BYTES		(256 * 1024)
 
@@ -41,7 +52,9 @@ struct slio_slab {
 	unsigned char		*base;		/* its first guard page */
 	size_t			len;
 	unsigned int		nr, nfree;
-	void			*free;		/* linked through first words */
+	unsigned int		fresh;		/* slots [fresh, nr) never used */
+	void			*free;		/* used, freed: linked through
+						 * first words */
 	struct slio_slab	*prev, *next;	/* slabs with room come first */
 };
 
@@ -54,6 +67,7 @@ struct slio_class {
 static pthread_mutex_t slio_mem_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct slio_class *slio_classes;
 static int slio_guard_marks = 1;	/* MADV_GUARD_INSTALL works */
+static int slio_batch = 1;		/* process_madvise(PIDFD_SELF) too */
 
 size_t slio_page_size(void)
 {
@@ -67,16 +81,73 @@ size_t slio_page_size(void)
 	return page;
 }
 
+/*
+ * A guard page: a page-table mark where the kernel has them, else
+ * PROT_NONE.  Before 6.13 the advice is unknown (EINVAL); a kernel
+ * built without madvise(2) answers ENOSYS, and a sandbox that filters
+ * it EPERM or ENOSYS: each of those means "no marks here", for good.
+ */
 static int guard(unsigned char *at, size_t len)
 {
 	if (__atomic_load_n(&slio_guard_marks, __ATOMIC_RELAXED)) {
 		if (!madvise(at, len, MADV_GUARD_INSTALL))
 			return 0;
-		if (errno != EINVAL)
+		if (errno != EINVAL && errno != ENOSYS && errno != EPERM &&
+		    errno != EOPNOTSUPP)
 			return -1;
 		__atomic_store_n(&slio_guard_marks, 0, __ATOMIC_RELAXED);
 	}
 	return mprotect(at, len, PROT_NONE);
+}
+
+/*
+ * @advice on the @n ranges of @v in one system call where the kernel
+ * can; 0 or -1.  The advice must be idempotent: ranges a partial call
+ * did advise are advised again.
+ */
+static int advise_all(struct iovec *v, unsigned int n, int advice)
+{
+	long r;
+
+	if (__atomic_load_n(&slio_batch, __ATOMIC_RELAXED)) {
+		r = syscall(SYS_process_madvise, SLIO_PIDFD_SELF, v, n, advice,
+			    0);
+		if (r >= 0) {
+			size_t want = 0;
+
+			for (unsigned int i = 0; i < n; i++)
+				want += v[i].iov_len;
+			if ((size_t)r == want)
+				return 0;
+		} else if (errno == EBADF || errno == EINVAL ||
+			   errno == ENOSYS || errno == EPERM ||
+			   errno == ESRCH) {
+			/* No PIDFD_SELF, or this advice not for it. */
+			__atomic_store_n(&slio_batch, 0, __ATOMIC_RELAXED);
+		}
+	}
+	for (unsigned int i = 0; i < n; i++)
+		if (madvise(v[i].iov_base, v[i].iov_len, advice))
+			return -1;
+	return 0;
+}
+
+/* Guard pages at @v[0..n); 0 or -1. */
+static int guard_all(struct iovec *v, unsigned int n)
+{
+	if (__atomic_load_n(&slio_guard_marks, __ATOMIC_RELAXED)) {
+		if (!advise_all(v, n, MADV_GUARD_INSTALL))
+			return 0;
+		/* As guard(): each of these means "no marks here". */
+		if (errno != EINVAL && errno != ENOSYS && errno != EPERM &&
+		    errno != EOPNOTSUPP)
+			return -1;
+		__atomic_store_n(&slio_guard_marks, 0, __ATOMIC_RELAXED);
+	}
+	for (unsigned int i = 0; i < n; i++)
+		if (guard(v[i].iov_base, v[i].iov_len))
+			return -1;
+	return 0;
 }
 
 static void list_del(struct slio_slab *s)
@@ -108,16 +179,22 @@ static void list_add(struct slio_slab *s, bool front)
 	s->prev = t;
 }
 
+#define SLIO_MAX_SLOTS	(SLIO_SLAB_BYTES / 8192)
+
 static struct slio_slab *slab_new(struct slio_class *c)
 {
 	size_t page = slio_page_size(), slot = c->rw_len + page;
 	struct slio_slab *s = calloc(1, sizeof(*s));
+	struct iovec g[SLIO_MAX_SLOTS + 1];	/* the guards */
 	unsigned int nr;
 	void *p;
 
 	if (!s)
 		return NULL;
+	/* Slots are two pages at least (rw_len is a page or more). */
 	nr = slot >= SLIO_SLAB_BYTES ? 1 : (unsigned int)(SLIO_SLAB_BYTES / slot);
+	if (nr > SLIO_MAX_SLOTS)
+		nr = SLIO_MAX_SLOTS;
 	s->cls = c;
 	s->nr = s->nfree = nr;
 	s->len = page + nr * slot;
@@ -128,23 +205,48 @@ static struct slio_slab *slab_new(struct slio_class *c)
 		return NULL;
 	}
 	s->base = p;
-	if (guard(s->base, page))
-		goto fail;
-	for (unsigned int i = nr; i-- > 0;) {
+	g[0].iov_base = s->base;
+	g[0].iov_len = page;
+	for (unsigned int i = 0; i < nr; i++) {
 		unsigned char *rw = s->base + page + i * slot;
 
-		if (guard(rw + c->rw_len, page))
-			goto fail;
-		/* Pushed in reverse, so slot 0 is handed out first. */
-		memcpy(rw, &s->free, sizeof(void *));
-		s->free = rw;
+		g[i + 1].iov_base = rw + c->rw_len;
+		g[i + 1].iov_len = page;
 	}
+	if (guard_all(g, nr + 1))
+		goto fail;
 	list_add(s, true);
 	return s;
 fail:
 	munmap(s->base, s->len);
 	free(s);
 	return NULL;
+}
+
+/* Zero a slot for its next instance.  Small ones by hand: their pages
+ * stay, and the next instance finds them without a fault; large ones go
+ * back to the kernel but for the first page (the atoms, always used),
+ * so that pages no one touched are not brought in.  Where madvise(2)
+ * fails (a kernel without it, a sandbox), fresh zero pages are mapped
+ * over them, and should that fail too they are zeroed by hand: the next
+ * instance must never see this one's data. */
+#define SLIO_MEMSET_MAX		(16 * 1024)
+
+static void slot_clear(void *rw, size_t len)
+{
+	size_t page = slio_page_size();
+
+	if (len <= SLIO_MEMSET_MAX) {
+		memset(rw, 0, len);
+		return;
+	}
+	memset(rw, 0, page);
+	rw = (unsigned char *)rw + page;
+	len -= page;
+	if (madvise(rw, len, MADV_DONTNEED) &&
+	    mmap(rw, len, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)
+		memset(rw, 0, len);
 }
 
 void *slio_slot_get(size_t rw_len, struct slio_slab **slab)
@@ -169,11 +271,18 @@ void *slio_slot_get(size_t rw_len, struct slio_slab **slab)
 		s = slab_new(c);
 	if (!s)
 		goto out;
-	rw = s->free;
-	if (!rw)	/* a new slab has a slot at least */
-		goto out;
-	memcpy(&s->free, rw, sizeof(void *));
-	memset(rw, 0, sizeof(void *));
+	if (s->free) {
+		/* Used before: zeroed now, for this instance. */
+		rw = s->free;
+		memcpy(&s->free, rw, sizeof(void *));
+		slot_clear(rw, c->rw_len);
+	} else if (s->fresh < s->nr) {
+		/* Never used: as the kernel made it, zero. */
+		rw = s->base + slio_page_size() +
+		     s->fresh++ * (c->rw_len + slio_page_size());
+	} else {
+		goto out;	/* cannot be: nfree counts both kinds */
+	}
 	if (--s->nfree == 0 && s->next) {
 		/* Full: behind the slabs that have room. */
 		list_del(s);
@@ -183,24 +292,6 @@ void *slio_slot_get(size_t rw_len, struct slio_slab **slab)
 out:
 	pthread_mutex_unlock(&slio_mem_lock);
 	return rw;
-}
-
-/* Zero a slot for its next instance.  Small ones by hand: their pages
- * stay, and the next instance finds them without a fault; large ones go
- * back to the kernel but for the first page (the atoms, always used),
- * so that pages no one touched are not brought in. */
-#define SLIO_MEMSET_MAX		(16 * 1024)
-
-static void slot_clear(void *rw, size_t len)
-{
-	size_t page = slio_page_size();
-
-	if (len <= SLIO_MEMSET_MAX) {
-		memset(rw, 0, len);
-		return;
-	}
-	memset(rw, 0, page);
-	(void)madvise((unsigned char *)rw + page, len - page, MADV_DONTNEED);
 }
 
 void slio_slot_put(struct slio_slab *s, void *rw)
@@ -218,7 +309,7 @@ void slio_slot_put(struct slio_slab *s, void *rw)
 		free(s);
 		return;
 	}
-	slot_clear(rw, c->rw_len);
+	/* Zeroed when it is taken again. */
 	memcpy(rw, &s->free, sizeof(void *));
 	s->free = rw;
 	if (++s->nfree == 1) {

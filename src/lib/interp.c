@@ -1,8 +1,12 @@
-/* interp.c: the interpreter's fast loop (atoms that never block, nobody observing) and its signal test, shared by the engines. */
+/* interp.c: the interpreter's fast loop (atoms that never block, nobody observing), its signal test and fault injection, shared by the engines. */
 #include <config.h>
 #include <errno.h>
+#include <limits.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
+#include "api.h"
 #include "interp.h"
 
 /* Signals whose default action is to do nothing: the kernel never makes
@@ -81,20 +85,20 @@ struct syslet_uatom *interp_fast(struct interp_fast *fp)
 
 		/* copy_uatom() as straight-line loads; any fault leaves the
 		 * atom to the full loop, which reports it. */
-		EMUL_GET_OR_GOTO(p, &u->flags, out);
+		EMUL_GET_OR_GOTO(p, INTERP_UFIELD(u, flags), out);
 		a.flags = p;
-		EMUL_GET_OR_GOTO(p, &u->nr, out);
+		EMUL_GET_OR_GOTO(p, INTERP_UFIELD(u, nr), out);
 		a.nr = p;
 		if ((a.flags & SYSLET_ASYNC) || a.nr >= nrs)
 			break;
-		EMUL_GET_OR_GOTO(p, &u->ret_ptr, out);
+		EMUL_GET_OR_GOTO(p, INTERP_UFIELD(u, ret_ptr), out);
 		a.ret_ptr = (long *)p;
-		EMUL_GET_OR_GOTO(p, &u->next, out);
+		EMUL_GET_OR_GOTO(p, INTERP_UFIELD(u, next), out);
 		a.next = (struct syslet_uatom *)p;
 		a.args[0] = a.args[1] = a.args[2] = 0;
 		a.args[3] = a.args[4] = a.args[5] = 0;
 #define INTERP_FAST_ARG(i)                                              \
-		EMUL_GET_OR_GOTO(p, &u->arg_ptr[i], out);               \
+		EMUL_GET_OR_GOTO(p, INTERP_UARG(u, i), out);              \
 		if (!p)                                                 \
 			goto fetched;                                   \
 		EMUL_GET_OR_GOTO(v, p, out);                            \
@@ -143,7 +147,7 @@ fetched:
 		else if (interp_goes_on(a.flags, ret))
 			u = a.next;
 		else if (a.flags & SYSLET_SKIP_TO_NEXT_ON_STOP)
-			u = u + 1;
+			u = interp_after(u);
 		else
 			u = NULL;
 		if (!u) {
@@ -160,4 +164,150 @@ out:
 	fp->last_flags = lflags;
 	fp->up = u;
 	return last;
+}
+
+/* ---- Fault injection ----------------------------------------------------- */
+
+struct interp_inject *interp_inject_tab;
+static pthread_mutex_t interp_inject_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Every table ever published, newest first: replaced ones stay readable
+ * (a chain may hold one) and reachable. */
+static struct interp_inject *interp_inject_all;
+
+bool interp_inject_hit(struct interp_inject *t, unsigned long nr, long *ret)
+{
+	struct interp_rule *r;
+	unsigned long long n;
+
+	if (nr >= t->n || !t->rule[nr].step)
+		return false;
+	r = &t->rule[nr];
+	n = __atomic_add_fetch(&r->calls, 1, __ATOMIC_RELAXED);
+	if (n < r->first || (r->last && n > r->last) ||
+	    (n - r->first) % r->step)
+		return false;
+	__atomic_add_fetch(&r->injected, 1, __ATOMIC_RELAXED);
+	*ret = r->ret;
+	return true;
+}
+
+/*
+ * Rule @i of the caller's array, whose elements are @sz bytes long (its
+ * sizeof), into @r as this library's struct; false when the element is
+ * not a sized struct of that size (api.h).
+ */
+static bool inject_rule(const struct syslet_inject *rules, size_t sz,
+			size_t i, struct syslet_inject *r)
+{
+	const unsigned char *e = (const unsigned char *)rules + i * sz;
+	size_t esz;
+
+	memset(r, 0, sizeof(*r));
+	if (!api_sz_ok(e, sizeof(*r)))
+		return false;
+	memcpy(&esz, e, sizeof(esz));
+	if (esz != sz)
+		return false;
+	memcpy(r, e, sz < sizeof(*r) ? sz : sizeof(*r));
+	return true;
+}
+
+int syslet_set_inject(const struct syslet_inject *rules, size_t n)
+{
+	const struct backend *b;
+	struct interp_inject *t = NULL;
+	struct syslet_inject r;
+	unsigned long top = 0;
+	size_t sz = 0;
+	long err;
+
+	b = backend_get(&err);
+	if (!b)
+		return api_err((int)err);
+	/* The kernel runs its atoms itself: no rule would ever apply. */
+	if (!b->observed)
+		return api_err(-ENOTSUP);
+	err = emul_init();
+	if (err)
+		return api_err((int)err);
+	if (n) {
+		if (!rules || !api_sz_ok(rules, sizeof(r)))
+			return api_err(-EINVAL);
+		sz = rules->sz;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (!inject_rule(rules, sz, i, &r) ||
+		    r.nr >= emul_prof->nr_syscalls || !r.first ||
+		    !r.step || (r.last && r.last < r.first))
+			return api_err(-EINVAL);
+		if (r.nr + 1 > top)
+			top = r.nr + 1;
+	}
+	if (n) {
+		t = calloc(1, sizeof(*t) + top * sizeof(t->rule[0]));
+		if (!t)
+			return api_err(-ENOMEM);
+		t->n = top;
+		for (size_t i = 0; i < n; i++) {
+			struct interp_rule *ir;
+
+			inject_rule(rules, sz, i, &r);
+			ir = &t->rule[r.nr];
+			ir->ret = r.ret;
+			ir->first = r.first;
+			ir->last = r.last;
+			ir->step = r.step;
+		}
+	}
+	pthread_mutex_lock(&interp_inject_lock);
+	if (t) {
+		t->older = interp_inject_all;
+		interp_inject_all = t;
+	}
+	__atomic_store_n(&interp_inject_tab, t, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&interp_inject_lock);
+	return 0;
+}
+
+int syslet_get_inject(struct syslet_inject *rules, size_t max)
+{
+	struct interp_inject *t;
+	size_t k = 0, sz = 0;
+
+	if (max) {
+		if (!api_sz_ok(rules, sizeof(*rules)))
+			return api_err(-EINVAL);
+		sz = rules->sz;
+	}
+
+	pthread_mutex_lock(&interp_inject_lock);
+	t = interp_inject_tab;
+	for (unsigned long nr = 0; t && nr < t->n; nr++) {
+		const struct interp_rule *r = &t->rule[nr];
+
+		if (!r->step)
+			continue;
+		if (k < max) {
+			struct syslet_inject o = { .sz = sizeof(o) };
+			unsigned char *e = (unsigned char *)rules + k * sz;
+
+			o.nr = nr;
+			o.ret = r->ret;
+			o.first = r->first;
+			o.last = r->last;
+			o.step = r->step;
+			o.calls = __atomic_load_n(&r->calls, __ATOMIC_RELAXED);
+			o.injected = __atomic_load_n(&r->injected,
+						     __ATOMIC_RELAXED);
+			/* Every element is the caller's struct: its sz,
+			 * and its tail past ours zero. */
+			if (k)
+				memset(e, 0, sz);
+			memcpy(e, &sz, sizeof(sz));
+			api_sz_copy(e, &o, sizeof(o));
+		}
+		k++;
+	}
+	pthread_mutex_unlock(&interp_inject_lock);
+	return k > INT_MAX ? INT_MAX : (int)k;
 }

@@ -1,9 +1,11 @@
-/* interp.h: the atom interpreter's rules every engine shares: copy_uatom, umem_add, the stop test and next/SKIP, trace events. */
+/* interp.h: the atom interpreter's rules every engine shares: copy_uatom, umem_add, the stop test and next/SKIP, trace events, fault injection. */
 #ifndef SYSLET_INTERP_H
 #define SYSLET_INTERP_H
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 #include "emul.h"
 #include "emul-fault.h"
@@ -14,6 +16,32 @@
  * or through io_uring; what is fetched, stored and taken next is decided
  * here, the same way for all of them.
  */
+
+/*
+ * The address of field @f (arg_ptr[@i] for INTERP_UARG) of the atom at
+ * user address @u.  An atom may sit at any address: the kernel reads its
+ * words with get_user(), which x86 allows misaligned, and the tests place
+ * atoms so.  Our loads are single movs too, but a C member access through
+ * a misaligned struct pointer is undefined (UBSan stops on it), so the
+ * address is computed as an integer, which also wraps as the kernel's
+ * does for an atom near the top of the address space (32-bit); the code
+ * generated is the same.
+ */
+#define INTERP_UFIELD(u, f)                                             \
+	((const void *)((uintptr_t)(u) + offsetof(struct syslet_uatom, f)))
+#define INTERP_UARG(u, i)                                               \
+	((const void *)((uintptr_t)(u) +                                \
+			offsetof(struct syslet_uatom, arg_ptr) +        \
+			(i) * sizeof(unsigned long *)))
+
+/* The atom after @u in memory (SYSLET_SKIP_TO_NEXT_ON_STOP).  Like the
+ * field addresses above it wraps at the top of the address space, as the
+ * kernel's pointer arithmetic does (-fno-strict-overflow): the result is
+ * then an address that faults, not undefined behaviour. */
+static inline struct syslet_uatom *interp_after(const struct syslet_uatom *u)
+{
+	return (struct syslet_uatom *)((uintptr_t)u + sizeof(*u));
+}
 
 /*
  * copy_uatom(): the fixed fields, then the arguments through arg_ptr[]
@@ -28,12 +56,13 @@ interp_fetch(struct emul_atom *a, const struct syslet_uatom *u)
 	int err;
 	unsigned int i;
 
-	err = emul_get(&a->flags, &u->flags);
-	err |= emul_get(&a->nr, &u->nr);
-	err |= emul_get((unsigned long *)&a->ret_ptr, &u->ret_ptr);
-	err |= emul_get((unsigned long *)&a->next, &u->next);
+	err = emul_get(&a->flags, INTERP_UFIELD(u, flags));
+	err |= emul_get(&a->nr, INTERP_UFIELD(u, nr));
+	err |= emul_get((unsigned long *)&a->ret_ptr,
+			INTERP_UFIELD(u, ret_ptr));
+	err |= emul_get((unsigned long *)&a->next, INTERP_UFIELD(u, next));
 	for (i = 0; i < 6; i++) {
-		err |= emul_get(&p, &u->arg_ptr[i]);
+		err |= emul_get(&p, INTERP_UARG(u, i));
 		if (!p)
 			break;
 		if (emul_get(&a->args[i], (const void *)p))
@@ -74,7 +103,7 @@ interp_next(struct syslet_uatom *u, const struct emul_atom *a, long ret,
 	}
 	if (a->flags & SYSLET_SKIP_TO_NEXT_ON_STOP) {
 		*end = SYSLET_END_NONE;
-		return u + 1;
+		return interp_after(u);
 	}
 	*end = SYSLET_END_STOP;
 	return NULL;
@@ -109,13 +138,19 @@ static inline long interp_store(const struct emul_atom *a, long ret,
 	return ret;
 }
 
+/* Marks of an event: the syslet's first event since it went async at
+ * this atom (handoff), a result that was injected. */
+#define INTERP_EV_HANDOFF	0x1
+#define INTERP_EV_INJECTED	0x2
+
 /* A trace event for an atom that ran (or, with end FAULT, could not be
- * read); the callback is only called when one is set. */
+ * read; with end UNFINISHED, is about to run elsewhere); the callback is
+ * only called when one is set. */
 static inline void interp_event(struct syslet_uatom *u,
 				const struct emul_atom *a, long ret,
 				bool stored, struct syslet_uatom *next,
 				enum syslet_end end, enum syslet_where where,
-				int handoff, struct syslet_event *out)
+				int marks, struct syslet_event *out)
 {
 	struct syslet_event ev;
 	struct syslet_event *e = out ? out : &ev;
@@ -130,12 +165,70 @@ static inline void interp_event(struct syslet_uatom *u,
 	e->end = end;
 	e->ret = ret;
 	e->ret_stored = stored;
-	e->handoff = handoff;
+	e->handoff = (marks & INTERP_EV_HANDOFF) != 0;
+	e->injected = (marks & INTERP_EV_INJECTED) != 0;
 	e->next = next;
 	e->tid = (int)emul_gettid();
 	e->seq = 0;
 	if (emul_trace_fn)
 		emul_trace_emit(e);
+}
+
+/* The flags of syslet_set_trace_flags() (observe.c). */
+extern unsigned int interp_trace_flags;
+
+/* The event that says a syslet goes async at atom @u (fetched into @a),
+ * before anyone else can run it: with SYSLET_TRACE_UNFINISHED only. */
+static inline void interp_unfinished(struct syslet_uatom *u,
+				     const struct emul_atom *a)
+{
+	if (__atomic_load_n(&emul_trace_fn, __ATOMIC_RELAXED) &&
+	    (__atomic_load_n(&interp_trace_flags, __ATOMIC_RELAXED) &
+	     SYSLET_TRACE_UNFINISHED))
+		interp_event(u, a, 0, false, NULL, SYSLET_END_UNFINISHED,
+			     SYSLET_WHERE_INLINE, INTERP_EV_HANDOFF, NULL);
+}
+
+/*
+ * Fault injection (syslet_set_inject).  The rules are one immutable
+ * table, published whole: a chain reads the table it found, and a table
+ * replaced is kept (reachable, never freed) since a worker may still
+ * read it.  Only the counters change, atomically.  No table: no rule,
+ * and the only cost is the test of the pointer, made where an atom is
+ * about to run outside the fast loop (which the engines do not enter
+ * while a table is set).
+ */
+struct interp_rule {
+	long			ret;
+	unsigned long		first, last, step;	/* step 0: no rule */
+	unsigned long long	calls, injected;
+};
+
+struct interp_inject {
+	unsigned long		n;		/* rules for numbers below n */
+	struct interp_inject	*older;		/* replaced tables */
+	struct interp_rule	rule[];
+};
+
+extern struct interp_inject *interp_inject_tab;
+
+static inline bool interp_inject_on(void)
+{
+	return __atomic_load_n(&interp_inject_tab, __ATOMIC_RELAXED) != NULL;
+}
+
+bool interp_inject_hit(struct interp_inject *t, unsigned long nr, long *ret);
+
+/* Whether the atom calling @nr is to fail now, and with what (*ret):
+ * counts the run.  Called once per run of an atom, where it runs. */
+static inline bool interp_injected(unsigned long nr, long *ret)
+{
+	struct interp_inject *t = __atomic_load_n(&interp_inject_tab,
+						  __ATOMIC_ACQUIRE);
+
+	if (__builtin_expect(t == NULL, 1))
+		return false;
+	return interp_inject_hit(t, nr, ret);
 }
 
 /*

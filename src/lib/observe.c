@@ -7,6 +7,7 @@
 #include <string.h>
 #include "api.h"
 #include "emul.h"
+#include "interp.h"
 
 syslet_trace_fn emul_trace_fn;
 void *emul_trace_ctx;
@@ -22,6 +23,16 @@ int syslet_set_trace(syslet_trace_fn fn, void *ctx)
 	__atomic_store_n(&emul_trace_fn, fn, __ATOMIC_RELEASE);
 	b = backend_get(&err);
 	return api_err(b && b->observed ? 0 : -ENOTSUP);
+}
+
+unsigned int interp_trace_flags;
+
+int syslet_set_trace_flags(unsigned int flags)
+{
+	if (flags & ~SYSLET_TRACE_UNFINISHED)
+		return -EINVAL;
+	__atomic_store_n(&interp_trace_flags, flags, __ATOMIC_RELEASE);
+	return 0;
 }
 
 void emul_trace_emit(struct syslet_event *ev)

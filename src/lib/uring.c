@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "uring.h"
+#include "cring.h"
 #include "interp.h"
 #include "common/systab.h"
 
@@ -78,20 +79,12 @@ struct ur_sl {
 	struct ur_fdk		k;
 };
 
-struct ur_defer {
-	struct syslet_uatom	*atom;
-	struct ur_defer		*next;
-};
-
 struct ur_head {
 	struct io_uring		ring;
 	/* The driver's lock: the ring, the slots and every list below
 	 * except the workers' own. */
 	pthread_mutex_t		lock;
-	struct syslet_uatom	**slots;
-	unsigned long		max_idx, cur_idx;
-	struct ur_defer		*dq_head, *dq_tail;
-	unsigned long		completions;
+	struct cring		cring;
 	unsigned long		busy;		/* async, not yet complete */
 	unsigned int		unsubmitted;
 	struct ur_sl		*ready, *ready_tail;
@@ -114,14 +107,20 @@ struct ur_head {
 	uint32_t		prog_parked;
 	uint32_t		epoch;		/* bumped by the caller */
 	uint32_t		exiting;
+	/* The caller's signal mask as last learnt (async_exec, async_wait,
+	 * async_unregister): the mask of the chains the driver runs. */
+	sigset_t		user_mask;
 };
 
 /* One run of the interpreter: in the caller inside async_exec (inline),
- * or by the driver on behalf of async syslets. */
+ * or by the driver on behalf of async syslets.  The driver always runs
+ * with signals blocked (but the synchronous ones), so that one that
+ * arrives during an atom stays pending until the engine looks. */
 struct ur_ctx {
 	struct ur_head		*ah;
 	bool			inline_;
 	bool			masked;		/* inline: signals blocked */
+	bool			sig_ended;	/* a signal ended a chain */
 	unsigned int		budget;
 	sigset_t		user_mask;
 	struct emul_lstats	st;
@@ -228,60 +227,7 @@ static void futex_wait(uint32_t *addr, uint32_t val, const struct timespec *ts)
 	syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, ts, NULL, 0);
 }
 
-/* ---- The completion ring ------------------------------------------- */
-
-static bool ring_put(struct ur_head *ah, struct syslet_uatom *atom)
-{
-	struct syslet_uatom **slot = ah->slots + ah->cur_idx;
-	unsigned long v;
-
-	if (emul_get(&v, slot) || v)
-		return false;
-	if (emul_put(slot, (unsigned long)atom))
-		return false;
-	if (++ah->cur_idx == ah->max_idx)
-		ah->cur_idx = 0;
-	ah->completions++;
-	EMUL_STAT_ADD(completions, 1);
-	return true;
-}
-
-static bool ring_flush(struct ur_head *ah)
-{
-	bool moved = false;
-
-	while (ah->dq_head && ring_put(ah, ah->dq_head->atom)) {
-		struct ur_defer *d = ah->dq_head;
-
-		ah->dq_head = d->next;
-		if (!ah->dq_head)
-			ah->dq_tail = NULL;
-		free(d);
-		moved = true;
-	}
-	return moved;
-}
-
-/* As the emul engine: a completion that finds its slot full waits, in
- * order, behind the ring instead of being dropped. */
-static void ring_complete(struct ur_head *ah, struct syslet_uatom *atom)
-{
-	struct ur_defer *d;
-
-	ring_flush(ah);
-	if (!ah->dq_head && ring_put(ah, atom))
-		return;
-	EMUL_STAT_ADD(deferred, 1);
-	while (!(d = malloc(sizeof(*d))))
-		usleep(1000);
-	d->atom = atom;
-	d->next = NULL;
-	if (ah->dq_tail)
-		ah->dq_tail->next = d;
-	else
-		ah->dq_head = d;
-	ah->dq_tail = d;
-}
+/* ---- Descriptors -------------------------------------------------- */
 
 /*
  * The engine's descriptors are moved out of the way, near the top of the
@@ -507,7 +453,7 @@ static void complete(struct ur_ctx *c, struct ur_sl *sl,
 	struct ur_head *ah = c->ah;
 
 	if (!(flags & SYSLET_NO_COMPLETE))
-		ring_complete(ah, last);
+		cring_complete(&ah->cring, last, NULL);
 	sl_put(ah, sl);
 	__atomic_sub_fetch(&ah->busy, 1, __ATOMIC_RELAXED);
 }
@@ -539,10 +485,11 @@ static struct ur_sl *park(struct ur_ctx *c, struct ur_sl **slp,
 		sl = sl_get(c->ah);
 		sl->k = *k;
 		*slp = sl;
+		/* Until its next event, which says where it went on. */
 		sl->handoff = true;
 		went_async(c, sl);
-	} else {
-		sl->handoff = false;
+		/* The driver's lock is held: no one reports it before. */
+		interp_unfinished(u, a);
 	}
 	sl->u = u;
 	sl->a = *a;
@@ -605,7 +552,8 @@ static inline bool fastable(const struct ur_ctx *c, const struct emul_atom *a)
 	unsigned char t;
 
 	if (a->nr >= emul_prof->nr_syscalls || (a->flags & SYSLET_ASYNC) ||
-	    __atomic_load_n(&emul_trace_fn, __ATOMIC_RELAXED))
+	    __atomic_load_n(&emul_trace_fn, __ATOMIC_RELAXED) ||
+	    interp_inject_on())
 		return false;
 	t = (c->inline_ ? ur_tab_inline : ur_tab_driver)[a->nr];
 	return t == EMUL_P_INLINE || t == EMUL_P_UMEM;
@@ -680,9 +628,9 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 		enum syslet_end end;
 		enum emul_policy pol = EMUL_P_NONE;
 		bool stored = false, check = false, istore = true;
-		bool intr = false;
+		bool intr = false, inj = false;
 		long ret;
-		int op;
+		int op, marks;
 
 		if (interp_fetch(&a, u)) {
 			struct emul_atom z;
@@ -703,7 +651,7 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 			inline_mask(c);
 			f.tab = c->inline_ ? ur_tab_inline : ur_tab_driver;
 			f.nr_syscalls = prof->nr_syscalls;
-			f.user_mask = c->inline_ ? &c->user_mask : NULL;
+			f.user_mask = &c->user_mask;
 			f.limit = c->inline_ ? ~0UL : slice;
 			f.up = u;
 			f.last_flags = *lflags;
@@ -725,6 +673,7 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 			}
 			if (f.signalled) {
 				c->st.sigstops++;
+				c->sig_ended = true;
 				return UR_END;
 			}
 			if (f.done)
@@ -748,6 +697,13 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 		if (a.nr >= prof->nr_syscalls) {
 			ret = -ENOSYS;
 			istore = false;
+			goto ran;
+		}
+		/* Where the atom runs, once (an ASYNC one parked above is
+		 * decided when the driver takes it). */
+		if (__builtin_expect(interp_inject_on(), 0) &&
+		    interp_injected(a.nr, &ret)) {
+			inj = true;
 			goto ran;
 		}
 		pol = (enum emul_policy)(prof->policy[a.nr] & EMUL_P_MASK);
@@ -878,6 +834,9 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 				sl->handoff = true;
 				sl->last_flags = a.flags;
 				went_async(c, sl);
+				/* Its result is reported by the driver, under
+				 * the lock held here. */
+				interp_unfinished(u, &a);
 				return UR_PARKED;
 			}
 			sl = park(c, slp, u, &a, k);
@@ -900,7 +859,15 @@ ran:
 			c->st.cm++;
 		*lastp = u;
 		*lflags = a.flags;
-		if (c->inline_ && c->masked) {
+		/* The first event since it went async says so. */
+		marks = inj ? INTERP_EV_INJECTED : 0;
+		if (*slp && (*slp)->handoff) {
+			marks |= INTERP_EV_HANDOFF;
+			(*slp)->handoff = false;
+		}
+		/* Inline only once signals are blocked; the driver always
+		 * has them blocked. */
+		if (!c->inline_ || c->masked) {
 			unsigned int cost = pol == EMUL_P_UMEM ? 1 :
 					    INTERP_SIG_SYSCALL;
 
@@ -914,17 +881,18 @@ ran:
 				c->budget = INTERP_SIG_BUDGET;
 				if (intr || interp_signal_pending(&c->user_mask)) {
 					c->st.sigstops++;
+					c->sig_ended = true;
 					interp_event(u, &a, ret, stored, NULL,
 						     SYSLET_END_SIGNAL, where,
-						     0, NULL);
+						     marks, NULL);
 					return UR_END;
 				}
 			}
 		}
 		next = interp_next(u, &a, ret, &end);
 		if (__builtin_expect(emul_trace_fn != NULL, 0))
-			interp_event(u, &a, ret, stored, next, end, where, 0,
-				     NULL);
+			interp_event(u, &a, ret, stored, next, end, where,
+				     marks, NULL);
 		if (!next)
 			return UR_END;
 		u = next;
@@ -976,11 +944,25 @@ static void resume(struct ur_ctx *c, struct ur_sl *sl, bool have_ret,
 		c->st.atoms++;
 		c->st.cm++;
 		lflags = sl->a.flags;
+		/* A failed call may have raised a signal (a write to a pipe
+		 * nobody reads: SIGPIPE), in the thread that submitted it. */
+		if ((unsigned long)ret > -4096UL &&
+		    interp_signal_pending(&c->user_mask)) {
+			c->st.sigstops++;
+			c->sig_ended = true;
+			if (__builtin_expect(emul_trace_fn != NULL, 0))
+				interp_event(u, &sl->a, ret, stored, NULL,
+					     SYSLET_END_SIGNAL,
+					     SYSLET_WHERE_CACHEMISS,
+					     sl->handoff, NULL);
+			complete(c, sl, u, lflags);
+			return;
+		}
 		next = interp_next(u, &sl->a, ret, &end);
 		if (__builtin_expect(emul_trace_fn != NULL, 0))
 			interp_event(u, &sl->a, ret, stored, next, end,
-				     SYSLET_WHERE_CACHEMISS, sl->handoff,
-				     NULL);
+				     SYSLET_WHERE_CACHEMISS,
+				     sl->handoff ? INTERP_EV_HANDOFF : 0, NULL);
 		sl->handoff = false;
 		if (!next) {
 			complete(c, sl, u, lflags);
@@ -1095,10 +1077,19 @@ static int wait_step(struct ur_ctx *c, const sigset_t *waitmask)
 	if (!ah->ready && !__atomic_load_n(&ah->wdone, __ATOMIC_ACQUIRE) &&
 	    !io_uring_cq_ready(&ah->ring)) {
 		struct io_uring_cqe *cqe;
-		int r = io_uring_submit_and_wait_timeout(&ah->ring, &cqe, 1,
-							 NULL,
-							 (sigset_t *)waitmask);
+		int r;
 
+		/*
+		 * With the caller's signals open, the submission goes
+		 * first, on its own: io_uring_enter() answers the number
+		 * it submitted even when a signal cut the wait short (its
+		 * handler has run by then), and liburing then waits again,
+		 * for good.  A wait alone says EINTR.
+		 */
+		if (waitmask && io_uring_sq_ready(&ah->ring))
+			io_uring_submit(&ah->ring);
+		r = io_uring_submit_and_wait_timeout(&ah->ring, &cqe, 1, NULL,
+						     (sigset_t *)waitmask);
 		ah->unsubmitted = 0;
 		if (r == -EINTR)
 			err = -EINTR;
@@ -1155,11 +1146,23 @@ static void *ur_progress(void *arg)
 			continue;
 		memset(&c, 0, sizeof(c));
 		c.ah = ah;
+		c.user_mask = ah->user_mask;
+		c.budget = INTERP_SIG_BUDGET;
 		emul_fault_own();
 		step(&c);
 		submit(ah);
 		emul_stats_flush(&c.st);
 		pthread_mutex_unlock(&ah->lock);
+		/* A signal ended a chain that ran here: it was for this
+		 * thread (tgkill(getpid(), gettid()) from the chain), and
+		 * acts here now, on the caller's mask, as in the task that
+		 * ran the chain; unlocked, as its handler may call us. */
+		if (c.sig_ended) {
+			sigset_t all;
+
+			emul_sigmask(SIG_SETMASK, &c.user_mask, &all);
+			emul_sigmask(SIG_SETMASK, &all, NULL);
+		}
 	}
 	return NULL;
 }
@@ -1173,7 +1176,8 @@ static void caller_came(struct ur_head *ah)
 
 static long ur_register(struct async_head_user *uah, unsigned long len)
 {
-	unsigned long ring, bytes, maxthr, v, max_idx;
+	unsigned long maxthr;
+	struct cring cr;
 	struct io_uring_params p;
 	struct ur_head *ah;
 	long err;
@@ -1185,30 +1189,9 @@ static long ur_register(struct async_head_user *uah, unsigned long len)
 	err = ur_init();
 	if (err)
 		return err;
-	if (emul_get(&maxthr, &uah->max_nr_threads) ||
-	    emul_get(&ring, &uah->completion_ring) ||
-	    emul_get(&bytes, &uah->ring_size_bytes))
-		return -EFAULT;
-	if (!bytes)
-		return -EINVAL;
-	max_idx = bytes / sizeof(void *);
-	if (bytes != max_idx * sizeof(void *))
-		return -EINVAL;
-	/* Instead of the kernel's mlock(): the ring must be there and
-	 * writable now. */
-	for (unsigned long off = 0; off < bytes; off += 4096) {
-		unsigned long *q = (unsigned long *)(ring + off);
-
-		if (emul_get(&v, q) || emul_put(q, v))
-			return -EFAULT;
-	}
-	if (emul_get(&v, (unsigned long *)(ring + bytes - sizeof(long))) ||
-	    emul_put((unsigned long *)(ring + bytes - sizeof(long)), v))
-		return -EFAULT;
-	if (maxthr == (unsigned long)-1)
-		maxthr = UR_DEFAULT_THREADS;
-	if (maxthr > max_idx)
-		maxthr = max_idx;
+	err = cring_setup(&cr, uah, UR_DEFAULT_THREADS, &maxthr);
+	if (err)
+		return err;
 	ah = calloc(1, sizeof(*ah));
 	if (!ah)
 		return -ENOMEM;
@@ -1252,8 +1235,7 @@ static long ur_register(struct async_head_user *uah, unsigned long len)
 	pthread_mutex_init(&ah->lock, NULL);
 	pthread_mutex_init(&ah->wlock, NULL);
 	pthread_cond_init(&ah->wcond, NULL);
-	ah->slots = (struct syslet_uatom **)ring;
-	ah->max_idx = max_idx;
+	ah->cring = cr;
 	ah->max_threads = maxthr;
 	ah->ops = ur_ops_map;
 	ur_cur = ah;
@@ -1261,7 +1243,9 @@ static long ur_register(struct async_head_user *uah, unsigned long len)
 	return 0;
 }
 
-static void start_progress(struct ur_head *ah)
+/* @mask_known: ah->user_mask is the caller's now; else the mask the
+ * caller has, read here anyway, is. */
+static void start_progress(struct ur_head *ah, bool mask_known)
 {
 	pthread_attr_t attr;
 	sigset_t old;
@@ -1269,6 +1253,8 @@ static void start_progress(struct ur_head *ah)
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, UR_WORKER_STACK);
 	pthread_sigmask(SIG_SETMASK, &ur_blockset, &old);
+	if (!mask_known)
+		ah->user_mask = old;
 	ah->prog_started = pthread_create(&ah->prog, &attr, ur_progress,
 					  ah) == 0;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -1300,11 +1286,13 @@ static struct syslet_uatom *ur_exec(struct syslet_uatom *atom, long *err)
 	emul_fault_own();
 	pthread_mutex_lock(&ah->lock);
 	caller_came(ah);
-	if (ah->dq_head)
-		ring_flush(ah);
+	if (ah->cring.dq_head)
+		cring_flush(&ah->cring);
 	state = run_chain(&c, &sl, &k, atom, &last, &lflags, err);
+	if (c.masked)
+		ah->user_mask = c.user_mask;
 	if (state == UR_PARKED && !ah->prog_started)
-		start_progress(ah);
+		start_progress(ah, c.masked);
 	pthread_mutex_unlock(&ah->lock);
 	if (c.masked)
 		emul_sigmask(SIG_SETMASK, &c.user_mask, NULL);
@@ -1333,14 +1321,18 @@ static long ur_wait(unsigned long min)
 	memset(&c, 0, sizeof(c));
 	c.ah = ah;
 	emul_fault_own();
-	/* Signals wait until io_uring_enter() opens the caller's mask. */
+	/* Signals wait until io_uring_enter() opens the caller's mask, or
+	 * until the chains the caller drives meanwhile look for them. */
 	emul_sigmask(SIG_SETMASK, &ur_blockset, &user);
+	c.user_mask = user;
+	c.budget = INTERP_SIG_BUDGET;
 	pthread_mutex_lock(&ah->lock);
+	ah->user_mask = user;
 	caller_came(ah);
-	ring_flush(ah);
-	start = ah->completions;
+	cring_flush(&ah->cring);
+	start = ah->cring.completions;
 	step(&c);
-	while (min && ah->completions - start < min && ah->busy) {
+	while (min && ah->cring.completions - start < min && ah->busy) {
 		ret = wait_step(&c, &user);
 		if (ret)
 			break;
@@ -1355,8 +1347,8 @@ static long ur_wait(unsigned long min)
 static long ur_unregister(struct async_head_user *uah, unsigned long len)
 {
 	struct ur_head *ah = ur_cur;
-	unsigned long dropped = 0;
 	struct ur_ctx c;
+	sigset_t user;
 
 	if (len != sizeof(struct async_head_user))
 		return -EINVAL;
@@ -1366,24 +1358,21 @@ static long ur_unregister(struct async_head_user *uah, unsigned long len)
 	memset(&c, 0, sizeof(c));
 	c.ah = ah;
 	emul_fault_own();
+	/* The chains it drives look for signals as in async_wait(); they
+	 * act when it returns. */
+	emul_sigmask(SIG_SETMASK, &ur_blockset, &user);
+	c.user_mask = user;
+	c.budget = INTERP_SIG_BUDGET;
 	pthread_mutex_lock(&ah->lock);
+	ah->user_mask = user;
 	caller_came(ah);
 	/* The kernel waits for busy cachemiss threads to finish. */
 	step(&c);
 	while (ah->busy)
 		wait_step(&c, NULL);
 	emul_stats_flush(&c.st);
-	ring_flush(ah);
-	while (ah->dq_head) {
-		struct ur_defer *d = ah->dq_head;
-
-		ah->dq_head = d->next;
-		free(d);
-		dropped++;
-	}
+	cring_drop(&ah->cring);
 	pthread_mutex_unlock(&ah->lock);
-	if (dropped)
-		EMUL_STAT_ADD(dropped, dropped);
 	__atomic_store_n(&ah->exiting, 1, __ATOMIC_RELEASE);
 	if (ah->prog_started) {
 		__atomic_add_fetch(&ah->prog_word, 1, __ATOMIC_RELEASE);
@@ -1412,6 +1401,7 @@ static long ur_unregister(struct async_head_user *uah, unsigned long len)
 	free(ah);
 	ur_cur = NULL;
 	__atomic_sub_fetch(&ur_heads, 1, __ATOMIC_RELAXED);
+	emul_sigmask(SIG_SETMASK, &user, NULL);
 	return 0;
 }
 
@@ -1419,9 +1409,9 @@ static void ur_ring_freed(void)
 {
 	struct ur_head *ah = ur_cur;
 
-	if (ah && __atomic_load_n(&ah->dq_head, __ATOMIC_RELAXED)) {
+	if (ah && cring_waiting(&ah->cring)) {
 		pthread_mutex_lock(&ah->lock);
-		ring_flush(ah);
+		cring_flush(&ah->cring);
 		pthread_mutex_unlock(&ah->lock);
 	}
 }

@@ -4,6 +4,9 @@
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +29,7 @@ struct runner {
 	struct job		*jobs;
 	size_t			nr_jobs;
 	struct srun_span	*index;	/* completion -> job */
+	struct srun_trace	*tr;	/* NULL: neither --trace nor --stats */
 };
 
 /*
@@ -42,8 +46,96 @@ struct lane {
 	size_t			pending;
 	bool			registered;
 	int			err;		/* -1: it failed (reported) */
+	size_t			idx;
 	pthread_t		thread;
 };
+
+/*
+ * With --trace or --stats, SIGINT, SIGTERM and SIGHUP end the run as
+ * strace -c ends on them: what was counted and traced is printed, then
+ * the process dies of the same signal, so that its parent sees what
+ * killed it.  The handler only records the signal (the first one wins)
+ * and passes it on to every submitting thread, so that each leaves its
+ * async_wait() (EINTR) or has its inline chain stopped by the engine
+ * after the current atom, as a signal stops a syslet in the kernel.
+ * Nothing waits for the syslets still in workers: the signal ends them
+ * with the process.
+ */
+static int srun_caught;
+static pid_t *srun_lane_tids;
+static size_t srun_nlanes;
+static const int srun_sigs[] = { SIGINT, SIGTERM, SIGHUP };
+
+static void srun_on_signal(int sig)
+{
+	int saved = errno, none = 0;
+
+	if (__atomic_compare_exchange_n(&srun_caught, &none, sig, false,
+					__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
+		pid_t self = (pid_t)syscall(SYS_gettid), pid = getpid();
+
+		for (size_t i = 0; i < srun_nlanes; i++) {
+			pid_t t = __atomic_load_n(&srun_lane_tids[i],
+						  __ATOMIC_SEQ_CST);
+
+			if (t > 0 && t != self)
+				syscall(SYS_tgkill, pid, t, sig);
+		}
+	}
+	errno = saved;
+}
+
+static int srun_signalled(void)
+{
+	return __atomic_load_n(&srun_caught, __ATOMIC_SEQ_CST);
+}
+
+/* Catch the signals a user ends a run with, unless they are ignored (a
+ * background job's SIGINT stays ignored, as strace leaves it). */
+static void srun_catch(struct sigaction *old)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = srun_on_signal;
+	/* No SA_RESTART: a call blocked in place returns EINTR and its
+	 * chain ends, as in the kernel. */
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(srun_sigs) / sizeof(srun_sigs[0]); i++)
+		sigaddset(&sa.sa_mask, srun_sigs[i]);
+	for (size_t i = 0; i < sizeof(srun_sigs) / sizeof(srun_sigs[0]); i++) {
+		sigaction(srun_sigs[i], NULL, &old[i]);
+		if (old[i].sa_handler != SIG_IGN)
+			sigaction(srun_sigs[i], &sa, NULL);
+	}
+}
+
+static void srun_uncatch(const struct sigaction *old)
+{
+	for (size_t i = 0; i < sizeof(srun_sigs) / sizeof(srun_sigs[0]); i++)
+		sigaction(srun_sigs[i], &old[i], NULL);
+}
+
+/* Die of @sig as if it had never been caught; a signal that does not
+ * end the process so (a parent may have left it ignored) gives the
+ * shell's 128 + N. */
+static void __attribute__((noreturn)) srun_die_of(int sig)
+{
+	struct sigaction sa;
+	sigset_t set;
+
+	fflush(stdout);
+	fflush(stderr);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	sigaction(sig, &sa, NULL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+	_exit(128 + sig);
+}
 
 void srun_format_result(char *buf, size_t len, long result, bool call)
 {
@@ -246,6 +338,8 @@ static int drain(struct lane *l)
 	return got;
 }
 
+/* 0, -1 (a call to the backend failed: reported) or -3 (a signal ends
+ * the run). */
 static int submit_and_wait(struct lane *l)
 {
 	const char *pn = l->r->opts->progname;
@@ -253,6 +347,9 @@ static int submit_and_wait(struct lane *l)
 	for (size_t i = l->lo; i < l->hi; i++) {
 		struct job *j = &l->r->jobs[i];
 
+		if (srun_signalled())
+			return -3;
+		srun_trace_submit(l->r->tr, i);
 		errno = 0;
 		j->last = sys_async_exec(j->first);
 		if (j->last)
@@ -267,6 +364,8 @@ static int submit_and_wait(struct lane *l)
 		drain(l);
 	}
 	while (l->pending) {
+		if (srun_signalled())
+			return -3;
 		if (drain(l))
 			continue;
 		if (sys_async_wait(1) < 0) {
@@ -299,11 +398,42 @@ static void *lane_main(void *arg)
 {
 	struct lane *l = arg;
 
+	if (srun_lane_tids)
+		__atomic_store_n(&srun_lane_tids[l->idx],
+				 (pid_t)syscall(SYS_gettid), __ATOMIC_SEQ_CST);
 	/* A head that cannot be set up is a usage error (exit 2), as
 	 * before anything runs. */
-	l->err = lane_register(l) ? -2 : submit_and_wait(l) ? -1 : 0;
-	lane_unregister(l);
+	l->err = lane_register(l) ? -2 : submit_and_wait(l);
+	/* After a signal, workers may still run syslets that complete into
+	 * this ring: unregistering would wait for them.  The process ends
+	 * instead, ring and head with it. */
+	if (l->err != -3 && !srun_signalled())
+		lane_unregister(l);
+	if (srun_lane_tids)
+		__atomic_store_n(&srun_lane_tids[l->idx], 0,
+				 __ATOMIC_SEQ_CST);
 	return NULL;
+}
+
+/* Join a lane; after a signal, give up on one that has not come back
+ * within seconds (it can only be stuck in a call no signal interrupts):
+ * false then, and the lane stays allocated. */
+static bool lane_join(struct lane *l)
+{
+	for (int waited = 0;;) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 100000000L;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		if (pthread_timedjoin_np(l->thread, NULL, &ts) != ETIMEDOUT)
+			return true;
+		if (srun_signalled() && ++waited >= 30)
+			return false;
+	}
 }
 
 /* Lanes 1.. on threads of their own, lane 0 here. */
@@ -316,8 +446,17 @@ static int run_lanes(struct runner *r, size_t nlanes)
 		fprintf(stderr, "%s: out of memory\n", r->opts->progname);
 		return -1;
 	}
+	/* Where the signal handler finds the lanes (kept: it may run
+	 * until the process ends). */
+	if (r->tr && !srun_lane_tids) {
+		srun_lane_tids = calloc(nlanes, sizeof(*srun_lane_tids));
+		if (srun_lane_tids)
+			__atomic_store_n(&srun_nlanes, nlanes,
+					 __ATOMIC_SEQ_CST);
+	}
 	for (size_t i = 0; i < nlanes; i++) {
 		lanes[i].r = r;
+		lanes[i].idx = i;
 		lanes[i].lo = r->nr_jobs * i / nlanes;
 		lanes[i].hi = r->nr_jobs * (i + 1) / nlanes;
 	}
@@ -332,7 +471,10 @@ static int run_lanes(struct runner *r, size_t nlanes)
 	lane_main(&lanes[0]);
 	err = lanes[0].err;
 	for (size_t i = 1; i < nlanes; i++) {
-		pthread_join(lanes[i].thread, NULL);
+		if (!lane_join(&lanes[i])) {
+			/* Still running: lanes must stay. */
+			return -3;
+		}
 		if (lanes[i].err < err)
 			err = lanes[i].err;
 	}
@@ -376,7 +518,8 @@ int srun_run(const struct srun_opts *opts, const struct syslet_obj *obj,
 {
 	struct runner r = { .opts = opts, .entry = entry };
 	struct srun_trace *tr = NULL;
-	int status = SRUN_USAGE, err;
+	struct sigaction old_sa[sizeof(srun_sigs) / sizeof(srun_sigs[0])];
+	int status = SRUN_USAGE, err, sig;
 	size_t lanes;
 	double t0;
 
@@ -406,10 +549,19 @@ int srun_run(const struct srun_opts *opts, const struct syslet_obj *obj,
 		free(insts);
 		if (!tr)
 			goto out;
+		r.tr = tr;
+		srun_catch(old_sa);
 	}
 	t0 = now();
 	lanes = opts->each && opts->jobs > 1 ? (size_t)opts->jobs : 1;
 	err = run_lanes(&r, lanes < r.nr_jobs ? lanes : r.nr_jobs);
+	sig = srun_signalled();
+	if (sig) {
+		/* What was counted and traced, then the signal's own end;
+		 * the instances stay, syslets may still run in them. */
+		srun_trace_killed(tr, sig, now() - t0);
+		srun_die_of(sig);
+	}
 	if (err) {
 		status = err == -2 ? SRUN_USAGE : SRUN_STOPPED;
 		goto out;
@@ -418,6 +570,13 @@ int srun_run(const struct srun_opts *opts, const struct syslet_obj *obj,
 		srun_trace_stop(tr, now() - t0);
 	status = report(&r);
 out:
+	if (tr) {
+		srun_uncatch(old_sa);
+		/* Caught after the run had ended: it still ends us. */
+		sig = srun_signalled();
+		if (sig)
+			srun_die_of(sig);
+	}
 	srun_trace_free(tr);
 	for (size_t i = 0; r.jobs && i < r.nr_jobs; i++)
 		syslet_inst__free(r.jobs[i].inst);

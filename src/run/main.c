@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "qualify.h"
 #include "run.h"
 #include "shell.h"
 
@@ -36,15 +37,26 @@ static void usage(FILE *out)
 "  --each          one instance per ARG, all in flight at once\n"
 "  --jobs=N        --each: N submitting threads, each with its own ring\n"
 "                  (default: the CPUs online)\n"
-"  --trace         print one line per atom on standard error\n"
+"  --trace[=SET]   print one line per atom on standard error (SET: only\n"
+"                  those calls, in strace's syntax: read,write or !read,\n"
+"                  %file, %desc, %network, /REGEX)\n"
+"  -T, --syscall-times  --trace: the time of each atom, <0.000012>\n"
+"  -t              --trace: the time of day first; -tt with microseconds,\n"
+"                  -ttt as seconds since the epoch\n"
+"  -r, --relative-timestamps  --trace: the time since the previous line\n"
 "  --stats         print counters and the wall time on standard error\n"
+"                  (also when SIGINT, SIGTERM or SIGHUP ends the run)\n"
+"  --inject=SET:error=ERRNO|retval=N[:when=EXPR]\n"
+"                  fail the calls of SET (strace's -e inject=): EXPR is\n"
+"                  N, N+, N+STEP, N..M or N..M+STEP, counted per call\n"
 "  -i, --interactive  the interactive shell (load, run, step, cells)\n"
 "  -h, --help      show this help and exit\n"
 "  -V, --version   show the version and exit\n"
 "\n"
 "Exit status: 0 when the last atom returned a non-negative value, 1 when\n"
 "it did not (the stop is reported), 2 for usage errors and images that\n"
-"cannot run here.\n", out);
+"cannot run here.  A run that SIGINT, SIGTERM or SIGHUP ends with --trace\n"
+"or --stats prints them, then dies of the same signal.\n", out);
 }
 
 static int parse_count(const char *opt, const char *s, long *out)
@@ -62,13 +74,16 @@ static int parse_count(const char *opt, const char *s, long *out)
 }
 
 enum { OPT_BACKEND = 256, OPT_THREADS, OPT_RING, OPT_TRACE, OPT_STATS,
-       OPT_ENTRY, OPT_EACH, OPT_JOBS };
+       OPT_ENTRY, OPT_EACH, OPT_JOBS, OPT_INJECT };
 
 static const struct option long_opts[] = {
 	{ "backend", required_argument, NULL, OPT_BACKEND },
 	{ "threads", required_argument, NULL, OPT_THREADS },
 	{ "ring", required_argument, NULL, OPT_RING },
-	{ "trace", no_argument, NULL, OPT_TRACE },
+	{ "trace", optional_argument, NULL, OPT_TRACE },
+	{ "syscall-times", no_argument, NULL, 'T' },
+	{ "relative-timestamps", no_argument, NULL, 'r' },
+	{ "inject", required_argument, NULL, OPT_INJECT },
 	{ "stats", no_argument, NULL, OPT_STATS },
 	{ "entry", required_argument, NULL, OPT_ENTRY },
 	{ "each", no_argument, NULL, OPT_EACH },
@@ -114,9 +129,19 @@ int main(int argc, char **argv)
 	struct srun_opts o = { .progname = progname };
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	struct syslet_obj *obj;
-	const char *entry;
+	struct srun_set trace_set = { NULL, 0 };
+	struct srun_inject inject = { NULL, 0 };
+	const char *entry, *trace_spec = NULL;
+	const char **inject_specs = calloc((size_t)argc + 1, sizeof(char *));
+	size_t nr_inject = 0;
 	bool shell = false;
-	int c, status;
+	char err[256];
+	int c, status = SRUN_USAGE;
+
+	if (!inject_specs) {
+		fprintf(stderr, "%s: out of memory\n", progname);
+		return SRUN_USAGE;
+	}
 
 	/* getopt's own messages name argv[0], which in a build tree is
 	 * libtool's ".libs/syslet-run" or "lt-syslet-run": they must say
@@ -124,21 +149,39 @@ int main(int argc, char **argv)
 	if (argc > 0)
 		argv[0] = (char *)progname;
 	/* Options end at the image: what follows belongs to the syslet. */
-	while ((c = getopt_long(argc, argv, "+hiV", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+hiVTrt", long_opts,
+				NULL)) != -1) {
 		switch (c) {
 		case OPT_BACKEND:
 			o.backend = optarg;
 			break;
 		case OPT_THREADS:
 			if (parse_count("threads", optarg, &o.threads))
-				return SRUN_USAGE;
+				goto out;
 			break;
 		case OPT_RING:
 			if (parse_count("ring", optarg, &o.ring))
-				return SRUN_USAGE;
+				goto out;
 			break;
 		case OPT_TRACE:
 			o.trace = true;
+			/* As strace's -e trace=: the last one counts. */
+			trace_spec = optarg;
+			break;
+		case 'T':
+			o.trace = o.syscall_times = true;
+			break;
+		case 'r':
+			o.trace = o.relative = true;
+			break;
+		case 't':
+			o.trace = true;
+			o.timestamps++;
+			break;
+		case OPT_INJECT:
+			/* Parsed once the backend is known (umem_add's
+			 * number is the backend's). */
+			inject_specs[nr_inject++] = optarg;
 			break;
 		case OPT_STATS:
 			o.stats = true;
@@ -151,31 +194,33 @@ int main(int argc, char **argv)
 			break;
 		case OPT_JOBS:
 			if (parse_count("jobs", optarg, &o.jobs))
-				return SRUN_USAGE;
+				goto out;
 			break;
 		case 'i':
 			shell = true;
 			break;
 		case 'h':
 			usage(stdout);
-			return 0;
+			status = 0;
+			goto out;
 		case 'V':
 			printf("syslet-run (%s) %s\n", PACKAGE_NAME,
 			       PACKAGE_VERSION);
-			return 0;
+			status = 0;
+			goto out;
 		default:
 			fprintf(stderr, "Try '%s --help' for more information.\n",
 				progname);
-			return SRUN_USAGE;
+			goto out;
 		}
 	}
 	/* Choose now, so that a bad name or a missing kernel is reported
 	 * before anything runs. */
 	{
-		int err = o.backend ? syslet_set_backend(o.backend) :
-			  syslet_backend_init();
+		int e = o.backend ? syslet_set_backend(o.backend) :
+			syslet_backend_init();
 
-		if (err) {
+		if (e) {
 			const char *msg = syslet_backend_error();
 
 			if (msg)
@@ -183,26 +228,53 @@ int main(int argc, char **argv)
 			else
 				fprintf(stderr, "%s: backend '%s': %s\n",
 					progname, o.backend ? o.backend :
-					getenv("SYSLET_BACKEND"), strerror(-err));
-			return SRUN_USAGE;
+					getenv("SYSLET_BACKEND"), strerror(-e));
+			goto out;
 		}
 	}
+	if (trace_spec) {
+		if (srun_set_parse(&trace_set, trace_spec, err, sizeof(err))) {
+			fprintf(stderr, "%s: --trace=%s: %s\n", progname,
+				trace_spec, err);
+			goto out;
+		}
+		o.trace_set = &trace_set;
+	}
+	for (size_t i = 0; i < nr_inject; i++)
+		if (srun_inject_parse(&inject, inject_specs[i], err,
+				      sizeof(err))) {
+			fprintf(stderr, "%s: --inject=%s: %s\n", progname,
+				inject_specs[i], err);
+			goto out;
+		}
+	/* Set before anything runs, for the shell as for a run. */
+	if (nr_inject && srun_inject_apply(&inject, err, sizeof(err))) {
+		fprintf(stderr, "%s: --inject: %s\n", progname, err);
+		goto out;
+	}
+	o.inject = nr_inject ? &inject : NULL;
 	if (!o.jobs)
 		o.jobs = cpus > 0 ? cpus : 1;
-	if (shell)
-		return interactive(&o, argc - optind, argv + optind);
+	if (shell) {
+		status = interactive(&o, argc - optind, argv + optind);
+		goto out;
+	}
 	if (optind >= argc) {
 		fprintf(stderr, "%s: no image or source given\n", progname);
 		fprintf(stderr, "Try '%s --help' for more information.\n",
 			progname);
-		return SRUN_USAGE;
+		goto out;
 	}
 	obj = srun_load(argv[optind], progname, &status);
 	if (!obj)
-		return status;
+		goto out;
 	entry = srun_pick_entry(obj, o.entry, progname);
 	status = entry ? srun_run(&o, obj, entry, argc - optind - 1,
 				  argv + optind + 1) : SRUN_USAGE;
 	syslet_obj__close(obj);
+out:
+	srun_set_free(&trace_set);
+	srun_inject_clear(&inject);
+	free(inject_specs);
 	return status;
 }

@@ -9,6 +9,9 @@
 
 #include "libsyslet.h"
 
+struct srun_set;
+struct srun_inject;
+
 /* Exit statuses: 0 the syslet ended, 1 it ended because a call failed
  * (srun_failed()) or the run itself failed, 2 a usage error or an image
  * that cannot run here. */
@@ -24,6 +27,13 @@ struct srun_opts {
 	bool		stats;
 	bool		each;
 	const char	*progname;
+	/* --trace=SET: the calls whose lines are printed (NULL: all). */
+	const struct srun_set *trace_set;
+	int		timestamps;	/* -t, -tt, -ttt */
+	bool		relative;	/* -r */
+	bool		syscall_times;	/* -T */
+	/* --inject: set in the library before the run. */
+	const struct srun_inject *inject;
 };
 
 /*

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "run/qualify.h"
 #include "run/shell-int.h"
 
 static int shl_cmd_help(struct shell *sh, int argc, char **argv,
@@ -39,6 +40,59 @@ static int shl_cmd_trace(struct shell *sh, int argc, char **argv,
 		shl_error(sh, "trace: expected 'on' or 'off', got '%s'", rest);
 		return -1;
 	}
+	return 0;
+}
+
+/*
+ * inject: the fault injection rules, as --inject sets them, kept by the
+ * library: listed with their counts, one added, or all removed.
+ */
+static int shl_cmd_inject(struct shell *sh, int argc, char **argv,
+			  const char *rest)
+{
+	struct srun_inject inj = { NULL, 0 };
+	char err[256], buf[160];
+	int n = syslet_get_inject(NULL, 0);
+
+	if (argc > 2) {
+		shl_error(sh, "inject: expected one SET:error=ERRNO|retval=N"
+			  "[:when=EXPR] or 'off', got '%s'", rest);
+		return -1;
+	}
+	if (argc == 2 && strcmp(argv[1], "off") == 0) {
+		syslet_set_inject(NULL, 0);
+		fputs("no injection\n", sh->out);
+		return 0;
+	}
+	if (n > 0) {
+		inj.rules = calloc(n, sizeof(*inj.rules));
+		if (!inj.rules) {
+			shl_error(sh, "inject: out of memory");
+			return -1;
+		}
+		inj.rules[0].sz = sizeof(*inj.rules);
+		n = syslet_get_inject(inj.rules, n);
+		inj.n = n > 0 ? (size_t)n : 0;
+	}
+	if (argc == 1) {
+		if (!inj.n)
+			fputs("no injection\n", sh->out);
+		for (size_t i = 0; i < inj.n; i++) {
+			srun_inject_format(buf, sizeof(buf), &inj.rules[i]);
+			fprintf(sh->out, "%s (%llu of %llu calls injected)\n",
+				buf, inj.rules[i].injected, inj.rules[i].calls);
+		}
+		srun_inject_clear(&inj);
+		return 0;
+	}
+	/* Added to those in force; all count again from 0. */
+	if (srun_inject_parse(&inj, argv[1], err, sizeof(err)) ||
+	    srun_inject_apply(&inj, err, sizeof(err))) {
+		shl_error(sh, "inject %s: %s", argv[1], err);
+		srun_inject_clear(&inj);
+		return -1;
+	}
+	srun_inject_clear(&inj);
 	return 0;
 }
 
@@ -139,6 +193,19 @@ static const struct shl_cmd shl_cmds[] = {
 	  "With trace on, run, continue and statements typed at the prompt\n"
 	  "print one strace-like line per atom.",
 	  shl_cmd_trace, SHL_N_ONOFF },
+	{ "inject", NULL, "inject [RULE|off]",
+	  "make calls fail on purpose, as --inject does, or list the rules",
+	  "RULE is SET:error=ERRNO or SET:retval=N, then :when=W if wanted:\n"
+	  "inject read:error=EIO:when=2+ makes the atoms that call read\n"
+	  "fail with EIO from the second run of read on: the syslet sees\n"
+	  "-5 as if read had returned it, and the call is not made.  SET\n"
+	  "is strace's (read,write  !read  %file  %desc  %network  /REGEX),\n"
+	  "retval=N returns N instead, and when=N, N+, N+STEP, N..M and\n"
+	  "N..M+STEP choose the runs, counted per call from the moment a\n"
+	  "rule is added (all the rules count again then).  Without an\n"
+	  "argument, lists the rules with their counts; inject off\n"
+	  "removes them.  The trace marks an injected result (INJECTED).",
+	  shl_cmd_inject, 0 },
 	{ "info", "i", "info",
 	  "show the session: program, entries, declarations, breakpoints",
 	  "Prints what is loaded, the entries with their parameters, the\n"

@@ -87,9 +87,9 @@ void shl_print_event(struct shell *sh, FILE *out, struct syslet_inst *inst,
 		      "-14 EFAULT\n", out);
 		return;
 	}
-	syslet_print_call(out, ev);
+	syslet_print_call(out, ev, SYSLET_PRINT_WHOLE);
 	srun_format_result(res, sizeof(res), ev->ret, srun_is_call(ev->nr));
-	fprintf(out, " = %s", res);
+	fprintf(out, " = %s%s", res, ev->injected ? " (INJECTED)" : "");
 	if (ev->where == SYSLET_WHERE_CACHEMISS)
 		fputs(" <cachemiss>", out);
 	if (ev->handoff)

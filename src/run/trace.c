@@ -3,15 +3,22 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "trace.h"
+#include "qualify.h"
 
 struct slot {
 	const struct syslet_inst	*inst;
 	int				tag;
+	/* Entered (the syslet went async there), not yet resumed. */
+	const struct syslet_uatom	*pending;
+	struct syslet_event		pending_ev;
+	double				t_last;	/* -T: its last event */
 };
 
 struct srun_trace {
@@ -22,10 +29,22 @@ struct srun_trace {
 	pthread_mutex_t		lock;	/* workers report too */
 	unsigned long long	trampolines;
 	unsigned long long	strays;
+	double			t_prev;	/* -r: the previous line */
+	bool			closed;	/* the tail is out: no more lines */
+	/* Whose line is out up to its entered part ("read(3, "): ended by
+	 * its result when nothing comes between, as strace does. */
+	struct slot		*open;
 };
 
-static const struct slot *slot_of(const struct srun_trace *tr,
-				  const void *atom)
+static double mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static struct slot *slot_of(const struct srun_trace *tr, const void *atom)
 {
 	long i = srun_span_find(tr->spans, tr->nr, atom);
 
@@ -57,28 +76,44 @@ static void print_next(FILE *out, const struct syslet_inst *inst,
 	case SYSLET_END_FAULT:
 		fputs(" -> fault", out);
 		break;
+	case SYSLET_END_UNFINISHED:
+		break;
 	}
 }
 
-void srun_trace_line(FILE *out, const struct syslet_inst *inst, int tag,
-		     const struct syslet_event *ev)
+/* "#TAG STAMP FILE:LINE [INDEX] ": the instance, as strace names the
+ * pid, then the atom. */
+static void prefix(FILE *out, const struct syslet_inst *inst, int tag,
+		   const char *stamp, const struct syslet_uatom *atom)
 {
 	SYSLET_OPTS(syslet_atom_info, ai);
-	char res[48];
-	const char *where;
 
 	if (tag >= 0)
 		fprintf(out, "#%d ", tag);
-	if (syslet_inst__atom_info(inst, ev->atom, &ai)) {
-		fprintf(out, "%p ", (void *)ev->atom);
-		memset(&ai, 0, sizeof(ai));
-		ai.nr = (long)ev->nr;
-	} else {
-		if (ai.line)
-			fprintf(out, "%s:%u ", ai.source ? ai.source : "?",
-				ai.line);
-		fprintf(out, "[%zu] ", ai.index);
+	if (stamp)
+		fputs(stamp, out);
+	if (syslet_inst__atom_info(inst, atom, &ai)) {
+		fprintf(out, "%p ", (void *)atom);
+		return;
 	}
+	if (ai.line)
+		fprintf(out, "%s:%u ", ai.source ? ai.source : "?", ai.line);
+	fprintf(out, "[%zu] ", ai.index);
+}
+
+/*
+ * One line for @ev, or the part of it @part says (decode.h); the prefix
+ * only where the line starts.  @dt: -T's time, or negative.
+ */
+static void line(FILE *out, const struct syslet_inst *inst, int tag,
+		 const char *stamp, const struct syslet_event *ev,
+		 enum syslet_print_part part, double dt)
+{
+	char res[48];
+	const char *where;
+
+	if (part != SYSLET_PRINT_CONT)
+		prefix(out, inst, tag, stamp, ev->atom);
 	if (ev->end == SYSLET_END_FAULT) {
 		fputs("<fault: the atom or an argument is unreadable> = -14 EFAULT\n",
 		      out);
@@ -86,36 +121,202 @@ void srun_trace_line(FILE *out, const struct syslet_inst *inst, int tag,
 	}
 	/* The call the atom made: its number as fetched, whatever the
 	 * debug records say it was compiled as. */
-	syslet_print_call(out, ev);
+	syslet_print_call(out, ev, part);
+	if (part == SYSLET_PRINT_ENTER)
+		return;
 	srun_format_result(res, sizeof(res), ev->ret, srun_is_call(ev->nr));
 	where = ev->where == SYSLET_WHERE_CACHEMISS ? "cachemiss" :
 		ev->where == SYSLET_WHERE_STEP ? "step" : "inline";
-	fprintf(out, " = %s <%s%s>", res, where,
-		ev->handoff ? ", went async" : "");
+	/* (INJECTED) as strace marks a tampered call; went async where the
+	 * call is on one line, the unfinished line says it otherwise. */
+	fprintf(out, " = %s%s <%s%s>", res, ev->injected ? " (INJECTED)" : "",
+		where, ev->handoff && part != SYSLET_PRINT_EXIT ?
+		", went async" : "");
 	print_next(out, inst, ev);
+	if (dt >= 0)
+		fprintf(out, " <%.6f>", dt);
 	fputc('\n', out);
+}
+
+void srun_trace_line(FILE *out, const struct syslet_inst *inst, int tag,
+		     const struct syslet_event *ev)
+{
+	if (ev->end == SYSLET_END_UNFINISHED) {
+		line(out, inst, tag, NULL, ev, SYSLET_PRINT_ENTER, -1);
+		fputs(" <unfinished ...>\n", out);
+	} else {
+		line(out, inst, tag, NULL, ev, SYSLET_PRINT_WHOLE, -1);
+	}
+}
+
+/* -t, -tt, -ttt and -r, as strace writes them ("12:00:01 ",
+ * "    0.000123 ", both: "12:00:01 (+     0.000123) "); NULL: none. */
+static const char *stamp(struct srun_trace *tr, char *buf, size_t len)
+{
+	const struct srun_opts *o = tr->opts;
+	struct timespec ts;
+	struct tm tm;
+	double rel = 0;
+	int k = 0;
+
+	if (!o->timestamps && !o->relative)
+		return NULL;
+	if (o->relative) {
+		double now = mono();
+
+		rel = now - tr->t_prev;
+		tr->t_prev = now;
+	}
+	if (o->timestamps) {
+		clock_gettime(CLOCK_REALTIME, &ts);
+		localtime_r(&ts.tv_sec, &tm);
+		if (o->timestamps >= 3)
+			k = snprintf(buf, len, "%lld.%06ld ",
+				     (long long)ts.tv_sec, ts.tv_nsec / 1000);
+		else if (o->timestamps == 2)
+			k = snprintf(buf, len, "%02d:%02d:%02d.%06ld ",
+				     tm.tm_hour, tm.tm_min, tm.tm_sec,
+				     ts.tv_nsec / 1000);
+		else
+			k = snprintf(buf, len, "%02d:%02d:%02d ", tm.tm_hour,
+				     tm.tm_min, tm.tm_sec);
+	}
+	if (o->relative && k >= 0 && (size_t)k < len)
+		snprintf(buf + k, len - (size_t)k,
+			 o->timestamps ? "(+%12.6f) " : "%12.6f ", rel);
+	return buf;
+}
+
+/* Another line comes: the one left open is unfinished. */
+static void end_open(struct srun_trace *tr)
+{
+	if (!tr->open)
+		return;
+	fputs(" <unfinished ...>\n", stderr);
+	tr->open = NULL;
 }
 
 static void observe(const struct syslet_event *ev, void *ctx)
 {
 	struct srun_trace *tr = ctx;
-	const struct slot *s;
+	const struct srun_opts *o = tr->opts;
+	struct slot *s;
 	SYSLET_OPTS(syslet_atom_info, ai);
+	enum syslet_print_part part = SYSLET_PRINT_WHOLE;
+	double now = 0, dt = -1;
+	char sbuf[64];
+	bool shown;
 
 	pthread_mutex_lock(&tr->lock);
 	s = slot_of(tr, ev->atom);
 	if (!s) {
 		tr->strays++;
+		goto out;
+	}
+	if (ev->end != SYSLET_END_UNFINISHED &&
+	    !syslet_inst__atom_info(s->inst, ev->atom, &ai) &&
+	    ai.role == SYSLET_ROLE_TRAMPOLINE)
+		tr->trampolines++;
+	if (!o->trace || tr->closed)
+		goto out;
+	if (o->syscall_times)
+		now = mono();
+	/* Faults are shown whatever the set, as strace shows signals. */
+	shown = !o->trace_set || ev->end == SYSLET_END_FAULT ||
+		srun_set_has(o->trace_set, ev->nr);
+	if (ev->end == SYSLET_END_UNFINISHED) {
+		if (shown) {
+			end_open(tr);
+			line(stderr, s->inst, s->tag,
+			     stamp(tr, sbuf, sizeof(sbuf)), ev,
+			     SYSLET_PRINT_ENTER, -1);
+			tr->open = s;
+			s->pending = ev->atom;
+			s->pending_ev = *ev;
+		}
 	} else {
-		if (!syslet_inst__atom_info(s->inst, ev->atom, &ai) &&
-		    ai.role == SYSLET_ROLE_TRAMPOLINE)
-			tr->trampolines++;
-		if (tr->opts->trace) {
-			srun_trace_line(stderr, s->inst, s->tag, ev);
-			fflush(stderr);
+		/* Its first event since: where the call ended. */
+		if (s->pending && ev->handoff && ev->atom == s->pending &&
+		    ev->end != SYSLET_END_FAULT)
+			part = tr->open == s ? SYSLET_PRINT_CONT : SYSLET_PRINT_EXIT;
+		if (tr->open == s && part == SYSLET_PRINT_WHOLE)
+			end_open(tr);
+		s->pending = NULL;
+		if (o->syscall_times)
+			dt = now - s->t_last;
+		if (shown) {
+			if (part != SYSLET_PRINT_CONT)
+				end_open(tr);
+			line(stderr, s->inst, s->tag,
+			     part == SYSLET_PRINT_CONT ? NULL :
+			     stamp(tr, sbuf, sizeof(sbuf)), ev, part, dt);
+			if (part == SYSLET_PRINT_CONT)
+				tr->open = NULL;
 		}
 	}
+	if (shown)
+		fflush(stderr);
+	/* The next atom's time starts once this line is out. */
+	if (o->syscall_times)
+		s->t_last = mono();
+out:
 	pthread_mutex_unlock(&tr->lock);
+}
+
+void srun_trace_submit(struct srun_trace *tr, size_t i)
+{
+	if (!tr || !tr->opts->syscall_times || i >= tr->nr)
+		return;
+	pthread_mutex_lock(&tr->lock);
+	tr->slots[i].t_last = mono();
+	pthread_mutex_unlock(&tr->lock);
+}
+
+static const char *sig_name(int sig, char *buf, size_t len)
+{
+	switch (sig) {
+	case SIGINT: return "SIGINT";
+	case SIGTERM: return "SIGTERM";
+	case SIGHUP: return "SIGHUP";
+	case SIGQUIT: return "SIGQUIT";
+	}
+	snprintf(buf, len, "signal %d", sig);
+	return buf;
+}
+
+void srun_trace_killed(struct srun_trace *tr, int sig, double wall)
+{
+	const struct srun_opts *o = tr->opts;
+	char sbuf[64], nbuf[24];
+
+	syslet_set_trace(NULL, NULL);
+	pthread_mutex_lock(&tr->lock);
+	tr->closed = true;
+	if (o->trace) {
+		/* As strace ends a process killed in a call: the line left
+		 * open first, then the calls entered on lines of their own. */
+		if (tr->open) {
+			fputs(" <unfinished ...>) = ?\n", stderr);
+			tr->open->pending = NULL;
+			tr->open = NULL;
+		}
+		for (size_t i = 0; i < tr->nr; i++) {
+			struct slot *s = &tr->slots[i];
+			const char *name;
+
+			if (!s->pending)
+				continue;
+			name = srun_call_name(s->pending_ev.nr);
+			prefix(stderr, s->inst, s->tag,
+			       stamp(tr, sbuf, sizeof(sbuf)), s->pending);
+			fprintf(stderr, "<... %s resumed> <unfinished ...>) = ?\n",
+				name ? name : "syscall");
+		}
+		fprintf(stderr, "+++ killed by %s +++\n",
+			sig_name(sig, nbuf, sizeof(nbuf)));
+	}
+	pthread_mutex_unlock(&tr->lock);
+	srun_trace_stop(tr, wall);
 }
 
 struct srun_trace *srun_trace_start(const struct srun_opts *opts,
@@ -145,6 +346,7 @@ struct srun_trace *srun_trace_start(const struct srun_opts *opts,
 	}
 	tr->opts = opts;
 	tr->nr = nr;
+	tr->t_prev = mono();
 	pthread_mutex_init(&tr->lock, NULL);
 	for (size_t i = 0; i < nr; i++) {
 		struct syslet_inst *in = insts[i];
@@ -155,6 +357,9 @@ struct srun_trace *srun_trace_start(const struct srun_opts *opts,
 	}
 	srun_span_sort(tr->spans, nr);
 	syslet_reset_stats();
+	/* A syslet going async is shown as strace shows a call that
+	 * blocks: unfinished, then resumed. */
+	syslet_set_trace_flags(opts->trace ? SYSLET_TRACE_UNFINISHED : 0);
 	syslet_set_trace(observe, tr);
 	return tr;
 }
@@ -164,11 +369,35 @@ static void stat_line(const char *name, unsigned long long v)
 	fprintf(stderr, "  %-22s %llu\n", name, v);
 }
 
+/* What --inject chose, over all its rules; -1 without rules. */
+static long long injected_total(void)
+{
+	int n = syslet_get_inject(NULL, 0);
+	struct syslet_inject *r = n > 0 ? calloc(n, sizeof(*r)) : NULL;
+	long long sum = 0;
+
+	if (!r)
+		return -1;
+	r[0].sz = sizeof(*r);
+	n = syslet_get_inject(r, n);
+	for (int i = 0; i < n; i++)
+		sum += (long long)r[i].injected;
+	free(r);
+	return n > 0 ? sum : -1;
+}
+
 void srun_trace_stop(struct srun_trace *tr, double wall)
 {
 	SYSLET_OPTS(syslet_stats, st);
+	long long inj;
 
 	syslet_set_trace(NULL, NULL);
+	syslet_set_trace_flags(0);
+	/* A line left open: its call never came back (a run that failed). */
+	if (tr->open) {
+		fputs(" <unfinished ...>\n", stderr);
+		tr->open = NULL;
+	}
 	if (!tr->opts->stats)
 		return;
 	syslet_get_stats(&st);
@@ -190,6 +419,9 @@ void srun_trace_stop(struct srun_trace *tr, double wall)
 		stat_line("denied", st.denied);
 	if (st.signal_stops)
 		stat_line("signal stops", st.signal_stops);
+	inj = injected_total();
+	if (inj >= 0)
+		stat_line("injected", (unsigned long long)inj);
 	fprintf(stderr, "  %-22s %.3f ms\n", "wall time", wall * 1e3);
 }
 

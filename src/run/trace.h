@@ -11,12 +11,19 @@ struct srun_trace;
 struct srun_trace *srun_trace_start(const struct srun_opts *opts,
 				    struct syslet_inst *const *insts,
 				    size_t nr);
+/* Instance i is about to be started: -T times its first atom from now. */
+void srun_trace_submit(struct srun_trace *tr, size_t i);
 /* Stop observing; with --stats print the counters and the wall time. */
 void srun_trace_stop(struct srun_trace *tr, double wall);
+/* The run ends on signal @sig: with --trace, the calls still unfinished
+ * and "+++ killed by SIGTERM +++", as strace ends a killed process; no
+ * line after; then what srun_trace_stop() prints. */
+void srun_trace_killed(struct srun_trace *tr, int sig, double wall);
 void srun_trace_free(struct srun_trace *tr);
 
 /* Print one trace line for ev, whose atom belongs to inst (shared with
- * the shell, which traces its steps the same way). */
+ * the shell, which traces its steps the same way): the whole call, or
+ * for an event of SYSLET_TRACE_UNFINISHED the call entered. */
 void srun_trace_line(FILE *out, const struct syslet_inst *inst, int tag,
 		     const struct syslet_event *ev);
 

@@ -29,14 +29,34 @@ double bench_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+static double cpu_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void bench_clock_start(struct bench_clock *c)
+{
+	c->cpu = cpu_now();
+	c->wall = bench_now();
+}
+
+void bench_clock_stop(const struct bench_clock *c, struct bench_time *t)
+{
+	t->wall = bench_now() - c->wall;
+	t->cpu = cpu_now() - c->cpu;
+}
+
 struct split {
 	struct bench_files	f;
 	long			(*fn)(const struct bench_files *f,
-				      const void *arg, double *secs);
+				      const void *arg, struct bench_time *t);
 	const void		*arg;
 	pthread_barrier_t	*start;
 	long			got;
-	double			secs;
+	struct bench_time	t;
 	double			started;
 };
 
@@ -44,7 +64,7 @@ static void *split_main(void *arg)
 {
 	struct split *s = arg;
 
-	s->got = s->fn(&s->f, s->arg, &s->secs);
+	s->got = s->fn(&s->f, s->arg, &s->t);
 	return NULL;
 }
 
@@ -58,14 +78,14 @@ void bench_ready(const struct bench_files *f)
 
 long bench_split(const struct bench_files *f, int nthreads,
 		 long (*fn)(const struct bench_files *f, const void *arg,
-			    double *secs),
-		 const void *arg, double *secs)
+			    struct bench_time *t),
+		 const void *arg, struct bench_time *t)
 {
 	struct split s[64];
 	pthread_t tid[64];
 	pthread_barrier_t start;
 	long total = 0;
-	double t0;
+	double t0, cpu0;
 	int n = nthreads < 64 ? nthreads : 64;
 
 	pthread_barrier_init(&start, NULL, (unsigned)n + 1);
@@ -87,17 +107,21 @@ long bench_split(const struct bench_files *f, int nthreads,
 	 * end, as each measured them: this thread may well be scheduled
 	 * late on a loaded machine. */
 	pthread_barrier_wait(&start);
+	/* CPU time: the whole process's, from the start of every thread's
+	 * run (set up before the barrier) to the end of the last one. */
+	cpu0 = cpu_now();
 	t0 = -1;
-	*secs = 0;
+	t->wall = 0;
 	for (int i = 0; i < n; i++) {
 		pthread_join(tid[i], NULL);
 		total = s[i].got < 0 || total < 0 ? -1 : total + s[i].got;
 		if (t0 < 0 || s[i].started < t0)
 			t0 = s[i].started;
 	}
+	t->cpu = cpu_now() - cpu0;
 	for (int i = 0; i < n; i++)
-		if (s[i].started + s[i].secs - t0 > *secs)
-			*secs = s[i].started + s[i].secs - t0;
+		if (s[i].started + s[i].t.wall - t0 > t->wall)
+			t->wall = s[i].started + s[i].t.wall - t0;
 	pthread_barrier_destroy(&start);
 	return total;
 }
@@ -114,12 +138,13 @@ static long read_one(const char *path, char *buf)
 	return n;
 }
 
-long bench_sync(const struct bench_files *f, double *secs)
+long bench_sync(const struct bench_files *f, struct bench_time *t)
 {
 	static char buf[BENCH_BUFSZ];
-	double t0 = bench_now();
+	struct bench_clock c;
 	long total = 0;
 
+	bench_clock_start(&c);
 	for (size_t i = 0; i < f->nr; i++) {
 		long n = read_one(f->paths[i], buf);
 
@@ -127,18 +152,18 @@ long bench_sync(const struct bench_files *f, double *secs)
 			return -1;
 		total += n;
 	}
-	*secs = bench_now() - t0;
+	bench_clock_stop(&c, t);
 	return total;
 }
 
-long bench_floor(const struct bench_files *f, double *secs)
+long bench_floor(const struct bench_files *f, struct bench_time *t)
 {
 	struct open_how how = { .flags = O_RDONLY,
 				.resolve = RESOLVE_CACHED };
 	char *bufs = malloc(f->nr * BENCH_BUFSZ);
 	sigset_t all, old;
 	long total = 0;
-	double t0;
+	struct bench_clock c;
 
 	if (!bufs)
 		return -1;
@@ -146,7 +171,7 @@ long bench_floor(const struct bench_files *f, double *secs)
 	 * of the instances. */
 	memset(bufs, 0, f->nr * BENCH_BUFSZ);
 	sigfillset(&all);
-	t0 = bench_now();
+	bench_clock_start(&c);
 	for (size_t i = 0; i < f->nr; i++) {
 		struct iovec iov = { bufs + i * BENCH_BUFSZ, BENCH_BUFSZ };
 		ssize_t n;
@@ -172,7 +197,7 @@ long bench_floor(const struct bench_files *f, double *secs)
 		}
 		total += n;
 	}
-	*secs = bench_now() - t0;
+	bench_clock_stop(&c, t);
 	free(bufs);
 	return total;
 }
@@ -197,13 +222,14 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-long bench_threads(const struct bench_files *f, double *secs)
+long bench_threads(const struct bench_files *f, struct bench_time *t)
 {
 	struct pool p = { .f = f };
 	pthread_t tid[64];
 	long n = f->threads < 64 ? f->threads : 64;
-	double t0 = bench_now();
+	struct bench_clock c;
 
+	bench_clock_start(&c);
 	for (long i = 0; i < n; i++)
 		if (pthread_create(&tid[i], NULL, worker, &p)) {
 			n = i;
@@ -211,12 +237,13 @@ long bench_threads(const struct bench_files *f, double *secs)
 		}
 	for (long i = 0; i < n; i++)
 		pthread_join(tid[i], NULL);
-	*secs = bench_now() - t0;
+	bench_clock_stop(&c, t);
 	return atomic_load(&p.total) < 0 ? -1 : atomic_load(&p.total);
 }
 
 #ifdef HAVE_LIBURING
-long bench_uring(const struct bench_files *f, size_t depth, double *secs)
+long bench_uring(const struct bench_files *f, size_t depth,
+		 struct bench_time *t)
 {
 	struct io_uring ring;
 	struct io_uring_params p;
@@ -225,7 +252,7 @@ long bench_uring(const struct bench_files *f, size_t depth, double *secs)
 	size_t sent = 0, done = 0;
 	unsigned int inflight = 0;
 	int *free_slots, nfree;
-	double t0;
+	struct bench_clock c;
 	int ret;
 
 	/* Files in flight, three linked SQEs each. */
@@ -254,7 +281,7 @@ long bench_uring(const struct bench_files *f, size_t depth, double *secs)
 	for (int i = 0; i < (int)depth; i++)
 		free_slots[i] = i;
 	bench_ready(f);
-	t0 = bench_now();
+	bench_clock_start(&c);
 	while (done < f->nr) {
 		struct io_uring_cqe *cqe;
 
@@ -293,18 +320,19 @@ long bench_uring(const struct bench_files *f, size_t depth, double *secs)
 			io_uring_cqe_seen(&ring, cqe);
 		}
 	}
-	*secs = bench_now() - t0;
+	bench_clock_stop(&c, t);
 	io_uring_queue_exit(&ring);
 	free(bufs);
 	free(free_slots);
 	return total < 0 ? -1 : total;
 }
 #else
-long bench_uring(const struct bench_files *f, size_t depth, double *secs)
+long bench_uring(const struct bench_files *f, size_t depth,
+		 struct bench_time *t)
 {
 	(void)f;
 	(void)depth;
-	(void)secs;
+	(void)t;
 	fprintf(stderr, "bench: built without liburing\n");
 	return -1;
 }
@@ -313,7 +341,7 @@ long bench_uring(const struct bench_files *f, size_t depth, double *secs)
 /* Instances are made and bound before the clock starts, as the seeds'
  * async-test built its atoms up front. */
 long bench_syslets(const struct bench_files *f, const char *backend,
-		   double *secs)
+		   struct bench_time *t)
 {
 	static struct syslet_obj *obj;
 	static pthread_mutex_t obj_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -323,7 +351,7 @@ long bench_syslets(const struct bench_files *f, const char *backend,
 	char err[256];
 	size_t pending = 0, head = 0;
 	long total = 0;
-	double t0;
+	struct bench_clock c;
 
 	pthread_mutex_lock(&obj_lock);
 	if (!obj)
@@ -367,7 +395,7 @@ long bench_syslets(const struct bench_files *f, const char *backend,
 		return -1;
 	}
 	bench_ready(f);
-	t0 = bench_now();
+	bench_clock_start(&c);
 	for (size_t i = 0; i < f->nr; i++) {
 		errno = 0;
 		first = syslet_inst__entry(inst[i], "readfile");
@@ -388,7 +416,7 @@ long bench_syslets(const struct bench_files *f, const char *backend,
 		head = (head + 1) % f->nr;
 		pending--;
 	}
-	*secs = bench_now() - t0;
+	bench_clock_stop(&c, t);
 	sys_async_unregister(&ahu, sizeof(ahu));
 	for (size_t i = 0; i < f->nr; i++) {
 		long n = (long)*syslet_inst__cell(inst[i], "readfile.n");

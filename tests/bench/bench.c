@@ -112,28 +112,30 @@ static void drop_caches(const struct bench_files *f)
 struct contender {
 	const char	*name;
 	long		(*fn)(const struct bench_files *f, const void *arg,
-			      double *secs);
+			      struct bench_time *t);
 	const void	*arg;
 	bool		syslet;		/* a syslet backend */
 	bool		info;		/* shown, not one of the targets' peers */
 	bool		cached_only;
 };
 
-/* Best time of reps runs; negative when the contender cannot run. */
+/* Best wall-clock time of reps runs, and the least CPU time of one of
+ * them in *cpu; negative when the contender cannot run. */
 static double best_of(const struct cfg *c, const struct contender *k,
-		      bool cold)
+		      bool cold, double *cpu)
 {
 	double best = -1;
 
+	*cpu = -1;
 	for (int r = 0; r < (cold ? c->cold_reps : c->reps); r++) {
-		double secs = 0;
+		struct bench_time tm = { 0, 0 };
 		long got;
 
 		if (cold)
 			drop_caches(&c->f);
-		else if (k->fn(&c->f, k->arg, &secs) < 0)	/* warm up */
+		else if (k->fn(&c->f, k->arg, &tm) < 0)	/* warm up */
 			return -1;
-		got = k->fn(&c->f, k->arg, &secs);
+		got = k->fn(&c->f, k->arg, &tm);
 		if (got < 0)
 			return -1;
 		if ((size_t)got != c->f.total_bytes) {
@@ -141,32 +143,36 @@ static double best_of(const struct cfg *c, const struct contender *k,
 				k->name, got, c->f.total_bytes);
 			return -1;
 		}
-		if (best < 0 || secs < best)
-			best = secs;
+		if (best < 0 || tm.wall < best)
+			best = tm.wall;
+		if (*cpu < 0 || tm.cpu < *cpu)
+			*cpu = tm.cpu;
 	}
 	return best;
 }
 
-static long run_sync(const struct bench_files *f, const void *arg, double *s)
+static long run_sync(const struct bench_files *f, const void *arg,
+		    struct bench_time *s)
 {
 	(void)arg;
 	return bench_sync(f, s);
 }
 
 static long run_threads(const struct bench_files *f, const void *arg,
-			double *s)
+			struct bench_time *s)
 {
 	(void)arg;
 	return bench_threads(f, s);
 }
 
-static long run_uring(const struct bench_files *f, const void *arg, double *s)
+static long run_uring(const struct bench_files *f, const void *arg,
+		    struct bench_time *s)
 {
 	return bench_uring(f, *(const size_t *)arg, s);
 }
 
 static long run_syslets(const struct bench_files *f, const void *arg,
-			double *s)
+			struct bench_time *s)
 {
 	return bench_syslets(f, arg, s);
 }
@@ -181,7 +187,8 @@ struct split_arg {
 	size_t		depth;
 };
 
-static long run_split(const struct bench_files *f, const void *arg, double *s)
+static long run_split(const struct bench_files *f, const void *arg,
+		    struct bench_time *s)
 {
 	const struct split_arg *sa = arg;
 
@@ -200,7 +207,8 @@ static const char *syslet_of(const struct contender *k)
 				  : (const char *)k->arg;
 }
 
-static long run_floor(const struct bench_files *f, const void *arg, double *s)
+static long run_floor(const struct bench_files *f, const void *arg,
+		    struct bench_time *s)
 {
 	(void)arg;
 	return bench_floor(f, s);
@@ -258,14 +266,19 @@ static double spawn_time(const struct cfg *c, char **argv, bool cold)
 	return best;
 }
 
-static void row(const char *name, double t, double base)
+/* @cpu: the process's CPU time in that row's best run (negative: not
+ * measured). */
+static void row(const char *name, double t, double base, double cpu)
 {
 	if (t < 0)
 		printf("  %-50s %12s\n", name, "n/a");
 	else if (base <= 0)
 		printf("  %-50s %9.3f ms\n", name, t * 1e3);
-	else
+	else if (cpu < 0)
 		printf("  %-50s %9.3f ms %7.2fx\n", name, t * 1e3, base / t);
+	else
+		printf("  %-50s %9.3f ms %7.2fx  cpu %9.3f ms\n", name,
+		       t * 1e3, base / t, cpu * 1e3);
 }
 
 static const char *verdict(bool met)
@@ -389,7 +402,7 @@ int main(int argc, char **argv)
 	char lname[96], snames[8][96];
 	long ncpus;
 	size_t ncon = 0, npeers;
-	double t[24][2], proc[2][9], bare;
+	double t[24][2], cpu[24][2], proc[2][9], bare, la0[3];
 	struct bench_atom_costs ac[8];
 	char label[96], names[8][64];
 	bool all_met = true;
@@ -451,12 +464,15 @@ int main(int argc, char **argv)
 
 	/* Every ratio depends on what entering the kernel costs here and
 	 * now: measured first, and again at the end. */
+	if (getloadavg(la0, 3) != 3)
+		la0[0] = -1;
 	bare = bench_bare_syscall();
 	for (size_t i = 0; i < ncon; i++)
 		for (int cold = 0; cold < 2; cold++)
 			t[i][cold] = (con[i].cached_only && cold) ||
 				     (c.only && !strstr(con[i].name, c.only)) ?
-				     -1 : best_of(&c, &con[i], cold);
+				     (cpu[i][cold] = -1) :
+				     best_of(&c, &con[i], cold, &cpu[i][cold]);
 	if (c.only && !strstr("syslet-run --each", c.only))
 		c.syslet_run = c.plain = NULL;
 	whole_processes(&c, proc);
@@ -477,6 +493,11 @@ int main(int argc, char **argv)
 	{
 		double la[3];
 
+		/* The other work on the machine: wall-clock ratios mean
+		 * little when it exceeds the CPUs. */
+		if (la0[0] >= 0)
+			printf("load average at the start: %.2f %.2f %.2f\n",
+			       la0[0], la0[1], la0[2]);
 		if (getloadavg(la, 3) == 3)
 			printf("load average at the end: %.2f %.2f %.2f on %ld "
 			       "CPUs\n", la[0], la[1], la[2], ncpus);
@@ -486,18 +507,20 @@ int main(int argc, char **argv)
 	       c.syslet_run ? c.syslet_run : "-");
 	for (int cold = 0; cold < 2; cold++) {
 		printf("\n%s; a bare getppid syscall costs %.1f ns here "
-		       "(ratio: speed against the synchronous loop)\n",
+		       "(ratio: speed against the synchronous loop; cpu: the "
+		       "process's CPU time, less disturbed by load)\n",
 		       cold ? "uncached" : "cached", bare);
 		for (size_t i = 0; i < ncon; i++)
 			if (!(con[i].cached_only && cold))
-				row(con[i].name, t[i][cold], t[0][cold]);
+				row(con[i].name, t[i][cold], t[0][cold],
+				    cpu[i][cold]);
 		printf("  whole processes (ratio: against the plain program):\n");
-		row("plain C loop program", proc[cold][0], proc[cold][0]);
+		row("plain C loop program", proc[cold][0], proc[cold][0], -1);
 		for (size_t b = 0; b < nr_backends; b++) {
 			snprintf(label, sizeof(label),
 				 "syslet-run --each --jobs=%ld --backend=%s",
 				 c.jobs, backends[b]);
-			row(label, proc[cold][b + 1], proc[cold][0]);
+			row(label, proc[cold][b + 1], proc[cold][0], -1);
 		}
 	}
 	printf("\ncost of one atom; a bare getppid syscall costs %.1f ns\n",

@@ -23,31 +23,51 @@ void bench_ready(const struct bench_files *f);
 
 double bench_now(void);
 
+/*
+ * What one run of a contender cost: wall-clock seconds, and the CPU time
+ * of the whole process meanwhile (every thread's, io_uring's own workers
+ * included, user and system).  On a machine loaded by other work the
+ * wall clock mostly measures the scheduler; CPU time is disturbed far
+ * less, though it counts parallel work once per CPU and not the time
+ * spent waiting for a disk.
+ */
+struct bench_time {
+	double	wall, cpu;
+};
+
+struct bench_clock {
+	double	wall, cpu;
+};
+
+void bench_clock_start(struct bench_clock *c);
+void bench_clock_stop(const struct bench_clock *c, struct bench_time *t);
+
 /* Run @fn on @nthreads threads, each on a contiguous share of the files
  * (its own ring or head), all started at once; the bytes read, or -1. */
 long bench_split(const struct bench_files *f, int nthreads,
 		 long (*fn)(const struct bench_files *f, const void *arg,
-			    double *secs),
-		 const void *arg, double *secs);
+			    struct bench_time *t),
+		 const void *arg, struct bench_time *t);
 
 /* Each contender reads every file once and returns the bytes it read,
- * or -1 when it cannot run here (the reason printed to stderr); *secs
+ * or -1 when it cannot run here (the reason printed to stderr); *t
  * is the time of the I/O itself. */
-long bench_sync(const struct bench_files *f, double *secs);
-long bench_threads(const struct bench_files *f, double *secs);
+long bench_sync(const struct bench_files *f, struct bench_time *t);
+long bench_threads(const struct bench_files *f, struct bench_time *t);
 /* liburing, linked openat/read/close with direct descriptors, @depth
  * files in flight (0: all of them). */
-long bench_uring(const struct bench_files *f, size_t depth, double *secs);
+long bench_uring(const struct bench_files *f, size_t depth,
+		 struct bench_time *t);
 /* One instance of readfile.slo per file on syslet backend @backend, all
  * submitted before the first completion is reaped; -1 (and a message)
  * when the backend cannot run here. */
 long bench_syslets(const struct bench_files *f, const char *backend,
-		   double *secs);
+		   struct bench_time *t);
 /* The synchronous loop making the calls the emul engine must make for the
  * same work: signals masked around each syslet, openat2 RESOLVE_CACHED,
  * preadv2 RWF_NOWAIT (the plain call when they would block), a buffer of
  * its own per file.  No engine can run the syslets faster inline. */
-long bench_floor(const struct bench_files *f, double *secs);
+long bench_floor(const struct bench_files *f, struct bench_time *t);
 
 /* Atom costs, in ns. */
 struct bench_atom_costs {

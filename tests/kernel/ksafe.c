@@ -1,4 +1,4 @@
-/* ksafe.c: in the guest, a hand-off never changes who the task is, atoms pass the syscall-entry checks, and job control, signals and per-task state survive. */
+/* ksafe.c: in the guest, a hand-off never changes who the task is, atoms pass the syscall-entry checks, job control, signals and per-task state survive, and the TID behaves as documented. */
 #include "kt.h"
 #include <dirent.h>
 #include <poll.h>
@@ -9,6 +9,8 @@
 #include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <linux/filter.h>
+#include <linux/futex.h>
+#include <pthread.h>
 #include <linux/seccomp.h>
 
 #ifdef __x86_64__
@@ -768,6 +770,149 @@ static int kt_case_freeze_chain(void)
 	return kt_freeze(1);
 }
 
+/* ---- 5. the TID: not moved (kernel-patch/README), as documented ----- */
+
+/*
+ * The TID does not move with the user context: after a hand-off the
+ * program runs on the pool thread and gettid() names it, while glibc's
+ * cached TID (in the thread descriptor, which PI and robust mutexes
+ * write into the futex word) still names the task that is now parked.
+ * These cases show the documented behaviour within a time limit, so
+ * that a change to it is seen: they fail the day the TID is handled,
+ * and the documentation changes with them.
+ */
+static long kt_gettid(void)
+{
+	return kt_sys(SYS_gettid, 0, 0, 0, 0);
+}
+
+static int kt_case_tid_changes(void)
+{
+	long before = kt_gettid(), after;
+	char path[64];
+	struct stat st;
+
+	if (kt_pool_ready())
+		return KT_FAIL;
+	after = kt_gettid();
+	KT_CHECK(after != before && getpid() == before,
+		 "gettid() %ld, before the hand-off %ld, getpid() %d", after,
+		 before, getpid());
+	snprintf(path, sizeof(path), "/proc/self/task/%ld", before);
+	KT_CHECK(stat(path, &st) == 0,
+		 "the old TID %ld is not a thread of the process", before);
+	return KT_PASS;
+}
+
+struct kt_waiter {
+	pthread_mutex_t	*m;
+	int		ret;
+};
+
+/* Try to lock @m for one second; unlock it if that worked. */
+static void *kt_timedlock(void *arg)
+{
+	struct kt_waiter *w = arg;
+	struct timespec t;
+
+	clock_gettime(CLOCK_REALTIME, &t);
+	t.tv_sec += 1;
+	w->ret = pthread_mutex_timedlock(w->m, &t);
+	if (w->ret == 0 || w->ret == EOWNERDEAD)
+		pthread_mutex_unlock(w->m);
+	return NULL;
+}
+
+/* The futex word of a glibc mutex: the owner's TID and two flag bits. */
+static unsigned int kt_mutex_word(pthread_mutex_t *m)
+{
+	return __atomic_load_n((unsigned int *)&m->__data.__lock,
+			       __ATOMIC_ACQUIRE);
+}
+
+static int kt_case_tid_pi(void)
+{
+	static pthread_mutex_t m;
+	struct kt_waiter w = { &m, -1 };
+	struct timespec d = { 0, 1000 * 1000 };
+	pthread_mutexattr_t at;
+	long tid0 = kt_gettid();
+	unsigned int word;
+	pthread_t th;
+	int i;
+
+	pthread_mutexattr_init(&at);
+	if (pthread_mutexattr_setprotocol(&at, PTHREAD_PRIO_INHERIT) ||
+	    pthread_mutex_init(&m, &at))
+		return kt_skip("no PI mutexes in this libc");
+	if (kt_pool_ready())
+		return KT_FAIL;
+	KT_CHECK(pthread_mutex_lock(&m) == 0, "pthread_mutex_lock");
+	word = kt_mutex_word(&m);
+	KT_CHECK((word & FUTEX_TID_MASK) == tid0 && kt_gettid() != tid0,
+		 "locked after the hand-off: word %#x, gettid() %ld, old TID %ld",
+		 word, kt_gettid(), tid0);
+	KT_CHECK(pthread_create(&th, NULL, kt_timedlock, &w) == 0,
+		 "pthread_create");
+	/* Contended: the waiter is in FUTEX_LOCK_PI once it set the bit. */
+	for (i = 0; i < 5000 && !(kt_mutex_word(&m) & FUTEX_WAITERS); i++)
+		nanosleep(&d, NULL);
+	KT_CHECK(kt_mutex_word(&m) & FUTEX_WAITERS, "the waiter never waited");
+	/* FUTEX_UNLOCK_PI from a TID that the word does not name: EPERM. */
+	KT_CHECK(kt_sys(SYS_futex, (long)&m.__data.__lock, FUTEX_UNLOCK_PI,
+			0, 0) == -EPERM, "FUTEX_UNLOCK_PI did not fail");
+	pthread_mutex_unlock(&m);
+	pthread_join(th, NULL);
+	KT_CHECK(w.ret == ETIMEDOUT,
+		 "the waiter got %d, not ETIMEDOUT: the TID is handled now?",
+		 w.ret);
+	kt_note("documented: the mutex stayed locked, the waiter timed out");
+	return KT_PASS;
+}
+
+struct kt_holder {
+	pthread_mutex_t	m;
+	long		tid0, tid1;
+};
+
+/* Lock @m, hand the context off, and end holding it. */
+static void *kt_robust_holder(void *arg)
+{
+	struct kt_holder *h = arg;
+
+	h->tid0 = kt_gettid();
+	if (pthread_mutex_lock(&h->m) || kt_register(8, -1UL) ||
+	    kt_async_getpid())
+		return NULL;
+	h->tid1 = kt_gettid();
+	return NULL;
+}
+
+static int kt_case_tid_robust(void)
+{
+	static struct kt_holder h;
+	struct kt_waiter w = { &h.m, -1 };
+	pthread_mutexattr_t at;
+	pthread_t th;
+
+	pthread_mutexattr_init(&at);
+	if (pthread_mutexattr_setrobust(&at, PTHREAD_MUTEX_ROBUST) ||
+	    pthread_mutex_init(&h.m, &at))
+		return kt_skip("no robust mutexes in this libc");
+	KT_CHECK(pthread_create(&th, NULL, kt_robust_holder, &h) == 0,
+		 "pthread_create");
+	KT_CHECK(pthread_join(th, NULL) == 0, "pthread_join");
+	KT_CHECK(h.tid1 && h.tid1 != h.tid0,
+		 "the holder's context was not handed off (TID %ld, then %ld)",
+		 h.tid0, h.tid1);
+	kt_timedlock(&w);
+	KT_CHECK(w.ret == ETIMEDOUT,
+		 "locking got %d, not ETIMEDOUT: the TID is handled now?",
+		 w.ret);
+	kt_note("documented: the holder died, the mutex was not released");
+	return KT_PASS;
+}
+
 static const struct kt_case kt_cases[] = {
 	{ "hand-off: a seccomp filter installed after the pool stays, and the filtered call is not run",
 	  kt_case_seccomp },
@@ -794,6 +939,11 @@ static const struct kt_case kt_cases[] = {
 	{ "freezer: cgroup.freeze with a pool parked", kt_case_freeze_parked, 40 },
 	{ "freezer: cgroup.freeze while a chain runs, which runs to its end",
 	  kt_case_freeze_chain, 60 },
+	{ "tid (documented): gettid() changes across a hand-off", kt_case_tid_changes },
+	{ "tid (documented): a contended PI mutex locked after a hand-off is not released by its unlock",
+	  kt_case_tid_pi },
+	{ "tid (documented): a robust mutex is not released when the thread carrying its context dies",
+	  kt_case_tid_robust },
 };
 
 int main(void)

@@ -25,7 +25,7 @@ expect 2 'no image or source given' $SYSLET_RUN
 expect 2 'unrecognized option|unknown option' $SYSLET_RUN --bogus x
 # Every usage error starts with the program's name, never with the
 # libtool wrapper's (.libs/syslet-run, lt-syslet-run) or a path.
-for opt in --bogus -x --threads --trace=1 --e; do
+for opt in --bogus -x --threads --stats=1 --e; do
 	expect 2 '^syslet-run: .*option' $SYSLET_RUN $opt
 	[ "$(grep -c '^syslet-run: ' "$tmpdir/err")" = 1 ] ||
 		fail "$opt: the message does not start with 'syslet-run: '"

@@ -8,7 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <cmocka.h>
 
 #include "libsyslet.h"
@@ -615,6 +620,73 @@ static void test_lazy(void **state)
 	syslet_obj__close(obj);
 }
 
+static long minor_faults(void)
+{
+	struct rusage ru;
+
+	assert_int_equal(getrusage(RUSAGE_SELF, &ru), 0);
+	return ru.ru_minflt;
+}
+
+/*
+ * Freeing instances brings in no page: a freed slot is zeroed when it is
+ * taken again, not when it is freed (a program that frees its instances
+ * before it exits paid for pages its syslets never touched: 2 faults an
+ * instance here).  A slot taken again is all zero but for the image's
+ * own data.
+ */
+static void test_free_lazy(void **state)
+{
+	struct slo_image *img = sample_image(systab_native_profile());
+	enum { N = 200 };
+	const size_t bss = 8192;	/* two pages nobody touches */
+	struct syslet_inst *in[N];
+	struct syslet_obj *obj;
+	char err[256];
+	long before;
+	size_t size = 0;
+	unsigned char *b;
+
+	img->size[SLO_SEC_BSS] = bss;
+	img->syms[5].size = bss;
+	obj = open_sample(img);
+	for (int i = 0; i < N; i++) {
+		in[i] = syslet_obj__instantiate(obj, err, sizeof(err));
+		if (!in[i])
+			fail_msg("instantiate: %s", err);
+	}
+	/* The last one's buffer and cells are used, then it is freed and
+	 * made again: the same slot, the only one left of its slab. */
+	b = syslet_inst__object(in[N - 1], "buf", &size);
+	assert_int_equal(size, bss);
+	memset(b, 0x5a, bss);
+	*syslet_inst__cell(in[N - 1], "cat.n") = 7;
+	before = minor_faults();
+	for (int i = 0; i < N; i++)
+		syslet_inst__free(in[i]);
+	if (minor_faults() - before > N / 10)
+		fail_msg("freeing %d instances took %ld page faults", N,
+			 minor_faults() - before);
+	for (int i = 0; i < N; i++) {
+		in[i] = syslet_obj__instantiate(obj, err, sizeof(err));
+		if (!in[i])
+			fail_msg("instantiate again: %s", err);
+		b = syslet_inst__object(in[i], "buf", &size);
+		for (size_t k = 0; k < bss; k++)
+			if (b[k])
+				fail_msg("instance %d: buf[%zu] is %#x", i, k,
+					 b[k]);
+		assert_int_equal(*syslet_inst__cell(in[i], "cat.n"), 0);
+		assert_int_equal(*syslet_inst__cell(in[i], "fd"),
+				 (unsigned long)-1);
+		assert_string_equal(syslet_inst__object(in[i], "greeting",
+							NULL), "hi");
+	}
+	for (int i = 0; i < N; i++)
+		syslet_inst__free(in[i]);
+	syslet_obj__close(obj);
+}
+
 /* Bound strings after fork(): neither process may write over the
  * other's (the string memory is shared between them). */
 static void test_fork_strings(void **state)
@@ -664,6 +736,104 @@ static void test_fork_strings(void **state)
 	syslet_obj__close(obj);
 }
 
+/*
+ * Where madvise(2) is refused (a kernel built without it answers ENOSYS,
+ * a sandbox EPERM), instances still get guard pages (PROT_NONE then),
+ * and a freed slot too large to zero by hand is still zero for the next
+ * instance.  In a child, which the filter cannot leave: plain checks,
+ * an exit code per failure.
+ */
+static void no_madvise_child(const struct syslet_obj *obj, size_t big, int e)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, nr)),
+		/* process_madvise too: the library batches guards in it. */
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_madvise, 1, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_process_madvise, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (unsigned)e),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
+	struct syslet_inst *a, *b;
+	unsigned char *buf;
+	char err[256], junk[4096];
+	size_t size = 0;
+	int p[2];
+	long n;
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog)) {
+		fprintf(stderr, "no seccomp filter here: %s\n", strerror(errno));
+		_exit(77);
+	}
+	a = syslet_obj__instantiate(obj, err, sizeof(err));
+	b = syslet_obj__instantiate(obj, err, sizeof(err));
+	if (!a || !b) {
+		fprintf(stderr, "instantiate: %s\n", err);
+		_exit(2);
+	}
+	buf = syslet_inst__object(a, "buf", &size);
+	if (size != big)
+		_exit(3);
+	/* A read into the buffer's last 16 bytes and on: the guard page. */
+	memset(junk, 0x5a, sizeof(junk));
+	if (pipe(p) || write(p[1], junk, sizeof(junk)) != sizeof(junk))
+		_exit(4);
+	n = read(p[0], buf + size - 16, sizeof(junk));
+	if (n != 16 && !(n < 0 && errno == EFAULT)) {
+		fprintf(stderr, "a read past the buffer: %ld\n", n);
+		_exit(5);
+	}
+	memset(buf, 0xa5, size);
+	syslet_inst__free(a);
+	a = syslet_obj__instantiate(obj, err, sizeof(err));
+	if (!a)
+		_exit(6);
+	buf = syslet_inst__object(a, "buf", &size);
+	for (size_t i = 0; i < size; i++)
+		if (buf[i]) {
+			fprintf(stderr, "a new instance's bss holds %#x at "
+				"%zu: the last one's\n", buf[i], i);
+			_exit(7);
+		}
+	syslet_inst__free(a);
+	syslet_inst__free(b);
+	_exit(0);
+}
+
+static void test_no_madvise(void **state)
+{
+	static const int errs[] = { ENOSYS, EPERM };
+
+	for (int i = 0; i < 2; i++) {
+		struct slo_image *img = sample_image(systab_native_profile());
+		/* A size of its own: its slab is made in the child. */
+		const size_t big = (96 << 10) + (size_t)i * 4096;
+		struct syslet_obj *obj;
+		int st;
+		pid_t pid;
+
+		img->size[SLO_SEC_BSS] = big;
+		img->syms[5].size = big;
+		obj = open_sample(img);
+		fflush(NULL);
+		pid = fork();
+		assert_true(pid >= 0);
+		if (pid == 0)
+			no_madvise_child(obj, big, errs[i]);
+		assert_int_equal(waitpid(pid, &st, 0), pid);
+		syslet_obj__close(obj);
+		if (WIFEXITED(st) && WEXITSTATUS(st) == 77)
+			skip();
+		if (!WIFEXITED(st) || WEXITSTATUS(st))
+			fail_msg("madvise refused with %s: the child %s %d",
+				 strerror(errs[i]), WIFEXITED(st) ?
+				 "exited" : "died of signal", WIFEXITED(st) ?
+				 WEXITSTATUS(st) : WTERMSIG(st));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -679,7 +849,9 @@ int main(void)
 		cmocka_unit_test(test_mutations),
 		cmocka_unit_test(test_overflow),
 		cmocka_unit_test(test_lazy),
+		cmocka_unit_test(test_free_lazy),
 		cmocka_unit_test(test_fork_strings),
+		cmocka_unit_test(test_no_madvise),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

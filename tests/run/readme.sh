@@ -17,6 +17,13 @@ mkdir bin
 printf '#!/bin/sh\nexec env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL %s --no-print-directory -C %s "$@"\n' \
 	"$real_make" "$top_builddir" >bin/make
 chmod +x bin/make
+# In a sanitizer build the library needs the sanitizer runtime, which must
+# come first in the program (ASan refuses to start otherwise): the README's
+# cc is then the configured compiler, whose flags link it.
+if [ -n "${SYSLET_SANITIZE:-}" ]; then
+	printf '#!/bin/sh\nexec %s "$@"\n' "${CC:?}" >bin/cc
+	chmod +x bin/cc
+fi
 PATH=$tmpdir/bin:$PATH
 export PATH
 

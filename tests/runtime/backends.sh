@@ -6,17 +6,9 @@
 progs=$(sed -n '/^runtime_tests =/,/[^\\]$/p' "$top_srcdir/tests/runtime.mk" |
 	tr -d '\\' | sed 's/^runtime_tests =//')
 [ -n "$progs" ] || fail "no runtime_tests in tests/runtime.mk"
-# sigkinds expects, of every backend, a pipe write that finishes inline and
-# a signal to the thread running an async chain to end it: the uring
-# backend sends the write to io_uring and runs async chains in the
-# driver (syslet(7)), so that program is the emul engine's alone here.
-uring_not=" tests/runtime/sigkinds"
 ran=0
 for b in emul uring; do
 	for p in $progs; do
-		case "$b $uring_not " in
-		"uring "*" $p "*) continue ;;
-		esac
 		st=0
 		SYSLET_BACKEND=$b "$top_builddir/$p" >"$tmpdir/out" 2>&1 || st=$?
 		case $st in

@@ -12,8 +12,8 @@
  * its signal, not the end of the test.  The program installs its own
  * handler, SIG_DFL or SIG_IGN, before or after its first call, through
  * sigaction() or signal(), or an atom does; then an atom reads through a
- * pointer to an unmapped page (SIGSEGV) or past the end of a truncated
- * file mapping (SIGBUS).  The engine must answer -EFAULT, and the
+ * pointer to an inaccessible page (SIGSEGV) or past the end of a
+ * truncated file mapping (SIGBUS).  The engine must answer -EFAULT, and the
  * program's own faults must still go where the program said.
  */
 
@@ -32,6 +32,9 @@ static void setup_bad(void)
 	char path[] = "/tmp/syslet-faultown.XXXXXX";
 	int fd = mkstemp(path);
 
+	/* A PROT_NONE page, kept mapped: an unmapped hole is where the next
+	 * mmap goes (a thread's stack, ASan's allocator in the sanitizer
+	 * build), and the bad pointer would silently become a good one. */
 	bad_segv = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
 			-1, 0);
 	if (bad_segv == MAP_FAILED || fd < 0 || ftruncate(fd, 4096))
@@ -41,7 +44,6 @@ static void setup_bad(void)
 		rt_die("setup: %s", strerror(errno));
 	unlink(path);
 	close(fd);
-	munmap(bad_segv, 4096);
 }
 
 static void set(int sig, void (*h)(int), int how)

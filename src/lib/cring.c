@@ -1,0 +1,127 @@
+/* cring.c: the completion ring as the user-space engines fill it (cring.h). */
+#include <config.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include "cring.h"
+#include "emul.h"
+#include "emul-fault.h"
+
+struct cring_defer {
+	struct syslet_uatom	*atom;
+	struct cring_defer	*next;
+};
+
+long cring_setup(struct cring *r, struct async_head_user *uah,
+		 unsigned long def_threads, unsigned long *maxthr)
+{
+	unsigned long ring, bytes, max_idx, v;
+
+	if (emul_get(maxthr, &uah->max_nr_threads) ||
+	    emul_get(&ring, &uah->completion_ring) ||
+	    emul_get(&bytes, &uah->ring_size_bytes))
+		return -EFAULT;
+	if (!bytes)
+		return -EINVAL;
+	max_idx = bytes / sizeof(void *);
+	if (bytes != max_idx * sizeof(void *))
+		return -EINVAL;
+	/* Every page, and the last word (a later fault only defers
+	 * completions). */
+	for (unsigned long off = 0; off < bytes; off += 4096) {
+		unsigned long *p = (unsigned long *)(ring + off);
+
+		if (emul_get(&v, p) || emul_put(p, v))
+			return -EFAULT;
+	}
+	if (emul_get(&v, (unsigned long *)(ring + bytes - sizeof(long))) ||
+	    emul_put((unsigned long *)(ring + bytes - sizeof(long)), v))
+		return -EFAULT;
+	if (*maxthr == (unsigned long)-1)
+		*maxthr = def_threads;
+	if (*maxthr > max_idx)
+		*maxthr = max_idx;
+	r->slots = (struct syslet_uatom **)ring;
+	r->max_idx = max_idx;
+	r->cur_idx = 0;
+	r->completions = 0;
+	r->dq_head = r->dq_tail = NULL;
+	return 0;
+}
+
+/* Put @atom in the next slot if it is free (NULL); false if not. */
+static bool cring_put(struct cring *r, struct syslet_uatom *atom)
+{
+	struct syslet_uatom **slot = r->slots + r->cur_idx;
+	unsigned long v;
+
+	if (emul_get(&v, slot) || v)
+		return false;
+	if (emul_put(slot, (unsigned long)atom))
+		return false;
+	if (++r->cur_idx == r->max_idx)
+		r->cur_idx = 0;
+	r->completions++;
+	EMUL_STAT_ADD(completions, 1);
+	return true;
+}
+
+bool cring_flush(struct cring *r)
+{
+	bool moved = false;
+
+	while (r->dq_head && cring_put(r, r->dq_head->atom)) {
+		struct cring_defer *d = r->dq_head;
+
+		r->dq_head = d->next;
+		if (!r->dq_head)
+			r->dq_tail = NULL;
+		free(d);
+		moved = true;
+	}
+	return moved;
+}
+
+void cring_complete(struct cring *r, struct syslet_uatom *atom,
+		    pthread_mutex_t *lock)
+{
+	struct cring_defer *d;
+
+	cring_flush(r);
+	if (!r->dq_head && cring_put(r, atom))
+		return;
+	EMUL_STAT_ADD(deferred, 1);
+	/* Never lose it: wait for memory rather than drop. */
+	while (!(d = malloc(sizeof(*d)))) {
+		if (lock)
+			pthread_mutex_unlock(lock);
+		usleep(1000);
+		if (lock)
+			pthread_mutex_lock(lock);
+	}
+	d->atom = atom;
+	d->next = NULL;
+	if (r->dq_tail)
+		r->dq_tail->next = d;
+	else
+		r->dq_head = d;
+	r->dq_tail = d;
+}
+
+unsigned long cring_drop(struct cring *r)
+{
+	unsigned long dropped = 0;
+
+	cring_flush(r);
+	while (r->dq_head) {
+		struct cring_defer *d = r->dq_head;
+
+		r->dq_head = d->next;
+		free(d);
+		dropped++;
+	}
+	r->dq_tail = NULL;
+	if (dropped)
+		EMUL_STAT_ADD(dropped, dropped);
+	return dropped;
+}

@@ -1,0 +1,71 @@
+/* waitintr.c: async_wait() returns -1 EINTR when a caught signal arrives while it waits, also in the first wait after a syslet went async (uring: the wait that submits its SQE). */
+#include <pthread.h>
+#include <signal.h>
+#include <time.h>
+#include "helpers.h"
+
+static volatile sig_atomic_t wi_caught;
+static pid_t wi_tid;
+
+static void wi_handler(int sig)
+{
+	(void)sig;
+	wi_caught = 1;
+}
+
+/* The signal comes once the caller surely sleeps in async_wait(). */
+static void *wi_kicker(void *arg)
+{
+	struct timespec ts = { 0, 200 * 1000 * 1000 };
+
+	(void)arg;
+	nanosleep(&ts, NULL);
+	syscall(SYS_tgkill, getpid(), wi_tid, SIGUSR1);
+	return NULL;
+}
+
+int main(void)
+{
+	static struct syslet_uatom *ring[4];
+	struct async_head_user ahu;
+	struct rt_pipe_read pr;
+	struct sigaction sa;
+	pthread_t t;
+	long r;
+	int e;
+
+	rt_init();
+	/* A wait that never returns fails the test instead of hanging. */
+	alarm(30);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = wi_handler;	/* no SA_RESTART */
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGUSR1, &sa, NULL))
+		rt_die("sigaction: %s", strerror(errno));
+	wi_tid = (pid_t)syscall(SYS_gettid);
+	rt_register(&ahu, ring, 4, -1UL);
+	rt_pipe_read_init(&pr);
+	/* A read of an empty pipe: it goes async and stays blocked. */
+	rt_pipe_read_exec(&pr);
+	if (pthread_create(&t, NULL, wi_kicker, NULL))
+		rt_die("pthread_create");
+	errno = 0;
+	r = sys_async_wait(1);
+	e = errno;
+	pthread_join(t, NULL);
+	rt_check(r == -1 && e == EINTR && wi_caught,
+		 "async_wait: %ld (%s), handler ran: %d", r, strerror(e),
+		 (int)wi_caught);
+	/* The syslet is still there and completes as ever. */
+	if (write(pr.pfd[1], "x", 1) != 1)
+		rt_die("write: %s", strerror(errno));
+	while (!ring[0])
+		if (sys_async_wait(1) && errno != EINTR)
+			rt_die("async_wait: %s", strerror(errno));
+	rt_check(ring[0] == &pr.atom && pr.ret == 1 && pr.c == 'x',
+		 "completion %p ret %ld", (void *)ring[0], pr.ret);
+	ring[0] = NULL;
+	rt_unregister(&ahu);
+	rt_pipe_read_close(&pr);
+	return rt_done("waitintr");
+}
