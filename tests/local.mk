@@ -102,6 +102,10 @@ endif
 # kept, so a rerun rebuilds only what changed), built in sanitize/build.
 # Our programs handle a failed allocation (an absurd --ring=N, say): under
 # ASan too, malloc returns NULL then, as libc's does, rather than abort.
+# ASan keeps its SIGSEGV/SIGBUS handlers (no handle_segv=0): libsyslet's,
+# installed after them, takes the faults of its own loads (the EFAULT
+# promise) and passes every other fault on, so a program's own bad access
+# still gets ASan's report, or the handler the program set (faultown).
 AM_TESTS_ENVIRONMENT += SYSLET_SANITIZE='$(SYSLET_SANITIZE)'; \
 	export SYSLET_SANITIZE; \
 	if test -n "$$SYSLET_SANITIZE"; then \

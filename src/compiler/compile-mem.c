@@ -93,6 +93,7 @@ int sysletc_compile_mem(const char *file, const char *src, size_t len,
 	*elf_len = 0;
 	diag_init(&d, file, src, len, diags);
 	img = sysletc_compile(src, len, &copt, &d);
+	diag_flush(&d);
 	if (!img) {
 		if (!d.errors) {	/* the compiler always says why; be safe */
 			fprintf(diags, "%s: cannot compile\n", file);

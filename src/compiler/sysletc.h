@@ -25,4 +25,9 @@ int sysletc_compile_mem(const char *file, const char *src, size_t len,
 			FILE *diags, void **elf, size_t *elf_len, char *err,
 			size_t errlen);
 
+/* Every name the language gives a meaning before any declaration:
+ * keywords, built-ins and predefined constants, for completion (the
+ * same declaration as compiler.h's). */
+void sysletc_words(void (*add)(void *ctx, const char *word), void *ctx);
+
 #endif /* SYSLET_SYSLETC_H */

@@ -102,8 +102,8 @@ static void prefix(FILE *out, const struct syslet_inst *inst, int tag,
 }
 
 /*
- * One line for @ev, or the part of it @part says (decode.h); the prefix
- * only where the line starts.  @dt: -T's time, or negative.
+ * One line for @ev, or the part of it @part says (syslet_print_call(3));
+ * the prefix only where the line starts.  @dt: -T's time, or negative.
  */
 static void line(FILE *out, const struct syslet_inst *inst, int tag,
 		 const char *stamp, const struct syslet_event *ev,

@@ -79,12 +79,16 @@ done
 
 # A loop in a worker, behind a read that holds it until the Ctrl-C is
 # in: the shell must stop it (a signal to its worker) and free all.
+# "went" says the read returned and the loop runs.  Not a fixed pause: a
+# worker that wakes from its read later than the pause plus the shell's
+# second (a loaded machine, the sanitizer build) is, for the shell, still
+# blocked in that read.
 for ending in quit eof; do
 	start 'var fd;' "fd = open(\"$tmpdir/never\", O_RDONLY);" \
 		'buffer b[16];' \
-		'write(1, "ready\n", 6); async read(fd, b, 16); loop getppid();'
+		'write(1, "ready\n", 6); async read(fd, b, 16); write(1, "went\n", 5); loop getppid();'
 	printf 'go' >&4
-	sleep 0.3
+	wait_for out '^went$' "loop, $ending: the read never returned"
 	finish "loop, $ending" $ending
 	grep -q '1 syslet still running in a worker; stopping it$' err ||
 		{ cat err >&2; fail "loop, $ending: not said"; }
