@@ -17,8 +17,6 @@ if HAVE_READLINE
 check_PROGRAMS += tests/shell/names
 TESTS += tests/shell/names
 tests_shell_names_SOURCES = tests/shell/names.c $(shell_sources) \
-	src/run/run.h src/run/load.c src/run/exec.c src/run/trace.c \
-	src/run/trace.h src/run/input.c src/run/input.h src/run/span.c \
-	src/run/qualify.c src/run/qualify.h
+	$(srun_sources)
 tests_shell_names_LDADD = $(syslet_run_LDADD)
 endif

@@ -1,9 +1,11 @@
 # src/run/local.mk: syslet-run, a thin client of libsyslet (plus the compiler, for sources).
 bin_PROGRAMS += syslet-run
-syslet_run_SOURCES = src/run/main.c src/run/run.h src/run/load.c \
+# All but main.c, which tests/shell/names links without.
+srun_sources = src/run/run.h src/run/load.c \
 	src/run/exec.c src/run/trace.c src/run/trace.h \
 	src/run/input.c src/run/input.h \
 	src/run/span.c src/run/qualify.c src/run/qualify.h
+syslet_run_SOURCES = src/run/main.c $(srun_sources)
 syslet_run_LDADD = src/lib/libsyslet.la src/compiler/libcompiler.la \
 	grammar/libgrammar.la src/image/libimage.la src/common/libcommon.la \
 	$(LIBELF_LIBS)
