@@ -189,6 +189,7 @@ void ast_file_free(struct ast_file *f)
 	if (!f)
 		return;
 	ast_decl_free(f->decls);
+	ast_stmt_free(f->stmts);
 	free(f);
 }
 

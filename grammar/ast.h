@@ -177,6 +177,7 @@ struct ast_decl {
 
 struct ast_file {
 	struct ast_decl		*decls;
+	struct ast_stmt		*stmts;	/* AST_UNIT_STMTS: the statements */
 };
 
 /* Constructors; all abort-free: on allocation failure they return NULL
@@ -206,6 +207,47 @@ void ast_file_free(struct ast_file *f);
  * must be freed with ast_file_free. */
 int ast_parse(const char *src, size_t len, struct diag *d,
 	      struct ast_file **out);
+
+/*
+ * What a piece of input is parsed as: a file (declarations and
+ * syslets), or statements as in a syslet's body (the shell's lines).
+ */
+enum ast_unit { AST_UNIT_FILE, AST_UNIT_STMTS };
+
+/* What ast_probe() found. */
+enum ast_probe_status {
+	AST_PROBE_OK,		/* parses */
+	AST_PROBE_EOF,		/* first error: "unexpected end of input" */
+	AST_PROBE_ERROR,	/* first error before the end */
+};
+
+struct ast_probe {
+	enum ast_probe_status	status;
+	int			depth;		/* '{' minus '}' scanned */
+	int			in_comment;	/* the input ended in one */
+	int			wants_stmt;	/* at the end, a statement
+						 * could have come next */
+};
+
+/*
+ * Parse src as unit, quietly, and say whether the input is complete:
+ * a shell asks this to decide whether to read another line.  *out, if
+ * out is given, gets the tree as ast_parse() would.
+ */
+void ast_probe(const char *src, size_t len, enum ast_unit unit,
+	       struct ast_probe *r, struct ast_file **out);
+
+/*
+ * '{' minus '}' tokens in src, a fragment scanned on its own, starting
+ * inside a comment if *in_comment; *in_comment says whether it ends in
+ * one.  Lets a shell skip parsing lines that cannot close what is open.
+ */
+int ast_brace_balance(const char *src, size_t len, int *in_comment);
+
+/* Call fn for each name (identifier that is not a keyword here) of src,
+ * as the scanner reads them: a shell finds what a line refers to. */
+void ast_scan_names(const char *src, size_t len,
+		    void (*fn)(void *ctx, const char *name), void *ctx);
 
 /* A diagnostic position from a location (caret over the first line). */
 struct diag_loc ast_diag_loc(struct ast_loc loc);

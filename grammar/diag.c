@@ -1,6 +1,8 @@
-/* diag.c: print diagnostics with the offending source line and a caret under it. */
-#define _GNU_SOURCE	/* memrchr */
+/* diag.c: diagnostic records: queue them, sort them, print them with the offending source line and a caret under it. */
+#define _GNU_SOURCE	/* memrchr, vasprintf */
 #include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "grammar/diag.h"
@@ -13,6 +15,21 @@ void diag_init(struct diag *d, const char *file, const char *src, size_t len,
 	d->src = src;
 	d->len = len;
 	d->out = out;
+}
+
+void diag_clear(struct diag *d)
+{
+	for (size_t i = 0; i < d->nr_recs; i++) {
+		struct diag_rec *r = &d->recs[i];
+
+		for (size_t k = 0; k < r->nr_notes; k++)
+			free(r->notes[k].msg);
+		free(r->notes);
+		free(r->msg);
+	}
+	free(d->recs);
+	d->recs = NULL;
+	d->nr_recs = d->cap_recs = 0;
 }
 
 /*
@@ -58,7 +75,18 @@ static const char *find_line(struct diag *d, unsigned int line, size_t *n)
  * QUOTE_WIDTH bytes around the caret, with "..." where cut. */
 #define QUOTE_WIDTH	160
 
-static void quote_line(struct diag *d, struct diag_loc loc)
+static bool in_range(const struct diag_loc *r, size_t col)
+{
+	return r && col >= r->col && col < r->col + (r->len ? r->len : 1);
+}
+
+/*
+ * Line loc.line with its marks under it: `head` ('^', or '~' for a
+ * second location on a line of its own) at loc.col, '~' over the rest
+ * of loc.len, and '~' over `also` (a second location on the same line).
+ */
+static void quote_line(struct diag *d, FILE *f, struct diag_loc loc, char head,
+		       const struct diag_loc *also)
 {
 	size_t n, i, from = 0, to;
 	const char *p = find_line(d, loc.line, &n);
@@ -77,53 +105,188 @@ static void quote_line(struct diag *d, struct diag_loc loc)
 		to = from + QUOTE_WIDTH < n ? from + QUOTE_WIDTH : n;
 	}
 	if (cut_left)
-		fputs("...", d->out);
+		fputs("...", f);
 	/* Non-printing bytes are shown as '?' so the caret stays aligned
 	 * and hostile input cannot drive the terminal. */
 	for (i = from; i < to; i++) {
 		unsigned char c = (unsigned char)p[i];
 
-		fputc(c == '\t' || (c >= 0x20 && c < 0x7f) ? c : '?', d->out);
+		fputc(c == '\t' || (c >= 0x20 && c < 0x7f) ? c : '?', f);
 	}
 	if (to < n)
-		fputs("...", d->out);
-	fputc('\n', d->out);
+		fputs("...", f);
+	fputc('\n', f);
 	if (cut_left)
-		fputs("   ", d->out);
+		fputs("   ", f);
 	for (i = from + 1; i < loc.col && i <= to; i++)
-		fputc(p[i - 1] == '\t' ? '\t' : ' ', d->out);
-	fputc('^', d->out);
+		fputc(in_range(also, i) ? '~' : p[i - 1] == '\t' ? '\t' : ' ',
+		      f);
+	fputc(head, f);
 	for (i = 1; i < loc.len && loc.col + i <= to; i++)
-		fputc('~', d->out);
-	fputc('\n', d->out);
+		fputc('~', f);
+	/* The second location, where it ends after the first. */
+	for (i = loc.col + i;
+	     also && i < also->col + (also->len ? also->len : 1) && i <= to;
+	     i++)
+		fputc(in_range(also, i) ? '~' : p[i - 1] == '\t' ? '\t' : ' ',
+		      f);
+	fputc('\n', f);
 }
 
-void diag_report(struct diag *d, enum diag_level lvl, struct diag_loc loc,
-		 const char *fmt, ...)
+static void print_head(struct diag *d, FILE *f, enum diag_level lvl,
+		       struct diag_loc loc, const char *msg)
 {
 	static const char *const names[] = { "error", "warning", "note" };
-	char head[16];
-	va_list ap;
+
+	if (loc.line)
+		fprintf(f, "%s:%u:%u: %s: %s\n", d->file, loc.line, loc.col,
+			names[lvl], msg);
+	else
+		fprintf(f, "%s: %s: %s\n", d->file, names[lvl], msg);
+}
+
+static void print_rec(struct diag *d, FILE *f, const struct diag_rec *r)
+{
+	bool same = r->loc2.line && r->loc2.line == r->loc.line;
+
+	print_head(d, f, r->lvl, r->loc, r->msg);
+	quote_line(d, f, r->loc, '^', same ? &r->loc2 : NULL);
+	if (r->loc2.line && !same)
+		quote_line(d, f, r->loc2, '~', NULL);
+	for (size_t k = 0; k < r->nr_notes; k++) {
+		print_head(d, f, DIAG_NOTE, r->notes[k].loc, r->notes[k].msg);
+		quote_line(d, f, r->notes[k].loc, '^', NULL);
+	}
+}
+
+void diag_print(struct diag *d, FILE *f)
+{
+	if (!f)
+		return;
+	for (size_t i = 0; i < d->nr_recs; i++)
+		print_rec(d, f, &d->recs[i]);
+}
+
+void diag_flush(struct diag *d)
+{
+	diag_print(d, d->out);
+	diag_clear(d);
+}
+
+static int rec_cmp(const void *a, const void *b)
+{
+	const struct diag_rec *x = a, *y = b;
+
+	if (x->loc.line != y->loc.line)
+		return x->loc.line < y->loc.line ? -1 : 1;
+	if (x->loc.col != y->loc.col)
+		return x->loc.col < y->loc.col ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+void diag_sort(struct diag *d, size_t from)
+{
+	if (from < d->nr_recs)
+		qsort(d->recs + from, d->nr_recs - from, sizeof(*d->recs),
+		      rec_cmp);
+}
+
+/*
+ * A record that cannot be kept (no memory) is printed at once, so that
+ * no error goes unsaid; its message is formatted into a fixed buffer.
+ */
+static void report(struct diag *d, enum diag_level lvl, struct diag_loc loc,
+		   struct diag_loc loc2, const char *fmt, va_list ap)
+{
+	struct diag_rec *r;
+	char *msg = NULL;
+	va_list aq;
 
 	if (lvl == DIAG_WARNING && d->werror)
 		lvl = DIAG_ERROR;
-	va_start(ap, fmt);
-	vsnprintf(head, sizeof(head), fmt, ap);
-	va_end(ap);
-	if (lvl == DIAG_ERROR && !strncmp(head, "internal error", 14))
+	va_copy(aq, ap);
+	if (vasprintf(&msg, fmt, aq) < 0)
+		msg = NULL;
+	va_end(aq);
+	if (msg && lvl == DIAG_ERROR && !strncmp(msg, "internal error", 14))
 		d->internal++;
 	if (lvl == DIAG_ERROR)
 		d->errors++;
 	else if (lvl == DIAG_WARNING)
 		d->warnings++;
-	if (loc.line)
-		fprintf(d->out, "%s:%u:%u: %s: ", d->file, loc.line, loc.col,
-			names[lvl]);
-	else
-		fprintf(d->out, "%s: %s: ", d->file, names[lvl]);
+	if (msg && d->nr_recs == d->cap_recs) {
+		size_t nc = d->cap_recs ? 2 * d->cap_recs : 16;
+		struct diag_rec *nv = realloc(d->recs, nc * sizeof(*nv));
+
+		if (nv) {
+			d->recs = nv;
+			d->cap_recs = nc;
+		}
+	}
+	if (!msg || d->nr_recs == d->cap_recs) {
+		char buf[512];
+		struct diag_rec one = { .lvl = lvl, .loc = loc, .loc2 = loc2,
+					.msg = buf };
+
+		vsnprintf(buf, sizeof(buf), fmt, ap);
+		free(msg);
+		if (d->out)
+			print_rec(d, d->out, &one);
+		return;
+	}
+	r = &d->recs[d->nr_recs++];
+	memset(r, 0, sizeof(*r));
+	r->lvl = lvl;
+	r->loc = loc;
+	r->loc2 = loc2;
+	r->msg = msg;
+	r->seq = d->seq++;
+}
+
+void diag_report(struct diag *d, enum diag_level lvl, struct diag_loc loc,
+		 const char *fmt, ...)
+{
+	va_list ap;
+
 	va_start(ap, fmt);
-	vfprintf(d->out, fmt, ap);
+	report(d, lvl, loc, (struct diag_loc){ 0, 0, 0 }, fmt, ap);
 	va_end(ap);
-	fputc('\n', d->out);
-	quote_line(d, loc);
+}
+
+void diag_report2(struct diag *d, enum diag_level lvl, struct diag_loc loc,
+		  struct diag_loc loc2, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report(d, lvl, loc, loc2, fmt, ap);
+	va_end(ap);
+}
+
+void diag_note(struct diag *d, struct diag_loc loc, const char *fmt, ...)
+{
+	struct diag_rec *r = d->nr_recs ? &d->recs[d->nr_recs - 1] : NULL;
+	struct diag_note *nv;
+	char *msg = NULL;
+	va_list ap;
+
+	if (r) {
+		va_start(ap, fmt);
+		if (vasprintf(&msg, fmt, ap) < 0)
+			msg = NULL;
+		va_end(ap);
+		nv = msg ? realloc(r->notes, (r->nr_notes + 1) * sizeof(*nv))
+			 : NULL;
+		if (nv) {
+			r->notes = nv;
+			r->notes[r->nr_notes].loc = loc;
+			r->notes[r->nr_notes++].msg = msg;
+			return;
+		}
+		free(msg);
+	}
+	/* No record to hang it under, or no memory: a record of its own. */
+	va_start(ap, fmt);
+	report(d, DIAG_NOTE, loc, (struct diag_loc){ 0, 0, 0 }, fmt, ap);
+	va_end(ap);
 }

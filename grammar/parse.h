@@ -8,7 +8,8 @@
 #include "grammar/diag.h"
 
 /* One per ast_parse() call: the scanner's extra data and the parser's
- * parameter, so nothing in grammar/ is global. */
+ * parameter, so nothing in grammar/ is global.  d NULL: errors are only
+ * counted (ast_probe()). */
 struct parse_ctx {
 	struct diag	*d;
 	struct ast_file	*file;
@@ -24,6 +25,16 @@ struct parse_ctx {
 	 * a binary file gives a screenful, not a million lines. */
 	int		too_many;
 	unsigned int	errors;
+	/* The first token the scanner returns: which unit to parse (0
+	 * once returned), and whether to start inside a comment. */
+	int		start_token;
+	int		start_comment;
+	/* For ast_probe(): braces open, and how the input ended. */
+	int		depth;
+	int		at_end;		/* the scanner returned END */
+	int		end_in_comment;
+	int		eof_error;	/* the first error was at END */
+	int		wants_stmt;
 };
 
 #define PARSE_MAX_ERRORS	50

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include "grammar/ast.h"
 #include "grammar/parse.h"
+#include "grammar/words.h"
 typedef void *yyscan_t;
 struct ast_string { char *s; size_t n; };
 }
@@ -25,8 +26,9 @@ struct ast_string { char *s; size_t n; };
 #include <string.h>
 
 #define YYLLOC_DEFAULT(cur, rhs, n) AST_LLOC_DEFAULT(cur, rhs, n)
-/* Bounds the nesting of statements, so later walks stay shallow. */
-#define YYMAXDEPTH 4000
+/* Bounds the nesting of statements, so later walks stay shallow (one
+ * more for the unit's start token). */
+#define YYMAXDEPTH 4001
 
 int syl_lex(SYL_STYPE *lval, SYL_LTYPE *lloc, yyscan_t scanner);
 void syl_error(SYL_LTYPE *loc, yyscan_t scanner, struct parse_ctx *ctx,
@@ -138,6 +140,9 @@ static struct ast_stmt *stmt(enum ast_stmt_kind k, struct ast_loc loc,
 %destructor { } <num> <mods>
 
 %token END 0 "end of file"
+/* The scanner's first token says what to parse (ast.h: enum ast_unit);
+ * only ever first, so never among the tokens a message expects. */
+%token START_FILE START_STMTS
 %token <str> NAME "identifier"
 %token <str> TYPE "type name"
 %token <num> NUMBER "number"
@@ -177,7 +182,13 @@ static struct ast_stmt *stmt(enum ast_stmt_kind k, struct ast_loc loc,
 %precedence UNARY
 %precedence INC DEC
 
+%start input
+
 %%
+
+input:		START_FILE file
+	|	START_STMTS stmts	{ ctx->file->stmts = $2; }
+	;
 
 file:		%empty
 	|	file top
@@ -634,20 +645,33 @@ static int group_of(yysymbol_kind_t sym, bool have_expr, bool have_stmt,
 		"^=", "||", "&&", "|", "^", "&", "==", "!=", "<", ">", "<=",
 		">=", "<<", ">>", "+", "-", "*", "/", "%", "++", "--",
 	};
+	/* Keywords by their class in grammar/words.c; the rest here. */
 	static const char *const expr[] = {
-		"identifier", "number", "string", "(", "~", "!", "sizeof",
-		"len", "-", "+", "&", "++", "--",
+		"identifier", "number", "string", "(", "~", "!", "-", "+",
+		"&", "++", "--",
 	};
-	static const char *const stmt[] = {
-		"if", "while", "do", "for", "loop", "break", "continue",
-		"goto", "stop", "async", "sync", "nocomplete", ";", "{",
-	};
-	static const char *const decl[] = {
-		"const", "var", "buffer", "data", "syslet", "type name", "int",
-	};
+	static const char *const stmt[] = { ";", "{" };
+	static const char *const decl[] = { "type name" };
 	char name[32];
 	const char *n = yysymbol_name(sym);
-	size_t len = strlen(n);
+	size_t len = strlen(n), nw;
+	const struct ast_word *w = ast_words(&nw);
+
+	for (size_t i = 0; i < nw; i++) {
+		if (w[i].cls == AST_WORD_ELEM ||
+		    YYTRANSLATE(w[i].token) != sym)
+			continue;
+		if (have_expr && w[i].cls == AST_WORD_EXPR)
+			return 1;
+		if (have_stmt && (w[i].cls == AST_WORD_STMT ||
+				  w[i].cls == AST_WORD_MOD))
+			return 2;
+		/* int x[4]; declares an array of int (refused later). */
+		if (have_decl && (w[i].cls == AST_WORD_DECL ||
+				  w[i].token == INT_T))
+			return 3;
+		break;
+	}
 
 	if ((n[0] == '"' || n[0] == '\'') && len >= 2) {
 		n++;
@@ -733,6 +757,12 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx,
 				ctx->src + loc->first_off);
 	}
 	n = yypcontext_expected_tokens(yyctx, expected, YYNTOKENS);
+	/* For ast_probe(): the input ended where more was wanted. */
+	if (ctx->errors == 0 && tok == YYSYMBOL_YYEOF) {
+		ctx->eof_error = 1;
+		for (int i = 0; i < n; i++)
+			ctx->wants_stmt |= expected[i] == YYSYMBOL_IF;
+	}
 	if (n > MAX_SHOWN)
 		n = group_expected(expected, n);
 

@@ -30,6 +30,7 @@ MAN_LINT += $(syslet_man_pages)
 # rather than a .so page: mandoc -Tlint warns that .so is fragile.
 # Each word is LINK:PAGE, both in section 3.
 syslet_man3_links = \
+	syslet_exec_batch.3:sys_async_exec.3 \
 	syslet_backend_init.3:syslet_set_backend.3 \
 	syslet_backend_name.3:syslet_set_backend.3 \
 	syslet_backend_error.3:syslet_set_backend.3 \

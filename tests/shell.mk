@@ -10,3 +10,14 @@ EXTRA_DIST += tests/shell/history.sh
 EXTRA_DIST += tests/shell/lib.sh tests/shell/tty.sh tests/shell/hostile.sh tests/shell/hello.txt \
 	tests/shell/inflight.sh tests/shell/linear.sh \
 	tests/shell/async.syslet tests/shell/async-nc.syslet
+# names: the words the shell completes are the grammar's and the
+# compiler's tables (it links the shell's sources without main.c).
+if HAVE_READLINE
+check_PROGRAMS += tests/shell/names
+TESTS += tests/shell/names
+tests_shell_names_SOURCES = tests/shell/names.c $(shell_sources) \
+	src/run/run.h src/run/load.c src/run/exec.c src/run/trace.c \
+	src/run/trace.h src/run/decode.c src/run/decode.h src/run/input.c \
+	src/run/input.h src/run/span.c
+tests_shell_names_LDADD = $(syslet_run_LDADD)
+endif

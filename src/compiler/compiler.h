@@ -5,16 +5,23 @@
 /*
  * Stages, each a function from one representation to the next:
  *
- *   sysletc_front()   grammar/ (scan, parse -> AST) + lowering -> IR
+ *   sysletc_front()   grammar/ (scan, parse -> AST) + lowering -> IR,
+ *                     itself a chain (lower.c, lower-ir.c): ast_parse,
+ *                     lower_file (AST -> IR, targets as placeholders),
+ *                     then lower_finish: target and label resolution,
+ *                     ir_tidy_branches, the lost-atom check,
+ *                     ir_drop_unreachable, ir_tidy_cells (ir-pass.c)
  *   ir_layout()       order atoms so every skip target follows its
  *                     branch; insert trampolines where unavoidable
  *   ir_emit()         IR -> struct slo_image, then slo_image_verify()
  *   sysletc_compile() all three, for callers that want an image
  *
- * Errors go through struct diag (file:line:col with caret), all of a
- * file in one run; a stage returns NULL / -1 when d->errors > 0.
+ * Errors are records queued in struct diag (file:line:col with caret),
+ * all of a file in one run; a stage returns NULL / -1 when d->errors > 0,
+ * and the caller prints them (diag_flush()) where and when it wants.
  */
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "grammar/diag.h"
@@ -35,6 +42,36 @@ struct sysletc_options {
 /* On unless disabled: a zeroed struct sysletc_options has them. */
 #define SYSLETC_W_DEFAULT	SYSLETC_W_CALL_OUTPUT
 
+/*
+ * Built-in names (builtins.c): one row each, for lowering and for the
+ * shell's completion.  The language's keywords are grammar/words.h.
+ */
+enum sysletc_builtin_kind {
+	SYSLETC_B_DATA,		/* a data constructor: u32(x), htons(x), ... */
+	SYSLETC_B_CALL,		/* a pseudo-call: syscall(NR, ...) */
+};
+
+struct sysletc_builtin {
+	const char	*name;
+	unsigned int	kind;		/* enum sysletc_builtin_kind */
+	unsigned int	size;		/* bytes of the item; 0: a word */
+	bool		big;		/* stored big endian (network order) */
+	bool		elem;		/* also an element type: u32 a[4]; */
+	unsigned char	min_args, max_args;
+};
+
+const struct sysletc_builtin *sysletc_builtins(size_t *n);
+const struct sysletc_builtin *sysletc_builtin_find(const char *name);
+/* The names of one kind (only element types if elem_only) as a list for
+ * a message, "a, b or c", into buf; returns the length it needs. */
+size_t sysletc_builtin_list(char *buf, size_t len, unsigned int kind,
+			    bool elem_only);
+
+/* Every name the language gives a meaning before any declaration: the
+ * keywords (grammar/words.c), the built-ins above and the predefined
+ * constants (common/consts.c: O_RDONLY ...), some more than once. */
+void sysletc_words(void (*add)(void *ctx, const char *word), void *ctx);
+
 /* Front end: parse and lower one source.  Owned by grammar/ + lower.c. */
 struct ir_program *sysletc_front(const char *src, size_t len,
 				 const struct sysletc_options *opt,
@@ -44,7 +81,7 @@ struct ir_program *sysletc_front(const char *src, size_t len,
 int ir_layout(struct ir_program *p, struct diag *d);
 struct slo_image *ir_emit(const struct ir_program *p, struct diag *d);
 
-/* The whole pipeline; NULL on error (diagnostics already printed). */
+/* The whole pipeline; NULL on error (the diagnostics queued in d). */
 struct slo_image *sysletc_compile(const char *src, size_t len,
 				  const struct sysletc_options *opt,
 				  struct diag *d);

@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "image/image.h"
 
@@ -124,10 +125,57 @@ struct ir_program {
 	size_t			nr_entries;
 	struct ir_label		*labels;
 	size_t			nr_labels;
+	/* Room allocated, for the builder below. */
+	size_t			cap_cells, cap_objects, cap_atoms;
+	size_t			cap_entries, cap_labels;
 };
 
 /* Free what an atom owns (its names), or a whole program and all it owns. */
 void ir_atom_clear(struct ir_atom *a);
 void ir_program_free(struct ir_program *p);
+
+/*
+ * Building a program: lowering uses these, and so do the tests that
+ * build programs by hand.  Each adds one element, zeroed but for its
+ * "none" fields (IR_NONE targets and arguments, no parameter), copies
+ * the strings and bytes it is given, and returns the element's index;
+ * -1 when memory ran out (the program stays whole and freeable).
+ */
+struct ir_program *ir_program_new(int profile, const char *source);
+int ir_add_cell(struct ir_program *p, enum ir_cell_kind kind,
+		const char *name, int64_t value);
+/* A parameter cell: entry's index-th, of that type. */
+int ir_add_param(struct ir_program *p, const char *name, int entry,
+		 int index, enum slo_param_type type);
+/* A cell holding the address of object obj (or of cell `cell`). */
+int ir_add_addr(struct ir_program *p, int obj, int cell);
+int ir_add_object(struct ir_program *p, enum ir_obj_kind kind,
+		  const char *name, const void *bytes, uint64_t size);
+/* args: up to 6 cells, ended early by IR_NONE (args may be NULL). */
+int ir_add_atom(struct ir_program *p, unsigned long flags, long nr,
+		const char *sysname, int ret, const int *args, int next,
+		int skip);
+int ir_add_entry(struct ir_program *p, const char *name, int first_atom);
+int ir_add_label(struct ir_program *p, const char *name, int atom);
+
+/*
+ * Passes from a program to a tidier one (ir-pass.c); each returns 0, or
+ * -1 when memory ran out (the program stays whole and freeable).
+ */
+/* Branch flags that test nothing, or skip to the end, made plain. */
+int ir_tidy_branches(struct ir_program *p);
+/* Drop the atoms no entry reaches; number the rest in reading order. */
+int ir_drop_unreachable(struct ir_program *p);
+/* Drop the anonymous cells and objects no atom uses; renumber. */
+int ir_tidy_cells(struct ir_program *p);
+/* Mark in seen[] the atoms reachable from the nr_from atoms in from,
+ * depth first, next before skip, appending them to order (if given) in
+ * that order: how many were newly marked, or (size_t)-1. */
+size_t ir_reach(const struct ir_program *p, const int *from, size_t nr_from,
+		unsigned char *seen, int *order);
+
+/* The program as text, one line per cell, object, atom, entry and
+ * label (sysletc --dump=ir; the front end's golden tests). */
+void ir_dump(FILE *f, const struct ir_program *p);
 
 #endif /* SYSLET_IR_H */

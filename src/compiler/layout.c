@@ -25,7 +25,9 @@
  *
  * Chains are placed in the order a depth-first walk from each entry
  * meets them, so each entry's atoms are contiguous and start at its
- * first atom; atoms no entry reaches can never run and are dropped.
+ * first atom.  Atoms no entry reaches can never run: they are dropped
+ * first, by the front end's own pass (ir_drop_unreachable()), which a
+ * program from the front end has been through already.
  */
 
 #define TRAMPOLINE_SYSCALL "getppid"
@@ -218,12 +220,13 @@ static int rebuild(struct layout *l)
 		a->next = new_index(l, a->next);
 		a->skip = wants_skip(a) ? (int)k + 1 : IR_NONE;
 	}
-	/* Atoms nobody reaches are gone; so are their strings. */
+	/* The old atoms' strings moved; free what is left. */
 	for (size_t i = 0; i < l->n; i++)
 		ir_atom_clear(&p->atoms[i]);
 	free(p->atoms);
 	p->atoms = atoms;
 	p->nr_atoms = l->nr_order;
+	p->cap_atoms = l->nr_order ? l->nr_order : 1;	/* as allocated */
 	for (size_t e = 0; e < p->nr_entries; e++)
 		p->entries[e].first_atom = new_index(l, p->entries[e].first_atom);
 	for (size_t k = 0; k < p->nr_labels; k++) {
@@ -254,6 +257,14 @@ int ir_layout(struct ir_program *p, struct diag *d)
 
 	if (check_ir(&l))
 		return -1;
+	/* The front end's pass, for programs built by other means: only
+	 * atoms an entry reaches are placed. */
+	if (ir_drop_unreachable(p)) {
+		internal(&l, NULL, "out of memory");
+		return -1;
+	}
+	l.n = p->nr_atoms;
+	n = l.n ? l.n : 1;
 	l.pred = malloc(n * sizeof(int));
 	l.succ = malloc(n * sizeof(int));
 	l.uf = malloc(n * sizeof(int));

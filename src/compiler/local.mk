@@ -4,7 +4,7 @@ noinst_HEADERS += src/compiler/ir.h
 # The IR's own helpers: the front end links them, and so do the back-end
 # tests that build programs by hand without it.
 noinst_LTLIBRARIES += src/compiler/libir.la
-src_compiler_libir_la_SOURCES = src/compiler/ir.c
+src_compiler_libir_la_SOURCES = src/compiler/ir.c src/compiler/ir-pass.c
 
 # The back end alone (IR -> laid-out image), testable without the front end.
 noinst_LTLIBRARIES += src/compiler/libback.la

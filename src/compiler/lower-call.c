@@ -247,15 +247,9 @@ static const char *deny_reason(const char *name)
 
 static bool is_data_ctor(const char *name)
 {
-	static const char *const ctors[] = {
-		"u8", "u16", "u32", "u64", "word", "htons", "htonl", "be16",
-		"be32", "be64", "sockaddr_in",
-	};
+	const struct sysletc_builtin *b = sysletc_builtin_find(name);
 
-	for (size_t i = 0; i < sizeof(ctors) / sizeof(ctors[0]); i++)
-		if (!strcmp(name, ctors[i]))
-			return true;
-	return false;
+	return b && b->kind == SYSLETC_B_DATA;
 }
 
 static int check_arity(struct lower *L, const struct ast_expr *e,

@@ -167,16 +167,6 @@ static int sockaddr_in(struct lower *L, struct bytes *bs,
 	return 0;
 }
 
-static const struct {
-	const char	*name;
-	unsigned int	size;
-	bool		big;
-} int_ctors[] = {
-	{ "u8", 1, false }, { "u16", 2, false }, { "u32", 4, false },
-	{ "u64", 8, false }, { "htons", 2, true }, { "htonl", 4, true },
-	{ "be16", 2, true }, { "be32", 4, true }, { "be64", 8, true },
-};
-
 static int item(struct lower *L, struct bytes *bs, const struct ast_expr *e,
 		bool *ends_in_string, const struct lower_sym *s)
 {
@@ -202,37 +192,33 @@ static int item(struct lower *L, struct bytes *bs, const struct ast_expr *e,
 		}
 		return 0;
 	case AST_CALL:
-		if (!strcmp(e->name, "sockaddr_in"))
+	{
+		const struct sysletc_builtin *b = sysletc_builtin_find(e->name);
+		unsigned int size;
+		char list[160];
+
+		if (!b || b->kind != SYSLETC_B_DATA) {
+			sysletc_builtin_list(list, sizeof(list),
+					     SYSLETC_B_DATA, false);
+			lower_error(L, e->loc, "'%s' is not a data constructor "
+				    "(use %s)", e->name, list);
+			return -1;
+		}
+		if (!strcmp(b->name, "sockaddr_in"))
 			return sockaddr_in(L, bs, e);
-		if (!strcmp(e->name, "word")) {
-			if (nargs(e) != 1 ||
-			    lower_eval_must(L, e->args, &v, "a word") != 1)
-				return -1;
-			if (fits(L, e->args, v, 8 * L->word, "a word"))
-				return -1;
-			return put_int(L, bs, (uint64_t)v, L->word, false);
+		size = b->size ? b->size : L->word;
+		if (nargs(e) != 1) {
+			lower_error(L, e->loc, "%s() takes exactly one value",
+				    e->name);
+			return -1;
 		}
-		for (size_t i = 0; i < sizeof(int_ctors) / sizeof(int_ctors[0]);
-		     i++) {
-			if (strcmp(e->name, int_ctors[i].name))
-				continue;
-			if (nargs(e) != 1) {
-				lower_error(L, e->loc, "%s() takes exactly one "
-					    "value", e->name);
-				return -1;
-			}
-			if (lower_eval_must(L, e->args, &v, "a data value") != 1)
-				return -1;
-			if (fits(L, e->args, v, 8 * int_ctors[i].size,
-				 e->name))
-				return -1;
-			return put_int(L, bs, (uint64_t)v, int_ctors[i].size,
-				       int_ctors[i].big);
-		}
-		lower_error(L, e->loc, "'%s' is not a data constructor (use "
-			    "u8, u16, u32, u64, word, htons, htonl, be16, be32, "
-			    "be64 or sockaddr_in)", e->name);
-		return -1;
+		if (lower_eval_must(L, e->args, &v, b->size ? "a data value" :
+				    "a word") != 1)
+			return -1;
+		if (fits(L, e->args, v, 8 * size, b->size ? e->name : "a word"))
+			return -1;
+		return put_int(L, bs, (uint64_t)v, size, b->big);
+	}
 	default:
 		/* In typed data a number is one element. */
 		if (s->decl->type && lower_eval(L, e, &v) == 1) {

@@ -427,26 +427,20 @@ int lower_eval_must(struct lower *L, const struct ast_expr *e, int64_t *v,
 unsigned int lower_elem_type(struct lower *L, const char *type,
 			     struct ast_loc loc, const char *what)
 {
-	static const struct {
-		const char	*name;
-		unsigned int	size;
-	} types[] = {
-		{ "u8", 1 }, { "u16", 2 }, { "u32", 4 }, { "u64", 8 },
-	};
+	const struct sysletc_builtin *b = sysletc_builtin_find(type);
+	char list[80];
 
-	if (!strcmp(type, "word"))
-		return L->word;
-	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
-		if (!strcmp(type, types[i].name))
-			return types[i].size;
+	if (b && b->elem)
+		return b->size ? b->size : L->word;
+	sysletc_builtin_list(list, sizeof(list), SYSLETC_B_DATA, true);
 	if (!strcmp(type, "int"))
 		lower_error(L, loc, "%s cannot have 'int' elements: an int "
 			    "read into a word would need sign extension, which "
 			    "no atom does; use u32 (pipe and socketpair write "
 			    "descriptors, which are never negative)", what);
 	else
-		lower_error(L, loc, "'%s' is not an element type of %s (u8, "
-			    "u16, u32, u64 or word)", type, what);
+		lower_error(L, loc, "'%s' is not an element type of %s (%s)",
+			    type, what, list);
 	return 0;
 }
 

@@ -73,24 +73,15 @@ int lower_cell(struct lower *L, enum ir_cell_kind kind, const char *name,
 	       const char *display, int64_t value, struct ast_loc loc)
 {
 	struct ir_program *p = L->p;
-	struct ir_cell *c;
+	int c = ir_add_cell(p, kind, name, value);
 
-	if (!grow(L, (void **)&p->cells, p->nr_cells, &L->cap_cells,
-		  sizeof(*c)))
+	if (c < 0) {
+		lower_oom(L);
 		return 0;
-	c = &p->cells[p->nr_cells];
-	memset(c, 0, sizeof(*c));
-	c->kind = kind;
-	c->name = lower_strdup(L, name);
-	c->display = lower_strdup(L, display);
-	c->value = value;
-	c->target_obj = IR_NONE;
-	c->target_cell = IR_NONE;
-	c->entry = IR_NONE;
-	c->param_index = -1;
-	c->param_type = SLO_PARAM_NONE;
-	c->loc = irloc(loc);
-	return (int)p->nr_cells++;
+	}
+	p->cells[c].display = lower_strdup(L, display);
+	p->cells[c].loc = irloc(loc);
+	return c;
 }
 
 /* Remember where a pooled entry is; a pool that cannot grow only costs
@@ -194,22 +185,17 @@ int lower_object(struct lower *L, enum ir_obj_kind kind, const char *name,
 		 struct ast_loc loc)
 {
 	struct ir_program *p = L->p;
-	struct ir_object *o;
+	int o = ir_add_object(p, kind, name, NULL, size);
 
-	if (!grow(L, (void **)&p->objects, p->nr_objects, &L->cap_objs,
-		  sizeof(*o))) {
+	if (o < 0) {
 		free(bytes);
+		lower_oom(L);
 		return 0;
 	}
-	o = &p->objects[p->nr_objects];
-	memset(o, 0, sizeof(*o));
-	o->kind = kind;
-	o->name = lower_strdup(L, name);
-	o->size = size;
-	o->bytes = bytes;
-	o->align = align;
-	o->loc = irloc(loc);
-	return (int)p->nr_objects++;
+	p->objects[o].bytes = bytes;	/* the program's now */
+	p->objects[o].align = align;
+	p->objects[o].loc = irloc(loc);
+	return o;
 }
 
 /* Anonymous string literals are pooled by content; the object holds
@@ -424,19 +410,16 @@ int lower_atom(struct lower *L, long nr, const char *sysname, int ret,
 				first = widen(L, narrow[i], i, loc, first);
 		return first;
 	}
-	if (!grow(L, (void **)&p->atoms, p->nr_atoms, &L->cap_atoms,
-		  sizeof(*a)))
-		goto fail;
-	a = &p->atoms[p->nr_atoms];
-	memset(a, 0, sizeof(*a));
-	a->flags = br.flags | L->mods;
-	a->nr = nr;
-	a->sysname = lower_strdup(L, sysname);
-	a->ret = ret;
 	for (unsigned int i = 0; i < 6; i++)
-		a->args[i] = i < nargs ? args[i] : IR_NONE;
-	a->next = br.next;
-	a->skip = (br.flags & SYSLET_SKIP_TO_NEXT_ON_STOP) ? br.skip : IR_NONE;
+		cells[i] = i < nargs ? args[i] : IR_NONE;
+	first = ir_add_atom(p, br.flags | L->mods, nr, sysname, ret, cells,
+			    br.next, (br.flags & SYSLET_SKIP_TO_NEXT_ON_STOP) ?
+				     br.skip : IR_NONE);
+	if (first < 0) {
+		lower_oom(L);
+		goto fail;
+	}
+	a = &p->atoms[first];
 	a->role = role;
 	a->loc = irloc(loc);
 	a->text = lower_text(L, L->text);
@@ -444,7 +427,7 @@ int lower_atom(struct lower *L, long nr, const char *sysname, int ret,
 		a->names[k] = L->names[k];
 		L->names[k] = NULL;
 	}
-	return (int)p->nr_atoms++;
+	return first;
 fail:
 	/* Names meant for this atom must not land on another. */
 	for (int k = 0; k < 7; k++) {
@@ -590,170 +573,34 @@ int lower_ph_bind(struct lower *L, int ph, int target, struct ast_loc loc,
 	return 0;
 }
 
-/* Depth-first from an entry, next before skip: the order a reader
- * follows, so dumps list atoms roughly in source order.  stack has room
- * for 2 * nr_atoms + 2 (each atom is pushed at most by its two edges). */
-static void order_from(const struct ir_program *p, int a, unsigned char *seen,
-		       int *order, size_t *n, int *stack)
-{
-	size_t sp = 0;
-
-	if (a >= 0)
-		stack[sp++] = a;
-	while (sp) {
-		int x = stack[--sp];
-
-		if (x < 0 || (size_t)x >= p->nr_atoms || seen[x])
-			continue;
-		seen[x] = 1;
-		order[(*n)++] = x;
-		if (p->atoms[x].skip >= 0)
-			stack[sp++] = p->atoms[x].skip;
-		if (p->atoms[x].next >= 0)
-			stack[sp++] = p->atoms[x].next;
-	}
-}
-
-struct renum {
-	int	*map;		/* old index -> new, IR_NONE if dropped */
-	int	*order;		/* new index -> old */
-	size_t	n;
-};
-
-static void keep_obj(struct renum *o, int i)
-{
-	if (i >= 0 && o->map[i] == IR_NONE) {
-		o->map[i] = (int)o->n;
-		o->order[o->n++] = i;
-	}
-}
-
-static void keep_cell(const struct ir_program *p, struct renum *c,
-		      struct renum *o, int i)
-{
-	if (i < 0 || c->map[i] != IR_NONE)
-		return;
-	if (p->cells[i].kind == IR_CELL_ADDR ||
-	    p->cells[i].kind == IR_CELL_MEM) {
-		keep_cell(p, c, o, p->cells[i].target_cell);
-		keep_obj(o, p->cells[i].target_obj);
-	}
-	c->map[i] = (int)c->n;
-	c->order[c->n++] = i;
-}
-
-/*
- * Drop the anonymous cells and strings no atom uses any more (those of
- * folded-away branches and unreachable statements) and number the rest
- * in reading order: named cells and objects as declared, then the
- * anonymous ones in order of first use by the atoms.
- */
-static void tidy_cells(struct lower *L)
-{
-	struct ir_program *p = L->p;
-	struct renum c, o;
-	struct ir_cell *cells;
-	struct ir_object *objs;
-
-	c.map = malloc(sizeof(int) * (p->nr_cells + 1));
-	c.order = malloc(sizeof(int) * (p->nr_cells + 1));
-	o.map = malloc(sizeof(int) * (p->nr_objects + 1));
-	o.order = malloc(sizeof(int) * (p->nr_objects + 1));
-	cells = malloc(sizeof(*cells) * (p->nr_cells + 1));
-	objs = malloc(sizeof(*objs) * (p->nr_objects + 1));
-	if (!c.map || !c.order || !o.map || !o.order || !cells || !objs) {
-		lower_oom(L);
-		goto out;
-	}
-	c.n = o.n = 0;
-	for (size_t i = 0; i < p->nr_cells; i++)
-		c.map[i] = IR_NONE;
-	for (size_t i = 0; i < p->nr_objects; i++)
-		o.map[i] = IR_NONE;
-	for (size_t i = 0; i < p->nr_cells; i++)
-		if (p->cells[i].name)
-			keep_cell(p, &c, &o, (int)i);
-	for (size_t i = 0; i < p->nr_objects; i++)
-		if (p->objects[i].name)
-			keep_obj(&o, (int)i);
-	for (size_t i = 0; i < p->nr_atoms; i++) {
-		struct ir_atom *a = &p->atoms[i];
-
-		keep_cell(p, &c, &o, a->ret);
-		for (int j = 0; j < 6 && a->args[j] != IR_NONE; j++)
-			keep_cell(p, &c, &o, a->args[j]);
-	}
-	for (size_t i = 0; i < p->nr_cells; i++)
-		if (c.map[i] == IR_NONE) {
-			free(p->cells[i].name);
-			free(p->cells[i].display);
-		}
-	for (size_t i = 0; i < p->nr_objects; i++)
-		if (o.map[i] == IR_NONE) {
-			free(p->objects[i].name);
-			free(p->objects[i].bytes);
-		}
-	for (size_t i = 0; i < c.n; i++) {
-		struct ir_cell *x = &cells[i];
-
-		*x = p->cells[c.order[i]];
-		if (x->target_cell >= 0)
-			x->target_cell = c.map[x->target_cell];
-		if (x->target_obj >= 0)
-			x->target_obj = o.map[x->target_obj];
-	}
-	for (size_t i = 0; i < o.n; i++)
-		objs[i] = p->objects[o.order[i]];
-	if (c.n)
-		memcpy(p->cells, cells, c.n * sizeof(*cells));
-	if (o.n)
-		memcpy(p->objects, objs, o.n * sizeof(*objs));
-	p->nr_cells = c.n;
-	p->nr_objects = o.n;
-	for (size_t i = 0; i < p->nr_atoms; i++) {
-		struct ir_atom *a = &p->atoms[i];
-
-		if (a->ret >= 0)
-			a->ret = c.map[a->ret];
-		for (int j = 0; j < 6 && a->args[j] != IR_NONE; j++)
-			a->args[j] = c.map[a->args[j]];
-	}
-out:
-	free(c.map);
-	free(c.order);
-	free(o.map);
-	free(o.order);
-	free(cells);
-	free(objs);
-}
-
 /*
  * Every atom no entry reaches must have been left behind on purpose
  * (lower_drop): otherwise reachable code would vanish without a word.
  * Once an error was reported no image is made, and the paths that
  * reported it may return any target.
  */
-static void check_dropped(struct lower *L, const unsigned char *seen,
-			  int *stack)
+static int check_dropped(struct lower *L)
 {
 	struct ir_program *p = L->p;
-	unsigned char *left = calloc(p->nr_atoms + 1, 1);
-	int *order = malloc(sizeof(int) * (p->nr_atoms + 1));
+	unsigned char *seen = calloc(p->nr_atoms + 1, 1);
+	int *from = malloc(sizeof(int) *
+			   (p->nr_entries + L->nr_dropped + 1));
 	size_t n = 0;
+	int rc = -1;
 
-	if (!left || !order) {
-		lower_oom(L);
+	if (!seen || !from)
 		goto out;
-	}
-	if (L->d->errors != L->errors_at_start)
-		goto out;
+	for (size_t i = 0; i < p->nr_entries; i++)
+		from[n++] = p->entries[i].first_atom;
 	for (size_t i = 0; i < L->nr_dropped; i++)
-		order_from(p, lower_resolve(L, L->dropped[i]), left, order, &n,
-			   stack);
+		from[n++] = lower_resolve(L, L->dropped[i]);
+	if (ir_reach(p, from, n, seen, NULL) == (size_t)-1)
+		goto out;
+	rc = 0;
 	for (size_t i = 0; i < p->nr_atoms; i++) {
 		const struct ir_atom *a = &p->atoms[i];
 
-		if (seen[i] || left[i])
+		if (seen[i])
 			continue;
 		lower_error(L, (struct ast_loc){ .first_line = a->loc.line,
 						 .first_column = a->loc.col,
@@ -762,110 +609,61 @@ static void check_dropped(struct lower *L, const unsigned char *seen,
 			    "internal error: the atoms of this statement were "
 			    "lost without a diagnostic (please report this "
 			    "bug); no image is made");
+		rc = -1;
 		break;
 	}
 out:
-	free(left);
-	free(order);
+	if (rc && !L->d->errors)
+		lower_oom(L);
+	free(seen);
+	free(from);
+	return rc;
 }
 
-/*
- * Resolve placeholders, tidy the branch flags, drop atoms no entry can
- * reach (statements after `stop`, folded-away branches) and renumber.
- */
-void lower_finish(struct lower *L)
+/* Placeholders to the atoms or the end they stand for: branches,
+ * entries and labels (label resolution). */
+static int resolve_targets(struct lower *L)
 {
 	struct ir_program *p = L->p;
-	unsigned char *seen;
-	int *map, *order, *stack;
-	struct ir_atom *atoms;
-	size_t n = 0;
 
 	for (size_t i = 0; i < p->nr_atoms; i++) {
 		struct ir_atom *a = &p->atoms[i];
 
 		a->next = lower_resolve(L, a->next);
-		if (a->flags & SYSLET_SKIP_TO_NEXT_ON_STOP) {
+		if (a->flags & SYSLET_SKIP_TO_NEXT_ON_STOP)
 			a->skip = lower_resolve(L, a->skip);
-			/* Stopping already ends the syslet: no skip needed. */
-			if (a->skip == LOWER_END) {
-				a->flags &= ~SYSLET_SKIP_TO_NEXT_ON_STOP;
-				a->skip = IR_NONE;
-			} else if (a->skip == a->next) {
-				/* Both ways lead to one place: no test. */
-				a->flags &= ~(SYSLET_SKIP_TO_NEXT_ON_STOP |
-					      SYSLET_STOP_MASK);
-				a->skip = IR_NONE;
-			}
-		} else {
-			a->skip = IR_NONE;
-		}
-		if (a->next == LOWER_END &&
-		    !(a->flags & SYSLET_SKIP_TO_NEXT_ON_STOP))
-			a->flags &= ~SYSLET_STOP_MASK;
 	}
 	for (size_t i = 0; i < p->nr_entries; i++)
 		p->entries[i].first_atom =
 			lower_resolve(L, p->entries[i].first_atom);
 	for (size_t i = 0; i < p->nr_labels; i++)
 		p->labels[i].atom = lower_resolve(L, p->labels[i].atom);
+	return 0;
+}
 
-	seen = calloc(p->nr_atoms + 1, 1);
-	map = malloc(sizeof(int) * (p->nr_atoms + 1));
-	order = malloc(sizeof(int) * (p->nr_atoms + 1));
-	atoms = malloc(sizeof(*atoms) * (p->nr_atoms + 1));
-	stack = malloc(sizeof(int) * (2 * p->nr_atoms + 2));
-	if (!seen || !map || !order || !atoms || !stack) {
-		free(seen);
-		free(map);
-		free(order);
-		free(atoms);
-		free(stack);
-		lower_oom(L);
-		return;
-	}
-	for (size_t i = 0; i < p->nr_entries; i++)
-		order_from(p, p->entries[i].first_atom, seen, order, &n, stack);
-	check_dropped(L, seen, stack);
-	free(stack);
-	for (size_t i = 0; i < p->nr_atoms; i++) {
-		map[i] = IR_NONE;
-		if (!seen[i])
-			ir_atom_clear(&p->atoms[i]);
-	}
-	for (size_t i = 0; i < n; i++) {
-		map[order[i]] = (int)i;
-		atoms[i] = p->atoms[order[i]];
-	}
-	if (n)
-		memcpy(p->atoms, atoms, n * sizeof(*atoms));
-	p->nr_atoms = n;
-	free(order);
-	free(atoms);
-	for (size_t i = 0; i < n; i++) {
-		struct ir_atom *a = &p->atoms[i];
+/* A pass of ir-pass.c, its failure (no memory) reported. */
+static int ir_pass(struct lower *L, int (*pass)(struct ir_program *))
+{
+	if (!pass(L->p))
+		return 0;
+	lower_oom(L);
+	return -1;
+}
 
-		if (a->next >= 0)
-			a->next = map[a->next];
-		if (a->skip >= 0)
-			a->skip = map[a->skip];
-	}
-	for (size_t i = 0; i < p->nr_entries; i++)
-		if (p->entries[i].first_atom >= 0)
-			p->entries[i].first_atom = map[p->entries[i].first_atom];
-	n = 0;
-	for (size_t i = 0; i < p->nr_labels; i++) {
-		struct ir_label *l = &p->labels[i];
+/*
+ * After lowering, the passes from its program (targets as placeholders)
+ * to the front end's result, chained as ply does: the first to fail
+ * ends the chain.  A program with errors goes no further: no image is
+ * made of it.
+ */
+int lower_finish(struct lower *L)
+{
+	int err = L->d->errors != L->errors_at_start ? -1 : 0;
 
-		if (l->atom >= 0 && map[l->atom] >= 0) {
-			l->atom = map[l->atom];
-			p->labels[n++] = *l;
-		} else {
-			free(l->name);
-		}
-	}
-	p->nr_labels = n;
-	free(seen);
-	free(map);
-	tidy_cells(L);
+	err = err ?: resolve_targets(L);
+	err = err ?: ir_pass(L, ir_tidy_branches);
+	err = err ?: check_dropped(L);
+	err = err ?: ir_pass(L, ir_drop_unreachable);
+	err = err ?: ir_pass(L, ir_tidy_cells);
+	return err;
 }

@@ -1,103 +1,13 @@
 /* lower.c: sysletc_front(): parse, then lower the syntax tree to the atom IR; statements and control flow. */
 
 /*
- * Constructs and the atoms they become ("$k" is a pooled constant cell,
- * "&x" an address cell, "tmp" the syslet's scratch cell; "skip" is
- * where a true stop test with SKIP goes, which layout places right
- * after the atom; "next" is where a false test goes).
- *
- *   construct                     atoms
- *   ----------------------------  -----------------------------------------
- *   call(a, ...);                 1 CALL: nr, args -> cells, ret none
- *   x = call(a, ...);             1 CALL with ret = &x
- *   x = y;  x = k;  x = &y;       1 ARITH: umem_add(&y | &$k | &addr, $0),
- *   x = buf;  x = "s";              ret = &x (umem_add(p, 0) reads *p)
- *   x += e;  (e const or var)     1 ARITH: umem_add(&x, e)
- *   x -= k;  x++;  x--;           1 ARITH: umem_add(&x, $-k | $1 | $-1)
- *   x = y + e;  x = y - k;        2 ARITH: x = y, then x += e / x += -k
- *   x -= y;  x *= ...;  x = a*b   error: umem_add only adds a constant or
- *                                   a variable's value; nothing negates
- *   var x = k; (first statements  the cell's initial value, no atom;
- *     of a syslet, or file scope)   elsewhere like x = ...
- *   f(a[i]) (a[i] a word wide)    the atom points at the element itself
- *   f(a[i]) (narrower: u32 on     COPY umem_add(&word holding it, $0) ->
- *     x86_64, u8, u16)              scratch so its bytes start %wN; CLEAR
- *                                   umem_add(&$0, $0) -> %wN+width unless
- *                                   it was the word's top; f(%wN)
- *   a[i] = call(); a[i] += e      only for word-wide elements (a narrow
- *                                   one would take a whole word: error)
- *
- *   if (C) A else B               C's atoms branch to A's first atom (true)
- *                                   or B's (false); both continue after
- *   while (C) S                   C at the head; S loops back to it
- *   do S while (C);               S, then C: true -> S, false -> after
- *   for (I; C; N) S               I; while (C) { S; N }  (continue -> N)
- *   loop S                        S, next of its last atom -> its first
- *   break; continue; goto L;      no atom: the branch target is the loop
- *   L: S                            exit / loop head / S's first atom
- *   stop;                         no atom: the atom before ends the syslet
- *                                   (next = none, or a stop flag w/o SKIP)
- *   async / sync / nocomplete S   SYSLET_ASYNC / SYNC / NO_COMPLETE on
- *                                   every atom of S
- *
- *   condition C  (R = the atom's signed result; one stop flag per atom)
- *   R < 0    STOP_ON_NEGATIVE|SKIP        skip = true, next = false
- *   R <= 0   STOP_ON_NON_POSITIVE|SKIP    skip = true, next = false
- *   R == 0   STOP_ON_ZERO|SKIP            skip = true, next = false
- *   R != 0   STOP_ON_NONZERO|SKIP         skip = true, next = false
- *   R > 0    STOP_ON_NON_POSITIVE|SKIP    skip = false, next = true
- *   R >= 0   STOP_ON_NEGATIVE|SKIP        skip = false, next = true
- *   (a stop side that ends the syslet drops SKIP: `if (fd < 0) stop;`)
- *
- *   call(...) OP 0                the CALL atom itself carries the test
- *   (x = call(...)) OP 0          the CALL atom with ret = &x
- *   call(...) OP k                CALL ret = &tmp; TEST umem_add(&tmp, $-k)
- *   x OP 0                        TEST umem_add(&x, $0), ret none
- *   x OP k                        COPY umem_add(&x, $0) ret = &tmp; then
- *                                   TEST umem_add(&tmp, $-k)
- *   x = ...; if (x OP 0) ...      fused: the assignment's atom tests (one
- *                                   atom for fd = open(); if (fd < 0) stop;)
- *   x-- OP k, x++ OP k            the ARITH atom tests the new value against
- *                                   k-1 / k+1 (n-- > 0 is one atom: >= 0)
- *   bare C  /  !C                 C != 0  /  C == 0
- *   A && B, A || B                branch chains: A's true (false) side is
- *                                   B's first atom
- *   constant C                    folded: only the taken side is lowered
- *   x OP y, x * 2 > 0             error: atoms only compare with 0
- *
- * A syslet with no atom at all (empty, or `stop;` first) gets one STOP
- * atom, umem_add(&tmp, $0), so its entry has somewhere to point.
- *
- * Declarations and names (for syslet(5)):
- *   const N = e;         integer expression at compile time: + - * / % << >>
- *                        & | ^ ~ ! unary -, comparisons, && ||, sizeof(x),
- *                        len(x), other consts (any order), predefined names
- *                        (O_*, AF_*, SOCK_*, SOL_SOCKET, SO_*, SEEK_*, STDIN/
- *                        STDOUT/STDERR, PROT_*, MAP_*, SIG*, ... see
- *                        lower-expr.c) and errno names (EAGAIN).
- *   var a, b = k;        one word each, initial value 0 or k.
- *   buffer B[N];         N zero bytes; the name is its address.
- *   u32 A[N];            N zeroed elements of u8/u16/u32/u64/word; A[i]
- *                        (constant i) is an element (lower-ir.c: widen()).
- *   data D = item, ...;  "string" (adjacent strings join), { bytes },
- *                        u8/u16/u32/u64/word(x) little endian, htons/htonl/
- *                        be16/be32/be64(x) big endian, sockaddr_in("a.b.c.d",
- *                        port).  A final string gets a NUL that sizeof()
- *                        counts and len() does not.
- *   sizeof(x), len(x)    bytes of a buffer/data/"literal"; sizeof(var) is the
- *                        word size; len(var) is an error.
- *   syslet S(str p, int n, sockaddr_in a) { ... }   an entry; parameters
- *                        are cells the runner binds (str: pointer to the
- *                        text; sockaddr_in: to a struct from HOST:PORT).
- *   Locals, parameters, local consts/buffers/data are visible in the whole
- *   syslet (used before their line: error); symbols are "S.name".
- *   Arguments: constant -> $k, variable -> its cell, &var, buffer/data
- *   name or name + k -> an address cell, "literal" -> pooled string.
- *   Calls: names of the target's table, syscall(NR, ...), at most 6
- *   arguments (and the right count for common calls); denied calls
- *   (fork, clone, execve, exit, sigreturn, async_*) are errors.
- *   `sync(` is the system call; `sync` before a statement the modifier.
- *   A first line starting with #! is ignored.
+ * The language, and the atoms each construct becomes, are told once, in
+ * syslet(5) (man/syslet.5): DECLARATIONS, ARGUMENTS, ELEMENTS and
+ * STATEMENTS (Arithmetic, Conditions, Control flow, Atom modifiers).
+ * Its words are grammar/words.c and builtins.c.  Here: declarations,
+ * statements and control flow; lower-cond.c assignments and conditions,
+ * lower-expr.c names, constants and operands, lower-call.c calls,
+ * lower-data.c buffers and data, lower-ir.c growing the IR.
  */
 
 #include <stdarg.h>
@@ -110,75 +20,20 @@
 #include "syslet.h"
 
 /*
- * Statements are lowered back to front, so diagnostics are collected
- * and printed sorted by position at the end; a note keeps the position
- * of the message it belongs to.
+ * Statements are lowered back to front: the records are queued as they
+ * come, and sysletc_front() sorts the lowering's by position (a note
+ * stays under the record it belongs to).
  */
 static void report(struct lower *L, enum diag_level lvl, struct ast_loc loc,
 		   const char *fmt, va_list ap)
 {
 	char msg[1024];
-	FILE *mem, *out = L->d->out;
-	struct lower_msg *m;
-	char *text = NULL;
-	size_t n = 0;
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	if (L->nr_msgs == L->cap_msgs) {
-		size_t nc = L->cap_msgs ? L->cap_msgs * 2 : 16;
-		struct lower_msg *nv = realloc(L->msgs, nc * sizeof(*nv));
-
-		if (!nv) {
-			diag_report(L->d, lvl, ast_diag_loc(loc), "%s", msg);
-			return;
-		}
-		L->msgs = nv;
-		L->cap_msgs = nc;
-	}
-	mem = open_memstream(&text, &n);
-	if (!mem) {
+	if (lvl == DIAG_NOTE)
+		diag_note(L->d, ast_diag_loc(loc), "%s", msg);
+	else
 		diag_report(L->d, lvl, ast_diag_loc(loc), "%s", msg);
-		return;
-	}
-	L->d->out = mem;
-	diag_report(L->d, lvl, ast_diag_loc(loc), "%s", msg);
-	L->d->out = out;
-	fclose(mem);
-	m = &L->msgs[L->nr_msgs];
-	if (lvl == DIAG_NOTE && L->nr_msgs) {
-		m->line = m[-1].line;
-		m->col = m[-1].col;
-	} else {
-		m->line = loc.first_line;
-		m->col = loc.first_column;
-	}
-	m->seq = L->nr_msgs++;
-	m->text = text;
-}
-
-static int msg_cmp(const void *a, const void *b)
-{
-	const struct lower_msg *x = a, *y = b;
-
-	if (x->line != y->line)
-		return x->line < y->line ? -1 : 1;
-	if (x->col != y->col)
-		return x->col < y->col ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-static void flush_msgs(struct lower *L)
-{
-	if (L->nr_msgs)
-		qsort(L->msgs, L->nr_msgs, sizeof(*L->msgs), msg_cmp);
-	for (size_t i = 0; i < L->nr_msgs; i++) {
-		if (L->msgs[i].text)
-			fputs(L->msgs[i].text, L->d->out);
-		free(L->msgs[i].text);
-	}
-	free(L->msgs);
-	L->msgs = NULL;
-	L->nr_msgs = 0;
 }
 
 void lower_error(struct lower *L, struct ast_loc loc, const char *fmt, ...)
@@ -792,23 +647,13 @@ static void lower_syslet(struct lower *L, struct ast_decl *d)
 	L->mods = 0;
 	L->text = d->loc;
 
-	if (p->nr_entries == L->cap_entries) {
-		size_t nc = L->cap_entries ? L->cap_entries * 2 : 4;
-		struct ir_entry *nv = realloc(p->entries, nc * sizeof(*nv));
-
-		if (!nv) {
-			lower_oom(L);
-			return;
-		}
-		p->entries = nv;
-		L->cap_entries = nc;
+	if (ir_add_entry(p, d->name, LOWER_END) < 0) {
+		lower_oom(L);
+		return;
 	}
-	p->entries[p->nr_entries].name = lower_strdup(L, d->name);
-	p->entries[p->nr_entries].first_atom = LOWER_END;
-	p->entries[p->nr_entries].loc =
+	p->entries[p->nr_entries - 1].loc =
 		(struct ir_loc){ d->name_loc.first_line,
 				 d->name_loc.first_column };
-	p->nr_entries++;
 
 	for (struct ast_decl *pd = d->params; pd; pd = pd->next, idx++) {
 		struct lower_sym *s = add_sym(L, &L->locals, pd, LSYM_PARAM);
@@ -861,7 +706,7 @@ static void lower_syslet(struct lower *L, struct ast_decl *d)
 
 	for (size_t i = 0; i < L->nr_labels; i++) {
 		struct lower_label *l = &L->labels[i];
-		struct ir_label *il;
+		char *name;
 
 		if (!l->defined) {
 			lower_error(L, l->loc, "label '%s' is used but not "
@@ -871,26 +716,17 @@ static void lower_syslet(struct lower *L, struct ast_decl *d)
 		if (!l->used)
 			lower_warn(L, SYSLETC_W_UNUSED, l->loc,
 				   "label '%s' is never used", l->name);
-		if (p->nr_labels == L->cap_labels) {
-			size_t nc = L->cap_labels ? L->cap_labels * 2 : 8;
-			struct ir_label *nv = realloc(p->labels,
-						      nc * sizeof(*nv));
-
-			if (!nv) {
-				lower_oom(L);
-				return;
-			}
-			p->labels = nv;
-			L->cap_labels = nc;
-		}
-		il = &p->labels[p->nr_labels++];
-		il->name = lower_fmt(L, "%s.%s", d->name, l->name);
-		il->atom = l->ph;
+		name = lower_fmt(L, "%s.%s", d->name, l->name);
+		if (name && ir_add_label(p, name, l->ph) < 0)
+			lower_oom(L);
+		free(name);
 	}
 	warn_unused(L, &L->locals);
 }
 
-static void lower_file(struct lower *L, struct ast_file *f)
+/* AST -> IR: every check of meaning, and atoms whose targets are still
+ * placeholders (lower_finish() resolves them). */
+static int lower_file(struct lower *L, struct ast_file *f)
 {
 	size_t nsys = 0;
 
@@ -907,8 +743,7 @@ static void lower_file(struct lower *L, struct ast_file *f)
 		lower_error(L, (struct ast_loc){ 0 }, "no syslet in this file: "
 			    "nothing to run (write `syslet main() { ... }`)");
 	warn_unused(L, &L->globals);
-	if (!L->oom)
-		lower_finish(L);
+	return L->oom || L->d->errors != L->errors_at_start ? -1 : 0;
 }
 
 struct ir_program *sysletc_front(const char *src, size_t len,
@@ -918,6 +753,8 @@ struct ir_program *sysletc_front(const char *src, size_t len,
 	struct lower L = { 0 };
 	struct ast_file *f = NULL;
 	unsigned int before = d->errors;
+	size_t mark;
+	int err;
 
 	L.d = d;
 	L.opt = opt;
@@ -931,19 +768,19 @@ struct ir_program *sysletc_front(const char *src, size_t len,
 	L.suggest_budget = LOWER_SUGGEST_BUDGET;
 	L.src = src;
 	L.len = len;
-	L.p = calloc(1, sizeof(*L.p));
+	L.p = ir_program_new(L.profile, d->file);
 	if (!L.p) {
 		lower_oom(&L);
 		return NULL;
 	}
-	L.p->profile = L.profile;
 	L.errors_at_start = d->errors;
-	L.p->source = lower_strdup(&L, d->file);
 
-	ast_parse(src, len, d, &f);
-	if (d->errors == before && f)
-		lower_file(&L, f);
-	flush_msgs(&L);
+	/* The passes, chained: the first to fail ends the chain. */
+	err = ast_parse(src, len, d, &f) || !f ? -1 : 0;
+	mark = d->nr_recs;
+	err = err ?: lower_file(&L, f);
+	err = err ?: lower_finish(&L);
+	diag_sort(d, mark);
 	ast_file_free(f);
 	free(L.globals.v);
 	free(L.locals.v);

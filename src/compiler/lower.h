@@ -84,25 +84,14 @@ struct lower_fuse {
 	bool			used;
 };
 
-/* A diagnostic held back until lowering ends, to print in source order. */
-struct lower_msg {
-	unsigned int	line, col;
-	size_t		seq;
-	char		*text;
-};
-
 struct lower {
 	struct diag			*d;
-	struct lower_msg		*msgs;
-	size_t				nr_msgs, cap_msgs;
 	const struct sysletc_options	*opt;
 	int				profile;
 	unsigned int			word;
 	const char			*src;
 	size_t				len;
 	struct ir_program		*p;
-	size_t				cap_cells, cap_objs, cap_atoms;
-	size_t				cap_entries, cap_labels;
 	/* The pools, so that every use finds its cell or string at once:
 	 * value -> constant cell, (object, cell, offset) -> address cell,
 	 * bytes -> string object. */
@@ -187,7 +176,7 @@ int lower_resolve(struct lower *L, int t);
  */
 void lower_drop(struct lower *L, int target);
 int lower_scratch(struct lower *L);
-void lower_finish(struct lower *L);
+int lower_finish(struct lower *L);
 char *lower_text(const struct lower *L, struct ast_loc loc);
 char *lower_strdup(struct lower *L, const char *s);
 char *lower_fmt(struct lower *L, const char *fmt, ...)

@@ -15,7 +15,10 @@
 #include "compiler/compiler.h"
 
 enum { EXIT_USAGE = 2 };
-enum { OPT_DOT = 256, OPT_PREFIX };
+enum { OPT_DOT = 256, OPT_PREFIX, OPT_DUMP };
+
+/* --dump=STAGE: the IR after the front end, or after layout. */
+enum { DUMP_NONE, DUMP_IR, DUMP_LAYOUT };
 
 struct args {
 	const char	*output;
@@ -25,6 +28,7 @@ struct args {
 	const char	*prefix;	/* --prefix, or NULL: from the output */
 	int		listing;	/* -S */
 	int		dot;
+	int		dump;		/* DUMP_* */
 	struct sysletc_options opt;
 	int		werror;
 };
@@ -43,6 +47,8 @@ static void usage(FILE *f)
 		"      --target=PROFILE     i386, i386-2007 or x86_64 (default: %s)\n"
 		"  -S                       print the annotated listing instead of an image\n"
 		"      --dot                print the atom graph for dot(1) instead\n"
+		"      --dump=STAGE         print the IR instead: after the front end\n"
+		"                           (ir) or after layout (layout)\n"
 		"  -H, --header=FILE        also write a C header declaring the symbols\n"
 		"      --prefix=NAME        name the image's symbols NAME_... (default: the\n"
 		"                           output's name up to its first dot; empty: none)\n"
@@ -118,6 +124,7 @@ static int parse_args(struct args *a, int argc, char **argv)
 		{ "disassemble", required_argument, NULL, 'd' },
 		{ "dot", no_argument, NULL, OPT_DOT },
 		{ "prefix", required_argument, NULL, OPT_PREFIX },
+		{ "dump", required_argument, NULL, OPT_DUMP },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -150,6 +157,15 @@ static int parse_args(struct args *a, int argc, char **argv)
 		case OPT_DOT:
 			a->dot = 1;
 			break;
+		case OPT_DUMP:
+			if (!strcmp(optarg, "ir"))
+				a->dump = DUMP_IR;
+			else if (!strcmp(optarg, "layout"))
+				a->dump = DUMP_LAYOUT;
+			else
+				return usage_error("unknown stage '--dump=%s' (try ir or layout)",
+						   optarg);
+			break;
 		case OPT_PREFIX:
 			if (!slo_prefix_valid(optarg))
 				return usage_error("--prefix '%s': not a C identifier of at most %d characters",
@@ -173,6 +189,9 @@ static int parse_args(struct args *a, int argc, char **argv)
 			return usage_error("unknown option '%s'", argv[optind - 1]);
 		}
 	}
+	if (a->dump && (a->listing || a->dot || a->output || a->header ||
+			a->image))
+		return usage_error("%s", "--dump prints the IR and makes no image; it goes with no -S, --dot, -o, -H or -d");
 	if (a->listing && a->dot)
 		return usage_error("%s", "-S and --dot both print on the standard output; choose one");
 	if ((a->listing || a->dot) && a->output && !strcmp(a->output, "-"))
@@ -368,6 +387,22 @@ static int set_prefix(struct slo_image *img, const struct args *a)
 	return img->prefix ? 0 : -1;
 }
 
+/* --dump: the passes up to the stage asked for, then the IR as text. */
+static int dump_ir(const struct args *a, const char *src, size_t len,
+		   struct diag *d)
+{
+	struct ir_program *p = sysletc_front(src, len, &a->opt, d);
+	int err = p && !d->errors ? 0 : -1;
+
+	if (a->dump == DUMP_LAYOUT)
+		err = err ?: ir_layout(p, d);
+	diag_flush(d);
+	if (!err && !d->errors)
+		ir_dump(stdout, p);
+	ir_program_free(p);
+	return err || d->errors ? 1 : flush_stdout();
+}
+
 static int compile(const struct args *a)
 {
 	const char *name = strcmp(a->input, "-") ? a->input : "<stdin>";
@@ -397,7 +432,13 @@ static int compile(const struct args *a)
 	}
 	diag_init(&d, name, src, len, stderr);
 	d.werror = a->werror;
+	if (a->dump) {
+		rc = dump_ir(a, src, len, &d);
+		free(src);
+		return rc;
+	}
 	img = sysletc_compile(src, len, &a->opt, &d);
+	diag_flush(&d);
 	if (!img || d.errors) {
 		slo_image_free(img);
 		free(src);

@@ -66,6 +66,17 @@ long sys_async_wait(unsigned long min_wait_events);
 long sys_async_unregister(struct async_head_user *ahu, unsigned long len);
 long sys_umem_add(unsigned long *uptr, unsigned long inc);
 
+/* sys_async_exec() of @atoms[0..@n), one after the other, as @n calls
+ * would run them, for the price of one: the user-space backends check
+ * their fault handler and hold signals back once for the batch.
+ * done[i] is what async_exec returned for atoms[i], errs[i] its errno (0
+ * when it returned its last atom or went async).  Returns how many were
+ * run: fewer than @n when a signal the caller takes ended one (its
+ * handler runs as this returns; call again for the rest); -errno when
+ * none could be (-EINVAL: no ring registered).  See sys_async_exec(3). */
+long syslet_exec_batch(struct syslet_uatom *const *atoms, size_t n,
+		       struct syslet_uatom **done, int *errs);
+
 /* Number to put in atom->nr for a syslet call (enum syslet_call) under the
  * selected backend and profile; -ENOSYS when the call has no number
  * there, -EINVAL for a value that is no syslet call. */

@@ -22,6 +22,11 @@ struct backend {
 	 * to a negative errno; *err is 0 otherwise). */
 	struct syslet_uatom *(*async_exec)(struct syslet_uatom *atom,
 					   long *err);
+	/* Optional (NULL: async_exec one by one): syslet_exec_batch(),
+	 * with the kernel's return convention. */
+	long		(*async_exec_batch)(struct syslet_uatom *const *atoms,
+					    size_t n, struct syslet_uatom **done,
+					    int *errs);
 	long		(*async_wait)(unsigned long min_events);
 	long		(*async_unregister)(struct async_head_user *ahu,
 					    unsigned long len);

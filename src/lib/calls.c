@@ -35,6 +35,37 @@ struct syslet_uatom *sys_async_exec(struct syslet_uatom *atom)
 	return err ? NULL : done;
 }
 
+static long lib_ret(long ret)
+{
+	if (ret < 0)
+		errno = (int)-ret;
+	return ret;
+}
+
+long syslet_exec_batch(struct syslet_uatom *const *atoms, size_t n,
+		       struct syslet_uatom **done, int *errs)
+{
+	long err = 0;
+	const struct backend *b = backend_get(&err);
+	size_t i;
+
+	/* The library's convention: -errno, and errno set. */
+	if (!b)
+		return lib_ret(err);
+	if (b->async_exec_batch)
+		return lib_ret(b->async_exec_batch(atoms, n, done, errs));
+	for (i = 0; i < n; i++) {
+		err = 0;
+		done[i] = b->async_exec(atoms[i], &err);
+		if (err == -EINVAL && !i)
+			return lib_ret(err);	/* no ring */
+		if (err)
+			done[i] = NULL;
+		errs[i] = (int)-err;
+	}
+	return (long)i;
+}
+
 long sys_async_wait(unsigned long min_wait_events)
 {
 	long err = 0;

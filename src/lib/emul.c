@@ -413,6 +413,51 @@ static struct syslet_uatom *emul_exec(struct syslet_uatom *atom, long *err)
 	return last;
 }
 
+/*
+ * syslet_exec_batch(): as emul_exec() for each, with the fault handler
+ * checked and signals held back once for all of them: no code of the
+ * program runs between two of them (a handler runs when the batch
+ * returns), so one check keeps the EFAULT promise for the batch.  A
+ * syslet that a signal ended ends the batch after it.
+ */
+static long emul_exec_batch(struct syslet_uatom *const *atoms, size_t n,
+			    struct syslet_uatom **done, int *errs)
+{
+	struct emul_head *ah = emul_cur;
+	sigset_t user_mask;
+	bool sig = false;
+	size_t i;
+
+	if (!ah)
+		return -EINVAL;
+	if (!n)
+		return 0;
+	emul_flush_cur();
+	emul_fault_own();
+	emul_sigmask(SIG_SETMASK, &emul_blockset, &user_mask);
+	for (i = 0; i < n && !sig; i++) {
+		struct syslet_uatom *last;
+		struct emul_run run;
+		long err = 0;
+
+		memset(&run, 0, sizeof(run));
+		run.ah = ah;
+		run.mode = EMUL_RUN_INLINE;
+		run.user_mask = user_mask;
+		last = emul_run_chain(&run, atoms[i], &err);
+		emul_stats_flush(&run.st);
+		done[i] = run.handed_off || err ? NULL : last;
+		errs[i] = (int)-err;
+		sig = run.sig_ended && !run.handed_off;
+		/* An atom may have changed the caller's mask (sigprocmask):
+		 * the next syslet runs with it, as the next call would. */
+		user_mask = run.user_mask;
+	}
+	emul_sigmask(SIG_SETMASK, &user_mask, NULL);
+	EMUL_STAT_ADD(execs, i);
+	return (long)i;
+}
+
 static long futex_wait(uint32_t *addr, uint32_t val, const struct timespec *ts)
 {
 	long r = syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, ts, NULL, 0);
@@ -491,6 +536,7 @@ const struct backend emul_backend = {
 	.probe = emul_probe,
 	.async_register = emul_register,
 	.async_exec = emul_exec,
+	.async_exec_batch = emul_exec_batch,
 	.async_wait = emul_wait,
 	.async_unregister = emul_unregister,
 	.umem_add = emul_backend_umem_add,

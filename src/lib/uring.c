@@ -1261,46 +1261,113 @@ static void start_progress(struct ur_head *ah, bool mask_known)
 	pthread_attr_destroy(&attr);
 }
 
-static struct syslet_uatom *ur_exec(struct syslet_uatom *atom, long *err)
+/* The start of async_exec and of a batch: the fault handler checked (a
+ * bad pointer gives -EFAULT whatever the program did with SIGSEGV and
+ * SIGBUS since, emul-fault.c), signals held back now with @mask, the
+ * lock taken. */
+static void exec_begin(struct ur_ctx *c, struct ur_head *ah, bool mask)
 {
-	struct ur_head *ah = ur_cur;
+	c->ah = ah;
+	c->inline_ = true;
+	c->masked = false;
+	c->sig_ended = false;
+	c->budget = INTERP_SIG_BUDGET;
+	memset(&c->st, 0, sizeof(c->st));
+	emul_fault_own();
+	if (mask)
+		inline_mask(c);
+	pthread_mutex_lock(&ah->lock);
+	caller_came(ah);
+	if (ah->cring.dq_head)
+		cring_flush(&ah->cring);
+}
+
+/* One syslet: what async_exec returns for it (NULL: it went async, or
+ * *err); *parked set when it went async. */
+static struct syslet_uatom *exec_one(struct ur_ctx *c,
+				     struct syslet_uatom *atom, long *err,
+				     bool *parked)
+{
 	struct syslet_uatom *last = NULL;
 	struct ur_sl *sl = NULL;
 	struct ur_fdk k = { -1, false, false, false };
 	unsigned long lflags = 0;
+
+	*err = 0;
+	if (run_chain(c, &sl, &k, atom, &last, &lflags, err) == UR_PARKED) {
+		*parked = true;
+		return NULL;
+	}
+	return *err ? NULL : last;
+}
+
+/* The end of @execs syslets' async_exec: the progress thread started
+ * for the first that went async, the lock dropped, the caller's mask
+ * back (a signal acts now). */
+static void exec_end(struct ur_ctx *c, bool parked, size_t execs)
+{
+	struct ur_head *ah = c->ah;
+
+	if (c->masked)
+		ah->user_mask = c->user_mask;
+	if (parked && !ah->prog_started)
+		start_progress(ah, c->masked);
+	pthread_mutex_unlock(&ah->lock);
+	if (c->masked)
+		emul_sigmask(SIG_SETMASK, &c->user_mask, NULL);
+	EMUL_STAT_ADD(execs, execs);
+	emul_stats_flush(&c->st);
+}
+
+static struct syslet_uatom *ur_exec(struct syslet_uatom *atom, long *err)
+{
+	struct ur_head *ah = ur_cur;
+	struct syslet_uatom *last;
+	bool parked = false;
 	struct ur_ctx c;
-	int state;
 
 	*err = 0;
 	if (!ah) {
 		*err = -EINVAL;
 		return NULL;
 	}
-	c.ah = ah;
-	c.inline_ = true;
-	c.masked = false;
-	c.budget = INTERP_SIG_BUDGET;
-	memset(&c.st, 0, sizeof(c.st));
-	/* A bad pointer gives -EFAULT whatever the program did with SIGSEGV
-	 * and SIGBUS since (emul-fault.c). */
-	emul_fault_own();
-	pthread_mutex_lock(&ah->lock);
-	caller_came(ah);
-	if (ah->cring.dq_head)
-		cring_flush(&ah->cring);
-	state = run_chain(&c, &sl, &k, atom, &last, &lflags, err);
-	if (c.masked)
-		ah->user_mask = c.user_mask;
-	if (state == UR_PARKED && !ah->prog_started)
-		start_progress(ah, c.masked);
-	pthread_mutex_unlock(&ah->lock);
-	if (c.masked)
-		emul_sigmask(SIG_SETMASK, &c.user_mask, NULL);
-	EMUL_STAT_ADD(execs, 1);
-	emul_stats_flush(&c.st);
-	if (state == UR_PARKED || *err)
-		return NULL;
+	/* Signals are held back once an atom runs in place (a syslet that
+	 * goes straight into the ring makes no signal syscall). */
+	exec_begin(&c, ah, false);
+	last = exec_one(&c, atom, err, &parked);
+	exec_end(&c, parked, 1);
 	return last;
+}
+
+/*
+ * syslet_exec_batch(): the syslets one after the other, as async_exec
+ * runs each, but the fault handler checked, the lock taken and signals
+ * held back once for all of them: no code of the program runs between
+ * two of them (a signal's handler runs when the batch returns), so one
+ * check keeps the EFAULT promise for the batch.  A syslet that a signal
+ * ended ends the batch after it.
+ */
+static long ur_exec_batch(struct syslet_uatom *const *atoms, size_t n,
+			  struct syslet_uatom **done, int *errs)
+{
+	struct ur_head *ah = ur_cur;
+	bool parked = false;
+	struct ur_ctx c;
+	size_t i;
+
+	if (!ah)
+		return -EINVAL;
+	if (!n)
+		return 0;
+	exec_begin(&c, ah, true);
+	for (i = 0; i < n && !c.sig_ended; i++) {
+		long err;
+
+		done[i] = exec_one(&c, atoms[i], &err, &parked);
+		errs[i] = (int)-err;
+	}
+	exec_end(&c, parked, i);
+	return (long)i;
 }
 
 /*
@@ -1308,6 +1375,25 @@ static struct syslet_uatom *ur_exec(struct syslet_uatom *atom, long *err)
  * call, or nothing is busy; -EINTR when a signal the caller takes arrives
  * while it waits.  The caller drives the ring meanwhile.
  */
+/*
+ * The start of async_wait and async_unregister, where the caller drives
+ * the ring: the fault handler checked, signals held back (*user: the
+ * caller's mask), so that the chains it runs can look for them, the
+ * lock taken.
+ */
+static void drive_begin(struct ur_ctx *c, struct ur_head *ah, sigset_t *user)
+{
+	memset(c, 0, sizeof(*c));
+	c->ah = ah;
+	emul_fault_own();
+	emul_sigmask(SIG_SETMASK, &ur_blockset, user);
+	c->user_mask = *user;
+	c->budget = INTERP_SIG_BUDGET;
+	pthread_mutex_lock(&ah->lock);
+	ah->user_mask = *user;
+	caller_came(ah);
+}
+
 static long ur_wait(unsigned long min)
 {
 	struct ur_head *ah = ur_cur;
@@ -1318,17 +1404,9 @@ static long ur_wait(unsigned long min)
 
 	if (!ah)
 		return -EINVAL;
-	memset(&c, 0, sizeof(c));
-	c.ah = ah;
-	emul_fault_own();
 	/* Signals wait until io_uring_enter() opens the caller's mask, or
 	 * until the chains the caller drives meanwhile look for them. */
-	emul_sigmask(SIG_SETMASK, &ur_blockset, &user);
-	c.user_mask = user;
-	c.budget = INTERP_SIG_BUDGET;
-	pthread_mutex_lock(&ah->lock);
-	ah->user_mask = user;
-	caller_came(ah);
+	drive_begin(&c, ah, &user);
 	cring_flush(&ah->cring);
 	start = ah->cring.completions;
 	step(&c);
@@ -1355,21 +1433,14 @@ static long ur_unregister(struct async_head_user *uah, unsigned long len)
 	(void)uah;
 	if (!ah)
 		return -EINVAL;
-	memset(&c, 0, sizeof(c));
-	c.ah = ah;
-	emul_fault_own();
-	/* The chains it drives look for signals as in async_wait(); they
-	 * act when it returns. */
-	emul_sigmask(SIG_SETMASK, &ur_blockset, &user);
-	c.user_mask = user;
-	c.budget = INTERP_SIG_BUDGET;
-	pthread_mutex_lock(&ah->lock);
-	ah->user_mask = user;
-	caller_came(ah);
-	/* The kernel waits for busy cachemiss threads to finish. */
+	/* The chains it drives look for signals as in async_wait(); the
+	 * signals act while it waits for the ring, or when it returns. */
+	drive_begin(&c, ah, &user);
+	/* The kernel waits for busy cachemiss threads to finish.  The
+	 * caller's signals are open while it waits, as before. */
 	step(&c);
 	while (ah->busy)
-		wait_step(&c, NULL);
+		wait_step(&c, &user);
 	emul_stats_flush(&c.st);
 	cring_drop(&ah->cring);
 	pthread_mutex_unlock(&ah->lock);
@@ -1451,6 +1522,7 @@ const struct backend uring_backend = {
 	.probe = ur_probe,
 	.async_register = ur_register,
 	.async_exec = ur_exec,
+	.async_exec_batch = ur_exec_batch,
 	.async_wait = ur_wait,
 	.async_unregister = ur_unregister,
 	.umem_add = ur_umem_add,

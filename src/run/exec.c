@@ -340,29 +340,57 @@ static int drain(struct lane *l)
 	return got;
 }
 
+/* Syslets handed to the library at once (syslet_exec_batch: the engine
+ * checks its fault handler and masks signals once for all of them). */
+#define SUBMIT_BATCH	256
+
 /* 0, -1 (a call to the backend failed: reported) or -3 (a signal ends
  * the run). */
 static int submit_and_wait(struct lane *l)
 {
 	const char *pn = l->r->opts->progname;
+	/* A quarter of the ring at a time, so that it does not fill while
+	 * submitting; one by one when each syslet's submission is timed
+	 * (-T). */
+	size_t chunk = l->ring_entries / 4 ? l->ring_entries / 4 : 1;
 
-	for (size_t i = l->lo; i < l->hi; i++) {
-		struct job *j = &l->r->jobs[i];
+	if (chunk > SUBMIT_BATCH)
+		chunk = SUBMIT_BATCH;
+	if (l->r->opts->syscall_times)
+		chunk = 1;
+	for (size_t i = l->lo; i < l->hi;) {
+		struct syslet_uatom *atoms[SUBMIT_BATCH], *done[SUBMIT_BATCH];
+		int errs[SUBMIT_BATCH];
+		size_t n = l->hi - i < chunk ? l->hi - i : chunk;
+		long k;
 
 		if (srun_signalled())
 			return -3;
-		srun_trace_submit(l->r->tr, i);
-		errno = 0;
-		j->last = sys_async_exec(j->first);
-		if (j->last)
-			continue;
-		if (errno) {
+		for (size_t m = 0; m < n; m++) {
+			atoms[m] = l->r->jobs[i + m].first;
+			srun_trace_submit(l->r->tr, i + m);
+		}
+		/* Fewer than n when a signal ended one: the rest next. */
+		k = syslet_exec_batch(atoms, n, done, errs);
+		if (k < 0) {
 			fprintf(stderr, "%s: async_exec: %s\n", pn,
 				strerror(errno));
 			return -1;
 		}
-		l->pending++;
-		/* Keep the ring from filling while submitting. */
+		for (long m = 0; m < k; m++) {
+			struct job *j = &l->r->jobs[i + (size_t)m];
+
+			j->last = done[m];
+			if (j->last)
+				continue;
+			if (errs[m]) {
+				fprintf(stderr, "%s: async_exec: %s\n", pn,
+					strerror(errs[m]));
+				return -1;
+			}
+			l->pending++;
+		}
+		i += (size_t)k;
 		drain(l);
 	}
 	while (l->pending) {

@@ -21,6 +21,7 @@ static struct syslet_obj *compile(const char *path, const char *src,
 
 	diag_init(&d, path, src, len, stderr);
 	img = sysletc_compile(src, len, &copt, &d);
+	diag_flush(&d);
 	if (!img) {
 		fprintf(stderr, "%s: %s: %u error%s\n", progname, path,
 			d.errors, d.errors == 1 ? "" : "s");

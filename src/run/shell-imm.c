@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grammar/ast.h"
+#include "grammar/words.h"
 #include "run/decode.h"
 #include "run/run.h"
 #include "run/shell-exec.h"
@@ -319,165 +321,66 @@ static unsigned int shl_count_lines(const char *s)
 	return n;
 }
 
-static bool shl_word_is(const char *s, const char *w)
+/*
+ * Whether text is a declaration of the session: it starts with a word
+ * the grammar's table calls a declaration's, or with an element type
+ * before a name (u32 fds[2]; as the scanner tells a type from a
+ * variable called u32).
+ */
+bool shl_is_decl(const char *text)
 {
-	size_t n = strlen(w);
-
-	s += strspn(s, " \t\n");
-	return strncmp(s, w, n) == 0 && !isalnum((unsigned char)s[n]) &&
-	       s[n] != '_';
-}
-
-/* u32 fds[2]; is an array: a type name, then a name (as the scanner
- * tells a type from a name called u32). */
-static bool shl_is_array(const char *text)
-{
-	static const char *const types[] = { "u8", "u16", "u32", "u64",
-					     "word" };
 	const char *p = text + strspn(text, " \t\n");
+	const struct ast_word *w;
+	size_t n = 0;
 
-	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
-		size_t n = strlen(types[i]);
-
-		if (strncmp(p, types[i], n) || !strchr(" \t\n", p[n]) ||
-		    !p[n])
-			continue;
-		p += n + strspn(p + n, " \t\n");
-		return isalpha((unsigned char)*p) || *p == '_';
-	}
-	return false;
-}
-
-static bool shl_is_decl(const char *text)
-{
-	return shl_word_is(text, "var") || shl_word_is(text, "const") ||
-	       shl_word_is(text, "buffer") || shl_word_is(text, "data") ||
-	       shl_word_is(text, "syslet") || shl_is_array(text);
-}
-
-/* Remember the names a `const` declaration introduces, for completion. */
-static void shl_note_consts(struct shl_imm *m, const char *text)
-{
-	const char *p = text + strspn(text, " \t\n") + strlen("const");
-
-	for (;;) {
-		size_t n;
-		char **v;
-
-		p += strspn(p, " \t\n");
-		n = 0;
-		while (isalnum((unsigned char)p[n]) || p[n] == '_')
-			n++;
-		if (!n)
-			return;
-		v = realloc(m->consts, (m->nconsts + 1) * sizeof(*v));
-		if (!v)
-			abort();
-		m->consts = v;
-		m->consts[m->nconsts] = strndup(p, n);
-		if (!m->consts[m->nconsts])
-			abort();
-		shl_map_put(&m->const_ix, m->consts[m->nconsts], m->nconsts);
-		m->nconsts++;
-		/* `const A = 1, B = 2;`: on to the next name, if any. */
-		p = strpbrk(p + n, ",;");
-		if (!p || *p == ';')
-			return;
-		p++;
-	}
+	while (isalnum((unsigned char)p[n]) || p[n] == '_')
+		n++;
+	w = n ? ast_word_find(p, n) : NULL;
+	if (!w)
+		return false;
+	if (w->cls == AST_WORD_DECL)
+		return true;
+	if (w->cls != AST_WORD_ELEM || !p[n] || !strchr(" \t\n", p[n]))
+		return false;
+	p += n + strspn(p + n, " \t\n");
+	return isalpha((unsigned char)*p) || *p == '_';
 }
 
 /* ---- What a text names ---------------------------------------------------- */
 
-/* The next identifier or punctuation character of *pp, past blanks,
- * numbers, strings, character constants and comments: its length, and
- * *tok; 0 at the end.  *ident tells which. */
-static size_t shl_token(const char **pp, const char **tok, bool *ident)
-{
-	const char *p = *pp;
-	size_t n;
-
-	for (;;) {
-		while (isspace((unsigned char)*p))
-			p++;
-		if (p[0] == '/' && p[1] == '*') {
-			const char *e = strstr(p + 2, "*/");
-
-			p = e ? e + 2 : p + strlen(p);
-		} else if (p[0] == '/' && p[1] == '/') {
-			p += strcspn(p, "\n");
-		} else if (*p == '"' || *p == '\'') {
-			char q = *p++;
-
-			while (*p && *p != q)
-				p += p[0] == '\\' && p[1] ? 2 : 1;
-			if (*p)
-				p++;
-		} else if (isdigit((unsigned char)*p)) {
-			while (isalnum((unsigned char)*p) || *p == '_')
-				p++;
-		} else {
-			break;
-		}
-	}
-	*tok = p;
-	if (!*p) {
-		*pp = p;
-		return 0;
-	}
-	*ident = isalpha((unsigned char)*p) || *p == '_';
-	n = 1;
-	if (*ident)
-		while (isalnum((unsigned char)p[n]) || p[n] == '_')
-			n++;
-	*pp = p + n;
-	return n;
-}
-
-static bool shl_token_is(const char *tok, size_t n, const char *w)
-{
-	return strlen(w) == n && strncmp(tok, w, n) == 0;
-}
-
-/* Call fn for each name the file-scope declarations of text define. */
+/* Call fn for each name the file-scope declarations of text define, as
+ * the parser reads them, with its kind (AST_D_*). */
 static void shl_decl_names(const char *text,
-			   void (*fn)(void *ctx, const char *name, size_t n),
+			   void (*fn)(void *ctx, const char *name, int kind),
 			   void *ctx)
 {
-	enum { NONE, LIST, LIST_REST, ONE, ONE_REST, SYSLET } st = NONE;
-	const char *p = text, *tok;
-	int depth = 0;
-	bool ident;
-	size_t n;
+	struct ast_file *f = NULL;
+	struct ast_probe r;
 
-	while ((n = shl_token(&p, &tok, &ident))) {
-		if (!ident) {
-			if (strchr("([{", *tok))
-				depth++;
-			else if (strchr(")]}", *tok) && depth > 0)
-				depth--;
-			else if (!depth && *tok == ',' && st == LIST_REST)
-				st = LIST;
-			else if (!depth && *tok == ';')
-				st = NONE;
-			continue;
-		}
-		if (depth)
-			continue;
-		if (st == NONE) {
-			if (shl_token_is(tok, n, "var") ||
-			    shl_token_is(tok, n, "const") ||
-			    shl_token_is(tok, n, "buffer"))
-				st = LIST;
-			else if (shl_token_is(tok, n, "data"))
-				st = ONE;
-			else if (shl_token_is(tok, n, "syslet"))
-				st = SYSLET;
-		} else if (st == LIST || st == ONE || st == SYSLET) {
-			fn(ctx, tok, n);
-			st = st == LIST ? LIST_REST : st == ONE ? ONE_REST : NONE;
-		}
-	}
+	ast_probe(text, strlen(text), AST_UNIT_FILE, &r, &f);
+	for (const struct ast_decl *d = f ? f->decls : NULL; d; d = d->next)
+		if (d->name)
+			fn(ctx, d->name, d->kind);
+	ast_file_free(f);
+}
+
+/* Remember the names a `const` declaration introduces, for completion. */
+static void shl_note_const(void *ctx, const char *name, int kind)
+{
+	struct shl_imm *m = ctx;
+	char **v;
+
+	if (kind != AST_D_CONST)
+		return;
+	v = realloc(m->consts, (m->nconsts + 1) * sizeof(*v));
+	if (!v)
+		abort();
+	m->consts = v;
+	m->consts[m->nconsts] = strdup(name);
+	if (!m->consts[m->nconsts])
+		abort();
+	shl_map_put(&m->const_ix, m->consts[m->nconsts], m->nconsts);
+	m->nconsts++;
 }
 
 /* Declarations picked for one text, in the order they were marked. */
@@ -507,6 +410,21 @@ static int shl_cmp_size(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The declarations the names of a text refer to, picked. */
+struct shl_refs {
+	struct shl_imm	*m;
+	struct shl_pick	*pk;
+};
+
+static void shl_ref(void *ctx, const char *name)
+{
+	struct shl_refs *r = ctx;
+	size_t i;
+
+	if (shl_map_get(&r->m->defs, name, &i))
+		shl_pick_add(r->m, r->pk, i);
+}
+
 /* Append to src, in the session's order, the declarations that text
  * names, directly or through other declarations; their line count, and
  * in *all whether that was every declaration. */
@@ -514,18 +432,15 @@ static unsigned int shl_closure(struct shl_imm *m, const char *text,
 				struct shl_buf *src, bool *all)
 {
 	struct shl_pick pk = { 0 };
-	const char *p = text, *tok;
+	struct shl_refs refs = { m, &pk };
 	unsigned int lines = 0;
-	size_t i, k, n;
-	bool ident;
+	size_t i, k;
 
 	if (!++m->gen) {	/* wrapped: no mark may look current */
 		memset(m->mark, 0, m->ndecls * sizeof(*m->mark));
 		m->gen = 1;
 	}
-	while ((n = shl_token(&p, &tok, &ident)))
-		if (ident && shl_map_getn(&m->defs, tok, n, &i))
-			shl_pick_add(m, &pk, i);
+	ast_scan_names(text, strlen(text), shl_ref, &refs);
 	/* Breadth first over what the picked ones name. */
 	for (k = 0; k < pk.n; k++) {
 		const struct shl_decl *d = &m->dv[pk.v[k]];
@@ -545,15 +460,12 @@ static unsigned int shl_closure(struct shl_imm *m, const char *text,
 	return lines;
 }
 
-static void shl_def_name(void *ctx, const char *name, size_t n)
+static void shl_def_name(void *ctx, const char *name, int kind)
 {
 	struct shl_imm *m = ctx;
-	char *s = strndup(name, n);
 
-	if (!s)
-		abort();
-	shl_map_put(&m->defs, s, m->ndecls);
-	free(s);
+	(void)kind;
+	shl_map_put(&m->defs, name, m->ndecls);
 }
 
 /* A declaration that compiled joins the session: its text (as
@@ -564,9 +476,7 @@ static void shl_add_decl(struct shl_imm *m, const char *text,
 {
 	struct shl_decl *d;
 	struct shl_pick pk = { 0 };
-	const char *p, *tok;
-	size_t i, n;
-	bool ident;
+	struct shl_refs refs = { m, &pk };
 
 	shl_buf_puts(&m->decls, text);
 	shl_buf_puts(&m->decls, "\n");
@@ -589,9 +499,7 @@ static void shl_add_decl(struct shl_imm *m, const char *text,
 		memset(m->mark, 0, (m->ndecls + 1) * sizeof(*m->mark));
 		m->gen = 1;
 	}
-	for (p = d->text; (n = shl_token(&p, &tok, &ident));)
-		if (ident && shl_map_getn(&m->defs, tok, n, &i))
-			shl_pick_add(m, &pk, i);
+	ast_scan_names(d->text, strlen(d->text), shl_ref, &refs);
 	d->deps = pk.v;
 	d->ndeps = pk.n;
 	shl_decl_names(text, shl_def_name, m);
@@ -643,33 +551,34 @@ static struct shl_prog *shl_imm_build(struct shell *sh, const char *text,
 	}
 }
 
-/* An assignment to a name nobody declared declares it, as a shell does. */
+/*
+ * An assignment to a name nobody declared declares it, as a shell does:
+ * the parser says whether the first statement is `NAME = ...`.
+ */
 static char *shl_implicit_var(struct shell *sh, const char *text)
 {
-	const char *p = text + strspn(text, " \t\n");
-	size_t n = 0;
-	char *name;
+	struct shl_buf b = { 0 };
+	struct ast_file *f = NULL;
+	const struct ast_stmt *s;
+	const struct ast_expr *e;
+	struct ast_probe r;
+	char *name = NULL;
 
-	if (!isalpha((unsigned char)*p) && *p != '_')
-		return NULL;
-	while (isalnum((unsigned char)p[n]) || p[n] == '_')
-		n++;
-	p += n;
-	p += strspn(p, " \t");
-	if (p[0] != '=' || p[1] == '=')
-		return NULL;
-	name = strndup(text + strspn(text, " \t\n"), n);
-	if (!name)
-		abort();
-	if (shl_var_find(sh->imm, name) || shl_word_is(name, "if") ||
-	    shl_word_is(name, "while")) {
-		free(name);
-		return NULL;
+	shl_buf_puts(&b, text);
+	if (shl_ends_open(text))
+		shl_buf_puts(&b, ";");
+	ast_probe(b.s, b.len, AST_UNIT_STMTS, &r, &f);
+	shl_buf_free(&b);
+	s = f ? f->stmts : NULL;
+	e = s && s->kind == AST_S_EXPR ? s->expr : NULL;
+	if (e && e->kind == AST_ASSIGN && e->op == '=' && e->l &&
+	    e->l->kind == AST_NAME && !shl_var_find(sh->imm, e->l->name) &&
+	    !shl_map_get(&sh->imm->const_ix, e->l->name, NULL)) {
+		name = strdup(e->l->name);
+		if (!name)
+			abort();
 	}
-	if (shl_map_get(&sh->imm->const_ix, name, NULL)) {
-		free(name);
-		return NULL;
-	}
+	ast_file_free(f);
 	return name;
 }
 
@@ -679,11 +588,12 @@ struct shl_names {
 	size_t		n;
 };
 
-static void shl_names_add(void *ctx, const char *name, size_t n)
+static void shl_names_add(void *ctx, const char *name, int kind)
 {
 	struct shl_names *nm = ctx;
 
-	shl_buf_add(&nm->list, name, n);
+	(void)kind;
+	shl_buf_add(&nm->list, name, strlen(name));
 	shl_buf_add(&nm->list, "", 1);
 	nm->n++;
 }
@@ -759,8 +669,15 @@ out:
 	return out.s;
 }
 
+static void shl_is_const(void *ctx, const char *name, int kind)
+{
+	(void)name;
+	*(bool *)ctx |= kind == AST_D_CONST;
+}
+
 static void shl_imm_declare(struct shell *sh, const char *text)
 {
+	bool is_const = false;
 	struct shl_imm *m = sh->imm;
 	struct shl_buf src = { 0 };
 	struct syslet_inst *inst;
@@ -782,12 +699,11 @@ static void shl_imm_declare(struct shell *sh, const char *text)
 		shl_prog_free(p);
 		return;
 	}
-	resolved = shl_word_is(text, "const") ? shl_resolve_consts(sh, text)
-					       : NULL;
+	shl_decl_names(text, shl_is_const, &is_const);
+	resolved = is_const ? shl_resolve_consts(sh, text) : NULL;
 	shl_add_decl(m, text, resolved);
 	free(resolved);
-	if (shl_word_is(text, "const"))
-		shl_note_consts(m, text);
+	shl_decl_names(text, shl_note_const, m);
 	shl_adopt(m, p, inst);
 	syslet_inst__free(inst);
 	shl_prog_free(p);
@@ -841,8 +757,7 @@ static bool shl_wants_async(struct syslet_inst *inst,
 	return false;
 }
 
-/* Whether text ends without the ';' or '}' a statement ends with. */
-static bool shl_ends_open(const char *text)
+bool shl_ends_open(const char *text)
 {
 	size_t n = strlen(text);
 

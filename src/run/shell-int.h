@@ -77,9 +77,6 @@ char *shl_input_read(struct shell *sh);
 /* Where the history lives: $XDG_DATA_HOME/syslet/history, else
  * ~/.local/share/syslet/history; NULL if neither can be found. */
 char *shl_history_path(void);
-/* Whether text needs more lines: an open brace or comment, or an if,
- * loop or declaration not yet ended by ';' or '}'. */
-bool shl_incomplete(struct shell *sh, const char *text);
 
 /* ---- Names for completion (shell-names.c) ------------------------------- */
 enum {
@@ -168,6 +165,11 @@ int shl_imm_init(struct shell *sh);
 void shl_imm_free(struct shell *sh);
 /* Compile and run a statement, or add a declaration to the session. */
 void shl_imm_eval(struct shell *sh, const char *text);
+/* Whether text is a declaration of the session (else statements), and
+ * whether it ends without the ';' or '}' a statement ends with (one is
+ * added): how shl_imm_eval() will compile it. */
+bool shl_is_decl(const char *text);
+bool shl_ends_open(const char *text);
 void shl_imm_names(struct shell *sh, unsigned int kinds, shl_name_fn add,
 		   void *ctx);
 /* A session variable's word, or NULL; a session buffer or data object's

@@ -14,6 +14,8 @@
 #include <readline/readline.h>
 
 #include "common/outfile.h"
+#include "grammar/ast.h"
+#include "grammar/words.h"
 #include "run/shell-int.h"
 
 #define SHL_PROMPT	"syslet> "
@@ -310,49 +312,69 @@ static void shl_history_add(struct shell *sh, const char *text)
 /*
  * An if statement is complete at its ';' or '}', yet an else may follow
  * on the next line.  A script can be read ahead to see; at a terminal
- * the else must be on the line that ends the if.
+ * the else must be on the line that ends the if.  The parser says
+ * whether the unit ends in an if without an else, the grammar's table
+ * whether the next line starts with one.
  */
+static bool shl_if_open(const char *text)
+{
+	struct shl_buf b = { 0 };
+	struct ast_file *f = NULL;
+	const struct ast_stmt *last;
+	struct ast_probe r;
+	bool open;
+
+	shl_buf_puts(&b, text);
+	if (shl_ends_open(text))
+		shl_buf_puts(&b, ";");
+	ast_probe(b.s, b.len, AST_UNIT_STMTS, &r, &f);
+	shl_buf_free(&b);
+	last = f && f->stmts && r.status == AST_PROBE_OK ? f->stmts->last
+							  : NULL;
+	open = last && last->kind == AST_S_IF && !last->els;
+	ast_file_free(f);
+	return open;
+}
+
 static bool shl_else_follows(struct shell *sh, const char *text)
 {
+	const struct ast_word *w;
 	bool intr = false;
 	const char *p;
 	char *line;
+	size_t n = 0;
 
-	if (sh->in.tty || shl_is_command(text))
-		return false;
-	p = text + strspn(text, " \t\n");
-	if (strncmp(p, "if", 2) != 0 || (p[2] != ' ' && p[2] != '('))
+	if (sh->in.tty || shl_is_command(text) || shl_is_decl(text) ||
+	    !shl_if_open(text))
 		return false;
 	line = shl_plain_read(sh, &intr);
 	if (!line)
 		return false;
+	sh->in.pending = line;	/* the next unit's line, or this one's */
 	p = line + strspn(line, " \t");
-	if (strncmp(p, "else", 4) == 0 &&
-	    (p[4] == '\0' || p[4] == ' ' || p[4] == '\t' || p[4] == '{')) {
-		sh->in.pending = line;	/* taken as the unit's next line */
-		return true;
-	}
-	sh->in.pending = line;
-	return false;
+	while (p[n] == '_' || (p[n] >= 'a' && p[n] <= 'z') ||
+	       (p[n] >= 'A' && p[n] <= 'Z') || (p[n] >= '0' && p[n] <= '9'))
+		n++;
+	w = n ? ast_word_find(p, n) : NULL;
+	return w && w->cls == AST_WORD_CLAUSE;
 }
 
 /*
- * Where a unit stands after the text scanned so far: a unit read line by
- * line is scanned once, each line as it comes, so that a block of any
- * length costs time in proportion to it.
+ * Where a unit stands after the lines read so far.  The parser decides
+ * whether it is complete (ast_probe(): "unexpected end of input" means
+ * more is needed).  While braces are open a unit cannot be complete, so
+ * the lines that follow are only counted by the grammar's scanner, each
+ * on its own, until as many close: a block of any length costs time in
+ * proportion to it, not a parse per line.
  */
 struct shl_scan {
-	size_t	done;		/* bytes of the text scanned */
-	int	depth;		/* braces open */
-	char	last;		/* the last character that is not blank */
-	char	quote;		/* in a string or character constant */
-	bool	esc;		/* after a backslash in one */
-	bool	block;		/* in a comment */
-	bool	line;		/* in a comment to the end of the line */
-	bool	while_seen;	/* the word while, after a leading do */
+	size_t	done;		/* bytes of the text counted or parsed */
+	bool	counting;	/* braces or a comment open: count only */
+	int	depth;		/* braces open, while counting */
+	int	comment;	/* in a comment, while counting */
 };
 
-static bool shl_scan_incomplete(struct shl_scan *sc, const char *text);
+static bool shl_unit_open(struct shl_scan *sc, const char *text, size_t len);
 
 char *shl_input_read(struct shell *sh)
 {
@@ -379,7 +401,7 @@ char *shl_input_read(struct shell *sh)
 				shl_buf_free(&b);
 				return strdup("");
 			}
-			if (b.len && shl_scan_incomplete(&sc, b.s)) {
+			if (b.len && shl_unit_open(&sc, b.s, b.len)) {
 				/* The compiler would see the shell's own
 				 * wrapper around the text: say it here. */
 				size_t w = strcspn(b.s, "\n");
@@ -410,7 +432,7 @@ char *shl_input_read(struct shell *sh)
 			shl_buf_puts(&b, "\n");
 		shl_buf_puts(&b, line);
 		free(line);
-		if (!more && !shl_scan_incomplete(&sc, b.s) &&
+		if (!more && !shl_unit_open(&sc, b.s, b.len) &&
 		    !shl_else_follows(sh, b.s))
 			break;
 	}
@@ -421,122 +443,51 @@ char *shl_input_read(struct shell *sh)
 
 /* ---- Where a statement ends -------------------------------------------- */
 
-static bool shl_word_char(char c)
+/* Whether text, parsed as shell-imm.c will compile it, needs more. */
+static bool shl_probe_open(struct shl_scan *sc, const char *text)
 {
-	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9');
+	enum ast_unit unit = shl_is_decl(text) ? AST_UNIT_FILE
+					       : AST_UNIT_STMTS;
+	struct shl_buf semi = { 0 };
+	struct ast_probe r;
+
+	ast_probe(text, strlen(text), unit, &r, NULL);
+	sc->depth = r.depth;
+	sc->comment = r.in_comment;
+	sc->counting = r.depth > 0 || r.in_comment;
+	if (sc->counting)
+		return true;
+	if (r.status != AST_PROBE_EOF)
+		return false;	/* complete, or an error the compiler tells */
+	/*
+	 * At the prompt a lone statement needs no ';' (shell-imm.c adds
+	 * it): "x = 1" is complete as typed, "if (x)" waits for its
+	 * statement, and "f(" is an error, not a reason to wait.
+	 */
+	if (unit == AST_UNIT_FILE || r.wants_stmt || !shl_ends_open(text))
+		return true;
+	shl_buf_puts(&semi, text);
+	shl_buf_puts(&semi, ";");
+	ast_probe(semi.s, semi.len, unit, &r, NULL);
+	shl_buf_free(&semi);
+	return r.status == AST_PROBE_EOF;
 }
 
-static bool shl_starts_with_word(const char *s, const char *w)
+/* Whether text (len bytes), of which sc has seen a beginning, needs
+ * more lines. */
+static bool shl_unit_open(struct shl_scan *sc, const char *text, size_t len)
 {
-	size_t n = strlen(w);
-
-	return strncmp(s, w, n) == 0 && !shl_word_char(s[n]);
-}
-
-static void shl_scan_more(struct shl_scan *sc, const char *text)
-{
-	const char *p = text + sc->done, *start;
-
-	start = text + strspn(text, " \t\n");
-	for (; *p; p++) {
-		/* "do x();" waits for its "while (...);" (a rough test: a
-		 * while anywhere after the do, as a word). */
-		if (p >= start + 2 && !shl_word_char(p[-1]) &&
-		    shl_starts_with_word(p, "while"))
-			sc->while_seen = true;
-		if (sc->quote) {
-			if (sc->esc)
-				sc->esc = false;
-			else if (*p == '\\')
-				sc->esc = p[1] != '\0';
-			else if (*p == sc->quote)
-				sc->quote = 0;
-			continue;
-		}
-		if (sc->block) {
-			if (p[0] == '*' && p[1] == '/') {
-				sc->block = false;
-				p++;
-			}
-			continue;
-		}
-		if (sc->line) {
-			if (*p == '\n')
-				sc->line = false;
-			continue;
-		}
-		if (p[0] == '/' && p[1] == '*') {
-			sc->block = true;
-			p++;
-			continue;
-		}
-		if (p[0] == '/' && p[1] == '/') {
-			sc->line = true;
-			p++;
-			continue;
-		}
-		switch (*p) {
-		case '"':
-		case '\'':
-			sc->quote = *p;
-			break;
-		/* Only braces: a parenthesis left open by mistake must not
-		 * swallow the lines after it. */
-		case '{':
-			sc->depth++;
-			break;
-		case '}':
-			sc->depth--;
-			break;
-		}
-		if (*p != ' ' && *p != '\t' && *p != '\n')
-			sc->last = *p;
-	}
-	sc->done = (size_t)(p - text);
-}
-
-/* Whether text, scanned up to its end in sc, needs more lines. */
-static bool shl_scan_incomplete(struct shl_scan *sc, const char *text)
-{
-	static const char *const openers[] = {
-		"if", "else", "while", "for", "do", "loop", "async", "sync",
-		"nocomplete", "syslet", "var", "const", "buffer", "data",
-	};
-	const char *start = text + strspn(text, " \t\n");
-	bool opener = false;
-	size_t i;
-
 	if (shl_is_command(text))
 		return false;
-	shl_scan_more(sc, text);
-	if (sc->block)
-		return true;
-	if (sc->quote)
-		return false;	/* an unterminated string is an error, not more */
-	if (sc->depth > 0)
-		return true;
-	if (sc->depth < 0)
-		return false;
-	/* A compound statement or a declaration is complete at ';' or '}'
-	 * (a do-loop only at its ';'); anything else is complete as typed,
-	 * so that a missing ';' is diagnosed rather than waited for. */
-	for (i = 0; i < sizeof(openers) / sizeof(openers[0]); i++)
-		if (shl_starts_with_word(start, openers[i]))
-			opener = true;
-	if (!opener)
-		return false;
-	if (shl_starts_with_word(start, "do"))
-		return sc->while_seen ? sc->last != ';' : true;
-	return sc->last != ';' && sc->last != '}';
-}
-
-bool shl_incomplete(struct shell *sh, const char *text)
-{
-	struct shl_scan sc = { 0 };
-
-	(void)sh;
-	return shl_scan_incomplete(&sc, text);
+	if (sc->counting) {
+		sc->depth += ast_brace_balance(text + sc->done, len - sc->done,
+					       &sc->comment);
+		sc->done = len;
+		if (sc->depth > 0 || sc->comment)
+			return true;
+	}
+	sc->done = len;
+	return shl_probe_open(sc, text);
 }
 
 /* ---- Setup -------------------------------------------------------------- */

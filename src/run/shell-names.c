@@ -1,18 +1,12 @@
-/* shell-names.c: the names tab completion offers: commands, syscalls, keywords, and the session's and program's names. */
+/* shell-names.c: the names tab completion offers: commands, syscalls, the language's words, and the session's and program's names. */
 #include "config.h"
 
 #include <string.h>
 
 #include "common/systab.h"
+#include "compiler/compiler.h"
 #include "libsyslet.h"
 #include "run/shell-int.h"
-
-static const char *const shl_keywords[] = {
-	"var", "const", "buffer", "data", "syslet", "str", "int",
-	"if", "else", "while", "do", "for", "loop", "break", "continue",
-	"goto", "stop", "async", "sync", "nocomplete", "sizeof", "len",
-	"syscall", "sockaddr_in", "htons", "u8", "u16", "u32", "u64", "word",
-};
 
 void shl_names(struct shell *sh, unsigned int kinds, shl_name_fn add,
 	       void *ctx)
@@ -25,10 +19,10 @@ void shl_names(struct shell *sh, unsigned int kinds, shl_name_fn add,
 		for (i = 0; i < n; i++)
 			add(ctx, cmds[i].name);
 	}
+	/* The language's words from the grammar's and the compiler's
+	 * tables, so that completion cannot drift from the language. */
 	if (kinds & SHL_N_KEYWORD)
-		for (i = 0; i < sizeof(shl_keywords) / sizeof(*shl_keywords);
-		     i++)
-			add(ctx, shl_keywords[i]);
+		sysletc_words(add, ctx);
 	if (kinds & SHL_N_SYSCALL) {
 		unsigned int k, count = 0;
 		const struct systab_entry *e =

@@ -57,6 +57,7 @@ struct shl_prog *shl_prog_compile(struct shell *sh, const char *name,
 
 	diag_init(&d, name, src, len, diags);
 	img = sysletc_compile(src, len, &copt, &d);
+	diag_flush(&d);
 	if (!img) {
 		if (!d.errors)	/* the compiler always says why; be safe */
 			fprintf(diags, "%s: cannot compile\n", name);

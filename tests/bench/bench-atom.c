@@ -99,6 +99,53 @@ static double bare_sample(long n)
 	return t0;
 }
 
+#define ONE_BATCH	100
+
+/* ns per one-atom syslet, best of SAMPLES runs of ONE_BATCH of them:
+ * *exec by async_exec each, *batch by one syslet_exec_batch. */
+static int time_one(double *exec, double *batch)
+{
+	struct syslet_uatom *a = calloc(ONE_BATCH, sizeof(*a));
+	struct syslet_uatom **at = calloc(ONE_BATCH, sizeof(*at));
+	struct syslet_uatom **done = calloc(ONE_BATCH, sizeof(*done));
+	int *errs = calloc(ONE_BATCH, sizeof(*errs));
+	double t0, be = 1e9, bb = 1e9;
+	long ret = 0;
+	int status = -1;
+
+	if (!a || !at || !done || !errs)
+		goto out;
+	for (int i = 0; i < ONE_BATCH; i++) {
+		a[i].nr = SYS_getppid;
+		a[i].ret_ptr = &ret;
+		at[i] = &a[i];
+	}
+	for (int rep = 0; rep < SAMPLES; rep++) {
+		t0 = bench_now();
+		for (int i = 0; i < ONE_BATCH; i++)
+			if (sys_async_exec(&a[i]) != &a[i])
+				goto out;
+		t0 = bench_now() - t0;
+		be = t0 < be ? t0 : be;
+		t0 = bench_now();
+		if (syslet_exec_batch(at, ONE_BATCH, done, errs) != ONE_BATCH)
+			goto out;
+		t0 = bench_now() - t0;
+		bb = t0 < bb ? t0 : bb;
+	}
+	*exec = be * 1e9 / ONE_BATCH;
+	*batch = bb * 1e9 / ONE_BATCH;
+	status = ret == getppid() ? 0 : -1;
+out:
+	if (status)
+		fprintf(stderr, "bench: one-atom syslets did not run inline\n");
+	free(a);
+	free(at);
+	free(done);
+	free(errs);
+	return status;
+}
+
 /* ns per atom of @chain (@n atoms), best of @samples runs; with @bare,
  * a sample of as many bare calls after each, *bare their best. */
 static int time_chain(struct syslet_uatom *chain, int n, int samples,
@@ -181,7 +228,8 @@ int bench_atoms(const char *backend, struct bench_atom_costs *c)
 	if (time_chain(chain, PPID_CHAIN, SAMPLES, ring, &ret,
 		       &c->getppid_atom, &c->getppid_bare) ||
 	    time_chain(cold, PPID_COLD_CHAIN, PPID_COLD_SAMPLES, ring, &ret,
-		       &c->getppid_cold, NULL))
+		       &c->getppid_cold, NULL) ||
+	    time_one(&c->one_exec, &c->one_batch))
 		goto out;
 	status = 0;
 out:

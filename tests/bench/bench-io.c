@@ -346,7 +346,8 @@ long bench_syslets(const struct bench_files *f, const char *backend,
 	static struct syslet_obj *obj;
 	static pthread_mutex_t obj_lock = PTHREAD_MUTEX_INITIALIZER;
 	struct syslet_inst **inst;
-	struct syslet_uatom **ring, *first;
+	struct syslet_uatom **ring, **first_of, **done;
+	int *errs;
 	struct async_head_user ahu;
 	char err[256];
 	size_t pending = 0, head = 0;
@@ -364,7 +365,10 @@ long bench_syslets(const struct bench_files *f, const char *backend,
 	}
 	inst = calloc(f->nr, sizeof(*inst));
 	ring = calloc(f->nr, sizeof(*ring));
-	if (!inst || !ring)
+	first_of = calloc(f->nr, sizeof(*first_of));
+	done = calloc(f->nr, sizeof(*done));
+	errs = calloc(f->nr, sizeof(*errs));
+	if (!inst || !ring || !first_of || !done || !errs)
 		return -1;
 	for (size_t i = 0; i < f->nr; i++) {
 		inst[i] = syslet_obj__instantiate(obj, err, sizeof(err));
@@ -394,18 +398,30 @@ long bench_syslets(const struct bench_files *f, const char *backend,
 		bench_ready(f);
 		return -1;
 	}
+	for (size_t i = 0; i < f->nr; i++)
+		first_of[i] = syslet_inst__entry(inst[i], "readfile");
 	bench_ready(f);
 	bench_clock_start(&c);
-	for (size_t i = 0; i < f->nr; i++) {
-		errno = 0;
-		first = syslet_inst__entry(inst[i], "readfile");
-		if (!sys_async_exec(first)) {
-			if (errno) {
-				perror("bench: async_exec");
+	/* All of them in one call, as a program submitting many would
+	 * (the per-call price of async_exec is then paid once); a signal
+	 * may end a batch early. */
+	for (size_t i = 0; i < f->nr;) {
+		long k = syslet_exec_batch(first_of + i, f->nr - i, done + i,
+					   errs + i);
+
+		if (k < 0) {
+			perror("bench: syslet_exec_batch");
+			return -1;
+		}
+		for (size_t m = i; m < i + (size_t)k; m++) {
+			if (errs[m]) {
+				fprintf(stderr, "bench: async_exec: %s\n",
+					strerror(errs[m]));
 				return -1;
 			}
-			pending++;
+			pending += !done[m];
 		}
+		i += (size_t)k;
 	}
 	while (pending) {
 		if (!ring[head]) {
@@ -426,5 +442,8 @@ long bench_syslets(const struct bench_files *f, const char *backend,
 	}
 	free(inst);
 	free(ring);
+	free(first_of);
+	free(done);
+	free(errs);
 	return total;
 }

@@ -535,6 +535,10 @@ int main(int argc, char **argv)
 		       backends[b], ac[b].umem, ac[b].getppid_atom,
 		       ac[b].getppid_cold, ac[b].getppid_bare,
 		       ac[b].getppid_atom / ac[b].getppid_bare);
+		printf("  %-6s a one-atom getppid syslet: %7.1f ns by "
+		       "async_exec, %7.1f ns in batches of 100 "
+		       "(syslet_exec_batch)\n", backends[b], ac[b].one_exec,
+		       ac[b].one_batch);
 	}
 
 	printf("\ntargets (bare getppid %.1f ns)\n", bare);

@@ -59,7 +59,7 @@ long bench_threads(const struct bench_files *f, struct bench_time *t);
 long bench_uring(const struct bench_files *f, size_t depth,
 		 struct bench_time *t);
 /* One instance of readfile.slo per file on syslet backend @backend, all
- * submitted before the first completion is reaped; -1 (and a message)
+ * submitted (syslet_exec_batch) before the first completion is reaped; -1 (and a message)
  * when the backend cannot run here. */
 long bench_syslets(const struct bench_files *f, const char *backend,
 		   struct bench_time *t);
@@ -75,6 +75,9 @@ struct bench_atom_costs {
 	double	getppid_atom;	/* a getppid atom, chain in the caches */
 	double	getppid_cold;	/* the same, chain far bigger than them */
 	double	getppid_bare;	/* the bare syscall */
+	/* A syslet of one getppid atom, per syslet: by async_exec, and in
+	 * batches (syslet_exec_batch): what entering the engine costs. */
+	double	one_exec, one_batch;
 };
 /* On backend @backend (the bare call is measured on its own). */
 int bench_atoms(const char *backend, struct bench_atom_costs *c);

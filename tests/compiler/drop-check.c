@@ -56,12 +56,8 @@ static unsigned int finish(int drop, size_t *atoms, char **text,
 	L.p->entries[0].first_atom = a0;
 	L.p->nr_entries = 1;
 	lower_finish(&L);
-	/* lower_finish() leaves its messages queued for sysletc_front(). */
-	for (size_t i = 0; i < L.nr_msgs; i++) {
-		fputs(L.msgs[i].text, out);
-		free(L.msgs[i].text);
-	}
-	free(L.msgs);
+	/* lower_finish() leaves its records queued for the caller. */
+	diag_flush(&d);
 	fclose(out);
 	*atoms = L.p->nr_atoms;
 	*internal = d.internal;

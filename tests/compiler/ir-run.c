@@ -213,6 +213,7 @@ int main(int argc, char **argv)
 	}
 	diag_init(&d, file, src, len, stdout);
 	p = sysletc_front(src, len, &opt, &d);
+	diag_flush(&d);
 	if (!p) {
 		free(src);
 		return 1;

@@ -27,18 +27,21 @@ static int one(const char *path, const char *src, size_t len, int profile,
 
 	diag_init(&d, path, src, len, quiet);
 	p = sysletc_front(src, len, &opt, &d);
+	diag_flush(&d);
 	fclose(quiet);
 	free(sink);
 	if (!p)
 		return 0;	/* e.g. socket() on i386-2007 */
 	diag_init(&d, path, src, len, stderr);
 	if (ir_layout(p, &d)) {
+		diag_flush(&d);
 		fprintf(stderr, "%s (%s): layout failed\n", path,
 			systab_profile_name(profile));
 		ir_program_free(p);
 		return 1;
 	}
 	img = ir_emit(p, &d);
+	diag_flush(&d);
 	if (!img) {
 		fprintf(stderr, "%s (%s): emit failed\n", path,
 			systab_profile_name(profile));

@@ -114,10 +114,12 @@ struct ref_ring {
 	unsigned long	waiting_atom;
 };
 
-/* ref.c: run the graph now in the arena, as the 2007 kernel would. */
+/* ref.c: run the graph now in the arena, as the 2007 kernel would; the
+ * first @no_thread ASYNC atoms find no parked thread (they run in the
+ * caller). */
 enum ref_status ref_run(const struct diff_arena *ar, unsigned long entry,
-			struct ref_ring *ring, struct diff_outcome *out,
-			const char **why);
+			unsigned long no_thread, struct ref_ring *ring,
+			struct diff_outcome *out, const char **why);
 /* The ring's user clears a slot and makes a library call: a completion
  * that waited for that slot goes in (the modelled difference). */
 void ref_ring_cleared(struct ref_ring *ring);

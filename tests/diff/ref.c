@@ -40,6 +40,8 @@ struct ref {
 	/* t->async_ready of 2007: set while the syslet still runs in the
 	 * caller; a hand-off clears it. */
 	bool			in_caller;
+	/* ASYNC atoms, in the caller, that find no parked thread. */
+	unsigned long		no_thread;
 	const char		*unsafe;
 	unsigned long		atoms;
 };
@@ -254,10 +256,19 @@ static long ref_call(struct ref *r, const struct ref_atom *atom)
  * async_schedule() / pick_new_async_head(): an ASYNC atom moves the rest
  * of the syslet to a cachemiss thread while the caller returns NULL.
  * Only the first hand-off counts: afterwards the chain already runs
- * away from the caller.  The driver's pool always has a thread ready.
+ * away from the caller.  pick_ready_cachemiss_thread() may find no
+ * thread ready (all of max_nr_threads busy, the last chain's not back
+ * yet): then the atom runs in the caller.  Whether that happens is
+ * timing, so the driver says how many ASYNC atoms find none (usually 0).
  */
 static void ref_async_schedule(struct ref *r)
 {
+	if (!r->in_caller)
+		return;
+	if (r->no_thread) {
+		r->no_thread--;
+		return;
+	}
 	r->in_caller = false;
 }
 
@@ -355,10 +366,11 @@ void ref_ring_cleared(struct ref_ring *ring)
  * end of the chain puts its last atom into the ring.
  */
 enum ref_status ref_run(const struct diff_arena *ar, unsigned long entry,
-			struct ref_ring *ring, struct diff_outcome *out,
-			const char **why)
+			unsigned long no_thread, struct ref_ring *ring,
+			struct diff_outcome *out, const char **why)
 {
-	struct ref r = { .ar = ar, .ring = ring, .in_caller = true };
+	struct ref r = { .ar = ar, .ring = ring, .in_caller = true,
+			 .no_thread = no_thread };
 	struct ref_atom atom, last_atom;
 	unsigned long uatom = entry, last_uatom = 0;
 	bool fault = false;

@@ -82,6 +82,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!p && !d.errors)
 			abort();	/* failure must always say why */
 		ir_program_free(p);
+		diag_flush(&d);
 		fclose(out);
 		/* An internal error is a bug even when reported: lowering
 		 * lost atoms without a diagnostic, or layout or emit found

@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "grammar/ast.h"
+#include "grammar/words.h"
 
 struct parsed {
 	struct ast_file	*f;
@@ -24,6 +25,7 @@ static struct parsed parse(const char *src)
 
 	diag_init(&d, "t.syslet", src, strlen(src), f);
 	r.errors = ast_parse(src, strlen(src), &d, &r.f);
+	diag_flush(&d);
 	fclose(f);
 	return r;
 }
@@ -195,11 +197,137 @@ static void test_nul_and_binary(void **state)
 	(void)state;
 	diag_init(&d, "t.syslet", src, sizeof(src) - 1, f);
 	r.errors = ast_parse(src, sizeof(src) - 1, &d, &r.f);
+	diag_flush(&d);
 	fclose(f);
 	assert_true(r.errors >= 3);
 	assert_non_null(strstr(r.out, "stray byte 0x00"));
 	assert_non_null(strstr(r.out, "stray byte 0xff"));
 	done(&r);
+}
+
+/* The scanner takes its keywords from the table: each one is refused
+ * as a name, each element type is a name except before a name. */
+static void test_words(void **state)
+{
+	size_t n, i;
+	const struct ast_word *w = ast_words(&n);
+	char src[128];
+
+	(void)state;
+	assert_true(n >= 28);
+	for (i = 0; i < n; i++) {
+		struct parsed r;
+
+		snprintf(src, sizeof(src), "var %s;\n", w[i].name);
+		r = parse(src);
+		if (w[i].cls == AST_WORD_ELEM) {
+			assert_int_equal(r.errors, 0);
+			assert_string_equal(r.f->decls->name, w[i].name);
+			done(&r);
+			snprintf(src, sizeof(src), "%s\n x[2];\n", w[i].name);
+			r = parse(src);
+			assert_int_equal(r.errors, 0);
+			assert_string_equal(r.f->decls->type, w[i].name);
+		} else {
+			assert_true(r.errors > 0);
+		}
+		done(&r);
+		assert_ptr_equal(ast_word_find(w[i].name, strlen(w[i].name)),
+				 &w[i]);
+	}
+	assert_null(ast_word_find("syncfs", 6));
+	assert_null(ast_word_find("u", 1));
+	/* sync( is the system call, a name. */
+	{
+		struct parsed r = parse("syslet s() { sync (); sync x(); }\n");
+
+		assert_int_equal(r.errors, 0);
+		done(&r);
+	}
+}
+
+/* Whether input is complete, as the shell asks it line by line. */
+static void test_probe(void **state)
+{
+	static const struct {
+		const char		*src;
+		enum ast_unit		unit;
+		enum ast_probe_status	status;
+		int			depth, in_comment, wants_stmt;
+	} cases[] = {
+		{ "x = 1;", AST_UNIT_STMTS, AST_PROBE_OK, 0, 0, 0 },
+		{ "x = 1", AST_UNIT_STMTS, AST_PROBE_EOF, 0, 0, 0 },
+		{ "if (x)", AST_UNIT_STMTS, AST_PROBE_EOF, 0, 0, 1 },
+		{ "if (x) a(); else", AST_UNIT_STMTS, AST_PROBE_EOF, 0, 0, 1 },
+		{ "while (x) {\n a();", AST_UNIT_STMTS, AST_PROBE_EOF, 1, 0, 1 },
+		{ "do a();", AST_UNIT_STMTS, AST_PROBE_EOF, 0, 0, 0 },
+		{ "foo(;", AST_UNIT_STMTS, AST_PROBE_ERROR, 0, 0, 0 },
+		{ "\"abc", AST_UNIT_STMTS, AST_PROBE_ERROR, 0, 0, 0 },
+		{ "a(); /* more", AST_UNIT_STMTS, AST_PROBE_EOF, 0, 1, 0 },
+		{ "}", AST_UNIT_STMTS, AST_PROBE_ERROR, -1, 0, 0 },
+		{ "var x", AST_UNIT_FILE, AST_PROBE_EOF, 0, 0, 0 },
+		{ "var x;", AST_UNIT_FILE, AST_PROBE_OK, 0, 0, 0 },
+		{ "syslet f() {", AST_UNIT_FILE, AST_PROBE_EOF, 1, 0, 1 },
+		{ "x = 1;", AST_UNIT_FILE, AST_PROBE_ERROR, 0, 0, 0 },
+	};
+	struct ast_file *f;
+	struct ast_probe r;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ast_probe(cases[i].src, strlen(cases[i].src), cases[i].unit,
+			  &r, NULL);
+		if (r.status != cases[i].status || r.depth != cases[i].depth ||
+		    r.in_comment != cases[i].in_comment ||
+		    r.wants_stmt != cases[i].wants_stmt)
+			fail_msg("'%s': status %d depth %d comment %d stmt %d",
+				 cases[i].src, r.status, r.depth, r.in_comment,
+				 r.wants_stmt);
+	}
+	ast_probe("fd = open(\"f\", 0);", 18, AST_UNIT_STMTS, &r, &f);
+	assert_int_equal(r.status, AST_PROBE_OK);
+	assert_int_equal(f->stmts->kind, AST_S_EXPR);
+	assert_int_equal(f->stmts->expr->kind, AST_ASSIGN);
+	assert_string_equal(f->stmts->expr->l->name, "fd");
+	ast_file_free(f);
+}
+
+/* Braces counted by the scanner: not in strings or comments. */
+static void test_brace_balance(void **state)
+{
+	const char *s = "{ \"}\" '}' /* } */ // }\n{";
+	int c = 0;
+
+	(void)state;
+	assert_int_equal(ast_brace_balance(s, strlen(s), &c), 2);
+	assert_int_equal(c, 0);
+	s = "{ /* {";
+	assert_int_equal(ast_brace_balance(s, strlen(s), &c), 1);
+	assert_int_equal(c, 1);
+	s = "} */ }";
+	assert_int_equal(ast_brace_balance(s, strlen(s), &c), -1);
+	assert_int_equal(c, 0);
+}
+
+static void add_name(void *ctx, const char *name)
+{
+	char *buf = ctx;
+
+	strcat(buf, name);
+	strcat(buf, " ");
+}
+
+/* Names as the scanner reads them: not keywords, strings or comments;
+ * an element type is a name only where it is not a type. */
+static void test_scan_names(void **state)
+{
+	const char *s = "word a[2]; x = u32(y) + sizeof(buf) /* z */; "
+			"f(\"w\", word, sync); sync(); sync stop;";
+	char buf[256] = "";
+
+	(void)state;
+	ast_scan_names(s, strlen(s), add_name, buf);
+	assert_string_equal(buf, "a x u32 y buf f word sync ");
 }
 
 int main(void)
@@ -212,6 +340,10 @@ int main(void)
 		cmocka_unit_test(test_errors_all_reported),
 		cmocka_unit_test(test_crlf),
 		cmocka_unit_test(test_nul_and_binary),
+		cmocka_unit_test(test_words),
+		cmocka_unit_test(test_probe),
+		cmocka_unit_test(test_brace_balance),
+		cmocka_unit_test(test_scan_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

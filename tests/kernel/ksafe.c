@@ -770,7 +770,7 @@ static int kt_case_freeze_chain(void)
 	return kt_freeze(1);
 }
 
-/* ---- 5. the TID: not moved (kernel-patch/README), as documented ----- */
+/* ---- 6. the TID: not moved (kernel-patch/README), as documented ----- */
 
 /*
  * The TID does not move with the user context: after a hand-off the
@@ -913,6 +913,54 @@ static int kt_case_tid_robust(void)
 	return KT_PASS;
 }
 
+/* ---- values that look like restart codes ---------------------------- */
+
+/*
+ * umem_add returns a sum, and a sum may be -512 (-ERESTARTSYS) or
+ * another restart code: with no signal pending it is a value, stored as
+ * it is, and the atom runs once, in the caller and in a worker alike.
+ * The kernel once stored -EINTR in the caller and, in a worker, ran the
+ * atom again (added again; umem_add(p, 0) on -512 never ended).
+ */
+static int kt_case_restart_values(void)
+{
+	static const long sums[] = { -512, -513, -514, -516 };
+	static unsigned long cell, inc;
+	static unsigned long *cellp = &cell;
+	unsigned int i, bad = 0;
+
+	if (kt_register(8, -1UL))
+		return KT_FAIL;
+	for (i = 0; i < 3 * sizeof(sums) / sizeof(sums[0]); i++) {
+		long sum = sums[i % 4], r;
+		int async = i >= 4, read = i >= 8;
+
+		cell = (unsigned long)(read ? sum : sum - 1);
+		inc = read ? 0 : 1;
+		kt_atom(&kt_a[0], async ? SYSLET_ASYNC : 0, K_UMEM, &kt_ret,
+			NULL, (unsigned long *)&cellp, &inc, NULL, NULL);
+		kt_ret = -12345;
+		r = K_EXEC(&kt_a[0]);
+		if (r == 0 && kt_pop() != &kt_a[0]) {
+			kt_note("umem_add to %ld (%s): no completion", sum,
+				read ? "read in a worker" : "in a worker");
+			bad++;
+			continue;
+		}
+		if (r != (async ? 0 : (long)&kt_a[0]) || kt_ret != sum ||
+		    cell != (unsigned long)sum) {
+			kt_note("umem_add to %ld (%s): async_exec %ld, atom %ld, "
+				"cell %ld", sum, read ? "read in a worker" :
+				async ? "in a worker" : "in the caller", r,
+				kt_ret, (long)cell);
+			bad++;
+		}
+	}
+	KT_CHECK(!bad, "%u of %u umem_add atoms not stored as their value",
+		 bad, i);
+	return KT_PASS;
+}
+
 static const struct kt_case kt_cases[] = {
 	{ "hand-off: a seccomp filter installed after the pool stays, and the filtered call is not run",
 	  kt_case_seccomp },
@@ -939,6 +987,8 @@ static const struct kt_case kt_cases[] = {
 	{ "freezer: cgroup.freeze with a pool parked", kt_case_freeze_parked, 40 },
 	{ "freezer: cgroup.freeze while a chain runs, which runs to its end",
 	  kt_case_freeze_chain, 60 },
+	{ "results: umem_add sums of -512..-516 are values, stored once, in the caller and in a worker",
+	  kt_case_restart_values },
 	{ "tid (documented): gettid() changes across a hand-off", kt_case_tid_changes },
 	{ "tid (documented): a contended PI mutex locked after a hand-off is not released by its unlock",
 	  kt_case_tid_pi },

@@ -24,9 +24,25 @@ consts() {
 }
 # One block left open, a line at a time: each line rescanned the block.
 braces() { awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) print "{" }' >"$2"; }
+# Typed arrays and statements that use them: the parser says what a
+# declaration defines (the shell's own lexer missed `word a[2];`, and
+# every statement was compiled again after all the declarations).
+arrays() {
+	awk -v n="$1" 'BEGIN { for (i = 0; i < n / 2; i++)
+		printf "word a%d[2];\na%d[1] = %d;\n", i, i, i }' >"$2"
+}
+# A syslet typed line by line, braces opening and closing on each line:
+# the parser is asked once its own braces close, not at every line.
+body() {
+	awk -v n="$1" 'BEGIN { print "var x;"; print "syslet f() {"
+		for (i = 0; i < n; i++) print "\tif (x) { getpid(); }"
+		print "}" }' >"$2"
+}
 
 linear_check "shell: var per line" vars session 500
 linear_check "shell: declare, assign, print" mixed session 500
 linear_check "shell: a chain of constants" consts session 500
 linear_check "shell: an open block" braces session 20000
+linear_check "shell: a syslet line by line" body session 1000
+linear_check "shell: typed arrays" arrays session 500
 exit 0

@@ -110,6 +110,78 @@ static void assert_same_behaviour(struct ir_program *p)
 	}
 }
 
+/* The builder grows as needed: more atoms, cells and labels than the
+ * fixed 256 the tests' own builder had room for. */
+static void test_big(void **state)
+{
+	struct ir_program *p = irb_new(SYSTAB_X86_64);
+	enum { N = 1000 };
+	char name[32];
+
+	(void)state;
+	for (int i = 0; i < N; i++) {
+		int c = irb_cell(p, IR_CELL_VAR, NULL, i);
+
+		irb_atom(p, SYSLET_STOP_ON_NEGATIVE, "getpid", c, NULL,
+			 i + 1 < N ? i + 1 : IR_NONE, IR_NONE, "a");
+		snprintf(name, sizeof(name), "s.l%d", i);
+		irb_label(p, name, i);
+	}
+	irb_entry(p, "s", 0);
+	assert_same_behaviour(p);
+	assert_int_equal(p->nr_atoms, N);
+	assert_int_equal(p->nr_labels, N);
+	assert_string_equal(p->labels[N - 1].name, "s.l999");
+	irb_free(p);
+}
+
+/* The front end's passes over the IR, each alone (ir-pass.c). */
+static void test_passes(void **state)
+{
+	struct ir_program *p = irb_new(SYSTAB_X86_64);
+	int a0, a1, a2, a3, used, unused;
+
+	(void)state;
+	used = irb_cell(p, IR_CELL_CONST, NULL, 1);
+	unused = irb_cell(p, IR_CELL_CONST, NULL, 2);
+	irb_cell(p, IR_CELL_VAR, "s.x", 0);
+	/* a0 tests, but both ways lead to a2; a1 is reached by nothing. */
+	a0 = irb_atom(p, SYSLET_STOP_ON_ZERO | SKIP, "getpid", IR_NONE,
+		      ARGS(used), 2, 2, "a0");
+	a1 = irb_atom(p, 0, "getppid", IR_NONE, ARGS(unused), 2, IR_NONE,
+		      "a1");
+	/* a2 skips to the end: a plain stop; a3 ends either way. */
+	a2 = irb_atom(p, SYSLET_STOP_ON_NEGATIVE | SKIP, "getpid", IR_NONE,
+		      NULL, 3, IR_NONE, "a2");
+	a3 = irb_atom(p, SYSLET_STOP_ON_NEGATIVE, "getpid", IR_NONE, NULL,
+		      IR_NONE, IR_NONE, "a3");
+	irb_entry(p, "s", a0);
+	irb_label(p, "s.dead", a1);
+	irb_label(p, "s.last", a3);
+
+	assert_int_equal(ir_tidy_branches(p), 0);
+	assert_int_equal(p->atoms[a0].flags, 0);
+	assert_int_equal(p->atoms[a0].skip, IR_NONE);
+	assert_int_equal(p->atoms[a2].flags, SYSLET_STOP_ON_NEGATIVE);
+	assert_int_equal(p->atoms[a3].flags, 0);
+
+	assert_int_equal(ir_drop_unreachable(p), 0);
+	assert_int_equal(p->nr_atoms, 3);
+	assert_string_equal(p->atoms[1].text, "a2");
+	assert_int_equal(p->atoms[0].next, 1);
+	assert_int_equal(p->atoms[1].next, 2);
+	assert_int_equal(p->nr_labels, 1);
+	assert_string_equal(p->labels[0].name, "s.last");
+	assert_int_equal(p->labels[0].atom, 2);
+
+	assert_int_equal(ir_tidy_cells(p), 0);
+	assert_int_equal(p->nr_cells, 2);	/* s.x, then $1 */
+	assert_string_equal(p->cells[0].name, "s.x");
+	assert_int_equal(p->cells[1].value, 1);
+	assert_int_equal(p->atoms[0].args[0], 1);
+	irb_free(p);
+}
+
 static void test_straight(void **state)
 {
 	struct ir_program *p = irb_new(SYSTAB_X86_64);
@@ -300,6 +372,7 @@ static void test_bad_ir(void **state)
 		 -3, "a");
 	irb_entry(p, "s", 0);
 	assert_int_equal(ir_layout(p, &d), -1);
+	diag_flush(&d);
 	fclose(out);
 	assert_non_null(strstr(buf, "internal error"));
 	free(buf);
@@ -322,6 +395,7 @@ static void test_emit_checks(void **state)
 	irb_entry(p, "s", 0);
 	assert_int_equal(ir_layout(p, &d), 0);
 	assert_null(ir_emit(p, &d));
+	diag_flush(&d);
 	fclose(out);
 	assert_non_null(strstr(buf, "two stop flags"));
 	free(buf);
@@ -332,6 +406,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_straight),
+		cmocka_unit_test(test_big),
+		cmocka_unit_test(test_passes),
 		cmocka_unit_test(test_if_else),
 		cmocka_unit_test(test_or_join),
 		cmocka_unit_test(test_three_way_join),

@@ -19,6 +19,20 @@ expect_eq "bad warning" 2 "$(status $SYSLETC -Wbogus "$ex/cat.syslet")"
 expect_eq "missing -o argument" 2 "$(status $SYSLETC "$ex/cat.syslet" -o)"
 expect_eq "two inputs" 2 "$(status $SYSLETC "$ex/cat.syslet" "$ex/hello.syslet")"
 expect_eq "-S with --dot" 2 "$(status $SYSLETC -S --dot "$ex/cat.syslet")"
+# --dump=ir prints the front end's IR, as the front end's goldens see it.
+expect_eq "--dump=ir" 0 "$(status $SYSLETC --dump=ir "$ex/cat.syslet")"
+"$top_builddir/tests/compiler/front-dump" --ir "$ex/cat.syslet" >want.txt ||
+	fail "front-dump --ir failed"
+cmp -s out.txt want.txt || fail "--dump=ir differs from the front end's IR"
+[ ! -e cat.slo ] || fail "--dump=ir wrote an image"
+expect_eq "--dump=layout" 0 "$(status $SYSLETC --dump=layout "$ex/cat.syslet")"
+grep -q '^entry cat a0$' out.txt || fail "--dump=layout: $(cat out.txt)"
+expect_eq "--dump=bogus" 2 "$(status $SYSLETC --dump=bogus "$ex/cat.syslet")"
+grep -q "unknown stage '--dump=bogus'" err.txt || fail "--dump=bogus message"
+expect_eq "--dump with -S" 2 "$(status $SYSLETC --dump=ir -S "$ex/cat.syslet")"
+printf 'syslet s() { opne(); }\n' >bad.syslet
+expect_eq "--dump=ir of a bad program" 1 "$(status $SYSLETC --dump=ir bad.syslet)"
+[ ! -s out.txt ] || fail "--dump=ir printed IR of a bad program"
 expect_eq "missing file" 1 "$(status $SYSLETC nonexistent.syslet)"
 grep -q 'nonexistent.syslet: No such file' err.txt || fail "missing file message"
 mkdir adir

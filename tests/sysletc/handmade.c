@@ -89,8 +89,10 @@ int main(int argc, char **argv)
 	}
 	diag_init(&d, "hand.syslet", "", 0, stderr);
 	p = cat(profile);
-	if (ir_layout(p, &d) || !(img = ir_emit(p, &d)))
+	if (ir_layout(p, &d) || !(img = ir_emit(p, &d))) {
+		diag_flush(&d);
 		return 1;
+	}
 	fd = open(argv[2], O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0 || slo_image_write(img, fd, err, sizeof(err))) {
 		fprintf(stderr, "handmade: %s\n", fd < 0 ? "cannot open" : err);

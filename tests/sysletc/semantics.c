@@ -431,6 +431,7 @@ static int check(const char *path, int profile)
 	/* Sources a profile cannot compile are skipped quietly. */
 	diag_init(&d, path, src, len, devnull);
 	p = sysletc_front(src, len, &opt, &d);
+	diag_flush(&d);
 	if (!p || d.errors) {
 		/* Calls the profile lacks: not this test's business. */
 		ir_program_free(p);
@@ -459,6 +460,7 @@ static int check(const char *path, int profile)
 						  s, dall[e][s]);
 	}
 	if (ir_layout(p, &d) || !(img = ir_emit(p, &d))) {
+		diag_flush(&d);
 		fprintf(stderr, "semantics: %s: layout or emit failed\n", path);
 		bad = 1;
 		goto out;

@@ -1,0 +1,241 @@
+/* batch.c: syslet_exec_batch() runs syslets as that many async_exec calls would: results, -EFAULT, async ones, a signal that ends one, no ring. */
+#include "helpers.h"
+#include <signal.h>
+#include <sys/mman.h>
+
+/*
+ * A batch is N calls of async_exec for the price of one: the same
+ * results, the same -EFAULT for an atom that cannot be read (also after
+ * the program put its own SIGSEGV handler in, the EFAULT promise), async
+ * syslets completing into the ring, and, on the user-space backends, a
+ * syslet that a signal ends ends the batch after it, so that the
+ * handler runs before the rest start.
+ */
+
+#define N	16
+
+static volatile sig_atomic_t got;
+
+static void on_sig(int sig)
+{
+	got = sig;
+}
+
+static void on_segv(int sig)
+{
+	(void)sig;
+	_exit(3);	/* the engine's fault reached the program */
+}
+
+/* getppid, then getpid into its cells. */
+struct two {
+	struct syslet_uatom	a[2];
+	long			ppid, pid;
+};
+
+static void two_build(struct two *t, unsigned long flags)
+{
+	memset(t, 0, sizeof(*t));
+	t->ppid = t->pid = -1;
+	rt_atom(&t->a[0], SYS_getppid, &t->ppid, flags, &t->a[1], NULL, NULL,
+		NULL);
+	rt_atom(&t->a[1], SYS_getpid, &t->pid, 0, NULL, NULL, NULL, NULL);
+}
+
+static int user_space(void)
+{
+	const char *b = syslet_backend_name();
+
+	return b && strcmp(b, "kernel");
+}
+
+/* Inline syslets, one with an unreadable argument in the middle. */
+static void results(void *bad)
+{
+	struct syslet_uatom *ring[N], *atoms[N], *done[N];
+	struct async_head_user ahu;
+	struct two t[N];
+	int errs[N];
+	long n;
+
+	rt_register(&ahu, ring, N, -1UL);
+	for (int i = 0; i < N; i++) {
+		two_build(&t[i], 0);
+		atoms[i] = &t[i].a[0];
+	}
+	/* Syslet 5's second atom reads its argument from an unmapped page. */
+	t[5].a[1].nr = SYS_close;
+	t[5].a[1].arg_ptr[0] = bad;
+	memset(errs, 0x55, sizeof(errs));
+	n = syslet_exec_batch(atoms, N, done, errs);
+	rt_check(n == N, "ran %ld of %d: %s", n, N, strerror(errno));
+	for (int i = 0; i < N && n == N; i++) {
+		if (i == 5) {
+			rt_check(!done[i] && errs[i] == EFAULT &&
+				 t[i].ppid == getppid() && t[i].pid == -1,
+				 "bad syslet: %p errno %d ppid %ld pid %ld",
+				 (void *)done[i], errs[i], t[i].ppid, t[i].pid);
+			continue;
+		}
+		rt_check(done[i] == &t[i].a[1] && !errs[i] &&
+			 t[i].ppid == getppid() && t[i].pid == getpid(),
+			 "syslet %d: %p errno %d ppid %ld pid %ld", i,
+			 (void *)done[i], errs[i], t[i].ppid, t[i].pid);
+	}
+	rt_check(syslet_exec_batch(atoms, 0, done, errs) == 0, "n 0");
+	rt_unregister(&ahu);
+}
+
+/* The program's own SIGSEGV handler, put in after the first call: a bad
+ * atom in a batch still gives EFAULT. */
+static void own_handler(void *bad)
+{
+	struct syslet_uatom *ring[N], *atoms[2], *done[2];
+	struct async_head_user ahu;
+	struct sigaction sa;
+	struct two t[2];
+	int errs[2];
+	long n;
+
+	rt_register(&ahu, ring, N, -1UL);
+	two_build(&t[0], 0);
+	sys_async_exec(&t[0].a[0]);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_segv;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGSEGV, &sa, NULL);
+	two_build(&t[0], 0);
+	two_build(&t[1], 0);
+	atoms[0] = &t[0].a[0];
+	atoms[1] = bad;
+	n = syslet_exec_batch(atoms, 2, done, errs);
+	rt_check(n == 2 && done[0] == &t[0].a[1] && !errs[0] && !done[1] &&
+		 errs[1] == EFAULT, "own SIGSEGV handler: n %ld, %p %d, %p %d",
+		 n, (void *)done[0], errs[0], (void *)done[1], errs[1]);
+	signal(SIGSEGV, SIG_DFL);
+	rt_unregister(&ahu);
+}
+
+/* ASYNC syslets: NULL and errno 0, then their completions, each once. */
+static void async_ones(void)
+{
+	struct syslet_uatom *ring[N], *atoms[N], *done[N], *out[N];
+	struct async_head_user ahu;
+	unsigned long idx = 0, seen = 0;
+	struct two t[N];
+	int errs[N];
+	long n;
+
+	rt_register(&ahu, ring, N, -1UL);
+	for (int i = 0; i < N; i++) {
+		two_build(&t[i], i % 2 ? SYSLET_ASYNC : 0);
+		atoms[i] = &t[i].a[0];
+	}
+	n = syslet_exec_batch(atoms, N, done, errs);
+	rt_check(n == N, "async: ran %ld", n);
+	for (int i = 0; i < N; i++)
+		rt_check(!errs[i] && (i % 2 ? !done[i] || done[i] == &t[i].a[1]
+				      : done[i] == &t[i].a[1]),
+			 "async: syslet %d: %p errno %d", i, (void *)done[i],
+			 errs[i]);
+	for (int i = 0; i < N; i++)
+		if (!done[i])
+			seen++;
+	while (seen) {
+		unsigned long k = rt_drain(ring, N, &idx, out, N);
+
+		for (unsigned long j = 0; j < k; j++)
+			rt_check(out[j]->nr == SYS_getpid,
+				 "async: completion %p", (void *)out[j]);
+		seen = k > seen ? 0 : seen - k;
+		if (seen)
+			sys_async_wait(1);
+	}
+	for (int i = 0; i < N; i++)
+		rt_check(t[i].pid == getpid(), "async: syslet %d pid %ld", i,
+			 t[i].pid);
+	rt_unregister(&ahu);
+}
+
+/* Syslet 3 signals its own thread: the user-space backends end the batch
+ * after it, and the handler has run when the call returns. */
+struct sig {
+	struct syslet_uatom	a[3];
+	unsigned long		pid, tid, sig;
+	long			r;
+};
+
+static void signal_ends(void)
+{
+	struct syslet_uatom *ring[N], *atoms[N], *done[N];
+	struct async_head_user ahu;
+	struct two t[N];
+	struct sig s;
+	int errs[N];
+	long n;
+
+	signal(SIGUSR1, on_sig);
+	got = 0;
+	rt_register(&ahu, ring, N, -1UL);
+	for (int i = 0; i < N; i++) {
+		two_build(&t[i], 0);
+		atoms[i] = &t[i].a[0];
+	}
+	memset(&s, 0, sizeof(s));
+	s.sig = SIGUSR1;
+	rt_atom(&s.a[0], SYS_getpid, (long *)&s.pid, 0, &s.a[1], NULL, NULL,
+		NULL);
+	rt_atom(&s.a[1], SYS_gettid, (long *)&s.tid, 0, &s.a[2], NULL, NULL,
+		NULL);
+	rt_atom(&s.a[2], SYS_tgkill, &s.r, 0, NULL, &s.pid, &s.tid, &s.sig);
+	atoms[3] = &s.a[0];
+	n = syslet_exec_batch(atoms, N, done, errs);
+	rt_check(got == SIGUSR1, "the handler did not run by the return");
+	rt_check(done[3] == &s.a[2] && !errs[3] && s.r == 0,
+		 "signalling syslet: %p errno %d tgkill %ld", (void *)done[3],
+		 errs[3], s.r);
+	if (user_space()) {
+		rt_check(n == 4, "ran %ld, not up to the signalled one", n);
+		for (int i = 4; i < N; i++)
+			rt_check(t[i].ppid == -1, "syslet %d ran", i);
+		/* The caller goes on with the rest. */
+		n = syslet_exec_batch(atoms + 4, N - 4, done + 4, errs + 4);
+		rt_check(n == N - 4, "the rest: ran %ld", n);
+	} else {
+		rt_check(n == N, "ran %ld", n);
+	}
+	for (int i = 0; i < N; i++)
+		rt_check(i == 3 || t[i].pid == getpid(), "syslet %d pid %ld",
+			 i, t[i].pid);
+	rt_unregister(&ahu);
+	signal(SIGUSR1, SIG_DFL);
+}
+
+static void no_ring(void)
+{
+	struct two t;
+	struct syslet_uatom *atoms[1] = { &t.a[0] }, *done[1];
+	int errs[1];
+
+	two_build(&t, 0);
+	errno = 0;
+	rt_check(syslet_exec_batch(atoms, 1, done, errs) == -EINVAL &&
+		 errno == EINVAL, "no ring: errno %d", errno);
+}
+
+int main(void)
+{
+	void *bad;
+
+	rt_init();
+	bad = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (bad == MAP_FAILED)
+		rt_die("mmap: %s", strerror(errno));
+	munmap(bad, 4096);
+	no_ring();
+	results(bad);
+	async_ones();
+	signal_ends();
+	own_handler(bad);
+	return rt_done("batch");
+}
