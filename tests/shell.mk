@@ -18,6 +18,6 @@ TESTS += tests/shell/names
 tests_shell_names_SOURCES = tests/shell/names.c $(shell_sources) \
 	src/run/run.h src/run/load.c src/run/exec.c src/run/trace.c \
 	src/run/trace.h src/run/decode.c src/run/decode.h src/run/input.c \
-	src/run/input.h src/run/span.c
+	src/run/input.h src/run/span.c src/run/qualify.c src/run/qualify.h
 tests_shell_names_LDADD = $(syslet_run_LDADD)
 endif

@@ -46,7 +46,9 @@ void bench_clock_start(struct bench_clock *c)
 void bench_clock_stop(const struct bench_clock *c, struct bench_time *t)
 {
 	t->wall = bench_now() - c->wall;
-	t->cpu = cpu_now() - c->cpu;
+	t->cpu_from = c->cpu;
+	t->cpu_to = cpu_now();
+	t->cpu = t->cpu_to - c->cpu;
 }
 
 struct split {
@@ -85,7 +87,7 @@ long bench_split(const struct bench_files *f, int nthreads,
 	pthread_t tid[64];
 	pthread_barrier_t start;
 	long total = 0;
-	double t0, cpu0;
+	double t0, cpu0 = -1, cpu1 = -1;
 	int n = nthreads < 64 ? nthreads : 64;
 
 	pthread_barrier_init(&start, NULL, (unsigned)n + 1);
@@ -107,9 +109,6 @@ long bench_split(const struct bench_files *f, int nthreads,
 	 * end, as each measured them: this thread may well be scheduled
 	 * late on a loaded machine. */
 	pthread_barrier_wait(&start);
-	/* CPU time: the whole process's, from the start of every thread's
-	 * run (set up before the barrier) to the end of the last one. */
-	cpu0 = cpu_now();
 	t0 = -1;
 	t->wall = 0;
 	for (int i = 0; i < n; i++) {
@@ -117,8 +116,15 @@ long bench_split(const struct bench_files *f, int nthreads,
 		total = s[i].got < 0 || total < 0 ? -1 : total + s[i].got;
 		if (t0 < 0 || s[i].started < t0)
 			t0 = s[i].started;
+		/* CPU time: the whole process's (it is one clock for all
+		 * threads), from the first one's start to the last one's
+		 * end, as they read it (not as this thread did, late). */
+		if (cpu0 < 0 || s[i].t.cpu_from < cpu0)
+			cpu0 = s[i].t.cpu_from;
+		if (s[i].t.cpu_to > cpu1)
+			cpu1 = s[i].t.cpu_to;
 	}
-	t->cpu = cpu_now() - cpu0;
+	t->cpu = cpu1 - cpu0;
 	for (int i = 0; i < n; i++)
 		if (s[i].started + s[i].t.wall - t0 > t->wall)
 			t->wall = s[i].started + s[i].t.wall - t0;

@@ -128,7 +128,7 @@ static double best_of(const struct cfg *c, const struct contender *k,
 
 	*cpu = -1;
 	for (int r = 0; r < (cold ? c->cold_reps : c->reps); r++) {
-		struct bench_time tm = { 0, 0 };
+		struct bench_time tm = { .wall = 0 };
 		long got;
 
 		if (cold)

@@ -33,6 +33,7 @@ double bench_now(void);
  */
 struct bench_time {
 	double	wall, cpu;
+	double	cpu_from, cpu_to;	/* the process's CPU clock then */
 };
 
 struct bench_clock {
