@@ -4,6 +4,7 @@
 
 #include "common/consts.h"
 #include "compiler/compiler.h"
+#include "compiler/sysletc.h"
 #include "grammar/words.h"
 
 /*

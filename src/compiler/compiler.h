@@ -67,10 +67,9 @@ const struct sysletc_builtin *sysletc_builtin_find(const char *name);
 size_t sysletc_builtin_list(char *buf, size_t len, unsigned int kind,
 			    bool elem_only);
 
-/* Every name the language gives a meaning before any declaration: the
- * keywords (grammar/words.c), the built-ins above and the predefined
- * constants (common/consts.c: O_RDONLY ...), some more than once. */
-void sysletc_words(void (*add)(void *ctx, const char *word), void *ctx);
+/* sysletc_words() (sysletc.h, builtins.c): the keywords
+ * (grammar/words.c), the built-ins above and the predefined constants
+ * (common/consts.c). */
 
 /* Front end: parse and lower one source.  Owned by grammar/ + lower.c. */
 struct ir_program *sysletc_front(const char *src, size_t len,

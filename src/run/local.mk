@@ -6,9 +6,9 @@ srun_sources = src/run/run.h src/run/load.c \
 	src/run/input.c src/run/input.h \
 	src/run/span.c src/run/qualify.c src/run/qualify.h
 syslet_run_SOURCES = src/run/main.c $(srun_sources)
-syslet_run_LDADD = src/lib/libsyslet.la src/compiler/libcompiler.la \
-	grammar/libgrammar.la src/image/libimage.la src/common/libcommon.la \
-	$(LIBELF_LIBS)
+# libcompiler.la brings the grammar, image model and common helpers it
+# is built from (its LIBADD), libsyslet.la its libelf and liburing.
+syslet_run_LDADD = src/lib/libsyslet.la src/compiler/libcompiler.la
 # libtool's -static: the uninstalled libraries are linked in from their
 # archives, so that ./syslet-run in the build tree is the program itself,
 # not a wrapper script that signals and timeout(1) would stop instead,

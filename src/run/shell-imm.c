@@ -7,8 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grammar/ast.h"
-#include "grammar/words.h"
+#include "compiler/sysletc.h"
 #include "run/run.h"
 #include "run/shell-exec.h"
 
@@ -335,17 +334,15 @@ static unsigned int shl_count_lines(const char *s)
 bool shl_is_decl(const char *text)
 {
 	const char *p = text + strspn(text, " \t\n");
-	const struct ast_word *w;
 	size_t n = 0;
+	int cls;
 
 	while (isalnum((unsigned char)p[n]) || p[n] == '_')
 		n++;
-	w = n ? ast_word_find(p, n) : NULL;
-	if (!w)
-		return false;
-	if (w->cls == AST_WORD_DECL)
+	cls = sysletc_word_class(p, n);
+	if (cls == SYSLETC_WORD_DECL)
 		return true;
-	if (w->cls != AST_WORD_ELEM || !p[n] || !strchr(" \t\n", p[n]))
+	if (cls != SYSLETC_WORD_ELEM || !p[n] || !strchr(" \t\n", p[n]))
 		return false;
 	p += n + strspn(p + n, " \t\n");
 	return isalpha((unsigned char)*p) || *p == '_';
@@ -354,19 +351,15 @@ bool shl_is_decl(const char *text)
 /* ---- What a text names ---------------------------------------------------- */
 
 /* Call fn for each name the file-scope declarations of text define, as
- * the parser reads them, with its kind (AST_D_*). */
+ * the parser reads them, with its kind (SYSLETC_NAME_*). */
 static void shl_decl_names(const char *text,
 			   void (*fn)(void *ctx, const char *name, int kind),
 			   void *ctx)
 {
-	struct ast_file *f = NULL;
-	struct ast_probe r;
+	struct sysletc_probe r = { .sz = sizeof(r), .name = fn, .ctx = ctx };
 
-	ast_probe(text, strlen(text), AST_UNIT_FILE, &r, &f);
-	for (const struct ast_decl *d = f ? f->decls : NULL; d; d = d->next)
-		if (d->name)
-			fn(ctx, d->name, d->kind);
-	ast_file_free(f);
+	if (sysletc_probe(text, strlen(text), SYSLETC_UNIT_FILE, &r))
+		abort();	/* sz is ours */
 }
 
 /* Remember the names a `const` declaration introduces, for completion. */
@@ -375,7 +368,7 @@ static void shl_note_const(void *ctx, const char *name, int kind)
 	struct shl_imm *m = ctx;
 	char **v;
 
-	if (kind != AST_D_CONST)
+	if (kind != SYSLETC_NAME_CONST)
 		return;
 	v = realloc(m->consts, (m->nconsts + 1) * sizeof(*v));
 	if (!v)
@@ -445,7 +438,7 @@ static unsigned int shl_closure(struct shl_imm *m, const char *text,
 		memset(m->mark, 0, m->ndecls * sizeof(*m->mark));
 		m->gen = 1;
 	}
-	ast_scan_names(text, strlen(text), shl_ref, &refs);
+	sysletc_scan_names(text, strlen(text), shl_ref, &refs);
 	/* Breadth first over what the picked ones name. */
 	for (k = 0; k < pk.n; k++) {
 		const struct shl_decl *d = &m->dv[pk.v[k]];
@@ -504,7 +497,7 @@ static void shl_add_decl(struct shl_imm *m, const char *text,
 		memset(m->mark, 0, (m->ndecls + 1) * sizeof(*m->mark));
 		m->gen = 1;
 	}
-	ast_scan_names(d->text, strlen(d->text), shl_ref, &refs);
+	sysletc_scan_names(d->text, strlen(d->text), shl_ref, &refs);
 	d->deps = pk.v;
 	d->ndeps = pk.n;
 	shl_decl_names(text, shl_def_name, m);
@@ -560,31 +553,38 @@ static struct shl_prog *shl_imm_build(struct shell *sh, const char *text,
  * An assignment to a name nobody declared declares it, as a shell does:
  * the parser says whether the first statement is `NAME = ...`.
  */
+struct shl_assign {
+	struct shell	*sh;
+	char		*name;
+};
+
+static void shl_assign_name(void *ctx, const char *name, int kind)
+{
+	struct shl_assign *a = ctx;
+
+	if (kind != SYSLETC_NAME_ASSIGNED || a->name ||
+	    shl_var_find(a->sh->imm, name) ||
+	    shl_map_get(&a->sh->imm->const_ix, name, NULL))
+		return;
+	a->name = strdup(name);
+	if (!a->name)
+		abort();
+}
+
 static char *shl_implicit_var(struct shell *sh, const char *text)
 {
 	struct shl_buf b = { 0 };
-	struct ast_file *f = NULL;
-	const struct ast_stmt *s;
-	const struct ast_expr *e;
-	struct ast_probe r;
-	char *name = NULL;
+	struct shl_assign a = { sh, NULL };
+	struct sysletc_probe r = { .sz = sizeof(r), .name = shl_assign_name,
+				   .ctx = &a };
 
 	shl_buf_puts(&b, text);
 	if (shl_ends_open(text))
 		shl_buf_puts(&b, ";");
-	ast_probe(b.s, b.len, AST_UNIT_STMTS, &r, &f);
+	if (sysletc_probe(b.s, b.len, SYSLETC_UNIT_STMTS, &r))
+		abort();	/* sz is ours */
 	shl_buf_free(&b);
-	s = f ? f->stmts : NULL;
-	e = s && s->kind == AST_S_EXPR ? s->expr : NULL;
-	if (e && e->kind == AST_ASSIGN && e->op == '=' && e->l &&
-	    e->l->kind == AST_NAME && !shl_var_find(sh->imm, e->l->name) &&
-	    !shl_map_get(&sh->imm->const_ix, e->l->name, NULL)) {
-		name = strdup(e->l->name);
-		if (!name)
-			abort();
-	}
-	ast_file_free(f);
-	return name;
+	return a.name;
 }
 
 /* The names a declaration defines, one after the other. */
@@ -677,7 +677,7 @@ out:
 static void shl_is_const(void *ctx, const char *name, int kind)
 {
 	(void)name;
-	*(bool *)ctx |= kind == AST_D_CONST;
+	*(bool *)ctx |= kind == SYSLETC_NAME_CONST;
 }
 
 static void shl_imm_declare(struct shell *sh, const char *text)

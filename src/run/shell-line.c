@@ -14,8 +14,7 @@
 #include <readline/readline.h>
 
 #include "common/outfile.h"
-#include "grammar/ast.h"
-#include "grammar/words.h"
+#include "compiler/sysletc.h"
 #include "run/shell-int.h"
 
 #define SHL_PROMPT	"syslet> "
@@ -319,26 +318,19 @@ static void shl_history_add(struct shell *sh, const char *text)
 static bool shl_if_open(const char *text)
 {
 	struct shl_buf b = { 0 };
-	struct ast_file *f = NULL;
-	const struct ast_stmt *last;
-	struct ast_probe r;
-	bool open;
+	struct sysletc_probe r = { .sz = sizeof(r) };
 
 	shl_buf_puts(&b, text);
 	if (shl_ends_open(text))
 		shl_buf_puts(&b, ";");
-	ast_probe(b.s, b.len, AST_UNIT_STMTS, &r, &f);
+	if (sysletc_probe(b.s, b.len, SYSLETC_UNIT_STMTS, &r))
+		abort();	/* sz is ours */
 	shl_buf_free(&b);
-	last = f && f->stmts && r.status == AST_PROBE_OK ? f->stmts->last
-							  : NULL;
-	open = last && last->kind == AST_S_IF && !last->els;
-	ast_file_free(f);
-	return open;
+	return r.else_may_follow;
 }
 
 static bool shl_else_follows(struct shell *sh, const char *text)
 {
-	const struct ast_word *w;
 	bool intr = false;
 	const char *p;
 	char *line;
@@ -355,13 +347,12 @@ static bool shl_else_follows(struct shell *sh, const char *text)
 	while (p[n] == '_' || (p[n] >= 'a' && p[n] <= 'z') ||
 	       (p[n] >= 'A' && p[n] <= 'Z') || (p[n] >= '0' && p[n] <= '9'))
 		n++;
-	w = n ? ast_word_find(p, n) : NULL;
-	return w && w->cls == AST_WORD_CLAUSE;
+	return sysletc_word_class(p, n) == SYSLETC_WORD_CLAUSE;
 }
 
 /*
  * Where a unit stands after the lines read so far.  The parser decides
- * whether it is complete (ast_probe(): "unexpected end of input" means
+ * whether it is complete (sysletc_probe(): "unexpected end of input" means
  * more is needed).  While braces are open a unit cannot be complete, so
  * the lines that follow are only counted by the grammar's scanner, each
  * on its own, until as many close: a block of any length costs time in
@@ -446,31 +437,33 @@ char *shl_input_read(struct shell *sh)
 /* Whether text, parsed as shell-imm.c will compile it, needs more. */
 static bool shl_probe_open(struct shl_scan *sc, const char *text)
 {
-	enum ast_unit unit = shl_is_decl(text) ? AST_UNIT_FILE
-					       : AST_UNIT_STMTS;
+	enum sysletc_unit unit = shl_is_decl(text) ? SYSLETC_UNIT_FILE
+						   : SYSLETC_UNIT_STMTS;
 	struct shl_buf semi = { 0 };
-	struct ast_probe r;
+	struct sysletc_probe r = { .sz = sizeof(r) };
 
-	ast_probe(text, strlen(text), unit, &r, NULL);
+	if (sysletc_probe(text, strlen(text), unit, &r))
+		abort();	/* sz is ours */
 	sc->depth = r.depth;
 	sc->comment = r.in_comment;
 	sc->counting = r.depth > 0 || r.in_comment;
 	if (sc->counting)
 		return true;
-	if (r.status != AST_PROBE_EOF)
+	if (r.status != SYSLETC_PROBE_EOF)
 		return false;	/* complete, or an error the compiler tells */
 	/*
 	 * At the prompt a lone statement needs no ';' (shell-imm.c adds
 	 * it): "x = 1" is complete as typed, "if (x)" waits for its
 	 * statement, and "f(" is an error, not a reason to wait.
 	 */
-	if (unit == AST_UNIT_FILE || r.wants_stmt || !shl_ends_open(text))
+	if (unit == SYSLETC_UNIT_FILE || r.wants_stmt || !shl_ends_open(text))
 		return true;
 	shl_buf_puts(&semi, text);
 	shl_buf_puts(&semi, ";");
-	ast_probe(semi.s, semi.len, unit, &r, NULL);
+	if (sysletc_probe(semi.s, semi.len, unit, &r))
+		abort();	/* sz is ours */
 	shl_buf_free(&semi);
-	return r.status == AST_PROBE_EOF;
+	return r.status == SYSLETC_PROBE_EOF;
 }
 
 /* Whether text (len bytes), of which sc has seen a beginning, needs
@@ -480,8 +473,8 @@ static bool shl_unit_open(struct shl_scan *sc, const char *text, size_t len)
 	if (shl_is_command(text))
 		return false;
 	if (sc->counting) {
-		sc->depth += ast_brace_balance(text + sc->done, len - sc->done,
-					       &sc->comment);
+		sc->depth += sysletc_brace_balance(text + sc->done, len - sc->done,
+						  &sc->comment);
 		sc->done = len;
 		if (sc->depth > 0 || sc->comment)
 			return true;
