@@ -20,3 +20,8 @@ tests_shell_names_SOURCES = tests/shell/names.c $(shell_sources) \
 	$(srun_sources)
 tests_shell_names_LDADD = $(syslet_run_LDADD)
 endif
+# probe: what the shell asks the compiler library (sysletc_probe() ...).
+check_PROGRAMS += tests/shell/probe
+TESTS += tests/shell/probe
+tests_shell_probe_SOURCES = tests/shell/probe.c
+tests_shell_probe_LDADD = src/compiler/libcompiler.la
