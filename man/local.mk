@@ -11,6 +11,7 @@ syslet_man_pages = \
 	man/syslet_set_backend.3 \
 	man/syslet_set_profile.3 \
 	man/syslet_sysno.3 \
+	man/syslet_syscall_name.3 \
 	man/syslet_ring__init.3 \
 	man/syslet_set_trace.3 \
 	man/syslet_set_inject.3 \
@@ -52,6 +53,17 @@ syslet_man3_links = \
 	syslet_obj__cell_name.3:syslet_obj__entry_count.3 \
 	syslet_obj__atom_count.3:syslet_obj__entry_count.3 \
 	syslet_obj__atom_info.3:syslet_obj__entry_count.3 \
+	syslet_syscall_count.3:syslet_syscall_name.3 \
+	syslet_syscall_number.3:syslet_syscall_name.3 \
+	syslet_syscall_suggest.3:syslet_syscall_name.3 \
+	syslet_syscall_denied.3:syslet_syscall_name.3 \
+	syslet_errno_name.3:syslet_syscall_name.3 \
+	syslet_errno_number.3:syslet_syscall_name.3 \
+	syslet_print_call.3:syslet_syscall_name.3 \
+	syslet_obj__sym_count.3:syslet_obj__entry_count.3 \
+	syslet_obj__sym_info.3:syslet_obj__entry_count.3 \
+	syslet_obj__find_atom.3:syslet_obj__entry_count.3 \
+	syslet_obj__list.3:syslet_obj__entry_count.3 \
 	syslet_obj__profile.3:syslet_obj__entry_count.3 \
 	syslet_obj__source.3:syslet_obj__entry_count.3 \
 	syslet_role_name.3:syslet_obj__entry_count.3 \

@@ -21,7 +21,7 @@ list_diff() {
 # ---- What the header declares: the compiler's own list of prototypes
 # (-aux-info), so that no layout of a declaration escapes the check.
 printf '#include <libsyslet.h>\n#include <syslet-compat.h>\n' >"$tmpdir/api.c"
-"$CC" -std=gnu11 -I"$top_srcdir/src/include" -I"$top_builddir/src/include" \
+$CC -std=gnu11 -I"$top_srcdir/src/include" -I"$top_builddir/src/include" \
 	-fsyntax-only -aux-info "$tmpdir/aux" "$tmpdir/api.c" \
 	>"$tmpdir/cc.out" 2>&1 ||
 	skip "$CC cannot list the header's prototypes (-aux-info): $(head -1 "$tmpdir/cc.out")"

@@ -12,6 +12,8 @@ endif
 # syslet(5)'s addresses (buf + 4) and joined strings, run.
 TESTS += tests/run/addresses.sh
 EXTRA_DIST += tests/run/addresses.sh
+TESTS += tests/run/thin.sh
+EXTRA_DIST += tests/run/thin.sh
 TESTS += tests/run/examples.sh tests/run/errors.sh tests/run/each.sh \
 	tests/run/status.sh \
 	tests/run/trace-stats.sh tests/run/shebang.sh tests/run/readme.sh \

@@ -9,7 +9,8 @@ TESTS += tests/shell/history.sh
 EXTRA_DIST += tests/shell/history.sh
 EXTRA_DIST += tests/shell/lib.sh tests/shell/tty.sh tests/shell/hostile.sh tests/shell/hello.txt \
 	tests/shell/inflight.sh tests/shell/linear.sh \
-	tests/shell/async.syslet tests/shell/async-nc.syslet
+	tests/shell/async.syslet tests/shell/async-nc.syslet \
+	tests/shell/labels.syslet
 # names: the words the shell completes are the grammar's and the
 # compiler's tables (it links the shell's sources without main.c).
 if HAVE_READLINE

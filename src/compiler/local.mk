@@ -12,7 +12,8 @@ src_compiler_libback_la_SOURCES = src/compiler/layout.c src/compiler/emit.c
 
 # The whole compiler: front end, back end, image model, tables.
 noinst_LTLIBRARIES += src/compiler/libcompiler.la
-src_compiler_libcompiler_la_SOURCES = src/compiler/compile.c
+src_compiler_libcompiler_la_SOURCES = src/compiler/compile.c \
+	src/compiler/compile-mem.c src/compiler/sysletc.h
 src_compiler_libcompiler_la_LIBADD = src/compiler/libback.la \
 	src/compiler/libfront.la grammar/libgrammar.la src/image/libimage.la \
 	src/common/libcommon.la

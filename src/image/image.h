@@ -206,6 +206,18 @@ int slo_image_verify(const struct slo_image *img,
 
 /* Printers: the annotated listing (sysletc -S and -d), graphviz, C header. */
 void slo_image_list(const struct slo_image *img, FILE *out);
+/* The same listing a line at a time (no newline), with the part it is
+ * in and the atom it lists (-1: none). */
+enum slo_list_part {
+	SLO_LIST_HEADER,	/* "; profile ...", "; source ..." */
+	SLO_LIST_ATOMS,		/* entries, labels, atoms */
+	SLO_LIST_CELLS,
+	SLO_LIST_OBJECTS,
+};
+typedef void (*slo_list_fn)(const char *line, enum slo_list_part part,
+			    long atom, void *ctx);
+void slo_image_list_lines(const struct slo_image *img, slo_list_fn fn,
+			  void *ctx);
 void slo_image_dot(const struct slo_image *img, FILE *out);
 void slo_image_header(const struct slo_image *img, const char *guard,
 		      FILE *out);

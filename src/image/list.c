@@ -7,27 +7,36 @@
 #include "common/systab.h"
 #include "syslet.h"
 
+/* Where the lines go, and the part of the listing they are in. */
+struct list_out {
+	slo_list_fn		fn;
+	void			*ctx;
+	enum slo_list_part	part;
+};
+
 /* Hostile images must not drive the terminal: control bytes become '?';
- * trailing blanks go, so listings diff cleanly. */
-static void put_line(struct slo_text *t, FILE *out)
+ * trailing blanks go, so listings diff cleanly.  atom: the atom the line
+ * lists, or -1. */
+static void put_line(struct slo_text *t, struct list_out *o, long atom)
 {
 	size_t n = t->len;
 
 	if (!t->s) {
-		fputc('\n', out);
+		o->fn("", o->part, atom, o->ctx);
 		return;
 	}
 	while (n && t->s[n - 1] == ' ')
 		n--;
+	t->s[n] = 0;
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)t->s[i];
 
-		fputc(c < 0x20 || c == 0x7f ? '?' : c, out);
+		if (c < 0x20 || c == 0x7f)
+			t->s[i] = '?';
 	}
-	fputc('\n', out);
+	o->fn(t->s, o->part, atom, o->ctx);
 	t->len = 0;
-	if (t->s)
-		t->s[0] = 0;
+	t->s[0] = 0;
 }
 
 /* Pad the line to `col` characters. */
@@ -97,12 +106,13 @@ static void list_atom(const struct slo_names *nm, size_t i, struct slo_text *t)
 }
 
 static void list_cells(const struct slo_names *nm, struct slo_text *t,
-		       FILE *out)
+		       struct list_out *out)
 {
 	const struct slo_image *img = nm->img;
 
+	out->part = SLO_LIST_CELLS;
 	slo_text_add(t, "cells:");
-	put_line(t, out);
+	put_line(t, out, -1);
 	for (size_t i = 0; i < nm->nr_cells; i++) {
 		const struct slo_symbol *s = nm->sym[i];
 		uint64_t off = i * img->word_size;
@@ -124,7 +134,7 @@ static void list_cells(const struct slo_names *nm, struct slo_text *t,
 			slo_text_add(t, "scratch = %" PRId64, v);
 		else
 			slo_text_add(t, "constant");
-		put_line(t, out);
+		put_line(t, out, -1);
 	}
 }
 
@@ -139,7 +149,7 @@ static int printable(const uint8_t *p, uint64_t n)
 }
 
 static void list_objects(const struct slo_image *img, struct slo_text *t,
-			 FILE *out)
+			 struct list_out *out)
 {
 	int any = 0;
 
@@ -149,8 +159,9 @@ static void list_objects(const struct slo_image *img, struct slo_text *t,
 		if (s->kind != SLO_SYM_BUFFER && s->kind != SLO_SYM_DATA)
 			continue;
 		if (!any++) {
+			out->part = SLO_LIST_OBJECTS;
 			slo_text_add(t, "objects:");
-			put_line(t, out);
+			put_line(t, out, -1);
 		}
 		slo_text_add(t, "       %s", s->name);
 		pad_to(t, 32);
@@ -170,29 +181,33 @@ static void list_objects(const struct slo_image *img, struct slo_text *t,
 					slo_text_add(t, " ...");
 			}
 		}
-		put_line(t, out);
+		put_line(t, out, -1);
 	}
 }
 
-void slo_image_list(const struct slo_image *img, FILE *out)
+void slo_image_list_lines(const struct slo_image *img, slo_list_fn fn,
+			  void *ctx)
 {
+	struct list_out o = { fn, ctx, SLO_LIST_HEADER };
+	struct list_out *out = &o;
 	struct slo_names nm;
 	struct slo_text t = { 0 };
 	const char *prof = systab_profile_name((enum systab_profile)img->profile);
 
 	if (slo_names_init(&nm, img)) {
-		fprintf(out, "; out of memory\n");
+		fn("; out of memory", SLO_LIST_HEADER, -1, ctx);
 		return;
 	}
 	slo_text_add(&t, "; profile %s, %u-byte words, %zu atom%s, %zu cell%s",
 		     prof ? prof : "?", img->word_size, img->nr_atoms,
 		     img->nr_atoms == 1 ? "" : "s", nm.nr_cells,
 		     nm.nr_cells == 1 ? "" : "s");
-	put_line(&t, out);
+	put_line(&t, out, -1);
 	if (img->source) {
 		slo_text_add(&t, "; source %s", img->source);
-		put_line(&t, out);
+		put_line(&t, out, -1);
 	}
+	o.part = SLO_LIST_ATOMS;
 	for (size_t i = 0; i < img->nr_atoms; i++) {
 		/* The entry's name first, then labels at the same atom. */
 		for (int want = SLO_SYM_ENTRY; want >= 0;
@@ -203,7 +218,7 @@ void slo_image_list(const struct slo_image *img, FILE *out)
 				if (s->kind != (enum slo_sym_kind)want)
 					continue;
 				if (s->kind == SLO_SYM_ENTRY) {
-					put_line(&t, out);
+					put_line(&t, out, -1);
 					slo_text_add(&t, "syslet %s(", s->name);
 					entry_params(&nm, (size_t)k, &t);
 					slo_text_add(&t, "):");
@@ -211,15 +226,29 @@ void slo_image_list(const struct slo_image *img, FILE *out)
 					slo_text_add(&t, "%s:", slo_short_name(
 						s->name, slo_names_entry_of(&nm, i)));
 				}
-				put_line(&t, out);
+				put_line(&t, out, -1);
 			}
 		}
 		list_atom(&nm, i, &t);
-		put_line(&t, out);
+		put_line(&t, out, (long)i);
 	}
-	put_line(&t, out);
+	put_line(&t, out, -1);
 	list_cells(&nm, &t, out);
 	list_objects(img, &t, out);
 	slo_text_free(&t);
 	slo_names_free(&nm);
+}
+
+static void print_line(const char *line, enum slo_list_part part, long atom,
+		       void *ctx)
+{
+	(void)part;
+	(void)atom;
+	fputs(line, ctx);
+	fputc('\n', ctx);
+}
+
+void slo_image_list(const struct slo_image *img, FILE *out)
+{
+	slo_image_list_lines(img, print_line, out);
 }

@@ -16,6 +16,7 @@
  */
 
 #include <stddef.h>
+#include <stdio.h>
 #include <syslet.h>
 #include <syslet-nr.h>
 
@@ -221,6 +222,43 @@ struct syslet_stats {
 	unsigned long long	threads;	/* workers created */
 };
 
+/* ---- System calls by number (src/lib/decode.c) -------------------------
+ * In the native numbering, as struct syslet_event and the atoms have
+ * them. */
+/* "open"; NULL with errno ENOENT (a number the table does not name) or
+ * ERANGE (past it).  The syslet calls' numbers: syslet_sysno(). */
+const char *syslet_syscall_name(long nr);
+/* The table's size: numbers 0 to this - 1. */
+long syslet_syscall_count(void);
+/* The number of a call by name (the syslet calls' by the native
+ * profile), or -ENOENT. */
+long syslet_syscall_number(const char *name);
+/* The known name closest to a misspelt one, for "did you mean", or NULL
+ * with errno ENOENT when none is close. */
+const char *syslet_syscall_suggest(const char *name);
+/* 1 when atoms may not make call nr (syslet(7), the deny list), 0 when
+ * they may, -ERANGE past the table. */
+int syslet_syscall_denied(long nr);
+/* "ENOENT" for 2; NULL with errno ENOENT when unknown. */
+const char *syslet_errno_name(int err);
+/* 2 for "ENOENT"; -ENOENT when unknown. */
+int syslet_errno_number(const char *name);
+/* Print the call ev describes as strace would, "open("f", O_RDONLY)":
+ * strings and flags by name where known, buffers with what the result
+ * says was read, hex for the rest; memory is read so that a bad pointer
+ * prints as hex.  A call that blocks may be shown in parts, as strace
+ * shows one: ENTER "read(3, ", then CONT "\"abc\", 16)" when nothing came
+ * between, else EXIT "<... read resumed>\"abc\", 16)".  0, -EINVAL
+ * (ev->sz not set, no such part) or -EIO. */
+enum syslet_print_part {
+	SYSLET_PRINT_WHOLE,	/* "read(3, \"abc\", 16)" */
+	SYSLET_PRINT_ENTER,	/* up to the first argument it writes */
+	SYSLET_PRINT_CONT,	/* the rest, on the same line */
+	SYSLET_PRINT_EXIT,	/* the rest, on a line of its own */
+};
+int syslet_print_call(FILE *out, const struct syslet_event *ev,
+		      enum syslet_print_part part);
+
 /* Totals since start or the last reset, all threads.  Counters of a chain
  * still running are added at its end (or every few thousand atoms).
  * 0, or -EINVAL when st->sz is not set. */
@@ -352,6 +390,53 @@ size_t syslet_obj__atom_count(const struct syslet_obj *obj);
 int syslet_obj__atom_info(const struct syslet_obj *obj, size_t index,
 			  struct syslet_atom_info *info);
 const char *syslet_role_name(enum syslet_role role);
+
+/* The image's symbols: syslets, labels, cells and objects. */
+enum syslet_sym_kind {
+	SYSLET_SYM_ENTRY,	/* a syslet */
+	SYSLET_SYM_LABEL,	/* a goto label: "cat.again" */
+	SYSLET_SYM_VAR,		/* a variable's cell */
+	SYSLET_SYM_PARAM,	/* a parameter's cell */
+	SYSLET_SYM_BUFFER,	/* a buffer */
+	SYSLET_SYM_DATA,	/* read-only data */
+};
+
+struct syslet_sym_info {
+	size_t			sz;	/* sizeof(struct syslet_sym_info) */
+	const char		*name;	/* as syslet_obj__cell_name() */
+	enum syslet_sym_kind	kind;
+	long			atom;	/* an entry's or label's atom; else -1 */
+	size_t			size;	/* bytes */
+};
+
+size_t syslet_obj__sym_count(const struct syslet_obj *obj);
+/* 0, -ERANGE, or -EINVAL (info->sz not set). */
+int syslet_obj__sym_info(const struct syslet_obj *obj, size_t i,
+			 struct syslet_sym_info *info);
+/* The atom an entry or a label names (a label also without its syslet,
+ * when only one syslet has it), or -ENOENT. */
+long syslet_obj__find_atom(const struct syslet_obj *obj, const char *name);
+
+/* The annotated listing (sysletc -S), a line at a time. */
+enum syslet_list_part {
+	SYSLET_LIST_HEADER,	/* profile and source */
+	SYSLET_LIST_ATOMS,	/* syslets, labels and their atoms */
+	SYSLET_LIST_CELLS,
+	SYSLET_LIST_OBJECTS,
+};
+
+struct syslet_list_line {
+	size_t			sz;	/* sizeof(struct syslet_list_line) */
+	const char		*text;	/* no newline */
+	enum syslet_list_part	part;
+	long			atom;	/* the atom the line lists, or -1 */
+};
+
+typedef void (*syslet_list_fn)(const struct syslet_list_line *line,
+			       void *ctx);
+/* 0, or -EINVAL when fn is NULL. */
+int syslet_obj__list(const struct syslet_obj *obj, syslet_list_fn fn,
+		     void *ctx);
 
 struct syslet_inst *syslet_obj__instantiate(const struct syslet_obj *obj,
 					    char *err, size_t errlen);

@@ -15,7 +15,6 @@
 
 #include "run.h"
 #include "trace.h"
-#include "common/systab.h"
 
 struct job {
 	struct syslet_inst	*inst;
@@ -141,7 +140,7 @@ static void __attribute__((noreturn)) srun_die_of(int sig)
 void srun_format_result(char *buf, size_t len, long result, bool call)
 {
 	const char *name = call && result < 0 && result > -4096 ?
-			   errno_name((int)-result) : NULL;
+			   syslet_errno_name((int)-result) : NULL;
 
 	if (name)
 		snprintf(buf, len, "%ld %s", result, name);
@@ -157,7 +156,7 @@ const char *srun_call_name(unsigned long nr)
 		return "umem_add";
 	if (nr > (unsigned long)LONG_MAX)
 		return NULL;
-	return systab_name(systab_native_profile(), (long)nr);
+	return syslet_syscall_name((long)nr);
 }
 
 bool srun_is_call(unsigned long nr)
@@ -183,7 +182,7 @@ bool srun_failed(const struct syslet_inst *inst,
 	 * earlier atom rewrote it. */
 	unsigned long nr = atom->nr;
 
-	if (nr >= (unsigned long)systab_nr_syscalls(systab_native_profile())) {
+	if (nr >= (unsigned long)syslet_syscall_count()) {
 		*res = -ENOSYS;
 		return true;
 	}
@@ -200,8 +199,7 @@ void srun_stop_report(FILE *out, const char *progname, const char *arg,
 	char res[48], num[48];
 
 	srun_format_result(res, sizeof(res), result, srun_is_call(atom->nr));
-	if (atom->nr >= (unsigned long)systab_nr_syscalls(
-				systab_native_profile())) {
+	if (atom->nr >= (unsigned long)syslet_syscall_count()) {
 		snprintf(num, sizeof(num), "syscall %lu, past the table",
 			 atom->nr);
 		ran = num;

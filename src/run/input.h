@@ -1,11 +1,8 @@
-/* input.h: what syslet-run and its shell share to load a program: the file read and sorted, a compiled image opened. */
+/* input.h: what syslet-run and its shell share to load a program: the file read and sorted into an image or a source. */
 #ifndef SYSLET_RUN_INPUT_H
 #define SYSLET_RUN_INPUT_H
 
 #include <stddef.h>
-
-#include "image/image.h"
-#include "libsyslet.h"
 
 enum srun_input_kind {
 	SRUN_INPUT_IMAGE = 1,	/* starts with the ELF magic */
@@ -20,13 +17,5 @@ enum srun_input_kind {
  */
 int srun_input_read(const char *path, char **buf, size_t *len, char *err,
 		    size_t errlen);
-
-/*
- * The runtime opens only ELF: a compiled image goes through the same
- * validating reader as a file from disk, its bytes kept in anonymous
- * memory rather than in a file.  NULL with a one-line reason in err.
- */
-struct syslet_obj *srun_input_open_image(const struct slo_image *img,
-					 char *err, size_t errlen);
 
 #endif /* SYSLET_RUN_INPUT_H */

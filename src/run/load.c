@@ -6,31 +6,29 @@
 
 #include "run.h"
 #include "run/input.h"
-#include "common/systab.h"
-#include "compiler/compiler.h"
-#include "grammar/diag.h"
+#include "compiler/sysletc.h"
 
 static struct syslet_obj *compile(const char *path, const char *src,
 				  size_t len, const char *progname)
 {
-	struct sysletc_options copt = { .profile = systab_native_profile() };
-	struct syslet_obj *obj;
-	struct slo_image *img;
+	struct syslet_obj *obj = NULL;
+	size_t elf_len;
 	char err[256];
-	struct diag d;
+	void *elf;
+	int n;
 
-	diag_init(&d, path, src, len, stderr);
-	img = sysletc_compile(src, len, &copt, &d);
-	diag_flush(&d);
-	if (!img) {
-		fprintf(stderr, "%s: %s: %u error%s\n", progname, path,
-			d.errors, d.errors == 1 ? "" : "s");
+	n = sysletc_compile_mem(path, src, len, stderr, &elf, &elf_len, err,
+				sizeof(err));
+	if (n > 0) {
+		fprintf(stderr, "%s: %s: %d error%s\n", progname, path, n,
+			n == 1 ? "" : "s");
 		return NULL;
 	}
-	obj = srun_input_open_image(img, err, sizeof(err));
+	if (n == 0)
+		obj = syslet_obj__open_mem(elf, elf_len, err, sizeof(err));
 	if (!obj)
 		fprintf(stderr, "%s: %s: %s\n", progname, path, err);
-	slo_image_free(img);
+	free(elf);
 	return obj;
 }
 

@@ -2,8 +2,8 @@
 bin_PROGRAMS += syslet-run
 # All but main.c, which tests/shell/names links without.
 srun_sources = src/run/run.h src/run/load.c \
-	src/run/exec.c src/run/trace.c src/run/trace.h src/run/decode.c \
-	src/run/decode.h src/run/input.c src/run/input.h \
+	src/run/exec.c src/run/trace.c src/run/trace.h \
+	src/run/input.c src/run/input.h \
 	src/run/span.c src/run/qualify.c src/run/qualify.h
 syslet_run_SOURCES = src/run/main.c $(srun_sources)
 syslet_run_LDADD = src/lib/libsyslet.la src/compiler/libcompiler.la \

@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "qualify.h"
-#include "common/systab.h"
 
 /*
  * strace's classes, by name: what each call does is the same on every
@@ -127,12 +126,12 @@ static long nr_of(const char *name)
 {
 	if (!strcmp(name, "umem_add"))
 		return umem_nr();
-	return systab_lookup(systab_native_profile(), name);
+	return syslet_syscall_number(name);
 }
 
 static unsigned long set_size(void)
 {
-	long n = systab_nr_syscalls(systab_native_profile());
+	long n = syslet_syscall_count();
 	long u = umem_nr();
 
 	return (unsigned long)(u >= n ? u + 1 : n);
@@ -152,12 +151,10 @@ static const struct cls *find_class(const char *name)
 static int add_regex(unsigned char *bits, unsigned long n, const char *re,
 		     char *err, size_t errlen)
 {
-	unsigned int cnt;
-	const struct systab_entry *t;
+	long cnt = syslet_syscall_count();
 	regex_t rx;
 	int e, hits = 0;
 
-	t = systab_entries(systab_native_profile(), &cnt);
 	e = regcomp(&rx, re, REG_EXTENDED | REG_NOSUB);
 	if (e) {
 		char why[128];
@@ -166,9 +163,9 @@ static int add_regex(unsigned char *bits, unsigned long n, const char *re,
 		msg(err, errlen, "bad regular expression '/%s': %s", re, why);
 		return -1;
 	}
-	for (unsigned int i = 0; i <= cnt; i++) {
-		const char *name = i < cnt ? t[i].name : "umem_add";
-		long nr = nr_of(name);
+	for (long i = 0; i <= cnt; i++) {
+		const char *name = i < cnt ? syslet_syscall_name(i) : "umem_add";
+		long nr = name ? nr_of(name) : -1;
 
 		if (nr >= 0 && (unsigned long)nr < n &&
 		    !regexec(&rx, name, 0, NULL, 0)) {
@@ -233,7 +230,7 @@ static int add_value(unsigned char *bits, unsigned long n, const char *v,
 
 		if (quiet)
 			return 0;
-		s = systab_suggest(systab_native_profile(), v);
+		s = syslet_syscall_suggest(v);
 		if (s)
 			msg(err, errlen,
 			    "unknown system call '%s' (did you mean '%s'?)",
@@ -355,7 +352,7 @@ bad:
 
 static int parse_errno(const char *v, long *ret, char *err, size_t errlen)
 {
-	int e = errno_lookup(v);
+	int e = syslet_errno_number(v);
 
 	if (e < 0) {
 		char *end;
@@ -536,10 +533,10 @@ void srun_inject_clear(struct srun_inject *inj)
 void srun_inject_format(char *buf, size_t len, const struct syslet_inject *r)
 {
 	const char *name = r->nr <= LONG_MAX ?
-			   systab_name(systab_native_profile(), (long)r->nr) :
+			   syslet_syscall_name((long)r->nr) :
 			   NULL;
 	const char *en = r->ret < 0 && r->ret >= -4095 ?
-			 errno_name((int)-r->ret) : NULL;
+			 syslet_errno_name((int)-r->ret) : NULL;
 	char what[48], when[80] = "";
 	int k;
 

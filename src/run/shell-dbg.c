@@ -267,38 +267,69 @@ static bool shl_parse_atom(const char *w, long *v)
 	return ok;
 }
 
-/* Leading "  N " or "#N" of a listing line: the atom it shows, or -1. */
-static long shl_listing_atom(const char *line)
+/* The first atom of the entry named name, in *atom. */
+static bool shl_entry_atom(const struct syslet_obj *obj, const char *name,
+			   long *atom)
 {
-	char *end;
-	long v;
+	size_t n = syslet_obj__sym_count(obj);
 
-	line += strspn(line, " \t");
-	if (*line == '#')
-		line++;
-	if (*line < '0' || *line > '9')
-		return -1;
-	v = strtol(line, &end, 10);
-	if (*end != ':' && *end != ' ' && *end != '\t')
-		return -1;
-	return v;
+	for (size_t i = 0; i < n; i++) {
+		SYSLET_OPTS(syslet_sym_info, si);
+
+		if (syslet_obj__sym_info(obj, i, &si) == 0 &&
+		    si.kind == SYSLET_SYM_ENTRY && !strcmp(si.name, name)) {
+			*atom = si.atom;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* What the list command shows of the listing, line by line. */
+struct shl_list {
+	struct shell	*sh;
+	long		pc, from, to, line, cur;
+};
+
+static void shl_list_line(const struct syslet_list_line *l, void *ctx)
+{
+	struct shl_list *ls = ctx;
+	struct shl_dbg *d = ls->sh->dbg;
+	long a = l->part == SYSLET_LIST_ATOMS ? l->atom : -1;
+	bool show = true;
+
+	/* Cells and objects follow the atoms, belonging to none. */
+	if (l->part == SYSLET_LIST_CELLS || l->part == SYSLET_LIST_OBJECTS)
+		ls->cur = -1;
+	if (a >= 0)
+		ls->cur = a;
+	if (ls->from >= 0 && (ls->cur < ls->from ||
+			      (ls->to >= 0 && ls->cur >= ls->to) ||
+			      !*l->text))
+		show = false;
+	if (ls->line >= 0) {
+		SYSLET_OPTS(syslet_atom_info, ai);
+
+		show = ls->cur >= 0 &&
+		       syslet_obj__atom_info(d->prog->obj, (size_t)ls->cur,
+					     &ai) == 0 &&
+		       ai.line == (unsigned long)ls->line;
+	}
+	/* Mark the listing's atom lines: b breakpoint, > next to run. */
+	if (show)
+		fprintf(ls->sh->out, "%c%c %s\n",
+			a >= 0 && shl_is_bp(d, (size_t)a) ? 'b' : ' ',
+			a >= 0 && a == ls->pc ? '>' : ' ', l->text);
 }
 
 SHL_HANDLER(list)
 {
 	struct shl_dbg *d = sh->dbg;
-	long pc = shl_pc_index(sh), from = -1, to = -1, line = -1, cur;
-	char *text = NULL, *p, *nl;
-	bool atoms = true;
-	size_t len = 0;
-	FILE *mem;
+	struct shl_list ls = { .sh = sh, .pc = shl_pc_index(sh), .from = -1,
+			       .to = -1, .line = -1, .cur = -1 };
 
 	if (!shl_need_prog(sh, "list"))
 		return -1;
-	if (!d->prog->img) {
-		shl_error(sh, "list: the image has no listing");
-		return -1;
-	}
 	if (argc > 2) {
 		shl_error(sh, "list: expected ENTRY, [N] or LINE, got '%s'",
 			  rest);
@@ -308,22 +339,23 @@ SHL_HANDLER(list)
 		long v;
 
 		if (shl_parse_atom(argv[1], &v)) {
-			from = v;
+			ls.from = v;
 		} else if (shl_parse_long(argv[1], &v)) {
-			line = v;
-		} else if ((v = shl_prog_sym_atom(d->prog, argv[1],
-						  SLO_SYM_ENTRY)) >= 0) {
-			from = v;
-			/* ...to the next entry */
-			for (size_t i = 0; i < d->prog->img->nr_syms; i++) {
-				const struct slo_symbol *s =
-					&d->prog->img->syms[i];
-				long a = (long)(s->value /
-						(11u * d->prog->img->word_size));
+			ls.line = v;
+		} else if (shl_entry_atom(d->prog->obj, argv[1], &v)) {
+			size_t n = syslet_obj__sym_count(d->prog->obj);
 
-				if (s->kind == SLO_SYM_ENTRY && a > from &&
-				    (to < 0 || a < to))
-					to = a;
+			ls.from = v;
+			/* ...to the next entry */
+			for (size_t i = 0; i < n; i++) {
+				SYSLET_OPTS(syslet_sym_info, si);
+
+				if (syslet_obj__sym_info(d->prog->obj, i,
+							 &si) == 0 &&
+				    si.kind == SYSLET_SYM_ENTRY &&
+				    si.atom > ls.from &&
+				    (ls.to < 0 || si.atom < ls.to))
+					ls.to = si.atom;
 			}
 		} else {
 			shl_error(sh, "list: no entry '%s' (expected ENTRY, "
@@ -331,45 +363,10 @@ SHL_HANDLER(list)
 			return -1;
 		}
 	}
-	mem = open_memstream(&text, &len);
-	if (!mem)
-		abort();
-	slo_image_list(d->prog->img, mem);
-	fclose(mem);
-	/* Mark the listing's atom lines: b breakpoint, > next to run. */
-	cur = -1;
-	for (p = text; p && *p; p = nl ? nl + 1 : NULL) {
-		long a = atoms ? shl_listing_atom(p) : -1;
-		bool show = true;
-
-		nl = strchr(p, '\n');
-		if (nl)
-			*nl = '\0';
-		/* Cells and objects follow the atoms, numbered too. */
-		if (p[0] != ' ' && p[0] != ';' && p[0] != '\0' &&
-		    strncmp(p, "syslet ", 7) != 0) {
-			atoms = false;
-			a = -1;
-			cur = -1;
-		}
-		if (a >= 0)
-			cur = a;
-		if (from >= 0 && (cur < from || (to >= 0 && cur >= to) || !*p))
-			show = false;
-		if (line >= 0) {
-			SYSLET_OPTS(syslet_atom_info, ai);
-
-			show = cur >= 0 &&
-			       syslet_obj__atom_info(d->prog->obj, (size_t)cur,
-						     &ai) == 0 &&
-			       ai.line == (unsigned long)line;
-		}
-		if (show)
-			fprintf(sh->out, "%c%c %s\n",
-				a >= 0 && shl_is_bp(d, (size_t)a) ? 'b' : ' ',
-				a >= 0 && a == pc ? '>' : ' ', p);
+	if (syslet_obj__list(d->prog->obj, shl_list_line, &ls)) {
+		shl_error(sh, "list: %s", strerror(errno));
+		return -1;
 	}
-	free(text);
 	return 0;
 }
 
@@ -407,24 +404,21 @@ static long shl_locate(struct shell *sh, int argc, char **argv)
 		shl_error(sh, "no atom on line %ld", v);
 		return -1;
 	}
-	if (p->img) {
-		struct shl_buf b = { 0 };
+	v = syslet_obj__find_atom(p->obj, w);
+	if (v >= 0)
+		return v;
+	/* A label may be named without its syslet; the first that has it
+	 * when several do. */
+	for (i = 0; i < syslet_obj__sym_count(p->obj); i++) {
+		SYSLET_OPTS(syslet_sym_info, si);
+		const char *dot;
 
-		if ((v = shl_prog_sym_atom(p, w, SLO_SYM_ENTRY)) >= 0 ||
-		    (v = shl_prog_sym_atom(p, w, SLO_SYM_LABEL)) >= 0)
-			return v;
-		/* A label may be named without its syslet. */
-		for (i = 0; i < p->img->nr_syms; i++) {
-			const char *dot = strchr(p->img->syms[i].name, '.');
-
-			if (p->img->syms[i].kind == SLO_SYM_LABEL && dot &&
-			    strcmp(dot + 1, w) == 0) {
-				shl_buf_puts(&b, p->img->syms[i].name);
-				v = shl_prog_sym_atom(p, b.s, SLO_SYM_LABEL);
-				shl_buf_free(&b);
-				return v;
-			}
-		}
+		if (syslet_obj__sym_info(p->obj, i, &si) ||
+		    si.kind != SYSLET_SYM_LABEL)
+			continue;
+		dot = strchr(si.name, '.');
+		if (dot && strcmp(dot + 1, w) == 0)
+			return si.atom;
 	}
 	shl_error(sh, "break: no entry or label '%s' (expected [N], LINE, "
 		  "ENTRY or LABEL)", w);
@@ -1049,16 +1043,17 @@ void shl_dbg_names(struct shell *sh, unsigned int kinds, shl_name_fn add,
 			if (dot)
 				add(ctx, dot + 1);
 		}
-	if (!p->img)
-		return;
-	for (i = 0; i < p->img->nr_syms; i++) {
-		const struct slo_symbol *s = &p->img->syms[i];
-		const char *dot = strchr(s->name, '.');
+	for (i = 0; i < syslet_obj__sym_count(p->obj); i++) {
+		SYSLET_OPTS(syslet_sym_info, si);
+		const char *dot;
 
-		if (((kinds & SHL_N_OBJECT) && (s->kind == SLO_SYM_BUFFER ||
-						s->kind == SLO_SYM_DATA)) ||
-		    ((kinds & SHL_N_LABEL) && s->kind == SLO_SYM_LABEL)) {
-			add(ctx, s->name);
+		if (syslet_obj__sym_info(p->obj, i, &si))
+			continue;
+		dot = strchr(si.name, '.');
+		if (((kinds & SHL_N_OBJECT) && (si.kind == SYSLET_SYM_BUFFER ||
+						si.kind == SYSLET_SYM_DATA)) ||
+		    ((kinds & SHL_N_LABEL) && si.kind == SYSLET_SYM_LABEL)) {
+			add(ctx, si.name);
 			if (dot)
 				add(ctx, dot + 1);
 		}

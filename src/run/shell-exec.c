@@ -10,8 +10,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "common/systab.h"
-#include "run/decode.h"
 #include "run/run.h"
 #include "run/trace.h"
 #include "run/shell-exec.h"
@@ -75,7 +73,6 @@ void shl_print_event(struct shell *sh, FILE *out, struct syslet_inst *inst,
 {
 	SYSLET_OPTS(syslet_atom_info, ai);
 	bool have = inst && syslet_inst__atom_info(inst, ev->atom, &ai) == 0;
-	const char *name;
 	char res[64];
 
 	(void)sh;
@@ -90,9 +87,7 @@ void shl_print_event(struct shell *sh, FILE *out, struct syslet_inst *inst,
 		      "-14 EFAULT\n", out);
 		return;
 	}
-	name = srun_call_name(ev->nr);
-	srun_decode_call(out, name, (long)ev->nr, ev->args, (int)ev->nargs,
-			 ev->ret);
+	syslet_print_call(out, ev, SYSLET_PRINT_WHOLE);
 	srun_format_result(res, sizeof(res), ev->ret, srun_is_call(ev->nr));
 	fprintf(out, " = %s%s", res, ev->injected ? " (INJECTED)" : "");
 	if (ev->where == SYSLET_WHERE_CACHEMISS)

@@ -9,7 +9,6 @@
 
 #include "grammar/ast.h"
 #include "grammar/words.h"
-#include "run/decode.h"
 #include "run/run.h"
 #include "run/shell-exec.h"
 
@@ -179,15 +178,17 @@ static void shl_adopt(struct shl_imm *m, const struct shl_prog *p,
 {
 	size_t i;
 
-	for (i = 0; i < p->img->nr_syms; i++) {
-		const struct slo_symbol *s = &p->img->syms[i];
+	for (i = 0; i < syslet_obj__sym_count(p->obj); i++) {
+		SYSLET_OPTS(syslet_sym_info, si);
+		const struct syslet_sym_info *s = &si;
 		struct shl_var *v;
 
-		if (strchr(s->name, '.') || shl_var_find(m, s->name) ||
+		if (syslet_obj__sym_info(p->obj, i, &si) ||
+		    strchr(s->name, '.') || shl_var_find(m, s->name) ||
 		    !strncmp(s->name, SHL_IMM_ENTRY, strlen(SHL_IMM_ENTRY)))
 			continue;
-		if (s->kind != SLO_SYM_VAR && s->kind != SLO_SYM_BUFFER &&
-		    s->kind != SLO_SYM_DATA)
+		if (s->kind != SYSLET_SYM_VAR && s->kind != SYSLET_SYM_BUFFER &&
+		    s->kind != SYSLET_SYM_DATA)
 			continue;
 		v = realloc(m->vars, (m->nvars + 1) * sizeof(*v));
 		if (!v)
@@ -197,7 +198,7 @@ static void shl_adopt(struct shl_imm *m, const struct shl_prog *p,
 		v = &m->vars[m->nvars++];
 		memset(v, 0, sizeof(*v));
 		v->name = strdup(s->name);
-		v->object = s->kind != SLO_SYM_VAR;
+		v->object = s->kind != SYSLET_SYM_VAR;
 		if (v->object) {
 			void *src = syslet_inst__object(inst, s->name,
 							&v->size);
@@ -220,16 +221,20 @@ static void shl_adopt(struct shl_imm *m, const struct shl_prog *p,
 static size_t *shl_image_vars(struct shl_imm *m, const struct shl_prog *p,
 			      size_t *n)
 {
-	size_t *ix = calloc(p->img->nr_syms + 1, sizeof(*ix));
+	size_t nsyms = syslet_obj__sym_count(p->obj);
+	size_t *ix = calloc(nsyms + 1, sizeof(*ix));
 	size_t i, k = 0;
 
 	if (!ix)
 		abort();
-	for (i = 0; i < p->img->nr_syms; i++) {
-		const struct slo_symbol *s = &p->img->syms[i];
+	for (i = 0; i < nsyms; i++) {
+		SYSLET_OPTS(syslet_sym_info, si);
+		const struct syslet_sym_info *s = &si;
 
-		if (s->kind != SLO_SYM_VAR && s->kind != SLO_SYM_BUFFER &&
-		    s->kind != SLO_SYM_DATA)
+		if (syslet_obj__sym_info(p->obj, i, &si))
+			continue;
+		if (s->kind != SYSLET_SYM_VAR && s->kind != SYSLET_SYM_BUFFER &&
+		    s->kind != SYSLET_SYM_DATA)
 			continue;
 		if (!strchr(s->name, '.') &&
 		    shl_map_get(&m->var_ix, s->name, &ix[k]))

@@ -3,8 +3,7 @@
 
 #include <string.h>
 
-#include "common/systab.h"
-#include "compiler/compiler.h"
+#include "compiler/sysletc.h"
 #include "libsyslet.h"
 #include "run/shell-int.h"
 
@@ -24,20 +23,20 @@ void shl_names(struct shell *sh, unsigned int kinds, shl_name_fn add,
 	if (kinds & SHL_N_KEYWORD)
 		sysletc_words(add, ctx);
 	if (kinds & SHL_N_SYSCALL) {
-		unsigned int k, count = 0;
-		const struct systab_entry *e =
-			systab_entries(systab_native_profile(), &count);
+		long nr, count = syslet_syscall_count();
 
-		for (k = 0; k < count; k++)
-			if (!systab_denied_name(e[k].name))
-				add(ctx, e[k].name);
+		for (nr = 0; nr < count; nr++) {
+			const char *name = syslet_syscall_name(nr);
+
+			if (name && syslet_syscall_denied(nr) == 0)
+				add(ctx, name);
+		}
 	}
 	if (kinds & SHL_N_BACKEND) {
 		const char *const *b = syslet_backend_list();
 
-		for (; b && *b; b++)
+		for (; b && *b; b++)	/* "auto" among them */
 			add(ctx, *b);
-		add(ctx, "auto");
 	}
 	if (kinds & SHL_N_ONOFF) {
 		add(ctx, "on");

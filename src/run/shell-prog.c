@@ -1,11 +1,10 @@
-/* shell-prog.c: programs of the shell: a .slo read, or source compiled by the compiler library, opened by libsyslet. */
+/* shell-prog.c: programs of the shell: a .slo read, or source compiled by the compiler library (sysletc.h), opened by libsyslet. */
 #include "config.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/systab.h"
-#include "compiler/compiler.h"
+#include "compiler/sysletc.h"
 #include "run/input.h"
 #include "run/shell-prog.h"
 
@@ -20,15 +19,13 @@ void shl_prog_free(struct shl_prog *p)
 	if (!p || --p->refs)
 		return;
 	syslet_obj__close(p->obj);
-	slo_image_free(p->img);
 	free(p->name);
 	free(p);
 }
 
-/* The model is kept beside the runtime's object, for the listing and
- * for names. */
+/* An image's bytes, opened by the runtime as a file's would be. */
 static struct shl_prog *shl_prog_open(struct shell *sh, const char *name,
-				      struct slo_image *img)
+				      const void *elf, size_t len)
 {
 	struct shl_prog *p = calloc(1, sizeof(*p));
 	char err[256];
@@ -36,14 +33,12 @@ static struct shl_prog *shl_prog_open(struct shell *sh, const char *name,
 	if (!p)
 		abort();
 	p->refs = 1;
-	p->obj = srun_input_open_image(img, err, sizeof(err));
+	p->obj = syslet_obj__open_mem(elf, len, err, sizeof(err));
 	if (!p->obj) {
 		shl_error(sh, "%s: %s", name, err);
 		free(p);
-		slo_image_free(img);
 		return NULL;
 	}
-	p->img = img;
 	p->name = strdup(name);
 	return p;
 }
@@ -51,20 +46,25 @@ static struct shl_prog *shl_prog_open(struct shell *sh, const char *name,
 struct shl_prog *shl_prog_compile(struct shell *sh, const char *name,
 				  const char *src, size_t len, FILE *diags)
 {
-	struct sysletc_options copt = { .profile = systab_native_profile() };
-	struct slo_image *img;
-	struct diag d;
+	struct shl_prog *p;
+	size_t elf_len;
+	char err[256];
+	void *elf;
+	int n;
 
-	diag_init(&d, name, src, len, diags);
-	img = sysletc_compile(src, len, &copt, &d);
-	diag_flush(&d);
-	if (!img) {
-		if (!d.errors)	/* the compiler always says why; be safe */
-			fprintf(diags, "%s: cannot compile\n", name);
+	n = sysletc_compile_mem(name, src, len, diags, &elf, &elf_len, err,
+				sizeof(err));
+	if (n > 0) {
 		sh->errors++;
 		return NULL;
 	}
-	return shl_prog_open(sh, name, img);
+	if (n < 0) {
+		shl_error(sh, "%s: %s", name, err);
+		return NULL;
+	}
+	p = shl_prog_open(sh, name, elf, elf_len);
+	free(elf);
+	return p;
 }
 
 struct shl_prog *shl_prog_load(struct shell *sh, const char *path)
@@ -76,21 +76,8 @@ struct shl_prog *shl_prog_load(struct shell *sh, const char *path)
 
 	switch (srun_input_read(path, &buf, &len, err, sizeof(err))) {
 	case SRUN_INPUT_IMAGE:
-		p = calloc(1, sizeof(*p));
-		if (!p)
-			abort();
-		p->refs = 1;
-		p->img = slo_image_read_mem(buf, len, err, sizeof(err));
-		if (p->img)
-			p->obj = syslet_obj__open_mem(buf, len, err,
-						      sizeof(err));
+		p = shl_prog_open(sh, path, buf, len);
 		free(buf);
-		if (!p->obj) {
-			shl_error(sh, "%s: %s", path, err);
-			shl_prog_free(p);
-			return NULL;
-		}
-		p->name = strdup(path);
 		return p;
 	case SRUN_INPUT_SOURCE:
 		p = shl_prog_compile(sh, path, buf, len, sh->err);
@@ -100,14 +87,4 @@ struct shl_prog *shl_prog_load(struct shell *sh, const char *path)
 		shl_error(sh, "%s: %s", path, err);
 		return NULL;
 	}
-}
-
-long shl_prog_sym_atom(const struct shl_prog *p, const char *name, int kind)
-{
-	const struct slo_symbol *s = slo_image_find(p->img, name, kind);
-	uint64_t atom_size = 11u * p->img->word_size;
-
-	if (!s || s->section != SLO_SEC_ATOMS)
-		return -1;
-	return (long)(s->value / atom_size);
 }

@@ -1,10 +1,9 @@
-/* shell-prog.h: a program of the shell: the image model (for listings and names) beside the runtime's object. */
+/* shell-prog.h: a program of the shell: the runtime's object of a .slo read or a source compiled. */
 #ifndef SYSLET_RUN_SHELL_PROG_H
 #define SYSLET_RUN_SHELL_PROG_H
 
 #include <stdio.h>
 
-#include "image/image.h"
 #include "libsyslet.h"
 #include "run/shell-int.h"
 
@@ -13,7 +12,6 @@
 
 struct shl_prog {
 	char			*name;	/* file name, or "<input>" */
-	struct slo_image	*img;
 	struct syslet_obj	*obj;
 	unsigned int		refs;	/* instances a worker may run hold one */
 };
@@ -26,8 +24,6 @@ struct shl_prog *shl_prog_compile(struct shell *sh, const char *name,
 /* Another reference; shl_prog_free() drops one, the last frees. */
 struct shl_prog *shl_prog_get(struct shl_prog *p);
 void shl_prog_free(struct shl_prog *p);
-/* Atom index of an entry or label symbol (kind: enum slo_sym_kind), or -1. */
-long shl_prog_sym_atom(const struct shl_prog *p, const char *name, int kind);
 
 /* One line per atom run: for a program's atoms the line of --trace, for
  * a statement typed at the prompt "read(3, "hi\n", 64) = 3". */

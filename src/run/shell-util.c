@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/systab.h"
+#include "libsyslet.h"
 #include "run/shell-int.h"
 
 void shl_buf_add(struct shl_buf *b, const char *s, size_t n)
@@ -83,7 +83,7 @@ bool shl_parse_long(const char *s, long *v)
 		s++;
 	}
 	if (*s == 'E') {
-		e = errno_lookup(s);
+		e = syslet_errno_number(s);
 		if (e < 0)
 			return false;
 		*v = neg ? -e : e;

@@ -10,7 +10,6 @@
 #include <time.h>
 
 #include "trace.h"
-#include "decode.h"
 #include "qualify.h"
 
 struct slot {
@@ -103,17 +102,17 @@ static void prefix(FILE *out, const struct syslet_inst *inst, int tag,
 }
 
 /*
- * One line for @ev, or the part of it @part says (decode.h); the prefix
- * only where the line starts.  @dt: -T's time, or negative.
+ * One line for @ev, or the part of it @part says (syslet_print_call(3));
+ * the prefix only where the line starts.  @dt: -T's time, or negative.
  */
 static void line(FILE *out, const struct syslet_inst *inst, int tag,
 		 const char *stamp, const struct syslet_event *ev,
-		 enum srun_call_part part, double dt)
+		 enum syslet_print_part part, double dt)
 {
 	char res[48];
 	const char *where;
 
-	if (part != SRUN_CALL_CONT)
+	if (part != SYSLET_PRINT_CONT)
 		prefix(out, inst, tag, stamp, ev->atom);
 	if (ev->end == SYSLET_END_FAULT) {
 		fputs("<fault: the atom or an argument is unreadable> = -14 EFAULT\n",
@@ -122,9 +121,8 @@ static void line(FILE *out, const struct syslet_inst *inst, int tag,
 	}
 	/* The call the atom made: its number as fetched, whatever the
 	 * debug records say it was compiled as. */
-	srun_decode_part(out, srun_call_name(ev->nr), (long)ev->nr, ev->args,
-			 (int)ev->nargs, ev->ret, part);
-	if (part == SRUN_CALL_ENTER)
+	syslet_print_call(out, ev, part);
+	if (part == SYSLET_PRINT_ENTER)
 		return;
 	srun_format_result(res, sizeof(res), ev->ret, srun_is_call(ev->nr));
 	where = ev->where == SYSLET_WHERE_CACHEMISS ? "cachemiss" :
@@ -132,7 +130,7 @@ static void line(FILE *out, const struct syslet_inst *inst, int tag,
 	/* (INJECTED) as strace marks a tampered call; went async where the
 	 * call is on one line, the unfinished line says it otherwise. */
 	fprintf(out, " = %s%s <%s%s>", res, ev->injected ? " (INJECTED)" : "",
-		where, ev->handoff && part != SRUN_CALL_EXIT ?
+		where, ev->handoff && part != SYSLET_PRINT_EXIT ?
 		", went async" : "");
 	print_next(out, inst, ev);
 	if (dt >= 0)
@@ -144,10 +142,10 @@ void srun_trace_line(FILE *out, const struct syslet_inst *inst, int tag,
 		     const struct syslet_event *ev)
 {
 	if (ev->end == SYSLET_END_UNFINISHED) {
-		line(out, inst, tag, NULL, ev, SRUN_CALL_ENTER, -1);
+		line(out, inst, tag, NULL, ev, SYSLET_PRINT_ENTER, -1);
 		fputs(" <unfinished ...>\n", out);
 	} else {
-		line(out, inst, tag, NULL, ev, SRUN_CALL_WHOLE, -1);
+		line(out, inst, tag, NULL, ev, SYSLET_PRINT_WHOLE, -1);
 	}
 }
 
@@ -204,7 +202,7 @@ static void observe(const struct syslet_event *ev, void *ctx)
 	const struct srun_opts *o = tr->opts;
 	struct slot *s;
 	SYSLET_OPTS(syslet_atom_info, ai);
-	enum srun_call_part part = SRUN_CALL_WHOLE;
+	enum syslet_print_part part = SYSLET_PRINT_WHOLE;
 	double now = 0, dt = -1;
 	char sbuf[64];
 	bool shown;
@@ -231,7 +229,7 @@ static void observe(const struct syslet_event *ev, void *ctx)
 			end_open(tr);
 			line(stderr, s->inst, s->tag,
 			     stamp(tr, sbuf, sizeof(sbuf)), ev,
-			     SRUN_CALL_ENTER, -1);
+			     SYSLET_PRINT_ENTER, -1);
 			tr->open = s;
 			s->pending = ev->atom;
 			s->pending_ev = *ev;
@@ -240,19 +238,19 @@ static void observe(const struct syslet_event *ev, void *ctx)
 		/* Its first event since: where the call ended. */
 		if (s->pending && ev->handoff && ev->atom == s->pending &&
 		    ev->end != SYSLET_END_FAULT)
-			part = tr->open == s ? SRUN_CALL_CONT : SRUN_CALL_EXIT;
-		if (tr->open == s && part == SRUN_CALL_WHOLE)
+			part = tr->open == s ? SYSLET_PRINT_CONT : SYSLET_PRINT_EXIT;
+		if (tr->open == s && part == SYSLET_PRINT_WHOLE)
 			end_open(tr);
 		s->pending = NULL;
 		if (o->syscall_times)
 			dt = now - s->t_last;
 		if (shown) {
-			if (part != SRUN_CALL_CONT)
+			if (part != SYSLET_PRINT_CONT)
 				end_open(tr);
 			line(stderr, s->inst, s->tag,
-			     part == SRUN_CALL_CONT ? NULL :
+			     part == SYSLET_PRINT_CONT ? NULL :
 			     stamp(tr, sbuf, sizeof(sbuf)), ev, part, dt);
-			if (part == SRUN_CALL_CONT)
+			if (part == SYSLET_PRINT_CONT)
 				tr->open = NULL;
 		}
 	}

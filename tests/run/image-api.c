@@ -92,6 +92,92 @@ static void test_listing(void **state)
 	syslet_obj__close(obj);
 }
 
+/* Symbols by index and by name; the listing, line by line, with the atom
+ * each line lists. */
+struct list_seen {
+	int	lines, atoms, cells, objects;
+	long	last_atom;
+	int	label_before_atom1;
+	char	prev[128];
+};
+
+static void on_line(const struct syslet_list_line *l, void *ctx)
+{
+	struct list_seen *ls = ctx;
+
+	assert_int_equal(l->sz, sizeof(*l));
+	assert_null(strchr(l->text, '\n'));
+	ls->lines++;
+	if (l->atom >= 0) {
+		assert_int_equal(l->part, SYSLET_LIST_ATOMS);
+		assert_int_equal(l->atom, ls->last_atom + 1);
+		ls->last_atom = l->atom;
+		ls->atoms++;
+		/* The line starts with its atom's number. */
+		assert_int_equal(strtol(l->text, NULL, 10), l->atom);
+		if (l->atom == 1 && !strcmp(ls->prev, "again:"))
+			ls->label_before_atom1 = 1;
+	}
+	ls->cells += l->part == SYSLET_LIST_CELLS;
+	ls->objects += l->part == SYSLET_LIST_OBJECTS;
+	snprintf(ls->prev, sizeof(ls->prev), "%s", l->text);
+}
+
+static void test_symbols(void **state)
+{
+	struct syslet_obj *obj = open_sample(sample_image(systab_native_profile()));
+	struct list_seen ls = { .last_atom = -1 };
+	SYSLET_OPTS(syslet_sym_info, si);
+	size_t n = syslet_obj__sym_count(obj);
+	int seen = 0;
+
+	(void)state;
+	assert_int_equal(n, 7);
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(syslet_obj__sym_info(obj, i, &si), 0);
+		if (!strcmp(si.name, "cat.again")) {
+			assert_int_equal(si.kind, SYSLET_SYM_LABEL);
+			assert_int_equal(si.atom, 1);
+			seen |= 1;
+		} else if (!strcmp(si.name, "cat")) {
+			assert_int_equal(si.kind, SYSLET_SYM_ENTRY);
+			assert_int_equal(si.atom, 0);
+			seen |= 2;
+		} else if (!strcmp(si.name, "buf")) {
+			assert_int_equal(si.kind, SYSLET_SYM_BUFFER);
+			assert_int_equal(si.atom, -1);
+			assert_int_equal(si.size, 64);
+			seen |= 4;
+		} else if (!strcmp(si.name, "cat.path")) {
+			assert_int_equal(si.kind, SYSLET_SYM_PARAM);
+			seen |= 8;
+		} else if (!strcmp(si.name, "greeting")) {
+			assert_int_equal(si.kind, SYSLET_SYM_DATA);
+			assert_int_equal(si.size, 3);
+			seen |= 16;
+		}
+	}
+	assert_int_equal(seen, 31);
+	assert_int_equal(syslet_obj__sym_info(obj, n, &si), -ERANGE);
+	si.sz = 0;
+	assert_int_equal(syslet_obj__sym_info(obj, 0, &si), -EINVAL);
+
+	assert_int_equal(syslet_obj__find_atom(obj, "cat"), 0);
+	assert_int_equal(syslet_obj__find_atom(obj, "cat.again"), 1);
+	assert_int_equal(syslet_obj__find_atom(obj, "again"), 1);
+	assert_int_equal(syslet_obj__find_atom(obj, "buf"), -ENOENT);
+	assert_int_equal(errno, ENOENT);
+	assert_int_equal(syslet_obj__find_atom(obj, "dog"), -ENOENT);
+
+	assert_int_equal(syslet_obj__list(obj, NULL, NULL), -EINVAL);
+	assert_int_equal(syslet_obj__list(obj, on_line, &ls), 0);
+	assert_int_equal(ls.atoms, 4);
+	assert_int_equal(ls.last_atom, 3);
+	assert_true(ls.label_before_atom1);
+	assert_true(ls.cells > 0 && ls.objects > 0);
+	syslet_obj__close(obj);
+}
+
 /* syslet_atom_info as an older header declared it (up to syscall), with
  * the caller's data after it; and as a newer one, a field longer. */
 struct old_atom_info {
@@ -753,6 +839,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_listing),
 		cmocka_unit_test(test_sized),
+		cmocka_unit_test(test_symbols),
 		cmocka_unit_test(test_instances),
 		cmocka_unit_test(test_bind),
 		cmocka_unit_test(test_prefix),

@@ -1,4 +1,5 @@
-/* api.c: libsyslet's conventions (libsyslet(3) CONVENTIONS) through the public API: -errno and errno, NULL and errno, the ring helpers' answers, sized structs of older and newer callers. */
+/* api.c: libsyslet's conventions (libsyslet(3) CONVENTIONS) through the public API: -errno and errno, NULL and errno, the ring helpers' answers, sized structs of older and newer callers, system calls by number and printed. */
+#include <fcntl.h>
 #include <stddef.h>
 #include "helpers.h"
 
@@ -215,6 +216,79 @@ static void check_trace(void)
 		 "event of %zu bytes", traced_sz);
 }
 
+/* System calls by number, and a call printed as the trace shows it. */
+static void check_calls(void)
+{
+	static char path[] = "hello.txt", buf[] = "hi\n";
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem;
+	SYSLET_OPTS(syslet_event, ev, .nr = __NR_open, .nargs = 3,
+		    .args = { (unsigned long)path, O_RDONLY | O_CLOEXEC },
+		    .ret = 3);
+
+	rt_check(syslet_syscall_count() > __NR_read, "count %ld",
+		 syslet_syscall_count());
+	rt_check(syslet_syscall_name(__NR_read) &&
+		 !strcmp(syslet_syscall_name(__NR_read), "read"), "read");
+	rt_check_null(syslet_syscall_name(-1), ERANGE);
+	rt_check_null(syslet_syscall_name(syslet_syscall_count()), ERANGE);
+	rt_check(syslet_syscall_denied(__NR_read) == 0, "read denied");
+	rt_check(syslet_syscall_denied(__NR_sigaltstack) == 1,
+		 "sigaltstack allowed");
+	rt_check_err(syslet_syscall_denied(-1), ERANGE);
+	rt_check(syslet_syscall_number("read") == __NR_read, "number of read");
+	rt_check_err(syslet_syscall_number("pdp11"), ENOENT);
+	rt_check(syslet_syscall_suggest("raed") &&
+		 !strcmp(syslet_syscall_suggest("raed"), "read"), "raed");
+	rt_check(!strcmp(syslet_errno_name(ENOENT), "ENOENT"), "ENOENT");
+	rt_check_null(syslet_errno_name(100000), ENOENT);
+	rt_check(syslet_errno_number("EBADF") == EBADF, "EBADF");
+	rt_check_err(syslet_errno_number("EPDP11"), ENOENT);
+
+	mem = open_memstream(&text, &len);
+	if (!mem)
+		rt_die("open_memstream: %s", strerror(errno));
+	rt_check(syslet_print_call(mem, &ev, SYSLET_PRINT_WHOLE) == 0, "print open");
+	fputc('\n', mem);
+	/* A bad pointer prints as a number, a written buffer as text. */
+	ev.args[0] = 1;
+	syslet_print_call(mem, &ev, SYSLET_PRINT_WHOLE);
+	fputc('\n', mem);
+	ev.nr = __NR_write;
+	ev.args[0] = 1;
+	ev.args[1] = (unsigned long)buf;
+	ev.args[2] = 3;
+	syslet_print_call(mem, &ev, SYSLET_PRINT_WHOLE);
+	fputc('\n', mem);
+	/* A read in parts: what it reads, then what it wrote. */
+	ev.nr = __NR_read;
+	ev.args[0] = 3;
+	ev.args[1] = (unsigned long)buf;
+	ev.args[2] = 16;
+	syslet_print_call(mem, &ev, SYSLET_PRINT_ENTER);
+	syslet_print_call(mem, &ev, SYSLET_PRINT_CONT);
+	fputc('\n', mem);
+	syslet_print_call(mem, &ev, SYSLET_PRINT_EXIT);
+	fputc('\n', mem);
+	rt_check_err(syslet_print_call(mem, &ev, (enum syslet_print_part)9),
+		     EINVAL);
+	ev.nr = 100000;
+	ev.nargs = 1;
+	syslet_print_call(mem, &ev, SYSLET_PRINT_WHOLE);
+	ev.sz = 0;
+	rt_check_err(syslet_print_call(mem, &ev, SYSLET_PRINT_WHOLE), EINVAL);
+	fclose(mem);
+	rt_check(text && !strcmp(text,
+		 "open(\"hello.txt\", O_RDONLY|O_CLOEXEC, 00)\n"
+		 "open(0x1, O_RDONLY|O_CLOEXEC, 00)\n"
+		 "write(1, \"hi\\n\", 3)\n"
+		 "read(3, \"hi\\n\", 16)\n"
+		 "<... read resumed>\"hi\\n\", 16)\n"
+		 "syscall(100000, 3)"), "printed:\n%s", text);
+	free(text);
+}
+
 static void check_globals(void)
 {
 	rt_check_err(syslet_sysno((enum syslet_call)SYSLET_NR_CALLS), EINVAL);
@@ -230,6 +304,7 @@ int main(void)
 	check_ring();
 	check_sized();
 	check_trace();
+	check_calls();
 	check_globals();
 	return rt_done("api");
 }

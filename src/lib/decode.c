@@ -1,7 +1,9 @@
-/* decode.c: per-syscall argument rendering for --trace (strings, flags, socket addresses). */
+/* decode.c: system calls by number for callers: names, the deny list, errno names, and a call printed as strace would (strings, flags, socket addresses). */
 #include <config.h>
 
 #include <arpa/inet.h>
+#include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <string.h>
@@ -9,9 +11,11 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "decode.h"
+#include "libsyslet.h"
+#include "api.h"
+#include "common/systab.h"
 
-#define SRUN_STRMAX 32
+#define DECODE_STRMAX 32
 
 /* Argument kinds, one letter each, in a per-syscall signature. */
 struct sig {
@@ -70,16 +74,18 @@ static ssize_t safe_read(void *dst, unsigned long addr, size_t len)
 	return process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
 }
 
-int srun_print_mem_string(FILE *out, unsigned long addr, size_t len,
-			  size_t max, int nul_ends)
+/* Print s (at most max bytes of it) as a C string literal, "..." after
+ * when longer; 0, or -1 when the memory cannot be read. */
+static int print_mem_string(FILE *out, unsigned long addr, size_t len,
+			    size_t max, int nul_ends)
 {
-	unsigned char buf[SRUN_STRMAX + 1];
+	unsigned char buf[DECODE_STRMAX + 1];
 	size_t want = len < max ? len : max;
 	ssize_t got;
 	size_t i;
 
-	if (want > SRUN_STRMAX)
-		want = SRUN_STRMAX;
+	if (want > DECODE_STRMAX)
+		want = DECODE_STRMAX;
 	/* A string may end just before unreadable memory: read less. */
 	got = safe_read(buf, addr, want + 1);
 	while (got < 0 && want > 0) {
@@ -208,11 +214,11 @@ static void print_arg(FILE *out, char kind, const unsigned long *args,
 		print_socktype(out, v);
 		return;
 	case 's':
-		if (!srun_print_mem_string(out, v, SRUN_STRMAX, SRUN_STRMAX, 1))
+		if (!print_mem_string(out, v, DECODE_STRMAX, DECODE_STRMAX, 1))
 			return;
 		break;
 	case 'w':
-		if (!srun_print_mem_string(out, v, next, SRUN_STRMAX, 0))
+		if (!print_mem_string(out, v, next, DECODE_STRMAX, 0))
 			return;
 		break;
 	case 'r':
@@ -221,8 +227,8 @@ static void print_arg(FILE *out, char kind, const unsigned long *args,
 			return;
 		}
 		if (result > 0 && (unsigned long)result <= next &&
-		    !srun_print_mem_string(out, v, (size_t)result,
-					   SRUN_STRMAX, 0))
+		    !print_mem_string(out, v, (size_t)result,
+					   DECODE_STRMAX, 0))
 			return;
 		break;
 	case 'a':
@@ -240,45 +246,106 @@ static void print_arg(FILE *out, char kind, const unsigned long *args,
 	fprintf(out, "%#lx", v);
 }
 
-void srun_decode_call(FILE *out, const char *name, long nr,
-		      const unsigned long *args, int nargs, long result)
+const char *syslet_syscall_name(long nr)
 {
-	srun_decode_part(out, name, nr, args, nargs, result, SRUN_CALL_WHOLE);
+	const char *name;
+
+	if (nr < 0 || nr >= systab_nr_syscalls(systab_native_profile()))
+		return api_null(ERANGE);
+	name = systab_name(systab_native_profile(), nr);
+	return name ? name : api_null(ENOENT);
 }
 
-void srun_decode_part(FILE *out, const char *name, long nr,
-		      const unsigned long *args, int nargs, long result,
-		      enum srun_call_part part)
+long syslet_syscall_count(void)
 {
-	const char *sig = signature(name);
-	size_t siglen = sig ? strlen(sig) : 0;
-	/* The first argument the call writes: shown once it returned. */
-	int split = nargs, from = 0, to = nargs;
-	const char *r = sig ? strchr(sig, 'r') : NULL;
+	return systab_nr_syscalls(systab_native_profile());
+}
 
+long syslet_syscall_number(const char *name)
+{
+	long nr = name ? systab_lookup(systab_native_profile(), name) : -1;
+
+	return nr >= 0 ? nr : api_err(-ENOENT);
+}
+
+const char *syslet_syscall_suggest(const char *name)
+{
+	const char *s = name ? systab_suggest(systab_native_profile(), name)
+			     : NULL;
+
+	return s ? s : api_null(ENOENT);
+}
+
+int syslet_syscall_denied(long nr)
+{
+	if (nr < 0 || nr >= systab_nr_syscalls(systab_native_profile()))
+		return api_err(-ERANGE);
+	return systab_denied(systab_native_profile(), nr);
+}
+
+const char *syslet_errno_name(int err)
+{
+	const char *name = errno_name(err);
+
+	return name ? name : api_null(ENOENT);
+}
+
+int syslet_errno_number(const char *name)
+{
+	int e = name ? errno_lookup(name) : -1;
+
+	return e >= 0 ? e : api_err(-ENOENT);
+}
+
+int syslet_print_call(FILE *out, const struct syslet_event *ev,
+		      enum syslet_print_part part)
+{
+	long umem = syslet_sysno(SYSLET_CALL_UMEM_ADD);
+	const char *name, *sig, *r;
+	size_t siglen;
+	int nargs, split, from = 0, to;
+
+	if (!out || !api_sz_ok(ev, sizeof(*ev)) ||
+	    (unsigned)part > SYSLET_PRINT_EXIT)
+		return api_err(-EINVAL);
+	/* The call the atom made: its number as fetched, whatever the
+	 * image says it was compiled as; umem_add by the backend's number. */
+	if (umem >= 0 && ev->nr == (unsigned long)umem)
+		name = "umem_add";
+	else if (ev->nr <= LONG_MAX)
+		name = syslet_syscall_name((long)ev->nr);
+	else
+		name = NULL;
+	sig = signature(name);
+	siglen = sig ? strlen(sig) : 0;
+	nargs = ev->nargs < 6 ? (int)ev->nargs : 6;
+	/* The first argument the call writes: shown once it returned. */
+	split = to = nargs;
+	r = sig ? strchr(sig, 'r') : NULL;
 	if (r && r - sig < nargs)
 		split = (int)(r - sig);
-	if (part == SRUN_CALL_ENTER)
+	if (part == SYSLET_PRINT_ENTER)
 		to = split;
-	else if (part != SRUN_CALL_WHOLE)
+	else if (part != SYSLET_PRINT_WHOLE)
 		from = split;
-	if (part == SRUN_CALL_EXIT)
+	if (part == SYSLET_PRINT_EXIT)
 		fprintf(out, "<... %s resumed>", name ? name : "syscall");
-	else if (part == SRUN_CALL_CONT)
+	else if (part == SYSLET_PRINT_CONT)
 		;
 	else if (name)
 		fprintf(out, "%s(", name);
 	else
-		fprintf(out, "syscall(%ld%s", nr, to ? ", " : "");
+		fprintf(out, "syscall(%ld%s", (long)ev->nr, to ? ", " : "");
 	for (int i = from; i < to; i++) {
 		if (i > from)
 			fputs(", ", out);
-		print_arg(out, (size_t)i < siglen ? sig[i] : 'n', args, i,
-			  nargs, result);
+		print_arg(out, (size_t)i < siglen ? sig[i] : 'n', ev->args, i,
+			  nargs, ev->ret);
 	}
-	if (part == SRUN_CALL_ENTER)
+	if (part == SYSLET_PRINT_ENTER)
 		/* strace's "read(3, ": what follows comes at the end. */
 		fputs(to < nargs ? ", " : "", out);
 	else
 		fputc(')', out);
+	return ferror(out) ? api_err(-EIO) : 0;
 }
