@@ -35,6 +35,12 @@ tests_compiler_drop_check_SOURCES = tests/compiler/drop-check.c
 tests_compiler_drop_check_LDADD = src/compiler/libfront.la
 TESTS += tests/compiler/drop-check
 
+# check: the check pass (sysletc_check) alone, on parsed sources.
+check_PROGRAMS += tests/compiler/check
+tests_compiler_check_SOURCES = tests/compiler/check.c
+tests_compiler_check_LDADD = src/compiler/libfront.la
+TESTS += tests/compiler/check
+
 TESTS += tests/compiler/examples.sh tests/compiler/pipeline.sh
 EXTRA_DIST += tests/compiler/examples.sh tests/compiler/pipeline.sh
 

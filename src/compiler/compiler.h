@@ -7,7 +7,11 @@
  *
  *   sysletc_front()   grammar/ (scan, parse -> AST) + lowering -> IR,
  *                     itself a chain (lower.c, lower-ir.c): ast_parse,
- *                     lower_file (AST -> IR, targets as placeholders),
+ *                     sysletc_check (check.c: what statements say
+ *                     without their names' meaning: loops, labels,
+ *                     modifiers, parameter types, unreachable code),
+ *                     lower_file (AST -> IR, targets as placeholders,
+ *                     and the checks that need the names' meaning),
  *                     then lower_finish: target and label resolution,
  *                     ir_tidy_branches, the lost-atom check,
  *                     ir_drop_unreachable, ir_tidy_cells (ir-pass.c)
@@ -70,6 +74,14 @@ size_t sysletc_builtin_list(char *buf, size_t len, unsigned int kind,
 /* sysletc_words() (sysletc.h, builtins.c): the keywords
  * (grammar/words.c), the built-ins above and the predefined constants
  * (common/consts.c). */
+
+struct ast_file;
+
+/* The front end's first pass after parsing (check.c): every diagnostic
+ * about a syslet's statements that needs no symbol table; -1 if it
+ * reported an error.  Lowering relies on it and does not repeat them. */
+int sysletc_check(const struct ast_file *f, const struct sysletc_options *opt,
+		  struct diag *d);
 
 /* Front end: parse and lower one source.  Owned by grammar/ + lower.c. */
 struct ir_program *sysletc_front(const char *src, size_t len,

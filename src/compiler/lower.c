@@ -328,58 +328,6 @@ static bool fusable(struct lower *L, struct ast_stmt *s, struct lower_fuse *fz)
 	return true;
 }
 
-/* Does a `break` in s leave the loop s belongs to (not an inner one)? */
-static bool breaks_out(const struct ast_stmt *s)
-{
-	for (; s; s = s->next) {
-		switch (s->kind) {
-		case AST_S_BREAK:
-			return true;
-		case AST_S_WHILE:
-		case AST_S_DO:
-		case AST_S_FOR:
-		case AST_S_LOOP:
-			break;		/* its breaks are its own */
-		default:
-			if (breaks_out(s->body) || breaks_out(s->els))
-				return true;
-			break;
-		}
-	}
-	return false;
-}
-
-/* Can control reach the end of s?  Only the plain cases: jumps, blocks
- * ending in one, if/else with both sides ending, loops without a way
- * out.  (`while (1)` is left alone: its condition may be any test.) */
-static bool falls_through(const struct ast_stmt *s)
-{
-	const struct ast_stmt *last;
-
-	switch (s->kind) {
-	case AST_S_STOP:
-	case AST_S_GOTO:
-	case AST_S_BREAK:
-	case AST_S_CONTINUE:
-		return false;
-	case AST_S_BLOCK:
-		if (!s->body)
-			return true;
-		last = s->body->last;
-		return falls_through(last);
-	case AST_S_IF:
-		return !s->els || !s->body || falls_through(s->body) ||
-		       falls_through(s->els);
-	case AST_S_LOOP:
-		return breaks_out(s->body);
-	case AST_S_MOD:
-	case AST_S_LABEL:
-		return !s->body || falls_through(s->body);
-	default:
-		return true;
-	}
-}
-
 static int lower_if(struct lower *L, struct ast_stmt *s, int succ,
 		    struct lower_fuse *fz)
 {
@@ -414,14 +362,6 @@ static int lower_seq(struct lower *L, struct ast_stmt *list, int succ)
 			cap = nc;
 		}
 		v[n++] = s;
-	}
-	for (size_t i = 0; i + 1 < n; i++) {
-		struct ast_stmt *nx = v[i + 1];
-
-		if (!falls_through(v[i]) && nx->kind != AST_S_LABEL &&
-		    nx->kind != AST_S_EMPTY && nx->kind != AST_S_DECL)
-			lower_warn(L, SYSLETC_W_UNREACHABLE, nx->loc,
-				   "statement is unreachable");
 	}
 	for (size_t i = n; i-- > 0;) {
 		struct lower_fuse fz;
@@ -562,12 +502,8 @@ static int lower_stmt(struct lower *L, struct ast_stmt *s, int succ)
 		break;
 	case AST_S_BREAK:
 	case AST_S_CONTINUE:
-		if (!L->in_loop) {
-			lower_error(L, s->loc, "'%s' outside a loop",
-				    s->kind == AST_S_BREAK ? "break" :
-				    "continue");
+		if (!L->in_loop)	/* told by sysletc_check() */
 			break;
-		}
 		r = s->kind == AST_S_BREAK ? L->brk : L->cont;
 		lower_drop(L, succ);
 		break;
@@ -578,7 +514,6 @@ static int lower_stmt(struct lower *L, struct ast_stmt *s, int succ)
 	case AST_S_GOTO:
 		l = label(L, s->name, s->loc);
 		if (l) {
-			l->used++;
 			if (!l->defined)
 				l->loc = s->loc;
 			r = l->ph;
@@ -587,12 +522,8 @@ static int lower_stmt(struct lower *L, struct ast_stmt *s, int succ)
 		break;
 	case AST_S_LABEL:
 		l = label(L, s->name, s->head);
-		if (l && l->defined) {
-			lower_error(L, s->head, "label '%s' is defined twice",
-				    s->name);
-			lower_note(L, l->loc, "first defined here");
+		if (l && l->defined)	/* twice: told by sysletc_check() */
 			break;
-		}
 		if (l) {
 			/* The body's gotos may grow the label table: keep
 			 * the index, not the pointer. */
@@ -609,11 +540,8 @@ static int lower_stmt(struct lower *L, struct ast_stmt *s, int succ)
 		break;
 	case AST_S_MOD:
 		if (((s->mods | L->mods) & (SYSLET_ASYNC | SYSLET_SYNC)) ==
-		    (SYSLET_ASYNC | SYSLET_SYNC)) {
-			lower_error(L, s->loc, "'async' and 'sync' contradict "
-				    "each other");
-			break;
-		}
+		    (SYSLET_ASYNC | SYSLET_SYNC))
+			break;	/* told by sysletc_check() */
 		L->mods |= s->mods;
 		r = lower_stmt(L, s->body, succ);
 		break;
@@ -674,17 +602,13 @@ static void lower_syslet(struct lower *L, struct ast_decl *d)
 		c->param_index = (int)idx;
 		c->param_type = pd->ptype == AST_PARAM_STR ? SLO_PARAM_STR :
 							     SLO_PARAM_INT;
-		if (pd->ptype == AST_PARAM_NAMED) {
-			/* The runner binds "HOST:PORT" as a pointer to the
-			 * struct: the cell is an address, as for str. */
-			if (!strcmp(pd->type, "sockaddr_in")) {
-				c->param_type = SLO_PARAM_SOCKADDR_IN;
-				s->elem_name = "sockaddr_in";
-			} else {
-				lower_error(L, pd->type_loc, "'%s' is not a "
-					    "parameter type (str, int or "
-					    "sockaddr_in)", pd->type);
-			}
+		/* The runner binds "HOST:PORT" as a pointer to the struct:
+		 * the cell is an address, as for str.  Other named types
+		 * are sysletc_check()'s errors. */
+		if (pd->ptype == AST_PARAM_NAMED &&
+		    !strcmp(pd->type, "sockaddr_in")) {
+			c->param_type = SLO_PARAM_SOCKADDR_IN;
+			s->elem_name = "sockaddr_in";
 		}
 	}
 	if (idx > SLO_MAX_PARAMS)
@@ -708,14 +632,8 @@ static void lower_syslet(struct lower *L, struct ast_decl *d)
 		struct lower_label *l = &L->labels[i];
 		char *name;
 
-		if (!l->defined) {
-			lower_error(L, l->loc, "label '%s' is used but not "
-				    "defined", l->name);
+		if (!l->defined)	/* told by sysletc_check() */
 			continue;
-		}
-		if (!l->used)
-			lower_warn(L, SYSLETC_W_UNUSED, l->loc,
-				   "label '%s' is never used", l->name);
 		name = lower_fmt(L, "%s.%s", d->name, l->name);
 		if (name && ir_add_label(p, name, l->ph) < 0)
 			lower_oom(L);
@@ -724,8 +642,8 @@ static void lower_syslet(struct lower *L, struct ast_decl *d)
 	warn_unused(L, &L->locals);
 }
 
-/* AST -> IR: every check of meaning, and atoms whose targets are still
- * placeholders (lower_finish() resolves them). */
+/* AST -> IR: the checks that need the names' meaning, and atoms whose targets
+ * are still placeholders (lower_finish() resolves them). */
 static int lower_file(struct lower *L, struct ast_file *f)
 {
 	size_t nsys = 0;
@@ -778,6 +696,11 @@ struct ir_program *sysletc_front(const char *src, size_t len,
 	/* The passes, chained: the first to fail ends the chain. */
 	err = ast_parse(src, len, d, &f) || !f ? -1 : 0;
 	mark = d->nr_recs;
+	/* The check's errors do not end the chain: lowering still runs and
+	 * adds what else is wrong, one run telling all of a file's errors;
+	 * it fails for the check's errors as for its own. */
+	if (!err)
+		sysletc_check(f, opt, d);
 	err = err ?: lower_file(&L, f);
 	err = err ?: lower_finish(&L);
 	diag_sort(d, mark);

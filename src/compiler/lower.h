@@ -60,7 +60,6 @@ struct lower_label {
 	const char	*name;
 	int		ph;		/* its placeholder */
 	bool		defined;
-	unsigned int	used;
 	struct ast_loc	loc;
 };
 

@@ -11,12 +11,26 @@
 
 #include "irb.h"
 
-static struct diag quiet(void)
-{
-	struct diag d;
+/*
+ * The diagnostics of the running test.  A failed assertion leaves the
+ * test at once, with what layout or emit said still queued: the
+ * teardown (and the next quiet()) prints them to stderr, where they
+ * tell why, and frees them.
+ */
+static struct diag quiet_diag;
 
-	diag_init(&d, "hand.syslet", "", 0, stderr);
-	return d;
+static struct diag *quiet(void)
+{
+	diag_flush(&quiet_diag);
+	diag_init(&quiet_diag, "hand.syslet", "", 0, stderr);
+	return &quiet_diag;
+}
+
+static int flush_quiet(void **state)
+{
+	(void)state;
+	diag_flush(&quiet_diag);
+	return 0;
 }
 
 static int wants_skip(const struct ir_atom *a)
@@ -88,7 +102,7 @@ static void assert_same_behaviour(struct ir_program *p)
 	enum { MAX = 64, SEEDS = 32 };
 	const char *before[SEEDS][MAX], *after[MAX];
 	size_t nb[SEEDS], na;
-	struct diag d = quiet();
+	struct diag *d = quiet();
 	int start = p->entries[0].first_atom;
 
 	for (unsigned s = 0; s < SEEDS; s++) {
@@ -97,8 +111,8 @@ static void assert_same_behaviour(struct ir_program *p)
 		for (size_t k = 0; k < nb[s]; k++)
 			before[s][k] = strdup(before[s][k]);
 	}
-	assert_int_equal(ir_layout(p, &d), 0);
-	assert_int_equal(d.errors, 0);
+	assert_int_equal(ir_layout(p, d), 0);
+	assert_int_equal(d->errors, 0);
 	assert_laid_out(p);
 	for (unsigned s = 0; s < SEEDS; s++) {
 		na = run(p, p->entries[0].first_atom, s, 1, after, MAX);
@@ -283,7 +297,7 @@ static void test_cycles(void **state)
 static void test_unreachable_and_labels(void **state)
 {
 	struct ir_program *p = irb_new(SYSTAB_X86_64);
-	struct diag d = quiet();
+	struct diag *d = quiet();
 
 	irb_atom(p, 0, "getpid", IR_NONE, NULL, 2, IR_NONE, "a");
 	irb_atom(p, 0, "getpid", IR_NONE, NULL, IR_NONE, IR_NONE, "dead");
@@ -291,7 +305,7 @@ static void test_unreachable_and_labels(void **state)
 	irb_entry(p, "s", 0);
 	irb_label(p, "s.dead", 1);
 	irb_label(p, "s.b", 2);
-	assert_int_equal(ir_layout(p, &d), 0);
+	assert_int_equal(ir_layout(p, d), 0);
 	assert_int_equal(p->nr_atoms, 2);
 	assert_int_equal(p->nr_labels, 1);
 	assert_string_equal(p->labels[0].name, "s.b");
@@ -303,7 +317,7 @@ static void test_unreachable_and_labels(void **state)
 static void test_two_entries(void **state)
 {
 	struct ir_program *p = irb_new(SYSTAB_X86_64);
-	struct diag d = quiet();
+	struct diag *d = quiet();
 	struct slo_image *img;
 
 	irb_atom(p, 0, "getpid", IR_NONE, NULL, 2, IR_NONE, "a1");
@@ -311,11 +325,11 @@ static void test_two_entries(void **state)
 	irb_atom(p, 0, "getpid", IR_NONE, NULL, IR_NONE, IR_NONE, "a2");
 	irb_entry(p, "one", 0);
 	irb_entry(p, "two", 1);
-	assert_int_equal(ir_layout(p, &d), 0);
+	assert_int_equal(ir_layout(p, d), 0);
 	assert_int_equal(p->entries[0].first_atom, 0);
 	assert_string_equal(p->atoms[1].text, "a2");
 	assert_int_equal(p->entries[1].first_atom, 2);
-	img = ir_emit(p, &d);
+	img = ir_emit(p, d);
 	assert_non_null(img);
 	assert_int_equal(slo_image_find(img, "one", SLO_SYM_ENTRY)->size, 2 * 88);
 	assert_int_equal(slo_image_find(img, "two", SLO_SYM_ENTRY)->size, 88);
@@ -332,7 +346,7 @@ static void test_random(void **state)
 		struct ir_program *p = irb_new(SYSTAB_X86_64);
 		int n = 1 + round % 12;
 		char text[16];
-		struct diag d = quiet();
+		struct diag *d = quiet();
 		struct slo_image *img;
 
 		for (int i = 0; i < n; i++) {
@@ -351,9 +365,9 @@ static void test_random(void **state)
 		}
 		irb_entry(p, "r", 0);
 		assert_same_behaviour(p);
-		img = ir_emit(p, &d);
+		img = ir_emit(p, d);
 		assert_non_null(img);
-		assert_int_equal(d.errors, 0);
+		assert_int_equal(d->errors, 0);
 		slo_image_free(img);
 		irb_free(p);
 	}
@@ -402,22 +416,25 @@ static void test_emit_checks(void **state)
 	irb_free(p);
 }
 
+/* Every test, its diagnostics flushed after it however it ended. */
+#define T(f) cmocka_unit_test_teardown(f, flush_quiet)
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_straight),
-		cmocka_unit_test(test_big),
-		cmocka_unit_test(test_passes),
-		cmocka_unit_test(test_if_else),
-		cmocka_unit_test(test_or_join),
-		cmocka_unit_test(test_three_way_join),
-		cmocka_unit_test(test_while),
-		cmocka_unit_test(test_cycles),
-		cmocka_unit_test(test_unreachable_and_labels),
-		cmocka_unit_test(test_two_entries),
-		cmocka_unit_test(test_random),
-		cmocka_unit_test(test_bad_ir),
-		cmocka_unit_test(test_emit_checks),
+		T(test_straight),
+		T(test_big),
+		T(test_passes),
+		T(test_if_else),
+		T(test_or_join),
+		T(test_three_way_join),
+		T(test_while),
+		T(test_cycles),
+		T(test_unreachable_and_labels),
+		T(test_two_entries),
+		T(test_random),
+		T(test_bad_ir),
+		T(test_emit_checks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

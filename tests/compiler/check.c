@@ -1,0 +1,100 @@
+/* check.c: sysletc_check() alone on parsed sources: its diagnostics, no symbol table and no IR needed. */
+#define _GNU_SOURCE	/* open_memstream */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/compiler.h"
+#include "grammar/ast.h"
+
+static int failures;
+
+/* Parse src, run the check pass and nothing else: its return and its
+ * records, printed, must be `want` (NULL: none). */
+static void expect(const char *src, const struct sysletc_options *opt,
+		   int ret, const char *want)
+{
+	struct ast_file *f = NULL;
+	struct diag d;
+	char *text = NULL;
+	size_t n = 0;
+	FILE *out = open_memstream(&text, &n);
+	int r;
+
+	if (!out)
+		exit(99);
+	diag_init(&d, "t.syslet", src, strlen(src), out);
+	if (ast_parse(src, strlen(src), &d, &f) || !f) {
+		fprintf(stderr, "FAIL: does not parse:\n%s", src);
+		exit(99);
+	}
+	r = sysletc_check(f, opt, &d);
+	diag_sort(&d, 0);
+	diag_flush(&d);
+	fclose(out);
+	if (r != ret || strcmp(text, want ? want : "")) {
+		fprintf(stderr, "FAIL: for\n%sreturned %d (want %d) and said\n"
+			"%s--- instead of\n%s---\n", src, r, ret, text,
+			want ? want : "");
+		failures++;
+	}
+	free(text);
+	ast_file_free(f);
+}
+
+int main(void)
+{
+	struct sysletc_options all = { .warnings = SYSLETC_W_ALL };
+
+	/* Names are not its business: an undeclared one passes. */
+	expect("syslet main() { x = nosuch(y); }\n", NULL, 0, NULL);
+
+	expect("syslet main() { break; }\n", NULL, -1,
+	       "t.syslet:1:17: error: 'break' outside a loop\n"
+	       "syslet main() { break; }\n"
+	       "                ^~~~~~\n");
+	expect("syslet main() { loop { if (1) continue; } }\n", NULL, 0, NULL);
+
+	/* Walked as lowering does, back to front: the later definition is
+	 * the "first", a missing label is told at its first goto. */
+	expect("syslet main() {\nl:\tgetpid();\nl:\tgetppid();\n\tgoto l;\n}\n",
+	       NULL, -1,
+	       "t.syslet:2:1: error: label 'l' is defined twice\n"
+	       "l:\tgetpid();\n"
+	       "^\n"
+	       "t.syslet:3:1: note: first defined here\n"
+	       "l:\tgetppid();\n"
+	       "^\n");
+	expect("syslet main() {\n\tgoto out;\n\tgoto out;\n}\n", NULL, -1,
+	       "t.syslet:2:2: error: label 'out' is used but not defined\n"
+	       "\tgoto out;\n"
+	       "\t^~~~~~~~~\n");
+
+	expect("syslet main() { async { sync getpid(); } }\n", NULL, -1,
+	       "t.syslet:1:25: error: 'async' and 'sync' contradict each "
+	       "other\n"
+	       "syslet main() { async { sync getpid(); } }\n"
+	       "                        ^~~~~~~~~~~~~~\n");
+
+	/* A repeated name is lowering's error: its type is left alone. */
+	expect("syslet main(sockaddr_in a, u32 b, u8 b) { }\n", NULL, -1,
+	       "t.syslet:1:28: error: 'u32' is not a parameter type (str, "
+	       "int or sockaddr_in)\n"
+	       "syslet main(sockaddr_in a, u32 b, u8 b) { }\n"
+	       "                           ^~~\n");
+
+	/* Warnings: only those enabled. */
+	expect("syslet main() {\nl:\tstop;\n\tgetpid();\n}\n", NULL, 0, NULL);
+	expect("syslet main() {\nl:\tstop;\n\tgetpid();\n}\n", &all, 0,
+	       "t.syslet:2:1: warning: label 'l' is never used\n"
+	       "l:\tstop;\n"
+	       "^\n"
+	       "t.syslet:3:2: warning: statement is unreachable\n"
+	       "\tgetpid();\n"
+	       "\t^~~~~~~~~\n");
+
+	if (failures)
+		return 1;
+	printf("sysletc_check: all cases as expected\n");
+	return 0;
+}
