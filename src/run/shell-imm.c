@@ -573,17 +573,11 @@ static void shl_assign_name(void *ctx, const char *name, int kind)
 
 static char *shl_implicit_var(struct shell *sh, const char *text)
 {
-	struct shl_buf b = { 0 };
 	struct shl_assign a = { sh, NULL };
 	struct sysletc_probe r = { .sz = sizeof(r), .name = shl_assign_name,
 				   .ctx = &a };
 
-	shl_buf_puts(&b, text);
-	if (shl_ends_open(text))
-		shl_buf_puts(&b, ";");
-	if (sysletc_probe(b.s, b.len, SYSLETC_UNIT_STMTS, &r))
-		abort();	/* sz is ours */
-	shl_buf_free(&b);
+	shl_probe_stmts(text, &r);
 	return a.name;
 }
 
@@ -769,6 +763,18 @@ bool shl_ends_open(const char *text)
 	while (n && isspace((unsigned char)text[n - 1]))
 		n--;
 	return n && text[n - 1] != ';' && text[n - 1] != '}';
+}
+
+void shl_probe_stmts(const char *text, struct sysletc_probe *r)
+{
+	struct shl_buf b = { 0 };
+
+	shl_buf_puts(&b, text);
+	if (shl_ends_open(text))
+		shl_buf_puts(&b, ";");
+	if (sysletc_probe(b.s, b.len, SYSLETC_UNIT_STMTS, r))
+		abort();	/* r->sz is ours */
+	shl_buf_free(&b);
 }
 
 static void shl_imm_run(struct shell *sh, const char *text)

@@ -170,6 +170,10 @@ void shl_imm_eval(struct shell *sh, const char *text);
  * added): how shl_imm_eval() will compile it. */
 bool shl_is_decl(const char *text);
 bool shl_ends_open(const char *text);
+struct sysletc_probe;
+/* sysletc_probe() of statements as shl_imm_eval() compiles them: with
+ * the ';' shl_ends_open() says is missing. */
+void shl_probe_stmts(const char *text, struct sysletc_probe *r);
 void shl_imm_names(struct shell *sh, unsigned int kinds, shl_name_fn add,
 		   void *ctx);
 /* A session variable's word, or NULL; a session buffer or data object's

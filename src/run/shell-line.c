@@ -317,15 +317,9 @@ static void shl_history_add(struct shell *sh, const char *text)
  */
 static bool shl_if_open(const char *text)
 {
-	struct shl_buf b = { 0 };
 	struct sysletc_probe r = { .sz = sizeof(r) };
 
-	shl_buf_puts(&b, text);
-	if (shl_ends_open(text))
-		shl_buf_puts(&b, ";");
-	if (sysletc_probe(b.s, b.len, SYSLETC_UNIT_STMTS, &r))
-		abort();	/* sz is ours */
-	shl_buf_free(&b);
+	shl_probe_stmts(text, &r);
 	return r.else_may_follow;
 }
 
@@ -439,7 +433,6 @@ static bool shl_probe_open(struct shl_scan *sc, const char *text)
 {
 	enum sysletc_unit unit = shl_is_decl(text) ? SYSLETC_UNIT_FILE
 						   : SYSLETC_UNIT_STMTS;
-	struct shl_buf semi = { 0 };
 	struct sysletc_probe r = { .sz = sizeof(r) };
 
 	if (sysletc_probe(text, strlen(text), unit, &r))
@@ -458,11 +451,7 @@ static bool shl_probe_open(struct shl_scan *sc, const char *text)
 	 */
 	if (unit == SYSLETC_UNIT_FILE || r.wants_stmt || !shl_ends_open(text))
 		return true;
-	shl_buf_puts(&semi, text);
-	shl_buf_puts(&semi, ";");
-	if (sysletc_probe(semi.s, semi.len, unit, &r))
-		abort();	/* sz is ours */
-	shl_buf_free(&semi);
+	shl_probe_stmts(text, &r);
 	return r.status == SYSLETC_PROBE_EOF;
 }
 
