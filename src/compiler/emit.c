@@ -25,31 +25,36 @@ struct emitter {
 	int			oom;
 };
 
-static void __attribute__((format(printf, 3, 4)))
-internal(struct emitter *e, const struct ir_loc *loc, const char *fmt, ...)
+/* An error at @loc: @prefix, then the message. */
+static void verror(struct emitter *e, const struct ir_loc *loc,
+		   const char *prefix, const char *fmt, va_list ap)
 {
 	struct diag_loc dl = { loc ? loc->line : 0, loc ? loc->col : 0, 1 };
 	char msg[256];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	diag_report(e->d, DIAG_ERROR, dl, "%s%s", prefix, msg);
+}
+
+static void __attribute__((format(printf, 3, 4)))
+internal(struct emitter *e, const struct ir_loc *loc, const char *fmt, ...)
+{
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	verror(e, loc, "internal error in emit: ", fmt, ap);
 	va_end(ap);
-	diag_report(e->d, DIAG_ERROR, dl, "internal error in emit: %s", msg);
 }
 
 /* A program too large for the format (slo-format.h): the user's error. */
 static void __attribute__((format(printf, 3, 4)))
 too_large(struct emitter *e, const struct ir_loc *loc, const char *fmt, ...)
 {
-	struct diag_loc dl = { loc ? loc->line : 0, loc ? loc->col : 0, 1 };
-	char msg[256];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	verror(e, loc, "", fmt, ap);
 	va_end(ap);
-	diag_report(e->d, DIAG_ERROR, dl, "%s", msg);
 }
 
 static void add_reloc(struct emitter *e, enum slo_section where,

@@ -444,17 +444,23 @@ unsigned int lower_elem_type(struct lower *L, const char *type,
 	return 0;
 }
 
+/* Lay out buffer or data @s if not yet done; whether it is laid out. */
+static bool object_laid_out(struct lower *L, struct lower_sym *s)
+{
+	if (s->kind == LSYM_BUFFER && s->state == LEVAL_TODO)
+		lower_buffer(L, s);
+	if (s->kind == LSYM_DATA && s->state == LEVAL_TODO)
+		lower_data(L, s);
+	return s->state == LEVAL_DONE;
+}
+
 /* buffer/data s's element at index e->l: its byte offset, or -1. */
 static int64_t element_offset(struct lower *L, struct lower_sym *s,
 			      const struct ast_expr *e)
 {
 	int64_t i;
 
-	if (s->kind == LSYM_BUFFER && s->state == LEVAL_TODO)
-		lower_buffer(L, s);
-	if (s->kind == LSYM_DATA && s->state == LEVAL_TODO)
-		lower_data(L, s);
-	if (s->state != LEVAL_DONE)
+	if (!object_laid_out(L, s))
 		return -1;
 	if (lower_eval_must(L, e->l, &i, "an index") != 1)
 		return -1;
@@ -643,11 +649,7 @@ static int object_addr(struct lower *L, struct lower_sym *s, int64_t off,
 	char *disp;
 	int c;
 
-	if (s->kind == LSYM_BUFFER && s->state == LEVAL_TODO)
-		lower_buffer(L, s);
-	if (s->kind == LSYM_DATA && s->state == LEVAL_TODO)
-		lower_data(L, s);
-	if (s->state != LEVAL_DONE)
+	if (!object_laid_out(L, s))
 		return -1;
 	if (off < 0 || (uint64_t)off > s->size) {
 		lower_error(L, loc, "offset %lld is outside '%s' (%llu bytes)",
