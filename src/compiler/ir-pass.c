@@ -1,9 +1,12 @@
 /* ir-pass.c: passes from an IR program to a tidier one: branch flags, unreachable atoms, unused cells; each alone, each testable. */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "compiler/ir.h"
 #include "syslet.h"
+
+#define BRANCH (SYSLET_STOP_MASK | SYSLET_SKIP_TO_NEXT_ON_STOP)
 
 /*
  * A test whose two sides lead to one place tests nothing; a skip to the
@@ -30,6 +33,100 @@ int ir_tidy_branches(struct ir_program *p)
 		    !(a->flags & SYSLET_SKIP_TO_NEXT_ON_STOP))
 			a->flags &= ~SYSLET_STOP_MASK;
 	}
+	return 0;
+}
+
+/* Whether address cells x and y point at the same word. */
+static bool same_addr(const struct ir_program *p, int x, int y)
+{
+	const struct ir_cell *a = &p->cells[x], *b = &p->cells[y];
+
+	return a->kind == IR_CELL_ADDR && b->kind == IR_CELL_ADDR &&
+	       a->target_obj == b->target_obj &&
+	       a->target_cell == b->target_cell &&
+	       a->target_off == b->target_off;
+}
+
+/* Whether atom a leaves in its result the word that address cell x
+ * points at: it writes that cell, or adds to that word (umem_add
+ * yields the sum). */
+static bool computes(const struct ir_program *p, const struct ir_atom *a,
+		     int x)
+{
+	const struct ir_cell *ac = &p->cells[x], *r;
+
+	if (a->sysname && !strcmp(a->sysname, "umem_add") &&
+	    a->args[0] >= 0 && (size_t)a->args[0] < p->nr_cells &&
+	    same_addr(p, a->args[0], x))
+		return true;
+	if (a->ret < 0 || (size_t)a->ret >= p->nr_cells)
+		return false;
+	r = &p->cells[a->ret];
+	if (r->kind == IR_CELL_MEM)
+		return ac->target_cell == IR_NONE &&
+		       ac->target_obj == r->target_obj &&
+		       ac->target_off == r->target_off;
+	return ac->target_obj == IR_NONE && ac->target_cell == a->ret &&
+	       ac->target_off == 0;
+}
+
+/* Whether candidate f can merge: test only reads the word into leaves
+ * in its result (umem_add(&c, $0), no result of its own), into runs
+ * nothing after itself but test, and test's modifiers are into's. */
+static bool can_fuse(const struct ir_program *p, const struct ir_fuse *f)
+{
+	const struct ir_atom *t, *a;
+	int x, z;
+
+	if (f->test < 0 || f->into < 0 || f->test == f->into ||
+	    (size_t)f->test >= p->nr_atoms || (size_t)f->into >= p->nr_atoms)
+		return false;
+	t = &p->atoms[f->test];
+	a = &p->atoms[f->into];
+	x = t->args[0];
+	z = t->args[1];
+	if (!t->sysname || strcmp(t->sysname, "umem_add") ||
+	    t->ret != IR_NONE || x < 0 || (size_t)x >= p->nr_cells ||
+	    p->cells[x].kind != IR_CELL_ADDR || z < 0 ||
+	    (size_t)z >= p->nr_cells || p->cells[z].kind != IR_CELL_CONST ||
+	    p->cells[z].value != 0 || t->args[2] != IR_NONE)
+		return false;
+	if (a->next != f->test || (a->flags & BRANCH) ||
+	    (t->flags & ~BRANCH & ~a->flags))
+		return false;
+	return computes(p, a, x);
+}
+
+/*
+ * `x = f(); if (x) ...`: the assignment's atom can carry the if's
+ * test, for its result is the value tested.  Which pairs merge is
+ * lowering's choice, handed over as p->fuses, not found here by
+ * looking at the atoms: an atom followed by a test of the cell it
+ * writes is also what `{ x = f(); } if (x)` and `do { x = f(); }
+ * while (x)` lower to, and those have always kept their test atom.
+ * The rule users see (syslet(5), Conditions) is a statement-level one,
+ * the assignment statement right before the if in the same statement
+ * list, so the atoms a program makes, its images and listings, can be
+ * told from its text and do not move when the IR around them changes.
+ * This pass only checks that each merge keeps the meaning.  It runs
+ * after the targets are resolved and before unreachable atoms go: a
+ * merged test is left unreached.
+ */
+int ir_fuse(struct ir_program *p)
+{
+	for (size_t i = 0; i < p->nr_fuses; i++) {
+		const struct ir_fuse *f = &p->fuses[i];
+		struct ir_atom *a, *t;
+
+		if (!can_fuse(p, f))
+			continue;
+		a = &p->atoms[f->into];
+		t = &p->atoms[f->test];
+		a->flags |= t->flags & BRANCH;
+		a->next = t->next;
+		a->skip = t->skip;
+	}
+	p->nr_fuses = 0;
 	return 0;
 }
 
@@ -122,6 +219,19 @@ int ir_drop_unreachable(struct ir_program *p)
 		}
 	}
 	p->nr_labels = nl;
+	nl = 0;
+	for (size_t i = 0; i < p->nr_fuses; i++) {
+		struct ir_fuse *f = &p->fuses[i];
+
+		if (f->test >= 0 && f->into >= 0 && (size_t)f->test < na - 1 &&
+		    (size_t)f->into < na - 1 && map[f->test] >= 0 &&
+		    map[f->into] >= 0) {
+			f->test = map[f->test];
+			f->into = map[f->into];
+			p->fuses[nl++] = *f;
+		}
+	}
+	p->nr_fuses = nl;
 	rc = 0;
 out:
 	free(seen);

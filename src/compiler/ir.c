@@ -41,6 +41,7 @@ void ir_program_free(struct ir_program *p)
 	free(p->atoms);
 	free(p->entries);
 	free(p->labels);
+	free(p->fuses);
 	free(p->source);
 	free(p);
 }
@@ -221,6 +222,18 @@ int ir_add_label(struct ir_program *p, const char *name, int atom)
 	return (int)p->nr_labels++;
 }
 
+int ir_add_fuse(struct ir_program *p, int test, int into)
+{
+	struct ir_fuse *f = grow((void **)&p->fuses, p->nr_fuses,
+				 &p->cap_fuses, sizeof(*f));
+
+	if (!f)
+		return -1;
+	f->test = test;
+	f->into = into;
+	return (int)p->nr_fuses++;
+}
+
 /* ---- Printing ----------------------------------------------------------- */
 
 static const char *const cell_kinds[] = { "var", "const", "param", "addr",
@@ -365,4 +378,7 @@ void ir_dump(FILE *f, const struct ir_program *p)
 	for (size_t i = 0; i < p->nr_labels; i++)
 		fprintf(f, "label %s a%d\n", p->labels[i].name,
 			p->labels[i].atom);
+	for (size_t i = 0; i < p->nr_fuses; i++)
+		fprintf(f, "fuse a%d into a%d\n", p->fuses[i].test,
+			p->fuses[i].into);
 }

@@ -112,6 +112,16 @@ struct ir_label {
 	int		atom;
 };
 
+/*
+ * A test that may merge into the atom before it (ir_fuse): test is an
+ * umem_add(&c, $0) that only reads c for its stop test, into the atom
+ * that computes c and continues at test.
+ */
+struct ir_fuse {
+	int		test;
+	int		into;
+};
+
 struct ir_program {
 	int			profile;	/* enum systab_profile */
 	char			*source;
@@ -125,9 +135,11 @@ struct ir_program {
 	size_t			nr_entries;
 	struct ir_label		*labels;
 	size_t			nr_labels;
+	struct ir_fuse		*fuses;		/* until ir_fuse() runs */
+	size_t			nr_fuses;
 	/* Room allocated, for the builder below. */
 	size_t			cap_cells, cap_objects, cap_atoms;
-	size_t			cap_entries, cap_labels;
+	size_t			cap_entries, cap_labels, cap_fuses;
 };
 
 /* Free what an atom owns (its names), or a whole program and all it owns. */
@@ -157,6 +169,8 @@ int ir_add_atom(struct ir_program *p, unsigned long flags, long nr,
 		int skip);
 int ir_add_entry(struct ir_program *p, const char *name, int first_atom);
 int ir_add_label(struct ir_program *p, const char *name, int atom);
+/* Atom test may merge into atom into (see ir_fuse). */
+int ir_add_fuse(struct ir_program *p, int test, int into);
 
 /*
  * Passes from a program to a tidier one (ir-pass.c); each returns 0, or
@@ -164,7 +178,12 @@ int ir_add_label(struct ir_program *p, const char *name, int atom);
  */
 /* Branch flags that test nothing, or skip to the end, made plain. */
 int ir_tidy_branches(struct ir_program *p);
-/* Drop the atoms no entry reaches; number the rest in reading order. */
+/* Each candidate of p->fuses that holds: into takes test's stop test
+ * and successors, and test is left for ir_drop_unreachable(); the
+ * list is emptied.  Targets must be resolved. */
+int ir_fuse(struct ir_program *p);
+/* Drop the atoms no entry reaches; number the rest in reading order
+ * (labels and fusion links follow their atoms, or go with them). */
 int ir_drop_unreachable(struct ir_program *p);
 /* Drop the anonymous cells and objects no atom uses; renumber. */
 int ir_tidy_cells(struct ir_program *p);

@@ -1,6 +1,7 @@
 /* lower-cond.c: assignments (umem_add), expression statements and conditions (stop flags, branch chains). */
 #include <string.h>
 
+#include "common/systab.h"
 #include "compiler/lower.h"
 #include "syslet.h"
 
@@ -97,20 +98,38 @@ static int test_var(struct lower *L, int cell, int op, int64_t k,
 	return test_minus(L, cell, k, loc, br);
 }
 
-static int fused(struct lower *L, struct lower_fuse *fz,
-		 struct lower_branch br)
+/*
+ * The if's test of what the statement before it just wrote: an atom of
+ * its own, umem_add(&cell, $0), which lower_seq() offers to that
+ * statement's atom (ir_fuse() merges them).  Its address cell is its
+ * own, out of the pool: the test goes away, while a pooled cell would
+ * stay, and keep for the program's other uses of that address the name
+ * it was made with here ("&w[0]" where `pipe(w)` says "&w").
+ */
+static int fused(struct lower *L, struct lower_fuse *fz, int cell, int op,
+		 struct ast_loc loc, int t, int f)
 {
-	struct ast_loc text = L->text;
-	unsigned int mods = L->mods;
-	int r;
+	bool mem = L->p->cells[cell].kind == IR_CELL_MEM;
+	int obj = mem ? L->p->cells[cell].target_obj : IR_NONE;
+	uint64_t off = mem ? L->p->cells[cell].target_off : 0;
+	int args[2];
 
 	fz->used = true;
-	L->text = fz->text;
-	L->mods |= fz->mods;
-	r = lower_assign(L, fz->cell, fz->op, fz->lhs, fz->rhs, fz->loc, br);
-	L->text = text;
-	L->mods = mods;
-	return r;
+	fz->test = LOWER_END;
+	args[0] = ir_add_addr(L->p, obj, mem ? IR_NONE : cell);
+	if (args[0] < 0) {
+		lower_oom(L);
+		return LOWER_END;
+	}
+	L->p->cells[args[0]].target_off = off;
+	args[1] = lower_const_cell(L, 0);
+	if (L->oom)
+		return LOWER_END;
+	fz->test = lower_atom(L, systab_syslet_nr(L->profile,
+						  SYSLET_CALL_UMEM_ADD),
+			      "umem_add", IR_NONE, args, 2, SLO_ROLE_TEST, loc,
+			      branch_for(op, t, f));
+	return fz->test;
 }
 
 /* subject OP k ? t : f, for a subject that is not constant. */
@@ -173,7 +192,7 @@ static int test(struct lower *L, const struct ast_expr *x, int op, int64_t k,
 		/* The previous statement just wrote this variable: its
 		 * atom's result is the value, so test that atom. */
 		if (k == 0 && fz && !fz->used && fz->cell == cell)
-			return fused(L, fz, branch_for(op, t, f));
+			return fused(L, fz, cell, op, loc, t, f);
 		return test_var(L, cell, op, k, loc, t, f);
 	case AST_INDEX:
 		/* An element is tested as a variable is (a narrow one
@@ -182,7 +201,7 @@ static int test(struct lower *L, const struct ast_expr *x, int op, int64_t k,
 		if (cell < 0)
 			return LOWER_END;
 		if (k == 0 && fz && !fz->used && fz->cell == cell)
-			return fused(L, fz, branch_for(op, t, f));
+			return fused(L, fz, cell, op, loc, t, f);
 		return test_var(L, cell, op, k, loc, t, f);
 	default:
 		break;

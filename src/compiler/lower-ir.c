@@ -663,6 +663,7 @@ int lower_finish(struct lower *L)
 	err = err ?: resolve_targets(L);
 	err = err ?: ir_pass(L, ir_tidy_branches);
 	err = err ?: check_dropped(L);
+	err = err ?: ir_pass(L, ir_fuse);
 	err = err ?: ir_pass(L, ir_drop_unreachable);
 	err = err ?: ir_pass(L, ir_tidy_cells);
 	return err;

@@ -333,6 +333,37 @@ static int lower_if(struct lower *L, struct ast_stmt *s, int succ,
 	return first;
 }
 
+/*
+ * The assignment whose value the if's test reads, lowered as its
+ * statement would be (its text and modifiers on its atoms) to go on at
+ * first, the if; its atom that goes on to the test is offered the test,
+ * for ir_fuse().
+ */
+static int lower_fused(struct lower *L, struct lower_fuse *fz, int first)
+{
+	struct ast_loc text = L->text;
+	unsigned int mods = L->mods;
+	size_t from = L->p->nr_atoms, n = 0;
+	int r, into = IR_NONE;
+
+	L->text = fz->text;
+	L->mods |= fz->mods;
+	r = lower_assign(L, fz->cell, fz->op, fz->lhs, fz->rhs, fz->loc,
+			 lower_plain(first));
+	L->text = text;
+	L->mods = mods;
+	if (fz->test < 0)
+		return r;
+	for (size_t a = from; a < L->p->nr_atoms; a++)
+		if (L->p->atoms[a].next == fz->test) {
+			into = (int)a;
+			n++;
+		}
+	if (n == 1 && ir_add_fuse(L->p, fz->test, into) < 0)
+		lower_oom(L);
+	return r;
+}
+
 static int lower_seq(struct lower *L, struct ast_stmt *list, int succ)
 {
 	struct ast_stmt **v = NULL;
@@ -370,6 +401,8 @@ static int lower_seq(struct lower *L, struct ast_stmt *list, int succ)
 			i--;
 			if (!fz.used)
 				t = lower_stmt(L, v[i], t);
+			else
+				t = lower_fused(L, &fz, t);
 			continue;
 		}
 		t = lower_stmt(L, v[i], t);

@@ -80,7 +80,8 @@ struct lower_fuse {
 	struct ast_loc		loc;		/* the assignment, for atoms */
 	struct ast_loc		text;		/* its statement, for listings */
 	unsigned int		mods;
-	bool			used;
+	bool			used;		/* the if tests it: */
+	int			test;		/* with this atom */
 };
 
 struct lower {

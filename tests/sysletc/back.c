@@ -196,6 +196,107 @@ static void test_passes(void **state)
 	irb_free(p);
 }
 
+/*
+ * The fusion pass alone (ir_fuse): a test of what the atom before it
+ * computed merges into that atom where lowering linked the two, and
+ * nowhere else, though the shape is the same.
+ */
+static void test_fuse(void **state)
+{
+	struct ir_program *p = irb_new(SYSTAB_X86_64);
+	int x, y, zero, one, ax, ay, a0, a1, a2, a3, a4, a5, a6;
+
+	(void)state;
+	x = irb_cell(p, IR_CELL_VAR, "s.x", 0);
+	y = irb_cell(p, IR_CELL_VAR, "s.y", 0);
+	zero = irb_cell(p, IR_CELL_CONST, NULL, 0);
+	one = irb_cell(p, IR_CELL_CONST, NULL, 1);
+	ax = irb_addr(p, IR_NONE, x);
+	ay = irb_addr(p, IR_NONE, y);
+	/* x = getpid(); if (x == 0) A else B;  linked: fuses. */
+	a0 = irb_atom(p, 0, "getpid", x, NULL, 1, IR_NONE, "x = getpid();");
+	a1 = irb_atom(p, SYSLET_STOP_ON_ZERO | SKIP, "umem_add", IR_NONE,
+		      ARGS(ax, zero), 2, 3, "if (x == 0)");
+	/* B: y = getppid(); then a test of y, not linked (as after
+	 * `{ y = getppid(); } if (y)`): stays. */
+	a2 = irb_atom(p, 0, "getppid", y, NULL, 4, IR_NONE, "y = getppid();");
+	a3 = irb_atom(p, 0, "getpid", IR_NONE, NULL, 4, IR_NONE, "A");
+	a4 = irb_atom(p, SYSLET_STOP_ON_NONZERO, "umem_add", IR_NONE,
+		      ARGS(ay, zero), 5, IR_NONE, "if (y) stop;");
+	/* x++; if (x <= 0) stop;  umem_add yields the sum: fuses. */
+	a5 = irb_atom(p, 0, "umem_add", IR_NONE, ARGS(ax, one), 6, IR_NONE,
+		      "x++;");
+	a6 = irb_atom(p, SYSLET_STOP_ON_NON_POSITIVE, "umem_add", IR_NONE,
+		      ARGS(ax, zero), 7, IR_NONE, "if (x <= 0) stop;");
+	irb_atom(p, 0, "getpid", IR_NONE, NULL, IR_NONE, IR_NONE, "C");
+	irb_entry(p, "s", a0);
+	irb_must(ir_add_fuse(p, a1, a0));
+	irb_must(ir_add_fuse(p, a6, a5));
+	/* A link that does not hold: a2 writes y, not x. */
+	irb_must(ir_add_fuse(p, a1, a2));
+
+	assert_int_equal(ir_fuse(p), 0);
+	assert_int_equal(p->nr_fuses, 0);
+	assert_int_equal(p->atoms[a0].flags, SYSLET_STOP_ON_ZERO | SKIP);
+	assert_int_equal(p->atoms[a0].next, a2);
+	assert_int_equal(p->atoms[a0].skip, a3);
+	assert_int_equal(p->atoms[a0].ret, x);
+	assert_int_equal(p->atoms[a2].flags, 0);
+	assert_int_equal(p->atoms[a2].next, a4);
+	assert_int_equal(p->atoms[a4].flags, SYSLET_STOP_ON_NONZERO);
+	assert_int_equal(p->atoms[a5].flags, SYSLET_STOP_ON_NON_POSITIVE);
+	assert_int_equal(p->atoms[a5].next, 7);
+
+	/* The merged tests are left unreached, for the next pass. */
+	assert_int_equal(ir_drop_unreachable(p), 0);
+	assert_int_equal(p->nr_atoms, 6);
+	for (size_t i = 0; i < p->nr_atoms; i++)
+		assert_true(strncmp(p->atoms[i].text, "if (x", 5));
+	assert_same_behaviour(p);
+	irb_free(p);
+}
+
+/* A link whose atoms are not an assignment and its test is refused:
+ * the test reads another cell, the atom has a test of its own, or the
+ * test has modifiers the atom lacks. */
+static void test_fuse_refused(void **state)
+{
+	struct ir_program *p = irb_new(SYSTAB_X86_64);
+	int x, y, zero, ax, a0, a1, a2, a3, a4, a5;
+
+	(void)state;
+	x = irb_cell(p, IR_CELL_VAR, "s.x", 0);
+	y = irb_cell(p, IR_CELL_VAR, "s.y", 0);
+	zero = irb_cell(p, IR_CELL_CONST, NULL, 0);
+	ax = irb_addr(p, IR_NONE, x);
+	a0 = irb_atom(p, 0, "getpid", y, NULL, 1, IR_NONE, "y = getpid();");
+	a1 = irb_atom(p, SYSLET_STOP_ON_ZERO, "umem_add", IR_NONE,
+		      ARGS(ax, zero), 2, IR_NONE, "if (x) stop;");
+	a2 = irb_atom(p, SYSLET_STOP_ON_NEGATIVE, "getpid", x, NULL, 3,
+		      IR_NONE, "x = getpid(); (tested)");
+	a3 = irb_atom(p, SYSLET_STOP_ON_ZERO, "umem_add", IR_NONE,
+		      ARGS(ax, zero), 4, IR_NONE, "if (x) stop;");
+	a4 = irb_atom(p, 0, "getpid", x, NULL, 5, IR_NONE, "x = getpid();");
+	a5 = irb_atom(p, SYSLET_ASYNC | SYSLET_STOP_ON_ZERO, "umem_add",
+		      IR_NONE, ARGS(ax, zero), IR_NONE, IR_NONE,
+		      "async if (x) stop;");
+	irb_entry(p, "s", a0);
+	irb_must(ir_add_fuse(p, a1, a0));
+	irb_must(ir_add_fuse(p, a3, a2));
+	irb_must(ir_add_fuse(p, a5, a4));
+
+	assert_int_equal(ir_fuse(p), 0);
+	assert_int_equal(p->atoms[a0].flags, 0);
+	assert_int_equal(p->atoms[a0].next, a1);
+	assert_int_equal(p->atoms[a2].flags, SYSLET_STOP_ON_NEGATIVE);
+	assert_int_equal(p->atoms[a2].next, a3);
+	assert_int_equal(p->atoms[a4].flags, 0);
+	assert_int_equal(p->atoms[a4].next, a5);
+	assert_int_equal(ir_drop_unreachable(p), 0);
+	assert_int_equal(p->nr_atoms, 6);
+	irb_free(p);
+}
+
 static void test_straight(void **state)
 {
 	struct ir_program *p = irb_new(SYSTAB_X86_64);
@@ -425,6 +526,8 @@ int main(void)
 		T(test_straight),
 		T(test_big),
 		T(test_passes),
+		T(test_fuse),
+		T(test_fuse_refused),
 		T(test_if_else),
 		T(test_or_join),
 		T(test_three_way_join),
