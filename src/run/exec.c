@@ -237,8 +237,10 @@ void srun_stop_report(FILE *out, const char *progname, const char *arg,
 	fprintf(out, ": %s\n", res);
 }
 
-/* The instances of the run, kept until the process ends (srun_run). */
-static struct job *srun_left;
+/* The instances of the run, kept until the process ends (srun_run);
+ * volatile, or the compiler drops the store to a variable nothing reads
+ * and leak checkers see the instances lost. */
+static struct job *volatile srun_left;
 
 static struct job *job_of(const struct runner *r,
 			  const struct syslet_uatom *atom)
