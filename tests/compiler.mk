@@ -41,6 +41,12 @@ tests_compiler_check_SOURCES = tests/compiler/check.c
 tests_compiler_check_LDADD = src/compiler/libfront.la
 TESTS += tests/compiler/check
 
+# resolve: the resolve pass (sysletc_resolve) alone, on parsed sources.
+check_PROGRAMS += tests/compiler/resolve
+tests_compiler_resolve_SOURCES = tests/compiler/resolve.c
+tests_compiler_resolve_LDADD = src/compiler/libfront.la
+TESTS += tests/compiler/resolve
+
 TESTS += tests/compiler/examples.sh tests/compiler/pipeline.sh
 EXTRA_DIST += tests/compiler/examples.sh tests/compiler/pipeline.sh
 

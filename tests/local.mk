@@ -150,10 +150,10 @@ fuzz_link = $(LIBTOOL) $(AM_V_lt) --tag=CC $(AM_LIBTOOLFLAGS) \
 # `make analyze`: gcc -fanalyzer over src/ (tests/analyze.sh); it fails
 # on a finding that tests/analyze-known.txt does not accept with a reason.
 # -O2 whatever CFLAGS say: what the analyzer finds depends on inlining.
-ANALYZE_SOURCES = $(filter-out %/tables.c,$(wildcard $(srcdir)/src/*/*.c))
+ANALYZE_FILES = $(filter-out %/tables.c,$(wildcard $(srcdir)/src/*/*.c))
 EXTRA_DIST += tests/analyze.sh tests/analyze-known.txt
 analyze: $(BUILT_SOURCES)
 	$(AM_V_GEN)ANALYZE_CC='$(CC) $(DEFS) $(DEFAULT_INCLUDES) $(AM_CPPFLAGS) $(CPPFLAGS) $(LIBELF_CFLAGS) $(AM_CFLAGS) $(CFLAGS) -O2' \
 		srcdir='$(srcdir)' $(SHELL) $(srcdir)/tests/analyze.sh \
-		$(srcdir)/tests/analyze-known.txt $(ANALYZE_SOURCES)
+		$(srcdir)/tests/analyze-known.txt $(ANALYZE_FILES)
 .PHONY: analyze

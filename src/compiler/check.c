@@ -4,8 +4,8 @@
  * What a statement may say regardless of what its names mean: break and
  * continue inside a loop, modifiers that do not contradict, every goto's
  * label defined once (and every label used), parameter types, statements
- * after a jump.  Lowering (lower.c) needs the same structure to place
- * atoms and trusts this pass for the messages.
+ * after a jump, no syslet inside another.  Lowering (lower.c) needs the
+ * same structure to place atoms and trusts this pass for the messages.
  *
  * The walk visits statements in lowering's order (a block back to front,
  * an if's body before its else, a loop's body) so that what depends on
@@ -256,7 +256,14 @@ static void check_stmt(struct check *C, const struct ast_stmt *s)
 		C->mods |= s->mods;
 		check_stmt(C, s->body);
 		break;
-	default:	/* EMPTY, EXPR, STOP, DECL */
+	case AST_S_DECL:
+		/* The grammar makes none; a tree built otherwise might. */
+		for (const struct ast_decl *d = s->decl; d; d = d->next)
+			if (d->kind == AST_D_SYSLET)
+				report(C, DIAG_ERROR, d->name_loc,
+				       "syslets cannot be nested");
+		break;
+	default:	/* EMPTY, EXPR, STOP */
 		break;
 	}
 	C->mods = mods;
@@ -267,8 +274,8 @@ static void check_params(struct check *C, const struct ast_decl *d)
 	for (const struct ast_decl *pd = d->params; pd; pd = pd->next) {
 		const struct ast_decl *q;
 
-		/* A repeated name is lowering's error, and its type is not
-		 * looked at. */
+		/* A repeated name is sysletc_resolve()'s error; its
+		 * type is not looked at. */
 		for (q = d->params; q != pd && strcmp(q->name, pd->name);
 		     q = q->next)
 			;

@@ -10,6 +10,9 @@
  *                     sysletc_check (check.c: what statements say
  *                     without their names' meaning: loops, labels,
  *                     modifiers, parameter types, unreachable code),
+ *                     sysletc_resolve (resolve.c: what declarations say
+ *                     on their own: redefinitions, predefined names,
+ *                     parameter counts, element types),
  *                     lower_file (AST -> IR, targets as placeholders,
  *                     and the checks that need the names' meaning),
  *                     then lower_finish: target and label resolution,
@@ -27,6 +30,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "grammar/diag.h"
 #include "compiler/ir.h"
@@ -82,6 +86,15 @@ struct ast_file;
  * reported an error.  Lowering relies on it and does not repeat them. */
 int sysletc_check(const struct ast_file *f, const struct sysletc_options *opt,
 		  struct diag *d);
+
+/* The next (resolve.c): what the declarations say on their own: names
+ * declared twice in a scope or predefined, parameter counts, element
+ * types; -1 if it reported an error.  Lowering leaves the refused
+ * declarations out without repeating why. */
+int sysletc_resolve(const struct ast_file *f,
+		    const struct sysletc_options *opt, struct diag *d);
+/* A predefined constant (O_RDONLY, AF_INET, EAGAIN ...): its value. */
+bool sysletc_predefined(const char *name, int64_t *v);
 
 /* Front end: parse and lower one source.  Owned by grammar/ + lower.c. */
 struct ir_program *sysletc_front(const char *src, size_t len,

@@ -1,7 +1,7 @@
 # src/compiler/front.mk: the compiler's front half: lowering (AST -> IR) on top of grammar/.
 noinst_LTLIBRARIES += src/compiler/libfront.la
 src_compiler_libfront_la_SOURCES = src/compiler/lower.c \
-	src/compiler/check.c \
+	src/compiler/check.c src/compiler/resolve.c \
 	src/compiler/builtins.c \
 	src/compiler/lower-ir.c src/compiler/lower-expr.c \
 	src/compiler/lower-data.c src/compiler/lower-call.c \

@@ -18,9 +18,7 @@ static bool elem_type(struct lower *L, struct lower_sym *s)
 	s->elem_name = "u8";
 	if (!s->decl->type)
 		return true;
-	s->elem = lower_elem_type(L, s->decl->type, s->decl->type_loc,
-				  s->decl->kind == AST_D_DATA ? "data" :
-				  "an array");
+	s->elem = lower_elem_type(L, s->decl->type);
 	s->elem_name = s->decl->type;
 	return s->elem != 0;
 }

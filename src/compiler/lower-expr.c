@@ -9,19 +9,8 @@
 
 /* Predefined constants (O_RDONLY, AF_INET ...) are in common/consts.c,
  * shared with the listings that name them back; errno names (EAGAIN
- * ...) come from the generated table through errno_lookup(). */
-bool lower_predefined(const char *name, int64_t *v)
-{
-	int e;
-
-	if (sysconst_lookup(name, v))
-		return true;
-	if (name[0] == 'E' && (e = errno_lookup(name)) > 0) {
-		*v = e;
-		return true;
-	}
-	return false;
-}
+ * ...) come from the generated table through errno_lookup(); both
+ * through sysletc_predefined() (resolve.c). */
 
 static struct lower_sym *find(struct lower_symtab *t, const char *name)
 {
@@ -328,7 +317,7 @@ int lower_eval(struct lower *L, const struct ast_expr *e, int64_t *v)
 		if (s && s->kind == LSYM_CONST) {
 			return eval_const_sym(L, s, e->loc, v);
 		}
-		if (!s && lower_predefined(e->name, v))
+		if (!s && sysletc_predefined(e->name, v))
 			return 1;
 		return 0;
 	case AST_SIZEOF:
@@ -423,24 +412,14 @@ int lower_eval_must(struct lower *L, const struct ast_expr *e, int64_t *v,
 	return r == 1 ? 1 : -1;
 }
 
-/* Element types, by name; word is the target's. */
-unsigned int lower_elem_type(struct lower *L, const char *type,
-			     struct ast_loc loc, const char *what)
+/* Element types, by name; word is the target's.  0 for one that is
+ * not: sysletc_resolve() told why. */
+unsigned int lower_elem_type(struct lower *L, const char *type)
 {
 	const struct sysletc_builtin *b = sysletc_builtin_find(type);
-	char list[80];
 
 	if (b && b->elem)
 		return b->size ? b->size : L->word;
-	sysletc_builtin_list(list, sizeof(list), SYSLETC_B_DATA, true);
-	if (!strcmp(type, "int"))
-		lower_error(L, loc, "%s cannot have 'int' elements: an int "
-			    "read into a word would need sign extension, which "
-			    "no atom does; use u32 (pipe and socketpair write "
-			    "descriptors, which are never negative)", what);
-	else
-		lower_error(L, loc, "'%s' is not an element type of %s (%s)",
-			    type, what, list);
 	return 0;
 }
 
@@ -614,7 +593,7 @@ int lower_lvalue(struct lower *L, const struct ast_expr *e, const char *what)
 	if (!s) {
 		int64_t v;
 
-		if (lower_predefined(e->name, &v))
+		if (sysletc_predefined(e->name, &v))
 			lower_error(L, e->loc, "cannot assign to predefined "
 				    "constant '%s'", e->name);
 		else

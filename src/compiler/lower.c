@@ -83,26 +83,17 @@ static struct lower_sym *add_sym(struct lower *L, struct lower_symtab *t,
 	struct common_hidx_iter it;
 	struct lower_sym *s;
 
+	/* A name declared twice, or a predefined one: told by
+	 * sysletc_resolve(), and left out here as it does. */
 	for (long i = common_hidx_first(&t->index, h, &it); i >= 0;
-	     i = common_hidx_next(&t->index, &it)) {
-		if (strcmp(t->v[i].name, d->name))
-			continue;
-		lower_error(L, d->name_loc, "redefinition of '%s'", d->name);
-		if (t->v[i].decl)
-			lower_note(L, t->v[i].decl->name_loc,
-				   "previous definition of '%s' was here",
-				   d->name);
-		return NULL;
-	}
+	     i = common_hidx_next(&t->index, &it))
+		if (!strcmp(t->v[i].name, d->name))
+			return NULL;
 	if (t == &L->globals || kind != LSYM_PARAM) {
 		int64_t v;
 
-		if (lower_predefined(d->name, &v)) {
-			lower_error(L, d->name_loc, "'%s' is a predefined "
-				    "constant and cannot be redefined",
-				    d->name);
+		if (sysletc_predefined(d->name, &v))
 			return NULL;
-		}
 	}
 	if (t->n == t->cap) {
 		size_t nc = t->cap ? t->cap * 2 : 32;
@@ -458,10 +449,8 @@ static int lower_decl_stmt(struct lower *L, struct ast_decl *d, int succ)
 	if (!d)
 		return succ;
 	t = lower_decl_stmt(L, d->next, succ);
-	if (d->kind == AST_D_SYSLET) {
-		lower_error(L, d->name_loc, "syslets cannot be nested");
-		return t;
-	}
+	/* A nested syslet (which the grammar does not make) is
+	 * sysletc_check()'s error. */
 	if (d->kind != AST_D_VAR || !d->expr)
 		return t;
 	sym = lower_lookup(L, d->name, d->loc);
@@ -611,10 +600,7 @@ static void lower_syslet(struct lower *L, struct ast_decl *d)
 			s->elem_name = "sockaddr_in";
 		}
 	}
-	if (idx > SLO_MAX_PARAMS)
-		lower_error(L, d->name_loc, "syslet '%s' has %u parameters; "
-			    "%u is the most a runner binds", d->name, idx,
-			    SLO_MAX_PARAMS);
+	/* More than SLO_MAX_PARAMS: told by sysletc_resolve(). */
 
 	collect_locals(L, d->body ? d->body->body : NULL, &prologue);
 	first = lower_stmt(L, d->body, LOWER_END);
@@ -696,11 +682,13 @@ struct ir_program *sysletc_front(const char *src, size_t len,
 	/* The passes, chained: the first to fail ends the chain. */
 	err = ast_parse(src, len, d, &f) || !f ? -1 : 0;
 	mark = d->nr_recs;
-	/* The check's errors do not end the chain: lowering still runs and
-	 * adds what else is wrong, one run telling all of a file's errors;
-	 * it fails for the check's errors as for its own. */
-	if (!err)
+	/* The errors of the check and resolve passes do not end the chain:
+	 * lowering still runs and adds what else is wrong, one run telling
+	 * all of a file's errors; it fails for theirs as for its own. */
+	if (!err) {
 		sysletc_check(f, opt, d);
+		sysletc_resolve(f, opt, d);
+	}
 	err = err ?: lower_file(&L, f);
 	err = err ?: lower_finish(&L);
 	diag_sort(d, mark);

@@ -198,7 +198,6 @@ int lower_eval(struct lower *L, const struct ast_expr *e, int64_t *v);
 /* Like lower_eval, but a non-constant is an error saying `what`. */
 int lower_eval_must(struct lower *L, const struct ast_expr *e, int64_t *v,
 		    const char *what);
-bool lower_predefined(const char *name, int64_t *v);
 bool lower_fits_word(struct lower *L, int64_t v, struct ast_loc loc);
 void lower_undeclared(struct lower *L, struct ast_loc loc, const char *name);
 /* An argument: the cell an atom points at.  -1 after an error. */
@@ -211,10 +210,9 @@ int lower_var_cell(struct lower *L, const struct ast_expr *e);
 /* The cell of element e (AST_INDEX): MEM for one as wide as a word,
  * NARROW for a narrower one; -1 after an error. */
 int lower_element(struct lower *L, const struct ast_expr *e);
-/* Element size of a type name (u8 ... word), or 0 when unknown (reported
- * at loc as the element type of `what`). */
-unsigned int lower_elem_type(struct lower *L, const char *type,
-			     struct ast_loc loc, const char *what);
+/* Element size of a type name (u8 ... word), or 0 when it is not one
+ * (sysletc_resolve() reported it). */
+unsigned int lower_elem_type(struct lower *L, const char *type);
 bool lower_is_simple(struct lower *L, const struct ast_expr *e);
 const char *lower_op_name(int op);
 

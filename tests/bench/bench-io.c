@@ -173,8 +173,8 @@ long bench_floor(const struct bench_files *f, struct bench_time *t)
 
 	if (!bufs)
 		return -1;
-	/* Touched before the clock, as instantiation touches the buffers
-	 * of the instances. */
+	/* Touched before the clock: the syslets' instances, made again run
+	 * after run, find their pages (libsyslet keeps emptied slabs). */
 	memset(bufs, 0, f->nr * BENCH_BUFSZ);
 	sigfillset(&all);
 	bench_clock_start(&c);

@@ -9,10 +9,12 @@
 
 static int failures;
 
-/* Parse src, run the check pass and nothing else: its return and its
- * records, printed, must be `want` (NULL: none). */
-static void expect(const char *src, const struct sysletc_options *opt,
-		   int ret, const char *want)
+/* Parse src, let edit (if given) change the tree as no source can, run
+ * the check pass and nothing else: its return and its records, printed,
+ * must be `want` (NULL: none). */
+static void expect_edit(const char *src, void (*edit)(struct ast_file *),
+			const struct sysletc_options *opt, int ret,
+			const char *want)
 {
 	struct ast_file *f = NULL;
 	struct diag d;
@@ -28,6 +30,8 @@ static void expect(const char *src, const struct sysletc_options *opt,
 		fprintf(stderr, "FAIL: does not parse:\n%s", src);
 		exit(99);
 	}
+	if (edit)
+		edit(f);
 	r = sysletc_check(f, opt, &d);
 	diag_sort(&d, 0);
 	diag_flush(&d);
@@ -40,6 +44,19 @@ static void expect(const char *src, const struct sysletc_options *opt,
 	}
 	free(text);
 	ast_file_free(f);
+}
+
+static void expect(const char *src, const struct sysletc_options *opt,
+		   int ret, const char *want)
+{
+	expect_edit(src, NULL, opt, ret, want);
+}
+
+/* The body's first statement, a declaration, made a syslet's: a nested
+ * syslet, which the grammar does not make. */
+static void nest_syslet(struct ast_file *f)
+{
+	f->decls->body->body->decl->kind = AST_D_SYSLET;
 }
 
 int main(void)
@@ -76,12 +93,19 @@ int main(void)
 	       "syslet main() { async { sync getpid(); } }\n"
 	       "                        ^~~~~~~~~~~~~~\n");
 
-	/* A repeated name is lowering's error: its type is left alone. */
+	/* A repeated name is sysletc_resolve()'s error: its type is left
+	 * alone. */
 	expect("syslet main(sockaddr_in a, u32 b, u8 b) { }\n", NULL, -1,
 	       "t.syslet:1:28: error: 'u32' is not a parameter type (str, "
 	       "int or sockaddr_in)\n"
 	       "syslet main(sockaddr_in a, u32 b, u8 b) { }\n"
 	       "                           ^~~\n");
+
+	expect_edit("syslet main() {\n\tvar inner;\n}\n", nest_syslet, NULL,
+		    -1,
+		    "t.syslet:2:6: error: syslets cannot be nested\n"
+		    "\tvar inner;\n"
+		    "\t    ^~~~~\n");
 
 	/* Warnings: only those enabled. */
 	expect("syslet main() {\nl:\tstop;\n\tgetpid();\n}\n", NULL, 0, NULL);
