@@ -26,4 +26,19 @@ for how in --help run each shell; do
 	! grep -q 'libreadline' "$tmpdir/libs" ||
 		fail "syslet-run $how loaded readline"
 done
+
+# A shell on a terminal (script(1) gives it one) whose readline cannot be
+# loaded: a clear message and status 1.
+script -qec true /dev/null </dev/null >/dev/null 2>&1 ||
+	skip "no script(1) to give the shell a terminal"
+soname=$(sed -n 's/^#define SHL_READLINE_SONAME "\(.*\)"$/\1/p' \
+	"$top_builddir/config.h")
+mkdir "$tmpdir/lib"
+: >"$tmpdir/lib/$soname"
+status=0
+LD_LIBRARY_PATH=$tmpdir/lib script -qec "'$SYSLET_RUN' -i" /dev/null \
+	</dev/null >"$tmpdir/out" 2>&1 || status=$?
+expect_eq "status without a loadable readline" 1 "$status"
+grep -q "cannot load readline: .*$soname" "$tmpdir/out" ||
+	{ cat "$tmpdir/out" >&2; fail "no message naming readline"; }
 exit 0
