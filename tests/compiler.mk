@@ -37,13 +37,13 @@ TESTS += tests/compiler/drop-check
 
 # check: the check pass (sysletc_check) alone, on parsed sources.
 check_PROGRAMS += tests/compiler/check
-tests_compiler_check_SOURCES = tests/compiler/check.c
+tests_compiler_check_SOURCES = tests/compiler/check.c tests/compiler/pass-test.h
 tests_compiler_check_LDADD = src/compiler/libfront.la
 TESTS += tests/compiler/check
 
 # resolve: the resolve pass (sysletc_resolve) alone, on parsed sources.
 check_PROGRAMS += tests/compiler/resolve
-tests_compiler_resolve_SOURCES = tests/compiler/resolve.c
+tests_compiler_resolve_SOURCES = tests/compiler/resolve.c tests/compiler/pass-test.h
 tests_compiler_resolve_LDADD = src/compiler/libfront.la
 TESTS += tests/compiler/resolve
 

@@ -155,7 +155,8 @@ bool systab_denied_name(const char *name)
 {
 	for (size_t i = 0; i < sizeof(denied_names) / sizeof(denied_names[0]);
 	     i++)
-		if (!strcmp(name, denied_names[i]))
+		if (name[0] == denied_names[i][0] &&
+		    !strcmp(name, denied_names[i]))
 			return true;
 	return false;
 }

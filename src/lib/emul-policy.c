@@ -86,6 +86,14 @@ static const char *const self_signal_names[] = {
 	"pidfd_send_signal",
 };
 
+/* The tables are built once per profile, some 400 calls against these
+ * lists: most names differ in their first letter, which is tested
+ * before strcmp() is called. */
+static bool same_name(const char *a, const char *b)
+{
+	return a[0] == b[0] && !strcmp(a, b);
+}
+
 static enum emul_policy policy_of(enum systab_profile p, long nr)
 {
 	const char *name = systab_name(p, nr);
@@ -98,11 +106,11 @@ static enum emul_policy policy_of(enum systab_profile p, long nr)
 	if (!name)
 		return EMUL_P_NONE;
 	for (size_t i = 0; i < sizeof(special) / sizeof(special[0]); i++)
-		if (!strcmp(name, special[i].name))
+		if (same_name(name, special[i].name))
 			return special[i].pol;
 	for (size_t i = 0; i < sizeof(inline_names) / sizeof(inline_names[0]);
 	     i++)
-		if (!strcmp(name, inline_names[i]))
+		if (same_name(name, inline_names[i]))
 			return EMUL_P_INLINE;
 	/* Unknown to us: it might sleep, so a worker runs it. */
 	return EMUL_P_BLOCK;
@@ -137,7 +145,7 @@ int emul_profile_set(int profile)
 		for (size_t i = 0; name && i < sizeof(self_signal_names) /
 					       sizeof(self_signal_names[0]);
 		     i++)
-			if (!strcmp(name, self_signal_names[i]))
+			if (same_name(name, self_signal_names[i]))
 				np->policy[nr] |= EMUL_P_SIGCHECK;
 	}
 	/* Old tables stay allocated: a running chain may still use them.

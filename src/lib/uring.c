@@ -158,6 +158,8 @@ static void ur_atfork_child(void)
 	__atomic_sub_fetch(&ur_heads, 1, __ATOMIC_RELAXED);
 }
 
+static int fd_high(int fd);
+
 static void ur_init_once(void)
 {
 	struct io_uring ring;
@@ -184,6 +186,15 @@ static void ur_init_once(void)
 		ur_init_err = err;
 		return;
 	}
+	/*
+	 * Each head's descriptors go near the top of the limit (fd_high):
+	 * the probe ring goes there first, so that the descriptor table
+	 * grows to that size now, usually before the program has threads.
+	 * Grown later, in a process whose threads share the table, the
+	 * kernel waits for an RCU grace period (expand_fdtable()): 8 ms
+	 * per head for syslet-run --each --jobs=2 here.
+	 */
+	ring.ring_fd = ring.enter_ring_fd = fd_high(ring.ring_fd);
 	ur_init_err = uring_ops_map(&ring, emul_prof->profile,
 				    emul_prof->nr_syscalls, &ur_ops_map);
 	io_uring_queue_exit(&ring);

@@ -51,7 +51,8 @@ struct syslet_obj *srun_load(const char *path, const char *progname,
 const char *srun_pick_entry(const struct syslet_obj *obj, const char *want,
 			    const char *progname);
 
-/* Run entry with args (or one instance per arg with opts->each). */
+/* Run entry with args (or one instance per arg with opts->each); once,
+ * as the process's last work: its instances are left to the exit. */
 int srun_run(const struct srun_opts *opts, const struct syslet_obj *obj,
 	     const char *entry, int argc, char **argv);
 

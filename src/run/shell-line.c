@@ -10,12 +10,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <readline/history.h>
-#include <readline/readline.h>
-
 #include "common/outfile.h"
 #include "compiler/sysletc.h"
 #include "run/shell-int.h"
+#include "run/shell-rl.h"
 
 #define SHL_PROMPT	"syslet> "
 #define SHL_PROMPT_MORE	"   ...> "
@@ -520,6 +518,7 @@ off:
 int shl_input_open(struct shell *sh, bool force_tty)
 {
 	struct sigaction sa;
+	char err[256];
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = shl_on_sigint;
@@ -532,6 +531,10 @@ int shl_input_open(struct shell *sh, bool force_tty)
 	sh->in.tty = force_tty || isatty(STDIN_FILENO);
 	if (!sh->in.tty)
 		return 0;
+	if (shl_rl_load(err, sizeof(err))) {
+		fprintf(sh->err, "%s: %s\n", sh->prog, err);
+		return -1;
+	}
 
 	shl_rl_shell = sh;
 	rl_readline_name = "syslet";

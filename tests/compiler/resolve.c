@@ -1,48 +1,10 @@
 /* resolve.c: sysletc_resolve() alone on parsed sources: its diagnostics about declarations, no statement lowered and no IR built. */
-#define _GNU_SOURCE	/* open_memstream */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include "pass-test.h"
 
-#include "compiler/compiler.h"
-#include "grammar/ast.h"
-
-static int failures;
-
-/* Parse src, let edit (if given) change the tree as no source can, run
- * the resolve pass and nothing else: its return and its records,
- * printed, must be `want` (NULL: none). */
 static void expect_edit(const char *src, void (*edit)(struct ast_file *),
 			int ret, const char *want)
 {
-	struct ast_file *f = NULL;
-	struct diag d;
-	char *text = NULL;
-	size_t n = 0;
-	FILE *out = open_memstream(&text, &n);
-	int r;
-
-	if (!out)
-		exit(99);
-	diag_init(&d, "t.syslet", src, strlen(src), out);
-	if (ast_parse(src, strlen(src), &d, &f) || !f) {
-		fprintf(stderr, "FAIL: does not parse:\n%s", src);
-		exit(99);
-	}
-	if (edit)
-		edit(f);
-	r = sysletc_resolve(f, NULL, &d);
-	diag_sort(&d, 0);
-	diag_flush(&d);
-	fclose(out);
-	if (r != ret || strcmp(text, want ? want : "")) {
-		fprintf(stderr, "FAIL: for\n%sreturned %d (want %d) and said\n"
-			"%s--- instead of\n%s---\n", src, r, ret, text,
-			want ? want : "");
-		failures++;
-	}
-	free(text);
-	ast_file_free(f);
+	pass_expect(sysletc_resolve, src, edit, NULL, ret, want);
 }
 
 static void expect(const char *src, int ret, const char *want)

@@ -23,6 +23,23 @@ for ring in "" --ring=7 --threads=2 --jobs=1 --jobs=3 --jobs=1000 \
 		fail "--each $ring: output is not every file once"
 done
 
+# A thousand, on each user-space backend here: syslet-run leaves its
+# instances to the exit, and every line must be out whole before it ends.
+while [ $i -lt 1000 ]; do
+	echo "file number $i" >"$tmpdir/f/$i"
+	echo "file number $i" >>"$tmpdir/want"
+	i=$((i + 1))
+done
+sort "$tmpdir/want" >"$tmpdir/want.sorted"
+. "$top_srcdir/tests/run/lib-backends.sh"
+for b in $backends; do
+	(cd "$tmpdir/f" && $SYSLET_RUN --each --backend=$b "$tmpdir/cat.slo" \
+		$(ls)) >"$tmpdir/got" || fail "--each --backend=$b, 1000 files"
+	sort "$tmpdir/got" >"$tmpdir/got.sorted"
+	cmp -s "$tmpdir/want.sorted" "$tmpdir/got.sorted" ||
+		fail "--each --backend=$b: output is not every one of 1000 files once"
+done
+
 # One missing file: the others still run; status 1 and one report
 # naming the argument.
 status=0
