@@ -2,6 +2,7 @@
 #include <config.h>
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,12 +14,30 @@ syslet_trace_fn emul_trace_fn;
 void *emul_trace_ctx;
 static unsigned long long trace_seq;
 
+/* Emitters between loading the callback and its return; the thread's
+ * own depth of callbacks (one may call syslet_set_trace()). */
+static unsigned long trace_active;
+static __thread unsigned int trace_inside;
+
+/*
+ * Off, then every call of the old callback returns, then the new pair:
+ * a worker never calls one callback with another's ctx (fn and ctx are
+ * two words), and once this returns the caller may free the old ctx
+ * (syslet-run frees nothing, but prints its statistics while workers
+ * still run: a worker once read the new NULL ctx with the old fn).
+ * Sequentially consistent on both sides: an emitter that saw the old fn
+ * counted itself first, so the wait sees it.  From inside a callback
+ * it cannot wait for itself, and does not wait.
+ */
 int syslet_set_trace(syslet_trace_fn fn, void *ctx)
 {
 	const struct backend *b;
 	long err;
 
-	/* ctx first: a worker that sees the new fn must see its ctx. */
+	__atomic_store_n(&emul_trace_fn, NULL, __ATOMIC_SEQ_CST);
+	if (!trace_inside)
+		while (__atomic_load_n(&trace_active, __ATOMIC_SEQ_CST))
+			sched_yield();
 	__atomic_store_n(&emul_trace_ctx, ctx, __ATOMIC_RELEASE);
 	__atomic_store_n(&emul_trace_fn, fn, __ATOMIC_RELEASE);
 	b = backend_get(&err);
@@ -37,11 +56,17 @@ int syslet_set_trace_flags(unsigned int flags)
 
 void emul_trace_emit(struct syslet_event *ev)
 {
-	syslet_trace_fn fn = __atomic_load_n(&emul_trace_fn, __ATOMIC_ACQUIRE);
+	syslet_trace_fn fn;
 
 	ev->seq = __atomic_add_fetch(&trace_seq, 1, __ATOMIC_RELAXED);
-	if (fn)
+	__atomic_add_fetch(&trace_active, 1, __ATOMIC_SEQ_CST);
+	fn = __atomic_load_n(&emul_trace_fn, __ATOMIC_SEQ_CST);
+	if (fn) {
+		trace_inside++;
 		fn(ev, __atomic_load_n(&emul_trace_ctx, __ATOMIC_ACQUIRE));
+		trace_inside--;
+	}
+	__atomic_sub_fetch(&trace_active, 1, __ATOMIC_RELEASE);
 }
 
 /*

@@ -547,6 +547,78 @@ static void test_trace_cachemiss(void)
 	close(pfd[1]);
 }
 
+/*
+ * Turning tracing off waits for the calls in progress: once
+ * syslet_set_trace() returns, the old ctx is the caller's again (it may
+ * free it), and no worker ever calls the callback with another ctx
+ * (syslet-run died of SIGSEGV now and then at SIGINT: a worker read
+ * the new NULL ctx with the old fn).  A worker loops umem_add while
+ * this thread turns tracing on and off, marking each ctx dead when it
+ * is off.  Runs on every backend that traces.
+ */
+struct ob_life {
+	int	alive;
+};
+
+static struct ob_life ob_lives[2];
+static unsigned long ob_bad, ob_calls;
+
+static void ob_trace_life(const struct syslet_event *ev, void *ctx)
+{
+	struct ob_life *l = ctx;
+
+	(void)ev;
+	__atomic_add_fetch(&ob_calls, 1, __ATOMIC_RELAXED);
+	if (!l || !__atomic_load_n(&l->alive, __ATOMIC_ACQUIRE))
+		__atomic_add_fetch(&ob_bad, 1, __ATOMIC_RELAXED);
+}
+
+static void test_trace_off_waits(void)
+{
+	static struct syslet_uatom *ring[4];
+	struct async_head_user ahu;
+	struct syslet_uatom a, *done, *got;
+	unsigned long cell = (unsigned long)-3000000L, *p = &cell, idx = 0;
+	unsigned long turns = 0;
+	long r = 0;
+
+	rt_register(&ahu, ring, 4, -1UL);
+	/* cell counts up to 0, one atom a step, in a worker. */
+	ob_umem(&a, &p, &ob_inc1, &r, SYSLET_ASYNC | SYSLET_STOP_ON_ZERO, &a);
+	done = sys_async_exec(&a);
+	rt_check(!done, "the loop did not go async: %p", (void *)done);
+	while (!__atomic_load_n(&ring[0], __ATOMIC_ACQUIRE) &&
+	       turns < 2000000) {
+		struct ob_life *l = &ob_lives[turns++ & 1];
+
+		__atomic_store_n(&l->alive, 1, __ATOMIC_RELEASE);
+		syslet_set_trace(ob_trace_life, l);
+		for (int i = 0; i < 50; i++)
+			__asm__ __volatile__("" ::: "memory");
+		if (turns & 2) {
+			/* Straight to the other ctx, no NULL between. */
+			struct ob_life *o = &ob_lives[turns & 1];
+
+			__atomic_store_n(&o->alive, 1, __ATOMIC_RELEASE);
+			syslet_set_trace(ob_trace_life, o);
+			__atomic_store_n(&l->alive, 0, __ATOMIC_RELEASE);
+			syslet_set_trace(NULL, NULL);
+			__atomic_store_n(&o->alive, 0, __ATOMIC_RELEASE);
+		} else {
+			syslet_set_trace(NULL, NULL);
+			__atomic_store_n(&l->alive, 0, __ATOMIC_RELEASE);
+		}
+	}
+	got = ob_pop(ring, 4, &idx);
+	rt_check(got == &a && cell == 0, "the loop ended at %p, cell %ld",
+		 (void *)got, (long)cell);
+	rt_check(ob_calls > 0, "the callback was never called (%lu turns)",
+		 turns);
+	rt_check(ob_bad == 0, "%lu of %lu calls of the callback got a ctx "
+		 "turned off or NULL (%lu turns)", ob_bad, ob_calls, turns);
+	rt_unregister(&ahu);
+}
+
 /* ---- statistics (emul) ---------------------------------------------- */
 
 static void test_stats_inline(void)
@@ -786,6 +858,8 @@ int main(void)
 		rt_die("mmap: %s", strerror(errno));
 
 	test_step();
+	if (syslet_set_trace(NULL, NULL) == 0)
+		test_trace_off_waits();
 	if (!rt_is_emul()) {
 		if (rt_failures)
 			return rt_done("observe");
