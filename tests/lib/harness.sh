@@ -12,6 +12,32 @@ skip() { echo "SKIP: $*" >&2; exit 77; }
 expect_eq() {
 	[ "$2" = "$3" ] || fail "$1: expected '$2', got '$3'"
 }
+# gone PATTERN WHAT: wait (~5 s) until no process matches PATTERN
+# (pgrep -f), else fail naming it: "a process of PATTERN outlived WHAT".
+gone() {
+	gone_i=0
+	while pgrep -f "$1" >/dev/null 2>&1; do
+		gone_i=$((gone_i + 1))
+		[ $gone_i -lt 50 ] || { pgrep -af "$1" >&2
+			fail "a process of $1 outlived $2"; }
+		sleep 0.1
+	done
+}
+# refused OPTION VALUE MESSAGE-REGEX ARGS...: syslet-run --OPTION=VALUE
+# ARGS exits 2 before anything runs (no output), with a message naming
+# the option and matching MESSAGE-REGEX.
+refused() {
+	refused_opt=--$1=$2 refused_re=$3 refused_st=0
+	shift 3
+	$SYSLET_RUN "$refused_opt" "$@" >"$tmpdir/out" 2>"$tmpdir/err" ||
+		refused_st=$?
+	expect_eq "$refused_opt: status" 2 "$refused_st"
+	grep -Eq "^syslet-run: ${refused_opt%%=*}=.*$refused_re" \
+		"$tmpdir/err" ||
+		{ cat "$tmpdir/err" >&2; fail "$refused_opt: message"; }
+	[ -s "$tmpdir/out" ] && fail "$refused_opt: the syslet ran"
+	return 0
+}
 # golden FILE ACTUAL_FILE: compare, or rewrite FILE when SYSLET_REGEN=1.
 # On a mismatch the actual output stays as FILE.actual at FILE's place in
 # the build tree (beside FILE in an in-tree build; make clean removes it),

@@ -39,14 +39,7 @@ done
 
 # Bad sets: exit 2 before anything runs, with the reason.
 bad() { # MESSAGE-REGEX SET
-	st=0
-	$SYSLET_RUN --trace="$2" cat.syslet hello.txt >"$tmpdir/out" \
-		2>"$tmpdir/err" || st=$?
-	expect_eq "--trace=$2: status" 2 "$st"
-	grep -Eq "^syslet-run: --trace=.*$1" "$tmpdir/err" ||
-		{ cat "$tmpdir/err" >&2; fail "--trace=$2: message"; }
-	[ -s "$tmpdir/out" ] && fail "--trace=$2: the syslet ran"
-	return 0
+	refused trace "$2" "$1" cat.syslet hello.txt
 }
 bad "unknown system call 'reed' \\(did you mean 'read'\\?\\)" reed
 bad "unknown system call 'opne' \\(did you mean 'open'\\?\\)" 'read,opne'

@@ -68,14 +68,7 @@ done
 
 # Bad rules: exit 2 before anything runs, with the reason.
 bad() { # MESSAGE-REGEX RULE
-	st=0
-	$SYSLET_RUN --inject="$2" w.syslet >"$tmpdir/out" 2>"$tmpdir/err" ||
-		st=$?
-	expect_eq "--inject=$2: status" 2 "$st"
-	grep -Eq "^syslet-run: --inject=.*$1" "$tmpdir/err" ||
-		{ cat "$tmpdir/err" >&2; fail "--inject=$2: message"; }
-	[ -s "$tmpdir/out" ] && fail "--inject=$2: the syslet ran"
-	return 0
+	refused inject "$2" "$1" w.syslet
 }
 bad 'expected SET:error=ERRNO or SET:retval=N' write
 bad 'error= or retval= is needed' write:when=2

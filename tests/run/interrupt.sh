@@ -24,16 +24,6 @@ ignored() { # SIGNAL-NUMBER
 	[ $(( 0x$ign >> ($1 - 1) & 1 )) = 1 ]
 }
 
-gone() { # FILE: no process of it is left
-	i=0
-	while pgrep -f "$1" >/dev/null 2>&1; do
-		i=$((i + 1))
-		[ $i -lt 50 ] || { pgrep -af "$1" >&2
-			fail "a process of $1 outlived its signal"; }
-		sleep 0.1
-	done
-}
-
 # run SIGNAL NUMBER BACKEND FILE OPTIONS...: end the run with SIGNAL after
 # 1 s; it must die of it (128 + N through timeout --preserve-status),
 # not of timeout's SIGKILL 10 s later.  $args follow the file.
@@ -46,7 +36,7 @@ run() {
 		"$@" $f $args <>fifo >out 2>err || st=$?
 	[ $st = 137 ] && fail "$b $f: SIG$sig did not end the run"
 	expect_eq "$b $f $*: status after SIG$sig" $((128 + num)) "$st"
-	gone "$f"
+	gone "$f" "its signal"
 }
 atoms() { sed -n 's/^  atoms  *//p' err; }
 

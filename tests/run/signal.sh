@@ -22,12 +22,6 @@ for s in "$src" "$async"; do
 	# 137: SIGTERM did not end it and timeout -k had to kill it (the
 	# test must fail, never hang).  The process is gone once timeout
 	# returns; allow for a slow reaper.
-	i=0
-	while pgrep -f "$s" >/dev/null 2>&1; do
-		i=$((i + 1))
-		[ $i -lt 50 ] || { pgrep -af "$s" >&2
-			fail "a process of $s outlived timeout's SIGTERM"; }
-		sleep 0.1
-	done
+	gone "$s" "timeout's SIGTERM"
 done
 exit 0
