@@ -59,6 +59,10 @@ long bench_threads(const struct bench_files *f, struct bench_time *t);
  * files in flight (0: all of them). */
 long bench_uring(const struct bench_files *f, size_t depth,
 		 struct bench_time *t);
+/* liburing making the uring syslet engine's round trips: openat, read
+ * once it completed, close once that did, with the descriptors the
+ * program sees; all files in flight. */
+long bench_uring_rt(const struct bench_files *f, struct bench_time *t);
 /* One instance of readfile.slo per file on syslet backend @backend, all
  * submitted (syslet_exec_batch) before the first completion is reaped; -1 (and a message)
  * when the backend cannot run here. */
