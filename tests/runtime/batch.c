@@ -1,5 +1,6 @@
-/* batch.c: syslet_exec_batch() runs syslets as that many async_exec calls would: results, -EFAULT, async ones, a signal that ends one, no ring. */
+/* batch.c: syslet_exec_batch() runs syslets as that many async_exec calls would: results, -EFAULT, async ones, a signal that ends one, no ring; uring pipelines a long batch. */
 #include "helpers.h"
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/mman.h>
 
@@ -211,6 +212,65 @@ static void signal_ends(void)
 	signal(SIGUSR1, SIG_DFL);
 }
 
+/*
+ * The uring backend hands a long batch's SQEs to the kernel as it goes
+ * and takes what completed meanwhile: when a batch of 256 syslets
+ * (openat of /dev/null, then close) returns, its first ones have
+ * completed into the ring already, with no async_wait.  Before, the
+ * whole batch waited for the caller's first async_wait, the first
+ * syslet's close for the last one's open.
+ */
+#define P	256
+
+struct oc {
+	struct syslet_uatom	a[2];
+	unsigned long		dfd, path, flags;
+	long			fd, r;
+};
+
+static void pipelined(void)
+{
+	static struct oc o[P];
+	static struct syslet_uatom *ring[P];
+	struct syslet_uatom *atoms[P], *done[P];
+	struct async_head_user ahu;
+	unsigned long idx = 0, async = 0, early, seen;
+	const char *b = syslet_backend_name();
+	int errs[P];
+	long n;
+
+	if (!b || strcmp(b, "uring"))
+		return;
+	rt_register(&ahu, ring, P, -1UL);
+	for (int i = 0; i < P; i++) {
+		o[i].dfd = (unsigned long)(long)AT_FDCWD;
+		o[i].path = (unsigned long)"/dev/null";
+		o[i].flags = O_RDONLY;
+		o[i].fd = o[i].r = -2;
+		rt_atom(&o[i].a[0], SYS_openat, &o[i].fd, 0, &o[i].a[1],
+			&o[i].dfd, &o[i].path, &o[i].flags);
+		rt_atom(&o[i].a[1], SYS_close, &o[i].r, 0, NULL,
+			(unsigned long *)&o[i].fd, NULL, NULL);
+		atoms[i] = &o[i].a[0];
+	}
+	n = syslet_exec_batch(atoms, P, done, errs);
+	rt_check(n == P, "pipelined: ran %ld of %d", n, P);
+	for (int i = 0; i < P && n == P; i++)
+		async += !done[i];
+	early = rt_drain(ring, P, &idx, NULL, 0);
+	rt_check(early >= P / 4, "pipelined: %lu of %lu async syslets of a "
+		 "batch of %d complete when it returns", early, async, P);
+	for (seen = early; seen < async;) {
+		sys_async_wait(1);
+		seen += rt_drain(ring, P, &idx, NULL, 0);
+	}
+	for (int i = 0; i < P && n == P; i++)
+		rt_check(o[i].fd >= 0 && o[i].r == 0,
+			 "pipelined: syslet %d: open %ld close %ld", i,
+			 o[i].fd, o[i].r);
+	rt_unregister(&ahu);
+}
+
 static void no_ring(void)
 {
 	struct two t;
@@ -239,5 +299,6 @@ int main(void)
 	async_ones();
 	signal_ends();
 	own_handler(bad);
+	pipelined();
 	return rt_done("batch");
 }
