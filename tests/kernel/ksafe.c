@@ -1,7 +1,8 @@
-/* ksafe.c: in the guest, a hand-off never changes who the task is, atoms pass the syscall-entry checks, job control, signals and per-task state survive, and the TID behaves as documented. */
+/* ksafe.c: in the guest, a hand-off never changes who the task is, atoms pass the syscall-entry checks, job control, signals, per-task state and the TID survive. */
 #include "kt.h"
 #include <dirent.h>
 #include <poll.h>
+#include <sched.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/mount.h>
@@ -33,9 +34,11 @@ static struct syslet_uatom kt_a[4];
 /* ---- 1. a hand-off never changes who the task is ------------------- */
 
 /*
- * Each of these changes the head's identity after the pool exists (the
- * parked thread is the task that ran the first async atom), then runs
- * an async atom and looks at who the program is afterwards.
+ * Each of these changes the head's identity after the pool exists, then
+ * runs an async atom and looks at who the program is afterwards.  Two
+ * async atoms make the pool: the thread that registered keeps its TID
+ * for the context after the first hand-off, out of the pool, and the
+ * second leaves the pool thread that ran it parked.
  */
 static int kt_pool_ready(void)
 {
@@ -43,8 +46,8 @@ static int kt_pool_ready(void)
 		kt_note("async_register failed");
 		return -1;
 	}
-	if (kt_async_getpid()) {
-		kt_note("the first async atom did not go async and complete");
+	if (kt_async_getpid() || kt_async_getpid()) {
+		kt_note("the first async atoms did not go async and complete");
 		return -1;
 	}
 	return 0;
@@ -535,7 +538,8 @@ static int kt_pool_process(int chain, int ready)
 	static long sret = -12345, cret;
 	struct syslet_uatom *c;
 
-	if (kt_register(8, -1UL) || kt_async_getpid())
+	/* Twice: a pool thread parks (see kt_pool_ready()). */
+	if (kt_register(8, -1UL) || kt_async_getpid() || kt_async_getpid())
 		return 10;
 	if (chain) {
 		tsp = (unsigned long)&ts;
@@ -770,37 +774,93 @@ static int kt_case_freeze_chain(void)
 	return kt_freeze(1);
 }
 
-/* ---- 6. the TID: not moved (kernel-patch/README), as documented ----- */
+/* ---- 6. the TID moves with the context ----------------------------- */
 
 /*
- * The TID does not move with the user context: after a hand-off the
- * program runs on the pool thread and gettid() names it, while glibc's
- * cached TID (in the thread descriptor, which PI and robust mutexes
- * write into the futex word) still names the task that is now parked.
- * These cases show the documented behaviour within a time limit, so
- * that a change to it is seen: they fail the day the TID is handled,
- * and the documentation changes with them.
+ * A hand-off moves the user context to a pool thread, and its TID with
+ * it: gettid() does not change, and glibc's cached TID (in the thread
+ * descriptor, which raise() and pthread_kill() signal and PI and robust
+ * mutexes write into the futex word) names the task that runs the
+ * program, wherever it runs.  Each case fails on a kernel where the TID
+ * stays behind with the parked task.
  */
 static long kt_gettid(void)
 {
 	return kt_sys(SYS_gettid, 0, 0, 0, 0);
 }
 
-static int kt_case_tid_changes(void)
+/* The kernel task that runs the program now (/proc/thread-self). */
+static long kt_task_tid(void)
 {
-	long before = kt_gettid(), after;
-	char path[64];
-	struct stat st;
+	char buf[64], *p;
+	ssize_t n = readlink("/proc/thread-self", buf, sizeof(buf) - 1);
 
-	if (kt_pool_ready())
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	p = strrchr(buf, '/');
+	return p ? atol(p + 1) : -1;
+}
+
+/*
+ * Hand the context off until a task other than @home, whose TID it
+ * had, runs it (a context may come back to the task it started on).
+ */
+static int kt_away_from(long home)
+{
+	int i;
+
+	for (i = 0; i < 4 && kt_task_tid() == home; i++)
+		if (kt_async_getpid())
+			return -1;
+	if (kt_task_tid() == home) {
+		kt_note("the context is still on task %ld", home);
+		return -1;
+	}
+	return 0;
+}
+
+/* Wait up to 1 s for the handler of @sig. */
+static int kt_sig_wait(int sig)
+{
+	struct timespec d = { 0, 10 * 1000 * 1000 };
+	int i;
+
+	for (i = 0; i < 100 && kt_sig_seen != sig; i++)
+		nanosleep(&d, NULL);
+	return kt_sig_seen == sig;
+}
+
+static int kt_case_tid_kept(void)
+{
+	struct sigaction sa = { .sa_handler = kt_on_signal };
+	long before = kt_gettid(), after;
+	cpu_set_t cpus;
+
+	sigaction(SIGUSR1, &sa, NULL);
+	sigaction(SIGUSR2, &sa, NULL);
+	/* The second hand-off is from a pool thread. */
+	if (kt_pool_ready() || kt_away_from(before))
 		return KT_FAIL;
 	after = kt_gettid();
-	KT_CHECK(after != before && getpid() == before,
-		 "gettid() %ld, before the hand-off %ld, getpid() %d", after,
-		 before, getpid());
-	snprintf(path, sizeof(path), "/proc/self/task/%ld", before);
-	KT_CHECK(stat(path, &st) == 0,
-		 "the old TID %ld is not a thread of the process", before);
+	KT_CHECK(after == before && getpid() == before,
+		 "gettid() %ld on task %ld after the hand-offs, %ld before, getpid() %d",
+		 after, kt_task_tid(), before, getpid());
+	/* glibc signals its cached TID. */
+	raise(SIGUSR1);
+	KT_CHECK(kt_sig_wait(SIGUSR1), "raise(SIGUSR1) was not handled");
+	kt_sys(SYS_tgkill, getpid(), before, SIGUSR2, 0);
+	KT_CHECK(kt_sig_wait(SIGUSR2),
+		 "tgkill() to the TID was not handled within 1 s");
+	KT_CHECK(sched_getaffinity(before, sizeof(cpus), &cpus) == 0,
+		 "sched_getaffinity(TID): %s", strerror(errno));
+	/* After async_unregister the context keeps its TID all the same. */
+	KT_CHECK(K_UNREG(&kt_ahu) == 0, "async_unregister");
+	kt_sig_seen = 0;
+	kt_sys(SYS_tgkill, getpid(), before, SIGUSR1, 0);
+	KT_CHECK(kt_sig_wait(SIGUSR1) && kt_gettid() == before,
+		 "after async_unregister: gettid() %ld, the signal %s",
+		 kt_gettid(), kt_sig_seen ? "handled" : "lost");
 	return KT_PASS;
 }
 
@@ -830,49 +890,145 @@ static unsigned int kt_mutex_word(pthread_mutex_t *m)
 			       __ATOMIC_ACQUIRE);
 }
 
-static int kt_case_tid_pi(void)
+/*
+ * A PI mutex held by the program across (@before 1) or only after a
+ * hand-off; a second thread blocks on it in FUTEX_LOCK_PI; the unlock
+ * must hand it over.
+ */
+static int kt_tid_pi(int before)
 {
 	static pthread_mutex_t m;
 	struct kt_waiter w = { &m, -1 };
 	struct timespec d = { 0, 1000 * 1000 };
 	pthread_mutexattr_t at;
-	long tid0 = kt_gettid();
+	long tid = kt_gettid();
 	unsigned int word;
 	pthread_t th;
-	int i;
+	int i, r;
 
 	pthread_mutexattr_init(&at);
 	if (pthread_mutexattr_setprotocol(&at, PTHREAD_PRIO_INHERIT) ||
 	    pthread_mutex_init(&m, &at))
 		return kt_skip("no PI mutexes in this libc");
-	if (kt_pool_ready())
+	if (before)
+		KT_CHECK(pthread_mutex_lock(&m) == 0, "pthread_mutex_lock");
+	if (kt_pool_ready() || kt_away_from(tid))
 		return KT_FAIL;
-	KT_CHECK(pthread_mutex_lock(&m) == 0, "pthread_mutex_lock");
+	if (!before)
+		KT_CHECK(pthread_mutex_lock(&m) == 0, "pthread_mutex_lock");
 	word = kt_mutex_word(&m);
-	KT_CHECK((word & FUTEX_TID_MASK) == tid0 && kt_gettid() != tid0,
-		 "locked after the hand-off: word %#x, gettid() %ld, old TID %ld",
-		 word, kt_gettid(), tid0);
+	kt_note("word %#x, gettid() %ld on task %ld, TID before the hand-off %ld",
+		word, kt_gettid(), kt_task_tid(), tid);
 	KT_CHECK(pthread_create(&th, NULL, kt_timedlock, &w) == 0,
 		 "pthread_create");
 	/* Contended: the waiter is in FUTEX_LOCK_PI once it set the bit. */
 	for (i = 0; i < 5000 && !(kt_mutex_word(&m) & FUTEX_WAITERS); i++)
 		nanosleep(&d, NULL);
 	KT_CHECK(kt_mutex_word(&m) & FUTEX_WAITERS, "the waiter never waited");
-	/* FUTEX_UNLOCK_PI from a TID that the word does not name: EPERM. */
-	KT_CHECK(kt_sys(SYS_futex, (long)&m.__data.__lock, FUTEX_UNLOCK_PI,
-			0, 0) == -EPERM, "FUTEX_UNLOCK_PI did not fail");
-	pthread_mutex_unlock(&m);
+	r = pthread_mutex_unlock(&m);
 	pthread_join(th, NULL);
-	KT_CHECK(w.ret == ETIMEDOUT,
-		 "the waiter got %d, not ETIMEDOUT: the TID is handled now?",
-		 w.ret);
-	kt_note("documented: the mutex stayed locked, the waiter timed out");
+	KT_CHECK(r == 0 && w.ret == 0,
+		 "unlock %d, the waiter got %d: the unlock did not hand the mutex over",
+		 r, w.ret);
+	return KT_PASS;
+}
+
+static int kt_case_tid_pi_after(void)
+{
+	return kt_tid_pi(0);
+}
+
+static int kt_case_tid_pi_before(void)
+{
+	return kt_tid_pi(1);
+}
+
+/*
+ * The TID moves under the task's pi_lock, which the futex code holds
+ * while it attaches a waiter to the task it found for the TID: a
+ * contender that finds the old task looks again.  The program locks a
+ * PI mutex, runs an async atom (in place if a waiter is attached by
+ * then) and unlocks, against a thread that locks and unlocks it.
+ */
+struct kt_pi_race {
+	pthread_mutex_t	m;
+	volatile int	stop;
+	int		locks, errs, err;
+};
+
+static void *kt_pi_contender(void *arg)
+{
+	struct kt_pi_race *r = arg;
+	struct timespec t;
+	int e;
+
+	while (!r->stop) {
+		clock_gettime(CLOCK_REALTIME, &t);
+		t.tv_sec += 5;
+		e = pthread_mutex_timedlock(&r->m, &t);
+		if (!e) {
+			r->locks++;
+			e = pthread_mutex_unlock(&r->m);
+		}
+		if (e) {
+			r->errs++;
+			r->err = e;
+		}
+	}
+	return NULL;
+}
+
+static int kt_case_tid_pi_race(void)
+{
+	static struct kt_pi_race r;
+	static struct syslet_uatom a;
+	static long ret;
+	unsigned int i, async = 0, inplace = 0, bad = 0;
+	pthread_mutexattr_t at;
+	pthread_t th;
+	long x;
+
+	pthread_mutexattr_init(&at);
+	if (pthread_mutexattr_setprotocol(&at, PTHREAD_PRIO_INHERIT) ||
+	    pthread_mutex_init(&r.m, &at))
+		return kt_skip("no PI mutexes in this libc");
+	if (kt_pool_ready())
+		return KT_FAIL;
+	KT_CHECK(pthread_create(&th, NULL, kt_pi_contender, &r) == 0,
+		 "pthread_create");
+	for (i = 0; i < 200; i++) {
+		if (pthread_mutex_lock(&r.m)) {
+			bad++;
+			continue;
+		}
+		kt_atom(&a, SYSLET_ASYNC, SYS_getpid, &ret, NULL, NULL, NULL,
+			NULL, NULL);
+		x = K_EXEC(&a);
+		if (x == 0 && kt_pop() == &a)
+			async++;
+		else if (x == (long)&a)
+			inplace++;
+		else
+			bad++;
+		if (pthread_mutex_unlock(&r.m))
+			bad++;
+	}
+	r.stop = 1;
+	pthread_join(th, NULL);
+	kt_note("%u async, %u in place; the contender locked %d times",
+		async, inplace, r.locks);
+	KT_CHECK(!bad && !r.errs,
+		 "%u failures in the program, %d in the contender (last %d)",
+		 bad, r.errs, r.err);
+	KT_CHECK(async > 0 && r.locks > 0, "no hand-off or no contention");
+	KT_CHECK(kt_gettid() == getpid(), "gettid() %ld, getpid() %d",
+		 kt_gettid(), getpid());
 	return KT_PASS;
 }
 
 struct kt_holder {
 	pthread_mutex_t	m;
-	long		tid0, tid1;
+	long		tid0, tid1, task;
 };
 
 /* Lock @m, hand the context off, and end holding it. */
@@ -882,9 +1038,10 @@ static void *kt_robust_holder(void *arg)
 
 	h->tid0 = kt_gettid();
 	if (pthread_mutex_lock(&h->m) || kt_register(8, -1UL) ||
-	    kt_async_getpid())
+	    kt_async_getpid() || kt_async_getpid() || kt_away_from(h->tid0))
 		return NULL;
 	h->tid1 = kt_gettid();
+	h->task = kt_task_tid();
 	return NULL;
 }
 
@@ -902,14 +1059,57 @@ static int kt_case_tid_robust(void)
 	KT_CHECK(pthread_create(&th, NULL, kt_robust_holder, &h) == 0,
 		 "pthread_create");
 	KT_CHECK(pthread_join(th, NULL) == 0, "pthread_join");
-	KT_CHECK(h.tid1 && h.tid1 != h.tid0,
-		 "the holder's context was not handed off (TID %ld, then %ld)",
-		 h.tid0, h.tid1);
+	KT_CHECK(h.task > 0, "the holder's context was not handed off");
+	kt_note("the holder's TID was %ld, then %ld on task %ld", h.tid0,
+		h.tid1, h.task);
 	kt_timedlock(&w);
-	KT_CHECK(w.ret == ETIMEDOUT,
-		 "locking got %d, not ETIMEDOUT: the TID is handled now?",
+	KT_CHECK(w.ret == EOWNERDEAD,
+		 "locking got %d, not EOWNERDEAD: the holder died and the mutex was not released",
 		 w.ret);
-	kt_note("documented: the holder died, the mutex was not released");
+	return KT_PASS;
+}
+
+/*
+ * The task a TID belongs to stays (out of the pool) while the context
+ * runs elsewhere, so that the number is not another thread's; once the
+ * context has ended, the TID is gone and that task leaves too.
+ */
+static void *kt_tid_thread(void *arg)
+{
+	long *tid = arg;
+
+	*tid = kt_gettid();
+	if (kt_register(8, -1UL) || kt_async_getpid() || kt_async_getpid())
+		*tid = -1;
+	else if (K_UNREG(&kt_ahu))
+		*tid = -2;
+	return NULL;
+}
+
+static int kt_case_tid_ends(void)
+{
+	struct timespec d = { 0, 10 * 1000 * 1000 };
+	char path[64];
+	struct stat st;
+	long tid = 0, r = 0;
+	pthread_t th;
+	int i;
+
+	KT_CHECK(pthread_create(&th, NULL, kt_tid_thread, &tid) == 0,
+		 "pthread_create");
+	KT_CHECK(pthread_join(th, NULL) == 0 && tid > 0,
+		 "the thread's hand-offs failed (%ld)", tid);
+	snprintf(path, sizeof(path), "/proc/self/task/%ld", tid);
+	for (i = 0; i < 300; i++) {
+		r = kt_sys(SYS_tgkill, getpid(), tid, 0, 0);
+		if (r == -ESRCH && stat(path, &st) != 0)
+			break;
+		nanosleep(&d, NULL);
+	}
+	KT_CHECK(r == -ESRCH, "tgkill(TID, 0) is %ld 3 s after the thread ended",
+		 r);
+	KT_CHECK(stat(path, &st) != 0,
+		 "the task of the TID was still there 3 s after its context ended");
 	return KT_PASS;
 }
 
@@ -989,11 +1189,18 @@ static const struct kt_case kt_cases[] = {
 	  kt_case_freeze_chain, 60 },
 	{ "results: umem_add sums of -512..-516 are values, stored once, in the caller and in a worker",
 	  kt_case_restart_values },
-	{ "tid (documented): gettid() changes across a hand-off", kt_case_tid_changes },
-	{ "tid (documented): a contended PI mutex locked after a hand-off is not released by its unlock",
-	  kt_case_tid_pi },
-	{ "tid (documented): a robust mutex is not released when the thread carrying its context dies",
+	{ "tid: gettid(), raise(), tgkill() and sched_getaffinity() by TID across hand-offs and after unregister",
+	  kt_case_tid_kept },
+	{ "tid: a contended PI mutex locked after a hand-off goes to its waiter at unlock",
+	  kt_case_tid_pi_after },
+	{ "tid: a contended PI mutex locked before a hand-off goes to its waiter at unlock",
+	  kt_case_tid_pi_before },
+	{ "tid: a PI mutex locked and unlocked around async atoms against a contender, no error",
+	  kt_case_tid_pi_race, 60 },
+	{ "tid: a robust mutex is released (EOWNERDEAD) when the thread carrying its context dies",
 	  kt_case_tid_robust },
+	{ "tid: once the context ends, its TID and the task it belonged to are gone",
+	  kt_case_tid_ends },
 };
 
 int main(void)

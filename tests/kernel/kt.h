@@ -137,9 +137,11 @@ static struct syslet_uatom *kt_pop(void)
 
 /*
  * Run one SYSLET_ASYNC atom: its chain moves to a pool thread at once
- * and the caller continues on another.  Afterwards the task that ran
- * the atom is parked in the pool, with the identity the head had.
- * Returns 0 when it went async and completed, else -1.
+ * and the caller continues on another, with its TID.  Afterwards the
+ * task that ran the atom is parked in the pool, with the identity the
+ * head had; the thread that registered, whose TID the context keeps,
+ * waits out of the pool for the context to end.  Returns 0 when it
+ * went async and completed, else -1.
  */
 static int kt_async_getpid(void)
 {
