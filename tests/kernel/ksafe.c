@@ -1113,6 +1113,64 @@ static int kt_case_tid_ends(void)
 	return KT_PASS;
 }
 
+/*
+ * fork() and execve() by a program whose context was handed off: the
+ * child of fork() is a task of its own, with its TID; execve() from
+ * the task that carries the context (not the leader) ends the pool and
+ * the TID's task with the old image, and the new image runs as the
+ * leader (main(), KT_EXEC_CHILD, checks that).
+ */
+static int kt_case_tid_fork_exec(void)
+{
+	pid_t pid;
+	int st = -1;
+
+	if (kt_pool_ready() || kt_away_from(getpid()))
+		return KT_FAIL;
+	pid = fork();
+	if (pid == 0)
+		_exit(kt_gettid() == getpid() ? 0 : 1);
+	KT_CHECK(pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) &&
+		 WEXITSTATUS(st) == 0,
+		 "fork after a hand-off: the child's gettid() is not its PID (status %#x)",
+		 st);
+	KT_CHECK(kt_gettid() == getpid(), "gettid() %ld after fork, PID %d",
+		 kt_gettid(), getpid());
+	pid = fork();
+	if (pid == 0) {
+		if (kt_register(8, -1UL) || kt_async_getpid() ||
+		    kt_async_getpid() || kt_away_from(getpid()))
+			_exit(2);
+		setenv("KT_EXEC_CHILD", "1", 1);
+		execl("/proc/self/exe", "ksafe-exec", (char *)NULL);
+		_exit(3);
+	}
+	st = -1;
+	KT_CHECK(pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) &&
+		 WEXITSTATUS(st) == 0,
+		 "execve after a hand-off: status %#x (2: no hand-off, 3: execve failed, 4: new image's TID, 5: threads left)",
+		 st);
+	return KT_PASS;
+}
+
+/* The image that kt_case_tid_fork_exec() starts: one thread, the leader. */
+static int kt_exec_child(void)
+{
+	char line[128];
+	int threads = -1;
+	FILE *f;
+
+	if (kt_gettid() != getpid())
+		return 4;
+	f = fopen("/proc/self/status", "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "Threads: %d", &threads) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return threads == 1 ? 0 : 5;
+}
+
 /* ---- values that look like restart codes ---------------------------- */
 
 /*
@@ -1201,9 +1259,13 @@ static const struct kt_case kt_cases[] = {
 	  kt_case_tid_robust },
 	{ "tid: once the context ends, its TID and the task it belonged to are gone",
 	  kt_case_tid_ends },
+	{ "tid: fork() and execve() after a hand-off: the child has its own TID, the new image is the leader alone",
+	  kt_case_tid_fork_exec },
 };
 
 int main(void)
 {
+	if (getenv("KT_EXEC_CHILD"))
+		return kt_exec_child();
 	return kt_main(kt_cases, sizeof(kt_cases) / sizeof(kt_cases[0]));
 }
