@@ -28,6 +28,12 @@ EXTRA_DIST += tests/run/elements.sh tests/run/elements32.sh \
 CLEANFILES += tests/run/port-8080.lock
 check_PROGRAMS += tests/run/tcp-client
 tests_run_tcp_client_SOURCES = tests/run/tcp-client.c
+# --each reuses the memory of instances that ended (issue 13): page
+# faults counted by minflt.
+check_PROGRAMS += tests/run/minflt
+tests_run_minflt_SOURCES = tests/run/minflt.c
+TESTS += tests/run/each-reuse.sh
+EXTRA_DIST += tests/run/each-reuse.sh
 EXTRA_DIST += tests/run/examples.sh tests/run/errors.sh tests/run/each.sh tests/run/trace-stats.sh \
 	tests/run/status.sh \
 	tests/run/shebang.sh tests/run/readme.sh tests/run/signal.sh tests/run/overflow.sh tests/run/linear.sh \

@@ -26,10 +26,13 @@ struct job {
 struct runner {
 	const struct srun_opts	*opts;
 	const char		*entry;
+	const struct syslet_obj	*obj;
+	char			**argv;
 	struct job		*jobs;
 	size_t			nr_jobs;
 	struct srun_span	*index;	/* completion -> job */
 	struct srun_trace	*tr;	/* NULL: neither --trace nor --stats */
+	bool			reuse;	/* --each: instances made as submitted */
 };
 
 /*
@@ -48,6 +51,11 @@ struct lane {
 	int			err;		/* -1: it failed (reported) */
 	size_t			idx;
 	pthread_t		thread;
+	/* With r->reuse: the lane's instances by address, sorted; a freed
+	 * instance's span stays, answering SIZE_MAX, until its slot is
+	 * taken again. */
+	struct srun_span	*spans;
+	size_t			nspans;
 };
 
 /*
@@ -250,6 +258,39 @@ static struct job *job_of(const struct runner *r,
 	return i < 0 ? NULL : &r->jobs[i];
 }
 
+/*
+ * --each without --trace or --stats makes each instance as its syslet is
+ * submitted, and frees it as soon as it has ended without a stop to
+ * report, so that later instances take its slot, its pages already in
+ * memory: 1,000 instances made up front took 2,000 page faults, the
+ * most of a cached run's time, where a loop over the files reuses one
+ * buffer.  Every argument is bound first, to one instance made for
+ * that: a bad one is still reported before anything runs.
+ */
+static int setup_reuse(struct runner *r, int argc, char **argv)
+{
+	const char *pn = r->opts->progname;
+	struct syslet_inst *inst;
+	char err[256];
+
+	inst = syslet_obj__instantiate(r->obj, err, sizeof(err));
+	if (!inst) {
+		fprintf(stderr, "%s: %s\n", pn, err);
+		return -1;
+	}
+	for (int i = 0; i < argc; i++) {
+		r->jobs[i].arg = argv[i];
+		if (syslet_inst__bind(inst, r->entry, 1, &argv[i], err,
+				      sizeof(err))) {
+			fprintf(stderr, "%s: %s\n", pn, err);
+			syslet_inst__free(inst);
+			return -1;
+		}
+	}
+	syslet_inst__free(inst);
+	return 0;
+}
+
 static int setup(struct runner *r, const struct syslet_obj *obj, int argc,
 		 char **argv)
 {
@@ -263,6 +304,11 @@ static int setup(struct runner *r, const struct syslet_obj *obj, int argc,
 		fprintf(stderr, "%s: out of memory\n", pn);
 		return -1;
 	}
+	r->obj = obj;
+	r->argv = argv;
+	r->reuse = r->opts->each && !r->opts->trace && !r->opts->stats;
+	if (r->reuse)
+		return setup_reuse(r, argc, argv);
 	for (size_t i = 0; i < r->nr_jobs; i++) {
 		struct job *j = &r->jobs[i];
 		int bad;
@@ -318,6 +364,78 @@ static int lane_register(struct lane *l)
 	return 0;
 }
 
+/* The span of the lane's that starts at @lo, or where it would go. */
+static size_t lane_span_at(const struct lane *l, uintptr_t lo)
+{
+	size_t a = 0, b = l->nspans;
+
+	while (a < b) {
+		size_t mid = a + (b - a) / 2;
+
+		if (l->spans[mid].lo < lo)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	return a;
+}
+
+/* Make and bind job @i's instance (r->reuse); -1: reported. */
+static int lane_make(struct lane *l, size_t i)
+{
+	struct runner *r = l->r;
+	struct job *j = &r->jobs[i];
+	struct srun_span sp;
+	char err[256];
+	size_t at;
+
+	j->inst = syslet_obj__instantiate(r->obj, err, sizeof(err));
+	if (!j->inst ||
+	    syslet_inst__bind(j->inst, r->entry, 1, &r->argv[i], err,
+			      sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", r->opts->progname, err);
+		return -1;
+	}
+	j->first = syslet_inst__entry(j->inst, r->entry);
+	srun_span_set(&sp, j->inst, i);
+	at = lane_span_at(l, sp.lo);
+	if (at == l->nspans || l->spans[at].lo != sp.lo) {
+		/* A slot new to the lane: at most one per job (a lane may
+		 * take the rest of the jobs: room for all). */
+		memmove(&l->spans[at + 1], &l->spans[at],
+			(l->nspans - at) * sizeof(*l->spans));
+		l->nspans++;
+	}
+	l->spans[at] = sp;
+	return 0;
+}
+
+/* The job whose live instance holds @atom (r->reuse), or NULL. */
+static struct job *lane_job(const struct lane *l,
+			    const struct syslet_uatom *atom)
+{
+	long i = srun_span_find(l->spans, l->nspans, atom);
+
+	return i < 0 ? NULL : &l->r->jobs[i];
+}
+
+/*
+ * Job @j's syslet has ended (r->reuse): with nothing to report, its
+ * instance goes now and its slot to a later one.  One with a stop to
+ * report stays for report().
+ */
+static void lane_ended(struct lane *l, struct job *j)
+{
+	long res;
+
+	if (!l->r->reuse || srun_failed(j->inst, j->last, &res))
+		return;
+	l->spans[lane_span_at(l, (uintptr_t)syslet_inst__atom(j->inst, 0))]
+		.id = SIZE_MAX;
+	syslet_inst__free(j->inst);
+	j->inst = NULL;
+}
+
 /* Take every completion the ring holds, in order, clearing the slots. */
 static int drain(struct lane *l)
 {
@@ -326,7 +444,7 @@ static int drain(struct lane *l)
 
 	while (l->ring[l->head]) {
 		struct syslet_uatom *a = l->ring[l->head];
-		struct job *j = job_of(r, a);
+		struct job *j = r->reuse ? lane_job(l, a) : job_of(r, a);
 
 		l->ring[l->head] = NULL;
 		l->head = (l->head + 1) % l->ring_entries;
@@ -339,6 +457,7 @@ static int drain(struct lane *l)
 		}
 		j->last = a;
 		l->pending--;
+		lane_ended(l, j);
 	}
 	return got;
 }
@@ -370,6 +489,8 @@ static int submit_and_wait(struct lane *l)
 		if (srun_signalled())
 			return -3;
 		for (size_t m = 0; m < n; m++) {
+			if (l->r->reuse && lane_make(l, i + m))
+				return -1;
 			atoms[m] = l->r->jobs[i + m].first;
 			srun_trace_submit(l->r->tr, i + m);
 		}
@@ -384,8 +505,10 @@ static int submit_and_wait(struct lane *l)
 			struct job *j = &l->r->jobs[i + (size_t)m];
 
 			j->last = done[m];
-			if (j->last)
+			if (j->last) {
+				lane_ended(l, j);
 				continue;
+			}
 			if (errs[m]) {
 				fprintf(stderr, "%s: async_exec: %s\n", pn,
 					strerror(errs[m]));
@@ -436,7 +559,13 @@ static void *lane_main(void *arg)
 				 (pid_t)syscall(SYS_gettid), __ATOMIC_SEQ_CST);
 	/* A head that cannot be set up is a usage error (exit 2), as
 	 * before anything runs. */
-	l->err = lane_register(l) ? -2 : submit_and_wait(l);
+	if (l->r->reuse &&
+	    !(l->spans = calloc(l->r->nr_jobs + 1, sizeof(*l->spans)))) {
+		fprintf(stderr, "%s: out of memory\n", l->r->opts->progname);
+		l->err = -1;
+	} else {
+		l->err = lane_register(l) ? -2 : submit_and_wait(l);
+	}
 	/* After a signal, workers may still run syslets that complete into
 	 * this ring: unregistering would wait for them.  The process ends
 	 * instead, ring and head with it. */
@@ -511,6 +640,8 @@ static int run_lanes(struct runner *r, size_t nlanes)
 		if (lanes[i].err < err)
 			err = lanes[i].err;
 	}
+	for (size_t i = 0; i < nlanes; i++)
+		free(lanes[i].spans);
 	free(lanes);
 	return err;
 }
@@ -524,8 +655,8 @@ static int report(struct runner *r)
 		long res;
 
 		/* Went async and ended on a nocomplete atom: its end is not
-		 * known, as asked. */
-		if (!j->last)
+		 * known, as asked.  Freed at its end: nothing to report. */
+		if (!j->last || !j->inst)
 			continue;
 		/* A test or an arithmetic atom ends a syslet normally,
 		 * whatever its value. */
