@@ -465,6 +465,7 @@ static int drain(struct lane *l)
 /* Syslets handed to the library at once (syslet_exec_batch: the engine
  * checks its fault handler and masks signals once for all of them). */
 #define SUBMIT_BATCH	256
+#define SUBMIT_REUSE	32
 
 /* 0, -1 (a call to the backend failed: reported) or -3 (a signal ends
  * the run). */
@@ -478,6 +479,12 @@ static int submit_and_wait(struct lane *l)
 
 	if (chunk > SUBMIT_BATCH)
 		chunk = SUBMIT_BATCH;
+	/* Instances made as they go (r->reuse): a small chunk lets the
+	 * next take the slots of the syslets that ended meanwhile (1,000
+	 * cached files, 2 jobs: 910 page faults at 125, 680 at 64, 550 at
+	 * 32, 480 at 16, for the same CPU time). */
+	if (l->r->reuse && chunk > SUBMIT_REUSE)
+		chunk = SUBMIT_REUSE;
 	if (l->r->opts->syscall_times)
 		chunk = 1;
 	for (size_t i = l->lo; i < l->hi;) {
