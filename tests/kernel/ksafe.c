@@ -948,11 +948,13 @@ static int kt_case_tid_pi_before(void)
  * while it attaches a waiter to the task it found for the TID: a
  * contender that finds the old task looks again.  The program locks a
  * PI mutex, runs an async atom (in place if a waiter is attached by
- * then) and unlocks, against a thread that locks and unlocks it.
+ * then) and unlocks, against a thread that locks and unlocks it.  Every
+ * other round the contender keeps away, so that some atoms hand off
+ * whatever the timing (a slow kernel had the waiter there every time).
  */
 struct kt_pi_race {
 	pthread_mutex_t	m;
-	volatile int	stop;
+	volatile int	stop, away, idle;
 	int		locks, errs, err;
 };
 
@@ -963,6 +965,14 @@ static void *kt_pi_contender(void *arg)
 	int e;
 
 	while (!r->stop) {
+		if (r->away) {
+			struct timespec d = { 0, 10 * 1000 };
+
+			r->idle = 1;
+			nanosleep(&d, NULL);
+			continue;
+		}
+		r->idle = 0;
 		clock_gettime(CLOCK_REALTIME, &t);
 		t.tv_sec += 5;
 		e = pthread_mutex_timedlock(&r->m, &t);
@@ -997,6 +1007,10 @@ static int kt_case_tid_pi_race(void)
 	KT_CHECK(pthread_create(&th, NULL, kt_pi_contender, &r) == 0,
 		 "pthread_create");
 	for (i = 0; i < 200; i++) {
+		/* Until the contender has seen which round this is. */
+		r.away = i & 1;
+		while (r.idle != r.away)
+			sched_yield();
 		if (pthread_mutex_lock(&r.m)) {
 			bad++;
 			continue;
