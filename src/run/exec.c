@@ -98,6 +98,24 @@ static int srun_signalled(void)
 	return __atomic_load_n(&srun_caught, __ATOMIC_SEQ_CST);
 }
 
+/*
+ * A signal cut this lane's batch short, with --trace or --stats.  A
+ * process-directed one stops the chains of every lane that sees it
+ * pending, but only one thread runs the handler: another lane could
+ * look at srun_caught before that handler set it, and start its next
+ * syslet (a third syslet ran and stopped where two were in flight).
+ * So wait a while for the handler; a stop signal (SIGTSTP) has none,
+ * and the lane goes on after the wait.
+ */
+static int srun_signalled_after_cut(void)
+{
+	struct timespec d = { 0, 1000 * 1000 };
+
+	for (int i = 0; i < 1000 && !srun_signalled(); i++)
+		nanosleep(&d, NULL);
+	return srun_signalled();
+}
+
 /* Catch the signals a user ends a run with, unless they are ignored (a
  * background job's SIGINT stays ignored, as strace leaves it). */
 static void srun_catch(struct sigaction *old)
@@ -525,6 +543,9 @@ static int submit_and_wait(struct lane *l)
 		}
 		i += (size_t)k;
 		drain(l);
+		/* The loop's test then ends the lane. */
+		if ((size_t)k < n && l->r->tr)
+			(void)srun_signalled_after_cut();
 	}
 	while (l->pending) {
 		if (srun_signalled())
