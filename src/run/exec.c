@@ -52,8 +52,7 @@ struct lane {
 	size_t			idx;
 	pthread_t		thread;
 	/* With r->reuse: the lane's instances by address, sorted; a freed
-	 * instance's span stays, answering SIZE_MAX, until its slot is
-	 * taken again. */
+	 * instance's span stays, dropped, until its slot is taken again. */
 	struct srun_span	*spans;
 	size_t			nspans;
 };
@@ -107,13 +106,12 @@ static int srun_signalled(void)
  * So wait a while for the handler; a stop signal (SIGTSTP) has none,
  * and the lane goes on after the wait.
  */
-static int srun_signalled_after_cut(void)
+static void srun_wait_handler(void)
 {
 	struct timespec d = { 0, 1000 * 1000 };
 
 	for (int i = 0; i < 1000 && !srun_signalled(); i++)
 		nanosleep(&d, NULL);
-	return srun_signalled();
 }
 
 /* Catch the signals a user ends a run with, unless they are ignored (a
@@ -382,22 +380,6 @@ static int lane_register(struct lane *l)
 	return 0;
 }
 
-/* The span of the lane's that starts at @lo, or where it would go. */
-static size_t lane_span_at(const struct lane *l, uintptr_t lo)
-{
-	size_t a = 0, b = l->nspans;
-
-	while (a < b) {
-		size_t mid = a + (b - a) / 2;
-
-		if (l->spans[mid].lo < lo)
-			a = mid + 1;
-		else
-			b = mid;
-	}
-	return a;
-}
-
 /* Make and bind job @i's instance (r->reuse); -1: reported. */
 static int lane_make(struct lane *l, size_t i)
 {
@@ -405,7 +387,6 @@ static int lane_make(struct lane *l, size_t i)
 	struct job *j = &r->jobs[i];
 	struct srun_span sp;
 	char err[256];
-	size_t at;
 
 	j->inst = syslet_obj__instantiate(r->obj, err, sizeof(err));
 	if (!j->inst ||
@@ -415,16 +396,10 @@ static int lane_make(struct lane *l, size_t i)
 		return -1;
 	}
 	j->first = syslet_inst__entry(j->inst, r->entry);
+	/* A slot new to the lane adds a span: at most one per job (a lane
+	 * may take the rest of the jobs: room for all). */
 	srun_span_set(&sp, j->inst, i);
-	at = lane_span_at(l, sp.lo);
-	if (at == l->nspans || l->spans[at].lo != sp.lo) {
-		/* A slot new to the lane: at most one per job (a lane may
-		 * take the rest of the jobs: room for all). */
-		memmove(&l->spans[at + 1], &l->spans[at],
-			(l->nspans - at) * sizeof(*l->spans));
-		l->nspans++;
-	}
-	l->spans[at] = sp;
+	srun_span_put(l->spans, &l->nspans, &sp);
 	return 0;
 }
 
@@ -448,8 +423,7 @@ static void lane_ended(struct lane *l, struct job *j)
 
 	if (!l->r->reuse || srun_failed(j->inst, j->last, &res))
 		return;
-	l->spans[lane_span_at(l, (uintptr_t)syslet_inst__atom(j->inst, 0))]
-		.id = SIZE_MAX;
+	srun_span_drop(l->spans, l->nspans, j->last);
 	syslet_inst__free(j->inst);
 	j->inst = NULL;
 }
@@ -545,7 +519,7 @@ static int submit_and_wait(struct lane *l)
 		drain(l);
 		/* The loop's test then ends the lane. */
 		if ((size_t)k < n && l->r->tr)
-			(void)srun_signalled_after_cut();
+			srun_wait_handler();
 	}
 	while (l->pending) {
 		if (srun_signalled())

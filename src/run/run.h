@@ -93,5 +93,12 @@ void srun_span_set(struct srun_span *s, struct syslet_inst *inst, size_t id);
 void srun_span_sort(struct srun_span *spans, size_t n);
 /* The id of the span holding p, or -1; spans sorted. */
 long srun_span_find(const struct srun_span *spans, size_t n, const void *p);
+/* Keep spans sorted as instances come and go: put s in place of the span
+ * that starts where it does, or among them (room for one more); drop
+ * the span holding p, which then answers -1 until a span takes its
+ * place. */
+void srun_span_put(struct srun_span *spans, size_t *n,
+		   const struct srun_span *s);
+void srun_span_drop(struct srun_span *spans, size_t n, const void *p);
 
 #endif /* SYSLET_RUN_RUN_H */

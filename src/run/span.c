@@ -1,7 +1,9 @@
 /* span.c: which instance an atom belongs to, by address: sorted spans of atom arrays and a binary search. */
 #include <config.h>
 
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "run.h"
 
@@ -26,20 +28,57 @@ void srun_span_sort(struct srun_span *spans, size_t n)
 	qsort(spans, n, sizeof(*spans), span_cmp);
 }
 
-long srun_span_find(const struct srun_span *spans, size_t n, const void *p)
+/* How many spans start at or below @a: the one that may hold it is the
+ * last of those. */
+static size_t span_upto(const struct srun_span *spans, size_t n, uintptr_t a)
 {
-	uintptr_t a = (uintptr_t)p;
 	size_t lo = 0, hi = n;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (a < spans[mid].lo)
-			hi = mid;
-		else if (a >= spans[mid].hi)
+		if (spans[mid].lo <= a)
 			lo = mid + 1;
 		else
-			return (long)spans[mid].id;
+			hi = mid;
 	}
-	return -1;
+	return lo;
+}
+
+/* The index of the span holding @p, or n. */
+static size_t span_at(const struct srun_span *spans, size_t n, const void *p)
+{
+	uintptr_t a = (uintptr_t)p;
+	size_t i = span_upto(spans, n, a);
+
+	return i && a < spans[i - 1].hi ? i - 1 : n;
+}
+
+long srun_span_find(const struct srun_span *spans, size_t n, const void *p)
+{
+	size_t i = span_at(spans, n, p);
+
+	return i < n ? (long)spans[i].id : -1;
+}
+
+void srun_span_put(struct srun_span *spans, size_t *n,
+		   const struct srun_span *s)
+{
+	size_t i = span_upto(spans, *n, s->lo);
+
+	if (i && spans[i - 1].lo == s->lo) {
+		spans[i - 1] = *s;
+		return;
+	}
+	memmove(&spans[i + 1], &spans[i], (*n - i) * sizeof(*spans));
+	spans[i] = *s;
+	(*n)++;
+}
+
+void srun_span_drop(struct srun_span *spans, size_t n, const void *p)
+{
+	size_t i = span_at(spans, n, p);
+
+	if (i < n)
+		spans[i].id = SIZE_MAX;
 }
