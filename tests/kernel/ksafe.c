@@ -377,6 +377,17 @@ static void kt_on_signal(int sig)
 	kt_sig_seen = sig;
 }
 
+/* Wait up to 1 s for the handler of @sig. */
+static int kt_sig_wait(int sig)
+{
+	struct timespec d = { 0, 10 * 1000 * 1000 };
+	int i;
+
+	for (i = 0; i < 100 && kt_sig_seen != sig; i++)
+		nanosleep(&d, NULL);
+	return kt_sig_seen == sig;
+}
+
 /* ppoll(NULL, 0, 100 ms, @mask): blocks, so the context is handed off. */
 static long kt_ppoll_chain(uint64_t *mask)
 {
@@ -420,9 +431,7 @@ static int kt_case_leader_signal(void)
 {
 	static uint64_t none;
 	struct sigaction sa = { .sa_handler = kt_on_signal };
-	struct timespec d = { 0, 10 * 1000 * 1000 };
 	long r;
-	int i;
 
 	sigaction(SIGUSR2, &sa, NULL);
 	if (kt_register(8, -1UL))
@@ -431,9 +440,7 @@ static int kt_case_leader_signal(void)
 	KT_CHECK(r == 0, "ppoll did not go async (%ld)", r);
 	/* The leader now sleeps in the pool; the program runs elsewhere. */
 	kill(getpid(), SIGUSR2);
-	for (i = 0; i < 100 && !kt_sig_seen; i++)
-		nanosleep(&d, NULL);
-	KT_CHECK(kt_sig_seen == SIGUSR2,
+	KT_CHECK(kt_sig_wait(SIGUSR2),
 		 "a process-directed SIGUSR2 was not handled within 1 s");
 	return KT_PASS;
 }
@@ -820,17 +827,6 @@ static int kt_away_from(long home)
 	return 0;
 }
 
-/* Wait up to 1 s for the handler of @sig. */
-static int kt_sig_wait(int sig)
-{
-	struct timespec d = { 0, 10 * 1000 * 1000 };
-	int i;
-
-	for (i = 0; i < 100 && kt_sig_seen != sig; i++)
-		nanosleep(&d, NULL);
-	return kt_sig_seen == sig;
-}
-
 static int kt_case_tid_kept(void)
 {
 	struct sigaction sa = { .sa_handler = kt_on_signal };
@@ -883,6 +879,16 @@ static void *kt_timedlock(void *arg)
 	return NULL;
 }
 
+/* A priority-inheritance mutex in @m; non-zero where libc has none. */
+static int kt_pi_init(pthread_mutex_t *m)
+{
+	pthread_mutexattr_t at;
+
+	pthread_mutexattr_init(&at);
+	return pthread_mutexattr_setprotocol(&at, PTHREAD_PRIO_INHERIT) ||
+	       pthread_mutex_init(m, &at);
+}
+
 /* The futex word of a glibc mutex: the owner's TID and two flag bits. */
 static unsigned int kt_mutex_word(pthread_mutex_t *m)
 {
@@ -900,15 +906,12 @@ static int kt_tid_pi(int before)
 	static pthread_mutex_t m;
 	struct kt_waiter w = { &m, -1 };
 	struct timespec d = { 0, 1000 * 1000 };
-	pthread_mutexattr_t at;
 	long tid = kt_gettid();
 	unsigned int word;
 	pthread_t th;
 	int i, r;
 
-	pthread_mutexattr_init(&at);
-	if (pthread_mutexattr_setprotocol(&at, PTHREAD_PRIO_INHERIT) ||
-	    pthread_mutex_init(&m, &at))
+	if (kt_pi_init(&m))
 		return kt_skip("no PI mutexes in this libc");
 	if (before)
 		KT_CHECK(pthread_mutex_lock(&m) == 0, "pthread_mutex_lock");
@@ -994,13 +997,10 @@ static int kt_case_tid_pi_race(void)
 	static struct syslet_uatom a;
 	static long ret;
 	unsigned int i, async = 0, inplace = 0, bad = 0;
-	pthread_mutexattr_t at;
 	pthread_t th;
 	long x;
 
-	pthread_mutexattr_init(&at);
-	if (pthread_mutexattr_setprotocol(&at, PTHREAD_PRIO_INHERIT) ||
-	    pthread_mutex_init(&r.m, &at))
+	if (kt_pi_init(&r.m))
 		return kt_skip("no PI mutexes in this libc");
 	if (kt_pool_ready())
 		return KT_FAIL;
