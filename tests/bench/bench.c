@@ -551,9 +551,9 @@ int main(int argc, char **argv)
 	if (c.only && !strstr("syslet-run --each", c.only))
 		c.syslet_run = c.plain = NULL;
 	whole_processes(&c, proc, one);
-	for (size_t b = 0; b < nr_backends; b++)
-		if ((c.only && !strstr("atom", c.only)) ||
-		    bench_atoms(backends[b], &ac[b]))
+	if ((c.only && !strstr("atom", c.only)) ||
+	    bench_atoms(backends, nr_backends, ac))
+		for (size_t b = 0; b < nr_backends; b++)
 			ac[b].umem = ac[b].getppid_atom = ac[b].getppid_cold =
 				ac[b].getppid_bare = -1;
 	{
@@ -620,9 +620,11 @@ int main(int argc, char **argv)
 			printf("  %-6s n/a\n", backends[b]);
 			continue;
 		}
-		printf("  %-6s umem_add %6.2f ns, getppid atom %7.2f ns "
-		       "(cold chain %7.2f ns), bare %7.2f ns: atom/bare %.3f\n",
-		       backends[b], ac[b].umem, ac[b].getppid_atom,
+		printf("  %-6s umem_add %6.2f ns (slowest round %.2f), getppid "
+		       "atom %7.2f ns (cold chain %7.2f ns), bare %7.2f ns: "
+		       "atom/bare %.3f\n",
+		       backends[b], ac[b].umem, ac[b].umem_round_max,
+		       ac[b].getppid_atom,
 		       ac[b].getppid_cold, ac[b].getppid_bare,
 		       ac[b].getppid_atom / ac[b].getppid_bare);
 		printf("  %-6s a one-atom getppid syslet: %7.1f ns by "

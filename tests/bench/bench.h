@@ -77,6 +77,7 @@ long bench_floor(const struct bench_files *f, struct bench_time *t);
 /* Atom costs, in ns. */
 struct bench_atom_costs {
 	double	umem;		/* a umem_add atom */
+	double	umem_round_max;	/* the slowest round's best of it */
 	double	getppid_atom;	/* a getppid atom, chain in the caches */
 	double	getppid_cold;	/* the same, chain far bigger than them */
 	double	getppid_bare;	/* the bare syscall */
@@ -84,8 +85,11 @@ struct bench_atom_costs {
 	 * batches (syslet_exec_batch): what entering the engine costs. */
 	double	one_exec, one_batch;
 };
-/* On backend @backend (the bare call is measured on its own). */
-int bench_atoms(const char *backend, struct bench_atom_costs *c);
+/* On each of @backends[0..@n), into @c[0..@n), their samples taken in
+ * turn (the bare call is measured on its own); a backend that fails has
+ * umem -1. */
+int bench_atoms(const char *const *backends, size_t n,
+		struct bench_atom_costs *c);
 /* A bare getppid() syscall, ns: best of a few runs of many calls. */
 double bench_bare_syscall(void);
 
