@@ -1,5 +1,6 @@
-/* batch.c: syslet_exec_batch() runs syslets as that many async_exec calls would: results, -EFAULT, async ones, a signal that ends one, no ring; uring pipelines a long batch. */
+/* batch.c: syslet_exec_batch() runs syslets as that many async_exec calls would: results, -EFAULT, async ones, a signal that ends one, no ring; uring pipelines a long batch and settles a short one. */
 #include "helpers.h"
+#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -271,6 +272,70 @@ static void pipelined(void)
 	rt_unregister(&ahu);
 }
 
+/* Threads of this process now. */
+static int nr_tasks(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+/* uring: a batch whose syslets end as soon as the kernel has them
+ * (opens and closes of /dev/null) has their completions in the ring
+ * when it returns, and no progress thread was started for them. */
+static void settled(void)
+{
+	static struct oc o[N];
+	static struct syslet_uatom *ring[N];
+	struct syslet_uatom *atoms[N], *done[N];
+	struct async_head_user ahu;
+	unsigned long idx = 0, async = 0, got_now;
+	const char *b = syslet_backend_name();
+	int errs[N], before;
+	long n;
+
+	if (!b || strcmp(b, "uring"))
+		return;
+	before = nr_tasks();
+	rt_register(&ahu, ring, N, -1UL);
+	for (int i = 0; i < N; i++) {
+		o[i].dfd = (unsigned long)(long)AT_FDCWD;
+		o[i].path = (unsigned long)"/dev/null";
+		o[i].flags = O_RDONLY;
+		o[i].fd = o[i].r = -2;
+		rt_atom(&o[i].a[0], SYS_openat, &o[i].fd, 0, &o[i].a[1],
+			&o[i].dfd, &o[i].path, &o[i].flags);
+		rt_atom(&o[i].a[1], SYS_close, &o[i].r, 0, NULL,
+			(unsigned long *)&o[i].fd, NULL, NULL);
+		atoms[i] = &o[i].a[0];
+	}
+	n = syslet_exec_batch(atoms, N, done, errs);
+	rt_check(n == N, "settled: ran %ld of %d", n, N);
+	for (int i = 0; i < N && n == N; i++)
+		async += !done[i];
+	got_now = rt_drain(ring, N, &idx, NULL, 0);
+	rt_check(got_now == async, "settled: %lu of %lu async syslets "
+		 "complete when the batch returns", got_now, async);
+	rt_check(nr_tasks() == before, "settled: %d threads, %d before the "
+		 "batch", nr_tasks(), before);
+	for (unsigned long seen = got_now; seen < async;) {
+		sys_async_wait(1);
+		seen += rt_drain(ring, N, &idx, NULL, 0);
+	}
+	for (int i = 0; i < N && n == N; i++)
+		rt_check(o[i].fd >= 0 && o[i].r == 0,
+			 "settled: syslet %d: open %ld close %ld", i, o[i].fd,
+			 o[i].r);
+	rt_unregister(&ahu);
+}
+
 static void no_ring(void)
 {
 	struct two t;
@@ -295,6 +360,7 @@ int main(void)
 	if (bad == MAP_FAILED)
 		rt_die("mmap: %s", strerror(errno));
 	no_ring();
+	settled();
 	results(bad);
 	async_ones();
 	signal_ends();
