@@ -53,6 +53,8 @@ int systab_syslet_call(enum systab_profile p, long nr);
  * set_thread_area, vm86).  umem_add is allowed.
  */
 bool systab_denied_name(const char *name);
+/* The list's names one by one: NULL past the last. */
+const char *systab_denied_nth(size_t i);
 bool systab_denied(enum systab_profile p, long nr);
 /*
  * The list by argument: a call allowed in atoms but not with this first

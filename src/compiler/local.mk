@@ -21,3 +21,4 @@ src_compiler_libcompiler_la_LIBADD = src/compiler/libback.la \
 bin_PROGRAMS += sysletc
 sysletc_SOURCES = src/compiler/main.c
 sysletc_LDADD = src/compiler/libcompiler.la
+sysletc_LDFLAGS = $(STATIC_DEPS_LDFLAGS)

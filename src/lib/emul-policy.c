@@ -86,39 +86,31 @@ static const char *const self_signal_names[] = {
 	"pidfd_send_signal",
 };
 
-/* The tables are built once per profile, some 400 calls against these
- * lists: most names differ in their first letter, which is tested
- * before strcmp() is called. */
-static bool same_name(const char *a, const char *b)
+/* @pol for each of @names the profile has. */
+static void set_names(struct emul_profile *np, const char *const *names,
+		      size_t count, unsigned char pol)
 {
-	return a[0] == b[0] && !strcmp(a, b);
+	for (size_t i = 0; i < count; i++) {
+		int nr = systab_lookup(np->profile, names[i]);
+
+		if (nr >= 0 && (unsigned long)nr < np->nr_syscalls)
+			np->policy[nr] = pol;
+	}
 }
 
-static enum emul_policy policy_of(enum systab_profile p, long nr)
-{
-	const char *name = systab_name(p, nr);
-	int call = systab_syslet_call(p, nr);
-
-	if (call == SYSLET_CALL_UMEM_ADD)
-		return EMUL_P_UMEM;
-	if (call >= 0 || (name && systab_denied_name(name)))
-		return EMUL_P_DENY;
-	if (!name)
-		return EMUL_P_NONE;
-	for (size_t i = 0; i < sizeof(special) / sizeof(special[0]); i++)
-		if (same_name(name, special[i].name))
-			return special[i].pol;
-	for (size_t i = 0; i < sizeof(inline_names) / sizeof(inline_names[0]);
-	     i++)
-		if (same_name(name, inline_names[i]))
-			return EMUL_P_INLINE;
-	/* Unknown to us: it might sleep, so a worker runs it. */
-	return EMUL_P_BLOCK;
-}
-
+/*
+ * The table is built from the lists, each name looked up (a binary
+ * search), not from each number against every list: that made a
+ * tenth of a process's start-up.  Later steps win, in this order: a
+ * call the profile has may block; the inline list; the special ones;
+ * the deny list; the syslet calls (umem_add the engine's own).
+ */
 int emul_profile_set(int profile)
 {
 	struct emul_profile *np, *old;
+	const struct systab_entry *t;
+	unsigned int n;
+	const char *name;
 
 	if (systab_word_size(profile) != sizeof(long))
 		return -ENOTSUP;
@@ -138,15 +130,31 @@ int emul_profile_set(int profile)
 		free(np);
 		return -ENOMEM;
 	}
-	for (unsigned long nr = 0; nr < np->nr_syscalls; nr++) {
-		const char *name = systab_name(profile, (long)nr);
+	memset(np->policy, EMUL_P_NONE, np->nr_syscalls);
+	t = systab_entries(profile, &n);
+	for (unsigned int i = 0; i < n; i++)
+		if ((unsigned long)t[i].nr < np->nr_syscalls)
+			np->policy[t[i].nr] = EMUL_P_BLOCK;
+	set_names(np, inline_names,
+		  sizeof(inline_names) / sizeof(inline_names[0]),
+		  EMUL_P_INLINE);
+	for (size_t i = 0; i < sizeof(special) / sizeof(special[0]); i++)
+		set_names(np, &special[i].name, 1, special[i].pol);
+	for (size_t i = 0; (name = systab_denied_nth(i)); i++)
+		set_names(np, &name, 1, EMUL_P_DENY);
+	for (int call = 0; call < SYSLET_NR_CALLS; call++) {
+		long nr = systab_syslet_nr(profile, call);
 
-		np->policy[nr] = (unsigned char)policy_of(profile, (long)nr);
-		for (size_t i = 0; name && i < sizeof(self_signal_names) /
-					       sizeof(self_signal_names[0]);
-		     i++)
-			if (same_name(name, self_signal_names[i]))
-				np->policy[nr] |= EMUL_P_SIGCHECK;
+		if (nr >= 0 && (unsigned long)nr < np->nr_syscalls)
+			np->policy[nr] = call == SYSLET_CALL_UMEM_ADD ?
+					 EMUL_P_UMEM : EMUL_P_DENY;
+	}
+	for (size_t i = 0; i < sizeof(self_signal_names) /
+			       sizeof(self_signal_names[0]); i++) {
+		int nr = systab_lookup(profile, self_signal_names[i]);
+
+		if (nr >= 0 && (unsigned long)nr < np->nr_syscalls)
+			np->policy[nr] |= EMUL_P_SIGCHECK;
 	}
 	/* Old tables stay allocated: a running chain may still use them.
 	 * Linked from the new one, they stay reachable (no leak to report). */

@@ -281,21 +281,30 @@ static struct job *job_of(const struct runner *r,
  * memory: 1,000 instances made up front took 2,000 page faults, the
  * most of a cached run's time, where a loop over the files reuses one
  * buffer.  Every argument is bound first, to one instance made for
- * that: a bad one is still reported before anything runs.
+ * that: a bad one is still reported before anything runs.  A string
+ * parameter takes any argument, so then the first one is bound alone,
+ * for the message of an entry that does not take one parameter.
  */
 static int setup_reuse(struct runner *r, int argc, char **argv)
 {
 	const char *pn = r->opts->progname;
+	struct syslet_param par = { .sz = sizeof(par) };
 	struct syslet_inst *inst;
 	char err[256];
+	int check = argc;
 
+	if (syslet_obj__entry_params(r->obj, r->entry) == 1 &&
+	    !syslet_obj__entry_param(r->obj, r->entry, 0, &par) &&
+	    par.type == SYSLET_PARAM_STR)
+		check = argc > 0;
+	for (int i = 0; i < argc; i++)
+		r->jobs[i].arg = argv[i];
 	inst = syslet_obj__instantiate(r->obj, err, sizeof(err));
 	if (!inst) {
 		fprintf(stderr, "%s: %s\n", pn, err);
 		return -1;
 	}
-	for (int i = 0; i < argc; i++) {
-		r->jobs[i].arg = argv[i];
+	for (int i = 0; i < check; i++) {
 		if (syslet_inst__bind(inst, r->entry, 1, &argv[i], err,
 				      sizeof(err))) {
 			fprintf(stderr, "%s: %s\n", pn, err);

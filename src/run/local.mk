@@ -13,6 +13,8 @@ syslet_run_LDADD = src/lib/libsyslet.la src/compiler/libcompiler.la
 # archives, so that ./syslet-run in the build tree is the program itself,
 # not a wrapper script that signals and timeout(1) would stop instead,
 # and the installed program carries no run path into the build tree.
-syslet_run_LDFLAGS = -static
+# STATIC_DEPS_LDFLAGS (configure): liburing and libelf from their
+# archives too, where they exist.
+syslet_run_LDFLAGS = -static $(STATIC_DEPS_LDFLAGS)
 # A tree built before that holds the wrapper: relink when these rules change.
 EXTRA_syslet_run_DEPENDENCIES = $(srcdir)/src/run/local.mk

@@ -1,7 +1,9 @@
-/* batch.c: syslet_exec_batch() runs syslets as that many async_exec calls would: results, -EFAULT, async ones, a signal that ends one, no ring; uring pipelines a long batch. */
+/* batch.c: syslet_exec_batch() runs syslets as that many async_exec calls would: results, -EFAULT, async ones, a signal that ends one, no ring; uring pipelines a long batch and settles a short one. */
 #include "helpers.h"
+#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <sys/mman.h>
 
 /*
@@ -228,21 +230,11 @@ struct oc {
 	long			fd, r;
 };
 
-static void pipelined(void)
+/* @n syslets that open /dev/null and close it, their first atoms in
+ * @atoms. */
+static void oc_build(struct oc *o, int n, struct syslet_uatom **atoms)
 {
-	static struct oc o[P];
-	static struct syslet_uatom *ring[P];
-	struct syslet_uatom *atoms[P], *done[P];
-	struct async_head_user ahu;
-	unsigned long idx = 0, async = 0, early, seen;
-	const char *b = syslet_backend_name();
-	int errs[P];
-	long n;
-
-	if (!b || strcmp(b, "uring"))
-		return;
-	rt_register(&ahu, ring, P, -1UL);
-	for (int i = 0; i < P; i++) {
+	for (int i = 0; i < n; i++) {
 		o[i].dfd = (unsigned long)(long)AT_FDCWD;
 		o[i].path = (unsigned long)"/dev/null";
 		o[i].flags = O_RDONLY;
@@ -253,22 +245,103 @@ static void pipelined(void)
 			(unsigned long *)&o[i].fd, NULL, NULL);
 		atoms[i] = &o[i].a[0];
 	}
-	n = syslet_exec_batch(atoms, P, done, errs);
-	rt_check(n == P, "pipelined: ran %ld of %d", n, P);
-	for (int i = 0; i < P && n == P; i++)
-		async += !done[i];
-	early = rt_drain(ring, P, &idx, NULL, 0);
-	rt_check(early >= P / 4, "pipelined: %lu of %lu async syslets of a "
-		 "batch of %d complete when it returns", early, async, P);
-	for (seen = early; seen < async;) {
+}
+
+/* Threads of this process now. */
+static int nr_tasks(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+/*
+ * uring: @n open/close syslets in a batch on a head of their own, all
+ * waited for and checked; *early: how many of the *async that went
+ * async had completed when the batch returned, *tasks: the threads of
+ * the process then.
+ */
+static void oc_run(const char *what, struct oc *o, int n,
+		   struct syslet_uatom **ring, unsigned long *early,
+		   unsigned long *async, int *tasks)
+{
+	struct syslet_uatom **atoms = calloc((size_t)n, sizeof(*atoms));
+	struct syslet_uatom **done = calloc((size_t)n, sizeof(*done));
+	int *errs = calloc((size_t)n, sizeof(*errs));
+	struct async_head_user ahu;
+	unsigned long idx = 0, seen;
+	long k;
+
+	if (!atoms || !done || !errs)
+		rt_die("%s: out of memory", what);
+	rt_register(&ahu, ring, (unsigned long)n, -1UL);
+	oc_build(o, n, atoms);
+	k = syslet_exec_batch(atoms, (size_t)n, done, errs);
+	rt_check(k == n, "%s: ran %ld of %d", what, k, n);
+	*async = 0;
+	for (int i = 0; i < n && k == n; i++)
+		*async += !done[i];
+	*early = rt_drain(ring, (unsigned long)n, &idx, NULL, 0);
+	*tasks = nr_tasks();
+	for (seen = *early; seen < *async;) {
 		sys_async_wait(1);
-		seen += rt_drain(ring, P, &idx, NULL, 0);
+		seen += rt_drain(ring, (unsigned long)n, &idx, NULL, 0);
 	}
-	for (int i = 0; i < P && n == P; i++)
+	for (int i = 0; i < n && k == n; i++)
 		rt_check(o[i].fd >= 0 && o[i].r == 0,
-			 "pipelined: syslet %d: open %ld close %ld", i,
+			 "%s: syslet %d: open %ld close %ld", what, i,
 			 o[i].fd, o[i].r);
 	rt_unregister(&ahu);
+	free(atoms);
+	free(done);
+	free(errs);
+}
+
+static bool on_uring(void)
+{
+	const char *b = syslet_backend_name();
+
+	return b && !strcmp(b, "uring");
+}
+
+static void pipelined(void)
+{
+	static struct oc o[P];
+	static struct syslet_uatom *ring[P];
+	unsigned long early, async;
+	int tasks;
+
+	if (!on_uring())
+		return;
+	oc_run("pipelined", o, P, ring, &early, &async, &tasks);
+	rt_check(early >= P / 4, "pipelined: %lu of %lu async syslets of a "
+		 "batch of %d complete when it returns", early, async, P);
+}
+
+/* uring: a batch whose syslets end as soon as the kernel has them
+ * (opens and closes of /dev/null) has their completions in the ring
+ * when it returns, and no progress thread was started for them. */
+static void settled(void)
+{
+	static struct oc o[N];
+	static struct syslet_uatom *ring[N];
+	unsigned long early, async;
+	int before = nr_tasks(), tasks;
+
+	if (!on_uring())
+		return;
+	oc_run("settled", o, N, ring, &early, &async, &tasks);
+	rt_check(early == async, "settled: %lu of %lu async syslets "
+		 "complete when the batch returns", early, async);
+	rt_check(tasks == before, "settled: %d threads, %d before the "
+		 "batch", tasks, before);
 }
 
 static void no_ring(void)
@@ -295,6 +368,7 @@ int main(void)
 	if (bad == MAP_FAILED)
 		rt_die("mmap: %s", strerror(errno));
 	no_ring();
+	settled();
 	results(bad);
 	async_ones();
 	signal_ends();
