@@ -184,9 +184,10 @@ static const struct shl_cmd shl_cmds[] = {
 	  "ring.",
 	  shl_dbg_wait, 0 },
 	{ "backend", NULL, "backend [NAME]",
-	  "show or choose the backend (auto, emul, kernel)",
-	  "The backend can be chosen only before the first syslet ran in\n"
-	  "this session (as with --backend).",
+	  "show or choose the backend, as --backend does",
+	  "NAME is auto or one of the backends the library has (Tab\n"
+	  "completes them).  The backend can be chosen only before the\n"
+	  "first syslet ran in this session (as with --backend).",
 	  shl_dbg_backend, SHL_N_BACKEND },
 	{ "trace", NULL, "trace [on|off]",
 	  "print every atom as it runs, as --trace does",
