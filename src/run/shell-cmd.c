@@ -186,8 +186,9 @@ static const struct shl_cmd shl_cmds[] = {
 	{ "backend", NULL, "backend [NAME]",
 	  "show or choose the backend, as --backend does",
 	  "NAME is auto or one of the backends the library has (Tab\n"
-	  "completes them).  The backend can be chosen only before the\n"
-	  "first syslet ran in this session (as with --backend).",
+	  "completes them).  Changing it unregisters the session's ring\n"
+	  "first, as async_unregister does, and drops the program's\n"
+	  "instance: the next run starts on the new backend.",
 	  shl_dbg_backend, SHL_N_BACKEND },
 	{ "trace", NULL, "trace [on|off]",
 	  "print every atom as it runs, as --trace does",
