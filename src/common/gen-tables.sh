@@ -10,18 +10,16 @@ cat <<HDR
 HDR
 table() {
 	# $1 header, $2 C name, $3 upper bound (exclusive, 0 for none)
+	rows=$(sed -n 's/^#define __NR_\([a-z0-9_]*\)[ 	]\{1,\}\([0-9]\{1,\}\).*/\2 \1/p' "$1" |
+		sort -n | awk -v max="$3" 'max == 0 || $1 + 0 < max + 0')
 	echo "const struct systab_entry $2[] = {"
-	sed -n 's/^#define __NR_\([a-z0-9_]*\)[ 	]\{1,\}\([0-9]\{1,\}\).*/\2 \1/p' "$1" |
-		sort -n | awk -v max="$3" '
-		max == 0 || $1 + 0 < max + 0 { printf "\t{ \"%s\", %d },\n", $2, $1 }'
+	echo "$rows" | awk '{ printf "\t{ \"%s\", %d },\n", $2, $1 }'
 	echo "};"
 	echo "const unsigned int $2_len = sizeof($2) / sizeof($2[0]);"
 	# Positions in $2 in the order of the names (strcmp's, so the C
 	# locale), for systab_lookup's binary search.
 	echo "const unsigned short $2_byname[] = {"
-	sed -n 's/^#define __NR_\([a-z0-9_]*\)[ 	]\{1,\}\([0-9]\{1,\}\).*/\2 \1/p' "$1" |
-		sort -n | awk -v max="$3" '
-		max == 0 || $1 + 0 < max + 0 { printf "%s %d\n", $2, n++ }' |
+	echo "$rows" | awk '{ print $2, NR - 1 }' |
 		LC_ALL=C sort -k1,1 -k2,2n | awk '{ printf "\t%d,\n", $2 }'
 	echo "};"
 	echo
