@@ -280,6 +280,12 @@ out:
 	return status;
 }
 
+/* Nothing measured on that backend. */
+static void atom_costs_none(struct bench_atom_costs *c)
+{
+	c->umem = c->getppid_atom = c->getppid_cold = c->getppid_bare = -1;
+}
+
 static void keep_min(double *best, double v)
 {
 	if (v < *best)
@@ -296,8 +302,7 @@ int bench_atoms(const char *const *backends, size_t n,
 	if (n > 8)
 		n = 8;
 	for (size_t b = 0; b < n; b++) {
-		c[b].umem = c[b].getppid_atom = c[b].getppid_cold =
-			c[b].getppid_bare = -1;
+		atom_costs_none(&c[b]);
 		ok[b] = true;
 	}
 	s.cyc = umem_cycle(&s.counter, s.cells);
@@ -315,9 +320,7 @@ int bench_atoms(const char *const *backends, size_t n,
 				continue;
 			if (atom_round(backends[b], &s, &r)) {
 				ok[b] = false;
-				c[b].umem = c[b].getppid_atom =
-					c[b].getppid_cold =
-					c[b].getppid_bare = -1;
+				atom_costs_none(&c[b]);
 				continue;
 			}
 			r.umem_round_max = r.umem;
