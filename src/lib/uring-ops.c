@@ -86,10 +86,12 @@ static const struct {
 #define AT_REMOVEDIR		0x200
 #endif
 
-int uring_ops_map(struct io_uring *ring, int profile, unsigned long nr_syscalls,
+int uring_ops_map(int ring_fd, int profile, unsigned long nr_syscalls,
 		  unsigned char **out)
 {
-	struct io_uring_probe *probe = io_uring_get_probe_ring(ring);
+	/* liburing's probe call reads only the descriptor of the ring. */
+	struct io_uring ring = { .ring_fd = ring_fd, .enter_ring_fd = ring_fd };
+	struct io_uring_probe *probe = io_uring_get_probe_ring(&ring);
 	unsigned char *map = calloc(nr_syscalls ? nr_syscalls : 1, 1);
 
 	if (!probe || !map) {

@@ -6,8 +6,9 @@
 #include "emul.h"
 
 /* For each syscall number of @profile, the uring op that runs it (0: none
- * on this kernel), as probed on @ring; malloc'd into *out. */
-int uring_ops_map(struct io_uring *ring, int profile,
+ * on this kernel), as probed on the ring of descriptor @ring_fd; malloc'd
+ * into *out. */
+int uring_ops_map(int ring_fd, int profile,
 		  unsigned long nr_syscalls, unsigned char **out);
 int uring_op_prep(struct io_uring_sqe *sqe, int op, const struct emul_atom *a,
 		  long *now);
