@@ -697,14 +697,16 @@ int main(int argc, char **argv)
 				       best / in, verdict(best <= in * 1.10));
 				all_met &= counted(best <= in * 1.10);
 				/* What bounds it: the process itself, and
-				 * the instances' building and memory (their
-				 * page faults), which in-process rows make
-				 * before their clock starts. */
+				 * what it does for each file beyond the
+				 * in-process row, which makes its instances
+				 * before its clock starts, in a process
+				 * whose memory has served earlier runs. */
 				if (one[cold][bi + 1] > 0)
 					printf("    (of its %.3f ms: a one-file "
 					       "run %.3f ms, in-process %.3f ms, "
 					       "the rest %.3f ms: %zu instances "
-					       "built and their memory)\n",
+					       "made, bound and freed, in a new "
+					       "process's memory)\n",
 					       best * 1e3,
 					       one[cold][bi + 1] * 1e3, in * 1e3,
 					       (best - one[cold][bi + 1] - in) *
