@@ -45,10 +45,12 @@ TESTS += tests/runtime/api
 tests_runtime_api_LDADD = $(runtime_ldadd)
 # The uring backend's own promises (skips where io_uring cannot be set up).
 check_PROGRAMS += tests/runtime/uring tests/runtime/noring \
-	tests/runtime/uring-probe
-TESTS += tests/runtime/uring tests/runtime/noring tests/runtime/uring-probe
+	tests/runtime/uring-probe tests/runtime/uring-idle
+TESTS += tests/runtime/uring tests/runtime/noring tests/runtime/uring-probe \
+	tests/runtime/uring-idle
 tests_runtime_uring_LDADD = $(runtime_ldadd)
 tests_runtime_uring_probe_LDADD = $(runtime_ldadd)
+tests_runtime_uring_idle_LDADD = $(runtime_ldadd)
 tests_runtime_noring_LDADD = $(runtime_ldadd)
 
 # syslet-compat.h: a program in the 2007 style, run on each backend by

@@ -52,6 +52,9 @@
 #define UR_SQ_ENTRIES	256
 #define UR_CQ_ENTRIES	256
 #define UR_TICK_NS	1000000L
+/* Looks of the progress thread that found nothing to do before it
+ * sleeps in the ring until a completion (ur_progress()). */
+#define UR_IDLE_TICKS	8
 /* SQEs a syslet_exec_batch() prepares before it submits them and takes
  * the completions so far (batch_drive()). */
 #define UR_BATCH_CHUNK	64
@@ -115,6 +118,7 @@ struct ur_head {
 	bool			prog_started;
 	uint32_t		prog_word;
 	uint32_t		prog_parked;
+	uint32_t		prog_deep;	/* asleep in io_uring_enter */
 	uint32_t		epoch;		/* bumped by the caller */
 	uint32_t		exiting;
 	/* The caller's signal mask as last learnt (async_exec, async_wait,
@@ -1146,15 +1150,80 @@ static void submit(struct ur_head *ah)
 
 /* ---- The progress thread ----------------------------------------------- */
 
+/*
+ * A look of the progress thread, the lock held (dropped on return): it
+ * drives what completed and what is ready, and enters what is prepared.
+ * With @may_sleep, when there was nothing to do, it then sleeps in
+ * io_uring_enter() until a completion comes (prog_deep): a worker's
+ * result is one (its eventfd is polled), and the library gives the ring
+ * a NOP for work that no completion would announce (prog_kick()).
+ * Whether there was something to do.
+ */
+static bool prog_look(struct ur_head *ah, bool may_sleep)
+{
+	struct ur_ctx c;
+	bool work, sleep;
+
+	work = ah->ready || ah->unsubmitted || io_uring_cq_ready(&ah->ring) ||
+	       __atomic_load_n(&ah->wdone, __ATOMIC_ACQUIRE);
+	memset(&c, 0, sizeof(c));
+	c.ah = ah;
+	c.user_mask = ah->user_mask;
+	c.budget = INTERP_SIG_BUDGET;
+	emul_fault_own();
+	step(&c);
+	if (may_sleep && ah->nr_threads)
+		arm_efd(ah);
+	submit(ah);
+	emul_stats_flush(&c.st);
+	sleep = may_sleep && !work && !c.sig_ended &&
+		__atomic_load_n(&ah->busy, __ATOMIC_SEQ_CST) &&
+		!__atomic_load_n(&ah->exiting, __ATOMIC_ACQUIRE) &&
+		!ah->ready && !io_uring_cq_ready(&ah->ring) &&
+		!__atomic_load_n(&ah->wdone, __ATOMIC_ACQUIRE);
+	if (sleep)
+		__atomic_store_n(&ah->prog_deep, 1, __ATOMIC_SEQ_CST);
+	pthread_mutex_unlock(&ah->lock);
+	/* A signal ended a chain that ran here: it was for this thread
+	 * (tgkill(getpid(), gettid()) from the chain), and acts here now,
+	 * on the caller's mask, as in the task that ran the chain;
+	 * unlocked, as its handler may call us. */
+	if (c.sig_ended) {
+		sigset_t all;
+
+		emul_sigmask(SIG_SETMASK, &c.user_mask, &all);
+		emul_sigmask(SIG_SETMASK, &all, NULL);
+	}
+	if (sleep) {
+		/* A completion that came since the look returns at once;
+		 * all signals are blocked here. */
+		io_uring_enter((unsigned int)ah->ring.ring_fd, 0, 1,
+			       IORING_ENTER_GETEVENTS, NULL);
+		__atomic_store_n(&ah->prog_deep, 0, __ATOMIC_SEQ_CST);
+	}
+	return work;
+}
+
+/*
+ * The progress thread: while syslets are in flight, it looks every
+ * millisecond and drives the ring when the caller has not come by since
+ * its last look, so that syslets complete although nobody calls
+ * async_wait().  After UR_IDLE_TICKS looks with nothing to do (the
+ * caller drives, or waits in the kernel holding the lock, or all that is
+ * in flight waits for something outside), it waits for the lock, then
+ * in the ring, instead of waking a thousand times a second: an idle
+ * server's syslet blocked in accept() costs no wake-ups, as in the
+ * kernel.
+ */
 static void *ur_progress(void *arg)
 {
 	struct ur_head *ah = arg;
 	const struct timespec tick = { 0, UR_TICK_NS };
 	uint32_t seen = __atomic_load_n(&ah->epoch, __ATOMIC_RELAXED);
+	unsigned int idle = 0;
 
 	for (;;) {
 		uint32_t w = __atomic_load_n(&ah->prog_word, __ATOMIC_ACQUIRE);
-		struct ur_ctx c;
 		uint32_t e;
 
 		if (__atomic_load_n(&ah->exiting, __ATOMIC_ACQUIRE))
@@ -1164,6 +1233,18 @@ static void *ur_progress(void *arg)
 			if (!__atomic_load_n(&ah->busy, __ATOMIC_SEQ_CST))
 				futex_wait(&ah->prog_word, w, NULL);
 			__atomic_store_n(&ah->prog_parked, 0, __ATOMIC_SEQ_CST);
+			idle = 0;
+			continue;
+		}
+		if (idle >= UR_IDLE_TICKS) {
+			pthread_mutex_lock(&ah->lock);
+			if (__atomic_load_n(&ah->exiting, __ATOMIC_ACQUIRE)) {
+				pthread_mutex_unlock(&ah->lock);
+				break;
+			}
+			seen = __atomic_load_n(&ah->epoch, __ATOMIC_ACQUIRE);
+			prog_look(ah, true);
+			idle = 0;
 			continue;
 		}
 		futex_wait(&ah->prog_word, w, &tick);
@@ -1173,31 +1254,44 @@ static void *ur_progress(void *arg)
 		if (e != seen) {
 			/* The caller came by since: it drives. */
 			seen = e;
+			idle++;
 			continue;
 		}
-		if (pthread_mutex_trylock(&ah->lock))
+		if (pthread_mutex_trylock(&ah->lock)) {
+			idle++;
 			continue;
-		memset(&c, 0, sizeof(c));
-		c.ah = ah;
-		c.user_mask = ah->user_mask;
-		c.budget = INTERP_SIG_BUDGET;
-		emul_fault_own();
-		step(&c);
-		submit(ah);
-		emul_stats_flush(&c.st);
-		pthread_mutex_unlock(&ah->lock);
-		/* A signal ended a chain that ran here: it was for this
-		 * thread (tgkill(getpid(), gettid()) from the chain), and
-		 * acts here now, on the caller's mask, as in the task that
-		 * ran the chain; unlocked, as its handler may call us. */
-		if (c.sig_ended) {
-			sigset_t all;
-
-			emul_sigmask(SIG_SETMASK, &c.user_mask, &all);
-			emul_sigmask(SIG_SETMASK, &all, NULL);
 		}
+		idle = prog_look(ah, false) ? 0 : idle + 1;
 	}
 	return NULL;
+}
+
+/*
+ * The lock held, before the library returns: with the progress thread
+ * asleep in the ring, work that no completion would announce (SQEs not
+ * entered, syslets ready to run on, a worker's result, the head's end)
+ * gets a NOP, whose completion wakes it (reap() skips it: user_data 0);
+ * a worker's eventfd is polled from now on.
+ */
+static void prog_kick(struct ur_head *ah)
+{
+	struct io_uring_sqe *sqe;
+
+	if (!__atomic_load_n(&ah->prog_deep, __ATOMIC_SEQ_CST))
+		return;
+	if (ah->nr_threads)
+		arm_efd(ah);
+	if (!ah->unsubmitted && !ah->ready &&
+	    !__atomic_load_n(&ah->wdone, __ATOMIC_ACQUIRE) &&
+	    !__atomic_load_n(&ah->exiting, __ATOMIC_ACQUIRE))
+		return;
+	sqe = get_sqe(ah);
+	if (sqe) {
+		io_uring_prep_nop(sqe);
+		io_uring_sqe_set_data64(sqe, 0);
+		ah->unsubmitted++;
+	}
+	submit(ah);
 }
 
 static void caller_came(struct ur_head *ah)
@@ -1345,6 +1439,7 @@ static void exec_end(struct ur_ctx *c, bool parked, size_t execs)
 		ah->user_mask = c->user_mask;
 	if (parked && !ah->prog_started)
 		start_progress(ah, c->masked);
+	prog_kick(ah);
 	pthread_mutex_unlock(&ah->lock);
 	if (c->masked)
 		emul_sigmask(SIG_SETMASK, &c->user_mask, NULL);
@@ -1503,6 +1598,7 @@ static long ur_wait(unsigned long min)
 			break;
 	}
 	submit(ah);
+	prog_kick(ah);
 	emul_stats_flush(&c.st);
 	pthread_mutex_unlock(&ah->lock);
 	emul_sigmask(SIG_SETMASK, &user, NULL);
@@ -1530,8 +1626,10 @@ static long ur_unregister(struct async_head_user *uah, unsigned long len)
 		wait_step(&c, &user);
 	emul_stats_flush(&c.st);
 	cring_drop(&ah->cring);
-	pthread_mutex_unlock(&ah->lock);
+	/* Asleep in the ring, the progress thread wakes to the NOP. */
 	__atomic_store_n(&ah->exiting, 1, __ATOMIC_RELEASE);
+	prog_kick(ah);
+	pthread_mutex_unlock(&ah->lock);
 	if (ah->prog_started) {
 		__atomic_add_fetch(&ah->prog_word, 1, __ATOMIC_RELEASE);
 		futex_wake(&ah->prog_word, 1);
