@@ -45,12 +45,14 @@ TESTS += tests/runtime/api
 tests_runtime_api_LDADD = $(runtime_ldadd)
 # The uring backend's own promises (skips where io_uring cannot be set up).
 check_PROGRAMS += tests/runtime/uring tests/runtime/noring \
-	tests/runtime/uring-probe tests/runtime/uring-idle
+	tests/runtime/uring-probe tests/runtime/uring-idle \
+	tests/runtime/uring-fdtop
 TESTS += tests/runtime/uring tests/runtime/noring tests/runtime/uring-probe \
-	tests/runtime/uring-idle
+	tests/runtime/uring-idle tests/runtime/uring-fdtop
 tests_runtime_uring_LDADD = $(runtime_ldadd)
 tests_runtime_uring_probe_LDADD = $(runtime_ldadd)
 tests_runtime_uring_idle_LDADD = $(runtime_ldadd)
+tests_runtime_uring_fdtop_LDADD = $(runtime_ldadd)
 tests_runtime_noring_LDADD = $(runtime_ldadd)
 
 # syslet-compat.h: a program in the 2007 style, run on each backend by
