@@ -678,7 +678,7 @@ int main(int argc, char **argv)
 		if (best < 0)
 			continue;
 		for (size_t i = npeers; i < ncon; i++) {
-			double in;
+			double in, rest;
 
 			/* The same backend with as many submitting threads:
 			 * what --each adds to it is the process, loading
@@ -701,7 +701,10 @@ int main(int argc, char **argv)
 				 * in-process row, which makes its instances
 				 * before its clock starts, in a process
 				 * whose memory has served earlier runs. */
-				if (one[cold][bi + 1] > 0)
+				rest = best - one[cold][bi + 1] - in;
+				/* Parts of rows measured apart can add up
+				 * to more than the whole (uncached). */
+				if (one[cold][bi + 1] > 0 && rest >= 0)
 					printf("    (of its %.3f ms: a one-file "
 					       "run %.3f ms, in-process %.3f ms, "
 					       "the rest %.3f ms: %zu instances "
@@ -709,8 +712,13 @@ int main(int argc, char **argv)
 					       "process's memory)\n",
 					       best * 1e3,
 					       one[cold][bi + 1] * 1e3, in * 1e3,
-					       (best - one[cold][bi + 1] - in) *
-					       1e3, c.f.nr);
+					       rest * 1e3, c.f.nr);
+				else if (one[cold][bi + 1] > 0)
+					printf("    (of its %.3f ms: a one-file "
+					       "run %.3f ms, in-process %.3f ms: "
+					       "no rest beyond these rows' "
+					       "spread)\n", best * 1e3,
+					       one[cold][bi + 1] * 1e3, in * 1e3);
 			}
 		}
 		if (proc[cold][0] > 0) {
