@@ -25,6 +25,7 @@ struct srun_trace {
 	const struct srun_opts	*opts;
 	struct slot		*slots;
 	struct srun_span	*spans;	/* event -> slot */
+	size_t			nspans;
 	size_t			nr;
 	pthread_mutex_t		lock;	/* workers report too */
 	unsigned long long	trampolines;
@@ -46,7 +47,7 @@ static double mono(void)
 
 static struct slot *slot_of(const struct srun_trace *tr, const void *atom)
 {
-	long i = srun_span_find(tr->spans, tr->nr, atom);
+	long i = srun_span_find(tr->spans, tr->nspans, atom);
 
 	return i < 0 ? NULL : &tr->slots[i];
 }
@@ -349,19 +350,46 @@ struct srun_trace *srun_trace_start(const struct srun_opts *opts,
 	tr->t_prev = mono();
 	pthread_mutex_init(&tr->lock, NULL);
 	for (size_t i = 0; i < nr; i++) {
-		struct syslet_inst *in = insts[i];
-
-		srun_span_set(&tr->spans[i], in, i);
-		tr->slots[i].inst = in;
 		tr->slots[i].tag = nr > 1 ? (int)i : -1;
+		if (!insts)
+			continue;
+		srun_span_set(&tr->spans[i], insts[i], i);
+		tr->slots[i].inst = insts[i];
 	}
-	srun_span_sort(tr->spans, nr);
+	if (insts) {
+		srun_span_sort(tr->spans, nr);
+		tr->nspans = nr;
+	}
 	syslet_reset_stats();
 	/* A syslet going async is shown as strace shows a call that
 	 * blocks: unfinished, then resumed. */
 	syslet_set_trace_flags(opts->trace ? SYSLET_TRACE_UNFINISHED : 0);
 	syslet_set_trace(observe, tr);
 	return tr;
+}
+
+void srun_trace_add(struct srun_trace *tr, size_t i, struct syslet_inst *inst)
+{
+	struct srun_span sp;
+
+	if (!tr || i >= tr->nr)
+		return;
+	srun_span_set(&sp, inst, i);
+	pthread_mutex_lock(&tr->lock);
+	/* A slot reused takes the span of the instance that had it. */
+	srun_span_put(tr->spans, &tr->nspans, &sp);
+	tr->slots[i].inst = inst;
+	pthread_mutex_unlock(&tr->lock);
+}
+
+void srun_trace_drop(struct srun_trace *tr, size_t i, struct syslet_inst *inst)
+{
+	if (!tr || i >= tr->nr)
+		return;
+	pthread_mutex_lock(&tr->lock);
+	srun_span_drop(tr->spans, tr->nspans, syslet_inst__atom(inst, 0));
+	tr->slots[i].inst = NULL;
+	pthread_mutex_unlock(&tr->lock);
 }
 
 static void stat_line(const char *name, unsigned long long v)
