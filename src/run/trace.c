@@ -231,6 +231,8 @@ static void observe(const struct syslet_event *ev, void *ctx)
 			line(stderr, s->inst, s->tag,
 			     stamp(tr, sbuf, sizeof(sbuf)), ev,
 			     SYSLET_PRINT_ENTER, -1);
+			/* Shown now, as strace shows a call that blocks. */
+			fflush(stderr);
 			tr->open = s;
 			s->pending = ev->atom;
 			s->pending_ev = *ev;
@@ -333,6 +335,10 @@ struct srun_trace *srun_trace_start(const struct srun_opts *opts,
 			syslet_backend_name());
 		return NULL;
 	}
+	/* A line goes out in one write, as strace writes it, not piece by
+	 * piece (stderr is unbuffered: 19 writes a line). */
+	if (opts->trace)
+		setvbuf(stderr, NULL, _IOLBF, BUFSIZ);
 	tr = calloc(1, sizeof(*tr));
 	if (!tr || !(tr->slots = calloc(nr + 1, sizeof(*tr->slots))) ||
 	    !(tr->spans = calloc(nr + 1, sizeof(*tr->spans)))) {
