@@ -5,6 +5,7 @@
 #include <linux/openat2.h>
 #include <poll.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -427,6 +428,35 @@ static long rw_rest(const struct emul_atom *a, enum emul_policy pol,
 	return r > 0 ? partial + r : partial;
 }
 
+bool emul_open_waits(int fd, unsigned long flags)
+{
+	struct stat st;
+
+	if ((flags & (O_ACCMODE | O_NONBLOCK | O_PATH)) != O_RDONLY)
+		return false;
+	return !fstat(fd, &st) && S_ISFIFO(st.st_mode);
+}
+
+long emul_fifo_wait(int fd)
+{
+	char path[40];
+	long w;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	w = raw6(SYS_openat, (unsigned long)AT_FDCWD, (unsigned long)path,
+		 O_RDONLY | O_CLOEXEC, 0, 0, 0);
+	if (w >= 0) {
+		raw6(SYS_close, (unsigned long)w, 0, 0, 0, 0, 0);
+		return fd;
+	}
+	if (w == -EINTR) {
+		/* A signal ended the wait: the open fails, as open(2). */
+		raw6(SYS_close, (unsigned long)fd, 0, 0, 0, 0, 0);
+		return w;
+	}
+	return fd;	/* no /proc: open as the attempt left it */
+}
+
 static void try_open(const struct emul_atom *a, struct emul_try *t)
 {
 	struct open_how how;
@@ -435,8 +465,17 @@ static void try_open(const struct emul_atom *a, struct emul_try *t)
 	unsigned long path = a->args[at ? 1 : 0];
 	long r;
 
+	unsigned int flags = (unsigned int)a->args[at ? 2 : 1];
+
 	memset(&how, 0, sizeof(how));
-	how.flags = (unsigned int)a->args[at ? 2 : 1];
+	/*
+	 * Not blocking in the open itself either, as io_uring's own attempt
+	 * does: a FIFO opened for reading would wait for a writer here, in
+	 * the caller, where the kernel hands the syslet to a cachemiss
+	 * thread.  For writing with no reader that says ENXIO: the call
+	 * goes to a worker, which waits.  The flag is cleared once open.
+	 */
+	how.flags = flags | O_NONBLOCK;
 	if (how.flags & (O_CREAT | __O_TMPFILE))
 		how.mode = a->args[at ? 3 : 2] & 07777;
 	how.resolve = RESOLVE_CACHED;
@@ -444,10 +483,21 @@ static void try_open(const struct emul_atom *a, struct emul_try *t)
 	 * EINVAL: such an open goes to a worker, which runs the real one. */
 	r = raw6(SYS_openat2, (unsigned long)dfd, path, (unsigned long)&how,
 		 sizeof(how), 0, 0);
-	if (r == -EAGAIN || r == -EINVAL || r == -ENOSYS || r == -E2BIG)
+	if (r == -EAGAIN || r == -EINVAL || r == -ENOSYS || r == -E2BIG ||
+	    (r == -ENXIO && !(flags & O_NONBLOCK)))
 		t->blocked = true;
 	else
 		t->ret = r;
+	if (r < 0 || (flags & O_NONBLOCK))
+		return;
+	/* F_SETFL takes O_NONBLOCK off and sets again what open set. */
+	raw6(SYS_fcntl, (unsigned long)r, F_SETFL, flags, 0, 0, 0);
+	/* A FIFO for reading, with no writer yet: a worker waits for
+	 * one (t->partial: the descriptor, plus one). */
+	if (emul_open_waits((int)r, flags)) {
+		t->blocked = true;
+		t->partial = r + 1;
+	}
 }
 
 static void try_sock(const struct emul_atom *a, enum emul_policy pol,
@@ -564,6 +614,8 @@ long emul_block_call(const struct emul_atom *a, enum emul_policy pol,
 		     long partial)
 {
 	if (partial > 0) {
+		if (pol == EMUL_P_OPEN)
+			return emul_fifo_wait((int)partial - 1);
 		if (pol == EMUL_P_SENDTO)
 			return send_rest(a, partial);
 		if (pol >= EMUL_P_READ && pol <= EMUL_P_PWRITEV)

@@ -85,6 +85,19 @@ void emul_try_call(const struct emul_atom *a, enum emul_policy pol,
 long emul_block_call(const struct emul_atom *a, enum emul_policy pol,
 		     long partial);
 
+/*
+ * An open that did not wait (the engines' attempts add O_NONBLOCK, as
+ * io_uring's does) of a FIFO for reading with no writer yet succeeds at
+ * once, where open(2) waits for a writer, and a read(2) of it then says
+ * end of file.  emul_open_waits(): whether @fd, opened so with @flags,
+ * is such a FIFO (an fstat).  emul_fifo_wait() then waits, on a worker,
+ * as open(2) would: another open of the FIFO through /proc/self/fd,
+ * closed at once; @fd, or the error that ended the wait (EINTR, @fd
+ * closed).  Without /proc, @fd at once.
+ */
+bool emul_open_waits(int fd, unsigned long flags);
+long emul_fifo_wait(int fd);
+
 /* The syscall itself, -errno on failure.  On x86_64 the instruction is
  * issued here: a chain of cheap calls should cost what the calls cost,
  * and libc's syscall() adds a call, a shuffle of registers and errno. */

@@ -346,6 +346,26 @@ einval:
  * io_uring waits on a descriptor opened O_NONBLOCK where the call would
  * fail with EAGAIN: for these calls the engine must know the flag.
  */
+int uring_op_open(int op, const struct emul_atom *a, unsigned long *flags)
+{
+	switch (op) {
+	case UOP_OPEN:
+		*flags = a->args[1];
+		return 1;
+	case UOP_OPENAT:
+		*flags = a->args[2];
+		return 1;
+	case UOP_OPENAT2:
+		return 2;
+	}
+	return 0;
+}
+
+bool uring_op_reads(int op)
+{
+	return op == UOP_READ || op == UOP_READV;
+}
+
 bool uring_op_nbfd(int op)
 {
 	switch (op) {

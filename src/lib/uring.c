@@ -946,6 +946,58 @@ ran:
 	}
 }
 
+/*
+ * Whether the atom the chain of @sl runs after its open gave @fd reads
+ * that descriptor through the ring: read or readv of the cell the open
+ * stored it in.  io_uring's read of a FIFO with no writer waits for one
+ * and its data, as open(2) and then read(2) would: the open need not
+ * wait first.
+ */
+static bool next_reads_it(const struct ur_head *ah, const struct ur_sl *sl,
+			  long fd)
+{
+	enum syslet_end end;
+	struct syslet_uatom *n = interp_next(sl->u, &sl->a, fd, &end);
+	unsigned long nr, fl, p0;
+
+	if (!n || emul_get(&fl, INTERP_UFIELD(n, flags)) ||
+	    emul_get(&nr, INTERP_UFIELD(n, nr)) ||
+	    emul_get(&p0, INTERP_UARG(n, 0)))
+		return false;
+	if ((fl & (SYSLET_SYNC | SYSLET_ASYNC)) || nr >= emul_prof->nr_syscalls ||
+	    p0 != (unsigned long)sl->a.ret_ptr || !p0)
+		return false;
+	return uring_op_reads(ah->ops[nr]);
+}
+
+/*
+ * io_uring tries an open without blocking with O_NONBLOCK added.  A FIFO
+ * opened for writing with no reader then fails with ENXIO, where open(2)
+ * waits for one: the call is made again, blocking, on a worker (where it
+ * was ENXIO anyway, it is again): 0.  One opened for reading with no
+ * writer succeeds at once, where open(2) waits for a writer: unless the
+ * next atom reads it through the ring, a worker waits for one
+ * (emul_fifo_wait()): the descriptor plus one.  Else -1: @ret stands.
+ */
+static long open_redo(const struct ur_head *ah, const struct ur_sl *sl,
+		      long ret)
+{
+	unsigned long flags = 0;
+	int kind = uring_op_open(sl->op, &sl->a, &flags);
+
+	if (!kind)
+		return -1;
+	if (ret == -ENXIO)
+		return 0;
+	/* openat2's flags are in its struct open_how: not read again. */
+	if (ret < 0 || kind != 1)
+		return -1;
+	if ((flags & (O_ACCMODE | O_NONBLOCK | O_PATH)) != O_RDONLY ||
+	    next_reads_it(ah, sl, ret))
+		return -1;
+	return emul_open_waits((int)ret, flags) ? ret + 1 : -1;
+}
+
 /* The driver goes on with @sl after its atom finished with @ret (or, for
  * @have_ret false, from its current atom, not yet run). */
 static void resume(struct ur_ctx *c, struct ur_sl *sl, bool have_ret,
@@ -953,12 +1005,17 @@ static void resume(struct ur_ctx *c, struct ur_sl *sl, bool have_ret,
 {
 	struct syslet_uatom *u = sl->u, *last = u, *next;
 	unsigned long lflags = sl->last_flags;
-	long err = 0;
+	long err = 0, redo = -1;
 
-	if (have_ret && sl->op && ret > 0 &&
-	    (unsigned long)ret < uring_op_whole(sl->op, &sl->a)) {
+	if (have_ret && sl->op &&
+	    ((ret > 0 && (unsigned long)ret < uring_op_whole(sl->op, &sl->a)) ||
+	     (redo = open_redo(c->ah, sl, ret)) >= 0)) {
 		/* io_uring ended a write to a pipe or socket early where
-		 * the blocking call goes on: a worker writes the rest. */
+		 * the blocking call goes on: a worker writes the rest.  Or
+		 * its open did not wait where open(2) does: a worker makes
+		 * the call, or waits for the FIFO's writer. */
+		if (redo >= 0)
+			ret = redo;
 		sl->pol = emul_prof->policy[sl->a.nr] & EMUL_P_MASK;
 		sl->partial = ret;
 		sl->op = 0;

@@ -14,6 +14,10 @@ int uring_op_prep(struct io_uring_sqe *sqe, int op, const struct emul_atom *a,
 		  long *now);
 long uring_op_result(int op, const struct emul_atom *a, int res);
 bool uring_op_nbfd(int op);
+/* An open: 1 and its flags, 2 (openat2: flags in its struct), or 0. */
+int uring_op_open(int op, const struct emul_atom *a, unsigned long *flags);
+/* read or readv, at the file position. */
+bool uring_op_reads(int op);
 bool uring_op_filepos(int op, const struct emul_atom *a);
 unsigned long uring_op_whole(int op, const struct emul_atom *a);
 int uring_op_newfd(int op, const struct emul_atom *a, long ret, bool *nb);
