@@ -141,7 +141,7 @@ diff_graphs=${SYSLET_KDIFF:-20000}
 # The guest test programs of tests/kernel/ run in each ABI, without
 # arguments, TAP on stdout; a new one is added here.
 kt_progs="ktest ksafe"
-rt_progs="args fault stop async register umem deny wait signal sigloop hello hello2007 load chains profile compat"
+rt_progs="args fault stop async register umem deny wait signal sigloop hello hello2007 load chains profile compat fifo"
 build_guest() { # BITS
 	local m=-m$1 f ok=0
 	for f in init $kt_progs fuzz kexamples; do
