@@ -280,8 +280,9 @@ static struct job *job_of(const struct runner *r,
  * take its slot, its pages already in memory: 1,000 instances made up
  * front took 2,000 page faults, the most of a cached run's time, where a
  * loop over the files reuses one buffer.  With --trace or --stats too:
- * kept, 20,000 instances took 170 MB.  Every argument is bound first, to one instance made for
- * that: a bad one is still reported before anything runs.  A string
+ * kept, 20,000 instances took 170 MB.  Every argument is bound first, to
+ * one instance made for that: a bad one is still reported before
+ * anything runs.  A string
  * parameter takes any argument, so then the first one is bound alone,
  * for the message of an entry that does not take one parameter.
  */
@@ -717,22 +718,13 @@ int srun_run(const struct srun_opts *opts, const struct syslet_obj *obj,
 	}
 	if (setup(&r, obj, argc, argv))
 		goto out;
-	if ((opts->trace || opts->stats) && r.reuse) {
-		/* Instances made as they go: added to the trace then. */
-		tr = srun_trace_start(opts, NULL, r.nr_jobs);
+	if (opts->trace || opts->stats) {
+		tr = srun_trace_start(opts, r.nr_jobs);
 		if (!tr)
 			goto out;
-		r.tr = tr;
-		srun_catch(old_sa);
-	} else if (opts->trace || opts->stats) {
-		struct syslet_inst **insts = calloc(r.nr_jobs, sizeof(*insts));
-
-		for (size_t i = 0; insts && i < r.nr_jobs; i++)
-			insts[i] = r.jobs[i].inst;
-		tr = insts ? srun_trace_start(opts, insts, r.nr_jobs) : NULL;
-		free(insts);
-		if (!tr)
-			goto out;
+		/* Instances made as they go (r.reuse) are added then. */
+		for (size_t i = 0; !r.reuse && i < r.nr_jobs; i++)
+			srun_trace_add(tr, i, r.jobs[i].inst);
 		r.tr = tr;
 		srun_catch(old_sa);
 	}

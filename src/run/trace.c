@@ -322,9 +322,7 @@ void srun_trace_killed(struct srun_trace *tr, int sig, double wall)
 	srun_trace_stop(tr, wall);
 }
 
-struct srun_trace *srun_trace_start(const struct srun_opts *opts,
-				    struct syslet_inst *const *insts,
-				    size_t nr)
+struct srun_trace *srun_trace_start(const struct srun_opts *opts, size_t nr)
 {
 	struct srun_trace *tr;
 	/* The library says whether the backend's atoms can be seen. */
@@ -355,17 +353,8 @@ struct srun_trace *srun_trace_start(const struct srun_opts *opts,
 	tr->nr = nr;
 	tr->t_prev = mono();
 	pthread_mutex_init(&tr->lock, NULL);
-	for (size_t i = 0; i < nr; i++) {
+	for (size_t i = 0; i < nr; i++)
 		tr->slots[i].tag = nr > 1 ? (int)i : -1;
-		if (!insts)
-			continue;
-		srun_span_set(&tr->spans[i], insts[i], i);
-		tr->slots[i].inst = insts[i];
-	}
-	if (insts) {
-		srun_span_sort(tr->spans, nr);
-		tr->nspans = nr;
-	}
 	syslet_reset_stats();
 	/* A syslet going async is shown as strace shows a call that
 	 * blocks: unfinished, then resumed. */

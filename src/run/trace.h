@@ -6,13 +6,10 @@
 
 struct srun_trace;
 
-/* Start observing the engine for these @nr instances (all of one
- * image), or with @insts NULL for @nr instances made and freed as they go
- * (srun_trace_add, srun_trace_drop); NULL, with a message printed, when
- * the backend cannot be observed. */
-struct srun_trace *srun_trace_start(const struct srun_opts *opts,
-				    struct syslet_inst *const *insts,
-				    size_t nr);
+/* Start observing the engine for @nr instances (all of one image), each
+ * traced from srun_trace_add() to srun_trace_drop(); NULL, with a message
+ * printed, when the backend cannot be observed. */
+struct srun_trace *srun_trace_start(const struct srun_opts *opts, size_t nr);
 /* Instance @i is made (before it starts) or about to be freed (after its
  * syslet ended): its atoms are traced as instance i's, or no more. */
 void srun_trace_add(struct srun_trace *tr, size_t i, struct syslet_inst *inst);
