@@ -432,9 +432,8 @@ bool emul_open_waits(int fd, unsigned long flags)
 {
 	struct stat st;
 
-	if ((flags & (O_ACCMODE | O_NONBLOCK | O_PATH)) != O_RDONLY)
-		return false;
-	return !fstat(fd, &st) && S_ISFIFO(st.st_mode);
+	return emul_open_rdwait(flags) && !fstat(fd, &st) &&
+	       S_ISFIFO(st.st_mode);
 }
 
 long emul_fifo_wait(int fd)
@@ -463,9 +462,8 @@ static void try_open(const struct emul_atom *a, struct emul_try *t)
 	bool at = (long)a->nr != emul_prof->open_nr;
 	int dfd = at ? (int)a->args[0] : AT_FDCWD;
 	unsigned long path = a->args[at ? 1 : 0];
-	long r;
-
 	unsigned int flags = (unsigned int)a->args[at ? 2 : 1];
+	long r;
 
 	memset(&how, 0, sizeof(how));
 	/*

@@ -2,6 +2,7 @@
 #ifndef SYSLET_EMUL_H
 #define SYSLET_EMUL_H
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/syscall.h>
@@ -97,6 +98,14 @@ long emul_block_call(const struct emul_atom *a, enum emul_policy pol,
  */
 bool emul_open_waits(int fd, unsigned long flags);
 long emul_fifo_wait(int fd);
+
+/* The open @flags with which open(2) of a FIFO waits for a writer: read
+ * only, neither O_NONBLOCK nor O_PATH (emul_open_waits() then asks the
+ * file's type). */
+static inline bool emul_open_rdwait(unsigned long flags)
+{
+	return (flags & (O_ACCMODE | O_NONBLOCK | O_PATH)) == O_RDONLY;
+}
 
 /* The syscall itself, -errno on failure.  On x86_64 the instruction is
  * issued here: a chain of cheap calls should cost what the calls cost,

@@ -992,8 +992,7 @@ static long open_redo(const struct ur_head *ah, const struct ur_sl *sl,
 	/* openat2's flags are in its struct open_how: not read again. */
 	if (ret < 0 || kind != 1)
 		return -1;
-	if ((flags & (O_ACCMODE | O_NONBLOCK | O_PATH)) != O_RDONLY ||
-	    next_reads_it(ah, sl, ret))
+	if (!emul_open_rdwait(flags) || next_reads_it(ah, sl, ret))
 		return -1;
 	return emul_open_waits((int)ret, flags) ? ret + 1 : -1;
 }
@@ -1224,13 +1223,18 @@ static void submit(struct ur_head *ah)
  * a NOP for work that no completion would announce (prog_kick()).
  * Whether there was something to do.
  */
+/* Whether the driver has something to do now (the lock held). */
+static bool has_work(struct ur_head *ah)
+{
+	return ah->ready || ah->unsubmitted || io_uring_cq_ready(&ah->ring) ||
+	       __atomic_load_n(&ah->wdone, __ATOMIC_ACQUIRE);
+}
+
 static bool prog_look(struct ur_head *ah, bool may_sleep)
 {
 	struct ur_ctx c;
-	bool work, sleep;
+	bool work = has_work(ah), sleep;
 
-	work = ah->ready || ah->unsubmitted || io_uring_cq_ready(&ah->ring) ||
-	       __atomic_load_n(&ah->wdone, __ATOMIC_ACQUIRE);
 	memset(&c, 0, sizeof(c));
 	c.ah = ah;
 	c.user_mask = ah->user_mask;
@@ -1244,8 +1248,7 @@ static bool prog_look(struct ur_head *ah, bool may_sleep)
 	sleep = may_sleep && !work && !c.sig_ended &&
 		__atomic_load_n(&ah->busy, __ATOMIC_SEQ_CST) &&
 		!__atomic_load_n(&ah->exiting, __ATOMIC_ACQUIRE) &&
-		!ah->ready && !io_uring_cq_ready(&ah->ring) &&
-		!__atomic_load_n(&ah->wdone, __ATOMIC_ACQUIRE);
+		!has_work(ah);
 	if (sleep)
 		__atomic_store_n(&ah->prog_deep, 1, __ATOMIC_SEQ_CST);
 	pthread_mutex_unlock(&ah->lock);
