@@ -25,22 +25,42 @@ static struct syslet_uatom *appeared(unsigned long idx, long ms)
 }
 
 static char path[64];
+static unsigned long dirfd = (unsigned long)AT_FDCWD, pathp, mode;
 
 /* A fresh FIFO at path. */
 static void fifo_new(int n)
 {
 	snprintf(path, sizeof(path), "/tmp/syslet-fifo-%d-%d", (int)getpid(),
 		 n);
+	pathp = (unsigned long)path;
 	unlink(path);
 	if (mkfifo(path, 0600))
 		rt_die("mkfifo %s: %s", path, strerror(errno));
+}
+
+/* @a: openat(AT_FDCWD, path, *flags, 0) into *fd, with @stop flags,
+ * then @next; *fd zeroed. */
+static void open_atom(struct syslet_uatom *a, long *fd, unsigned long stop,
+		      struct syslet_uatom *next, unsigned long *flags)
+{
+	*fd = 0;
+	rt_atom(a, __NR_openat, fd, stop, next, &dirfd, &pathp, flags);
+	a->arg_ptr[3] = &mode;
+}
+
+/* The end of a case: the syslet's descriptor closed, the FIFO gone. */
+static void fifo_done(long fd)
+{
+	if (fd >= 0)
+		close((int)fd);
+	unlink(path);
 }
 
 int main(void)
 {
 	struct async_head_user ahu;
 	struct syslet_uatom a[2], *done;
-	unsigned long dirfd = (unsigned long)AT_FDCWD, p, flags, mode = 0;
+	unsigned long flags;
 	unsigned long counter = 0, one = 1, cp = (unsigned long)&counter;
 	unsigned long idx = 0, umem = rt_umem_nr();
 	long fd = 0, uret = 0;
@@ -49,14 +69,12 @@ int main(void)
 	alarm(60);
 	rt_init();
 	rt_register(&ahu, ring, RING, -1UL);
-	p = (unsigned long)path;
 
 	/* 1. For writing, no reader yet: it waits (open(2) would), and
 	 * opens once a reader comes: not ENXIO. */
 	fifo_new(1);
 	flags = O_WRONLY;
-	rt_atom(&a[0], __NR_openat, &fd, 0, NULL, &dirfd, &p, &flags);
-	a[0].arg_ptr[3] = &mode;
+	open_atom(&a[0], &fd, 0, NULL, &flags);
 	errno = 0;
 	done = sys_async_exec(&a[0]);
 	rt_check(!done && !errno, "open for writing with no reader did not "
@@ -75,18 +93,13 @@ int main(void)
 		rt_drain(ring, RING, &idx, NULL, 0);
 		close(other);
 	}
-	if (fd >= 0)
-		close((int)fd);
-	unlink(path);
+	fifo_done(fd);
 
 	/* 2. For reading, no writer yet: it waits, and the atom after it
 	 * does not run before a writer comes. */
 	fifo_new(2);
 	flags = O_RDONLY;
-	fd = 0;
-	rt_atom(&a[0], __NR_openat, &fd, SYSLET_STOP_ON_NEGATIVE, &a[1],
-		&dirfd, &p, &flags);
-	a[0].arg_ptr[3] = &mode;
+	open_atom(&a[0], &fd, SYSLET_STOP_ON_NEGATIVE, &a[1], &flags);
 	rt_atom(&a[1], umem, &uret, 0, NULL, &cp, &one, NULL);
 	errno = 0;
 	done = sys_async_exec(&a[0]);
@@ -109,17 +122,13 @@ int main(void)
 		rt_drain(ring, RING, &idx, NULL, 0);
 		close(other);
 	}
-	if (fd >= 0)
-		close((int)fd);
-	unlink(path);
+	fifo_done(fd);
 
 	/* 3. With O_NONBLOCK, as open(2): for reading it opens at once,
 	 * for writing with no reader it says ENXIO. */
 	fifo_new(3);
 	flags = O_RDONLY | O_NONBLOCK;
-	fd = 0;
-	rt_atom(&a[0], __NR_openat, &fd, 0, NULL, &dirfd, &p, &flags);
-	a[0].arg_ptr[3] = &mode;
+	open_atom(&a[0], &fd, 0, NULL, &flags);
 	done = sys_async_exec(&a[0]);
 	if (!done)
 		done = appeared(idx, 10000);
