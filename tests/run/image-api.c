@@ -288,6 +288,33 @@ static void test_instances(void **state)
 	syslet_obj__close(obj);
 }
 
+/* The ABI lets a result pointer point at any byte (put_user() takes
+ * any alignment): syslet_inst__result() reads it as one (UBSan in make
+ * check-sanitize saw a misaligned load of long). */
+static void test_misaligned_result(void **state)
+{
+	struct slo_image *img = sample_image(systab_native_profile());
+	struct syslet_obj *obj;
+	struct syslet_inst *inst;
+	struct syslet_uatom *a0;
+	long want = -0x123456789L, res = 0;
+	char err[256];
+
+	/* sample_atom() wrote open's ret_ptr first: move it 3 bytes on. */
+	assert_int_equal(img->relocs[0].offset, 2 * img->word_size);
+	img->relocs[0].addend += 3;
+	obj = open_sample(img);
+	inst = syslet_obj__instantiate(obj, err, sizeof(err));
+	assert_non_null(inst);
+	a0 = syslet_inst__atom(inst, 0);
+	assert_int_equal((uintptr_t)a0->ret_ptr % sizeof(long), 3);
+	memcpy(a0->ret_ptr, &want, sizeof(want));
+	assert_int_equal(syslet_inst__result(inst, a0, &res), 0);
+	assert_int_equal(res, want);
+	syslet_inst__free(inst);
+	syslet_obj__close(obj);
+}
+
 static void test_bind(void **state)
 {
 	struct slo_image *img = sample_image(systab_native_profile());
@@ -911,6 +938,7 @@ int main(void)
 		cmocka_unit_test(test_sized),
 		cmocka_unit_test(test_symbols),
 		cmocka_unit_test(test_instances),
+		cmocka_unit_test(test_misaligned_result),
 		cmocka_unit_test(test_bind),
 		cmocka_unit_test(test_prefix),
 		cmocka_unit_test(test_bind_sockaddr_in),
