@@ -1,5 +1,7 @@
 /* image-api.c: libsyslet's image API: open and validation, instances, lookups, binding, atom info. */
+#define _GNU_SOURCE	/* posix_openpt, ptsname */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -463,6 +465,48 @@ static void test_bad_input(void **state)
 	assert_string_equal(err,
 			    "/nonexistent/x.slo: No such file or directory");
 	assert_int_equal(errno, ENOENT);
+}
+
+/* syslet_obj__open_file() refuses a device before opening it: opening
+ * one can have effects of its own.  Here a terminal, which became the
+ * controlling terminal of a session without one (the probe that opened
+ * the file before reading it did so without O_NOCTTY). */
+static void test_open_file_device(void **state)
+{
+	char err[256] = "";
+	char *pts = NULL;
+	int m, st;
+	pid_t pid;
+
+	assert_null(syslet_obj__open_file("/dev/zero", err, sizeof(err)));
+	assert_int_equal(errno, EINVAL);
+	assert_string_equal(err, "/dev/zero: not a regular file or a pipe "
+			    "(a character device)");
+	assert_null(syslet_obj__open_file("/", err, sizeof(err)));
+	assert_int_equal(errno, EISDIR);
+	m = posix_openpt(O_RDWR | O_NOCTTY);
+	if (m < 0 || grantpt(m) || unlockpt(m) || !(pts = ptsname(m))) {
+		if (m >= 0)
+			close(m);
+		skip();
+	}
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		int tty;
+
+		if (setsid() < 0)
+			_exit(3);
+		if (syslet_obj__open_file(pts, err, sizeof(err)))
+			_exit(4);
+		tty = open("/dev/tty", O_RDWR | O_NOCTTY);
+		_exit(tty >= 0 ? 5 : errno == ENXIO ? 0 : 6);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	close(m);
+	/* 5: the terminal became the child's controlling terminal. */
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
 }
 
 /* Hostile bytes: open_mem either refuses them with a message or yields
@@ -943,6 +987,7 @@ int main(void)
 		cmocka_unit_test(test_prefix),
 		cmocka_unit_test(test_bind_sockaddr_in),
 		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_open_file_device),
 		cmocka_unit_test(test_profile),
 		cmocka_unit_test(test_mutations),
 		cmocka_unit_test(test_overflow),
