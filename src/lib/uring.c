@@ -681,6 +681,16 @@ static void fd_learn(struct ur_fdk *k, int op, const struct emul_atom *a,
 	}
 }
 
+/* A context of the driver (@d) for @ah, the chains it runs on @mask. */
+static void driver_ctx(struct ur_ctx *d, struct ur_head *ah,
+		       const sigset_t *mask)
+{
+	memset(d, 0, sizeof(*d));
+	d->ah = ah;
+	d->user_mask = *mask;
+	d->budget = INTERP_SIG_BUDGET;
+}
+
 static void resume(struct ur_ctx *c, struct ur_sl *sl, bool have_ret,
 		   long ret);
 static bool probe_redo(const struct ur_head *ah, const struct ur_sl *sl);
@@ -695,23 +705,67 @@ static void step(struct ur_ctx *c);
  * this one's completion is there, true, its result in sl->ret, and the
  * chain goes on in the caller, as the kernel ran it; else it is in
  * flight and the syslet goes async, as the kernel's would at a call
- * that sleeps.
+ * that sleeps.  *sig: a chain the driver ran ended on a signal, now
+ * pending here, where the caller's chain must look for it.
  */
-static bool probe_ring(struct ur_ctx *c, struct ur_sl *sl)
+static bool probe_ring(struct ur_ctx *c, struct ur_sl *sl, bool *sig)
 {
 	struct ur_ctx d;
 
 	sl->probing = true;
 	sl->probed = false;
-	memset(&d, 0, sizeof(d));
-	d.ah = c->ah;
-	d.user_mask = c->user_mask;
-	d.budget = INTERP_SIG_BUDGET;
+	driver_ctx(&d, c->ah, &c->user_mask);
 	submit(c->ah);
 	step(&d);
 	emul_stats_flush(&d.st);
+	*sig = d.sig_ended;
 	sl->probing = false;
 	return sl->probed;
+}
+
+/*
+ * async_exec()'s atom @u (fetched into @a), prepared in @sqe for the
+ * ring's @op, is entered at once (probe_ring()).  True: it completed
+ * there, *ret its result, and the chain goes on in place (*sig: it
+ * must look for a signal); false: the syslet went async at it, *slp
+ * its record.
+ */
+static bool exec_probe(struct ur_ctx *c, struct ur_sl **slp,
+		       struct syslet_uatom *u, const struct emul_atom *a,
+		       struct ur_fdk *k, int op, struct io_uring_sqe *sqe,
+		       long *ret, bool *sig)
+{
+	struct ur_head *ah = c->ah;
+	struct ur_sl *sl = sl_get(ah);
+	struct ur_ctx d;
+
+	sl->k = *k;
+	sl->u = u;
+	sl->a = *a;
+	sl->last_flags = a->flags;
+	sl->op = (unsigned char)op;
+	io_uring_sqe_set_data(sqe, sl);
+	ah->unsubmitted++;
+	/* In place from here: signals wait. */
+	inline_mask(c);
+	if (probe_ring(c, sl, sig) && !probe_redo(ah, sl)) {
+		*ret = sl->ret;
+		fd_learn(k, op, a, *ret);
+		sl_put(ah, sl);
+		return true;
+	}
+	/* In flight, or io_uring's answer is not the call's (probe_redo():
+	 * resume() has a worker make it): async. */
+	sl->handoff = true;
+	*slp = sl;
+	went_async(c, sl);
+	interp_unfinished(u, a);
+	if (sl->probed) {
+		driver_ctx(&d, ah, &c->user_mask);
+		resume(&d, sl, true, sl->ret);
+		emul_stats_flush(&d.st);
+	}
+	return false;
 }
 
 static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
@@ -879,40 +933,13 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 			int r = sqe ? uring_op_prep(sqe, op, &a, &now) : -1;
 
 			if (r == 0 && c->probe && !*slp) {
-				struct ur_sl *sl = sl_get(ah);
+				bool sig = false;
 
-				sl->k = *k;
-				sl->u = u;
-				sl->a = a;
-				sl->last_flags = a.flags;
-				sl->op = (unsigned char)op;
-				io_uring_sqe_set_data(sqe, sl);
-				ah->unsubmitted++;
-				/* In place from here: signals wait. */
-				inline_mask(c);
-				if (probe_ring(c, sl) && !probe_redo(ah, sl)) {
-					ret = sl->ret;
-					fd_learn(k, op, &a, ret);
-					sl_put(ah, sl);
-					goto ran;
-				}
-				/* In flight, or io_uring's answer is not
-				 * the call's (probe_redo()): async. */
-				sl->handoff = true;
-				*slp = sl;
-				went_async(c, sl);
-				interp_unfinished(u, &a);
-				if (sl->probed) {
-					struct ur_ctx d;
-
-					memset(&d, 0, sizeof(d));
-					d.ah = ah;
-					d.user_mask = c->user_mask;
-					d.budget = INTERP_SIG_BUDGET;
-					resume(&d, sl, true, sl->ret);
-					emul_stats_flush(&d.st);
-				}
-				return UR_PARKED;
+				if (!exec_probe(c, slp, u, &a, k, op, sqe,
+						&ret, &sig))
+					return UR_PARKED;
+				check |= sig;
+				goto ran;
 			}
 			if (r == 0) {
 				struct ur_sl *sl = park(c, slp, u, &a, k);
@@ -1335,10 +1362,7 @@ static bool prog_look(struct ur_head *ah, bool may_sleep)
 	struct ur_ctx c;
 	bool work = has_work(ah), sleep;
 
-	memset(&c, 0, sizeof(c));
-	c.ah = ah;
-	c.user_mask = ah->user_mask;
-	c.budget = INTERP_SIG_BUDGET;
+	driver_ctx(&c, ah, &ah->user_mask);
 	emul_fault_own();
 	step(&c);
 	if (may_sleep && ah->nr_threads)
@@ -1652,10 +1676,7 @@ static void batch_drive(struct ur_ctx *c)
 {
 	struct ur_ctx d;
 
-	memset(&d, 0, sizeof(d));
-	d.ah = c->ah;
-	d.user_mask = c->user_mask;
-	d.budget = INTERP_SIG_BUDGET;
+	driver_ctx(&d, c->ah, &c->user_mask);
 	submit(c->ah);
 	step(&d);
 	emul_stats_flush(&d.st);
