@@ -109,6 +109,11 @@ static int print_mem_string(FILE *out, unsigned long addr, size_t len,
 		default:
 			if (c >= 32 && c < 127)
 				fputc(c, out);
+			else if (i + 1 < (size_t)got && i + 1 < want &&
+				 buf[i + 1] >= '0' && buf[i + 1] <= '7')
+				/* "\0" then "1" would read as "\01": strace
+				 * writes all three digits before a digit. */
+				fprintf(out, "\\%03o", c);
 			else
 				fprintf(out, "\\%o", c);
 		}
