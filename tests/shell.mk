@@ -6,8 +6,6 @@ EXTRA_DIST += tests/shell.sh $(wildcard $(srcdir)/tests/shell/*.out)
 TESTS += tests/shell/tty.sh tests/shell/hostile.sh \
 	tests/shell/inflight.sh tests/shell/linear.sh
 TESTS += tests/shell/history.sh tests/shell/lazy-readline.sh
-TESTS += tests/shell/trace-async.sh
-EXTRA_DIST += tests/shell/trace-async.sh
 EXTRA_DIST += tests/shell/history.sh tests/shell/lazy-readline.sh
 EXTRA_DIST += tests/shell/lib.sh tests/shell/tty.sh tests/shell/hostile.sh tests/shell/hello.txt \
 	tests/shell/inflight.sh tests/shell/linear.sh \

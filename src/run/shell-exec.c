@@ -76,9 +76,8 @@ void shl_print_event(struct shell *sh, FILE *out, struct syslet_inst *inst,
 	char res[64];
 
 	(void)sh;
-	/* Atoms of a program: the line --trace prints.  Without the
-	 * instance, the call alone, as for a statement. */
-	if (inst && (!have || !ai.source || strcmp(ai.source, SHL_INPUT))) {
+	/* Atoms of a program: the line --trace prints. */
+	if (!have || !ai.source || strcmp(ai.source, SHL_INPUT) != 0) {
 		srun_trace_line(out, inst, -1, ev);
 		return;
 	}
@@ -105,7 +104,6 @@ static void shl_exec_on_event(const struct syslet_event *ev, void *ctx)
 	struct shell *sh;
 	struct shl_exec *x;
 	struct shl_flight *f;
-	struct syslet_inst *inst = NULL;
 	SYSLET_OPTS(syslet_atom_info, ai);
 
 	(void)ctx;
@@ -120,12 +118,9 @@ static void shl_exec_on_event(const struct syslet_event *ev, void *ctx)
 		f->tid = ev->tid;
 		if (ev->end != SYSLET_END_NONE)
 			f->done = true;
-		/* A run that went async and returned: its atoms go on. */
-		inst = f->inst;
 	}
 	x = sh->exec;
 	if (x && syslet_inst__atom_index(x->inst, ev->atom) >= 0) {
-		inst = x->inst;
 		x->last = *ev;
 		if (ev->end != SYSLET_END_NONE)
 			x->done = true;
@@ -138,7 +133,7 @@ static void shl_exec_on_event(const struct syslet_event *ev, void *ctx)
 	}
 	if (sh->trace && !sh->stepping) {
 		flockfile(sh->out);
-		shl_print_event(sh, sh->out, inst, ev);
+		shl_print_event(sh, sh->out, x ? x->inst : NULL, ev);
 		funlockfile(sh->out);
 	}
 	pthread_mutex_unlock(&shl_exec_lock);
