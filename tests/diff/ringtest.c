@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -104,7 +105,8 @@ struct run {
 	struct quick		q;
 	struct syslet_uatom	junk;
 	/* What the steps reached, for the summary. */
-	unsigned long		n_ring, n_kept, n_wrap, n_handoff, n_inline;
+	unsigned long		n_ring, n_kept, n_wrap, n_handoff, n_inline,
+				n_waitbusy;
 	char			log[64][96];
 	unsigned long		nlog, phase, steps;
 	int			failed;
@@ -334,22 +336,27 @@ static void gate_start(struct run *r, int i)
 
 /* Open gate @i: the chain ends at a1, or at a0 when the read sees the
  * closed writer and a0 stops on it. */
-static void gate_open(struct run *r, int i)
+static void gate_release(struct run *r, int i, bool by_close)
 {
 	struct gated *g = &r->g[i];
-	bool by_close = below(3) == 0;
-	int last;
 
-	note(r, "open g%d by %s", i, by_close ? "close" : "write");
 	if (by_close) {
 		close(g->pfd[1]);
 		g->pfd[1] = -1;
 	} else if (write(g->pfd[1], "x", 1) != 1) {
 		fail(r, "write: %s", strerror(errno));
-		return;
 	}
-	last = by_close && (g->a[0].flags & SYSLET_STOP_ON_NON_POSITIVE) ?
-	       0 : 1;
+}
+
+/* What 2007 does once gate @i is open: the chain ends at a1, or at a0
+ * when the read sees the closed writer and a0 stops on it.  Then the
+ * ring is compared, unless another gate opened at the same time. */
+static void gate_ended(struct run *r, int i, bool by_close, bool compare)
+{
+	struct gated *g = &r->g[i];
+	int last = by_close && (g->a[0].flags & SYSLET_STOP_ON_NON_POSITIVE) ?
+		   0 : 1;
+
 	r->m.busy--;
 	g->inflight = false;
 	model_complete(r, (uintptr_t)&g->a[last],
@@ -358,10 +365,116 @@ static void gate_open(struct run *r, int i)
 		return;
 	if (g->r0 != (by_close ? 0 : 1))
 		fail(r, "g%d: the read gave %ld", i, g->r0);
-	settle(r, "a gate opened");
+	if (compare)
+		settle(r, "a gate opened");
 	close(g->pfd[0]);
 	if (g->pfd[1] >= 0)
 		close(g->pfd[1]);
+}
+
+static void gate_open(struct run *r, int i)
+{
+	bool by_close = below(3) == 0;
+
+	note(r, "open g%d by %s", i, by_close ? "close" : "write");
+	gate_release(r, i, by_close);
+	if (!r->failed)
+		gate_ended(r, i, by_close, true);
+}
+
+/*
+ * sys_async_wait(n) with two chains busy: only completions that go into
+ * the ring after the call count (complete_uatom() decrements
+ * events_left; NO_COMPLETE returns before it), and the call is back
+ * when the busy list is empty.  A helper opens gate a, then, once a's
+ * chain has ended, gate b.  The wait asks for one completion more than
+ * a can give, so it must still be waiting when b opens, whether a
+ * ended before the call or after; then b's end makes the busy list
+ * empty and it returns.
+ */
+struct waiter {
+	struct run	*r;
+	int		a, b;
+	uintptr_t	a_slot;		/* where a's completion goes, or 0 */
+	int		returned;	/* the wait is back */
+	int		early;		/* it was back before b opened */
+};
+
+static void *waiter_helper(void *arg)
+{
+	struct waiter *w = arg;
+	struct run *r = w->r;
+	struct gated *ga = &r->g[w->a];
+	double t0 = now();
+
+	gate_release(r, w->a, false);
+	while (__atomic_load_n(&ga->r1, __ATOMIC_ACQUIRE) == LONG_MIN ||
+	       (w->a_slot && (uintptr_t)__atomic_load_n(
+				(struct syslet_uatom **)w->a_slot,
+				__ATOMIC_ACQUIRE) != (uintptr_t)&ga->a[1])) {
+		if (now() - t0 > RT_SETTLE_S)
+			break;
+		usleep(200);
+	}
+	/* Time for a wrong wait to come back. */
+	usleep(20000);
+	w->early = __atomic_load_n(&w->returned, __ATOMIC_ACQUIRE);
+	gate_release(r, w->b, false);
+	return NULL;
+}
+
+static void wait_busy(struct run *r)
+{
+	struct model *m = &r->m;
+	struct waiter w = { .r = r, .a = -1, .b = -1 };
+	unsigned long n;
+	pthread_t t;
+	long ret;
+	bool a_nc;
+
+	for (int i = 0; i < RT_GATED; i++)
+		if (r->g[i].inflight) {
+			if (w.a < 0)
+				w.a = i;
+			else
+				w.b = i;
+		}
+	if (below(2)) {
+		int x = w.a;
+
+		w.a = w.b;
+		w.b = x;
+	}
+	a_nc = (r->g[w.a].a[1].flags & SYSLET_NO_COMPLETE) != 0;
+	/* Both completions must find their slot free: the test keeps
+	 * one completion at most. */
+	if (m->kept || m->slot[m->idx] ||
+	    m->slot[(m->idx + !a_nc) % m->entries] ||
+	    (!a_nc && m->entries < 2))
+		return;
+	w.a_slot = a_nc ? 0 : (uintptr_t)&r->ring[m->idx];
+	n = (a_nc ? 0 : 1) + 1;
+	note(r, "wait(%lu) while g%d%s then g%d end", n, w.a,
+	     a_nc ? " (NO_COMPLETE)" : "", w.b);
+	if (pthread_create(&t, NULL, waiter_helper, &w)) {
+		fail(r, "pthread_create");
+		return;
+	}
+	ret = sys_async_wait(n);
+	__atomic_store_n(&w.returned, 1, __ATOMIC_RELEASE);
+	r->n_waitbusy++;
+	pthread_join(t, NULL);
+	if (ret)
+		fail(r, "async_wait(%lu): %s", n, strerror(errno));
+	if (w.early)
+		fail(r, "async_wait(%lu) was back before g%d opened: 2007 counts "
+		     "only completions into the ring after the call, and "
+		     "g%d was busy", n, w.b, w.b);
+	gate_ended(r, w.a, false, false);
+	gate_ended(r, w.b, false, true);
+	/* Back with the busy list empty. */
+	if (!r->failed)
+		m->ended = 0;
 }
 
 /* A syslet of umem_add atoms; its first atom ASYNC or not. */
@@ -562,6 +675,8 @@ static void phase(struct run *r)
 		default:
 			if (!m->busy)
 				wait_idle(r);
+			else if (m->busy == 2)
+				wait_busy(r);
 			else
 				clear_slot(r);
 			break;
@@ -625,8 +740,9 @@ static int run_backend(const char *backend, uint64_t seed,
 	printf("ringtest: %s: seed %#" PRIx64 ", %lu phases, %lu steps: ok "
 	       "(%lu hand-offs, %lu ASYNC atoms run in the caller, every "
 	       "thread busy; %lu completions into the ring, %lu wraps, %lu "
-	       "kept behind a full slot)\n", backend, seed, phases, r.steps,
-	       r.n_handoff, r.n_inline, r.n_ring, r.n_wrap, r.n_kept);
+	       "kept behind a full slot; %lu waits with chains busy)\n", backend,
+	       seed, phases, r.steps, r.n_handoff, r.n_inline, r.n_ring,
+	       r.n_wrap, r.n_kept, r.n_waitbusy);
 	return 0;
 }
 
