@@ -310,6 +310,10 @@ static void ref_async_schedule(struct ref *r)
  * number past the table answers -ENOSYS without storing it; the result
  * goes to *ret_ptr when there is one, and a store that fails makes the
  * result -EFAULT.
+ * Modelled difference: those two early returns skipped 2007's restoring
+ * of t->async_ready after a SYNC atom, so that no later ASYNC atom of the
+ * syslet handed off; in our backends SYNC concerns its own atom only
+ * (syslet(7)).
  */
 static long ref_exec_one(struct ref *r, struct ref_atom *atom)
 {
