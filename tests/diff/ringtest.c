@@ -390,7 +390,8 @@ static void gate_open(struct run *r, int i)
  * chain has ended, gate b.  The wait asks for one completion more than
  * a can give, so it must still be waiting when b opens, whether a
  * ended before the call or after; then b's end makes the busy list
- * empty and it returns.
+ * empty and it returns.  The same with a count no ring can reach,
+ * up to ~0UL: a wait for everything in flight.
  */
 struct waiter {
 	struct run	*r;
@@ -454,7 +455,11 @@ static void wait_busy(struct run *r)
 		return;
 	w.a_slot = a_nc ? 0 : (uintptr_t)&r->ring[m->idx];
 	n = (a_nc ? 0 : 1) + 1;
-	note(r, "wait(%lu) while g%d%s then g%d end", n, w.a,
+	/* events_left is an unsigned long: any count above what can come,
+	 * the largest included, waits for the busy list to empty. */
+	if (below(3) == 0)
+		n = ~0UL - below(2) * ((~0UL >> 1) - 1);
+	note(r, "wait(%#lx) while g%d%s then g%d end", n, w.a,
 	     a_nc ? " (NO_COMPLETE)" : "", w.b);
 	if (pthread_create(&t, NULL, waiter_helper, &w)) {
 		fail(r, "pthread_create");
@@ -465,9 +470,9 @@ static void wait_busy(struct run *r)
 	r->n_waitbusy++;
 	pthread_join(t, NULL);
 	if (ret)
-		fail(r, "async_wait(%lu): %s", n, strerror(errno));
+		fail(r, "async_wait(%#lx): %s", n, strerror(errno));
 	if (w.early)
-		fail(r, "async_wait(%lu) was back before g%d opened: 2007 counts "
+		fail(r, "async_wait(%#lx) was back before g%d opened: 2007 counts "
 		     "only completions into the ring after the call, and "
 		     "g%d was busy", n, w.b, w.b);
 	gate_ended(r, w.a, false, false);
