@@ -89,6 +89,10 @@ struct ur_sl {
 	unsigned char		pol;
 	unsigned char		op;	/* of the SQE in flight; 0: a worker */
 	bool			handoff;	/* it went async at this atom */
+	/* Its SQE was entered by async_exec(), which takes the completion
+	 * itself if it is there on return (probe_ring()); probed: it was,
+	 * its result in ret. */
+	bool			probing, probed;
 	struct ur_fdk		k;
 };
 
@@ -133,6 +137,9 @@ struct ur_head {
 struct ur_ctx {
 	struct ur_head		*ah;
 	bool			inline_;
+	/* async_exec() of one syslet: the ring's atoms are entered at once
+	 * and the chain goes on in place while they complete on return. */
+	bool			probe;
 	bool			masked;		/* inline: signals blocked */
 	bool			sig_ended;	/* a signal ended a chain */
 	unsigned int		budget;
@@ -303,10 +310,11 @@ static struct ur_sl *sl_get(struct ur_head *ah)
 
 	if (sl) {
 		ah->free_sl = sl->next;
-		return sl;
+	} else {
+		while (!(sl = malloc(sizeof(*sl))))
+			usleep(1000);
 	}
-	while (!(sl = malloc(sizeof(*sl))))
-		usleep(1000);
+	sl->probing = false;
 	return sl;
 }
 
@@ -656,6 +664,110 @@ static bool guarded(const struct ur_head *ah, const struct emul_atom *a,
 	return false;
 }
 
+/* What the chain learns of its descriptors from the ring's call @op
+ * that returned @ret: the one it opened, or that it closed one. */
+static void fd_learn(struct ur_fdk *k, int op, const struct emul_atom *a,
+		     long ret)
+{
+	bool nb = false;
+	int fd = uring_op_newfd(op, a, ret, &nb);
+
+	if (fd >= 0) {
+		k->fd = fd;
+		k->nonblock = nb;
+		k->mine = true;
+	} else if (k->fd == (int)a->args[0] && (long)a->nr == ur_close_nr) {
+		k->fd = -1;
+	}
+}
+
+/* A context of the driver (@d) for @ah, the chains it runs on @mask. */
+static void driver_ctx(struct ur_ctx *d, struct ur_head *ah,
+		       const sigset_t *mask)
+{
+	memset(d, 0, sizeof(*d));
+	d->ah = ah;
+	d->user_mask = *mask;
+	d->budget = INTERP_SIG_BUDGET;
+}
+
+static void resume(struct ur_ctx *c, struct ur_sl *sl, bool have_ret,
+		   long ret);
+static bool probe_redo(const struct ur_head *ah, const struct ur_sl *sl);
+static void submit(struct ur_head *ah);
+static void step(struct ur_ctx *c);
+
+/*
+ * async_exec() of one syslet, its atom @sl prepared for the ring: the
+ * ring is entered now, and the completions there on return are taken,
+ * the others' as the driver takes them.  io_uring runs a call that
+ * need not wait (a cached open or read) inside io_uring_enter(): when
+ * this one's completion is there, true, its result in sl->ret, and the
+ * chain goes on in the caller, as the kernel ran it; else it is in
+ * flight and the syslet goes async, as the kernel's would at a call
+ * that sleeps.  *sig: a chain the driver ran ended on a signal, now
+ * pending here, where the caller's chain must look for it.
+ */
+static bool probe_ring(struct ur_ctx *c, struct ur_sl *sl, bool *sig)
+{
+	struct ur_ctx d;
+
+	sl->probing = true;
+	sl->probed = false;
+	driver_ctx(&d, c->ah, &c->user_mask);
+	submit(c->ah);
+	step(&d);
+	emul_stats_flush(&d.st);
+	*sig = d.sig_ended;
+	sl->probing = false;
+	return sl->probed;
+}
+
+/*
+ * async_exec()'s atom @u (fetched into @a), prepared in @sqe for the
+ * ring's @op, is entered at once (probe_ring()).  True: it completed
+ * there, *ret its result, and the chain goes on in place (*sig: it
+ * must look for a signal); false: the syslet went async at it, *slp
+ * its record.
+ */
+static bool exec_probe(struct ur_ctx *c, struct ur_sl **slp,
+		       struct syslet_uatom *u, const struct emul_atom *a,
+		       struct ur_fdk *k, int op, struct io_uring_sqe *sqe,
+		       long *ret, bool *sig)
+{
+	struct ur_head *ah = c->ah;
+	struct ur_sl *sl = sl_get(ah);
+	struct ur_ctx d;
+
+	sl->k = *k;
+	sl->u = u;
+	sl->a = *a;
+	sl->last_flags = a->flags;
+	sl->op = (unsigned char)op;
+	io_uring_sqe_set_data(sqe, sl);
+	ah->unsubmitted++;
+	/* In place from here: signals wait. */
+	inline_mask(c);
+	if (probe_ring(c, sl, sig) && !probe_redo(ah, sl)) {
+		*ret = sl->ret;
+		fd_learn(k, op, a, *ret);
+		sl_put(ah, sl);
+		return true;
+	}
+	/* In flight, or io_uring's answer is not the call's (probe_redo():
+	 * resume() has a worker make it): async. */
+	sl->handoff = true;
+	*slp = sl;
+	went_async(c, sl);
+	interp_unfinished(u, a);
+	if (sl->probed) {
+		driver_ctx(&d, ah, &c->user_mask);
+		resume(&d, sl, true, sl->ret);
+		emul_stats_flush(&d.st);
+	}
+	return false;
+}
+
 static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 		     struct ur_fdk *k, struct syslet_uatom *u,
 		     struct syslet_uatom **lastp, unsigned long *lflags,
@@ -820,6 +932,15 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 			long now;
 			int r = sqe ? uring_op_prep(sqe, op, &a, &now) : -1;
 
+			if (r == 0 && c->probe && !*slp) {
+				bool sig = false;
+
+				if (!exec_probe(c, slp, u, &a, k, op, sqe,
+						&ret, &sig))
+					return UR_PARKED;
+				check |= sig;
+				goto ran;
+			}
 			if (r == 0) {
 				struct ur_sl *sl = park(c, slp, u, &a, k);
 
@@ -997,6 +1118,16 @@ static long open_redo(const struct ur_head *ah, const struct ur_sl *sl,
 	return emul_open_waits((int)ret, flags) ? ret + 1 : -1;
 }
 
+/* io_uring's result sl->ret is not the call's: a write that ended early
+ * or an open that did not wait (resume() has a worker finish it). */
+static bool probe_redo(const struct ur_head *ah, const struct ur_sl *sl)
+{
+	long ret = sl->ret;
+
+	return (ret > 0 && (unsigned long)ret < uring_op_whole(sl->op, &sl->a)) ||
+	       open_redo(ah, sl, ret) >= 0;
+}
+
 /* The driver goes on with @sl after its atom finished with @ret (or, for
  * @have_ret false, from its current atom, not yet run). */
 static void resume(struct ur_ctx *c, struct ur_sl *sl, bool have_ret,
@@ -1026,21 +1157,10 @@ static void resume(struct ur_ctx *c, struct ur_sl *sl, bool have_ret,
 		enum syslet_end end;
 		bool stored;
 
-		if (sl->op) {
-			bool nb = false;
-			int fd = uring_op_newfd(sl->op, &sl->a, ret, &nb);
-
-			if (fd >= 0) {
-				sl->k.fd = fd;
-				sl->k.nonblock = nb;
-				sl->k.mine = true;
-			} else if (sl->k.fd == (int)sl->a.args[0] &&
-				   (long)sl->a.nr == ur_close_nr) {
-				sl->k.fd = -1;
-			}
-		} else {
+		if (sl->op)
+			fd_learn(&sl->k, sl->op, &sl->a, ret);
+		else
 			sl->k.fd = -1;	/* a worker ran it */
-		}
 		ret = interp_store(&sl->a, ret, &stored);
 		c->st.atoms++;
 		c->st.cm++;
@@ -1144,6 +1264,13 @@ static unsigned int reap(struct ur_ctx *c)
 			if (!got[i].data)
 				continue;
 			sl = (struct ur_sl *)(uintptr_t)got[i].data;
+			if (sl->probing) {
+				/* async_exec() takes it (probe_ring()). */
+				sl->ret = uring_op_result(sl->op, &sl->a,
+							  got[i].res);
+				sl->probed = true;
+				continue;
+			}
 			resume(c, sl, true, uring_op_result(sl->op, &sl->a,
 							    got[i].res));
 		}
@@ -1235,10 +1362,7 @@ static bool prog_look(struct ur_head *ah, bool may_sleep)
 	struct ur_ctx c;
 	bool work = has_work(ah), sleep;
 
-	memset(&c, 0, sizeof(c));
-	c.ah = ah;
-	c.user_mask = ah->user_mask;
-	c.budget = INTERP_SIG_BUDGET;
+	driver_ctx(&c, ah, &ah->user_mask);
 	emul_fault_own();
 	step(&c);
 	if (may_sleep && ah->nr_threads)
@@ -1464,6 +1588,7 @@ static void exec_begin(struct ur_ctx *c, struct ur_head *ah, bool mask)
 {
 	c->ah = ah;
 	c->inline_ = true;
+	c->probe = false;
 	c->masked = false;
 	c->sig_ended = false;
 	c->budget = INTERP_SIG_BUDGET;
@@ -1530,6 +1655,7 @@ static struct syslet_uatom *ur_exec(struct syslet_uatom *atom, long *err)
 	/* Signals are held back once an atom runs in place (a syslet that
 	 * goes straight into the ring makes no signal syscall). */
 	exec_begin(&c, ah, false);
+	c.probe = true;
 	last = exec_one(&c, atom, err, &parked);
 	exec_end(&c, parked, 1);
 	return last;
@@ -1550,10 +1676,7 @@ static void batch_drive(struct ur_ctx *c)
 {
 	struct ur_ctx d;
 
-	memset(&d, 0, sizeof(d));
-	d.ah = c->ah;
-	d.user_mask = c->user_mask;
-	d.budget = INTERP_SIG_BUDGET;
+	driver_ctx(&d, c->ah, &c->user_mask);
 	submit(c->ah);
 	step(&d);
 	emul_stats_flush(&d.st);
@@ -1603,6 +1726,9 @@ static long ur_exec_batch(struct syslet_uatom *const *atoms, size_t n,
 	if (!n)
 		return 0;
 	exec_begin(&c, ah, true);
+	/* A batch of one is an async_exec(); a longer one batches its
+	 * syslets' calls into each io_uring_enter() instead. */
+	c.probe = n == 1;
 	for (i = 0; i < n && !c.sig_ended; i++) {
 		long err;
 

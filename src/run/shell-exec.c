@@ -104,6 +104,7 @@ static void shl_exec_on_event(const struct syslet_event *ev, void *ctx)
 	struct shell *sh;
 	struct shl_exec *x;
 	struct shl_flight *f;
+	struct syslet_inst *inst = NULL;
 	SYSLET_OPTS(syslet_atom_info, ai);
 
 	(void)ctx;
@@ -115,12 +116,14 @@ static void shl_exec_on_event(const struct syslet_event *ev, void *ctx)
 	}
 	f = shl_nflights ? shl_flight_of(ev->atom) : NULL;
 	if (f) {
+		inst = f->inst;
 		f->tid = ev->tid;
 		if (ev->end != SYSLET_END_NONE)
 			f->done = true;
 	}
 	x = sh->exec;
 	if (x && syslet_inst__atom_index(x->inst, ev->atom) >= 0) {
+		inst = x->inst;
 		x->last = *ev;
 		if (ev->end != SYSLET_END_NONE)
 			x->done = true;
@@ -131,9 +134,12 @@ static void shl_exec_on_event(const struct syslet_event *ev, void *ctx)
 			x->have_call = true;
 		}
 	}
+	/* The line names the instance whose atom it is: a syslet that
+	 * went async reports after its run has ended (sh->exec NULL), or
+	 * while a later one runs. */
 	if (sh->trace && !sh->stepping) {
 		flockfile(sh->out);
-		shl_print_event(sh, sh->out, x ? x->inst : NULL, ev);
+		shl_print_event(sh, sh->out, inst, ev);
 		funlockfile(sh->out);
 	}
 	pthread_mutex_unlock(&shl_exec_lock);

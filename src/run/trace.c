@@ -93,7 +93,7 @@ static void prefix(FILE *out, const struct syslet_inst *inst, int tag,
 		fprintf(out, "#%d ", tag);
 	if (stamp)
 		fputs(stamp, out);
-	if (syslet_inst__atom_info(inst, atom, &ai)) {
+	if (!inst || syslet_inst__atom_info(inst, atom, &ai)) {
 		fprintf(out, "%p ", (void *)atom);
 		return;
 	}

@@ -305,7 +305,8 @@ int main(void)
 
 	/* The shared interpreter reports atoms of every backend: umem_add
 	 * in place, then a read through the ring, then umem_add again in
-	 * the driver; statistics count the same. */
+	 * the driver; statistics count the same.  The read is marked
+	 * async: one that completes at once runs on in place. */
 	{
 		struct syslet_uatom t[3];
 		SYSLET_OPTS(syslet_stats, s0);
@@ -322,7 +323,8 @@ int main(void)
 		len = 1;
 		rt_atom(&t[0], rt_umem_nr(), NULL, 0, &t[1],
 			(unsigned long *)&cp, &one, NULL);
-		rt_atom(&t[1], __NR_read, &ret, 0, &t[2], &pfd, &pbuf, &len);
+		rt_atom(&t[1], __NR_read, &ret, SYSLET_ASYNC, &t[2], &pfd,
+			&pbuf, &len);
 		rt_atom(&t[2], rt_umem_nr(), NULL, 0, NULL,
 			(unsigned long *)&cp, &one, NULL);
 		syslet_get_stats(&s0);
@@ -371,6 +373,84 @@ int main(void)
 			 s1.completions - s0.completions);
 		close(tp[0]);
 		close(tp[1]);
+	}
+
+	/*
+	 * async_exec() of a chain whose calls io_uring completes without
+	 * waiting (a read of a pipe with data, a cached open, read and
+	 * close) runs it to its end in place and returns its last atom,
+	 * with no completion in the ring, as the kernel does; one that
+	 * waits (the same read of an empty pipe) goes async at that atom,
+	 * its read already with the kernel: a write from another thread
+	 * completes it while the caller sleeps, without async_wait().
+	 */
+	{
+		struct syslet_uatom t[4];
+		SYSLET_OPTS(syslet_stats, s0);
+		SYSLET_OPTS(syslet_stats, s1);
+		unsigned long rdonly = O_RDONLY, cwd = (unsigned long)AT_FDCWD;
+		unsigned long pbuf = (unsigned long)&c, tbuf, tlen = 16;
+		unsigned long tpath, pfd, tfd;
+		char tb[16], tname[] = "/tmp/syslet-uring.XXXXXX";
+		long r0 = 0, r1 = 0, r2 = -1;
+		int tp[2], wfd = mkstemp(tname);
+
+		/* Just written: its name and pages are in the caches. */
+		if (wfd < 0 || write(wfd, "cached, sixteen!", 16) != 16)
+			rt_die("%s: %s", tname, strerror(errno));
+		close(wfd);
+		tpath = (unsigned long)tname;
+		tbuf = (unsigned long)tb;
+		rt_atom(&t[0], __NR_openat, (long *)&tfd, 0, &t[1], &cwd,
+			&tpath, &rdonly);
+		rt_atom(&t[1], __NR_read, &r1, 0, &t[2], &tfd, &tbuf, &tlen);
+		rt_atom(&t[2], __NR_close, &r2, 0, NULL, &tfd, NULL, NULL);
+		syslet_get_stats(&s0);
+		errno = 0;
+		rt_check(sys_async_exec(&t[0]) == &t[2] && r1 == 16 &&
+			 !memcmp(tb, "cached, sixteen!", 16) && r2 == 0,
+			 "a cached open, read and close went async (errno %d, "
+			 "read %ld, close %ld)", errno, r1, r2);
+		syslet_get_stats(&s1);
+		rt_check(s1.inline_atoms - s0.inline_atoms == 3 &&
+			 s1.handoffs == s0.handoffs &&
+			 s1.completions == s0.completions && !ring[idx],
+			 "in place: inline %llu handoffs %llu completions "
+			 "%llu", s1.inline_atoms - s0.inline_atoms,
+			 s1.handoffs - s0.handoffs,
+			 s1.completions - s0.completions);
+
+		if (pipe(tp))
+			rt_die("pipe: %s", strerror(errno));
+		pfd = (unsigned long)tp[0];
+		len = 1;
+		rt_atom(&t[3], __NR_read, &r0, 0, NULL, &pfd, &pbuf, &len);
+		if (write(tp[1], "x", 1) != 1)
+			rt_die("write");
+		c = 0;
+		rt_check(sys_async_exec(&t[3]) == &t[3] && r0 == 1 && c == 'x',
+			 "a read of a pipe with data: %ld", r0);
+		r0 = 0;
+		syslet_get_stats(&s0);
+		rt_check(sys_async_exec(&t[3]) == NULL && errno == 0,
+			 "a read of an empty pipe did not go async");
+		if (write(tp[1], "y", 1) != 1)
+			rt_die("write");
+		for (int k = 0; k < 2000 && !ring[idx]; k++)
+			usleep(1000);
+		rt_check(ring[idx] == &t[3] && r0 == 1 && c == 'y',
+			 "the read in flight: ring %p, ret %ld",
+			 (void *)ring[idx], r0);
+		syslet_get_stats(&s1);
+		rt_check(s1.handoffs - s0.handoffs == 1 &&
+			 s1.cachemiss_atoms - s0.cachemiss_atoms == 1,
+			 "went async %llu, cachemiss %llu",
+			 s1.handoffs - s0.handoffs,
+			 s1.cachemiss_atoms - s0.cachemiss_atoms);
+		rt_drain(ring, MANY + 8, &idx, NULL, 0);
+		close(tp[0]);
+		close(tp[1]);
+		unlink(tname);
 	}
 
 	/* A forked child has no head: it may register its own. */
