@@ -203,14 +203,10 @@ int main(void)
 	done = sys_async_exec(&a);
 	rt_check(done == &a && ret >= 0, "prctl(PR_GET_DUMPABLE): %ld", ret);
 	rt_check(ring[0] == NULL, "a refused call queued a completion");
-	/* Not yet in kernel-patch/: its deny list stops at PR_SET_SECCOMP. */
-	if (strcmp(syslet_backend_name(), "kernel")) {
+	{
 		unsigned long idx = 0;
 
 		deny_prctl_ops(ring, &idx);
-	} else {
-		printf("deny: prctl's other security operations not checked "
-		       "on the kernel backend (kernel-patch/ allows them)\n");
 	}
 	rt_unregister(&ahu);
 	return rt_done("deny");
