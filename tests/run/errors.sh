@@ -119,6 +119,13 @@ if [ "$(getconf LONG_BIT 2>/dev/null)" = 64 ]; then
 		fail "a huge --ring: more than one message"; }
 fi
 
+# A backend named by the environment: the message says so, since the
+# user may not know the variable is set.
+expect 2 "^syslet-run: unknown syslet backend 'foo' from SYSLET_BACKEND \\(expected auto" \
+	env SYSLET_BACKEND=foo $SYSLET_RUN "$src/cat.syslet" /dev/null
+expect 2 "^syslet-run: unknown syslet backend 'foo' \\(expected auto" \
+	$SYSLET_RUN --backend=foo "$src/cat.syslet" /dev/null
+
 # The options of a run alone mean nothing to the shell: refused, with
 # what it takes, before anything is read (they were dropped in silence).
 for opt in --stats:--stats --each:--each --jobs=2:--jobs -T:-T -tt:-t -r:-r \
