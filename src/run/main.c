@@ -11,6 +11,7 @@
 #include "qualify.h"
 #include "run.h"
 #include "shell.h"
+#include "common/stdfds.h"
 
 static const char *progname = "syslet-run";
 
@@ -138,6 +139,9 @@ int main(int argc, char **argv)
 	char err[256];
 	int c, status = SRUN_USAGE;
 
+	/* Before the syslet can open anything: else with 2>&- its first
+	 * file becomes standard error and gets the trace. */
+	common_std_fds();
 	if (!inject_specs) {
 		fprintf(stderr, "%s: out of memory\n", progname);
 		return SRUN_USAGE;
