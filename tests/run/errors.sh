@@ -36,8 +36,6 @@ expect 2 'backend' $SYSLET_RUN --backend=nonesuch "$src/cat.syslet" x
 expect 2 'nothere.slo: No such file or directory' $SYSLET_RUN "$tmpdir/nothere.slo"
 mkdir "$tmpdir/adir"
 expect 2 'adir: Is a directory$' $SYSLET_RUN "$tmpdir/adir"
-# "-" is a file to syslet-run: its standard input is the program's.
-expect 2 '^syslet-run: -: No such file or directory$' $SYSLET_RUN -
 # Over the bounds (sparse files): an image may be 1 GiB, a source 64 MiB;
 # the first byte tells which (0x7f: ELF).
 printf '\177ELF' >"$tmpdir/big.slo"
@@ -118,6 +116,14 @@ if [ "$(getconf LONG_BIT 2>/dev/null)" = 64 ]; then
 	[ "$(wc -l <"$tmpdir/err")" = 1 ] || { cat "$tmpdir/err" >&2
 		fail "a huge --ring: more than one message"; }
 fi
+
+# "-" is a file name (the standard input stays the syslet's): the message
+# says so, and how to read a program from the standard input.
+expect 2 "^syslet-run: -: No such file or directory \\(the standard input stays the syslet's; /dev/stdin reads the program from it\\)\$" \
+	$SYSLET_RUN - </dev/null
+$SYSLETC -o - "$src/cat.syslet" | $SYSLET_RUN /dev/stdin "$src/hello.txt" \
+	>"$tmpdir/out" || fail "an image read from /dev/stdin"
+cmp -s "$src/hello.txt" "$tmpdir/out" || fail "the image from /dev/stdin"
 
 # A backend named by the environment: the message says so, since the
 # user may not know the variable is set.
