@@ -19,6 +19,9 @@ expect() {
 $SYSLET_RUN --help >"$tmpdir/help" || fail "--help failed"
 grep -q '^Usage: ' "$tmpdir/help" || fail "--help prints no usage"
 grep -q -- '--each' "$tmpdir/help" || fail "--help does not list --each"
+# The shell's form of the command, as the SYNOPSIS has it.
+grep -q '^  or:  syslet-run -i \[OPTION\]\.\.\. \[IMAGE|SOURCE \[ARG\]\.\.\.\]$' \
+	"$tmpdir/help" || fail "--help shows no usage of -i"
 $SYSLET_RUN --version | grep -q '^syslet-run ' || fail "--version"
 
 expect 2 'no image or source given' $SYSLET_RUN
