@@ -464,8 +464,25 @@ static int check_length(struct lower *L, const char *sysname,
 		if (i == sized[k].len)
 			len = a;
 	}
-	if (!buf || !len || lower_eval(L, len, &v) != 1 ||
-	    !object_room(L, buf, &room, &s))
+	if (!buf || !object_room(L, buf, &room, &s))
+		return 0;
+	/* Strings and data are read-only: a string is shared by every
+	 * use of the same text, which a read into it would all change. */
+	if (sized[k].fills && (!s || s->kind == LSYM_DATA)) {
+		if (s)
+			lower_error(L, buf->loc, "'%s' writes into its %s "
+				    "argument, but data '%s' is read-only: "
+				    "declare a buffer", sysname,
+				    ordinal[sized[k].buf], s->name);
+		else
+			lower_error(L, buf->loc, "'%s' writes into its %s "
+				    "argument, but a string is read-only (and "
+				    "shared by every use of the same text): "
+				    "declare a buffer", sysname,
+				    ordinal[sized[k].buf]);
+		return -1;
+	}
+	if (!len || lower_eval(L, len, &v) != 1)
 		return 0;
 	/* The kernel sees the word: -1 is the largest length there is. */
 	n = L->word >= 8 ? (uint64_t)v : (uint64_t)v & 0xffffffffu;
