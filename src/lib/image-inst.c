@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "image-priv.h"
 
@@ -72,12 +73,66 @@ static bool lay_out(struct syslet_inst *inst, const int *parts, int n,
 	return true;
 }
 
+/*
+ * An image's rodata (its strings and data objects) is the same in every
+ * instance unless it holds an address of an instance's own memory.
+ * Then one copy serves them all, made read-only here, when the image is
+ * opened: a call that writes through a pointer to a string or a data
+ * object fails with EFAULT, as syslet(5) says they are read-only (each
+ * instance's writable copy let a read() into a string change what later
+ * atoms wrote), and an instance is smaller by it.
+ */
+int slio_obj_rodata(struct syslet_obj *obj)
+{
+	const struct slo_image *img = obj->img;
+	size_t len = (size_t)img->size[SLO_SEC_RODATA], page = slio_page_size();
+	unsigned char *p;
+
+	if (!len || !img->data[SLO_SEC_RODATA])
+		return 0;
+	for (size_t i = 0; i < img->nr_relocs; i++)
+		if (img->relocs[i].where == SLO_SEC_RODATA &&
+		    img->relocs[i].target != SLO_SEC_RODATA)
+			return 0;
+	obj->ro_len = round_up(len, page);
+	p = mmap(NULL, obj->ro_len, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return -1;
+	memcpy(p, img->data[SLO_SEC_RODATA], len);
+	for (size_t i = 0; i < img->nr_relocs; i++) {
+		const struct slo_reloc *r = &img->relocs[i];
+
+		if (r->where == SLO_SEC_RODATA)
+			put_ptr(p + r->offset, p + r->addend);
+	}
+	if (mprotect(p, obj->ro_len, PROT_READ)) {
+		munmap(p, obj->ro_len);
+		return -1;
+	}
+	obj->ro = p;
+	return 0;
+}
+
+/* Where part @s of @inst is: its own memory, or the shared rodata. */
+static unsigned char *part_at(const struct syslet_inst *inst, int s)
+{
+	if (s == SLO_SEC_RODATA && inst->obj->ro)
+		return inst->obj->ro;
+	return inst->base + inst->off[s];
+}
+
 struct syslet_inst *syslet_obj__instantiate(const struct syslet_obj *obj,
 					    char *err, size_t errlen)
 {
-	static const int parts[] = { SLO_SEC_ATOMS, SLIO_PART_RESULTS,
-				     SLO_SEC_CELLS, SLO_SEC_RODATA,
-				     SLO_SEC_BSS };
+	static const int all[] = { SLO_SEC_ATOMS, SLIO_PART_RESULTS,
+				   SLO_SEC_CELLS, SLO_SEC_RODATA, SLO_SEC_BSS };
+	/* With the rodata shared, the instance holds the rest. */
+	static const int own[] = { SLO_SEC_ATOMS, SLIO_PART_RESULTS,
+				   SLO_SEC_CELLS, SLO_SEC_BSS };
+	const int *parts = obj->ro ? own : all;
+	size_t nparts = obj->ro ? sizeof(own) / sizeof(own[0]) :
+				  sizeof(all) / sizeof(all[0]);
 	const struct slo_image *img = obj->img;
 	size_t page = slio_page_size(), end = 0, align = 0, shift;
 	struct syslet_inst *inst;
@@ -89,13 +144,13 @@ struct syslet_inst *syslet_obj__instantiate(const struct syslet_obj *obj,
 	inst->strs = calloc(obj->nr_entries + 1, sizeof(*inst->strs));
 	if (!inst->strs)
 		goto nomem;
-	if (!lay_out(inst, parts, sizeof(parts) / sizeof(parts[0]), &end,
-		     &align) || end > SIZE_MAX / 2)
+	if (!lay_out(inst, parts, (int)nparts, &end, &align) ||
+	    end > SIZE_MAX / 2)
 		goto nomem;
 	/* The last buffer ends where the guard page begins. */
 	inst->size = round_up(end ? end : 1, page);
 	shift = (inst->size - end) & ~(align - 1);
-	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+	for (size_t i = 0; i < nparts; i++)
 		inst->off[parts[i]] += shift;
 	inst->base = slio_slot_get(inst->size, &inst->slab);
 	if (!inst->base) {
@@ -108,15 +163,19 @@ struct syslet_inst *syslet_obj__instantiate(const struct syslet_obj *obj,
 		return NULL;
 	}
 	for (int s = 0; s < SLO_NR_SECTIONS; s++)
-		if (s != SLO_SEC_BSS && img->data[s] && img->size[s])
+		if (s != SLO_SEC_BSS && img->data[s] && img->size[s] &&
+		    !(s == SLO_SEC_RODATA && obj->ro))
 			memcpy(inst->base + inst->off[s], img->data[s],
 			       (size_t)img->size[s]);
-	/* Pointer fields hold the addend (i386) or zero: overwrite both. */
+	/* Pointer fields hold the addend (i386) or zero: overwrite both
+	 * (the shared rodata's own were, when the image was opened). */
 	for (size_t i = 0; i < img->nr_relocs; i++) {
 		const struct slo_reloc *r = &img->relocs[i];
 
+		if (r->where == SLO_SEC_RODATA && obj->ro)
+			continue;
 		put_ptr(inst->base + inst->off[r->where] + r->offset,
-			inst->base + inst->off[r->target] + r->addend);
+			part_at(inst, r->target) + r->addend);
 	}
 	for (size_t i = 0; i < img->nr_atoms; i++) {
 		struct syslet_uatom *a = syslet_inst__atom(inst, i);
@@ -199,7 +258,7 @@ void *syslet_inst__object(struct syslet_inst *inst, const char *name,
 	}
 	if (size)
 		*size = (size_t)s->size;
-	return inst->base + inst->off[s->section] + s->value;
+	return part_at(inst, s->section) + s->value;
 }
 
 long syslet_inst__atom_index(const struct syslet_inst *inst,

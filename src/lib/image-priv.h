@@ -25,6 +25,10 @@ struct syslet_obj {
 	const struct slo_symbol	**cells;	/* VAR and PARAM symbols */
 	size_t			nr_cells;
 	long			*nr;		/* per atom, native numbering */
+	/* The rodata every instance shares, read-only (slio_obj_rodata()),
+	 * ro_len bytes mapped; NULL: each instance has its own copy. */
+	unsigned char		*ro;
+	size_t			ro_len;
 };
 
 /* Offsets of each part inside an instance's memory (image-inst.c). */
@@ -44,6 +48,9 @@ struct syslet_inst {
 /* image-mem.c: an instance's memory, size bytes (a multiple of the page
  * size) followed by a guard page, zeroed; NULL with errno set. */
 size_t slio_page_size(void);
+/* image-inst.c: the shared read-only rodata of @obj, when it can be
+ * shared; -1 (errno) when it cannot be mapped. */
+int slio_obj_rodata(struct syslet_obj *obj);
 void *slio_slot_get(size_t size, struct slio_slab **slab);
 void slio_slot_put(struct slio_slab *slab, void *base);
 /* Copy the blobs[i] of lens[i] bytes (0: none) to read-only memory, each

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "image-priv.h"
 #include "common/readfile.h"
@@ -291,6 +292,11 @@ static struct syslet_obj *obj_from_image(struct slo_image *img, char *err,
 	}
 	if (native_numbers(obj, err, errlen))
 		goto fail;
+	if (slio_obj_rodata(obj)) {
+		slio_err(err, errlen, "cannot map the image's read-only data: %s",
+			 strerror(errno));
+		goto fail;
+	}
 	if (!obj->nr_entries) {
 		slio_err(err, errlen, "image has no syslet entry");
 		errno = ENOENT;
@@ -360,6 +366,8 @@ void syslet_obj__close(struct syslet_obj *obj)
 	free(obj->entries);
 	free(obj->cells);
 	free(obj->nr);
+	if (obj->ro)
+		munmap(obj->ro, obj->ro_len);
 	slo_image_free(obj->img);
 	free(obj);
 }

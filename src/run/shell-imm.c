@@ -27,6 +27,7 @@
 struct shl_var {
 	char		*name;
 	bool		object;		/* buffer or data, else a variable */
+	bool		constant;	/* data: read-only, compiled in */
 	unsigned long	value;
 	unsigned char	*bytes;
 	size_t		size;
@@ -198,6 +199,7 @@ static void shl_adopt(struct shl_imm *m, const struct shl_prog *p,
 		memset(v, 0, sizeof(*v));
 		v->name = strdup(s->name);
 		v->object = s->kind != SYSLET_SYM_VAR;
+		v->constant = s->kind == SYSLET_SYM_DATA;
 		if (v->object) {
 			void *src = syslet_inst__object(inst, s->name,
 							&v->size);
@@ -263,7 +265,9 @@ static void shl_copy(struct shl_imm *m, struct syslet_inst *inst,
 			unsigned char *p = syslet_inst__object(inst, v->name,
 							       &size);
 
-			if (!p)
+			/* Data is each statement's own, read-only copy
+			 * of its declaration: nothing to carry. */
+			if (!p || v->constant)
 				continue;
 			if (size > v->size)
 				size = v->size;
