@@ -36,6 +36,8 @@ struct args {
 
 static const char *prog = "sysletc";
 
+static int flush_stdout(void);
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -200,10 +202,10 @@ static int parse_args(struct args *a, int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
-			exit(0);
+			exit(flush_stdout());
 		case 'V':
 			printf("sysletc (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
-			exit(0);
+			exit(flush_stdout());
 		case ':':
 			return usage_error("option '%s' needs an argument",
 					   argv[optind - 1]);
@@ -384,8 +386,12 @@ static int write_header_file(const struct slo_image *img, const char *path)
 
 static int flush_stdout(void)
 {
-	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "%s: standard output: %s\n", prog, strerror(errno));
+	/* An earlier write's errno is gone: then say only that one failed. */
+	int e = fflush(stdout) ? errno : 0;
+
+	if (e || ferror(stdout)) {
+		fprintf(stderr, "%s: standard output: %s\n", prog,
+			e ? strerror(e) : "write error");
 		return 1;
 	}
 	return 0;
