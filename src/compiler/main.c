@@ -221,6 +221,11 @@ static int parse_args(struct args *a, int argc, char **argv)
 	if (a->output && a->header && same_file(a->output, a->header))
 		return usage_error("-o and -H name the same file '%s'",
 				   a->header);
+	if (a->header && !strcmp(a->header, "-") &&
+	    (a->listing || a->dot || (a->output && !strcmp(a->output, "-"))))
+		return usage_error("-H - would write the header into the %s on the standard output; name a file",
+				   a->listing ? "listing" : a->dot ? "graph" :
+				   "image");
 	if ((a->listing || a->dot) && a->output && !strcmp(a->output, "-"))
 		return usage_error("%s", "-o - would write the image into the listing on the standard output; name a file");
 	if (a->image) {
