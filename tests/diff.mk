@@ -27,3 +27,19 @@ check-long: tests/diff/difftest $(diff_long32)
 		echo "$$t --count=$(DIFF_LONG_COUNT) $(DIFF_FLAGS)"; \
 		$$t --count=$(DIFF_LONG_COUNT) $(DIFF_FLAGS) || exit 1; \
 	done
+
+# ringtest: many syslets in flight on one head (ring slots, index,
+# wrap-around, full slots, the thread limit, async_wait) against a model
+# of the 2007 head, on random steps.
+check_PROGRAMS += tests/diff/ringtest
+TESTS += tests/diff/ringtest
+tests_diff_ringtest_SOURCES = tests/diff/ringtest.c
+tests_diff_ringtest_LDADD = src/lib/libsyslet.la -lpthread
+if HAVE_M32
+check_PROGRAMS += tests/diff/ringtest32
+TESTS += tests/diff/ringtest32
+tests_diff_ringtest32_SOURCES = tests/diff/ringtest.c
+tests_diff_ringtest32_CFLAGS = $(AM_CFLAGS) -m32 -pthread
+tests_diff_ringtest32_LDFLAGS = -m32 -pthread
+tests_diff_ringtest32_LDADD = tests/runtime/libsyslet32.la
+endif

@@ -50,6 +50,7 @@ EXTRA_DIST += tests/run/filter.sh tests/run/inject.sh tests/run/lib-backends.sh 
 # NAME.args against NAME.trace and the output NAME.out).
 GOLDEN_GLOBS += tests/run/trace/*.args
 EXTRA_DIST += tests/run/trace.sh $(wildcard $(srcdir)/tests/run/trace/*.trace) \
+	$(wildcard $(srcdir)/tests/run/trace/*.syslet) \
 	$(wildcard $(srcdir)/tests/run/trace/*.out)
 
 # The benchmark is built by make check, so that it cannot rot, but only

@@ -174,9 +174,24 @@ static const char *const denied_names[] = {
 	"arch_prctl", "set_thread_area", "vm86", "vm86old",
 };
 
-/* prctl()'s operation that installs a seccomp filter or strict mode
- * (<linux/prctl.h>). */
-#define SYSTAB_PR_SET_SECCOMP	22
+/*
+ * prctl()'s operations (<linux/prctl.h>) that change the security state
+ * of the calling thread alone, as the calls above do: once a syslet
+ * went to another thread they would give that thread, not the program,
+ * a seccomp filter, no_new_privs, fewer capabilities, securebits, a
+ * speculation control or syscall user dispatch, and the program would
+ * go on believing it had them.
+ */
+static const unsigned long denied_prctl[] = {
+	8,	/* PR_SET_KEEPCAPS */
+	22,	/* PR_SET_SECCOMP */
+	24,	/* PR_CAPBSET_DROP */
+	28,	/* PR_SET_SECUREBITS */
+	38,	/* PR_SET_NO_NEW_PRIVS */
+	47,	/* PR_CAP_AMBIENT */
+	53,	/* PR_SET_SPECULATION_CTRL */
+	59,	/* PR_SET_SYSCALL_USER_DISPATCH */
+};
 
 bool systab_denied_name(const char *name)
 {
@@ -203,7 +218,16 @@ bool systab_denied(enum systab_profile p, long nr)
 
 bool systab_denied_arg0_name(const char *name, unsigned long arg0)
 {
-	return !strcmp(name, "prctl") && arg0 == SYSTAB_PR_SET_SECCOMP;
+	if (strcmp(name, "prctl"))
+		return false;
+	/* prctl's option is an int: the kernel drops the upper half of
+	 * the register (PR_SET_NO_NEW_PRIVS | 1UL << 32 is
+	 * PR_SET_NO_NEW_PRIVS). */
+	for (size_t i = 0; i < sizeof(denied_prctl) / sizeof(denied_prctl[0]);
+	     i++)
+		if ((unsigned int)arg0 == denied_prctl[i])
+			return true;
+	return false;
 }
 
 bool systab_denied_args(enum systab_profile p, long nr,

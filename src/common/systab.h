@@ -58,8 +58,10 @@ const char *systab_denied_nth(size_t i);
 bool systab_denied(enum systab_profile p, long nr);
 /*
  * The list by argument: a call allowed in atoms but not with this first
- * argument (prctl(PR_SET_SECCOMP, ...)); the compiler asks when the
- * argument is a constant, the backends when the atom runs.  The second
+ * argument (prctl's operations that change the thread's security state:
+ * PR_SET_SECCOMP, PR_SET_NO_NEW_PRIVS, PR_CAPBSET_DROP...); the compiler
+ * asks when the argument is a constant, the backends when the atom runs.
+ * The second
  * form also answers true for the calls denied whatever the arguments;
  * @nargs arguments were fetched, the rest are 0.
  */

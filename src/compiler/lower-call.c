@@ -237,9 +237,10 @@ static const char *deny_reason(const char *name)
 		       "runs on, of a thread that is not the caller's once "
 		       "the syslet went async";
 	if (!strcmp(name, "prctl"))
-		return "prctl(PR_SET_SECCOMP) would filter the runtime's own "
-		       "calls, and the thread it applies to is not the "
-		       "caller's once the syslet went async";
+		return "this operation changes the security state of one "
+		       "thread (a seccomp filter, no_new_privs, capabilities, "
+		       "securebits), and once the syslet went async that is "
+		       "no longer the caller's thread";
 	return "it changes state of one thread (credentials, filters, "
 	       "namespaces, registrations), and once the syslet went async "
 	       "that is no longer the caller's thread";

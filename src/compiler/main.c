@@ -402,6 +402,22 @@ static int flush_stdout(void)
 	return 0;
 }
 
+/* Whether the file a name gives (not the standard input, which was
+ * read already) reads as a source. */
+static bool is_source(const char *path)
+{
+	enum common_content kind;
+	size_t len;
+	char *src;
+
+	if (!strcmp(path, "-") ||
+	    common_read_input(path, COMMON_TEXT_OR_ELF, &src, &len, &kind,
+			      NULL, 0))
+		return false;
+	free(src);
+	return kind != COMMON_ELF;
+}
+
 static int disassemble(const struct args *a)
 {
 	const char *name = strcmp(a->image, "-") ? a->image : "<stdin>";
@@ -417,6 +433,11 @@ static int disassemble(const struct args *a)
 			       sizeof(err))) {
 		img = slo_image_read_mem(buf, len, err, sizeof(err));
 		free(buf);
+	} else if (errno == EILSEQ && is_source(a->image)) {
+		/* As compile() says of an image given as a source. */
+		fprintf(stderr, "%s: %s: this is a syslet source, not an image (to list a source: %s -S %s)\n",
+			prog, name, prog, name);
+		return 1;
 	}
 	if (!img) {
 		fprintf(stderr, "%s: %s: %s\n", prog, name, err);

@@ -7,6 +7,14 @@
 #include "emul.h"
 #include "emul-fault.h"
 
+/* Where x86_64's user space ends for access_ok() (with 4-level page
+ * tables); every 32-bit address passes it under a 64-bit kernel. */
+#if defined(__x86_64__)
+#define CRING_USER_TOP	0x00007ffffffff000UL
+#else
+#define CRING_USER_TOP	(~0UL)
+#endif
+
 struct cring_defer {
 	struct syslet_uatom	*atom;
 	struct cring_defer	*next;
@@ -26,17 +34,21 @@ long cring_setup(struct cring *r, struct async_head_user *uah,
 	max_idx = bytes / sizeof(void *);
 	if (bytes != max_idx * sizeof(void *))
 		return -EINVAL;
-	/* Every page, and the last word (a later fault only defers
-	 * completions). */
-	for (unsigned long off = 0; off < bytes; off += 4096) {
-		unsigned long *p = (unsigned long *)(ring + off);
-
-		if (emul_get(&v, p) || emul_put(p, v))
-			return -EFAULT;
-	}
-	if (emul_get(&v, (unsigned long *)(ring + bytes - sizeof(long))) ||
-	    emul_put((unsigned long *)(ring + bytes - sizeof(long)), v))
+	/*
+	 * async_head_init() checked the ring with access_ok() (EFAULT
+	 * outside user space), then pinned it with mlock(), whose ENOMEM
+	 * says that part of it is not mapped or not accessible.  mlock does
+	 * not ask for writable pages: a read-only ring is registered, and
+	 * its completions wait behind it (the kernel backend does the same).
+	 * Every page is read, and the last word.
+	 */
+	if (ring + bytes < ring || ring + bytes > CRING_USER_TOP)
 		return -EFAULT;
+	for (unsigned long off = 0; off < bytes; off += 4096)
+		if (emul_get(&v, (unsigned long *)(ring + off)))
+			return -ENOMEM;
+	if (emul_get(&v, (unsigned long *)(ring + bytes - sizeof(long))))
+		return -ENOMEM;
 	if (*maxthr == (unsigned long)-1)
 		*maxthr = def_threads;
 	if (*maxthr > max_idx)

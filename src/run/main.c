@@ -232,6 +232,22 @@ int main(int argc, char **argv)
 			goto out;
 		}
 	}
+	/* The shell has no counters, stamps or instances per argument:
+	 * an option it would ignore is refused, not dropped in silence. */
+	if (shell) {
+		const char *no = o.stats ? "--stats" : o.each ? "--each" :
+				 o.jobs ? "--jobs" : o.syscall_times ? "-T" :
+				 o.timestamps ? "-t" : o.relative ? "-r" :
+				 trace_spec ? "--trace=SET" : NULL;
+
+		if (no) {
+			fprintf(stderr,
+				"%s: %s does not apply to the shell (-i); "
+				"it takes --backend, --entry, --inject, "
+				"--ring, --threads and --trace\n", progname, no);
+			goto out;
+		}
+	}
 	/* Choose now, so that a bad name or a missing kernel is reported
 	 * before anything runs. */
 	{

@@ -207,7 +207,8 @@ static bool ref_pipe_fd(const struct diff_fds *f, unsigned int fd)
  * change the calling task alone, whose target is a matter of timing once
  * a syslet went to another thread (issue 16: credentials, filters,
  * namespaces, per-thread registrations, the thread pointer), prctl only
- * for PR_SET_SECCOMP (22).  Written from those lists, not from systab.c.
+ * for its operations on the thread's security state.  Written from
+ * those lists, not from systab.c.
  */
 static bool ref_denied(const struct ref *r, unsigned long nr,
 		       unsigned long arg0)
@@ -235,7 +236,15 @@ static bool ref_denied(const struct ref *r, unsigned long nr,
 	for (size_t i = 0; i < sizeof(list) / sizeof(list[0]); i++)
 		if (nr == (unsigned long)list[i])
 			return true;
-	return nr == SYS_prctl && arg0 == 22;
+	/* prctl's operations on the thread's own security state:
+	 * PR_SET_KEEPCAPS, PR_SET_SECCOMP, PR_CAPBSET_DROP,
+	 * PR_SET_SECUREBITS, PR_SET_NO_NEW_PRIVS, PR_CAP_AMBIENT,
+	 * PR_SET_SPECULATION_CTRL, PR_SET_SYSCALL_USER_DISPATCH.  The
+	 * option is an int: sys_prctl() sees the lower half of arg0. */
+	arg0 = (unsigned int)arg0;
+	return nr == SYS_prctl &&
+	       (arg0 == 8 || arg0 == 22 || arg0 == 24 || arg0 == 28 ||
+		arg0 == 38 || arg0 == 47 || arg0 == 53 || arg0 == 59);
 }
 
 /*
@@ -310,6 +319,10 @@ static void ref_async_schedule(struct ref *r)
  * number past the table answers -ENOSYS without storing it; the result
  * goes to *ret_ptr when there is one, and a store that fails makes the
  * result -EFAULT.
+ * Modelled difference: those two early returns skipped 2007's restoring
+ * of t->async_ready after a SYNC atom, so that no later ASYNC atom of the
+ * syslet handed off; in our backends SYNC concerns its own atom only
+ * (syslet(7)).
  */
 static long ref_exec_one(struct ref *r, struct ref_atom *atom)
 {

@@ -9,6 +9,80 @@
 #endif
 #define ARCH_GET_FS	0x1003
 
+/*
+ * prctl's operations that change one thread's security state (seccomp
+ * above, no_new_privs, capabilities, securebits, speculation controls,
+ * syscall user dispatch) are refused too, inline and after a hand-off:
+ * after one they would change the thread that ran the atom, not the
+ * program's, which would go on without the no_new_privs or with the
+ * capabilities it believed it had dropped.  Each with arguments that
+ * keep the test as it is if the call runs; the call made directly
+ * first tells its own answer, so that an EPERM it gives by itself (an
+ * unprivileged PR_SET_SECUREBITS) is not taken for a refusal (those
+ * are told apart by the emul engine's count of refusals alone).
+ */
+static void deny_prctl_ops(struct syslet_uatom **ring, unsigned long *idx)
+{
+	static unsigned long ops[][2] = {
+		{ 8, 0 },	/* PR_SET_KEEPCAPS, off */
+		{ 24, 4095 },	/* PR_CAPBSET_DROP of no capability */
+		{ 28, 0 },	/* PR_SET_SECUREBITS, set below */
+		{ 38, 1 },	/* PR_SET_NO_NEW_PRIVS */
+		{ 47, 1 },	/* PR_CAP_AMBIENT, PR_CAP_AMBIENT_IS_SET */
+		{ 53, 4095 },	/* PR_SET_SPECULATION_CTRL of nothing */
+		{ 59, 4095 },	/* PR_SET_SYSCALL_USER_DISPATCH, no mode */
+	};
+	SYSLET_OPTS(syslet_stats, st0);
+	SYSLET_OPTS(syslet_stats, st1);
+	unsigned long zero = 0, nrefused = 0;
+	struct syslet_uatom a, *done;
+	long ret, own;
+
+	ops[2][1] = (unsigned long)syscall(__NR_prctl, 27, 0, 0, 0, 0);
+	syslet_get_stats(&st0);
+	for (unsigned int i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+		errno = 0;
+		own = syscall(__NR_prctl, ops[i][0], ops[i][1], 0, 0, 0);
+		own = own == -1 ? -errno : own;
+		/* Inline, after a hand-off, and (64-bit) with the upper half
+		 * of the option set: prctl's option is an int, the kernel
+		 * drops it, and the call is the same one. */
+		for (int async = 0; async < 2 + (sizeof(long) > 4); async++) {
+			unsigned long op = ops[i][0];
+
+			if (async == 2)
+				op |= (unsigned long)1 << (sizeof(long) * 4);
+			ret = 12345;
+			rt_atom(&a, __NR_prctl, &ret,
+				async == 1 ? SYSLET_ASYNC : 0, NULL, &op,
+				&ops[i][1], &zero);
+			errno = 0;
+			done = sys_async_exec(&a);
+			if (!done && !errno) {
+				for (int t = 0; t < 5000 && !ring[*idx]; t++) {
+					sys_async_wait(1);
+					if (!ring[*idx])
+						usleep(1000);
+				}
+				rt_drain(ring, 4, idx, &done, 1);
+			}
+			rt_check(done == &a, "prctl(%lu): done %p", ops[i][0],
+				 (void *)done);
+			rt_check(ret == -EPERM, "prctl(%#lx, %lu)%s ran: %ld "
+				 "(by itself %ld)", op, ops[i][1],
+				 async == 1 ? " after a hand-off" : "", ret,
+				 own);
+			nrefused++;
+		}
+	}
+	if (rt_is_emul()) {
+		syslet_get_stats(&st1);
+		rt_check(st1.denied - st0.denied == nrefused,
+			 "%llu prctl operations counted as refused, of %lu",
+			 st1.denied - st0.denied, nrefused);
+	}
+}
+
 int main(void)
 {
 	struct syslet_uatom *ring[4], a, *done;
@@ -129,6 +203,11 @@ int main(void)
 	done = sys_async_exec(&a);
 	rt_check(done == &a && ret >= 0, "prctl(PR_GET_DUMPABLE): %ld", ret);
 	rt_check(ring[0] == NULL, "a refused call queued a completion");
+	{
+		unsigned long idx = 0;
+
+		deny_prctl_ops(ring, &idx);
+	}
 	rt_unregister(&ahu);
 	return rt_done("deny");
 }
