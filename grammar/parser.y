@@ -20,6 +20,7 @@ struct ast_string { char *s; size_t n; };
 }
 
 %code {
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,16 +44,24 @@ void syl_error(SYL_LTYPE *loc, yyscan_t scanner, struct parse_ctx *ctx,
 		}							\
 	} while (0)
 
+/* A too deep expression becomes a 0 marked as reported, deeper than any
+ * real one, so that the nodes a long chain still adds above it are
+ * replaced without a second message for the same expression. */
+#define DEPTH_REPORTED	(UINT_MAX / 2)
+
 static struct ast_expr *depth_check(struct parse_ctx *ctx,
 				    struct ast_expr *e)
 {
 	if (e && e->depth > AST_MAX_EXPR_DEPTH) {
 		struct ast_loc loc = e->loc;
 
-		parse_error(ctx, loc, "expression nested too deeply (more than %d levels)",
-			    AST_MAX_EXPR_DEPTH);
+		if (e->depth < DEPTH_REPORTED)
+			parse_error(ctx, loc, "expression nested too deeply (more than %d levels)",
+				    AST_MAX_EXPR_DEPTH);
 		ast_expr_free(e);
-		return ast_num(0, loc);
+		e = ast_num(0, loc);
+		if (e)
+			e->depth = DEPTH_REPORTED;
 	}
 	return e;
 }

@@ -33,9 +33,9 @@ tests_run_tcp_client_SOURCES = tests/run/tcp-client.c
 check_PROGRAMS += tests/run/minflt
 tests_run_minflt_SOURCES = tests/run/minflt.c
 TESTS += tests/run/each-reuse.sh tests/run/trace-writes.sh tests/run/stdfds.sh \
-	tests/run/rodata.sh
+	tests/run/rodata.sh tests/run/aslimit.sh
 EXTRA_DIST += tests/run/each-reuse.sh tests/run/trace-writes.sh \
-	tests/run/stdfds.sh tests/run/rodata.sh
+	tests/run/stdfds.sh tests/run/rodata.sh tests/run/aslimit.sh
 EXTRA_DIST += tests/run/examples.sh tests/run/errors.sh tests/run/each.sh tests/run/trace-stats.sh \
 	tests/run/status.sh \
 	tests/run/shebang.sh tests/run/readme.sh tests/run/signal.sh tests/run/overflow.sh tests/run/linear.sh \

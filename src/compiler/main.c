@@ -36,6 +36,8 @@ struct args {
 
 static const char *prog = "sysletc";
 
+static int flush_stdout(void);
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -200,10 +202,10 @@ static int parse_args(struct args *a, int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
-			exit(0);
+			exit(flush_stdout());
 		case 'V':
 			printf("sysletc (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
-			exit(0);
+			exit(flush_stdout());
 		case ':':
 			return usage_error("option '%s' needs an argument",
 					   argv[optind - 1]);
@@ -219,6 +221,11 @@ static int parse_args(struct args *a, int argc, char **argv)
 	if (a->output && a->header && same_file(a->output, a->header))
 		return usage_error("-o and -H name the same file '%s'",
 				   a->header);
+	if (a->header && !strcmp(a->header, "-") &&
+	    (a->listing || a->dot || (a->output && !strcmp(a->output, "-"))))
+		return usage_error("-H - would write the header into the %s on the standard output; name a file",
+				   a->listing ? "listing" : a->dot ? "graph" :
+				   "image");
 	if ((a->listing || a->dot) && a->output && !strcmp(a->output, "-"))
 		return usage_error("%s", "-o - would write the image into the listing on the standard output; name a file");
 	if (a->image) {
@@ -384,8 +391,12 @@ static int write_header_file(const struct slo_image *img, const char *path)
 
 static int flush_stdout(void)
 {
-	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "%s: standard output: %s\n", prog, strerror(errno));
+	/* An earlier write's errno is gone: then say only that one failed. */
+	int e = fflush(stdout) ? errno : 0;
+
+	if (e || ferror(stdout)) {
+		fprintf(stderr, "%s: standard output: %s\n", prog,
+			e ? strerror(e) : "write error");
 		return 1;
 	}
 	return 0;

@@ -411,6 +411,12 @@ static int read_symbols(struct reader *rd)
 		type = GELF_ST_TYPE(sym.st_info);
 		if (i == 0 || type == STT_FILE)
 			continue;
+		/* sysletc writes identifiers, dots and underscores: a name
+		 * is printed in messages, listings and traces. */
+		for (const char *c = name; *c; c++)
+			if ((unsigned char)*c < 0x21 || (unsigned char)*c > 0x7e)
+				return bad(rd, "symbol %zu: a byte of its name is not printable ASCII",
+					   i);
 		if (sym.st_shndx == SHN_UNDEF)
 			return bad(rd, "undefined symbol %s: images are self-contained",
 				   name);
@@ -644,6 +650,11 @@ static char *debug_str(const uint8_t *tab, uint32_t size, uint32_t off,
 	s = strdup((const char *)tab + off);
 	if (!s)
 		*ok = 0;
+	/* As sysletc stores them: no byte a terminal would take for a
+	 * command reaches one through a trace or a stop message. */
+	for (char *c = s; c && *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
 	return s;
 }
 

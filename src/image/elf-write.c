@@ -22,6 +22,10 @@ int slo_elf_error(char *err, size_t errlen, const char *fmt, ...)
 		va_start(ap, fmt);
 		vsnprintf(err, errlen, fmt, ap);
 		va_end(ap);
+		/* A section's name from a hostile file, say, is printed. */
+		for (char *c = err; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				*c = '?';
 	}
 	return -1;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 
 #include "image-priv.h"
 
@@ -154,10 +155,17 @@ struct syslet_inst *syslet_obj__instantiate(const struct syslet_obj *obj,
 		inst->off[parts[i]] += shift;
 	inst->base = slio_slot_get(inst->size, &inst->slab);
 	if (!inst->base) {
-		/* Before Linux 6.13 each guard page is a mapping. */
+		/* Before Linux 6.13 each guard page is a mapping; under an
+		 * address space limit that limit is the likelier cause. */
+		int e = errno;
+		struct rlimit as;
+		bool limited = !getrlimit(RLIMIT_AS, &as) &&
+			       as.rlim_cur != RLIM_INFINITY;
+
 		slio_err(err, errlen, "cannot map an instance of %zu bytes: %s%s",
-			 inst->size, strerror(errno), errno == ENOMEM ?
-			 " (too many instances for vm.max_map_count?)" : "");
+			 inst->size, strerror(e), e != ENOMEM ? "" :
+			 limited ? " (the address space limit, ulimit -v?)" :
+			 " (too many instances for vm.max_map_count?)");
 		syslet_inst__free(inst);
 		errno = ENOMEM;
 		return NULL;

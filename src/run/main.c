@@ -76,6 +76,20 @@ static int parse_count(const char *opt, const char *s, long *out)
 	return 0;
 }
 
+/* What --help and --version printed must have got out (>/dev/full). */
+static int stdout_status(void)
+{
+	/* An earlier write's errno is gone: then say only that one failed. */
+	int e = fflush(stdout) ? errno : 0;
+
+	if (e || ferror(stdout)) {
+		fprintf(stderr, "%s: standard output: %s\n", progname,
+			e ? strerror(e) : "write error");
+		return SRUN_USAGE;
+	}
+	return 0;
+}
+
 enum { OPT_BACKEND = 256, OPT_THREADS, OPT_RING, OPT_TRACE, OPT_STATS,
        OPT_ENTRY, OPT_EACH, OPT_JOBS, OPT_INJECT };
 
@@ -207,12 +221,12 @@ int main(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
-			status = 0;
+			status = stdout_status();
 			goto out;
 		case 'V':
 			printf("syslet-run (%s) %s\n", PACKAGE_NAME,
 			       PACKAGE_VERSION);
-			status = 0;
+			status = stdout_status();
 			goto out;
 		default:
 			fprintf(stderr, "Try '%s --help' for more information.\n",
@@ -279,6 +293,9 @@ int main(int argc, char **argv)
 		o.jobs = cpus > 0 ? cpus : 1;
 	if (shell) {
 		status = interactive(&o, argc - optind, argv + optind);
+		/* A session's output lost (>/dev/full) is no success. */
+		if (!status)
+			status = stdout_status();
 		goto out;
 	}
 	if (optind >= argc) {

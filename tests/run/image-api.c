@@ -467,6 +467,40 @@ static void test_bad_input(void **state)
 	assert_int_equal(errno, ENOENT);
 }
 
+/* A hostile image's words never reach a terminal as control bytes: its
+ * debug texts and source name come out with them made '?' (as sysletc
+ * stores them), a symbol name with one is refused, and the message
+ * that says so holds none. */
+static void test_hostile_text(void **state)
+{
+	struct slo_image *img = sample_image(systab_native_profile());
+	struct syslet_atom_info ai = { .sz = sizeof(ai) };
+	struct syslet_obj *obj;
+	struct blob b;
+	char err[256] = "";
+
+	free(img->source);
+	img->source = strdup("x\033[2J.syslet");
+	free(img->debug[0].text);
+	img->debug[0].text = strdup("open(\033]0;title\007, 0)\177");
+	obj = open_sample(img);
+	assert_int_equal(syslet_obj__atom_info(obj, 0, &ai), 0);
+	assert_string_equal(ai.source, "x?[2J.syslet");
+	assert_string_equal(ai.text, "open(?]0;title?, 0)?");
+	assert_string_equal(syslet_obj__source(obj), "x?[2J.syslet");
+	syslet_obj__close(obj);
+
+	img = sample_image(systab_native_profile());
+	free(img->syms[3].name);
+	img->syms[3].name = strdup("cat.\033]0;x\007fd");
+	b = write_image(img);
+	assert_null(syslet_obj__open_mem(b.buf, b.len, err, sizeof(err)));
+	assert_non_null(strstr(err, "symbol"));
+	for (const char *p = err; *p; p++)
+		assert_true((unsigned char)*p >= 0x20 && *p != 0x7f);
+	free(b.buf);
+}
+
 /* syslet_obj__open_file() refuses a device before opening it: opening
  * one can have effects of its own.  Here a terminal, which became the
  * controlling terminal of a session without one (the probe that opened
@@ -988,6 +1022,7 @@ int main(void)
 		cmocka_unit_test(test_prefix),
 		cmocka_unit_test(test_bind_sockaddr_in),
 		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_hostile_text),
 		cmocka_unit_test(test_open_file_device),
 		cmocka_unit_test(test_profile),
 		cmocka_unit_test(test_mutations),

@@ -1,5 +1,5 @@
 #!/bin/sh
-# stdfds.sh: started with standard error or output closed, syslet-run never writes its trace, its messages or the shell's output into a file the syslet opened.
+# stdfds.sh: started with standard error or output closed, syslet-run never writes its trace, its messages or the shell's output into a file the syslet opened; output it could not write (>/dev/full) is no success.
 . "$top_srcdir/tests/lib/harness.sh"
 . "$top_srcdir/tests/run/lib-backends.sh"
 cd "$tmpdir" || exit 99
@@ -55,5 +55,30 @@ if $SYSLET_RUN -i </dev/null >/dev/null 2>&1; then
 	rm -f out.txt
 	printf 'run out.txt\ncells\n' | $SYSLET_RUN -i wr.syslet >&- 2>&-
 	only "the shell with standard output closed"
+fi
+
+# What syslet-run prints itself must get out, as coreutils' close_stdout
+# checks: --help, --version, a shell session.  (A syslet's own writes
+# fail as calls: hello's write to /dev/full stops it with ENOSPC.)
+if [ -w /dev/full ]; then
+	for opt in --help --version; do
+		st=0
+		$SYSLET_RUN $opt >/dev/full 2>err.txt || st=$?
+		expect_eq "$opt >/dev/full: status" 2 "$st"
+		grep -q '^syslet-run: standard output: No space left on device$' \
+			err.txt || fail "$opt >/dev/full: $(cat err.txt)"
+	done
+	if $SYSLET_RUN -i </dev/null >/dev/null 2>&1; then
+		st=0
+		printf 'list\n' | $SYSLET_RUN -i wr.syslet >/dev/full 2>err.txt ||
+			st=$?
+		expect_eq "-i >/dev/full: status" 2 "$st"
+		grep -q '^syslet-run: standard output: ' err.txt ||
+			fail "-i >/dev/full: $(cat err.txt)"
+		st=0
+		printf 'list\nquit 3\n' | $SYSLET_RUN -i wr.syslet >/dev/full \
+			2>/dev/null || st=$?
+		expect_eq "-i >/dev/full, quit 3: status" 3 "$st"
+	fi
 fi
 exit 0

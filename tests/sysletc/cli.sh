@@ -217,4 +217,13 @@ done
 head -c 3000 /dev/urandom >random.syslet
 rc=$(status $SYSLETC -o junk.slo random.syslet)
 [ "$rc" -le 1 ] || fail "sysletc on random bytes exited $rc"
+
+# --help and --version to a full device: an error, as coreutils says it.
+if [ -w /dev/full ]; then
+	for opt in --help --version; do
+		expect_eq "$opt >/dev/full" 1 "$(status sh -c "$SYSLETC $opt >/dev/full")"
+		grep -q '^sysletc: standard output: No space left on device$' err.txt ||
+			fail "$opt >/dev/full: $(cat err.txt)"
+	done
+fi
 exit 0
