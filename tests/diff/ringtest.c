@@ -771,10 +771,14 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	/* The kernel only on request: a pool thread it has just started
+	/* The kernel only on request (--backend, or $SYSLET_BACKEND as the
+	 * kernel-check guests set it): a pool thread it has just started
 	 * may not be parked when a gated syslet needs it (syslet(7)), and
 	 * the syslet then blocks in the caller. */
-	const char *backends = "emul,uring";
+	const char *backends = getenv("SYSLET_BACKEND") &&
+			       *getenv("SYSLET_BACKEND") &&
+			       strcmp(getenv("SYSLET_BACKEND"), "auto") ?
+			       getenv("SYSLET_BACKEND") : "emul,uring";
 	uint64_t seed = 0x2007d1ffUL;
 	unsigned long phases = 300;
 	bool verbose = false, ran = false;
