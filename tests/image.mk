@@ -49,3 +49,28 @@ tests_image_read_fuzz_LDADD = src/image/libimage.la src/common/libcommon.la \
 TESTS += tests/image/replay.sh
 EXTRA_DIST += tests/image/replay.sh tests/image/corpus/README \
 	$(wildcard $(srcdir)/tests/image/corpus/*.slo)
+
+# The same for libsyslet: open_mem, the accessors, an instance and its
+# binding (obj-fuzz.c); `make fuzz-obj [FUZZ_SECONDS=N]` runs libFuzzer
+# on it, seeded with the examples and tests/image/obj-corpus/, finds in
+# tests/image/obj-corpus-run/.
+check_PROGRAMS += tests/image/obj-fuzz
+tests_image_obj_fuzz_SOURCES = tests/image/obj-fuzz.c
+tests_image_obj_fuzz_LDADD = src/lib/libsyslet.la
+TESTS += tests/image/obj-replay.sh
+EXTRA_DIST += tests/image/obj-replay.sh tests/image/obj-corpus/README \
+	$(wildcard $(srcdir)/tests/image/obj-corpus/*.slo)
+tests/image/obj-fuzz-libfuzzer: tests/image/obj-fuzz.c \
+		$(tests_image_obj_fuzz_DEPENDENCIES)
+	$(AM_V_CCLD)$(fuzz_link) -o $@ $< $(tests_image_obj_fuzz_LDADD) $(LIBS)
+fuzz-obj: sysletc$(EXEEXT)
+	$(fuzz_build) tests/image/obj-fuzz-libfuzzer
+	$(MKDIR_P) tests/image/obj-corpus-run
+	for f in $(srcdir)/examples/*.syslet; do \
+		./sysletc$(EXEEXT) -o tests/image/obj-corpus-run/$$(basename $$f .syslet).slo $$f 2>/dev/null; \
+	done; true
+	$(FUZZ_DIR)/build/tests/image/obj-fuzz-libfuzzer \
+		-max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=10 \
+		tests/image/obj-corpus-run $(srcdir)/tests/image/obj-corpus
+.PHONY: fuzz-obj
+CLEANFILES += tests/image/obj-fuzz-libfuzzer

@@ -21,7 +21,8 @@ kguest_dir = tests/kernel/guest
 kguest_rt = args fault stop async register umem deny wait signal sigloop \
 	hello hello2007 load chains profile compat fifo
 kguest_examples = hello cat copy countdown server
-# The differential test (tests/diff.mk), run against the kernel backend.
+# The differential test (tests/diff.mk), run against the kernel backend;
+# so is ringtest (many syslets on one head), built as the programs above.
 kguest_diff = $(srcdir)/tests/diff/diff.c $(srcdir)/tests/diff/gen.c \
 	$(srcdir)/tests/diff/ref.c
 kguest_cc = $(CC) $(DEFS) $(DEFAULT_INCLUDES) $(AM_CPPFLAGS) $(CPPFLAGS) \
@@ -38,9 +39,10 @@ kernel-guest: src/lib/libsyslet.la $(kguest_m32) sysletc syslet-run \
 		$(syslet_run_OBJECTS) $(syslet_run_DEPENDENCIES)
 	$(AM_V_GEN)rm -rf $(kguest_dir) && \
 	$(MKDIR_P) $(kguest_dir)/64 $(kguest_dir)/32 $(kguest_dir)/ex && \
-	for t in $(kguest_rt) kbench; do \
+	for t in $(kguest_rt) kbench ringtest; do \
 		src=$(srcdir)/tests/runtime/$$t.c; \
 		test $$t != kbench || src=$(srcdir)/tests/kernel/kbench.c; \
+		test $$t != ringtest || src=$(srcdir)/tests/diff/ringtest.c; \
 		$(kguest_link) $(kguest_cc) -all-static -o $(kguest_dir)/64/$$t \
 			$$src src/lib/libsyslet.la \
 			-lpthread >$(kguest_dir)/64/$$t.log 2>&1 || \

@@ -1,5 +1,5 @@
 #!/bin/sh
-# man-options.sh: every option --help prints is documented (.It Fl) in the program's page, and every documented option is accepted.
+# man-options.sh: every option --help prints is documented (.It Fl) in the program's page and shown in its SYNOPSIS, and every documented option is accepted.
 . "$top_srcdir/tests/lib/harness.sh"
 
 # Options in --help: the option column (before two spaces) of lines
@@ -23,6 +23,26 @@ rejects() {
 	grep -Eq "unknown option|unrecognized option|invalid option|needs an argument|requires an argument" "$tmpdir/err"
 }
 
+# Options in the SYNOPSIS: the words after Fl (letters joined, as in
+# "Fl rT", are one option each) and after "| -" (".Fl -help | -version").
+syn_opts() {
+	sed -n '/^\.Sh SYNOPSIS/,/^\.Sh /p' "$1" |
+		grep -o 'Fl [-A-Za-z0-9]*\|| -[-A-Za-z0-9]*' |
+		sed 's/^Fl //; s/^| //' | while read -r w; do
+			case $w in
+			-*) echo "-$w" ;;
+			*) echo "$w" | sed 's/./-&\n/g' | sed '/^$/d' ;;
+			esac
+		done | sort -u
+}
+
+# The lines of --help that show an option, its forms comma-separated
+# ("-T, --syscall-times"), arguments ([=SET], =N) cut off.
+help_lines() {
+	"$1" --help | sed -n 's/^ \{1,6\}\(-[^ ].*\)$/\1/p' | sed 's/  .*//' |
+		sed 's/\[*=[^,]*//g; s/ [A-Z][A-Za-z.|]*//g; s/,/ /g'
+}
+
 status=0
 check() { # PROG PAGE INPUT
 	prog=$1 page=$2 input=$3
@@ -36,6 +56,17 @@ check() { # PROG PAGE INPUT
 		echo "FAIL: ${prog##*/} --help prints $o, ${page##*/} does not document it" >&2
 		status=1
 	done
+	syn_opts "$page" >"$tmpdir/syn"
+	help_lines "$prog" | while read -r forms; do
+		found=
+		for f in $forms; do
+			grep -qx -- "$f" "$tmpdir/syn" && found=1
+		done
+		[ "$found" ] && continue
+		echo "FAIL: ${prog##*/} --help prints $forms, the SYNOPSIS of ${page##*/} does not show it" >&2
+		echo x >"$tmpdir/nosyn"
+	done
+	[ -e "$tmpdir/nosyn" ] && { status=1; rm -f "$tmpdir/nosyn"; }
 	for o in $(cat "$tmpdir/man"); do
 		# Arguments as the page writes them: --opt=ARG or -o ARG.
 		if grep -q "^\.It.*Fl ${o#-} Ns = Ns Ar" "$page"; then

@@ -9,3 +9,7 @@ TESTS += tests/man-options.sh
 EXTRA_DIST += tests/man-options.sh
 TESTS += tests/man-example.sh
 EXTRA_DIST += tests/man-example.sh
+TESTS += tests/man-consts.sh
+EXTRA_DIST += tests/man-consts.sh
+TESTS += tests/man-rpath.sh
+EXTRA_DIST += tests/man-rpath.sh

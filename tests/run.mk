@@ -32,8 +32,9 @@ tests_run_tcp_client_SOURCES = tests/run/tcp-client.c
 # faults counted by minflt.
 check_PROGRAMS += tests/run/minflt
 tests_run_minflt_SOURCES = tests/run/minflt.c
-TESTS += tests/run/each-reuse.sh tests/run/trace-writes.sh
-EXTRA_DIST += tests/run/each-reuse.sh tests/run/trace-writes.sh
+TESTS += tests/run/each-reuse.sh tests/run/trace-writes.sh tests/run/stdfds.sh
+EXTRA_DIST += tests/run/each-reuse.sh tests/run/trace-writes.sh \
+	tests/run/stdfds.sh
 EXTRA_DIST += tests/run/examples.sh tests/run/errors.sh tests/run/each.sh tests/run/trace-stats.sh \
 	tests/run/status.sh \
 	tests/run/shebang.sh tests/run/readme.sh tests/run/signal.sh tests/run/overflow.sh tests/run/linear.sh \
@@ -49,6 +50,7 @@ EXTRA_DIST += tests/run/filter.sh tests/run/inject.sh tests/run/lib-backends.sh 
 # NAME.args against NAME.trace and the output NAME.out).
 GOLDEN_GLOBS += tests/run/trace/*.args
 EXTRA_DIST += tests/run/trace.sh $(wildcard $(srcdir)/tests/run/trace/*.trace) \
+	$(wildcard $(srcdir)/tests/run/trace/*.syslet) \
 	$(wildcard $(srcdir)/tests/run/trace/*.out)
 
 # The benchmark is built by make check, so that it cannot rot, but only

@@ -24,8 +24,9 @@ EXTRA_DIST += tests/sysletc/link.sh tests/sysletc/link-main.c \
 GOLDEN_GLOBS += tests/sysletc/golden/*.syslet
 EXTRA_DIST += tests/sysletc/golden.sh \
 	$(wildcard $(srcdir)/tests/sysletc/golden/*.S)
-TESTS += tests/sysletc/cli.sh tests/sysletc/output.sh
-EXTRA_DIST += tests/sysletc/cli.sh tests/sysletc/output.sh
+TESTS += tests/sysletc/cli.sh tests/sysletc/output.sh tests/sysletc/same-file.sh
+EXTRA_DIST += tests/sysletc/cli.sh tests/sysletc/output.sh \
+	tests/sysletc/same-file.sh
 # Doubling any input at most triples sysletc's time (tests/lib/linear.sh).
 TESTS += tests/sysletc/linear.sh
 EXTRA_DIST += tests/sysletc/linear.sh tests/lib/linear.sh

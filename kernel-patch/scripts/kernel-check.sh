@@ -244,6 +244,18 @@ add_guest_progs() { # VARIANT
 			tap not-ok "$v: difftest$b: linked statically (see $kguest/$b/difftest.log)"
 		fi
 	done
+	# Many syslets on one head (tests/diff/ringtest) against its model
+	# of the 2007 head, on the kernel backend; absent is a failure.
+	for b in $bits; do
+		[ "$diff_graphs" != 0 ] || break
+		case " ${SYSLET_KONLY:-ringtest$b} " in *" ringtest$b "*) ;; *) continue ;; esac
+		if [ -n "$kguest" ] && [ -f "$kguest/$b/ringtest" ]; then
+			guest_add "$kguest/$b/ringtest" "/bin/ringtest$b"
+			guest_cmd "/bin/ringtest$b --backend=kernel --phases=100"
+		elif [ -n "$kguest" ]; then
+			tap not-ok "$v: ringtest$b: linked statically (see $kguest/$b/ringtest.log)"
+		fi
+	done
 	# SYSLET_KEXTRA: more static programs to run, for debugging.
 	for f in ${SYSLET_KEXTRA:-}; do
 		case $arch:$f in i386:*64) continue ;; esac
@@ -293,7 +305,7 @@ add_guest_progs() { # VARIANT
 
 is_rt() { # PROG: one of the runtime conformance programs or difftest?
 	local t
-	for t in $rt_progs difftest; do case $1 in "$t"64|"$t"32) return 0 ;; esac; done
+	for t in $rt_progs difftest ringtest; do case $1 in "$t"64|"$t"32) return 0 ;; esac; done
 	return 1
 }
 
@@ -324,7 +336,7 @@ report() { # VARIANT: turn the guest's per-program TAP into ours
 			esac ;;
 		"# "*) [ -n "$prog" ] && echo "$line" ;;
 		"FAIL "*|"ERROR "*|"SKIP"*|*": ok (backend "*|*" check(s) failed"*|\
-		"difftest: "*|"  reproduce: "*)
+		"difftest: "*|"ringtest: "*|"  reproduce: "*)
 			[ -n "$prog" ] && echo "# $prog: $line" ;;
 		esac
 	done <"$txt"

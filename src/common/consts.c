@@ -71,6 +71,24 @@ static const struct sysconst table[] = {
 	{ "SIGPIPE", 13, SC_SIG }, { "SIGALRM", 14, SC_SIG },
 	{ "SIGTERM", 15, SC_SIG }, { "SIGCHLD", 17, SC_SIG },
 	{ "SIGCONT", 18, SC_SIG }, { "SIGSTOP", 19, SC_SIG },
+	{ "SIGILL", 4, SC_SIG }, { "SIGTRAP", 5, SC_SIG },
+	{ "SIGABRT", 6, SC_SIG }, { "SIGBUS", 7, SC_SIG },
+	{ "SIGFPE", 8, SC_SIG }, { "SIGSEGV", 11, SC_SIG },
+	{ "SIGTSTP", 20, SC_SIG }, { "SIGTTIN", 21, SC_SIG },
+	{ "SIGTTOU", 22, SC_SIG }, { "SIGURG", 23, SC_SIG },
+	{ "SIGXCPU", 24, SC_SIG }, { "SIGXFSZ", 25, SC_SIG },
+	{ "SIGVTALRM", 26, SC_SIG }, { "SIGPROF", 27, SC_SIG },
+	{ "SIGWINCH", 28, SC_SIG }, { "SIGIO", 29, SC_SIG },
+	{ "SIGPWR", 30, SC_SIG }, { "SIGSYS", 31, SC_SIG },
+	/* rt_sigprocmask()'s how, and the flags of the descriptors that
+	 * wait for signals, events and timers (O_NONBLOCK, O_CLOEXEC). */
+	{ "SIG_BLOCK", 0, SC_SIGHOW }, { "SIG_UNBLOCK", 1, SC_SIGHOW },
+	{ "SIG_SETMASK", 2, SC_SIGHOW },
+	{ "SFD_NONBLOCK", 04000, SC_SFD }, { "SFD_CLOEXEC", 02000000, SC_SFD },
+	{ "EFD_SEMAPHORE", 1, SC_EFD }, { "EFD_NONBLOCK", 04000, SC_EFD },
+	{ "EFD_CLOEXEC", 02000000, SC_EFD },
+	{ "TFD_NONBLOCK", 04000, SC_TFD }, { "TFD_CLOEXEC", 02000000, SC_TFD },
+	{ "TFD_TIMER_ABSTIME", 1, SC_TFD_SET },
 	{ "POLLIN", 1, SC_NONE }, { "POLLPRI", 2, SC_NONE },
 	{ "POLLOUT", 4, SC_NONE },
 	{ "EPOLL_CTL_ADD", 1, SC_EPOLL_OP }, { "EPOLL_CTL_DEL", 2, SC_EPOLL_OP },
@@ -150,6 +168,15 @@ static const struct {
 	{ "clock_getres", { SC_CLOCK } },
 	{ "clock_nanosleep", { SC_CLOCK } },
 	{ "epoll_ctl", { 0, SC_EPOLL_OP } },
+	{ "rt_sigprocmask", { SC_SIGHOW } },
+	{ "sigprocmask", { SC_SIGHOW } },
+	{ "rt_sigaction", { SC_SIG } },
+	{ "sigaction", { SC_SIG } },
+	{ "signal", { SC_SIG } },
+	{ "signalfd4", { 0, 0, 0, SC_SFD } },
+	{ "eventfd2", { 0, SC_EFD } },
+	{ "timerfd_create", { SC_CLOCK, SC_TFD } },
+	{ "timerfd_settime", { 0, SC_TFD_SET } },
 };
 
 struct out {
@@ -259,6 +286,10 @@ static bool describe_set(enum sysconst_set set, int64_t v, struct out *o)
 	case SC_MSG:
 	case SC_MAP:
 	case SC_SOCKFLAGS:
+	case SC_SFD:
+	case SC_EFD:
+	case SC_TFD:
+	case SC_TFD_SET:
 		if (v <= 0)
 			return false;
 		r = flags(o, set, (uint64_t)v);

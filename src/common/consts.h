@@ -41,6 +41,11 @@ enum sysconst_set {
 	SC_CLOCK,	/* CLOCK_* */
 	SC_SIG,		/* SIG* */
 	SC_EPOLL_OP,	/* EPOLL_CTL_* */
+	SC_SIGHOW,	/* SIG_BLOCK, SIG_UNBLOCK, SIG_SETMASK */
+	SC_SFD,		/* SFD_* flags */
+	SC_EFD,		/* EFD_* flags */
+	SC_TFD,		/* TFD_NONBLOCK|TFD_CLOEXEC */
+	SC_TFD_SET,	/* TFD_TIMER_ABSTIME */
 };
 
 struct sysconst {

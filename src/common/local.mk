@@ -3,6 +3,7 @@ noinst_LTLIBRARIES += src/common/libcommon.la
 src_common_libcommon_la_SOURCES = src/common/systab.c src/common/systab.h \
 	src/common/readfile.c src/common/readfile.h \
 	src/common/outfile.c src/common/outfile.h \
+	src/common/stdfds.c src/common/stdfds.h \
 	src/common/hidx.c src/common/hidx.h \
 	src/common/consts.c src/common/consts.h
 nodist_src_common_libcommon_la_SOURCES = src/common/tables.c

@@ -220,9 +220,12 @@ bool systab_denied_arg0_name(const char *name, unsigned long arg0)
 {
 	if (strcmp(name, "prctl"))
 		return false;
+	/* prctl's option is an int: the kernel drops the upper half of
+	 * the register (PR_SET_NO_NEW_PRIVS | 1UL << 32 is
+	 * PR_SET_NO_NEW_PRIVS). */
 	for (size_t i = 0; i < sizeof(denied_prctl) / sizeof(denied_prctl[0]);
 	     i++)
-		if (arg0 == denied_prctl[i])
+		if ((unsigned int)arg0 == denied_prctl[i])
 			return true;
 	return false;
 }

@@ -256,6 +256,11 @@ int lower_cond(struct lower *L, const struct ast_expr *e, int t, int f,
 			    "atom only tests its result against 0 (a variable "
 			    "against a constant goes through a scratch copy), "
 			    "and umem_add cannot subtract a variable");
+		/* What to write instead: the loop of syslet(5)'s
+		 * countdown, which every such comparison comes down to. */
+		lower_note(L, e->loc, "keep the difference in one variable "
+			   "and test it against 0 instead: count it down "
+			   "(n--, or n -= k) while (n > 0)");
 		return LOWER_END;
 	}
 	if (e->kind == AST_BINARY || e->kind == AST_UNARY) {

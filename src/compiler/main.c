@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/outfile.h"
@@ -115,6 +116,27 @@ static int warning_option(struct args *a, const char *w)
 	return -1;
 }
 
+/*
+ * Would writing b replace the regular file a (through any link)?  Two
+ * names that do not exist yet are the same file when they are the same
+ * name.  Devices and "-" are written through, never replaced: -o
+ * /dev/null -H /dev/null is fine.
+ */
+static int same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	int ea, eb;
+
+	if (!strcmp(a, "-") || !strcmp(b, "-"))
+		return 0;
+	ea = !stat(a, &sa);
+	eb = !stat(b, &sb);
+	if (ea && eb)
+		return S_ISREG(sa.st_mode) && sa.st_dev == sb.st_dev &&
+		       sa.st_ino == sb.st_ino;
+	return !ea && !eb && !strcmp(a, b);
+}
+
 static int parse_args(struct args *a, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -194,6 +216,9 @@ static int parse_args(struct args *a, int argc, char **argv)
 		return usage_error("%s", "--dump prints the IR and makes no image; it goes with no -S, --dot, -o, -H or -d");
 	if (a->listing && a->dot)
 		return usage_error("%s", "-S and --dot both print on the standard output; choose one");
+	if (a->output && a->header && same_file(a->output, a->header))
+		return usage_error("-o and -H name the same file '%s'",
+				   a->header);
 	if ((a->listing || a->dot) && a->output && !strcmp(a->output, "-"))
 		return usage_error("%s", "-o - would write the image into the listing on the standard output; name a file");
 	if (a->image) {
@@ -236,6 +261,33 @@ static char *default_output(const char *input)
 		strcpy(out + n, ".slo");
 	}
 	return out;
+}
+
+/* As gcc: an output never replaces the input it is made from. */
+static int output_is_input(const char *input, const char *output)
+{
+	if (!output || !same_file(input, output))
+		return 0;
+	fprintf(stderr, "%s: input file '%s' is the same as output file\n",
+		prog, input);
+	return 1;
+}
+
+/* The image compile() writes (-o, else the default unless -S or --dot
+ * print instead) and the header, checked before anything is read. */
+static int outputs_are_input(const struct args *a)
+{
+	char *image = NULL;
+	int clash;
+
+	if (a->output)
+		image = strdup(a->output);
+	else if (!a->listing && !a->dot && !a->dump)
+		image = default_output(a->input);
+	clash = output_is_input(a->input, image) ||
+		output_is_input(a->input, a->header);
+	free(image);
+	return clash;
 }
 
 /* Output files appear whole or not at all, and only ever replace a
@@ -339,6 +391,22 @@ static int flush_stdout(void)
 	return 0;
 }
 
+/* Whether the file a name gives (not the standard input, which was
+ * read already) reads as a source. */
+static bool is_source(const char *path)
+{
+	enum common_content kind;
+	size_t len;
+	char *src;
+
+	if (!strcmp(path, "-") ||
+	    common_read_input(path, COMMON_TEXT_OR_ELF, &src, &len, &kind,
+			      NULL, 0))
+		return false;
+	free(src);
+	return kind != COMMON_ELF;
+}
+
 static int disassemble(const struct args *a)
 {
 	const char *name = strcmp(a->image, "-") ? a->image : "<stdin>";
@@ -348,10 +416,17 @@ static int disassemble(const struct args *a)
 	char *buf;
 	int rc = 0;
 
+	if (output_is_input(a->image, a->header))
+		return 1;
 	if (!common_read_input(a->image, COMMON_ELF, &buf, &len, NULL, err,
 			       sizeof(err))) {
 		img = slo_image_read_mem(buf, len, err, sizeof(err));
 		free(buf);
+	} else if (errno == EILSEQ && is_source(a->image)) {
+		/* As compile() says of an image given as a source. */
+		fprintf(stderr, "%s: %s: this is a syslet source, not an image (to list a source: %s -S %s)\n",
+			prog, name, prog, name);
+		return 1;
 	}
 	if (!img) {
 		fprintf(stderr, "%s: %s: %s\n", prog, name, err);
@@ -415,6 +490,8 @@ static int compile(const struct args *a)
 	char *src;
 	int rc = 0;
 
+	if (outputs_are_input(a))
+		return 1;
 	/* Text, refused at its first NUL byte; an image is read too, for
 	 * the hint below (and bounded by its own headers). */
 	if (common_read_input(a->input, COMMON_TEXT_OR_ELF, &src, &len, &kind,

@@ -13,6 +13,7 @@
 
 #include "libsyslet.h"
 #include "api.h"
+#include "common/consts.h"
 #include "common/systab.h"
 
 #define DECODE_STRMAX 32
@@ -109,6 +110,11 @@ static int print_mem_string(FILE *out, unsigned long addr, size_t len,
 		default:
 			if (c >= 32 && c < 127)
 				fputc(c, out);
+			else if (i + 1 < (size_t)got && i + 1 < want &&
+				 buf[i + 1] >= '0' && buf[i + 1] <= '7')
+				/* "\0" then "1" would read as "\01": strace
+				 * writes all three digits before a digit. */
+				fprintf(out, "\\%03o", c);
 			else
 				fprintf(out, "\\%o", c);
 		}
@@ -185,12 +191,39 @@ static const char *signature(const char *name)
 	return NULL;
 }
 
-static void print_arg(FILE *out, char kind, const unsigned long *args,
-		      int i, int nargs, long result)
+/*
+ * A number the listing names (SOL_SOCKET, SOCK_CLOEXEC, SIGINT, F_SETFL,
+ * SEEK_END ...) is named in the trace too: one table serves both, and
+ * sysletc -S and --trace read alike.
+ */
+static bool print_named(FILE *out, const char *name, const unsigned long *args,
+			int i, int nargs)
+{
+	int64_t vals[6] = { 0 };
+	bool known[6] = { false };
+	char buf[128];
+
+	for (int k = 0; k < nargs && k < 6; k++) {
+		/* The word as the call reads it: signed (AT_FDCWD). */
+		vals[k] = (int64_t)(long)args[k];
+		known[k] = true;
+	}
+	if (!sysconst_describe(name, (unsigned int)i, vals[i], vals, known,
+			       buf, sizeof(buf)))
+		return false;
+	fputs(buf, out);
+	return true;
+}
+
+static void print_arg(FILE *out, const char *name, char kind,
+		      const unsigned long *args, int i, int nargs, long result)
 {
 	unsigned long v = args[i];
 	unsigned long next = i + 1 < nargs ? args[i + 1] : 0;
 
+	if ((kind == 'd' || kind == 'x' || kind == 'n') &&
+	    print_named(out, name, args, i, nargs))
+		return;
 	switch (kind) {
 	case 'd':
 		fprintf(out, "%ld", (long)v);
@@ -234,6 +267,12 @@ static void print_arg(FILE *out, char kind, const unsigned long *args,
 	case 'a':
 		if (!print_sockaddr(out, v, next))
 			return;
+		break;
+	case 'p':
+		if (!v) {
+			fputs("NULL", out);	/* as strace shows it */
+			return;
+		}
 		break;
 	case 'n':
 		/* Unknown calls: small values are most likely numbers. */
@@ -339,8 +378,8 @@ int syslet_print_call(FILE *out, const struct syslet_event *ev,
 	for (int i = from; i < to; i++) {
 		if (i > from)
 			fputs(", ", out);
-		print_arg(out, (size_t)i < siglen ? sig[i] : 'n', ev->args, i,
-			  nargs, ev->ret);
+		print_arg(out, name, (size_t)i < siglen ? sig[i] : 'n',
+			  ev->args, i, nargs, ev->ret);
 	}
 	if (part == SYSLET_PRINT_ENTER)
 		/* strace's "read(3, ": what follows comes at the end. */

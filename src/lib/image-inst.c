@@ -234,8 +234,11 @@ int syslet_inst__result(const struct syslet_inst *inst,
 	if (i < 0)
 		return (int)i;
 	/* Every atom of an instance has a result cell, hidden or not,
-	 * unless the program cleared the pointer since. */
-	*result = atom->ret_ptr ? *atom->ret_ptr : 0;
+	 * unless the program cleared the pointer since.  An image may put
+	 * it at any byte, as the kernel's put_user() takes any alignment. */
+	*result = 0;
+	if (atom->ret_ptr)
+		memcpy(result, atom->ret_ptr, sizeof(*result));
 	return 0;
 }
 

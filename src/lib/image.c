@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "image-priv.h"
+#include "common/readfile.h"
 #include "common/systab.h"
 
 void slio_err(char *err, size_t errlen, const char *fmt, ...)
@@ -320,33 +321,29 @@ struct syslet_obj *syslet_obj__open_mem(const void *buf, size_t len,
 struct syslet_obj *syslet_obj__open_file(const char *path, char *err,
 					 size_t errlen)
 {
-	struct syslet_obj *obj;
-	struct slo_image *img;
+	struct syslet_obj *obj = NULL;
 	char msg[256];
-	FILE *f;
+	size_t len;
+	char *buf;
 	int e;
 
-	/* Say plainly when the file is missing rather than what ELF thinks. */
-	f = fopen(path, "rb");
-	if (!f) {
-		e = errno;
-		slio_err(err, errlen, "%s: %s", path, strerror(e));
-		errno = e;
-		return NULL;
-	}
-	fclose(f);
-	img = slo_image_read_file(path, msg, sizeof(msg));
-	if (!img) {
-		slio_err(err, errlen, "%s: %s", path, msg);
-		errno = ENOEXEC;
-		return NULL;
-	}
-	obj = obj_from_image(img, msg, sizeof(msg));
-	if (!obj) {
+	/* The reader refuses a device before it opens it (opening a
+	 * terminal, say, can make it the controlling one), and says
+	 * plainly when the file is missing. */
+	if (common_read_input(COMMON_PATH_NOT_STDIN(path), COMMON_ELF, &buf,
+			      &len, NULL, msg, sizeof(msg))) {
 		e = errno;
 		slio_err(err, errlen, "%s: %s", path, msg);
-		errno = e;
+		/* Bytes that cannot be an image, or too many of them. */
+		errno = e == EILSEQ || e == EFBIG ? ENOEXEC : e;
+		return NULL;
 	}
+	obj = syslet_obj__open_mem(buf, len, msg, sizeof(msg));
+	e = errno;
+	free(buf);
+	if (!obj)
+		slio_err(err, errlen, "%s: %s", path, msg);
+	errno = e;
 	return obj;
 }
 

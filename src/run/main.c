@@ -11,6 +11,7 @@
 #include "qualify.h"
 #include "run.h"
 #include "shell.h"
+#include "common/stdfds.h"
 
 static const char *progname = "syslet-run";
 
@@ -138,6 +139,9 @@ int main(int argc, char **argv)
 	char err[256];
 	int c, status = SRUN_USAGE;
 
+	/* Before the syslet can open anything: else with 2>&- its first
+	 * file becomes standard error and gets the trace. */
+	common_std_fds();
 	if (!inject_specs) {
 		fprintf(stderr, "%s: out of memory\n", progname);
 		return SRUN_USAGE;
@@ -211,6 +215,22 @@ int main(int argc, char **argv)
 		default:
 			fprintf(stderr, "Try '%s --help' for more information.\n",
 				progname);
+			goto out;
+		}
+	}
+	/* The shell has no counters, stamps or instances per argument:
+	 * an option it would ignore is refused, not dropped in silence. */
+	if (shell) {
+		const char *no = o.stats ? "--stats" : o.each ? "--each" :
+				 o.jobs ? "--jobs" : o.syscall_times ? "-T" :
+				 o.timestamps ? "-t" : o.relative ? "-r" :
+				 trace_spec ? "--trace=SET" : NULL;
+
+		if (no) {
+			fprintf(stderr,
+				"%s: %s does not apply to the shell (-i); "
+				"it takes --backend, --entry, --inject, "
+				"--ring, --threads and --trace\n", progname, no);
 			goto out;
 		}
 	}

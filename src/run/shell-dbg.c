@@ -1,9 +1,13 @@
 /* shell-dbg.c: the shell's debugger: load, list, breakpoints, run and step, cells, the ring. */
 #include "config.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
+#include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
+#include <unistd.h>
 
 #include "run/run.h"
 #include "run/shell-exec.h"
@@ -773,6 +777,86 @@ static void shl_print_cell(struct shell *sh, const char *name,
 	fprintf(sh->out, "%s = %s\n", name, res);
 }
 
+/* The type of the program's parameter cell @name (cat.path, or path
+ * alone), or 0 for a cell that is no parameter. */
+static int shl_param_type(const struct shl_dbg *d, const char *name)
+{
+	const struct syslet_obj *obj = d->prog->obj;
+	size_t e, ne = syslet_obj__entry_count(obj);
+
+	for (e = 0; e < ne; e++) {
+		const char *en = syslet_obj__entry_name(obj, e);
+		size_t len = en ? strlen(en) : 0;
+		int i, np = en ? syslet_obj__entry_params(obj, en) : 0;
+
+		for (i = 0; i < np; i++) {
+			SYSLET_OPTS(syslet_param, p);
+
+			if (syslet_obj__entry_param(obj, en, (size_t)i, &p))
+				continue;
+			if (!strcmp(name, p.name) ||
+			    (!strncmp(name, en, len) && name[len] == '.' &&
+			     !strcmp(name + len + 1, p.name)))
+				return (int)p.type;
+		}
+	}
+	return 0;
+}
+
+/* A set cell may point anywhere: read through the kernel. */
+static bool shl_peek(void *dst, unsigned long addr, size_t len)
+{
+	struct iovec local = { dst, len };
+	struct iovec remote = { (void *)addr, len };
+
+	return addr && process_vm_readv(getpid(), &local, 1, &remote, 1, 0) ==
+		       (ssize_t)len;
+}
+
+/*
+ * A str or sockaddr_in parameter holds an address: shown with what it
+ * points at, as gdb shows a char * and strace a struct sockaddr_in,
+ * where the number alone said nothing.
+ */
+static void shl_print_param(struct shell *sh, const char *name,
+			    unsigned long v, int type)
+{
+	char c, ip[INET_ADDRSTRLEN];
+	struct sockaddr_in sin;
+	size_t i;
+
+	fprintf(sh->out, "%s = %#lx", name, v);
+	if (type == SYSLET_PARAM_SOCKADDR_IN && shl_peek(&sin, v, sizeof(sin)) &&
+	    sin.sin_family == AF_INET &&
+	    inet_ntop(AF_INET, &sin.sin_addr, ip, sizeof(ip)))
+		fprintf(sh->out, " {sa_family=AF_INET, sin_port=htons(%u), "
+			"sin_addr=inet_addr(\"%s\")}", ntohs(sin.sin_port), ip);
+	if (type == SYSLET_PARAM_STR && shl_peek(&c, v, 1)) {
+		fputs(" \"", sh->out);
+		for (i = 0; i < 64 && shl_peek(&c, v + i, 1) && c; i++)
+			if (c == '"' || c == '\\')
+				fprintf(sh->out, "\\%c", c);
+			else if (c >= 32 && c < 127)
+				fputc(c, sh->out);
+			else
+				fprintf(sh->out, "\\%03o", (unsigned char)c);
+		fputs(i == 64 && c ? "\"..." : "\"", sh->out);
+	}
+	fputc('\n', sh->out);
+}
+
+/* A cell of the program (@prog) or of the session, by its name. */
+static void shl_show_cell(struct shell *sh, const char *name,
+			  unsigned long v, bool prog)
+{
+	int type = prog && sh->dbg->prog ? shl_param_type(sh->dbg, name) : 0;
+
+	if (type == SYSLET_PARAM_STR || type == SYSLET_PARAM_SOCKADDR_IN)
+		shl_print_param(sh, name, v, type);
+	else
+		shl_print_cell(sh, name, v);
+}
+
 SHL_HANDLER(print)
 {
 	struct shl_dbg *d = sh->dbg;
@@ -790,7 +874,7 @@ SHL_HANDLER(print)
 					syslet_inst__cell(d->inst, name);
 
 				if (c)
-					shl_print_cell(sh, name, *c);
+					shl_show_cell(sh, name, *c, true);
 			}
 		} else if (d->prog) {
 			fputs("(the program has not run: its cells exist "
@@ -803,7 +887,7 @@ SHL_HANDLER(print)
 		unsigned long *c = shl_cell(sh, argv[i], &prog);
 
 		if (c) {
-			shl_print_cell(sh, argv[i], *c);
+			shl_show_cell(sh, argv[i], *c, prog);
 			continue;
 		}
 		shl_error(sh, "print: no cell '%s'%s", argv[i],

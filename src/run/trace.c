@@ -7,7 +7,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "trace.h"
 #include "qualify.h"
@@ -18,6 +20,9 @@ struct slot {
 	/* Entered (the syslet went async there), not yet resumed. */
 	const struct syslet_uatom	*pending;
 	struct syslet_event		pending_ev;
+	/* The atom its syslet runs next, seen by no event yet: after it
+	 * went async, the call a worker or the ring is blocked in. */
+	const struct syslet_uatom	*cur;
 	double				t_last;	/* -T: its last event */
 };
 
@@ -218,6 +223,9 @@ static void observe(const struct syslet_event *ev, void *ctx)
 	    !syslet_inst__atom_info(s->inst, ev->atom, &ai) &&
 	    ai.role == SYSLET_ROLE_TRAMPOLINE)
 		tr->trampolines++;
+	/* Only the atom's own end tells that it is no longer under way. */
+	s->cur = ev->end == SYSLET_END_NONE ? ev->next :
+		 ev->end == SYSLET_END_UNFINISHED ? ev->atom : NULL;
 	if (!o->trace || tr->closed)
 		goto out;
 	if (o->syscall_times)
@@ -287,6 +295,40 @@ static const char *sig_name(int sig, char *buf, size_t len)
 	return buf;
 }
 
+/* Reads through the kernel: an atom may have rewritten its argument
+ * pointers, and the tail must not fault the dying process. */
+static bool peek_word(unsigned long *dst, const void *addr)
+{
+	struct iovec local = { dst, sizeof(*dst) };
+	struct iovec remote = { (void *)addr, sizeof(*dst) };
+
+	return addr && process_vm_readv(getpid(), &local, 1, &remote, 1, 0) ==
+		       (ssize_t)sizeof(*dst);
+}
+
+/*
+ * The call @s's syslet is in, entered by no event: a worker or the ring
+ * blocked in it since the syslet went async at an earlier atom.  Its
+ * arguments are read now, as the atom fetched them (nothing ran since).
+ */
+static bool current_call(const struct slot *s, struct syslet_event *ev)
+{
+	const struct syslet_uatom *a = s->cur;
+
+	if (!a || !s->inst || syslet_inst__atom_index(s->inst, a) < 0)
+		return false;
+	memset(ev, 0, sizeof(*ev));
+	ev->sz = sizeof(*ev);
+	ev->atom = (struct syslet_uatom *)a;
+	ev->flags = a->flags;
+	ev->nr = a->nr;
+	ev->end = SYSLET_END_UNFINISHED;
+	while (ev->nargs < 6 && a->arg_ptr[ev->nargs] &&
+	       peek_word(&ev->args[ev->nargs], a->arg_ptr[ev->nargs]))
+		ev->nargs++;
+	return true;
+}
+
 void srun_trace_killed(struct srun_trace *tr, int sig, double wall)
 {
 	const struct srun_opts *o = tr->opts;
@@ -301,14 +343,25 @@ void srun_trace_killed(struct srun_trace *tr, int sig, double wall)
 		if (tr->open) {
 			fputs(" <unfinished ...>) = ?\n", stderr);
 			tr->open->pending = NULL;
+			tr->open->cur = NULL;
 			tr->open = NULL;
 		}
 		for (size_t i = 0; i < tr->nr; i++) {
 			struct slot *s = &tr->slots[i];
 			const char *name;
 
-			if (!s->pending)
+			if (!s->pending) {
+				struct syslet_event ev;
+
+				if (!current_call(s, &ev) || (o->trace_set &&
+				    !srun_set_has(o->trace_set, ev.nr)))
+					continue;
+				line(stderr, s->inst, s->tag,
+				     stamp(tr, sbuf, sizeof(sbuf)), &ev,
+				     SYSLET_PRINT_ENTER, -1);
+				fputs(" <unfinished ...>) = ?\n", stderr);
 				continue;
+			}
 			name = srun_call_name(s->pending_ev.nr);
 			prefix(stderr, s->inst, s->tag,
 			       stamp(tr, sbuf, sizeof(sbuf)), s->pending);
@@ -374,6 +427,7 @@ void srun_trace_add(struct srun_trace *tr, size_t i, struct syslet_inst *inst)
 	/* A slot reused takes the span of the instance that had it. */
 	srun_span_put(tr->spans, &tr->nspans, &sp);
 	tr->slots[i].inst = inst;
+	tr->slots[i].cur = NULL;
 	pthread_mutex_unlock(&tr->lock);
 }
 
@@ -384,6 +438,7 @@ void srun_trace_drop(struct srun_trace *tr, size_t i, struct syslet_inst *inst)
 	pthread_mutex_lock(&tr->lock);
 	srun_span_drop(tr->spans, tr->nspans, syslet_inst__atom(inst, 0));
 	tr->slots[i].inst = NULL;
+	tr->slots[i].cur = NULL;
 	pthread_mutex_unlock(&tr->lock);
 }
 

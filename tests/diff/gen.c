@@ -491,8 +491,13 @@ static void gen_atom(struct gen *G, unsigned int i, unsigned int cut_args)
 		n = (unsigned int)below(G, 7);
 		for (unsigned int j = 0; j < 6; j++)
 			src[j] = arg_source(G, some_value(G));
-		if (nr == SYS_prctl) {	/* PR_SET_SECCOMP */
-			src[0] = pcell(G, 22);
+		if (nr == SYS_prctl) {
+			/* PR_SET_SECCOMP; on 64 bits, half the time with
+			 * the upper half set, which the kernel drops. */
+			unsigned long hi = sizeof(long) > 4 && chance(G, 50) ?
+					   ((unsigned long)1 << 31) << 1 : 0;
+
+			src[0] = pcell(G, hi | 22);
 			n = n ? n : 1;
 		}
 		break;

@@ -239,7 +239,9 @@ static bool ref_denied(const struct ref *r, unsigned long nr,
 	/* prctl's operations on the thread's own security state:
 	 * PR_SET_KEEPCAPS, PR_SET_SECCOMP, PR_CAPBSET_DROP,
 	 * PR_SET_SECUREBITS, PR_SET_NO_NEW_PRIVS, PR_CAP_AMBIENT,
-	 * PR_SET_SPECULATION_CTRL, PR_SET_SYSCALL_USER_DISPATCH. */
+	 * PR_SET_SPECULATION_CTRL, PR_SET_SYSCALL_USER_DISPATCH.  The
+	 * option is an int: sys_prctl() sees the lower half of arg0. */
+	arg0 = (unsigned int)arg0;
 	return nr == SYS_prctl &&
 	       (arg0 == 8 || arg0 == 22 || arg0 == 24 || arg0 == 28 ||
 		arg0 == 38 || arg0 == 47 || arg0 == 53 || arg0 == 59);

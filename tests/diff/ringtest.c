@@ -77,6 +77,9 @@ struct gated {
 };
 
 /* A syslet that never blocks: n umem_add atoms on one counter. */
+/* See quick(): the kernel's ASYNC atoms in the caller, at most one in. */
+#define RT_UNPARKED_MAX	20
+
 struct quick {
 	struct syslet_uatom	a[4];
 	unsigned long		cnt, one, cntp;
@@ -105,6 +108,9 @@ struct run {
 	struct quick		q;
 	struct syslet_uatom	junk;
 	/* What the steps reached, for the summary. */
+	/* The kernel's ASYNC atoms that found the pool thread of a chain
+	 * just ended not yet parked, and ran in the caller. */
+	unsigned long		n_unparked;
 	unsigned long		n_ring, n_kept, n_wrap, n_handoff, n_inline,
 				n_waitbusy;
 	char			log[64][96];
@@ -546,6 +552,15 @@ static void quick(struct run *r, bool async)
 		fail(r, "quick: async_exec failed: %s", strerror(errno));
 		return;
 	}
+	/* The kernel hands off only to a parked thread, and the one of a
+	 * chain that has just ended may not be parked yet (a preemptible
+	 * kernel shows it; syslet(7)): the atom then runs in the caller,
+	 * as 2007's did with no thread ready.  Rare, or ASYNC is broken:
+	 * at most one in RT_UNPARKED_MAX hand-offs (checked at the end). */
+	if (handoff && done == &q->a[n - 1] && !strcmp(r->backend, "kernel")) {
+		r->n_unparked++;
+		handoff = false;
+	}
 	if (handoff) {
 		/* pick_new_async_head(): NULL at once, the chain ends on
 		 * the thread and completes. */
@@ -701,6 +716,13 @@ static void phase(struct run *r)
 				gate_open(r, (int)i);
 			break;
 		case 3:
+			/* The kernel port keeps at most a ring's worth of
+			 * completions behind taken slots and refuses a new
+			 * chain (EAGAIN) while it does (syslet(7)): not a
+			 * 2007 behaviour, so not asked of it here. */
+			if (m->kept && m->entries <= 1 &&
+			    !strcmp(r->backend, "kernel"))
+				break;
 			if (!m->kept && (no_thread_certain(m) ||
 					 thread_certain(m)))
 				quick(r, true);
@@ -771,6 +793,9 @@ static int run_backend(const char *backend, uint64_t seed,
 	rt_state = seed ? seed : 1;
 	for (r.phase = 0; r.phase < phases && !r.failed; r.phase++)
 		phase(&r);
+	if (!r.failed && r.n_unparked > 1 + r.n_handoff / RT_UNPARKED_MAX)
+		fail(&r, "%lu ASYNC atoms ran in the caller with a thread "
+		     "free, for %lu hand-offs", r.n_unparked, r.n_handoff);
 	if (r.failed) {
 		fprintf(stderr, "  reproduce: ringtest --seed=%#" PRIx64
 			" --backend=%s -v\n", seed, backend);

@@ -119,6 +119,15 @@ if [ "$(getconf LONG_BIT 2>/dev/null)" = 64 ]; then
 		fail "a huge --ring: more than one message"; }
 fi
 
+# The options of a run alone mean nothing to the shell: refused, with
+# what it takes, before anything is read (they were dropped in silence).
+for opt in --stats:--stats --each:--each --jobs=2:--jobs -T:-T -tt:-t -r:-r \
+	--trace=read:--trace=SET; do
+	expect 2 "^syslet-run: ${opt#*:} does not apply to the shell \(-i\); it takes --backend" \
+		$SYSLET_RUN -i "${opt%%:*}" "$src/cat.syslet" </dev/null
+	[ -s "$tmpdir/out" ] && fail "-i ${opt%%:*}: the shell started"
+done
+
 # A source with errors: the compiler's diagnostics, then status 2.
 printf 'syslet broken() {\n\tfrobnicate(1);\n}\n' >"$tmpdir/broken.syslet"
 expect 2 'broken\.syslet:2:[0-9]+: error: ' $SYSLET_RUN "$tmpdir/broken.syslet"

@@ -1,5 +1,7 @@
 /* image-api.c: libsyslet's image API: open and validation, instances, lookups, binding, atom info. */
+#define _GNU_SOURCE	/* posix_openpt, ptsname */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -288,6 +290,33 @@ static void test_instances(void **state)
 	syslet_obj__close(obj);
 }
 
+/* The ABI lets a result pointer point at any byte (put_user() takes
+ * any alignment): syslet_inst__result() reads it as one (UBSan in make
+ * check-sanitize saw a misaligned load of long). */
+static void test_misaligned_result(void **state)
+{
+	struct slo_image *img = sample_image(systab_native_profile());
+	struct syslet_obj *obj;
+	struct syslet_inst *inst;
+	struct syslet_uatom *a0;
+	long want = -0x123456789L, res = 0;
+	char err[256];
+
+	/* sample_atom() wrote open's ret_ptr first: move it 3 bytes on. */
+	assert_int_equal(img->relocs[0].offset, 2 * img->word_size);
+	img->relocs[0].addend += 3;
+	obj = open_sample(img);
+	inst = syslet_obj__instantiate(obj, err, sizeof(err));
+	assert_non_null(inst);
+	a0 = syslet_inst__atom(inst, 0);
+	assert_int_equal((uintptr_t)a0->ret_ptr % sizeof(long), 3);
+	memcpy(a0->ret_ptr, &want, sizeof(want));
+	assert_int_equal(syslet_inst__result(inst, a0, &res), 0);
+	assert_int_equal(res, want);
+	syslet_inst__free(inst);
+	syslet_obj__close(obj);
+}
+
 static void test_bind(void **state)
 {
 	struct slo_image *img = sample_image(systab_native_profile());
@@ -436,6 +465,48 @@ static void test_bad_input(void **state)
 	assert_string_equal(err,
 			    "/nonexistent/x.slo: No such file or directory");
 	assert_int_equal(errno, ENOENT);
+}
+
+/* syslet_obj__open_file() refuses a device before opening it: opening
+ * one can have effects of its own.  Here a terminal, which became the
+ * controlling terminal of a session without one (the probe that opened
+ * the file before reading it did so without O_NOCTTY). */
+static void test_open_file_device(void **state)
+{
+	char err[256] = "";
+	char *pts = NULL;
+	int m, st;
+	pid_t pid;
+
+	assert_null(syslet_obj__open_file("/dev/zero", err, sizeof(err)));
+	assert_int_equal(errno, EINVAL);
+	assert_string_equal(err, "/dev/zero: not a regular file or a pipe "
+			    "(a character device)");
+	assert_null(syslet_obj__open_file("/", err, sizeof(err)));
+	assert_int_equal(errno, EISDIR);
+	m = posix_openpt(O_RDWR | O_NOCTTY);
+	if (m < 0 || grantpt(m) || unlockpt(m) || !(pts = ptsname(m))) {
+		if (m >= 0)
+			close(m);
+		skip();
+	}
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		int tty;
+
+		if (setsid() < 0)
+			_exit(3);
+		if (syslet_obj__open_file(pts, err, sizeof(err)))
+			_exit(4);
+		tty = open("/dev/tty", O_RDWR | O_NOCTTY);
+		_exit(tty >= 0 ? 5 : errno == ENXIO ? 0 : 6);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	close(m);
+	/* 5: the terminal became the child's controlling terminal. */
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
 }
 
 /* Hostile bytes: open_mem either refuses them with a message or yields
@@ -911,10 +982,12 @@ int main(void)
 		cmocka_unit_test(test_sized),
 		cmocka_unit_test(test_symbols),
 		cmocka_unit_test(test_instances),
+		cmocka_unit_test(test_misaligned_result),
 		cmocka_unit_test(test_bind),
 		cmocka_unit_test(test_prefix),
 		cmocka_unit_test(test_bind_sockaddr_in),
 		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_open_file_device),
 		cmocka_unit_test(test_profile),
 		cmocka_unit_test(test_mutations),
 		cmocka_unit_test(test_overflow),

@@ -15,6 +15,8 @@ printf 'syslet spin() { async loop { getppid(); } }\n' >async-$tag.syslet
 printf 'buffer b[1];\nsyslet r() { read(0, b, 1); }\n' >read-$tag.syslet
 printf 'syslet spin(int x) { loop { getppid(); } }\n' >each-$tag.syslet
 printf 'buffer b[1];\nsyslet r(int x) { read(0, b, 1); }\n' >reads-$tag.syslet
+printf 'buffer b[1];\nsyslet r() {\n\tasync getppid();\n\tread(0, b, 1);\n}\n' \
+	>later-$tag.syslet
 
 # The signals this shell started with ignored stay ignored in what it
 # runs (a background job's SIGINT): those cannot be tested here.
@@ -69,6 +71,12 @@ for b in $backends; do
 	grep -q '^read-.*\[0\] read(0,  <unfinished \.\.\.>) = ?$' err &&
 		grep -q '^+++ killed by SIGTERM +++$' err ||
 		{ cat err >&2; fail "$b: the blocked read's tail"; }
+	# Blocked at a later atom than the one where it went async: no event
+	# has entered that call, and its line is still in the tail.
+	run TERM 15 $b later-$tag.syslet --trace
+	expect_eq "$b: the tail of a read blocked after going async" \
+		"later-$tag.syslet:4 [1] read(0,  <unfinished ...>) = ?
++++ killed by SIGTERM +++" "$(tail -2 err)"
 	# Two: the first's line was cut by the second's, so it ends on a
 	# line of its own, as strace's -f ends a process it saw enter.
 	args="1 2"

@@ -119,7 +119,9 @@ expect_eq "-d with -o" 2 "$(status $SYSLETC -d cat.slo -o x.slo)"
 expect_eq "-d with --prefix" 2 "$(status $SYSLETC -d cat.slo --prefix=x)"
 grep -q 'takes the prefix the image records' err.txt || fail "-d --prefix message: $(cat err.txt)"
 expect_eq "-d not an image" 1 "$(status $SYSLETC -d "$ex/cat.syslet")"
-grep -q 'not an ELF file' err.txt || fail "-d of a source: $(cat err.txt)"
+# A source given to -d: what to type instead, as for an image compiled.
+grep -q "^sysletc: $ex/cat.syslet: this is a syslet source, not an image (to list a source: sysletc -S $ex/cat.syslet)\$" err.txt ||
+	fail "-d of a source: $(cat err.txt)"
 
 # The symbol prefix: --prefix, else the output's name up to its first
 # dot made an identifier (the input's for -o - and -S), "a" for stdin.

@@ -1,0 +1,19 @@
+/* stdfds.h: keep descriptors 0, 1 and 2 taken, so that nothing the process opens becomes its standard input, output or error. */
+#ifndef SYSLET_COMMON_STDFDS_H
+#define SYSLET_COMMON_STDFDS_H
+
+/*
+ * A program started with 0, 1 or 2 closed (`prog 2>&-`) gets the lowest
+ * free descriptor for the next file it opens, and everything it then
+ * prints to that standard stream lands in the file: in syslet-run, the
+ * trace and the stop message in a file the syslet opened for writing.
+ * Each closed one is opened on /dev/null against its use (0 for
+ * writing, 1 and 2 for reading, as gnulib's stdopen does), or failing
+ * that as an O_PATH descriptor of "/": the slot is taken and a read of 0
+ * or a write to 1 or 2 still fails with EBADF, as on a closed one, so
+ * that a syslet's write(1, ...) is still reported as failing.  Call it
+ * first in main(), before anything is opened.
+ */
+void common_std_fds(void);
+
+#endif
