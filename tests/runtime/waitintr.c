@@ -1,4 +1,4 @@
-/* waitintr.c: async_wait() returns -1 EINTR when a caught signal arrives while it waits, also in the first wait after a syslet went async (uring: the wait that submits its SQE). */
+/* waitintr.c: async_wait() returns -1 EINTR when a caught signal arrives while it waits, also in the first wait after a syslet went async (uring: the wait that submits its SQE); restarted under SA_RESTART but on uring. */
 #include <pthread.h>
 #include <signal.h>
 #include <time.h>
@@ -13,15 +13,73 @@ static void wi_handler(int sig)
 	wi_caught = 1;
 }
 
-/* The signal comes once the caller surely sleeps in async_wait(). */
+/* The signal comes once the caller surely sleeps in async_wait(); with
+ * @arg, a pipe's writer, a byte follows a little later. */
 static void *wi_kicker(void *arg)
 {
 	struct timespec ts = { 0, 200 * 1000 * 1000 };
 
-	(void)arg;
 	nanosleep(&ts, NULL);
 	syscall(SYS_tgkill, getpid(), wi_tid, SIGUSR1);
+	if (arg) {
+		nanosleep(&ts, NULL);
+		if (write(*(int *)arg, "y", 1) != 1)
+			_exit(RT_FAIL);
+	}
 	return NULL;
+}
+
+/*
+ * With SA_RESTART the kernel restarts the wait, as 2007's
+ * wait_event_interruptible() answered -ERESTARTSYS, and so does emul
+ * (its futex wait is restarted): the call comes back 0 once the
+ * completion is in.  uring's io_uring_enter() is never restarted: EINTR
+ * (syslet(7)).
+ */
+static void wi_restart(struct syslet_uatom **slot)
+{
+	struct rt_pipe_read pr;
+	struct sigaction sa;
+	pthread_t t;
+	long r;
+	int e;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = wi_handler;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGUSR1, &sa, NULL))
+		rt_die("sigaction: %s", strerror(errno));
+	wi_caught = 0;
+	rt_pipe_read_init(&pr);
+	rt_pipe_read_exec(&pr);
+	if (pthread_create(&t, NULL, wi_kicker, &pr.pfd[1]))
+		rt_die("pthread_create");
+	errno = 0;
+	r = sys_async_wait(1);
+	e = errno;
+	pthread_join(t, NULL);
+	if (!strcmp(syslet_backend_name(), "uring")) {
+		rt_check(r == -1 && e == EINTR && wi_caught,
+			 "uring, SA_RESTART: async_wait %ld (%s), handler ran: "
+			 "%d", r, strerror(e), (int)wi_caught);
+		while (!*slot)
+			if (sys_async_wait(1) && errno != EINTR)
+				rt_die("async_wait: %s", strerror(errno));
+	} else {
+		rt_check(r == 0 && wi_caught && *slot == &pr.atom,
+			 "SA_RESTART: async_wait %ld (%s), handler ran: %d, "
+			 "completion %p: the wait is restarted and returns "
+			 "with the completion in", r, strerror(e),
+			 (int)wi_caught, (void *)*slot);
+		while (!*slot)
+			if (sys_async_wait(1) && errno != EINTR)
+				rt_die("async_wait: %s", strerror(errno));
+	}
+	rt_check(*slot == &pr.atom && pr.ret == 1 && pr.c == 'y',
+		 "completion %p ret %ld", (void *)*slot, pr.ret);
+	*slot = NULL;
+	rt_pipe_read_close(&pr);
 }
 
 int main(void)
@@ -65,7 +123,9 @@ int main(void)
 	rt_check(ring[0] == &pr.atom && pr.ret == 1 && pr.c == 'x',
 		 "completion %p ret %ld", (void *)ring[0], pr.ret);
 	ring[0] = NULL;
-	rt_unregister(&ahu);
 	rt_pipe_read_close(&pr);
+	/* The head's index has moved on: the next completion is ring[1]. */
+	wi_restart(&ring[1]);
+	rt_unregister(&ahu);
 	return rt_done("waitintr");
 }
