@@ -725,13 +725,6 @@ static void phase(struct run *r)
 				gate_open(r, (int)i);
 			break;
 		case 3:
-			/* The kernel port keeps at most a ring's worth of
-			 * completions behind taken slots and refuses a new
-			 * chain (EAGAIN) while it does (syslet(7)): not a
-			 * 2007 behaviour, so not asked of it here. */
-			if (m->kept && m->entries <= 1 &&
-			    !strcmp(r->backend, "kernel"))
-				break;
 			if (!m->kept && (no_thread_certain(m) ||
 					 thread_certain(m)))
 				quick(r, true);
