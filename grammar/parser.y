@@ -726,6 +726,63 @@ static int group_expected(yysymbol_kind_t *v, int n)
 	return out;
 }
 
+/*
+ * C habits that the grammar can only call syntax errors: by the first
+ * word of the statement in error, what the language writes instead.
+ * The word is found by scanning back to the statement's start, which a
+ * ';', '{' or '}' in a string or a comment can fool: the note is only
+ * a hint, under the error.
+ */
+static const struct {
+	const char	*word;
+	const char	*hint;
+} c_habits[] = {
+	{ "int", NULL }, { "long", NULL }, { "short", NULL },
+	{ "char", NULL }, { "unsigned", NULL }, { "signed", NULL },
+	{ "size_t", NULL }, { "ssize_t", NULL }, { "void", NULL },
+	{ "static", NULL }, { "struct", NULL },
+	{ "return", "a syslet has no return: 'stop;' ends it" },
+	{ "var", "'var' declares one word each; an array is declared with "
+		 "its element type: 'word NAME[N];' or 'u32 NAME[N];'" },
+};
+
+static void c_habit_note(struct parse_ctx *ctx, const struct ast_loc *loc)
+{
+	size_t at = loc->first_off, start, end;
+	const char *hint;
+
+	if (!ctx->d || at > ctx->len)
+		return;
+	while (at > 0 && !strchr(";{}", ctx->src[at - 1]))
+		at--;
+	while (at < loc->first_off && strchr(" \t\r\n", ctx->src[at]))
+		at++;
+	start = at;
+	while (at < loc->first_off && (ctx->src[at] == '_' ||
+	       ((ctx->src[at] | 0x20) >= 'a' && (ctx->src[at] | 0x20) <= 'z')))
+		at++;
+	end = at;
+	if (end == start)
+		return;
+	for (size_t i = 0; i < sizeof(c_habits) / sizeof(c_habits[0]); i++) {
+		if (strlen(c_habits[i].word) != end - start ||
+		    memcmp(c_habits[i].word, ctx->src + start, end - start))
+			continue;
+		/* 'var' is a habit only before an array's brackets. */
+		if (!strcmp(c_habits[i].word, "var") &&
+		    (loc->first_off >= ctx->len ||
+		     ctx->src[loc->first_off] != '['))
+			return;
+		hint = c_habits[i].hint ? c_habits[i].hint :
+		       "C's types declare nothing here: a variable is "
+		       "'var NAME;' (one word), a byte buffer "
+		       "'buffer NAME[SIZE];', an array 'u32 NAME[N];'";
+		diag_report(ctx->d, DIAG_NOTE, ast_diag_loc(*loc), "%s",
+			    hint);
+		return;
+	}
+}
+
 static int yyreport_syntax_error(const yypcontext_t *yyctx,
 				 yyscan_t scanner, struct parse_ctx *ctx)
 {
@@ -779,6 +836,8 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx,
 	fclose(f);
 	parse_error(ctx, *loc, "%s", msg ? msg : "syntax error");
 	free(msg);
+	if (!ctx->too_many)
+		c_habit_note(ctx, loc);
 	return 0;
 }
 

@@ -303,6 +303,24 @@ static bool describe_set(enum sysconst_set set, int64_t v, struct out *o)
 	}
 }
 
+const char *sysconst_first(enum sysconst_set set)
+{
+	for (size_t i = 0; i < NR_CONSTS; i++)
+		if (table[i].set == set)
+			return table[i].name;
+	return NULL;
+}
+
+enum sysconst_set sysconst_arg_set(const char *call, unsigned int arg)
+{
+	if (!call || arg >= 6)
+		return SC_NONE;
+	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++)
+		if (!strcmp(calls[i].call, call))
+			return (enum sysconst_set)calls[i].set[arg];
+	return SC_NONE;
+}
+
 bool sysconst_describe(const char *call, unsigned int arg, int64_t v,
 		       const int64_t *vals, const bool *known, char *buf,
 		       size_t len)

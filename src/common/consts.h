@@ -59,6 +59,12 @@ const struct sysconst *sysconst_all(size_t *n);
 /* Value of a predefined name (errno names are not in this table). */
 bool sysconst_lookup(const char *name, int64_t *v);
 
+/* The set of names argument `arg` of `call` takes (SC_OPEN for open's
+ * second), SC_NONE for an argument the table does not know. */
+enum sysconst_set sysconst_arg_set(const char *call, unsigned int arg);
+/* The first name of a set in the table (O_RDONLY for SC_OPEN), or NULL. */
+const char *sysconst_first(enum sysconst_set set);
+
 /*
  * How a listing shows argument `arg` of call `call` when it is the
  * constant v: its name(s) into buf ("O_WRONLY|O_CREAT", "0644",

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/consts.h"
 #include "common/systab.h"
 #include "compiler/lower.h"
 #include "syslet.h"
@@ -210,6 +211,43 @@ object:
 			   "would not hold the second (declare 'u32 %s[2];')",
 			   call, outputs[k].elem, s->name, s->elem, s->name,
 			   s->name);
+}
+
+/*
+ * An address where the call takes flags or a number of a known set
+ * (open(path, "r"), as fopen() would have it): the kernel would read the
+ * address as the flags.  fcntl's and setsockopt's arguments named by
+ * the one before them may be pointers, and are left alone.
+ */
+static void check_flags(struct lower *L, const char *call,
+			const struct ast_expr *args)
+{
+	const struct ast_expr *x = args;
+	struct lower_sym *s;
+	enum sysconst_set set;
+	const char *ex;
+
+	for (unsigned int i = 0; x && i < 6; i++, x = x->next) {
+		set = sysconst_arg_set(call, i);
+		if (set == SC_NONE || set == SC_FCNTL_ARG ||
+		    set == SC_SOCKOPT)
+			continue;
+		if (x->kind == AST_NAME) {
+			s = lower_lookup(L, x->name, x->loc);
+			if (s)
+				s->used--;
+			if (!s || (s->kind != LSYM_BUFFER &&
+				   s->kind != LSYM_DATA))
+				continue;
+		} else if (x->kind != AST_STR) {
+			continue;
+		}
+		ex = set == SC_MODE ? "0644" : sysconst_first(set);
+		lower_error(L, x->loc, "'%s' takes a number as its %s argument"
+			    "%s%s%s, not an address: the kernel would read the "
+			    "address as that number", call, ordinal[i],
+			    ex ? " (" : "", ex ? ex : "", ex ? ", ...)" : "");
+	}
 }
 
 /* Why a denied call cannot run inside an atom. */
@@ -426,8 +464,25 @@ static int check_length(struct lower *L, const char *sysname,
 		if (i == sized[k].len)
 			len = a;
 	}
-	if (!buf || !len || lower_eval(L, len, &v) != 1 ||
-	    !object_room(L, buf, &room, &s))
+	if (!buf || !object_room(L, buf, &room, &s))
+		return 0;
+	/* Strings and data are read-only: a string is shared by every
+	 * use of the same text, which a read into it would all change. */
+	if (sized[k].fills && (!s || s->kind == LSYM_DATA)) {
+		if (s)
+			lower_error(L, buf->loc, "'%s' writes into its %s "
+				    "argument, but data '%s' is read-only: "
+				    "declare a buffer", sysname,
+				    ordinal[sized[k].buf], s->name);
+		else
+			lower_error(L, buf->loc, "'%s' writes into its %s "
+				    "argument, but a string is read-only (and "
+				    "shared by every use of the same text): "
+				    "declare a buffer", sysname,
+				    ordinal[sized[k].buf]);
+		return -1;
+	}
+	if (!len || lower_eval(L, len, &v) != 1)
 		return 0;
 	/* The kernel sees the word: -1 is the largest length there is. */
 	n = L->word >= 8 ? (uint64_t)v : (uint64_t)v & 0xffffffffu;
@@ -507,6 +562,7 @@ int lower_call(struct lower *L, const struct ast_expr *e, int ret,
 		}
 	}
 	check_output(L, sysname, args);
+	check_flags(L, sysname, args);
 	for (const struct ast_expr *x = args; x; x = x->next) {
 		int c = lower_operand(L, x);
 

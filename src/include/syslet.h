@@ -13,7 +13,11 @@ struct syslet_uatom {
 	long			*ret_ptr;
 	struct syslet_uatom	*next;
 	unsigned long		*arg_ptr[6];
+#ifdef __cplusplus
+	void			*private_;	/* "private" is a keyword */
+#else
 	void			*private;
+#endif
 };
 
 #define SYSLET_ASYNC			0x00000001UL

@@ -54,10 +54,19 @@ const char *const *syslet_backend_list(void)
 	return backend_names;
 }
 
-static int choose(const char *name)
+/*
+ * @origin names where @name came from when the program did not choose
+ * it (the environment): a name the user never typed must say where it
+ * was set, or the message sends them to the wrong place.
+ */
+static int choose(const char *name, const char *origin)
 {
 	const struct backend *b = NULL;
+	const char *from = origin ? " from " : "";
 	int err;
+
+	if (!origin)
+		origin = "";
 
 	if (!name || !*name || !strcmp(name, "auto")) {
 		/* The first that can run here; the last one always can. */
@@ -76,8 +85,8 @@ static int choose(const char *name)
 		size_t len;
 
 		len = (size_t)snprintf(backend_msg, sizeof(backend_msg),
-				       "unknown syslet backend '%s' (expected ",
-				       name);
+				       "unknown syslet backend '%s'%s%s "
+				       "(expected ", name, from, origin);
 		for (size_t i = 0; n[i] && len < sizeof(backend_msg); i++)
 			len += (size_t)snprintf(backend_msg + len,
 						sizeof(backend_msg) - len,
@@ -89,8 +98,9 @@ static int choose(const char *name)
 	err = b->probe();
 	if (err) {
 		snprintf(backend_msg, sizeof(backend_msg),
-			 "syslet backend '%s' is not available here: %s%s",
-			 b->name, strerror(-err),
+			 "syslet backend '%s'%s%s is not available here: %s%s",
+			 b->name, name && *name ? from : "",
+			 name && *name ? origin : "", strerror(-err),
 			 b == &kernel_backend ?
 				 " (no patched kernel answers)" : "");
 		return err;
@@ -118,7 +128,7 @@ int syslet_set_backend(const char *name)
 	    backend_cur->registered() > 0) {
 		err = -EBUSY;
 	} else {
-		err = choose(name);
+		err = choose(name, NULL);
 		backend_err = err;
 	}
 	pthread_mutex_unlock(&backend_lock);
@@ -133,7 +143,8 @@ int syslet_backend_init(void)
 	if (__atomic_load_n(&backend_cur, __ATOMIC_ACQUIRE))
 		err = 0;
 	else
-		err = backend_err = choose(getenv("SYSLET_BACKEND"));
+		err = backend_err = choose(getenv("SYSLET_BACKEND"),
+					   "SYSLET_BACKEND");
 	pthread_mutex_unlock(&backend_lock);
 	return api_err(err);
 }

@@ -128,10 +128,12 @@ static int native_numbers(struct syslet_obj *obj, char *err, size_t errlen)
 	bool translate = p == SYSTAB_I386_2007 && native == SYSTAB_I386;
 
 	if (img->word_size != sizeof(long) || (p != native && !translate)) {
+		/* What the user can do: compile for the profile that runs. */
 		slio_err(err, errlen,
-			 "image is for the %s ABI profile; this library runs %s",
+			 "image is for the %s ABI profile; this library runs %s "
+			 "(compile the source again with sysletc --target=%s)",
 			 systab_profile_name(p) ? systab_profile_name(p) : "unknown",
-			 systab_profile_name(native));
+			 systab_profile_name(native), systab_profile_name(native));
 		errno = ENOEXEC;
 		return -1;
 	}

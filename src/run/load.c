@@ -1,8 +1,10 @@
 /* load.c: syslet-run's loading: an image file, or a syslet source compiled in memory; the entry to run. */
 #include <config.h>
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "run.h"
 #include "run/input.h"
@@ -51,7 +53,12 @@ struct syslet_obj *srun_load(const char *path, const char *progname,
 		obj = compile(path, buf, len, progname);
 		break;
 	default:
-		fprintf(stderr, "%s: %s: %s\n", progname, path, err);
+		/* sysletc takes "-" for the standard input, which here
+		 * stays the syslet's: say so, and how to read it anyway. */
+		fprintf(stderr, "%s: %s: %s%s\n", progname, path, err,
+			errno == ENOENT && !strcmp(path, "-") ?
+			" (the standard input stays the syslet's; /dev/stdin "
+			"reads the program from it)" : "");
 		return NULL;
 	}
 	free(buf);

@@ -21,10 +21,12 @@ static void usage(FILE *out)
 
 	fprintf(out,
 "Usage: %s [OPTION]... IMAGE|SOURCE [ARG]...\n"
-"Run a syslet image (.slo) or a syslet source, compiled in memory.\n"
+"  or:  %s -i [OPTION]... [IMAGE|SOURCE [ARG]...]\n"
+"Run a syslet image (.slo) or a syslet source, compiled in memory, or\n"
+"work on one in the interactive shell (-i).\n"
 "ARGs bind the entry's parameters in order.\n"
 "\n"
-"  --backend=NAME  ", progname);
+"  --backend=NAME  ", progname, progname);
 	/* The library's list, in the order auto tries them. */
 	fputs("auto (default: the first of", out);
 	for (size_t i = 0, n = 0; b[i]; i++)

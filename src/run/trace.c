@@ -108,6 +108,45 @@ static void prefix(FILE *out, const struct syslet_inst *inst, int tag,
 }
 
 /*
+ * The variable of @inst at @addr, as the listing names it (&n, not
+ * &count.n), or NULL: a scratch cell, or not one of the instance's.
+ * A walk over the named cells, which only a traced umem_add pays.
+ */
+static const char *cell_at(const struct syslet_inst *inst, unsigned long addr)
+{
+	const struct syslet_obj *obj = syslet_inst__obj(inst);
+	size_t i, n = syslet_obj__cell_count(obj);
+
+	for (i = 0; i < n; i++) {
+		const char *name = syslet_obj__cell_name(obj, i);
+		const char *dot;
+
+		if (!name || syslet_inst__cell((struct syslet_inst *)inst,
+					       name) != (unsigned long *)addr)
+			continue;
+		dot = strchr(name, '.');
+		return dot ? dot + 1 : name;
+	}
+	return NULL;
+}
+
+/* umem_add(&n, -1) where the listing says so, instead of the address
+ * strace would print: the trace knows the image's names.  False when
+ * the cell has none. */
+static bool print_umem_add(FILE *out, const struct syslet_inst *inst,
+			   const struct syslet_event *ev)
+{
+	long umem = syslet_sysno(SYSLET_CALL_UMEM_ADD);
+	const char *name;
+
+	if (!inst || umem < 0 || ev->nr != (unsigned long)umem ||
+	    ev->nargs < 2 || !(name = cell_at(inst, ev->args[0])))
+		return false;
+	fprintf(out, "umem_add(&%s, %ld)", name, (long)ev->args[1]);
+	return true;
+}
+
+/*
  * One line for @ev, or the part of it @part says (syslet_print_call(3));
  * the prefix only where the line starts.  @dt: -T's time, or negative.
  */
@@ -127,7 +166,8 @@ static void line(FILE *out, const struct syslet_inst *inst, int tag,
 	}
 	/* The call the atom made: its number as fetched, whatever the
 	 * debug records say it was compiled as. */
-	syslet_print_call(out, ev, part);
+	if (part != SYSLET_PRINT_WHOLE || !print_umem_add(out, inst, ev))
+		syslet_print_call(out, ev, part);
 	if (part == SYSLET_PRINT_ENTER)
 		return;
 	srun_format_result(res, sizeof(res), ev->ret, srun_is_call(ev->nr));

@@ -19,6 +19,9 @@ expect() {
 $SYSLET_RUN --help >"$tmpdir/help" || fail "--help failed"
 grep -q '^Usage: ' "$tmpdir/help" || fail "--help prints no usage"
 grep -q -- '--each' "$tmpdir/help" || fail "--help does not list --each"
+# The shell's form of the command, as the SYNOPSIS has it.
+grep -q '^  or:  syslet-run -i \[OPTION\]\.\.\. \[IMAGE|SOURCE \[ARG\]\.\.\.\]$' \
+	"$tmpdir/help" || fail "--help shows no usage of -i"
 $SYSLET_RUN --version | grep -q '^syslet-run ' || fail "--version"
 
 expect 2 'no image or source given' $SYSLET_RUN
@@ -36,8 +39,6 @@ expect 2 'backend' $SYSLET_RUN --backend=nonesuch "$src/cat.syslet" x
 expect 2 'nothere.slo: No such file or directory' $SYSLET_RUN "$tmpdir/nothere.slo"
 mkdir "$tmpdir/adir"
 expect 2 'adir: Is a directory$' $SYSLET_RUN "$tmpdir/adir"
-# "-" is a file to syslet-run: its standard input is the program's.
-expect 2 '^syslet-run: -: No such file or directory$' $SYSLET_RUN -
 # Over the bounds (sparse files): an image may be 1 GiB, a source 64 MiB;
 # the first byte tells which (0x7f: ELF).
 printf '\177ELF' >"$tmpdir/big.slo"
@@ -118,6 +119,21 @@ if [ "$(getconf LONG_BIT 2>/dev/null)" = 64 ]; then
 	[ "$(wc -l <"$tmpdir/err")" = 1 ] || { cat "$tmpdir/err" >&2
 		fail "a huge --ring: more than one message"; }
 fi
+
+# "-" is a file name (the standard input stays the syslet's): the message
+# says so, and how to read a program from the standard input.
+expect 2 "^syslet-run: -: No such file or directory \\(the standard input stays the syslet's; /dev/stdin reads the program from it\\)\$" \
+	$SYSLET_RUN - </dev/null
+$SYSLETC -o - "$src/cat.syslet" | $SYSLET_RUN /dev/stdin "$src/hello.txt" \
+	>"$tmpdir/out" || fail "an image read from /dev/stdin"
+cmp -s "$src/hello.txt" "$tmpdir/out" || fail "the image from /dev/stdin"
+
+# A backend named by the environment: the message says so, since the
+# user may not know the variable is set.
+expect 2 "^syslet-run: unknown syslet backend 'foo' from SYSLET_BACKEND \\(expected auto" \
+	env SYSLET_BACKEND=foo $SYSLET_RUN "$src/cat.syslet" /dev/null
+expect 2 "^syslet-run: unknown syslet backend 'foo' \\(expected auto" \
+	$SYSLET_RUN --backend=foo "$src/cat.syslet" /dev/null
 
 # The options of a run alone mean nothing to the shell: refused, with
 # what it takes, before anything is read (they were dropped in silence).

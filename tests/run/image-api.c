@@ -550,7 +550,8 @@ static void test_profile(void **state)
 	if (systab_native_profile() == SYSTAB_X86_64) {
 		assert_null(obj);
 		assert_string_equal(err,
-			"image is for the i386-2007 ABI profile; this library runs x86_64");
+			"image is for the i386-2007 ABI profile; this library runs x86_64 "
+			"(compile the source again with sysletc --target=x86_64)");
 	} else {
 		/* The seeds' numbering is translated on today's i386. */
 		assert_non_null(obj);

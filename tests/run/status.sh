@@ -36,6 +36,12 @@ grep -q 'umem_add(.*) = -1 <' "$tmpdir/err" || { cat "$tmpdir/err" >&2;
 	fail "m: no 'umem_add(...) = -1' trace line"; }
 ! grep -q 'EPERM' "$tmpdir/err" || fail "m: -1 named as EPERM"
 
+# syslet(5), stop: a stop after a message ends at the write, which
+# succeeded (status 0); right after the failed call's test, at the call.
+run msg 'syslet m(str p) { var fd; fd = open(p, O_RDONLY); if (fd < 0) { write(2, "no file\n", 8); stop; } close(fd); }' \
+	"$tmpdir/nothere"
+expect_eq "a stop after a message: status" "0 no file" "$status $(cat "$tmpdir/err")"
+
 # A call that fails and ends the chain: status 1, the errno, the line.
 run open 'syslet o(str p) { var fd; fd = open(p, O_RDONLY); if (fd < 0) stop; close(fd); }' \
 	"$tmpdir/nothere"
