@@ -535,7 +535,9 @@ static int kt_case_task_work(void)
 /*
  * A process with a parked pool (@chain 0), or running a chain of 50
  * async 20 ms sleeps (@chain 1), which must run to its end whatever
- * stops or freezes it meanwhile: exit status 0 if it did.
+ * stops or freezes it meanwhile: exit status 0 if it did; or running
+ * an endless async chain of atoms that make no call, their number past
+ * the table (@chain 2), whose worker must stop and freeze all the same.
  */
 static int kt_pool_process(int chain, int ready)
 {
@@ -548,7 +550,12 @@ static int kt_pool_process(int chain, int ready)
 	/* Twice: a pool thread parks (see kt_pool_ready()). */
 	if (kt_register(8, -1UL) || kt_async_getpid() || kt_async_getpid())
 		return 10;
-	if (chain) {
+	if (chain == 2) {
+		kt_atom(&kt_a[0], SYSLET_ASYNC, 99999, &cret, &kt_a[0], NULL,
+			NULL, NULL, NULL);
+		if (K_EXEC(&kt_a[0]) != 0)
+			return 11;
+	} else if (chain) {
 		tsp = (unsigned long)&ts;
 		cntp = (unsigned long)&cnt;
 		kt_atom(&kt_a[0], SYSLET_ASYNC, KT_SLEEP, &sret, &kt_a[1], &clk,
@@ -560,7 +567,7 @@ static int kt_pool_process(int chain, int ready)
 	}
 	if (write(ready, "r", 1) != 1)
 		return 12;
-	if (!chain)
+	if (chain != 1)
 		for (;;)
 			pause();
 	c = kt_pop_ms(20000);
@@ -637,7 +644,7 @@ static int kt_stop_cont(int chain)
 		kt_note("SIGCONT: waitpid(WCONTINUED) reported nothing");
 		return kt_kill_reap(pid, 0);
 	}
-	if (!chain)
+	if (chain != 1)
 		return kt_kill_reap(pid, 1);
 	if (kt_waitpid_ms(pid, &st, 0, 25000) != pid) {
 		kt_note("the chain did not end");
@@ -657,6 +664,11 @@ static int kt_case_stop_parked(void)
 static int kt_case_stop_chain(void)
 {
 	return kt_stop_cont(1);
+}
+
+static int kt_case_stop_endless(void)
+{
+	return kt_stop_cont(2);
 }
 
 /* Attach to every thread, as a debugger does, and detach. */
@@ -753,7 +765,7 @@ static int kt_freeze(int chain)
 		kt_note("the cgroup did not report frozen within 10 s");
 	ok = ok && kt_cg_write(dir, "cgroup.freeze", "0") == 0 &&
 	     kt_cg_frozen(dir, 0, 10000);
-	if (ok && chain) {
+	if (ok && chain == 1) {
 		if (kt_waitpid_ms(pid, &st, 0, 25000) != pid) {
 			kt_note("the chain did not end");
 			ok = 0;
@@ -779,6 +791,11 @@ static int kt_case_freeze_parked(void)
 static int kt_case_freeze_chain(void)
 {
 	return kt_freeze(1);
+}
+
+static int kt_case_freeze_endless(void)
+{
+	return kt_freeze(2);
 }
 
 /* ---- 6. the TID moves with the context ----------------------------- */
@@ -1255,10 +1272,14 @@ static const struct kt_case kt_cases[] = {
 	{ "job control: SIGSTOP/SIGCONT with a pool parked", kt_case_stop_parked, 40 },
 	{ "job control: SIGSTOP/SIGCONT while a chain runs, which runs to its end",
 	  kt_case_stop_chain, 60 },
+	{ "job control: SIGSTOP/SIGCONT while an endless chain of atoms past the table runs",
+	  kt_case_stop_endless, 40 },
 	{ "ptrace: attach to every thread of a process with a pool", kt_case_ptrace_attach, 40 },
 	{ "freezer: cgroup.freeze with a pool parked", kt_case_freeze_parked, 40 },
 	{ "freezer: cgroup.freeze while a chain runs, which runs to its end",
 	  kt_case_freeze_chain, 60 },
+	{ "freezer: cgroup.freeze while an endless chain of atoms past the table runs",
+	  kt_case_freeze_endless, 40 },
 	{ "results: umem_add sums of -512..-516 are values, stored once, in the caller and in a worker",
 	  kt_case_restart_values },
 	{ "tid: gettid(), raise(), tgkill() and sched_getaffinity() by TID across hand-offs and after unregister",
