@@ -109,12 +109,20 @@ int main(void)
 
 	r = try_register(m, 8 * sizeof(void *));
 	rt_check(r == 0, "a writable ring: %s", strerror((int)-r));
-	r = try_register(m + pg, 8 * sizeof(void *));
-	rt_check(r == -ENOMEM, "an unmapped ring: %s; 2007 gives mlock's "
-		 "ENOMEM", strerror((int)-r));
-	r = try_register(m + pg - 4 * sizeof(void *), 8 * sizeof(void *));
-	rt_check(r == -ENOMEM, "a ring running into an unmapped page: %s; "
-		 "2007 gives mlock's ENOMEM", strerror((int)-r));
+	/* Unless something mapped the hole since (a sanitizer's allocator
+	 * may): msync() says ENOMEM for an unmapped page. */
+	if (msync(m + pg, (size_t)pg, MS_ASYNC) == 0) {
+		printf("ringmem: the hole was mapped again: unmapped rings "
+		       "not checked\n");
+	} else {
+		r = try_register(m + pg, 8 * sizeof(void *));
+		rt_check(r == -ENOMEM, "an unmapped ring: %s; 2007 gives "
+			 "mlock's ENOMEM", strerror((int)-r));
+		r = try_register(m + pg - 4 * sizeof(void *),
+				 8 * sizeof(void *));
+		rt_check(r == -ENOMEM, "a ring running into an unmapped page: "
+			 "%s; 2007 gives mlock's ENOMEM", strerror((int)-r));
+	}
 	r = try_register(m + 2 * pg, 8 * sizeof(void *));
 	rt_check(r == -ENOMEM, "a PROT_NONE ring: %s; mlock gives ENOMEM",
 		 strerror((int)-r));
