@@ -2,10 +2,10 @@
 # cplusplus.sh: a C++ program includes <libsyslet.h>, <syslet-compat.h> and a header of sysletc -H, links with the image and the library, and runs the image's syslet (syslet.h's struct field "private" is a C++ keyword).
 . "$top_srcdir/tests/lib/harness.sh"
 : "${CXX:=c++}"
+command -v "$CXX" >/dev/null 2>&1 || skip "no C++ compiler ($CXX)"
 # A sanitizer build's library needs the sanitizers' run time first in
 # the program (ASan refuses to start otherwise).
 [ -z "${SYSLET_SANITIZE:-}" ] || CXX="$CXX -fsanitize=$SYSLET_SANITIZE"
-command -v "$CXX" >/dev/null 2>&1 || skip "no C++ compiler ($CXX)"
 cd "$tmpdir" || exit 99
 printf 'buffer b[8];\nsyslet hi() {\n\twrite(1, "hi from C++\\n", 12);\n}\n' >hi.syslet
 $SYSLETC -H hi.h -o hi.slo hi.syslet || fail "sysletc -H"
