@@ -693,9 +693,28 @@ static void driver_ctx(struct ur_ctx *d, struct ur_head *ah,
 
 static void resume(struct ur_ctx *c, struct ur_sl *sl, bool have_ret,
 		   long ret);
-static bool probe_redo(const struct ur_head *ah, const struct ur_sl *sl);
+static long redo_of(const struct ur_head *ah, const struct ur_sl *sl,
+		    long ret);
+static bool redo_call(struct ur_ctx *c, struct ur_sl *sl, long redo,
+		      long *ret);
 static void submit(struct ur_head *ah);
 static void step(struct ur_ctx *c);
+
+/*
+ * What is prepared goes to the kernel now, and what completed is taken
+ * as the driver takes it, in a context of its own: whether a chain that
+ * ran there ended on a signal (now pending in this thread).
+ */
+static bool drive_now(struct ur_ctx *c)
+{
+	struct ur_ctx d;
+
+	driver_ctx(&d, c->ah, &c->user_mask);
+	submit(c->ah);
+	step(&d);
+	emul_stats_flush(&d.st);
+	return d.sig_ended;
+}
 
 /*
  * async_exec() of one syslet, its atom @sl prepared for the ring: the
@@ -710,15 +729,9 @@ static void step(struct ur_ctx *c);
  */
 static bool probe_ring(struct ur_ctx *c, struct ur_sl *sl, bool *sig)
 {
-	struct ur_ctx d;
-
 	sl->probing = true;
 	sl->probed = false;
-	driver_ctx(&d, c->ah, &c->user_mask);
-	submit(c->ah);
-	step(&d);
-	emul_stats_flush(&d.st);
-	*sig = d.sig_ended;
+	*sig = drive_now(c);
 	sl->probing = false;
 	return sl->probed;
 }
@@ -738,6 +751,7 @@ static bool exec_probe(struct ur_ctx *c, struct ur_sl **slp,
 	struct ur_head *ah = c->ah;
 	struct ur_sl *sl = sl_get(ah);
 	struct ur_ctx d;
+	long redo = -1, res;
 
 	sl->k = *k;
 	sl->u = u;
@@ -748,21 +762,22 @@ static bool exec_probe(struct ur_ctx *c, struct ur_sl **slp,
 	ah->unsubmitted++;
 	/* In place from here: signals wait. */
 	inline_mask(c);
-	if (probe_ring(c, sl, sig) && !probe_redo(ah, sl)) {
+	if (probe_ring(c, sl, sig) && (redo = redo_of(ah, sl, sl->ret)) < 0) {
 		*ret = sl->ret;
 		fd_learn(k, op, a, *ret);
 		sl_put(ah, sl);
 		return true;
 	}
-	/* In flight, or io_uring's answer is not the call's (probe_redo():
-	 * resume() has a worker make it): async. */
+	/* In flight, or io_uring's answer is not the call's (redo_of()):
+	 * async, a worker making the call. */
 	sl->handoff = true;
 	*slp = sl;
 	went_async(c, sl);
 	interp_unfinished(u, a);
-	if (sl->probed) {
+	if (redo >= 0) {
 		driver_ctx(&d, ah, &c->user_mask);
-		resume(&d, sl, true, sl->ret);
+		if (!redo_call(&d, sl, redo, &res))
+			resume(&d, sl, true, res);
 		emul_stats_flush(&d.st);
 	}
 	return false;
@@ -1118,14 +1133,32 @@ static long open_redo(const struct ur_head *ah, const struct ur_sl *sl,
 	return emul_open_waits((int)ret, flags) ? ret + 1 : -1;
 }
 
-/* io_uring's result sl->ret is not the call's: a write that ended early
- * or an open that did not wait (resume() has a worker finish it). */
-static bool probe_redo(const struct ur_head *ah, const struct ur_sl *sl)
+/*
+ * Whether io_uring's answer @ret for @sl's call is not the call's: a
+ * write to a pipe or socket it ended early, where the blocking call goes
+ * on (what was written), or an open that did not wait where open(2)
+ * does (open_redo()); what a worker starts from, else -1.
+ */
+static long redo_of(const struct ur_head *ah, const struct ur_sl *sl,
+		    long ret)
 {
-	long ret = sl->ret;
+	if (ret > 0 && (unsigned long)ret < uring_op_whole(sl->op, &sl->a))
+		return ret;
+	return open_redo(ah, sl, ret);
+}
 
-	return (ret > 0 && (unsigned long)ret < uring_op_whole(sl->op, &sl->a)) ||
-	       open_redo(ah, sl, ret) >= 0;
+/* A worker makes @sl's call, from @redo (redo_of()): true; or, with no
+ * worker, the driver makes it, *ret its result. */
+static bool redo_call(struct ur_ctx *c, struct ur_sl *sl, long redo,
+		      long *ret)
+{
+	sl->pol = emul_prof->policy[sl->a.nr] & EMUL_P_MASK;
+	sl->partial = redo;
+	sl->op = 0;
+	if (worker_queue(c->ah, sl, false))
+		return true;
+	*ret = emul_block_call(&sl->a, (enum emul_policy)sl->pol, redo);
+	return false;
 }
 
 /* The driver goes on with @sl after its atom finished with @ret (or, for
@@ -1135,24 +1168,13 @@ static void resume(struct ur_ctx *c, struct ur_sl *sl, bool have_ret,
 {
 	struct syslet_uatom *u = sl->u, *last = u, *next;
 	unsigned long lflags = sl->last_flags;
-	long err = 0, redo = -1;
+	long err = 0, redo;
 
-	if (have_ret && sl->op &&
-	    ((ret > 0 && (unsigned long)ret < uring_op_whole(sl->op, &sl->a)) ||
-	     (redo = open_redo(c->ah, sl, ret)) >= 0)) {
-		/* io_uring ended a write to a pipe or socket early where
-		 * the blocking call goes on: a worker writes the rest.  Or
-		 * its open did not wait where open(2) does: a worker makes
-		 * the call, or waits for the FIFO's writer. */
-		if (redo >= 0)
-			ret = redo;
-		sl->pol = emul_prof->policy[sl->a.nr] & EMUL_P_MASK;
-		sl->partial = ret;
-		sl->op = 0;
-		if (worker_queue(c->ah, sl, false))
-			return;
-		ret = emul_block_call(&sl->a, (enum emul_policy)sl->pol, ret);
-	}
+	/* io_uring's answer is not the call's: a worker writes the rest,
+	 * makes the open again or waits for the FIFO's writer. */
+	if (have_ret && sl->op && (redo = redo_of(c->ah, sl, ret)) >= 0 &&
+	    redo_call(c, sl, redo, &ret))
+		return;
 	if (have_ret) {
 		enum syslet_end end;
 		bool stored;
@@ -1674,13 +1696,7 @@ static struct syslet_uatom *ur_exec(struct syslet_uatom *atom, long *err)
  */
 static void batch_drive(struct ur_ctx *c)
 {
-	struct ur_ctx d;
-
-	driver_ctx(&d, c->ah, &c->user_mask);
-	submit(c->ah);
-	step(&d);
-	emul_stats_flush(&d.st);
-	if (d.sig_ended)
+	if (drive_now(c))
 		c->sig_ended = true;
 }
 
