@@ -63,6 +63,9 @@ static bool lay_out(struct syslet_inst *inst, const int *parts, int n,
 				(uint64_t)img->nr_atoms * sizeof(long) :
 				img->size[s];
 
+		/* Not the instance's: one copy for all (part_at()). */
+		if (s == SLO_SEC_RODATA && inst->obj->ro)
+			continue;
 		*at = round_up(*at, al);
 		if (size > SIZE_MAX / 2 || *at > SIZE_MAX / 2 - size)
 			return false;
@@ -126,14 +129,9 @@ static unsigned char *part_at(const struct syslet_inst *inst, int s)
 struct syslet_inst *syslet_obj__instantiate(const struct syslet_obj *obj,
 					    char *err, size_t errlen)
 {
-	static const int all[] = { SLO_SEC_ATOMS, SLIO_PART_RESULTS,
-				   SLO_SEC_CELLS, SLO_SEC_RODATA, SLO_SEC_BSS };
-	/* With the rodata shared, the instance holds the rest. */
-	static const int own[] = { SLO_SEC_ATOMS, SLIO_PART_RESULTS,
-				   SLO_SEC_CELLS, SLO_SEC_BSS };
-	const int *parts = obj->ro ? own : all;
-	size_t nparts = obj->ro ? sizeof(own) / sizeof(own[0]) :
-				  sizeof(all) / sizeof(all[0]);
+	static const int parts[] = { SLO_SEC_ATOMS, SLIO_PART_RESULTS,
+				     SLO_SEC_CELLS, SLO_SEC_RODATA,
+				     SLO_SEC_BSS };
 	const struct slo_image *img = obj->img;
 	size_t page = slio_page_size(), end = 0, align = 0, shift;
 	struct syslet_inst *inst;
@@ -145,13 +143,13 @@ struct syslet_inst *syslet_obj__instantiate(const struct syslet_obj *obj,
 	inst->strs = calloc(obj->nr_entries + 1, sizeof(*inst->strs));
 	if (!inst->strs)
 		goto nomem;
-	if (!lay_out(inst, parts, (int)nparts, &end, &align) ||
-	    end > SIZE_MAX / 2)
+	if (!lay_out(inst, parts, sizeof(parts) / sizeof(parts[0]), &end,
+		     &align) || end > SIZE_MAX / 2)
 		goto nomem;
 	/* The last buffer ends where the guard page begins. */
 	inst->size = round_up(end ? end : 1, page);
 	shift = (inst->size - end) & ~(align - 1);
-	for (size_t i = 0; i < nparts; i++)
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
 		inst->off[parts[i]] += shift;
 	inst->base = slio_slot_get(inst->size, &inst->slab);
 	if (!inst->base) {
