@@ -43,7 +43,7 @@ EXTRA_DIST += tests/image/valgrind.sh
 # Every input the image fuzzer found, replayed by make check: the target
 # above built as a plain program (tests/image/corpus/README).
 check_PROGRAMS += tests/image/read-fuzz
-tests_image_read_fuzz_SOURCES = tests/image/read-fuzz.c
+tests_image_read_fuzz_SOURCES = tests/image/read-fuzz.c tests/image/fuzz-replay.h
 tests_image_read_fuzz_LDADD = src/image/libimage.la src/common/libcommon.la \
 	$(LIBELF_LIBS)
 TESTS += tests/image/replay.sh
@@ -55,7 +55,7 @@ EXTRA_DIST += tests/image/replay.sh tests/image/corpus/README \
 # on it, seeded with the examples and tests/image/obj-corpus/, finds in
 # tests/image/obj-corpus-run/.
 check_PROGRAMS += tests/image/obj-fuzz
-tests_image_obj_fuzz_SOURCES = tests/image/obj-fuzz.c
+tests_image_obj_fuzz_SOURCES = tests/image/obj-fuzz.c tests/image/fuzz-replay.h
 tests_image_obj_fuzz_LDADD = src/lib/libsyslet.la
 TESTS += tests/image/obj-replay.sh
 EXTRA_DIST += tests/image/obj-replay.sh tests/image/obj-corpus/README \

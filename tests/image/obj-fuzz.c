@@ -126,27 +126,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 #ifndef SYSLET_LIBFUZZER
 /* Built without libFuzzer: replays the files it is given (make check). */
-int main(int argc, char **argv)
-{
-	int rc = 0;
-
-	for (int i = 1; i < argc; i++) {
-		FILE *f = fopen(argv[i], "rb");
-		uint8_t *buf = malloc(1 << 16);
-		size_t len;
-
-		if (!f || !buf) {
-			perror(argv[i]);
-			rc = 1;
-		} else {
-			len = fread(buf, 1, 1 << 16, f);
-			LLVMFuzzerTestOneInput(buf, len);
-		}
-		if (f)
-			fclose(f);
-		free(buf);
-	}
-	printf("%d inputs replayed\n", argc - 1);
-	return rc;
-}
+#include "fuzz-replay.h"
 #endif
