@@ -1,9 +1,11 @@
-/* stdfds.c: open the standard descriptors a program was started without (see stdfds.h). */
+/* stdfds.c: open the standard descriptors a program was started without, and check the standard output at the end (see stdfds.h). */
 #define _GNU_SOURCE	/* O_PATH */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "common/stdfds.h"
@@ -23,4 +25,17 @@ void common_std_fds(void)
 		if (nfd > fd)
 			close(nfd);
 	}
+}
+
+int common_flush_stdout(const char *prog)
+{
+	/* An earlier write's errno is gone: then say only that one failed. */
+	int e = fflush(stdout) ? errno : 0;
+
+	if (e || ferror(stdout)) {
+		fprintf(stderr, "%s: standard output: %s\n", prog,
+			e ? strerror(e) : "write error");
+		return -1;
+	}
+	return 0;
 }

@@ -1,4 +1,4 @@
-/* stdfds.h: keep descriptors 0, 1 and 2 taken, so that nothing the process opens becomes its standard input, output or error. */
+/* stdfds.h: the standard descriptors: keep 0, 1 and 2 taken, so that nothing the process opens becomes its standard input, output or error, and tell whether the standard output got everything written to it. */
 #ifndef SYSLET_COMMON_STDFDS_H
 #define SYSLET_COMMON_STDFDS_H
 
@@ -15,5 +15,12 @@
  * first in main(), before anything is opened.
  */
 void common_std_fds(void);
+
+/*
+ * Flush the standard output and say whether everything written to it got
+ * out (a full device, a closed pipe): 0, or -1 after a message on the
+ * standard error, "PROG: standard output: REASON".
+ */
+int common_flush_stdout(const char *prog);
 
 #endif

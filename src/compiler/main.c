@@ -12,6 +12,7 @@
 
 #include "common/outfile.h"
 #include "common/readfile.h"
+#include "common/stdfds.h"
 #include "common/systab.h"
 #include "compiler/compiler.h"
 
@@ -391,15 +392,7 @@ static int write_header_file(const struct slo_image *img, const char *path)
 
 static int flush_stdout(void)
 {
-	/* An earlier write's errno is gone: then say only that one failed. */
-	int e = fflush(stdout) ? errno : 0;
-
-	if (e || ferror(stdout)) {
-		fprintf(stderr, "%s: standard output: %s\n", prog,
-			e ? strerror(e) : "write error");
-		return 1;
-	}
-	return 0;
+	return common_flush_stdout(prog) ? 1 : 0;
 }
 
 /* Whether the file a name gives (not the standard input, which was

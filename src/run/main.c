@@ -79,15 +79,7 @@ static int parse_count(const char *opt, const char *s, long *out)
 /* What --help and --version printed must have got out (>/dev/full). */
 static int stdout_status(void)
 {
-	/* An earlier write's errno is gone: then say only that one failed. */
-	int e = fflush(stdout) ? errno : 0;
-
-	if (e || ferror(stdout)) {
-		fprintf(stderr, "%s: standard output: %s\n", progname,
-			e ? strerror(e) : "write error");
-		return SRUN_USAGE;
-	}
-	return 0;
+	return common_flush_stdout(progname) ? SRUN_USAGE : 0;
 }
 
 enum { OPT_BACKEND = 256, OPT_THREADS, OPT_RING, OPT_TRACE, OPT_STATS,
