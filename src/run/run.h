@@ -80,6 +80,10 @@ long srun_result(const struct syslet_inst *inst,
  * call whose result is an errno.  The result in *res. */
 bool srun_failed(const struct syslet_inst *inst,
 		 const struct syslet_uatom *atom, long *res);
+/* Copy @len bytes at @addr, read through the kernel: false, and no
+ * fault, where they are not all readable (an atom or the shell's set
+ * may point anywhere). */
+bool srun_peek(void *dst, const void *addr, size_t len);
 
 /* Completions and trace events name only an atom: the instance it
  * belongs to is found by address, among the spans of atom arrays. */

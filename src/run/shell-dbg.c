@@ -6,8 +6,6 @@
 #include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/uio.h>
-#include <unistd.h>
 
 #include "run/run.h"
 #include "run/shell-exec.h"
@@ -806,11 +804,7 @@ static int shl_param_type(const struct shl_dbg *d, const char *name)
 /* A set cell may point anywhere: read through the kernel. */
 static bool shl_peek(void *dst, unsigned long addr, size_t len)
 {
-	struct iovec local = { dst, len };
-	struct iovec remote = { (void *)addr, len };
-
-	return addr && process_vm_readv(getpid(), &local, 1, &remote, 1, 0) ==
-		       (ssize_t)len;
+	return srun_peek(dst, (const void *)addr, len);
 }
 
 /*

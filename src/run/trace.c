@@ -335,15 +335,13 @@ static const char *sig_name(int sig, char *buf, size_t len)
 	return buf;
 }
 
-/* Reads through the kernel: an atom may have rewritten its argument
- * pointers, and the tail must not fault the dying process. */
-static bool peek_word(unsigned long *dst, const void *addr)
+bool srun_peek(void *dst, const void *addr, size_t len)
 {
-	struct iovec local = { dst, sizeof(*dst) };
-	struct iovec remote = { (void *)addr, sizeof(*dst) };
+	struct iovec local = { dst, len };
+	struct iovec remote = { (void *)addr, len };
 
 	return addr && process_vm_readv(getpid(), &local, 1, &remote, 1, 0) ==
-		       (ssize_t)sizeof(*dst);
+		       (ssize_t)len;
 }
 
 /*
@@ -363,8 +361,12 @@ static bool current_call(const struct slot *s, struct syslet_event *ev)
 	ev->flags = a->flags;
 	ev->nr = a->nr;
 	ev->end = SYSLET_END_UNFINISHED;
+	/* Read through the kernel: an atom may have rewritten its
+	 * argument pointers, and the tail must not fault the dying
+	 * process. */
 	while (ev->nargs < 6 && a->arg_ptr[ev->nargs] &&
-	       peek_word(&ev->args[ev->nargs], a->arg_ptr[ev->nargs]))
+	       srun_peek(&ev->args[ev->nargs], a->arg_ptr[ev->nargs],
+			 sizeof(ev->args[0])))
 		ev->nargs++;
 	return true;
 }
