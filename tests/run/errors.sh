@@ -149,8 +149,8 @@ printf 'syslet broken() {\n\tfrobnicate(1);\n}\n' >"$tmpdir/broken.syslet"
 expect 2 'broken\.syslet:2:[0-9]+: error: ' $SYSLET_RUN "$tmpdir/broken.syslet"
 
 # A syslet that stops on an error: status 1 and the stop report.
-expect 1 "cat stopped at atom 0 \\(.*cat\\.syslet:[0-9]+: .*open.*\\): -2 ENOENT\$" \
+expect 1 "cat stopped at atom 0 \\(.*cat\\.syslet:[0-9]+: .*open.*\\): open\\(\".*/nothere\", O_RDONLY\\) = -2 ENOENT\$" \
 	$SYSLET_RUN "$src/cat.syslet" "$tmpdir/nothere"
-expect 1 "cat stopped at atom 0 .*: -2 ENOENT\$" \
+expect 1 "cat stopped at atom 0 .*: open\\(.*\\) = -2 ENOENT\$" \
 	$SYSLET_RUN "$tmpdir/cat.slo" "$tmpdir/nothere"
 exit 0

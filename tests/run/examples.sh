@@ -31,7 +31,7 @@ cmp -s "$tmpdir/big" "$tmpdir/out" || fail "cat: output differs"
 run 0 $SYSLET_RUN "$ex/cat.syslet" /dev/null
 [ -s "$tmpdir/out" ] && fail "cat /dev/null printed something"
 run 1 $SYSLET_RUN "$ex/cat.syslet" "$tmpdir/none"
-grep -q 'cat stopped at atom 0 (.*cat\.syslet:[0-9]*: fd = open(path, O_RDONLY)): -2 ENOENT$' \
+grep -q "cat stopped at atom 0 (.*cat\\.syslet:[0-9]*: fd = open(path, O_RDONLY)): open(\"$tmpdir/none\", O_RDONLY) = -2 ENOENT\$" \
 	"$tmpdir/err" || { cat "$tmpdir/err" >&2; fail "cat: stop report"; }
 
 # copy: a copy, then the errors of either side.
