@@ -10,7 +10,7 @@ runtime_tests = tests/runtime/args tests/runtime/fault tests/runtime/stop \
 	tests/runtime/eintr tests/runtime/sigkinds tests/runtime/faultown \
 	tests/runtime/nowait tests/runtime/inject \
 	tests/runtime/waitintr tests/runtime/batch tests/runtime/fifo \
-	tests/runtime/ringmem
+	tests/runtime/ringmem tests/runtime/parked
 check_PROGRAMS += $(runtime_tests)
 TESTS += $(runtime_tests)
 noinst_HEADERS += tests/runtime/helpers.h
@@ -42,6 +42,7 @@ tests_runtime_waitintr_LDADD = $(runtime_ldadd)
 tests_runtime_fifo_LDADD = $(runtime_ldadd)
 tests_runtime_batch_LDADD = $(runtime_ldadd)
 tests_runtime_ringmem_LDADD = $(runtime_ldadd)
+tests_runtime_parked_LDADD = $(runtime_ldadd)
 # The library's conventions (libsyslet(3) CONVENTIONS), on any backend.
 check_PROGRAMS += tests/runtime/api
 TESTS += tests/runtime/api
