@@ -106,6 +106,11 @@ unsigned long *shl_imm_cell(struct shell *sh, const char *name)
 	return v && !v->object ? &v->value : NULL;
 }
 
+bool shl_imm_is_const(struct shell *sh, const char *name)
+{
+	return shl_map_get(&sh->imm->const_ix, name, NULL);
+}
+
 unsigned char *shl_imm_object(struct shell *sh, const char *name,
 			      size_t *size)
 {
@@ -806,7 +811,7 @@ static void shl_value_note(struct shell *sh, const char *text)
 	name = strndup(s, len);
 	if (!name)
 		abort();
-	if (shl_map_get(&sh->imm->const_ix, name, NULL))
+	if (shl_imm_is_const(sh, name))
 		fprintf(sh->err, "%s:1:%zu: note: '%s' is a constant; info "
 			"lists its declaration\n", SHL_INPUT, lead + 1, name);
 	else
