@@ -164,19 +164,20 @@ static long ur_close_nr, ur_dup2_nr, ur_dup3_nr, ur_close_range_nr;
  * task: it must not drive its parent's ring.  Its copies of the engine's
  * descriptors are closed (the parent's ring is unaffected); the head's
  * memory stays, as nothing in the child may free what the parent's
- * threads were using.
+ * threads were using.  The heads of the parent's other threads are not
+ * the child's either: it has none left.
  */
 static void ur_atfork_child(void)
 {
 	struct ur_head *ah = ur_cur;
 
+	__atomic_store_n(&ur_heads, 0, __ATOMIC_RELAXED);
 	if (!ah)
 		return;
 	close(ah->ring.ring_fd);
 	if (ah->efd >= 0)
 		close(ah->efd);
 	ur_cur = NULL;
-	__atomic_sub_fetch(&ur_heads, 1, __ATOMIC_RELAXED);
 }
 
 static int fd_high(int fd);
