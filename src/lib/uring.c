@@ -156,6 +156,8 @@ static unsigned char *ur_ops_map;	/* probed once, native profile */
 /* What the fast loop may run in place: inline, and in the driver (where
  * calls io_uring offers go to the ring instead, to be batched). */
 static unsigned char *ur_tab_inline, *ur_tab_driver;
+/* Calls on the calling thread's own state (ur_self_names). */
+static unsigned char *ur_tab_self;
 /* Calls that can take the engine's own descriptors away. */
 static long ur_close_nr, ur_dup2_nr, ur_dup3_nr, ur_close_range_nr;
 
@@ -181,6 +183,20 @@ static void ur_atfork_child(void)
 }
 
 static int fd_high(int fd);
+
+/*
+ * Calls that change the thread that makes them (its name, its nice value,
+ * its I/O priority, its CPU affinity, its personality, prctl's per-thread
+ * settings) and never block.  After a cachemiss the 2007 kernel ran the
+ * rest of a syslet in another task than the one the program went on in,
+ * so such a call never changed the program's thread; the driver of an
+ * async syslet may be the program's thread (in async_wait or async_exec),
+ * so these go to a worker there, as emul runs them.
+ */
+static const char *const ur_self_names[] = {
+	"prctl", "setpriority", "nice", "ioprio_set", "sched_setaffinity",
+	"personality",
+};
 
 static void ur_init_once(void)
 {
@@ -237,7 +253,8 @@ static void ur_init_once(void)
 	n = emul_prof->nr_syscalls;
 	ur_tab_inline = malloc(n);
 	ur_tab_driver = malloc(n);
-	if (!ur_tab_inline || !ur_tab_driver) {
+	ur_tab_self = calloc(n, 1);
+	if (!ur_tab_inline || !ur_tab_driver || !ur_tab_self) {
 		ur_init_err = -ENOMEM;
 		return;
 	}
@@ -253,6 +270,15 @@ static void ur_init_once(void)
 			pol = EMUL_P_BLOCK;	/* the full loop guards them */
 		ur_tab_inline[nr] = pol;
 		ur_tab_driver[nr] = ur_ops_map[nr] ? EMUL_P_BLOCK : pol;
+	}
+	for (size_t i = 0; i < sizeof(ur_self_names) / sizeof(ur_self_names[0]);
+	     i++) {
+		int nr = systab_lookup(emul_prof->profile, ur_self_names[i]);
+
+		if (nr >= 0 && (unsigned long)nr < n) {
+			ur_tab_self[nr] = 1;
+			ur_tab_driver[nr] = EMUL_P_BLOCK;
+		}
 	}
 }
 
@@ -932,6 +958,19 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 		/* The engine's own descriptors are not the syslet's. */
 		if (guarded(ah, &a, &ret))
 			goto ran;
+		/* Not on the driver's own thread (ur_self_names). */
+		if (!c->inline_ && ur_tab_self[a.nr]) {
+			struct ur_sl *sl = park(c, slp, u, &a, k);
+
+			sl->op = 0;
+			sl->pol = (unsigned char)pol;
+			sl->partial = 0;
+			if (worker_queue(ah, sl, false))
+				return UR_PARKED;
+			/* No thread at all: the driver makes it. */
+			ret = emul_block_call(&a, pol, 0);
+			goto ran;
+		}
 		if (c->inline_ && pol != EMUL_P_INLINE &&
 		    ((a.flags & SYSLET_SYNC) || !room(c))) {
 			ret = block_here(c, &a, pol, 0);
