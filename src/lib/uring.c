@@ -1683,6 +1683,33 @@ static struct syslet_uatom *exec_one(struct ur_ctx *c,
 	return *err ? NULL : last;
 }
 
+/*
+ * No progress thread could be started (the process is at its limit of
+ * threads, RLIMIT_NPROC or a cgroup's pids.max, or of memory): nothing
+ * would complete the syslets in flight before the program's next call
+ * into the library, and a program that reads the ring without
+ * async_wait() would wait for ever.  The 2007 kernel, with no ready
+ * cachemiss thread, ran the syslet on in the caller, blocking where it
+ * had to; here the caller drives the ring until nothing is busy, so the
+ * completions are in the ring when async_exec returns.  A signal the
+ * caller takes ends the drive (the syslet then waits for the program's
+ * next call), as it would have ended the blocked call in 2007.
+ */
+static void drive_alone(struct ur_ctx *c)
+{
+	struct ur_head *ah = c->ah;
+	struct ur_ctx d;
+
+	inline_mask(c);
+	ah->user_mask = c->user_mask;
+	driver_ctx(&d, ah, &c->user_mask);
+	while (__atomic_load_n(&ah->busy, __ATOMIC_SEQ_CST))
+		if (wait_step(&d, &c->user_mask))
+			break;
+	submit(ah);
+	emul_stats_flush(&d.st);
+}
+
 /* The end of @execs syslets' async_exec: the progress thread started
  * for the first that went async, the lock dropped, the caller's mask
  * back (a signal acts now). */
@@ -1694,6 +1721,8 @@ static void exec_end(struct ur_ctx *c, bool parked, size_t execs)
 		ah->user_mask = c->user_mask;
 	if (parked && !ah->prog_started)
 		start_progress(ah, c->masked);
+	if (parked && !ah->prog_started)
+		drive_alone(c);
 	prog_kick(ah);
 	pthread_mutex_unlock(&ah->lock);
 	if (c->masked)
