@@ -142,7 +142,11 @@ diff_graphs=${SYSLET_KDIFF:-20000}
 # The guest test programs of tests/kernel/ run in each ABI, without
 # arguments, TAP on stdout; a new one is added here.
 kt_progs="ktest ksafe"
-rt_progs="args fault stop async register umem deny wait signal sigloop hello hello2007 load chains profile compat fifo"
+# The runtime conformance programs: kguest_rt of tests/kernel.mk, which
+# builds them for the guest (one list: a program added there runs).
+rt_progs=$(sed -n '/^kguest_rt = /,/[^\\]$/p' "$top/tests/kernel.mk" |
+	sed 's/^kguest_rt = //; s/\\$//' | tr -s ' \t\n' '  ')
+[ -n "$rt_progs" ] || { echo "kernel-check.sh: no kguest_rt in $top/tests/kernel.mk" >&2; exit 2; }
 build_guest() { # BITS
 	local m=-m$1 f ok=0
 	for f in init $kt_progs fuzz kexamples; do
