@@ -93,7 +93,11 @@ struct ur_sl {
 	 * itself if it is there on return (probe_ring()); probed: it was,
 	 * its result in ret. */
 	bool			probing, probed;
+	/* An rt_sigprocmask atom ran: mask is the chain's own from then
+	 * on (chain_mask()). */
+	bool			own_mask;
 	struct ur_fdk		k;
+	sigset_t		mask;
 };
 
 struct ur_head {
@@ -342,6 +346,7 @@ static struct ur_sl *sl_get(struct ur_head *ah)
 			usleep(1000);
 	}
 	sl->probing = false;
+	sl->own_mask = false;
 	return sl;
 }
 
@@ -516,6 +521,19 @@ static long block_here(struct ur_ctx *c, const struct emul_atom *a,
 }
 
 enum { UR_END, UR_PARKED };
+
+/*
+ * The signal mask a chain runs on: inline the caller's; async the
+ * caller's as the driver last saw it, until the chain's own
+ * rt_sigprocmask atom gives it one of its own.  In 2007 the task that
+ * went on with the syslet was the caller's, its mask the caller's, and
+ * such an atom changed that task's alone.
+ */
+static inline const sigset_t *chain_mask(const struct ur_ctx *c,
+					 const struct ur_sl *sl)
+{
+	return !c->inline_ && sl && sl->own_mask ? &sl->mask : &c->user_mask;
+}
 
 /*
  * max_nr_threads bounds the syslets in flight, as it bounded the kernel's
@@ -850,7 +868,7 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 			inline_mask(c);
 			f.tab = c->inline_ ? ur_tab_inline : ur_tab_driver;
 			f.nr_syscalls = prof->nr_syscalls;
-			f.user_mask = &c->user_mask;
+			f.user_mask = chain_mask(c, *slp);
 			f.limit = c->inline_ ? ~0UL : slice;
 			f.up = u;
 			f.last_flags = *lflags;
@@ -939,15 +957,23 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 			emul_fault_own();
 			goto ran;
 		case EMUL_P_SIGMASK: {
-			/* On the caller's mask; an async chain has none of
-			 * its own, its change ends with it. */
-			sigset_t none;
+			/* Inline on the caller's mask; async on the chain's
+			 * (chain_mask()), a copy of the caller's at first. */
+			sigset_t none, *m = &c->user_mask;
 
-			sigemptyset(&none);
+			if (!c->inline_ && *slp) {
+				if (!(*slp)->own_mask) {
+					(*slp)->mask = c->user_mask;
+					(*slp)->own_mask = true;
+				}
+				m = &(*slp)->mask;
+			} else if (!c->inline_) {
+				sigemptyset(&none);
+				m = &none;
+			}
 			inline_mask(c);
 			c->st.syscalls++;
-			ret = emul_atom_sigmask(c->inline_ ? &c->user_mask
-							   : &none, &a);
+			ret = emul_atom_sigmask(m, &a);
 			check = true;
 			goto ran;
 		}
@@ -1100,7 +1126,8 @@ ran:
 				check = true;
 			if (check) {
 				c->budget = INTERP_SIG_BUDGET;
-				if (intr || interp_signal_pending(&c->user_mask)) {
+				if (intr || interp_signal_pending(
+						    chain_mask(c, *slp))) {
 					c->st.sigstops++;
 					c->sig_ended = true;
 					interp_event(u, &a, ret, stored, NULL,
@@ -1230,7 +1257,7 @@ static void resume(struct ur_ctx *c, struct ur_sl *sl, bool have_ret,
 		/* A failed call may have raised a signal (a write to a pipe
 		 * nobody reads: SIGPIPE), in the thread that submitted it. */
 		if ((unsigned long)ret > -4096UL &&
-		    interp_signal_pending(&c->user_mask)) {
+		    interp_signal_pending(chain_mask(c, sl))) {
 			c->st.sigstops++;
 			c->sig_ended = true;
 			if (__builtin_expect(emul_trace_fn != NULL, 0))
