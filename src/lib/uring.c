@@ -190,8 +190,8 @@ static int fd_high(int fd);
 
 /*
  * Calls that change the thread that makes them (its name, its nice value,
- * its I/O priority, its CPU affinity, its personality, prctl's per-thread
- * settings) and never block.  After a cachemiss the 2007 kernel ran the
+ * its I/O priority, its CPU affinity, its scheduling and memory policies,
+ * its personality, prctl's per-thread settings) and never block.  After a cachemiss the 2007 kernel ran the
  * rest of a syslet in another task than the one the program went on in,
  * so such a call never changed the program's thread; the driver of an
  * async syslet may be the program's thread (in async_wait or async_exec),
@@ -199,7 +199,8 @@ static int fd_high(int fd);
  */
 static const char *const ur_self_names[] = {
 	"prctl", "setpriority", "nice", "ioprio_set", "sched_setaffinity",
-	"personality",
+	"personality", "sched_setscheduler", "sched_setparam",
+	"sched_setattr", "set_mempolicy",
 };
 
 static void ur_init_once(void)

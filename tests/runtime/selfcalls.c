@@ -1,4 +1,4 @@
-/* selfcalls.c: calls on the calling thread's own state (name, nice, I/O priority, affinity) change the caller inline and never the program's thread once the syslet went async. */
+/* selfcalls.c: calls on the calling thread's own state (policy, name, nice, I/O priority, affinity) change the caller inline and never the program's thread once the syslet went async. */
 #define _GNU_SOURCE
 #include "helpers.h"
 #include <dirent.h>
@@ -31,10 +31,11 @@ static const char prog_name[] = "selfcalls";
 
 struct chain {
 	struct rt_pipe_read	pr;
-	struct syslet_uatom	a[4];
-	long			r[4];
+	struct syslet_uatom	a[5];
+	long			r[5];
 	unsigned long		opt, name, which, who, nice, iowho, iozero;
-	unsigned long		ioprio, zero, setsz, setp;
+	unsigned long		ioprio, zero, setsz, setp, batch, paramp;
+	int			param;
 	char			str[16];
 	cpu_set_t		set;
 };
@@ -89,7 +90,8 @@ static int a_thread_named(const char *name)
 }
 
 /*
- * prctl(PR_SET_NAME, @name), setpriority(PRIO_PROCESS, 0, @nice),
+ * sched_setscheduler(0, SCHED_BATCH), prctl(PR_SET_NAME, @name),
+ * setpriority(PRIO_PROCESS, 0, @nice),
  * ioprio_set(IOPRIO_WHO_PROCESS, 0, BE 7), then sched_setaffinity(0) to
  * @set when @affinity; after a pipe read when @async.
  */
@@ -97,7 +99,7 @@ static struct syslet_uatom *build(struct chain *c, const char *name,
 				  int nice, const cpu_set_t *set,
 				  int affinity, int async)
 {
-	struct syslet_uatom *first = &c->a[0];
+	struct syslet_uatom *first = &c->a[4];
 
 	memset(c->a, 0, sizeof(c->a));
 	memset(c->r, 0x55, sizeof(c->r));
@@ -114,6 +116,11 @@ static struct syslet_uatom *build(struct chain *c, const char *name,
 	c->set = *set;
 	c->setsz = sizeof(c->set);
 	c->setp = (unsigned long)&c->set;
+	c->batch = SCHED_BATCH;
+	c->param = 0;
+	c->paramp = (unsigned long)&c->param;
+	rt_atom(&c->a[4], SYS_sched_setscheduler, &c->r[4], 0, &c->a[0],
+		&c->zero, &c->batch, &c->paramp);
 	rt_atom(&c->a[0], SYS_prctl, &c->r[0], 0, &c->a[1], &c->opt,
 		&c->name, NULL);
 	rt_atom(&c->a[1], SYS_setpriority, &c->r[1], 0, &c->a[2], &c->which,
@@ -149,6 +156,10 @@ int main(void)
 	nice0 = getpriority(PRIO_PROCESS, 0);
 	if (errno)
 		rt_die("getpriority: %s", strerror(errno));
+	if (sched_getscheduler(0) != SCHED_OTHER) {
+		printf("SKIP: the program does not run under SCHED_OTHER\n");
+		return RT_SKIP;
+	}
 	if (nice0 > 16) {
 		printf("SKIP: nice %d leaves no room above it\n", nice0);
 		return RT_SKIP;
@@ -181,6 +192,9 @@ int main(void)
 	my_name(name);
 	rt_check(!strcmp(name, "sl-inline"),
 		 "inline PR_SET_NAME did not name the caller: \"%s\"", name);
+	rt_check(sched_getscheduler(0) == SCHED_BATCH,
+		 "inline sched_setscheduler: the caller's policy is %d, want "
+		 "SCHED_BATCH", sched_getscheduler(0));
 	rt_check(getpriority(PRIO_PROCESS, 0) == nice0 + 1,
 		 "inline setpriority: the caller's nice is %d, want %d",
 		 getpriority(PRIO_PROCESS, 0), nice0 + 1);
@@ -195,6 +209,11 @@ int main(void)
 			 "inline sched_setaffinity did not pin the caller");
 	}
 	/* Back as it was, but for the nice value, which only rises. */
+	{
+		struct sched_param sp = { 0 };
+
+		sched_setscheduler(0, SCHED_OTHER, &sp);
+	}
 	prctl(PR_SET_NAME, prog_name);
 	nice0 = getpriority(PRIO_PROCESS, 0);
 	syscall(SYS_ioprio_set, IOPRIO_WHO_PROCESS, 0, io0);
@@ -228,9 +247,13 @@ int main(void)
 			 done == &c.a[affinity ? 3 : 2],
 			 "%s: completion %p, want %p", tname, (void *)done,
 			 (void *)&c.a[affinity ? 3 : 2]);
-		for (int i = 0; i < (affinity ? 4 : 3); i++)
-			rt_check(c.r[i] == 0, "%s: atom %d returned %ld",
-				 tname, i, c.r[i]);
+		for (int i = 0; i < 5; i++)
+			if (i < 3 || i == 4 || affinity)
+				rt_check(c.r[i] == 0, "%s: atom %d returned "
+					 "%ld", tname, i, c.r[i]);
+		rt_check(sched_getscheduler(0) == SCHED_OTHER,
+			 "%s: the program's policy is %d, want SCHED_OTHER",
+			 tname, sched_getscheduler(0));
 		my_name(name);
 		rt_check(!strcmp(name, prog_name),
 			 "%s: the program's thread was renamed \"%s\"", tname,
