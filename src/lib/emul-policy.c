@@ -84,7 +84,7 @@ static const struct named_policy special[] = {
 	{ "rt_sigaction", EMUL_P_SIGACTION }, { "sigaction", EMUL_P_SIGACTION },
 	{ "signal", EMUL_P_SIGACTION },
 	{ "rt_sigprocmask", EMUL_P_SIGMASK }, { "sigprocmask", EMUL_P_SIGMASK },
-	{ "prctl", EMUL_P_ARGS },
+	{ "prctl", EMUL_P_ARGS }, { "close_range", EMUL_P_ARGS },
 };
 
 /* Calls that can raise a signal in the calling thread itself. */
