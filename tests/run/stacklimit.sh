@@ -52,17 +52,22 @@ done
 # thread of its own: the process's signals must still reach it.  SIGTERM
 # ends a --trace run that waits in read(), with strace's tail (exec.c).
 printf 'buffer b[16];\nsyslet main() { read(0, b, 16); }\n' >wait.syslet
-sleep 30 | (ulimit -s 32 && exec $SYSLET_RUN --trace wait.syslet) \
+mkfifo in.fifo || skip "no FIFO here"
+exec 3<>in.fifo		# a writer that never writes: read() waits
+(ulimit -s 32 && exec $SYSLET_RUN --trace wait.syslet) <in.fifo \
 	>out.txt 2>err.txt &
+pid=$!
 i=0
-until grep -q 'unfinished' err.txt 2>/dev/null; do
+until grep -q 'read(0, ' err.txt 2>/dev/null; do
 	i=$((i + 1))
 	[ $i -lt 300 ] || { cat err.txt >&2; fail "no trace line in 30 s"; }
 	sleep 0.1
 done
-pkill -TERM -f "^$SYSLET_RUN --trace wait.syslet" ||
-	fail "no syslet-run to send SIGTERM to"
-wait
+kill -TERM $pid
+st=0
+wait $pid || st=$?
+exec 3>&-
+expect_eq "SIGTERM under ulimit -s 32: status" 143 "$st"
 grep -q '^+++ killed by SIGTERM +++$' err.txt ||
 	{ cat err.txt >&2; fail "SIGTERM under ulimit -s 32: no tail"; }
 exit 0
