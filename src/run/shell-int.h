@@ -198,6 +198,7 @@ struct shell {
 	struct shl_input		in;
 	bool				quit;
 	int				status;
+	int				signo;	/* the signal that ended it */
 	bool				trace;
 	unsigned int			errors;	/* printed so far */
 

@@ -259,8 +259,12 @@ static char *shl_plain_read(struct shell *sh, bool *intr)
 			clearerr(sh->in.in);
 			continue;
 		}
-		/* End of input, or Ctrl-C while a script waits for input. */
+		/* End of input, or Ctrl-C while a script waits for input:
+		 * then the session ends as a killed script does, so that
+		 * what runs it sees the signal. */
 		*intr = shl_interrupted;
+		if (shl_interrupted)
+			sh->signo = SIGINT;
 		shl_interrupted = 0;
 		free(line);
 		return NULL;

@@ -1,6 +1,7 @@
 /* shell.c: syslet-run -i: the session and its read-dispatch loop. */
 #include "config.h"
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,5 +90,11 @@ out:
 	shl_dbg_free(&sh);
 	shl_input_close(&sh);
 	fflush(sh.out);
+	if (sh.signo) {
+		/* Ctrl-C ended a script: die of it, as a run does. */
+		fflush(sh.err);
+		signal(sh.signo, SIG_DFL);
+		raise(sh.signo);
+	}
 	return sh.status;
 }

@@ -108,4 +108,33 @@ for want in ": x?\[2Jy: No such file or directory$" \
 done
 ! grep -q "$(printf '\033')" "$tmpdir/esc.out" || { cat -v "$tmpdir/esc.out" >&2
 	fail "an escape byte of the input reached the terminal"; }
+
+# Ctrl-C while a script waits for its next line ends the session as it
+# ends a killed script: syslet-run dies of SIGINT (status 130 here), as
+# a run does, so that what runs the script sees it; it exited 0 as at
+# the end of the input.
+rm -f "$tmpdir/fifo"
+mkfifo "$tmpdir/fifo" || skip "mkfifo failed"
+$to "$SYSLET_RUN" -i <"$tmpdir/fifo" >"$tmpdir/int.out" 2>&1 &
+ipid=$!
+exec 4>"$tmpdir/fifo"
+printf 'write(1, "ready\\n", 6);\n' >&4
+i=0
+until grep -q '^ready$' "$tmpdir/int.out"; do
+	i=$((i + 1))
+	[ $i -lt 300 ] || fail "SIGINT: the script never ran"
+	sleep 0.1
+done
+sleep 0.2
+# timeout(1) runs the shell as its child: signal that one.
+kill -INT $(pgrep -P $ipid syslet-run 2>/dev/null || echo $ipid)
+sleep 0.5
+trap '' PIPE
+printf 'write(1, "after\\n", 6);\n' >&4 2>/dev/null
+exec 4>&-
+ist=0
+wait $ipid || ist=$?
+[ "$ist" = 130 ] || { cat "$tmpdir/int.out" >&2
+	fail "SIGINT at a script's prompt: status $ist, not 130"; }
+! grep -q '^after$' "$tmpdir/int.out" || fail "SIGINT: the script went on"
 exit 0

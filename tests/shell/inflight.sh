@@ -34,14 +34,16 @@ start() {
 		printf '%s\n' "$line" >&3
 	done
 	wait_for out '^ready$' "$*: the statement never ran"
-	# The engine holds signals while the statement runs inline: repeat.
+	# The engine holds signals while the statement runs inline: repeat,
+	# but seldom: a Ctrl-C that finds the script's prompt ends it, dead
+	# of SIGINT.
 	i=0
 	until grep -q 'goes on in a worker\|stopped by a signal' out; do
 		i=$((i + 1))
-		[ $i -lt 120 ] || { cat out err >&2
+		[ $i -lt 600 ] || { cat out err >&2
 			fail "$*: Ctrl-C never interrupted the wait"; }
-		kill -INT "$pid" 2>/dev/null
-		sleep 0.5
+		[ $((i % 50)) = 1 ] && kill -INT "$pid" 2>/dev/null
+		sleep 0.1
 	done
 	sleep 0.2
 }
