@@ -10,7 +10,10 @@ runtime_tests = tests/runtime/args tests/runtime/fault tests/runtime/stop \
 	tests/runtime/eintr tests/runtime/sigkinds tests/runtime/faultown \
 	tests/runtime/nowait tests/runtime/inject \
 	tests/runtime/waitintr tests/runtime/batch tests/runtime/fifo \
-	tests/runtime/ringmem
+	tests/runtime/ringmem tests/runtime/parked \
+	tests/runtime/forkhead tests/runtime/selfcalls \
+	tests/runtime/nothreads tests/runtime/fdlimit tests/runtime/procsig \
+	tests/runtime/asyncmask tests/runtime/closerange
 check_PROGRAMS += $(runtime_tests)
 TESTS += $(runtime_tests)
 noinst_HEADERS += tests/runtime/helpers.h
@@ -42,6 +45,14 @@ tests_runtime_waitintr_LDADD = $(runtime_ldadd)
 tests_runtime_fifo_LDADD = $(runtime_ldadd)
 tests_runtime_batch_LDADD = $(runtime_ldadd)
 tests_runtime_ringmem_LDADD = $(runtime_ldadd)
+tests_runtime_parked_LDADD = $(runtime_ldadd)
+tests_runtime_forkhead_LDADD = $(runtime_ldadd)
+tests_runtime_selfcalls_LDADD = $(runtime_ldadd)
+tests_runtime_nothreads_LDADD = $(runtime_ldadd)
+tests_runtime_fdlimit_LDADD = $(runtime_ldadd)
+tests_runtime_procsig_LDADD = $(runtime_ldadd)
+tests_runtime_asyncmask_LDADD = $(runtime_ldadd)
+tests_runtime_closerange_LDADD = $(runtime_ldadd)
 # The library's conventions (libsyslet(3) CONVENTIONS), on any backend.
 check_PROGRAMS += tests/runtime/api
 TESTS += tests/runtime/api
@@ -91,7 +102,11 @@ runtime32_tests = tests/runtime/args32 tests/runtime/fault32 \
 	tests/runtime/chains32 tests/runtime/observe32 tests/runtime/poolwait32 \
 	tests/runtime/profile32 tests/runtime/compat32 tests/runtime/eintr32 \
 	tests/runtime/sigkinds32 tests/runtime/faultown32 tests/runtime/inject32 \
-	tests/runtime/batch32 tests/runtime/fifo32 tests/runtime/ringmem32
+	tests/runtime/batch32 tests/runtime/fifo32 tests/runtime/ringmem32 \
+	tests/runtime/forkhead32 tests/runtime/selfcalls32 \
+	tests/runtime/nothreads32 tests/runtime/fdlimit32 \
+	tests/runtime/procsig32 tests/runtime/asyncmask32 \
+	tests/runtime/closerange32
 TESTS += $(runtime32_tests)
 extra_check_programs += $(runtime32_tests)
 # Each NAME32 above is tests/runtime/NAME.c compiled and linked -m32 in

@@ -216,18 +216,40 @@ bool systab_denied(enum systab_profile p, long nr)
 	return name && systab_denied_name(name);
 }
 
-bool systab_denied_arg0_name(const char *name, unsigned long arg0)
+/* close_range()'s flag that gives the calling thread a descriptor table
+ * of its own, as unshare(CLONE_FILES) does: after a hand-off the thread
+ * that ran the atom, and the descriptors later syslets open there, would
+ * no longer be the program's. */
+#define SYSTAB_CLOSE_RANGE_UNSHARE	(1U << 1)
+
+int systab_denied_arg_index(const char *name)
 {
-	if (strcmp(name, "prctl"))
+	if (!strcmp(name, "prctl"))
+		return 0;
+	if (!strcmp(name, "close_range"))
+		return 2;
+	return -1;
+}
+
+bool systab_denied_arg_name(const char *name, unsigned int i, unsigned long v)
+{
+	if (i == 2 && !strcmp(name, "close_range"))
+		return ((unsigned int)v & SYSTAB_CLOSE_RANGE_UNSHARE) != 0;
+	if (i != 0 || strcmp(name, "prctl"))
 		return false;
 	/* prctl's option is an int: the kernel drops the upper half of
 	 * the register (PR_SET_NO_NEW_PRIVS | 1UL << 32 is
 	 * PR_SET_NO_NEW_PRIVS). */
-	for (size_t i = 0; i < sizeof(denied_prctl) / sizeof(denied_prctl[0]);
-	     i++)
-		if ((unsigned int)arg0 == denied_prctl[i])
+	for (size_t j = 0; j < sizeof(denied_prctl) / sizeof(denied_prctl[0]);
+	     j++)
+		if ((unsigned int)v == denied_prctl[j])
 			return true;
 	return false;
+}
+
+bool systab_denied_arg0_name(const char *name, unsigned long arg0)
+{
+	return systab_denied_arg_name(name, 0, arg0);
 }
 
 bool systab_denied_args(enum systab_profile p, long nr,
@@ -239,7 +261,11 @@ bool systab_denied_args(enum systab_profile p, long nr,
 		return false;
 	if (systab_denied_name(name))
 		return true;
-	return systab_denied_arg0_name(name, nargs ? args[0] : 0);
+	/* The arguments not fetched are 0, which no rule denies. */
+	for (unsigned int i = 0; i < nargs && i < 6; i++)
+		if (systab_denied_arg_name(name, i, args[i]))
+			return true;
+	return false;
 }
 
 unsigned int systab_edit_distance(const char *a, const char *b)

@@ -57,14 +57,19 @@ bool systab_denied_name(const char *name);
 const char *systab_denied_nth(size_t i);
 bool systab_denied(enum systab_profile p, long nr);
 /*
- * The list by argument: a call allowed in atoms but not with this first
- * argument (prctl's operations that change the thread's security state:
- * PR_SET_SECCOMP, PR_SET_NO_NEW_PRIVS, PR_CAPBSET_DROP...); the compiler
- * asks when the argument is a constant, the backends when the atom runs.
- * The second
- * form also answers true for the calls denied whatever the arguments;
- * @nargs arguments were fetched, the rest are 0.
+ * The list by argument: a call allowed in atoms but not with this value
+ * of its argument @i (0..5): prctl's operations (its first) that change
+ * the thread's security state (PR_SET_SECCOMP, PR_SET_NO_NEW_PRIVS,
+ * PR_CAPBSET_DROP...), close_range's flags (its third) with
+ * CLOSE_RANGE_UNSHARE; the compiler asks when the argument is a
+ * constant, the backends when the atom runs.  systab_denied_arg0_name()
+ * asks of the first argument.  systab_denied_args() also answers true
+ * for the calls denied whatever the arguments; @nargs arguments were
+ * fetched, the rest are 0.
  */
+bool systab_denied_arg_name(const char *name, unsigned int i, unsigned long v);
+/* Which argument of @name has such a rule, or -1. */
+int systab_denied_arg_index(const char *name);
 bool systab_denied_arg0_name(const char *name, unsigned long arg0);
 bool systab_denied_args(enum systab_profile p, long nr,
 			const unsigned long *args, unsigned int nargs);

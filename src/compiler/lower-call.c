@@ -274,6 +274,11 @@ static const char *deny_reason(const char *name)
 		return "it changes the stack the runtime's fault handling "
 		       "runs on, of a thread that is not the caller's once "
 		       "the syslet went async";
+	if (!strcmp(name, "close_range"))
+		return "CLOSE_RANGE_UNSHARE gives one thread a descriptor "
+		       "table of its own, as unshare does, and once the "
+		       "syslet went async that is no longer the caller's "
+		       "thread";
 	if (!strcmp(name, "prctl"))
 		return "this operation changes the security state of one "
 		       "thread (a seccomp filter, no_new_privs, capabilities, "
@@ -528,7 +533,8 @@ int lower_call(struct lower *L, const struct ast_expr *e, int ret,
 	const struct ast_expr *args;
 	unsigned int n = 0, i = 0;
 	char *sysname = NULL;
-	int cells[6];
+	const struct ast_expr *d;
+	int cells[6], k;
 	long nr;
 	int bad = 0, a;
 
@@ -547,20 +553,24 @@ int lower_call(struct lower *L, const struct ast_expr *e, int ret,
 		free(sysname);
 		return LOWER_END;
 	}
-	/* Denied by its first argument, when that is a constant (else the
+	/* Denied by an argument, when that is a constant (else the
 	 * backends refuse it when it runs). */
-	if (args) {
+	k = systab_denied_arg_index(sysname);
+	for (d = args; d && k > 0 && (unsigned int)k > i; d = d->next)
+		i++;
+	if (d && k >= 0) {
 		int64_t v;
 
-		if (lower_eval(L, args, &v) == 1 &&
-		    systab_denied_arg0_name(sysname, (unsigned long)v)) {
-			lower_error(L, args->loc, "'%s' with %lld is not allowed "
+		if (lower_eval(L, d, &v) == 1 &&
+		    systab_denied_arg_name(sysname, i, (unsigned long)v)) {
+			lower_error(L, d->loc, "'%s' with %lld is not allowed "
 				    "in a syslet: %s", sysname, (long long)v,
 				    deny_reason(sysname));
 			free(sysname);
 			return LOWER_END;
 		}
 	}
+	i = 0;
 	check_output(L, sysname, args);
 	check_flags(L, sysname, args);
 	for (const struct ast_expr *x = args; x; x = x->next) {

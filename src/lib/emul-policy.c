@@ -56,6 +56,12 @@ static const char *const inline_names[] = {
 	"membarrier", "ioprio_get", "ioprio_set", "sethostname",
 	"setdomainname", "fcntl", "fcntl64", "getdents", "getdents64",
 	"readahead", "ftruncate", "ftruncate64",
+	/* The calling thread's own scheduling and memory policy: 2007 ran
+	 * them in the caller, which they change (they never block). */
+	"sched_setscheduler", "sched_setparam", "sched_setattr",
+	"sched_getattr", "sched_get_priority_max", "sched_get_priority_min",
+	"sched_rr_get_interval", "sched_rr_get_interval_time64",
+	"set_mempolicy",
 };
 
 struct named_policy {
@@ -78,7 +84,7 @@ static const struct named_policy special[] = {
 	{ "rt_sigaction", EMUL_P_SIGACTION }, { "sigaction", EMUL_P_SIGACTION },
 	{ "signal", EMUL_P_SIGACTION },
 	{ "rt_sigprocmask", EMUL_P_SIGMASK }, { "sigprocmask", EMUL_P_SIGMASK },
-	{ "prctl", EMUL_P_ARGS },
+	{ "prctl", EMUL_P_ARGS }, { "close_range", EMUL_P_ARGS },
 };
 
 /* Calls that can raise a signal in the calling thread itself. */

@@ -72,6 +72,20 @@ long emul_gettid(void)
 	return tid;
 }
 
+/*
+ * fork(): the kernel's heads belong to the task, and the child's task had
+ * none (async_init()), whatever its parent had in flight: its calls fail
+ * with EINVAL until it registers its own.  The child's one thread forgets
+ * its copy of the head, whose workers do not exist in the child, and no
+ * other thread of the child has one.  The memory stays: nothing in the
+ * child may free what the parent's threads were using.
+ */
+static void emul_atfork_child(void)
+{
+	emul_cur = NULL;
+	__atomic_store_n(&emul_heads, 0, __ATOMIC_RELAXED);
+}
+
 static void emul_init_once(void)
 {
 	/* Everything but the synchronous signals, which a fault must be
@@ -84,6 +98,8 @@ static void emul_init_once(void)
 	sigdelset(&emul_blockset, SIGTRAP);
 	sigdelset(&emul_blockset, SIGSYS);
 	emul_init_err = emul_fault_init();
+	if (!emul_init_err)
+		emul_init_err = -pthread_atfork(NULL, NULL, emul_atfork_child);
 	if (!emul_init_err && !emul_prof)
 		emul_init_err = emul_profile_set(systab_native_profile());
 }

@@ -93,7 +93,11 @@ struct ur_sl {
 	 * itself if it is there on return (probe_ring()); probed: it was,
 	 * its result in ret. */
 	bool			probing, probed;
+	/* An rt_sigprocmask atom ran: mask is the chain's own from then
+	 * on (chain_mask()). */
+	bool			own_mask;
 	struct ur_fdk		k;
+	sigset_t		mask;
 };
 
 struct ur_head {
@@ -156,6 +160,8 @@ static unsigned char *ur_ops_map;	/* probed once, native profile */
 /* What the fast loop may run in place: inline, and in the driver (where
  * calls io_uring offers go to the ring instead, to be batched). */
 static unsigned char *ur_tab_inline, *ur_tab_driver;
+/* Calls on the calling thread's own state (ur_self_names). */
+static unsigned char *ur_tab_self;
 /* Calls that can take the engine's own descriptors away. */
 static long ur_close_nr, ur_dup2_nr, ur_dup3_nr, ur_close_range_nr;
 
@@ -164,22 +170,38 @@ static long ur_close_nr, ur_dup2_nr, ur_dup3_nr, ur_close_range_nr;
  * task: it must not drive its parent's ring.  Its copies of the engine's
  * descriptors are closed (the parent's ring is unaffected); the head's
  * memory stays, as nothing in the child may free what the parent's
- * threads were using.
+ * threads were using.  The heads of the parent's other threads are not
+ * the child's either: it has none left.
  */
 static void ur_atfork_child(void)
 {
 	struct ur_head *ah = ur_cur;
 
+	__atomic_store_n(&ur_heads, 0, __ATOMIC_RELAXED);
 	if (!ah)
 		return;
 	close(ah->ring.ring_fd);
 	if (ah->efd >= 0)
 		close(ah->efd);
 	ur_cur = NULL;
-	__atomic_sub_fetch(&ur_heads, 1, __ATOMIC_RELAXED);
 }
 
 static int fd_high(int fd);
+
+/*
+ * Calls that change the thread that makes them (its name, its nice value,
+ * its I/O priority, its CPU affinity, its scheduling and memory policies,
+ * its personality, prctl's per-thread settings) and never block.  After a cachemiss the 2007 kernel ran the
+ * rest of a syslet in another task than the one the program went on in,
+ * so such a call never changed the program's thread; the driver of an
+ * async syslet may be the program's thread (in async_wait or async_exec),
+ * so these go to a worker there, as emul runs them.
+ */
+static const char *const ur_self_names[] = {
+	"prctl", "setpriority", "nice", "ioprio_set", "sched_setaffinity",
+	"personality", "sched_setscheduler", "sched_setparam",
+	"sched_setattr", "set_mempolicy",
+};
 
 static void ur_init_once(void)
 {
@@ -236,7 +258,8 @@ static void ur_init_once(void)
 	n = emul_prof->nr_syscalls;
 	ur_tab_inline = malloc(n);
 	ur_tab_driver = malloc(n);
-	if (!ur_tab_inline || !ur_tab_driver) {
+	ur_tab_self = calloc(n, 1);
+	if (!ur_tab_inline || !ur_tab_driver || !ur_tab_self) {
 		ur_init_err = -ENOMEM;
 		return;
 	}
@@ -252,6 +275,15 @@ static void ur_init_once(void)
 			pol = EMUL_P_BLOCK;	/* the full loop guards them */
 		ur_tab_inline[nr] = pol;
 		ur_tab_driver[nr] = ur_ops_map[nr] ? EMUL_P_BLOCK : pol;
+	}
+	for (size_t i = 0; i < sizeof(ur_self_names) / sizeof(ur_self_names[0]);
+	     i++) {
+		int nr = systab_lookup(emul_prof->profile, ur_self_names[i]);
+
+		if (nr >= 0 && (unsigned long)nr < n) {
+			ur_tab_self[nr] = 1;
+			ur_tab_driver[nr] = EMUL_P_BLOCK;
+		}
 	}
 }
 
@@ -315,6 +347,7 @@ static struct ur_sl *sl_get(struct ur_head *ah)
 			usleep(1000);
 	}
 	sl->probing = false;
+	sl->own_mask = false;
 	return sl;
 }
 
@@ -489,6 +522,19 @@ static long block_here(struct ur_ctx *c, const struct emul_atom *a,
 }
 
 enum { UR_END, UR_PARKED };
+
+/*
+ * The signal mask a chain runs on: inline the caller's; async the
+ * caller's as the driver last saw it, until the chain's own
+ * rt_sigprocmask atom gives it one of its own.  In 2007 the task that
+ * went on with the syslet was the caller's, its mask the caller's, and
+ * such an atom changed that task's alone.
+ */
+static inline const sigset_t *chain_mask(const struct ur_ctx *c,
+					 const struct ur_sl *sl)
+{
+	return !c->inline_ && sl && sl->own_mask ? &sl->mask : &c->user_mask;
+}
 
 /*
  * max_nr_threads bounds the syslets in flight, as it bounded the kernel's
@@ -823,7 +869,7 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 			inline_mask(c);
 			f.tab = c->inline_ ? ur_tab_inline : ur_tab_driver;
 			f.nr_syscalls = prof->nr_syscalls;
-			f.user_mask = &c->user_mask;
+			f.user_mask = chain_mask(c, *slp);
 			f.limit = c->inline_ ? ~0UL : slice;
 			f.up = u;
 			f.last_flags = *lflags;
@@ -912,15 +958,23 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 			emul_fault_own();
 			goto ran;
 		case EMUL_P_SIGMASK: {
-			/* On the caller's mask; an async chain has none of
-			 * its own, its change ends with it. */
-			sigset_t none;
+			/* Inline on the caller's mask; async on the chain's
+			 * (chain_mask()), a copy of the caller's at first. */
+			sigset_t none, *m = &c->user_mask;
 
-			sigemptyset(&none);
+			if (!c->inline_ && *slp) {
+				if (!(*slp)->own_mask) {
+					(*slp)->mask = c->user_mask;
+					(*slp)->own_mask = true;
+				}
+				m = &(*slp)->mask;
+			} else if (!c->inline_) {
+				sigemptyset(&none);
+				m = &none;
+			}
 			inline_mask(c);
 			c->st.syscalls++;
-			ret = emul_atom_sigmask(c->inline_ ? &c->user_mask
-							   : &none, &a);
+			ret = emul_atom_sigmask(m, &a);
 			check = true;
 			goto ran;
 		}
@@ -931,6 +985,19 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 		/* The engine's own descriptors are not the syslet's. */
 		if (guarded(ah, &a, &ret))
 			goto ran;
+		/* Not on the driver's own thread (ur_self_names). */
+		if (!c->inline_ && ur_tab_self[a.nr]) {
+			struct ur_sl *sl = park(c, slp, u, &a, k);
+
+			sl->op = 0;
+			sl->pol = (unsigned char)pol;
+			sl->partial = 0;
+			if (worker_queue(ah, sl, false))
+				return UR_PARKED;
+			/* No thread at all: the driver makes it. */
+			ret = emul_block_call(&a, pol, 0);
+			goto ran;
+		}
 		if (c->inline_ && pol != EMUL_P_INLINE &&
 		    ((a.flags & SYSLET_SYNC) || !room(c))) {
 			ret = block_here(c, &a, pol, 0);
@@ -1060,7 +1127,8 @@ ran:
 				check = true;
 			if (check) {
 				c->budget = INTERP_SIG_BUDGET;
-				if (intr || interp_signal_pending(&c->user_mask)) {
+				if (intr || interp_signal_pending(
+						    chain_mask(c, *slp))) {
 					c->st.sigstops++;
 					c->sig_ended = true;
 					interp_event(u, &a, ret, stored, NULL,
@@ -1190,7 +1258,7 @@ static void resume(struct ur_ctx *c, struct ur_sl *sl, bool have_ret,
 		/* A failed call may have raised a signal (a write to a pipe
 		 * nobody reads: SIGPIPE), in the thread that submitted it. */
 		if ((unsigned long)ret > -4096UL &&
-		    interp_signal_pending(&c->user_mask)) {
+		    interp_signal_pending(chain_mask(c, sl))) {
 			c->st.sigstops++;
 			c->sig_ended = true;
 			if (__builtin_expect(emul_trace_fn != NULL, 0))
@@ -1643,6 +1711,33 @@ static struct syslet_uatom *exec_one(struct ur_ctx *c,
 	return *err ? NULL : last;
 }
 
+/*
+ * No progress thread could be started (the process is at its limit of
+ * threads, RLIMIT_NPROC or a cgroup's pids.max, or of memory): nothing
+ * would complete the syslets in flight before the program's next call
+ * into the library, and a program that reads the ring without
+ * async_wait() would wait for ever.  The 2007 kernel, with no ready
+ * cachemiss thread, ran the syslet on in the caller, blocking where it
+ * had to; here the caller drives the ring until nothing is busy, so the
+ * completions are in the ring when async_exec returns.  A signal the
+ * caller takes ends the drive (the syslet then waits for the program's
+ * next call), as it would have ended the blocked call in 2007.
+ */
+static void drive_alone(struct ur_ctx *c)
+{
+	struct ur_head *ah = c->ah;
+	struct ur_ctx d;
+
+	inline_mask(c);
+	ah->user_mask = c->user_mask;
+	driver_ctx(&d, ah, &c->user_mask);
+	while (__atomic_load_n(&ah->busy, __ATOMIC_SEQ_CST))
+		if (wait_step(&d, &c->user_mask))
+			break;
+	submit(ah);
+	emul_stats_flush(&d.st);
+}
+
 /* The end of @execs syslets' async_exec: the progress thread started
  * for the first that went async, the lock dropped, the caller's mask
  * back (a signal acts now). */
@@ -1654,6 +1749,8 @@ static void exec_end(struct ur_ctx *c, bool parked, size_t execs)
 		ah->user_mask = c->user_mask;
 	if (parked && !ah->prog_started)
 		start_progress(ah, c->masked);
+	if (parked && !ah->prog_started)
+		drive_alone(c);
 	prog_kick(ah);
 	pthread_mutex_unlock(&ah->lock);
 	if (c->masked)

@@ -69,8 +69,9 @@ int srun_shell(const struct srun_shell_opts *opt, int argc, char **argv)
 	if (argc > 0 && shl_dbg_load_path(&sh, argv[0], argc - 1, argv + 1) < 0
 	    && !sh.in.tty) {
 		/* A script that cannot load its program would only pile
-		 * errors on errors. */
-		sh.status = 1;
+		 * errors on errors.  Status 2, as a run whose file cannot
+		 * be read or compiled: 1 says a call failed. */
+		sh.status = 2;
 		goto out;
 	}
 	if (sh.in.tty)

@@ -517,7 +517,7 @@ static void wait_busy(struct run *r)
 	gate_ended(r, w.a, false, false);
 	gate_ended(r, w.b, false, true);
 	/* Back with the busy list empty (see wait_idle()). */
-	if (!r->failed && !r->bounded)
+	if (!r->failed)
 		m->ended = 0;
 }
 
@@ -634,14 +634,13 @@ static void wait_idle(struct run *r)
 		fail(r, "async_wait(%lu) took %.1f s with nothing busy", n,
 		     now() - t0);
 	/*
-	 * Back with the busy list empty: in 2007 (mark_async_thread_ready()
-	 * emptied it) and in the user-space engines every thread is parked
-	 * again.  The kernel port counts a chain off before its thread parks,
-	 * so there a thread that ended a chain stays uncertain for the phase
-	 * (a gated read that found none parked would block the caller).
+	 * Back with the busy list empty: in 2007 mark_async_thread_ready()
+	 * moved a thread off it and onto the ready list in one step, so
+	 * every thread is parked again, on every backend (the kernel port
+	 * counted a chain off before its thread parked until its patch
+	 * 0019: a gated read that found none parked blocked the caller).
 	 */
-	if (!r->bounded)
-		r->m.ended = 0;
+	r->m.ended = 0;
 	settle(r, "a wait");
 }
 
