@@ -22,12 +22,14 @@ $SYSLETC -o a.slo cat.syslet && mv a.slo cat.slo || exit 99
 
 # limited KIB WHAT CMD...: CMD under `ulimit -s KIB` (both limits, as a
 # user types it) must exit 0; a signal is the failure this test is for.
+# The environment goes on the same stack before the program starts
+# (make check's is large): CMD gets an empty one.
 limited() {
 	limited_kib=$1 limited_what=$2
 	shift 2
 	st=0
 	(ulimit -s "$limited_kib" 2>/dev/null || exit 98
-	 exec "$@") >out.txt 2>err.txt || st=$?
+	 exec env -i "$@") >out.txt 2>err.txt || st=$?
 	[ "$st" = 98 ] && skip "cannot set ulimit -s $limited_kib here"
 	[ "$st" = 0 ] || { cat err.txt >&2
 		fail "$limited_what under ulimit -s $limited_kib: exit status $st"; }
@@ -54,7 +56,7 @@ done
 printf 'buffer b[16];\nsyslet main() { read(0, b, 16); }\n' >wait.syslet
 mkfifo in.fifo || skip "no FIFO here"
 exec 3<>in.fifo		# a writer that never writes: read() waits
-(ulimit -s 32 && exec $SYSLET_RUN --trace wait.syslet) <in.fifo \
+(ulimit -s 32 && exec env -i $SYSLET_RUN --trace wait.syslet) <in.fifo \
 	>out.txt 2>err.txt &
 pid=$!
 i=0
