@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <libsyslet.h>
 
 #include "cat.h"	/* sysletc -H cat.h -o cat.slo: the prefix cat_ */
@@ -45,6 +46,16 @@ int main(int argc, char **argv)
 	if ((long)cat_cat__fd < 0) {
 		fprintf(stderr, "%s: %s: %s\n", argv[0], argv[1],
 			strerror((int)-(long)cat_cat__fd));
+		return 1;
+	}
+	/*
+	 * A write that failed stops the chain at the write (a read ending
+	 * leads to close, a write that succeeded back to the read).  Its
+	 * result has no cell in a linked image, so the reason is unknown.
+	 */
+	if (done->nr == SYS_write) {
+		fprintf(stderr, "%s: write to the standard output failed\n",
+			argv[0]);
 		return 1;
 	}
 	return 0;

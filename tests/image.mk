@@ -74,3 +74,10 @@ fuzz-obj: sysletc$(EXEEXT)
 		tests/image/obj-corpus-run $(srcdir)/tests/image/obj-corpus
 .PHONY: fuzz-obj
 CLEANFILES += tests/image/obj-fuzz-libfuzzer
+
+# Images no sysletc writes, made from one it wrote: shared strings that a
+# reader copying each would multiply (craft.c).
+check_PROGRAMS += tests/image/craft
+tests_image_craft_SOURCES = tests/image/craft.c
+TESTS += tests/image/crafted.sh
+EXTRA_DIST += tests/image/crafted.sh

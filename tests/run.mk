@@ -36,6 +36,9 @@ TESTS += tests/run/each-reuse.sh tests/run/trace-writes.sh tests/run/stdfds.sh \
 	tests/run/rodata.sh tests/run/aslimit.sh
 EXTRA_DIST += tests/run/each-reuse.sh tests/run/trace-writes.sh \
 	tests/run/stdfds.sh tests/run/rodata.sh tests/run/aslimit.sh
+# Resource limits at their smallest (ulimit -s); odd paths.
+TESTS += tests/run/stacklimit.sh tests/run/paths.sh
+EXTRA_DIST += tests/run/stacklimit.sh tests/run/paths.sh
 EXTRA_DIST += tests/run/examples.sh tests/run/errors.sh tests/run/each.sh tests/run/trace-stats.sh \
 	tests/run/status.sh \
 	tests/run/shebang.sh tests/run/readme.sh tests/run/signal.sh tests/run/overflow.sh tests/run/linear.sh \

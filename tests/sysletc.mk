@@ -35,7 +35,8 @@ EXTRA_DIST += tests/sysletc/examples.sh tests/sysletc/corrupt.sh
 # Symbol prefixes, and images of format 1 (made by sysletc 0.1.0).
 TESTS += tests/sysletc/prefix.sh
 EXTRA_DIST += tests/sysletc/prefix.sh tests/sysletc/v1/cat-x86_64.slo \
-	tests/sysletc/v1/cat-i386.slo tests/sysletc/v1/entries-x86_64.slo
+	tests/sysletc/v1/cat-i386.slo tests/sysletc/v1/entries-x86_64.slo \
+	tests/sysletc/v1/cat.syslet
 
 # semantics: front + layout + emit on real sources; the image runs the
 # same atoms as the IR did, for random stop outcomes.

@@ -286,6 +286,12 @@ static int rf_read(const char *path, size_t max, enum common_content what,
 			return rf_fail(err, errlen, errno, strerror(errno));
 		if (rf_type_ok(&st, 0, err, errlen))
 			return -1;
+		/* open() of a named socket fails with ENXIO, "No such
+		 * device or address": say what it is (one can still come
+		 * as the standard input). */
+		if (S_ISSOCK(st.st_mode))
+			return rf_fail(err, errlen, ENXIO,
+				       "not a regular file or a pipe (a socket)");
 		fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 		if (fd < 0)
 			return rf_fail(err, errlen, errno, strerror(errno));

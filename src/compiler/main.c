@@ -12,6 +12,7 @@
 
 #include "common/outfile.h"
 #include "common/readfile.h"
+#include "common/stack.h"
 #include "common/stdfds.h"
 #include "common/systab.h"
 #include "compiler/compiler.h"
@@ -549,7 +550,7 @@ static int compile(const struct args *a)
 	return rc | flush_stdout();
 }
 
-int main(int argc, char **argv)
+static int sysletc_main(int argc, char **argv)
 {
 	struct args a = { 0 };
 	int rc;
@@ -558,4 +559,9 @@ int main(int argc, char **argv)
 	if (rc)
 		return rc;
 	return a.image ? disassemble(&a) : compile(&a);
+}
+
+int main(int argc, char **argv)
+{
+	return common_stack_main(sysletc_main, argc, argv);
 }

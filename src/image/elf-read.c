@@ -26,12 +26,41 @@ struct reader {
 	Elf_Data		*symdata;
 	size_t			nsyms;
 	size_t			*symmap;	/* ELF symbol -> model index */
+	size_t			strsize;	/* .strtab's */
+	size_t			names_left;	/* bytes of names still to copy */
 	struct slo_image	*img;
 	char			*err;
 	size_t			errlen;
 };
 
 #define NO_SYM ((size_t)-1)
+
+/*
+ * sysletc's writer stores each name and each debug string once, so what
+ * the reader copies out of a string table adds up to that table's size.
+ * A crafted image can point every symbol or debug record at one long
+ * string: 20,000 records naming a 340 KB string ask for 61 GB from a
+ * 6 MB file.  The copies may take STR_SHARE times their table and a
+ * little more (room for a linker that merges tails), no more: cost stays
+ * linear in the file.
+ */
+#define STR_SHARE	4
+#define STR_SLACK	65536
+
+static size_t str_budget(size_t table)
+{
+	return table > (SIZE_MAX - STR_SLACK) / STR_SHARE ? SIZE_MAX :
+	       table * STR_SHARE + STR_SLACK;
+}
+
+/* Take @n bytes of copies from *@left: false when that leaves none. */
+static bool str_take(size_t *left, size_t n)
+{
+	if (n > *left)
+		return false;
+	*left -= n;
+	return true;
+}
 
 #define bad(rd, ...) slo_elf_error((rd)->err, (rd)->errlen, __VA_ARGS__)
 
@@ -370,6 +399,8 @@ static int open_symtab(struct reader *rd)
 	    ((const char *)sd->d_buf)[strsh.sh_size - 1] != '\0')
 		return bad(rd, ".strtab: not NUL-terminated");
 	rd->strtab = sh.sh_link;
+	rd->strsize = strsh.sh_size;
+	rd->names_left = str_budget(strsh.sh_size);
 	rd->symdata = elf_getdata(scn, NULL);
 	if (!rd->symdata || rd->symdata->d_size != sh.sh_size)
 		return bad(rd, ".symtab: unreadable");
@@ -448,6 +479,9 @@ static int read_symbols(struct reader *rd)
 			name += np + 1;
 		}
 		out = &img->syms[img->nr_syms];
+		if (!str_take(&rd->names_left, strlen(name) + 1))
+			return bad(rd, ".strtab: the symbols' names would take more than %d times the table's %zu bytes (sysletc stores each once)",
+				   STR_SHARE, rd->strsize);
 		out->name = strdup(name);
 		if (!out->name)
 			return bad(rd, "out of memory");
@@ -636,20 +670,28 @@ static int read_relocs(struct reader *rd)
 	return 0;
 }
 
+/* Debug strings, what can go wrong with them: an offset past the table,
+ * copies past the budget (str_budget()), no memory. */
+enum { DBG_OK, DBG_RANGE, DBG_SHARED, DBG_NOMEM };
+
 static char *debug_str(const uint8_t *tab, uint32_t size, uint32_t off,
-		       int *ok)
+		       size_t *left, int *ok)
 {
 	char *s;
 
-	if (!off)
+	if (!off || *ok != DBG_OK)
 		return NULL;
 	if (off >= size) {
-		*ok = 0;
+		*ok = DBG_RANGE;
+		return NULL;
+	}
+	if (!str_take(left, strlen((const char *)tab + off) + 1)) {
+		*ok = DBG_SHARED;
 		return NULL;
 	}
 	s = strdup((const char *)tab + off);
 	if (!s)
-		*ok = 0;
+		*ok = DBG_NOMEM;
 	/* As sysletc stores them: no byte a terminal would take for a
 	 * command reaches one through a trace or a stop message. */
 	for (char *c = s; c && *c; c++)
@@ -666,7 +708,8 @@ static int read_debug(struct reader *rd)
 	const uint8_t *p, *tab;
 	uint32_t nr, strsz, version;
 	Elf_Data *d;
-	int ok = 1;
+	size_t left;
+	int ok = DBG_OK;
 
 	if (!rd->debug)
 		return 0;
@@ -691,11 +734,12 @@ static int read_debug(struct reader *rd)
 	tab = p + hdr + nr * rec;
 	if (!strsz || tab[0] || tab[strsz - 1])
 		return bad(rd, "%s: bad string table", SLO_SEC_NAME_DEBUG);
-	img->source = debug_str(tab, strsz, get32(p + 12), &ok);
+	left = str_budget(strsz);
+	img->source = debug_str(tab, strsz, get32(p + 12), &left, &ok);
 	img->debug = calloc(nr ? nr : 1, sizeof(*img->debug));
 	if (!img->debug)
 		return bad(rd, "out of memory");
-	for (uint32_t i = 0; i < nr && ok; i++) {
+	for (uint32_t i = 0; i < nr && ok == DBG_OK; i++) {
 		const uint8_t *q = p + hdr + (size_t)i * rec;
 		struct slo_debug *dr = &img->debug[i];
 
@@ -705,16 +749,23 @@ static int read_debug(struct reader *rd)
 			return bad(rd, "%s: atom %u: unknown role",
 				   SLO_SEC_NAME_DEBUG, i);
 		dr->role = (enum slo_role)get32(q + 8);
-		dr->syscall = debug_str(tab, strsz, get32(q + 12), &ok);
-		dr->text = debug_str(tab, strsz, get32(q + 16), &ok);
+		dr->syscall = debug_str(tab, strsz, get32(q + 12), &left,
+					&ok);
+		dr->text = debug_str(tab, strsz, get32(q + 16), &left, &ok);
 		for (int k = 0; version == SLO_DEBUG_VERSION &&
 				k < SLO_DEBUG_NAMES; k++)
 			dr->name[k] = debug_str(tab, strsz,
-						get32(q + 20 + 4 * k), &ok);
+						get32(q + 20 + 4 * k), &left,
+						&ok);
 	}
-	if (!ok)
+	if (ok == DBG_RANGE)
 		return bad(rd, "%s: string offset out of range",
 			   SLO_SEC_NAME_DEBUG);
+	if (ok == DBG_SHARED)
+		return bad(rd, "%s: the records' strings would take more than %d times the table's %u bytes (sysletc stores each once)",
+			   SLO_SEC_NAME_DEBUG, STR_SHARE, strsz);
+	if (ok == DBG_NOMEM)
+		return bad(rd, "out of memory");
 	return 0;
 }
 

@@ -1,4 +1,5 @@
 /* elf-write.c: write the image model as an ELF relocatable object with libelf. */
+#include <errno.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdlib.h>
@@ -72,6 +73,7 @@ struct writer {
 	size_t			*elfidx;	/* model symbol -> symtab index */
 	char			*err;
 	size_t			errlen;
+	int			write_errno;	/* the file's, when writing failed */
 };
 
 /* Buffers handed to libelf must live until elf_update(). */
@@ -542,7 +544,18 @@ static int build(struct writer *wr, int fd)
 			 ELF_T_BYTE) ||
 	    add_strtabs(wr))
 		return -1;
-	return elf_update(wr->elf, ELF_C_WRITE) < 0 ? -1 : 0;
+	errno = 0;
+	if (elf_update(wr->elf, ELF_C_WRITE) >= 0)
+		return 0;
+	/* libelf says only "cannot write data to file": the reason is the
+	 * write's, kept for the message. */
+	switch (errno) {
+	case ENOSPC: case EDQUOT: case EFBIG: case EIO: case EPIPE:
+	case EROFS: case EBADF: case EINVAL: case EPERM: case EACCES:
+		wr->write_errno = errno;
+		break;
+	}
+	return -1;
 }
 
 int slo_image_write(const struct slo_image *img, int fd, char *err,
@@ -559,8 +572,12 @@ int slo_image_write(const struct slo_image *img, int fd, char *err,
 	if (rc) {
 		int e = elf_errno();
 
-		slo_elf_error(err, errlen, "cannot write ELF: %s",
-			      e ? elf_errmsg(e) : "out of memory");
+		if (wr.write_errno)
+			slo_elf_error(err, errlen, "%s",
+				      strerror(wr.write_errno));
+		else
+			slo_elf_error(err, errlen, "cannot write ELF: %s",
+				      e ? elf_errmsg(e) : "out of memory");
 	}
 	elf_end(wr.elf);
 	for (int i = 0; i < wr.nbufs; i++)

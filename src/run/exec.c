@@ -214,6 +214,36 @@ bool srun_failed(const struct syslet_inst *inst,
 	return srun_is_call(nr) && *res < 0 && *res > -4096;
 }
 
+/*
+ * The call that failed with the values it ran with, as strace shows it:
+ * open("/nonexist", O_RDONLY) = -2 ENOENT says which path failed, where
+ * the statement only names the variable.  The arguments are read now,
+ * through the kernel, as the atom fetched them: nothing ran after the
+ * atom that ended the syslet.  Only a result stored into a cell the call
+ * also read (n = read(fd, buf, n)) replaced its argument: then no call
+ * is shown (false), rather than a value it did not run with.
+ */
+static bool print_failed_call(FILE *out, const struct syslet_uatom *atom,
+			      long result)
+{
+	struct syslet_event ev = { .sz = sizeof(ev) };
+
+	ev.atom = (struct syslet_uatom *)atom;
+	ev.flags = atom->flags;
+	ev.nr = atom->nr;
+	ev.ret = result;
+	ev.end = SYSLET_END_STOP;
+	while (ev.nargs < 6 && atom->arg_ptr[ev.nargs]) {
+		const void *p = atom->arg_ptr[ev.nargs];
+
+		if (p == (const void *)atom->ret_ptr ||
+		    !srun_peek(&ev.args[ev.nargs], p, sizeof(ev.args[0])))
+			return false;
+		ev.nargs++;
+	}
+	return syslet_print_call(out, &ev, SYSLET_PRINT_WHOLE) == 0;
+}
+
 void srun_stop_report(FILE *out, const char *progname, const char *arg,
 		      const char *entry, const struct syslet_inst *inst,
 		      const struct syslet_uatom *atom, long result)
@@ -258,7 +288,10 @@ void srun_stop_report(FILE *out, const char *progname, const char *arg,
 	} else {
 		fprintf(out, " (%s)", ran);
 	}
-	fprintf(out, ": %s\n", res);
+	fputs(": ", out);
+	if (print_failed_call(out, atom, result))
+		fputs(" = ", out);
+	fprintf(out, "%s\n", res);
 }
 
 /* The instances of the run, kept until the process ends (srun_run);

@@ -11,6 +11,7 @@
 #include "qualify.h"
 #include "run.h"
 #include "shell.h"
+#include "common/stack.h"
 #include "common/stdfds.h"
 
 static const char *progname = "syslet-run";
@@ -133,7 +134,7 @@ static int interactive(const struct srun_opts *o, int argc, char **argv)
 #endif
 }
 
-int main(int argc, char **argv)
+static int srun_main(int argc, char **argv)
 {
 	struct srun_opts o = { .progname = progname };
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -308,4 +309,9 @@ out:
 	srun_inject_clear(&inject);
 	free(inject_specs);
 	return status;
+}
+
+int main(int argc, char **argv)
+{
+	return common_stack_main(srun_main, argc, argv);
 }

@@ -209,9 +209,11 @@ static const struct shl_cmd shl_cmds[] = {
 	  "removes them.  The trace marks an injected result (INJECTED).",
 	  shl_cmd_inject, 0 },
 	{ "info", "i", "info",
-	  "show the session: program, entries, declarations, breakpoints",
-	  "Prints what is loaded, the entries with their parameters, the\n"
-	  "declarations typed so far and the backend.",
+	  "show the session: program, breakpoints, runs in flight, declarations",
+	  "Prints the backend, what is loaded, the entries with their\n"
+	  "parameters, the breakpoints, the runs still in flight (gone\n"
+	  "async, not waited for) with the atom each is at, and the\n"
+	  "declarations typed so far.",
 	  shl_dbg_info, 0 },
 	{ "help", "h", "help [COMMAND]",
 	  "list the commands, or explain one",

@@ -1097,6 +1097,7 @@ SHL_HANDLER(info)
 	} else {
 		fputs("program: none (load IMAGE|SOURCE)\n", sh->out);
 	}
+	shl_exec_info(sh, d->ring_on ? &d->ring : NULL);
 	shl_imm_info(sh);
 	return 0;
 }

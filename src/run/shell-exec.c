@@ -37,6 +37,9 @@ struct shl_flight {
 	bool			done;	/* its last atom ran */
 	int			tid;	/* the worker of its last atom */
 	bool			signalled;
+	/* The atom it runs (or is blocked in): the next of its last
+	 * event; NULL where no event told (shl_exec_keep). */
+	const struct syslet_uatom *at;
 };
 
 static struct shl_flight *shl_flights;
@@ -118,6 +121,7 @@ static void shl_exec_on_event(const struct syslet_event *ev, void *ctx)
 	if (f) {
 		inst = f->inst;
 		f->tid = ev->tid;
+		f->at = ev->next;
 		if (ev->end != SYSLET_END_NONE)
 			f->done = true;
 	}
@@ -125,6 +129,7 @@ static void shl_exec_on_event(const struct syslet_event *ev, void *ctx)
 	if (x && syslet_inst__atom_index(x->inst, ev->atom) >= 0) {
 		inst = x->inst;
 		x->last = *ev;
+		x->at = ev->next;
 		if (ev->end != SYSLET_END_NONE)
 			x->done = true;
 		x->have_last = true;
@@ -240,6 +245,43 @@ size_t shl_exec_end_flights(struct shell *sh, const struct syslet_ring *ring)
 	return left;
 }
 
+void shl_exec_info(struct shell *sh, const struct syslet_ring *ring)
+{
+	size_t i, n;
+
+	/* Those whose completion is in the ring have ended. */
+	shl_running(ring, false);
+	pthread_mutex_lock(&shl_exec_lock);
+	for (i = n = 0; i < shl_nflights; i++)
+		n += !shl_flights[i].done;
+	if (!n)
+		fputs("in flight: none\n", sh->out);
+	else
+		fprintf(sh->out, "in flight: %zu syslet%s (wait, ring)\n", n,
+			n == 1 ? "" : "s");
+	for (i = 0; i < shl_nflights; i++) {
+		const struct shl_flight *f = &shl_flights[i];
+		SYSLET_OPTS(syslet_atom_info, ai);
+
+		if (f->done)
+			continue;
+		/* The atom it is at, as break and step name atoms. */
+		if (!f->at || syslet_inst__atom_info(f->inst, f->at, &ai)) {
+			fputs("  at an atom not known yet\n", sh->out);
+			continue;
+		}
+		fprintf(sh->out, "  [%zu]", ai.index);
+		if (ai.syscall)
+			fprintf(sh->out, " %s", ai.syscall);
+		if (ai.line)
+			fprintf(sh->out, " (%s:%u%s%s)", ai.source ? ai.source : "",
+				ai.line, ai.text ? ": " : "",
+				ai.text ? ai.text : "");
+		fputc('\n', sh->out);
+	}
+	pthread_mutex_unlock(&shl_exec_lock);
+}
+
 void shl_exec_free_flights(bool all)
 {
 	size_t i, k = 0;
@@ -280,7 +322,7 @@ static void shl_exec_end(struct shell *sh, struct shl_exec *x)
 	sh->exec = NULL;
 	/* From here on its events go to its flight: none is missed. */
 	if (x->async)
-		shl_flight_add_locked(x->inst, x->done);
+		shl_flight_add_locked(x->inst, x->done)->at = x->at;
 	pthread_mutex_unlock(&shl_exec_lock);
 }
 
@@ -357,6 +399,7 @@ int shl_exec_chain(struct shell *sh, struct shl_exec *x,
 	if (!ring)
 		return -1;
 	shl_exec_begin(sh, x, inst);
+	x->at = atom;	/* until an event says where it went */
 	shl_interrupted = 0;
 	errno = 0;
 	x->end = sys_async_exec(atom);

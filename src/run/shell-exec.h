@@ -12,6 +12,7 @@ struct shl_exec {
 	struct syslet_event	last_call;	/* the last of role "call" */
 	bool			have_last, have_call;
 	struct syslet_uatom	*end;	/* async_exec's answer */
+	struct syslet_uatom	*at;	/* the atom it runs next */
 	bool			async;	/* went to a cachemiss worker */
 	bool			done;	/* its last atom ran */
 	bool			interrupted;	/* Ctrl-C while it ran */
@@ -30,6 +31,9 @@ struct syslet_inst *shl_exec_kept(const struct syslet_uatom *atom);
  * signal to their worker); the number that would not stop (blocked in a
  * call), said on sh->err.  ring: the session's, or NULL. */
 size_t shl_exec_end_flights(struct shell *sh, const struct syslet_ring *ring);
+/* For `info`: how many kept chains still run, and the atom each is at
+ * (the call it is blocked in). */
+void shl_exec_info(struct shell *sh, const struct syslet_ring *ring);
 /* Free the kept instances that ended (all: every one, nothing runs). */
 void shl_exec_free_flights(bool all);
 

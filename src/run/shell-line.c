@@ -33,11 +33,16 @@ static void shl_on_sigint(int sig)
 	shl_interrupted = 1;
 }
 
-static int shl_mkdirs(char *path)
+/* How much of the history's name must exist already: $HOME is the
+ * user's, never made here (as root, HOME=/nonexistent made /nonexistent);
+ * $XDG_DATA_HOME may be made, as the XDG spec says. */
+static size_t shl_hist_base;
+
+static int shl_mkdirs(char *path, size_t from)
 {
 	char *p;
 
-	for (p = path + 1; *p; p++) {
+	for (p = path + from + 1; *p; p++) {
 		if (*p != '/')
 			continue;
 		*p = '\0';
@@ -58,6 +63,7 @@ char *shl_history_path(void)
 
 	/* The XDG spec says to ignore a relative $XDG_DATA_HOME. */
 	if (base && base[0] == '/') {
+		shl_hist_base = 0;
 		shl_buf_printf(&b, "%s/syslet/history", base);
 		return b.s;
 	}
@@ -69,6 +75,7 @@ char *shl_history_path(void)
 	}
 	if (!home || home[0] != '/')
 		return NULL;
+	shl_hist_base = strlen(home);
 	shl_buf_printf(&b, "%s/.local/share/syslet/history", home);
 	return b.s;
 }
@@ -486,7 +493,7 @@ static int shl_history_open(struct shell *sh)
 	char *final = NULL;
 	int exists, fd = -1;
 
-	if (shl_mkdirs(sh->in.histfile) == 0)
+	if (shl_mkdirs(sh->in.histfile, shl_hist_base) == 0)
 		final = common_path_follow(sh->in.histfile, &st, &exists);
 	if (final && exists && S_ISCHR(st.st_mode))
 		goto off;

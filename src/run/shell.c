@@ -10,12 +10,26 @@
 void shl_error(struct shell *sh, const char *fmt, ...)
 {
 	va_list ap;
+	char *msg = NULL;
+	int n;
 
 	fflush(sh->out);
 	fprintf(sh->err, "%s: ", sh->prog);
 	va_start(ap, fmt);
-	vfprintf(sh->err, fmt, ap);
+	n = vasprintf(&msg, fmt, ap);
 	va_end(ap);
+	/* Messages quote what was typed or read (a script, a pipe): as the
+	 * compiler quotes a source line, no byte a terminal would take for
+	 * a command reaches it. */
+	for (int i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)msg[i];
+
+		fputc(c == '\t' || c == '\n' || (c >= 0x20 && c != 0x7f) ?
+		      c : '?', sh->err);
+	}
+	if (n < 0)
+		fputs("out of memory", sh->err);
+	free(msg);
 	fputc('\n', sh->err);
 	fflush(sh->err);
 	sh->errors++;
@@ -55,8 +69,9 @@ int srun_shell(const struct srun_shell_opts *opt, int argc, char **argv)
 	if (argc > 0 && shl_dbg_load_path(&sh, argv[0], argc - 1, argv + 1) < 0
 	    && !sh.in.tty) {
 		/* A script that cannot load its program would only pile
-		 * errors on errors. */
-		sh.status = 1;
+		 * errors on errors.  Status 2, as a run whose file cannot
+		 * be read or compiled: 1 says a call failed. */
+		sh.status = 2;
 		goto out;
 	}
 	if (sh.in.tty)

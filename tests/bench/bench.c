@@ -719,6 +719,16 @@ int main(int argc, char **argv)
 					       "no rest beyond these rows' "
 					       "spread)\n", best * 1e3,
 					       one[cold][bi + 1] * 1e3, in * 1e3);
+				/* The floor of any whole process here: the
+				 * plain program reading one file, which does
+				 * nothing of ours. */
+				if (one[cold][0] > 0)
+					printf("    (a process alone, the plain "
+					       "C program reading one file: "
+					       "%.3f ms, %.2f of in-process; "
+					       "the target allows %.3f ms "
+					       "beyond it)\n", one[cold][0] * 1e3,
+					       one[cold][0] / in, in * 0.1e3);
 			}
 		}
 		if (proc[cold][0] > 0) {

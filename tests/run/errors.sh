@@ -144,13 +144,23 @@ for opt in --stats:--stats --each:--each --jobs=2:--jobs -T:-T -tt:-t -r:-r \
 	[ -s "$tmpdir/out" ] && fail "-i ${opt%%:*}: the shell started"
 done
 
+# The shell's script whose program cannot be read or compiled ends with
+# the status of a run that cannot (2), not 1, which says a call failed.
+if ! $SYSLET_RUN -i </dev/null 2>&1 | grep -q 'unavailable'; then
+	expect 2 "^syslet-run: $tmpdir/nothere: No such file or directory\$" \
+		$SYSLET_RUN -i "$tmpdir/nothere" </dev/null
+	printf 'syslet f() {\n' >"$tmpdir/open.syslet"
+	expect 2 "open\\.syslet:1:13: error: syntax error" \
+		$SYSLET_RUN -i "$tmpdir/open.syslet" </dev/null
+fi
+
 # A source with errors: the compiler's diagnostics, then status 2.
 printf 'syslet broken() {\n\tfrobnicate(1);\n}\n' >"$tmpdir/broken.syslet"
 expect 2 'broken\.syslet:2:[0-9]+: error: ' $SYSLET_RUN "$tmpdir/broken.syslet"
 
 # A syslet that stops on an error: status 1 and the stop report.
-expect 1 "cat stopped at atom 0 \\(.*cat\\.syslet:[0-9]+: .*open.*\\): -2 ENOENT\$" \
+expect 1 "cat stopped at atom 0 \\(.*cat\\.syslet:[0-9]+: .*open.*\\): open\\(\".*/nothere\", O_RDONLY\\) = -2 ENOENT\$" \
 	$SYSLET_RUN "$src/cat.syslet" "$tmpdir/nothere"
-expect 1 "cat stopped at atom 0 .*: -2 ENOENT\$" \
+expect 1 "cat stopped at atom 0 .*: open\\(.*\\) = -2 ENOENT\$" \
 	$SYSLET_RUN "$tmpdir/cat.slo" "$tmpdir/nothere"
 exit 0

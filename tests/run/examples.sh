@@ -31,7 +31,7 @@ cmp -s "$tmpdir/big" "$tmpdir/out" || fail "cat: output differs"
 run 0 $SYSLET_RUN "$ex/cat.syslet" /dev/null
 [ -s "$tmpdir/out" ] && fail "cat /dev/null printed something"
 run 1 $SYSLET_RUN "$ex/cat.syslet" "$tmpdir/none"
-grep -q 'cat stopped at atom 0 (.*cat\.syslet:[0-9]*: fd = open(path, O_RDONLY)): -2 ENOENT$' \
+grep -q "cat stopped at atom 0 (.*cat\\.syslet:[0-9]*: fd = open(path, O_RDONLY)): open(\"$tmpdir/none\", O_RDONLY) = -2 ENOENT\$" \
 	"$tmpdir/err" || { cat "$tmpdir/err" >&2; fail "cat: stop report"; }
 
 # copy: a copy, then the errors of either side.
@@ -40,9 +40,10 @@ cmp -s "$tmpdir/big" "$tmpdir/copied" || fail "copy: the copy differs"
 run 1 $SYSLET_RUN "$ex/copy.syslet" "$tmpdir/none" "$tmpdir/c2"
 grep -q -- '-2 ENOENT$' "$tmpdir/err" || fail "copy: missing source"
 [ -e "$tmpdir/c2" ] && fail "copy created its target without a source"
-# A target that cannot be opened ends in close(in), which succeeds: the
-# example's last atom decides the status, as in the kernel.
-run 0 $SYSLET_RUN "$ex/copy.syslet" "$tmpdir/big" "$tmpdir/no/such/dir"
+# A target that cannot be opened ends the syslet at that open: status 1.
+run 1 $SYSLET_RUN "$ex/copy.syslet" "$tmpdir/big" "$tmpdir/no/such/dir"
+grep -q 'copy stopped at atom 1 .*-2 ENOENT$' "$tmpdir/err" ||
+	{ cat "$tmpdir/err" >&2; fail "copy: bad target not reported"; }
 [ -e "$tmpdir/no" ] && fail "copy: created a bad target"
 run 2 $SYSLET_RUN "$ex/copy.syslet" "$tmpdir/big"
 
@@ -57,6 +58,32 @@ expect_eq "countdown 0" "liftoff!" "$(cat "$tmpdir/out")"
 run 2 $SYSLET_RUN "$ex/countdown.syslet" three
 grep -q "parameter count of countdown: expected int, got 'three'" \
 	"$tmpdir/err" || fail "countdown: type error"
+
+# full WANT_STATUS CMD...: as run, the standard output /dev/full.
+full() {
+	want=$1
+	shift
+	status=0
+	"$@" >/dev/full 2>"$tmpdir/err" || status=$?
+	[ "$status" = "$want" ] || { cat "$tmpdir/err" >&2
+		fail "$* >/dev/full: exit status $status, expected $want"; }
+}
+
+# A write that fails (a full disk: /dev/full) ends every example that
+# writes at that write, with status 1 and the report, as cat(1) and
+# cp(1) fail; the examples ignored it and exited 0.
+if [ -w /dev/full ]; then
+	full 1 $SYSLET_RUN "$ex/cat.syslet" "$tmpdir/big"
+	grep -q 'cat stopped at atom [0-9]* (.*: .*write(STDOUT, buf, n).*ENOSPC$' \
+		"$tmpdir/err" || { cat "$tmpdir/err" >&2; fail "cat >/dev/full: report"; }
+	run 1 $SYSLET_RUN "$ex/copy.syslet" "$tmpdir/big" /dev/full
+	grep -q 'copy stopped at atom [0-9]* (.*: .*write(out, buf, n).*ENOSPC$' \
+		"$tmpdir/err" || { cat "$tmpdir/err" >&2; fail "copy to /dev/full: report"; }
+	full 1 $SYSLET_RUN "$ex/countdown.syslet" 3
+	grep -q 'countdown stopped at atom [0-9]* (.*: .*write(STDOUT, tick, len(tick)).*ENOSPC$' \
+		"$tmpdir/err" || { cat "$tmpdir/err" >&2; fail "countdown >/dev/full: the first tick"; }
+	full 1 $SYSLET_RUN "$ex/hello.syslet"
+fi
 
 # server: three connections from a client, then it ends by itself.  Its
 # address is a parameter: a port nobody listens on (other test runs on

@@ -39,7 +39,7 @@ for b in $backends; do
 	run 1 "" --trace --inject=open:error=EACCES cat.syslet in.txt
 	grep -q '\[0\] open("in.txt", O_RDONLY) = -13 EACCES (INJECTED) <[a-z]*> -> stop$' \
 		"$tmpdir/err" || { cat "$tmpdir/err" >&2; fail "$b: no (INJECTED) line"; }
-	grep -q 'cat stopped at atom 0 (.*): -13 EACCES$' "$tmpdir/err" ||
+	grep -q 'cat stopped at atom 0 (.*): open("in.txt", O_RDONLY) = -13 EACCES$' "$tmpdir/err" ||
 		fail "$b: the stop is not reported"
 	# read returning 0: the loop ends, close runs, nothing printed.
 	run 0 "" --inject=read:retval=0 cat.syslet in.txt

@@ -46,8 +46,16 @@ expect_eq "a stop after a message: status" "0 no file" "$status $(cat "$tmpdir/e
 run open 'syslet o(str p) { var fd; fd = open(p, O_RDONLY); if (fd < 0) stop; close(fd); }' \
 	"$tmpdir/nothere"
 expect_eq "open: status" 1 "$status"
-grep -q 'o stopped at atom 0 (.*open.syslet:1: .*open(p, O_RDONLY)): -2 ENOENT$' \
+# The report shows the call with the values it ran with, as strace does:
+# which path failed, where the statement only names p.
+grep -q "o stopped at atom 0 (.*open.syslet:1: .*open(p, O_RDONLY)): open(\"$tmpdir/nothere\", O_RDONLY) = -2 ENOENT\$" \
 	"$tmpdir/err" || { cat "$tmpdir/err" >&2; fail "open: report"; }
+# A call whose result went into a cell it also read shows no values: the
+# argument it ran with is gone (n was 99, not -9).
+run over 'buffer b[4]; syslet o() { var n = 99; n = read(n, b, 4); if (n < 0) stop; }'
+expect_eq "over: status" 1 "$status"
+grep -q 'o stopped at atom 0 (.*over.syslet:1: n = read(n, b, 4)): -9 EBADF$' \
+	"$tmpdir/err" || { cat "$tmpdir/err" >&2; fail "over: report"; }
 
 # The call that ran, not the one compiled: an image whose close atom now
 # holds fsync's number, then one whose number is past the table.
@@ -73,13 +81,13 @@ $SYSLET_RUN --trace "$tmpdir/f.slo" 2>"$tmpdir/err" || status=$?
 expect_eq "rewritten: status" 1 "$status"
 grep -q '\[0\] fsync(99) = -9 EBADF' "$tmpdir/err" || { cat "$tmpdir/err" >&2;
 	fail "rewritten: the trace does not name fsync"; }
-grep -q 'stopped at atom 0 (.*close(fd); it ran fsync): -9 EBADF$' "$tmpdir/err" ||
+grep -q 'stopped at atom 0 (.*close(fd); it ran fsync): fsync(99) = -9 EBADF$' "$tmpdir/err" ||
 	fail "rewritten: the report does not name fsync"
 patch "$tmpdir/p.slo" 5000
 status=0
 $SYSLET_RUN "$tmpdir/p.slo" 2>"$tmpdir/err" || status=$?
 expect_eq "past the table: status" 1 "$status"
-grep -q 'syscall 5000, past the table): -38 ENOSYS$' "$tmpdir/err" || {
+grep -q 'syscall 5000, past the table): syscall(5000, 99) = -38 ENOSYS$' "$tmpdir/err" || {
 	cat "$tmpdir/err" >&2; fail "past the table: report"; }
 
 # Signals the process ignores end nothing: the loop still runs after
@@ -121,7 +129,7 @@ timeout 60 $SYSLET_RUN --each "$tmpdir/e.syslet" "$tmpdir/nothere" \
 # A missing file's chain that stayed inline reports its failed close.
 case $status in
 0) ;;
-1) grep -q 'close(fd)): -9 EBADF$' "$tmpdir/err" ||
+1) grep -q 'close(fd)): close(-2) = -9 EBADF$' "$tmpdir/err" ||
 	fail "--each nocomplete: $(cat "$tmpdir/err")" ;;
 *) fail "--each nocomplete: status $status (124: it hung)" ;;
 esac

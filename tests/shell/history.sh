@@ -52,4 +52,15 @@ fi
 expect_eq "session with history linked to a device" 0 "$(term "$tmpdir")"
 grep -q 'history not kept' "$tmpdir/raw" && fail "a message for a device: $(cat "$tmpdir/raw")"
 [ -c "$(readlink "$hist")" ] || fail "the device was replaced"
+
+# A $HOME that does not exist is the user's to make, not the shell's:
+# no history then, and a message (as root, /nonexistent was made).
+st=$( (cd "$tmpdir" && { printf 'help\n'; sleep 1; printf '\004'; } |
+	env -u XDG_DATA_HOME HOME="$tmpdir/nohome" SYSLET_BACKEND=emul \
+		timeout 20 script -qec "'$SYSLET_RUN' -i" /dev/null) \
+	>"$tmpdir/raw" 2>&1; echo $?)
+expect_eq "session with a missing HOME" 0 "$st"
+[ -e "$tmpdir/nohome" ] && fail "the shell made the missing HOME"
+grep -q "history not kept: $tmpdir/nohome/.local/share/syslet/history: No such file or directory" \
+	"$tmpdir/raw" || fail "no message for a missing HOME: $(cat "$tmpdir/raw")"
 exit 0

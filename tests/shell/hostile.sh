@@ -91,4 +91,18 @@ sh_run xbuf
 grep -q "^syslet-run: x: no buffer, data or cell 'buf' (the program has not run)$" \
 	"$tmpdir/xbuf.out" || { cat "$tmpdir/xbuf.out" >&2
 	fail "x before run: no reason given"; }
+
+# Escape sequences typed or read from a script: messages quote them as
+# the compiler quotes a source line, '?' for each control byte.
+printf 'load x\033[2Jy\nprint \033]0;t\007\nset "\033[31m\nsyslet f() { \033[5m\n' \
+	>"$tmpdir/in"
+sh_run esc
+for want in ": x?\[2Jy: No such file or directory$" \
+	"print: no cell '?]0;t?'$" "unterminated quote in 'set \"?\[31m'$" \
+	"the input ended inside an unfinished .*: 'syslet f() { ?\[5m'$"; do
+	grep -q -- "$want" "$tmpdir/esc.out" || { cat -v "$tmpdir/esc.out" >&2
+		fail "escape bytes: no '$want'"; }
+done
+! grep -q "$(printf '\033')" "$tmpdir/esc.out" || { cat -v "$tmpdir/esc.out" >&2
+	fail "an escape byte of the input reached the terminal"; }
 exit 0

@@ -35,6 +35,10 @@ expect_eq "--dump=ir of a bad program" 1 "$(status $SYSLETC --dump=ir bad.syslet
 [ ! -s out.txt ] || fail "--dump=ir printed IR of a bad program"
 expect_eq "missing file" 1 "$(status $SYSLETC nonexistent.syslet)"
 grep -q 'nonexistent.syslet: No such file' err.txt || fail "missing file message"
+# sysletc(1), EXIT STATUS: an output that cannot be written is 1 too.
+expect_eq "unwritable output" 1 "$(status $SYSLETC -o nodir/x.slo "$ex/cat.syslet")"
+grep -q '^sysletc: nodir/x.slo: No such file or directory$' err.txt ||
+	fail "unwritable output message: $(cat err.txt)"
 mkdir adir
 expect_eq "a directory" 1 "$(status $SYSLETC adir)"
 grep -q '^sysletc: adir: Is a directory$' err.txt || fail "directory message: $(cat err.txt)"

@@ -106,6 +106,16 @@ echo old >killed.slo
 (ulimit -f 1 && exec $SYSLETC -o killed.slo "$big") >/dev/null 2>&1
 [ "$(cat killed.slo)" = old ] || fail "the old output was damaged"
 no_temp killed.slo
+# With SIGXFSZ ignored the write fails with EFBIG: the message says so
+# (libelf's own was "cannot write data to file"), for -o as for -H.
+st=0
+(trap '' XFSZ; ulimit -f 1 && exec $SYSLETC -o killed.slo "$big") \
+	>out.txt 2>err.txt || st=$?
+expect_eq "write past ulimit -f: status" 1 "$st"
+grep -q '^sysletc: killed.slo: File too large$' err.txt ||
+	fail "write past ulimit -f: message: $(cat err.txt)"
+[ "$(cat killed.slo)" = old ] || fail "EFBIG: the old output was damaged"
+no_temp killed.slo
 # The same where O_TMPFILE cannot be linked (no /proc): the named
 # temporary file is removed by the signal handler.
 # The sanitizers' runtime reads its options and checks leaks through

@@ -8,12 +8,17 @@ entries=$top_srcdir/tests/sysletc/golden/entries.syslet
 
 # Format 1 images, written by sysletc 0.1.0 before prefixes: the same
 # listing as their sources compiled today, and a header without prefix.
+# v1/cat.syslet is examples/cat.syslet as it was then, under the name
+# the images record.
+mkdir -p old/examples old/tests/sysletc/golden &&
+cp "$v1/cat.syslet" old/examples/cat.syslet &&
+cp "$entries" old/tests/sysletc/golden/entries.syslet || exit 99
 for f in cat-x86_64:examples/cat.syslet cat-i386:examples/cat.syslet \
 	 entries-x86_64:tests/sysletc/golden/entries.syslet; do
 	img=${f%%:*} src=${f#*:} target=${img#*-}
 	$SYSLETC -d "$v1/$img.slo" >"$img.d" 2>err.txt ||
 		fail "format 1 image $img: $(cat err.txt)"
-	(cd "$top_srcdir" && $SYSLETC -S --target="$target" "$src") >"$img.S" ||
+	(cd old && $SYSLETC -S --target="$target" "$src") >"$img.S" ||
 		fail "sysletc -S $src"
 	diff -u "$img.S" "$img.d" || fail "format 1 image $img lists differently from its source"
 done

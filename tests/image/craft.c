@@ -1,0 +1,143 @@
+/* craft.c: make images no sysletc writes, from one it wrote: every string of the debug records, or every symbol's name, is one long string, so that a small file names megabytes many times. */
+#define _GNU_SOURCE
+#include <elf.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "image/slo-format.h"
+
+/*
+ * craft debug IN OUT: the strings of .syslet.debug's table become one,
+ * and the source, syscall, text and name offsets of every record name
+ * it.
+ * craft symbols IN OUT: every .symtab entry of an object or an atom
+ * names the longest string of .strtab.
+ * Sizes and layout stay as they were: only offsets change, so that the
+ * file is as small as sysletc wrote it.  64-bit images only.
+ */
+
+static unsigned char *img;
+static size_t len;
+
+static void die(const char *msg)
+{
+	fprintf(stderr, "craft: %s\n", msg);
+	exit(99);
+}
+
+static const Elf64_Shdr *shdr(size_t i)
+{
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img;
+
+	if (eh->e_shoff + (i + 1) * sizeof(Elf64_Shdr) > len)
+		die("section header outside the file");
+	return (const Elf64_Shdr *)(img + eh->e_shoff) + i;
+}
+
+static const Elf64_Shdr *section(const char *name)
+{
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img;
+	const Elf64_Shdr *names = shdr(eh->e_shstrndx);
+
+	for (size_t i = 1; i < eh->e_shnum; i++) {
+		const Elf64_Shdr *sh = shdr(i);
+
+		if (!strcmp((const char *)img + names->sh_offset + sh->sh_name,
+			    name))
+			return sh;
+	}
+	die("no such section");
+	return NULL;
+}
+
+/* The offset of the longest NUL-terminated string in @tab. */
+static uint32_t longest(const char *tab, size_t size)
+{
+	uint32_t best = 0;
+	size_t best_len = 0;
+
+	for (size_t off = 0; off < size; off += strlen(tab + off) + 1)
+		if (strlen(tab + off) > best_len) {
+			best_len = strlen(tab + off);
+			best = (uint32_t)off;
+		}
+	if (!best_len)
+		die("no string to repeat");
+	return best;
+}
+
+static void craft_debug(void)
+{
+	const Elf64_Shdr *sh = section(SLO_SEC_NAME_DEBUG);
+	unsigned char *p = img + sh->sh_offset;
+	struct slo_debug_hdr h;
+	size_t rec = sizeof(struct slo_debug_rec);
+	uint32_t to;
+	char *tab;
+
+	memcpy(&h, p, sizeof(h));
+	if (h.version != SLO_DEBUG_VERSION)
+		die("not a version-3 debug section");
+	/* sysletc cuts the texts it stores: the table's strings all made
+	 * one, from offset 1 to its last NUL. */
+	tab = (char *)p + sizeof(h) + h.nr_atoms * rec;
+	for (uint32_t i = 1; i + 1 < h.strtab_size; i++)
+		if (!tab[i])
+			tab[i] = 'x';
+	to = 1;
+	memcpy(p + offsetof(struct slo_debug_hdr, source), &to, 4);
+	for (uint32_t i = 0; i < h.nr_atoms; i++) {
+		unsigned char *q = p + sizeof(h) + i * rec;
+
+		memcpy(q + offsetof(struct slo_debug_rec, syscall), &to, 4);
+		memcpy(q + offsetof(struct slo_debug_rec, text), &to, 4);
+		for (int k = 0; k < SLO_DEBUG_NAMES; k++)
+			memcpy(q + offsetof(struct slo_debug_rec, name) + 4 * k,
+			       &to, 4);
+	}
+}
+
+static void craft_symbols(void)
+{
+	const Elf64_Shdr *sym = section(".symtab");
+	const Elf64_Shdr *str = shdr(sym->sh_link);
+	uint32_t to = longest((const char *)img + str->sh_offset,
+			      str->sh_size);
+	Elf64_Sym *s = (Elf64_Sym *)(img + sym->sh_offset);
+
+	for (size_t i = 1; i < sym->sh_size / sizeof(*s); i++)
+		if (ELF64_ST_TYPE(s[i].st_info) == STT_OBJECT ||
+		    ELF64_ST_TYPE(s[i].st_info) == STT_NOTYPE)
+			s[i].st_name = to;
+}
+
+int main(int argc, char **argv)
+{
+	FILE *f;
+	long n;
+
+	if (argc != 4 || (strcmp(argv[1], "debug") && strcmp(argv[1], "symbols")))
+		die("usage: craft debug|symbols IN OUT");
+	f = fopen(argv[2], "rb");
+	if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 ||
+	    fseek(f, 0, SEEK_SET))
+		die("cannot read the image");
+	len = (size_t)n;
+	img = malloc(len);
+	if (!img || fread(img, 1, len, f) != len ||
+	    len < sizeof(Elf64_Ehdr) || img[EI_CLASS] != ELFCLASS64)
+		die("cannot read a 64-bit image");
+	fclose(f);
+	if (!strcmp(argv[1], "debug"))
+		craft_debug();
+	else
+		craft_symbols();
+	f = fopen(argv[3], "wb");
+	if (!f || fwrite(img, 1, len, f) != len || fclose(f))
+		die("cannot write the image");
+	free(img);
+	return 0;
+}

@@ -1,0 +1,63 @@
+#!/bin/sh
+# info-flight.sh: the shell's info lists the runs still in flight (gone async, not waited for) with the atom each is blocked in, on every user-space backend, and none once their completion came.
+. "$top_srcdir/tests/shell/lib.sh"
+shell_require
+command -v timeout >/dev/null 2>&1 || skip "timeout(1) is not installed"
+cd "$tmpdir" || exit 99
+export XDG_DATA_HOME="$tmpdir/data" HOME="$tmpdir"
+
+# A read of a FIFO opened read-write: the open returns at once, the read
+# waits for the test's write.
+mkfifo ff || skip "mkfifo failed"
+cat >rd.syslet <<'SRC'
+buffer b[64];
+syslet rd(str p) {
+	var fd, n;
+	fd = open(p, O_RDWR);
+	if (fd < 0)
+		stop;
+	n = read(fd, b, 64);
+	write(1, b, n);
+}
+SRC
+
+for backend in emul uring; do
+	SYSLET_BACKEND=$backend "$SYSLET_RUN" -i -- rd.syslet "$tmpdir/ff" \
+		</dev/null >probe.out 2>&1 || {
+		grep -q 'cannot\|unknown\|not' probe.out &&
+			[ "$backend" != emul ] && continue
+		cat probe.out >&2; fail "$backend: the shell does not start"; }
+	rm -f in
+	mkfifo in
+	SYSLET_BACKEND=$backend timeout 60 "$SYSLET_RUN" -i rd.syslet \
+		"$tmpdir/ff" <in >out 2>err &
+	pid=$!
+	exec 3>in
+	printf 'info\nrun\ninfo\n' >&3
+	i=0
+	until [ "$(grep -c '^in flight:' out)" -ge 2 ]; do
+		i=$((i + 1))
+		[ $i -lt 300 ] || { cat out err >&2; fail "$backend: no info"; }
+		sleep 0.1
+	done
+	# Before the run: none; after it went async: the read it waits in.
+	expect_eq "$backend: before the run" "in flight: none" \
+		"$(grep '^in flight:' out | head -n 1)"
+	grep -q '^rd went async' out || { cat out >&2; fail "$backend: not async"; }
+	grep -q "^backend: $backend\$" out || { cat out >&2; fail "$backend: another backend ran"; }
+	expect_eq "$backend: the run in flight" "in flight: 1 syslet (wait, ring)
+  [1] read (rd.syslet:7: n = read(fd, b, 64);)" \
+		"$(sed -n '/^rd went async/,$p' out | sed -n '/^in flight:/,/^declarations/p' |
+		   sed '$d')"
+	# Its completion comes: none in flight.
+	printf 'hi\n' >ff &
+	printf 'wait\ninfo\nquit\n' >&3
+	exec 3>&-
+	st=0
+	wait $pid || st=$?
+	wait
+	expect_eq "$backend: status" 0 "$st"
+	expect_eq "$backend: after its completion" "in flight: none" \
+		"$(grep '^in flight:' out | tail -n 1)"
+done
+exit 0
