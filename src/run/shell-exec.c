@@ -270,6 +270,12 @@ void shl_exec_info(struct shell *sh, const struct syslet_ring *ring)
 			fputs("  at an atom not known yet\n", sh->out);
 			continue;
 		}
+		/* A statement typed at the prompt: its line and atom are
+		 * those of the shell's wrapper, which mean nothing. */
+		if (ai.source && !strcmp(ai.source, SHL_INPUT) && ai.text) {
+			fprintf(sh->out, "  typed at the prompt: %s\n", ai.text);
+			continue;
+		}
 		fprintf(sh->out, "  [%zu]", ai.index);
 		if (ai.syscall)
 			fprintf(sh->out, " %s", ai.syscall);

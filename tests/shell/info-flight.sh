@@ -60,4 +60,43 @@ for backend in emul uring; do
 	expect_eq "$backend: after its completion" "in flight: none" \
 		"$(grep '^in flight:' out | tail -n 1)"
 done
+# A statement typed at the prompt, left in a worker by Ctrl-C: named by
+# its text, not by the line and atom of the shell's wrapper.
+rm -f in
+mkfifo in
+SYSLET_BACKEND=emul timeout 60 "$SYSLET_RUN" -i <in >out 2>err &
+pid=$!
+exec 3>in
+printf 'buffer bb[16];\nfd = open("%s/ff", O_RDWR);\n' "$tmpdir" >&3
+printf 'write(1, "ready\\n", 6); async read(fd, bb, 16);\n' >&3
+i=0
+until grep -q '^ready$' out; do
+	i=$((i + 1))
+	[ $i -lt 300 ] || { cat out err >&2; fail "typed: never ran"; }
+	sleep 0.1
+done
+# One Ctrl-C: a second one at the prompt would end the script.
+sleep 0.2
+kill -INT $pid
+i=0
+until grep -q 'goes on in a worker' out; do
+	i=$((i + 1))
+	[ $i -lt 300 ] || { cat out err >&2; fail "typed: never interrupted"; }
+	sleep 0.1
+done
+printf 'info\n' >&3
+i=0
+until grep -q '^declarations' out; do
+	i=$((i + 1))
+	[ $i -lt 300 ] || { cat out err >&2; fail "typed: no info"; }
+	sleep 0.1
+done
+expect_eq "typed: in flight" "in flight: 1 syslet (wait, ring)
+  typed at the prompt: read(fd, bb, 16);" \
+	"$(sed -n '/^in flight:/,/^declarations/p' out | sed '$d')"
+printf 'hi\n' >ff &
+printf 'wait\nquit\n' >&3
+exec 3>&-
+wait $pid || fail "typed: status $?"
+wait
 exit 0
