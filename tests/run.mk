@@ -39,6 +39,9 @@ EXTRA_DIST += tests/run/each-reuse.sh tests/run/trace-writes.sh \
 # Resource limits at their smallest (ulimit -s); odd paths.
 TESTS += tests/run/stacklimit.sh tests/run/paths.sh
 EXTRA_DIST += tests/run/stacklimit.sh tests/run/paths.sh
+# Comparisons with constants over the whole range of a word.
+TESTS += tests/run/compare-range.sh
+EXTRA_DIST += tests/run/compare-range.sh
 EXTRA_DIST += tests/run/examples.sh tests/run/errors.sh tests/run/each.sh tests/run/trace-stats.sh \
 	tests/run/status.sh \
 	tests/run/shebang.sh tests/run/readme.sh tests/run/signal.sh tests/run/overflow.sh tests/run/linear.sh \

@@ -13,7 +13,7 @@ runtime_tests = tests/runtime/args tests/runtime/fault tests/runtime/stop \
 	tests/runtime/ringmem tests/runtime/parked \
 	tests/runtime/forkhead tests/runtime/selfcalls \
 	tests/runtime/nothreads tests/runtime/fdlimit tests/runtime/procsig \
-	tests/runtime/asyncmask tests/runtime/closerange
+	tests/runtime/asyncmask tests/runtime/closerange tests/runtime/keyctl
 check_PROGRAMS += $(runtime_tests)
 TESTS += $(runtime_tests)
 noinst_HEADERS += tests/runtime/helpers.h
@@ -53,6 +53,7 @@ tests_runtime_fdlimit_LDADD = $(runtime_ldadd)
 tests_runtime_procsig_LDADD = $(runtime_ldadd)
 tests_runtime_asyncmask_LDADD = $(runtime_ldadd)
 tests_runtime_closerange_LDADD = $(runtime_ldadd)
+tests_runtime_keyctl_LDADD = $(runtime_ldadd)
 # The library's conventions (libsyslet(3) CONVENTIONS), on any backend.
 check_PROGRAMS += tests/runtime/api
 TESTS += tests/runtime/api
@@ -106,7 +107,7 @@ runtime32_tests = tests/runtime/args32 tests/runtime/fault32 \
 	tests/runtime/forkhead32 tests/runtime/selfcalls32 \
 	tests/runtime/nothreads32 tests/runtime/fdlimit32 \
 	tests/runtime/procsig32 tests/runtime/asyncmask32 \
-	tests/runtime/closerange32
+	tests/runtime/closerange32 tests/runtime/keyctl32
 TESTS += $(runtime32_tests)
 extra_check_programs += $(runtime32_tests)
 # Each NAME32 above is tests/runtime/NAME.c compiled and linked -m32 in

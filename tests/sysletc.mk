@@ -33,7 +33,8 @@ EXTRA_DIST += tests/sysletc/linear.sh tests/lib/linear.sh
 TESTS += tests/sysletc/examples.sh tests/sysletc/corrupt.sh
 EXTRA_DIST += tests/sysletc/examples.sh tests/sysletc/corrupt.sh
 # Symbol prefixes, and images of format 1 (made by sysletc 0.1.0).
-TESTS += tests/sysletc/prefix.sh
+TESTS += tests/sysletc/prefix.sh tests/sysletc/params-section.sh
+EXTRA_DIST += tests/sysletc/params-section.sh
 EXTRA_DIST += tests/sysletc/prefix.sh tests/sysletc/v1/cat-x86_64.slo \
 	tests/sysletc/v1/cat-i386.slo tests/sysletc/v1/entries-x86_64.slo \
 	tests/sysletc/v1/cat.syslet

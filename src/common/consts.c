@@ -94,6 +94,15 @@ static const struct sysconst table[] = {
 	{ "EPOLL_CTL_ADD", 1, SC_EPOLL_OP }, { "EPOLL_CTL_DEL", 2, SC_EPOLL_OP },
 	{ "EPOLL_CTL_MOD", 3, SC_EPOLL_OP },
 	{ "EPOLLIN", 1, SC_NONE }, { "EPOLLOUT", 4, SC_NONE },
+	{ "POLLERR", 8, SC_NONE }, { "POLLHUP", 0x10, SC_NONE },
+	{ "POLLNVAL", 0x20, SC_NONE },
+	{ "EPOLLERR", 8, SC_NONE }, { "EPOLLHUP", 0x10, SC_NONE },
+	{ "EPOLLRDHUP", 0x2000, SC_NONE }, { "EPOLLONESHOT", 0x40000000, SC_NONE },
+	{ "EPOLLET", 0x80000000, SC_NONE },
+	{ "EPOLL_CLOEXEC", 02000000, SC_EPOLL },
+	/* wait4()'s options. */
+	{ "WNOHANG", 1, SC_WAIT }, { "WUNTRACED", 2, SC_WAIT },
+	{ "WCONTINUED", 8, SC_WAIT },
 };
 
 #define NR_CONSTS (sizeof(table) / sizeof(table[0]))
@@ -168,6 +177,8 @@ static const struct {
 	{ "clock_getres", { SC_CLOCK } },
 	{ "clock_nanosleep", { SC_CLOCK } },
 	{ "epoll_ctl", { 0, SC_EPOLL_OP } },
+	{ "epoll_create1", { SC_EPOLL } },
+	{ "wait4", { 0, 0, SC_WAIT } },
 	{ "rt_sigprocmask", { SC_SIGHOW } },
 	{ "sigprocmask", { SC_SIGHOW } },
 	{ "rt_sigaction", { SC_SIG } },
@@ -290,6 +301,8 @@ static bool describe_set(enum sysconst_set set, int64_t v, struct out *o)
 	case SC_EFD:
 	case SC_TFD:
 	case SC_TFD_SET:
+	case SC_EPOLL:
+	case SC_WAIT:
 		if (v <= 0)
 			return false;
 		r = flags(o, set, (uint64_t)v);

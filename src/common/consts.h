@@ -46,6 +46,8 @@ enum sysconst_set {
 	SC_EFD,		/* EFD_* flags */
 	SC_TFD,		/* TFD_NONBLOCK|TFD_CLOEXEC */
 	SC_TFD_SET,	/* TFD_TIMER_ABSTIME */
+	SC_EPOLL,	/* EPOLL_CLOEXEC */
+	SC_WAIT,	/* WNOHANG|WUNTRACED|WCONTINUED */
 };
 
 struct sysconst {

@@ -296,11 +296,47 @@ unsigned int systab_edit_distance(const char *a, const char *b)
 	return row[lb];
 }
 
+/*
+ * Names a C programmer knows from libc, whose call the kernel spells
+ * otherwise: the nearest spelling would mislead (waitid for waitpid,
+ * read for pread, fstat for fstatat).  Each maps to the kernel's calls
+ * that do its work, in order of preference; the first the profile has
+ * is suggested.
+ */
+static const struct {
+	const char	*libc;
+	const char	*kernel[3];
+} libc_names[] = {
+	{ "waitpid", { "wait4" } },	{ "wait", { "wait4" } },
+	{ "pread", { "pread64" } },	{ "pwrite", { "pwrite64" } },
+	{ "sigprocmask", { "rt_sigprocmask" } },
+	{ "sigaction", { "rt_sigaction" } },
+	{ "signal", { "rt_sigaction" } },
+	{ "sigsuspend", { "rt_sigsuspend" } },
+	{ "fstatat", { "newfstatat", "fstatat64" } },
+	{ "stat64", { "stat64", "newfstatat" } },
+	{ "lseek64", { "_llseek", "lseek" } },
+	{ "sleep", { "clock_nanosleep", "nanosleep" } },
+	{ "usleep", { "clock_nanosleep", "nanosleep" } },
+	{ "accept", { "accept4" } },
+	{ "getdents", { "getdents64" } },
+	{ "epoll_create", { "epoll_create1" } },
+};
+
 const char *systab_suggest(enum systab_profile p, const char *name)
 {
 	unsigned int n, best = 3;
 	const struct systab_entry *t = systab_entries(p, &n);
 	const char *found = NULL;
+
+	for (size_t i = 0; i < sizeof(libc_names) / sizeof(libc_names[0]);
+	     i++) {
+		if (strcmp(name, libc_names[i].libc))
+			continue;
+		for (int k = 0; k < 3 && libc_names[i].kernel[k]; k++)
+			if (systab_lookup(p, libc_names[i].kernel[k]) >= 0)
+				return libc_names[i].kernel[k];
+	}
 
 	/* Two edits at most: a swapped pair of letters costs two here. */
 	for (unsigned int i = 0; i < n; i++) {

@@ -94,8 +94,15 @@ static int check_ir(struct layout *l)
 	return l->d->errors ? -1 : 0;
 }
 
-/* Grant wishes in source order; an entry's first atom has no
- * predecessor, so the entry symbol starts its block of atoms. */
+/*
+ * Grant wishes in source order; an entry's first atom has no
+ * predecessor, so the entry symbol starts its block of atoms.  Copies
+ * come last: a copy skips only to test the sign of what it copies
+ * (lower-cond.c, sign_first()), a branch that the values of a loop's
+ * counter rarely take, while the subtraction after it often skips to
+ * the same target (i < 10 goes to the body from both): the trampoline
+ * goes on the rare path.
+ */
 static void grant(struct layout *l)
 {
 	const struct ir_program *p = l->p;
@@ -104,11 +111,13 @@ static void grant(struct layout *l)
 		l->uf[i] = (int)i;
 	for (size_t e = 0; e < p->nr_entries; e++)
 		l->is_start[p->entries[e].first_atom] = 1;
-	for (size_t i = 0; i < l->n; i++) {
+	for (size_t k = 0; k < 2 * l->n; k++) {
+		size_t i = k % l->n;
 		const struct ir_atom *a = &p->atoms[i];
 		int t;
 
-		if (!wants_skip(a))
+		if (!wants_skip(a) ||
+		    (a->role == SLO_ROLE_COPY) != (k >= l->n))
 			continue;
 		t = a->skip;
 		if (l->pred[t] >= 0 || l->is_start[t] ||

@@ -12,20 +12,11 @@
  * at next; so  <, <=, ==, !=  put t on the stop side and  >, >=  (the
  * complements of <=, <) put f there.  Exactly one stop flag, always.
  */
-static struct lower_branch branch_for(int op, int t, int f)
+static struct lower_branch branch_on(unsigned long stop, int on_stop,
+				     int otherwise)
 {
 	struct lower_branch br;
-	unsigned long stop;
-	int on_stop, otherwise;
 
-	switch (op) {
-	case '<': stop = SYSLET_STOP_ON_NEGATIVE; on_stop = t; otherwise = f; break;
-	case AST_OP_LE: stop = SYSLET_STOP_ON_NON_POSITIVE; on_stop = t; otherwise = f; break;
-	case AST_OP_EQ: stop = SYSLET_STOP_ON_ZERO; on_stop = t; otherwise = f; break;
-	case '>': stop = SYSLET_STOP_ON_NON_POSITIVE; on_stop = f; otherwise = t; break;
-	case AST_OP_GE: stop = SYSLET_STOP_ON_NEGATIVE; on_stop = f; otherwise = t; break;
-	default: stop = SYSLET_STOP_ON_NONZERO; on_stop = t; otherwise = f; break;
-	}
 	br.next = otherwise;
 	br.skip = IR_NONE;
 	if (on_stop == otherwise)
@@ -37,6 +28,41 @@ static struct lower_branch branch_for(int op, int t, int f)
 		br.skip = on_stop;
 	}
 	return br;
+}
+
+static struct lower_branch branch_for(int op, int t, int f)
+{
+	switch (op) {
+	case '<': return branch_on(SYSLET_STOP_ON_NEGATIVE, t, f);
+	case AST_OP_LE: return branch_on(SYSLET_STOP_ON_NON_POSITIVE, t, f);
+	case AST_OP_EQ: return branch_on(SYSLET_STOP_ON_ZERO, t, f);
+	case '>': return branch_on(SYSLET_STOP_ON_NON_POSITIVE, f, t);
+	case AST_OP_GE: return branch_on(SYSLET_STOP_ON_NEGATIVE, f, t);
+	default: return branch_on(SYSLET_STOP_ON_NONZERO, t, f);
+	}
+}
+
+/*
+ * v OP k, k not 0, is tested on v - k (the word umem_add leaves), which
+ * wraps where v and k lie far apart on either side of 0: v = -2^63 + 2
+ * would pass v > 5.  Where the signs differ the sign of v alone decides
+ * an ordering (v <= 0 < k: v < k; k < 0 <= v: v > k), and where they
+ * agree v - k cannot wrap.  So the atom that yields v (the copy, or the
+ * call that wrote it) tests its sign first and leads to @sub, the
+ * subtraction, only when it does not decide.  == and != need nothing:
+ * the wrapped difference is 0 exactly when v is k.
+ */
+static struct lower_branch sign_first(int op, int64_t k, int sub, int t,
+				      int f)
+{
+	if (op == AST_OP_EQ || op == AST_OP_NE)
+		return lower_plain(sub);
+	if (k > 0)	/* v <= 0: v < k */
+		return branch_on(SYSLET_STOP_ON_NON_POSITIVE,
+				 op == '<' || op == AST_OP_LE ? t : f, sub);
+	/* v < 0: subtract; else v > k */
+	return branch_on(SYSLET_STOP_ON_NEGATIVE, sub,
+			 op == '>' || op == AST_OP_GE ? t : f);
 }
 
 static bool is_cmp(int op)
@@ -64,29 +90,44 @@ static int mirror(int op)
 	}
 }
 
-/* umem_add(&cell, $-k) on a copy: the value tested is cell - k. */
-static int test_minus(struct lower *L, int cell, int64_t k,
-		      struct ast_loc loc, struct lower_branch br)
+/*
+ * umem_add(&cell, $-k) on a copy: the value tested is cell - k, after
+ * the copy's test of the sign (sign_first()).  A cell that is the
+ * scratch already, written by the atom before: with @pre, that atom
+ * takes the sign's test (*pre); without, an atom of its own does.
+ */
+static int test_minus(struct lower *L, int cell, int op, int64_t k,
+		      struct ast_loc loc, int t, int f,
+		      struct lower_branch *pre)
 {
 	int s = lower_scratch(L);
 	int m = lower_const_cell(L, (int64_t)(0 - (uint64_t)k));
+	struct lower_branch sign;
 	int test;
 
 	if (L->oom)
 		return LOWER_END;
-	test = lower_umem_add(L, s, m, IR_NONE, SLO_ROLE_TEST, loc, br);
-	if (cell == s)
+	test = lower_umem_add(L, s, m, IR_NONE, SLO_ROLE_TEST, loc,
+			      branch_for(op, t, f));
+	sign = sign_first(op, k, test, t, f);
+	if (cell != s)
+		return lower_umem_add(L, cell, lower_const_cell(L, 0), s,
+				      SLO_ROLE_COPY, loc, sign);
+	if (pre) {
+		*pre = sign;
 		return test;
-	return lower_umem_add(L, cell, lower_const_cell(L, 0), s,
-			      SLO_ROLE_COPY, loc, lower_plain(test));
+	}
+	if (!sign.flags)
+		return test;
+	return lower_umem_add(L, s, lower_const_cell(L, 0), IR_NONE,
+			      SLO_ROLE_TEST, loc, sign);
 }
 
-/* Test a variable's current value against k. */
-static int test_var(struct lower *L, int cell, int op, int64_t k,
-		    struct ast_loc loc, int t, int f)
+/* Test a variable's current value against k (@pre: see test_minus()). */
+static int test_var_pre(struct lower *L, int cell, int op, int64_t k,
+			struct ast_loc loc, int t, int f,
+			struct lower_branch *pre)
 {
-	struct lower_branch br = branch_for(op, t, f);
-
 	if (k == INT64_MIN) {
 		lower_error(L, loc, "cannot compare with %lld: its negation "
 			    "does not fit in a word", (long long)k);
@@ -94,8 +135,14 @@ static int test_var(struct lower *L, int cell, int op, int64_t k,
 	}
 	if (k == 0)
 		return lower_umem_add(L, cell, lower_const_cell(L, 0), IR_NONE,
-				      SLO_ROLE_TEST, loc, br);
-	return test_minus(L, cell, k, loc, br);
+				      SLO_ROLE_TEST, loc, branch_for(op, t, f));
+	return test_minus(L, cell, op, k, loc, t, f, pre);
+}
+
+static int test_var(struct lower *L, int cell, int op, int64_t k,
+		    struct ast_loc loc, int t, int f)
+{
+	return test_var_pre(L, cell, op, k, loc, t, f, NULL);
 }
 
 /*
@@ -149,13 +196,17 @@ static int test(struct lower *L, const struct ast_expr *x, int op, int64_t k,
 		return LOWER_END;
 	}
 	switch (x->kind) {
-	case AST_CALL:
+	case AST_CALL: {
+		/* The call writes the scratch and tests its sign (on an
+		 * error, the call is still lowered for its own). */
+		struct lower_branch pre = lower_plain(LOWER_END);
+
 		if (k == 0)
 			return lower_call(L, x, IR_NONE, branch_for(op, t, f));
 		cell = lower_scratch(L);
-		return lower_call(L, x, cell, lower_plain(test_var(L, cell, op,
-								   k, loc, t,
-								   f)));
+		(void)test_var_pre(L, cell, op, k, loc, t, f, &pre);
+		return lower_call(L, x, cell, pre);
+	}
 	case AST_INCDEC:
 		if (x->postfix) {
 			/* The atom yields the new value: old OP k is

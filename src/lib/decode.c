@@ -46,6 +46,20 @@ static const struct sig sigs[] = {
 	{ "dup", "d" },		{ "dup2", "dd" },	{ "kill", "dd" },
 	{ "getpid", "" },	{ "getppid", "" },	{ "nanosleep", "pp" },
 	{ "umem_add", "pd" },	{ "sendfile", "ddpd" },	{ "ftruncate", "dd" },
+	/* Calls that take pointers, so that a null one reads NULL, as
+	 * strace writes it, not 0. */
+	{ "fstat", "dp" },	{ "newfstatat", "Dspx" },
+	{ "fstatat64", "Dspx" },	{ "statx", "Dsnnp" },
+	{ "getdents64", "dpd" },	{ "pipe", "p" },	{ "pipe2", "px" },
+	{ "rt_sigprocmask", "dppd" },	{ "rt_sigaction", "dppd" },
+	{ "signalfd4", "dpdx" },	{ "epoll_ctl", "dddp" },
+	{ "epoll_wait", "dpdd" },	{ "epoll_pwait", "dpddpd" },
+	{ "poll", "pdd" },	{ "ppoll", "pdppd" },
+	{ "timerfd_settime", "dxpp" },	{ "timerfd_gettime", "dp" },
+	{ "clock_gettime", "dp" },	{ "clock_nanosleep", "dxpp" },
+	{ "wait4", "dpnp" },	{ "readlink", "srd" },	{ "readlinkat", "Dsrd" },
+	{ "getrandom", "rdn" },	{ "uname", "p" },
+	{ "mmap", "pdxxdd" },	{ "munmap", "pd" },
 };
 
 struct flag {

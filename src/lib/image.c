@@ -428,8 +428,16 @@ struct syslet_obj *syslet_obj__open_file(const char *path, char *err,
 	 * plainly when the file is missing. */
 	if (common_read_input(COMMON_PATH_NOT_STDIN(path), COMMON_ELF, &buf,
 			      &len, NULL, msg, sizeof(msg))) {
+		size_t n = strlen(path);
+
 		e = errno;
-		slio_err(err, errlen, "%s: %s", path, msg);
+		/* A source where an image is wanted, as syslet-run takes
+		 * either: say what makes an image of it. */
+		if (e == EILSEQ && n > 7 && !strcmp(path + n - 7, ".syslet"))
+			slio_err(err, errlen, "%s: %s: a syslet source; sysletc "
+				 "compiles it into an image", path, msg);
+		else
+			slio_err(err, errlen, "%s: %s", path, msg);
 		/* Bytes that cannot be an image, or too many of them. */
 		errno = e == EILSEQ || e == EFBIG ? ENOEXEC : e;
 		return NULL;

@@ -171,11 +171,11 @@ static const struct shl_cmd shl_cmds[] = {
 	  "Dumps LEN bytes (default: the whole object, at most 256) of a\n"
 	  "buffer or data object, or the word of a cell, as hexdump -C does.",
 	  shl_dbg_x, SHL_N_OBJECT | SHL_N_CELL },
-	{ "ring", NULL, "ring",
-	  "show the completion ring's slots",
+	{ "ring", NULL, "ring [clear]",
+	  "show the completion ring's slots, or empty them",
 	  "Lists each slot of the ring the shell registered with\n"
 	  "async_register: empty, or the atom that completed into it (index,\n"
-	  "syscall and result).",
+	  "syscall and result).  ring clear empties every slot.",
 	  shl_dbg_ring, 0 },
 	{ "wait", NULL, "wait [N]",
 	  "async_wait for N completions (default 1)",

@@ -884,9 +884,14 @@ SHL_HANDLER(print)
 			shl_show_cell(sh, argv[i], *c, prog);
 			continue;
 		}
-		shl_error(sh, "print: no cell '%s'%s", argv[i],
-			  d->prog && !d->inst ? " (the program has not run)"
-					      : "");
+		if (shl_imm_is_const(sh, argv[i]))
+			shl_error(sh, "print: '%s' is a constant, which has "
+				  "no cell (info lists its declaration)",
+				  argv[i]);
+		else
+			shl_error(sh, "print: no cell '%s'%s", argv[i],
+				  d->prog && !d->inst ?
+				  " (the program has not run)" : "");
 		bad = -1;
 	}
 	return bad;

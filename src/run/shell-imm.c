@@ -106,6 +106,11 @@ unsigned long *shl_imm_cell(struct shell *sh, const char *name)
 	return v && !v->object ? &v->value : NULL;
 }
 
+bool shl_imm_is_const(struct shell *sh, const char *name)
+{
+	return shl_map_get(&sh->imm->const_ix, name, NULL);
+}
+
 unsigned char *shl_imm_object(struct shell *sh, const char *name,
 			      size_t *size)
 {
@@ -781,6 +786,40 @@ void shl_probe_stmts(const char *text, struct sysletc_probe *r)
 	shl_buf_free(&b);
 }
 
+/*
+ * A lone name at the prompt (v, or cat.fd), typed as a debugger's or a
+ * REPL's user asks for a value: the compiler's error says a statement
+ * calls the kernel or assigns; the shell adds the command that shows it.
+ */
+static void shl_value_note(struct shell *sh, const char *text)
+{
+	size_t lead = strspn(text, " \t"), len = 0;
+	const char *s = text + lead, *rest;
+	char *name;
+
+	if (!isalpha((unsigned char)*s) && *s != '_')
+		return;
+	while (isalnum((unsigned char)s[len]) || s[len] == '_' ||
+	       s[len] == '.')
+		len++;
+	rest = s + len;
+	rest += strspn(rest, " \t");
+	if (*rest == ';')
+		rest++;
+	if (rest[strspn(rest, " \t\n")])
+		return;
+	name = strndup(s, len);
+	if (!name)
+		abort();
+	if (shl_imm_is_const(sh, name))
+		fprintf(sh->err, "%s:1:%zu: note: '%s' is a constant; info "
+			"lists its declaration\n", SHL_INPUT, lead + 1, name);
+	else
+		fprintf(sh->err, "%s:1:%zu: note: print %s shows the value of "
+			"a cell\n", SHL_INPUT, lead + 1, name);
+	free(name);
+}
+
 static void shl_imm_run(struct shell *sh, const char *text)
 {
 	struct shl_imm *m = sh->imm;
@@ -804,8 +843,10 @@ static void shl_imm_run(struct shell *sh, const char *text)
 	shl_buf_puts(&src, "\n}\n");
 	p = shl_imm_build(sh, text, src.s, implicit ? 2 : 1);
 	shl_buf_free(&src);
-	if (!p)
+	if (!p) {
+		shl_value_note(sh, text);
 		goto out;
+	}
 	inst = syslet_obj__instantiate(p->obj, err, sizeof(err));
 	if (!inst) {
 		shl_error(sh, "%s", err);

@@ -179,6 +179,8 @@ void shl_imm_names(struct shell *sh, unsigned int kinds, shl_name_fn add,
 /* A session variable's word, or NULL; a session buffer or data object's
  * bytes (size in *size), or NULL. */
 unsigned long *shl_imm_cell(struct shell *sh, const char *name);
+/* Whether name is a constant declared in the session (no cell). */
+bool shl_imm_is_const(struct shell *sh, const char *name);
 unsigned char *shl_imm_object(struct shell *sh, const char *name,
 			      size_t *size);
 /* Print every session variable as print does. */

@@ -421,6 +421,9 @@ char *shl_input_read(struct shell *sh)
 					  start, (int)(w > 60 ? 60 : w), b.s,
 					  w > 60 || b.s[w] ? " ..." : "");
 				shl_buf_free(&b);
+				/* Cut short: bad input, as a shell's
+				 * unexpected end of file. */
+				sh->status = 1;
 				return NULL;
 			}
 			if (b.len)

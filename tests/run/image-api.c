@@ -501,6 +501,27 @@ static void test_hostile_text(void **state)
 	free(b.buf);
 }
 
+/* A source given for an image says what it is and what makes an image
+ * of it: a program built on the image API is often handed one, as
+ * syslet-run takes either. */
+static void test_open_file_source(void **state)
+{
+	char path[] = "/tmp/image-api-XXXXXX.syslet";
+	const char src[] = "syslet s() { getpid(); }\n";
+	char err[256] = "";
+	int fd = mkstemps(path, 7);
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, src, sizeof(src) - 1), sizeof(src) - 1);
+	close(fd);
+	assert_null(syslet_obj__open_file(path, err, sizeof(err)));
+	assert_int_equal(errno, ENOEXEC);
+	unlink(path);
+	assert_non_null(strstr(err, ": not an ELF file: a syslet source; "
+				    "sysletc compiles it into an image"));
+}
+
 /* syslet_obj__open_file() refuses a device before opening it: opening
  * one can have effects of its own.  Here a terminal, which became the
  * controlling terminal of a session without one (the probe that opened
@@ -1024,6 +1045,7 @@ int main(void)
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_hostile_text),
 		cmocka_unit_test(test_open_file_device),
+		cmocka_unit_test(test_open_file_source),
 		cmocka_unit_test(test_profile),
 		cmocka_unit_test(test_mutations),
 		cmocka_unit_test(test_overflow),

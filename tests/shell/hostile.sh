@@ -27,6 +27,9 @@ for unit in 'syslet f() {' 'if (getpid() > 0) {' 'var x' 'const N = 1' \
 	grep -q "^syslet-run: <input>:1: the input ended inside an unfinished statement or declaration: '" \
 		"$tmpdir/unit.out" || { cat "$tmpdir/unit.out" >&2
 		fail "'$unit' then end of input: no clear message"; }
+	# A script cut short is bad input: not status 0, as a shell
+	# says of an unexpected end of file.
+	expect_eq "'$unit' then end of input: status" 1 "$st"
 done
 printf 'getpid();\n\nif (getpid() > 0) {\n\tgetpid();\n' >"$tmpdir/in"
 sh_run line3

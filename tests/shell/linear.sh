@@ -42,7 +42,10 @@ body() {
 linear_check "shell: var per line" vars session 500
 linear_check "shell: declare, assign, print" mixed session 500
 linear_check "shell: a chain of constants" consts session 500
+# The input ends inside the block: the shell says so and exits 1.
+LINEAR_STATUS=1
 linear_check "shell: an open block" braces session 20000
+LINEAR_STATUS=0
 linear_check "shell: a syslet line by line" body session 1000
 linear_check "shell: typed arrays" arrays session 500
 

@@ -35,6 +35,10 @@ expect_eq "--dump=ir of a bad program" 1 "$(status $SYSLETC --dump=ir bad.syslet
 [ ! -s out.txt ] || fail "--dump=ir printed IR of a bad program"
 expect_eq "missing file" 1 "$(status $SYSLETC nonexistent.syslet)"
 grep -q 'nonexistent.syslet: No such file' err.txt || fail "missing file message"
+# sysletc(1), -o: a name without .syslet gets .slo added.
+printf 'syslet s() { getpid(); }\n' >prog.txt
+expect_eq "prog.txt" 0 "$(status $SYSLETC prog.txt)"
+[ -f prog.txt.slo ] || fail "prog.txt did not give prog.txt.slo"
 # sysletc(1), EXIT STATUS: an output that cannot be written is 1 too.
 expect_eq "unwritable output" 1 "$(status $SYSLETC -o nodir/x.slo "$ex/cat.syslet")"
 grep -q '^sysletc: nodir/x.slo: No such file or directory$' err.txt ||

@@ -1,4 +1,4 @@
-; profile x86_64, 8-byte words, 22 atoms, 7 cells
+; profile x86_64, 8-byte words, 23 atoms, 7 cells
 ; source compare.syslet
 
 syslet main():
@@ -16,14 +16,15 @@ syslet main():
    11  getpid()                             -                           next=14           ; 11: getpid();
    12  getpid()                             -                           next=9            ; 9: getpid();
    13  getpid()                             -                           next=10           ; 10: getpid();
-   14  umem_add(&x, 0)                      stop-on-nonzero|skip        next=16 stop=15   ; 12: if (!x) [test]
-   15  %3 = umem_add(&x, 0)                 -                           next=17           ; 13: if (x > 5) [copy]
-   16  getpid()                             -                           next=15           ; 12: getpid();
-   17  umem_add(&%3, -5)                    stop-on-non-positive|skip   next=19 stop=18   ; 13: if (x > 5) [test]
-   18  %3 = getppid()                       -                           next=20           ; 14: if (getppid() == 1)
-   19  getpid()                             -                           next=18           ; 13: getpid();
-   20  umem_add(&%3, -1)                    stop-on-zero|skip           next=end stop=21  ; 14: if (getppid() == 1) [test]
-   21  getpid()                             -                           next=end          ; 14: getpid();
+   14  umem_add(&x, 0)                      stop-on-nonzero|skip        next=17 stop=15   ; 12: if (!x) [test]
+   15  %3 = umem_add(&x, 0)                 stop-on-non-positive|skip   next=18 stop=16   ; 13: if (x > 5) [copy]
+   16  getppid()                            -                           next=19           ; 13 [trampoline]
+   17  getpid()                             -                           next=15           ; 12: getpid();
+   18  umem_add(&%3, -5)                    stop-on-non-positive|skip   next=20 stop=19   ; 13: if (x > 5) [test]
+   19  %3 = getppid()                       -                           next=21           ; 14: if (getppid() == 1)
+   20  getpid()                             -                           next=19           ; 13: getpid();
+   21  umem_add(&%3, -1)                    stop-on-zero|skip           next=end stop=22  ; 14: if (getppid() == 1) [test]
+   22  getpid()                             -                           next=end          ; 14: getpid();
 
 cells:
     0  x                        var = 10
