@@ -10,10 +10,10 @@ runtime_tests = tests/runtime/args tests/runtime/fault tests/runtime/stop \
 	tests/runtime/eintr tests/runtime/sigkinds tests/runtime/faultown \
 	tests/runtime/nowait tests/runtime/inject \
 	tests/runtime/waitintr tests/runtime/batch tests/runtime/fifo \
-	tests/runtime/ringmem tests/runtime/parked \
+	tests/runtime/ringmem tests/runtime/parked tests/runtime/renice \
 	tests/runtime/forkhead tests/runtime/selfcalls \
 	tests/runtime/nothreads tests/runtime/fdlimit tests/runtime/procsig \
-	tests/runtime/asyncmask tests/runtime/closerange
+	tests/runtime/asyncmask tests/runtime/closerange tests/runtime/keyctl
 check_PROGRAMS += $(runtime_tests)
 TESTS += $(runtime_tests)
 noinst_HEADERS += tests/runtime/helpers.h
@@ -46,6 +46,7 @@ tests_runtime_fifo_LDADD = $(runtime_ldadd)
 tests_runtime_batch_LDADD = $(runtime_ldadd)
 tests_runtime_ringmem_LDADD = $(runtime_ldadd)
 tests_runtime_parked_LDADD = $(runtime_ldadd)
+tests_runtime_renice_LDADD = $(runtime_ldadd)
 tests_runtime_forkhead_LDADD = $(runtime_ldadd)
 tests_runtime_selfcalls_LDADD = $(runtime_ldadd)
 tests_runtime_nothreads_LDADD = $(runtime_ldadd)
@@ -53,6 +54,7 @@ tests_runtime_fdlimit_LDADD = $(runtime_ldadd)
 tests_runtime_procsig_LDADD = $(runtime_ldadd)
 tests_runtime_asyncmask_LDADD = $(runtime_ldadd)
 tests_runtime_closerange_LDADD = $(runtime_ldadd)
+tests_runtime_keyctl_LDADD = $(runtime_ldadd)
 # The library's conventions (libsyslet(3) CONVENTIONS), on any backend.
 check_PROGRAMS += tests/runtime/api
 TESTS += tests/runtime/api
@@ -106,7 +108,7 @@ runtime32_tests = tests/runtime/args32 tests/runtime/fault32 \
 	tests/runtime/forkhead32 tests/runtime/selfcalls32 \
 	tests/runtime/nothreads32 tests/runtime/fdlimit32 \
 	tests/runtime/procsig32 tests/runtime/asyncmask32 \
-	tests/runtime/closerange32
+	tests/runtime/closerange32 tests/runtime/keyctl32
 TESTS += $(runtime32_tests)
 extra_check_programs += $(runtime32_tests)
 # Each NAME32 above is tests/runtime/NAME.c compiled and linked -m32 in

@@ -322,6 +322,13 @@ static int rf_read(const char *path, size_t max, enum common_content what,
 		cap = s.max + 2;
 	}
 	rc = rf_read_fd(fd, &s, cap, buf, len, err, errlen);
+	/* A UTF-8 byte order mark, which some editors write first, is no
+	 * part of a source: gcc skips it too (it was three stray bytes). */
+	if (!rc && s.what == COMMON_TEXT && *len >= 3 &&
+	    !memcmp(*buf, "\xef\xbb\xbf", 3)) {
+		memmove(*buf, *buf + 3, *len - 3 + 1);
+		*len -= 3;
+	}
 out:
 	e = errno;
 	/* Also on failure, for a caller whose message depends on it. */

@@ -446,6 +446,10 @@ const struct syslet_obj *syslet_inst__obj(const struct syslet_inst *inst);
 struct syslet_uatom *syslet_inst__entry(struct syslet_inst *inst,
 					const char *name);
 unsigned long *syslet_inst__cell(struct syslet_inst *inst, const char *name);
+/* The name of the variable or parameter whose word is at @addr, or NULL
+ * (errno ENOENT): a scratch cell, or no cell of inst. */
+const char *syslet_inst__cell_at(const struct syslet_inst *inst,
+				 const void *addr);
 /* A buffer or data object by name; its size in *size when non-NULL. */
 void *syslet_inst__object(struct syslet_inst *inst, const char *name,
 			  size_t *size);

@@ -252,6 +252,29 @@ unsigned long *syslet_inst__cell(struct syslet_inst *inst, const char *name)
 				 s->value);
 }
 
+const char *syslet_inst__cell_at(const struct syslet_inst *inst,
+				 const void *addr)
+{
+	const struct syslet_obj *obj = inst->obj;
+	uintptr_t base = (uintptr_t)(inst->base + inst->off[SLO_SEC_CELLS]);
+	size_t lo = 0, hi = obj->nr_cells;
+
+	while ((uintptr_t)addr >= base && lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct slo_symbol *s = obj->cells_by_off[mid];
+		uint64_t off = (uintptr_t)addr - base;
+
+		if (s->value == off)
+			return s->name;
+		if (s->value < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	errno = ENOENT;
+	return NULL;
+}
+
 void *syslet_inst__object(struct syslet_inst *inst, const char *name,
 			  size_t *size)
 {

@@ -8,6 +8,7 @@
 
 #include "libsyslet.h"
 #include "api.h"
+#include "common/hidx.h"
 #include "image/image.h"
 
 struct slio_entry {
@@ -24,6 +25,14 @@ struct syslet_obj {
 	size_t			nr_entries;
 	const struct slo_symbol	**cells;	/* VAR and PARAM symbols */
 	size_t			nr_cells;
+	/* The same, by their offset in the cells: syslet_inst__cell_at(). */
+	const struct slo_symbol	**cells_by_off;
+	/* Symbols by name, and by the part after the dot of an entry's
+	 * local (count.n: n), each name once per kind of lookup: a lookup
+	 * costs O(1), not a walk over them all (slio_find_sym()).
+	 * short_dup[i]: another symbol has symbol i's short name. */
+	struct common_hidx	by_name, by_short;
+	unsigned char		*short_dup;
 	long			*nr;		/* per atom, native numbering */
 	/* The rodata every instance shares, read-only (slio_obj_rodata()),
 	 * ro_len bytes mapped; NULL: each instance has its own copy. */

@@ -195,6 +195,92 @@ static int name_params(struct slio_entry *e, char *err, size_t errlen)
 	return 0;
 }
 
+static int cell_order(const void *a, const void *b)
+{
+	const struct slo_symbol *x = *(const struct slo_symbol *const *)a;
+	const struct slo_symbol *y = *(const struct slo_symbol *const *)b;
+
+	return x->value < y->value ? -1 : x->value > y->value;
+}
+
+/* Which lookup finds a kind of symbol (slio_find_sym()'s pairs). */
+static int kind_class(enum slo_sym_kind kind)
+{
+	return kind == SLO_SYM_PARAM ? SLO_SYM_VAR :
+	       kind == SLO_SYM_DATA ? SLO_SYM_BUFFER : (int)kind;
+}
+
+static const char *short_of(const struct slo_symbol *s)
+{
+	const char *dot = strchr(s->name, '.');
+
+	return dot ? dot + 1 : NULL;
+}
+
+static uint32_t name_hash(const char *name, int cls)
+{
+	return common_hash_str(name) ^ (uint32_t)cls * 0x9e3779b9u;
+}
+
+/* The symbol named @name (its short name if @shortname) of class @cls
+ * in index @x, or -1. */
+static long name_find(const struct syslet_obj *obj,
+		      const struct common_hidx *x, const char *name, int cls,
+		      bool shortname)
+{
+	struct common_hidx_iter it;
+
+	for (long i = common_hidx_first(x, name_hash(name, cls), &it); i >= 0;
+	     i = common_hidx_next(x, &it)) {
+		const struct slo_symbol *s = &obj->img->syms[i];
+
+		if (kind_class(s->kind) == cls &&
+		    !strcmp(shortname ? short_of(s) : s->name, name))
+			return i;
+	}
+	return -1;
+}
+
+/* The name indexes and the cells by offset: lookups by name or address
+ * cost O(1) or O(log n) whatever the image holds, so that a trace naming
+ * the cell of each umem_add is linear in its events.  Each name goes in
+ * once per class (the first in the image's order, as a walk found it):
+ * 16,000 syslets with a parameter named a must not make one chain of
+ * 16,000 equal keys. */
+static int index_names(struct syslet_obj *obj)
+{
+	const struct slo_image *img = obj->img;
+
+	obj->cells_by_off = calloc(obj->nr_cells + 1,
+				   sizeof(*obj->cells_by_off));
+	obj->short_dup = calloc(img->nr_syms + 1, 1);
+	if (!obj->cells_by_off || !obj->short_dup)
+		return -1;
+	if (obj->nr_cells)
+		memcpy(obj->cells_by_off, obj->cells,
+		       obj->nr_cells * sizeof(*obj->cells));
+	qsort(obj->cells_by_off, obj->nr_cells, sizeof(*obj->cells_by_off),
+	      cell_order);
+	for (size_t i = 0; i < img->nr_syms; i++) {
+		const struct slo_symbol *s = &img->syms[i];
+		const char *sh = short_of(s);
+		int cls = kind_class(s->kind);
+		long dup;
+
+		if (name_find(obj, &obj->by_name, s->name, cls, false) < 0 &&
+		    common_hidx_add(&obj->by_name, name_hash(s->name, cls), i))
+			return -1;
+		if (!sh)
+			continue;
+		dup = name_find(obj, &obj->by_short, sh, cls, true);
+		if (dup >= 0)
+			obj->short_dup[dup] = 1;
+		else if (common_hidx_add(&obj->by_short, name_hash(sh, cls), i))
+			return -1;
+	}
+	return 0;
+}
+
 /*
  * The cells, the entries and each entry's parameters, in passes over the
  * symbols that do not depend on one another's counts: time in proportion
@@ -254,6 +340,8 @@ static int index_symbols(struct syslet_obj *obj, char *err, size_t errlen)
 	for (size_t k = 0; k < obj->nr_entries; k++)
 		if (name_params(&obj->entries[k], err, errlen))
 			goto out;
+	if (index_names(obj))
+		goto out;
 	ret = 0;
 out:
 	free(of);
@@ -373,6 +461,10 @@ void syslet_obj__close(struct syslet_obj *obj)
 	}
 	free(obj->entries);
 	free(obj->cells);
+	free(obj->cells_by_off);
+	common_hidx_free(&obj->by_name);
+	common_hidx_free(&obj->by_short);
+	free(obj->short_dup);
 	free(obj->nr);
 	if (obj->ro)
 		munmap(obj->ro, obj->ro_len);
@@ -445,35 +537,17 @@ const char *syslet_obj__cell_name(const struct syslet_obj *obj, size_t i)
 const struct slo_symbol *slio_find_sym(const struct syslet_obj *obj,
 				       const char *name, int kind1, int kind2)
 {
-	const struct slo_image *img = obj->img;
-	const struct slo_symbol *found = NULL;
-	size_t len;
+	int cls = kind_class((enum slo_sym_kind)kind1);
+	long i;
 
-	if (!name)
+	if (!name || cls != kind_class((enum slo_sym_kind)kind2))
 		return NULL;
-	for (size_t i = 0; i < img->nr_syms; i++) {
-		const struct slo_symbol *s = &img->syms[i];
-
-		if ((int)s->kind != kind1 && (int)s->kind != kind2)
-			continue;
-		if (!strcmp(s->name, name))
-			return s;
-	}
+	i = name_find(obj, &obj->by_name, name, cls, false);
+	if (i >= 0)
+		return &obj->img->syms[i];
 	/* A local by its short name, when only one syslet has it. */
-	len = strlen(name);
-	for (size_t i = 0; i < img->nr_syms; i++) {
-		const struct slo_symbol *s = &img->syms[i];
-		const char *dot = strchr(s->name, '.');
-
-		if ((int)s->kind != kind1 && (int)s->kind != kind2)
-			continue;
-		if (dot && strlen(dot + 1) == len && !strcmp(dot + 1, name)) {
-			if (found)
-				return NULL;
-			found = s;
-		}
-	}
-	return found;
+	i = name_find(obj, &obj->by_short, name, cls, true);
+	return i >= 0 && !obj->short_dup[i] ? &obj->img->syms[i] : NULL;
 }
 
 size_t syslet_obj__atom_count(const struct syslet_obj *obj)

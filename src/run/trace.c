@@ -107,27 +107,14 @@ static void prefix(FILE *out, const struct syslet_inst *inst, int tag,
 	fprintf(out, "[%zu] ", ai.index);
 }
 
-/*
- * The variable of @inst at @addr, as the listing names it (&n, not
- * &count.n), or NULL: a scratch cell, or not one of the instance's.
- * A walk over the named cells, which only a traced umem_add pays.
- */
+/* The variable of @inst at @addr, as the listing names it (&n, not
+ * &count.n), or NULL: a scratch cell, or not one of the instance's. */
 static const char *cell_at(const struct syslet_inst *inst, unsigned long addr)
 {
-	const struct syslet_obj *obj = syslet_inst__obj(inst);
-	size_t i, n = syslet_obj__cell_count(obj);
+	const char *name = syslet_inst__cell_at(inst, (const void *)addr);
+	const char *dot = name ? strchr(name, '.') : NULL;
 
-	for (i = 0; i < n; i++) {
-		const char *name = syslet_obj__cell_name(obj, i);
-		const char *dot;
-
-		if (!name || syslet_inst__cell((struct syslet_inst *)inst,
-					       name) != (unsigned long *)addr)
-			continue;
-		dot = strchr(name, '.');
-		return dot ? dot + 1 : name;
-	}
-	return NULL;
+	return dot ? dot + 1 : name;
 }
 
 /* umem_add(&n, -1) where the listing says so, instead of the address

@@ -42,10 +42,45 @@ body() {
 linear_check "shell: var per line" vars session 500
 linear_check "shell: declare, assign, print" mixed session 500
 linear_check "shell: a chain of constants" consts session 500
-# The block stays open to the end of the input: status 1 (cut short).
+# The input ends inside the block: the shell says so and exits 1.
 LINEAR_STATUS=1
 linear_check "shell: an open block" braces session 20000
 LINEAR_STATUS=0
 linear_check "shell: a syslet line by line" body session 1000
 linear_check "shell: typed arrays" arrays session 500
+
+# Completion on a terminal (script(1)): Tab Tab after `print a` in a
+# program of n cells, until readline asks whether to show them all.
+# Each match was compared with all before it (40,000 cells: 6 s).
+cells() {
+	awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) print "var a" i ";"
+		print "syslet main() { a0++; }" }' >"$2.syslet" &&
+	"$SYSLETC" -o "$2" "$2.syslet"
+}
+tab() {
+	rm -f "$tmpdir/tab.in"
+	mkfifo "$tmpdir/tab.in" || return 99
+	script -qec "'$SYSLET_RUN' -i" /dev/null <"$tmpdir/tab.in" \
+		>"$tmpdir/tab.out" 2>&1 &
+	tab_pid=$!
+	exec 4>"$tmpdir/tab.in"
+	printf 'load %s\nprint a\t\t' "$1" >&4
+	tab_i=0
+	until grep -q 'possibilities' "$tmpdir/tab.out"; do
+		tab_i=$((tab_i + 1))
+		[ $tab_i -lt 1200 ] || break
+		sleep 0.1
+	done
+	# No list; Ctrl-C drops the line, Ctrl-D ends the session.
+	printf 'n\003\004' >&4
+	exec 4>&-
+	wait $tab_pid
+	grep -q 'possibilities' "$tmpdir/tab.out"
+}
+if command -v script >/dev/null 2>&1 &&
+   script -qec true /dev/null </dev/null >/dev/null 2>&1; then
+	linear_check "shell: completing a name among many cells" cells tab
+else
+	echo "script(1) cannot open a terminal here: completion not timed"
+fi
 exit 0
