@@ -10,7 +10,7 @@ runtime_tests = tests/runtime/args tests/runtime/fault tests/runtime/stop \
 	tests/runtime/eintr tests/runtime/sigkinds tests/runtime/faultown \
 	tests/runtime/nowait tests/runtime/inject \
 	tests/runtime/waitintr tests/runtime/batch tests/runtime/fifo \
-	tests/runtime/ringmem tests/runtime/parked tests/runtime/renice \
+	tests/runtime/ringmem tests/runtime/parked tests/runtime/renice tests/runtime/unblock \
 	tests/runtime/forkhead tests/runtime/selfcalls \
 	tests/runtime/nothreads tests/runtime/fdlimit tests/runtime/procsig \
 	tests/runtime/asyncmask tests/runtime/closerange tests/runtime/keyctl
@@ -47,6 +47,7 @@ tests_runtime_batch_LDADD = $(runtime_ldadd)
 tests_runtime_ringmem_LDADD = $(runtime_ldadd)
 tests_runtime_parked_LDADD = $(runtime_ldadd)
 tests_runtime_renice_LDADD = $(runtime_ldadd)
+tests_runtime_unblock_LDADD = $(runtime_ldadd)
 tests_runtime_forkhead_LDADD = $(runtime_ldadd)
 tests_runtime_selfcalls_LDADD = $(runtime_ldadd)
 tests_runtime_nothreads_LDADD = $(runtime_ldadd)
