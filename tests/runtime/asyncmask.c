@@ -19,19 +19,6 @@
 #define ENTRIES	8
 #define BIT(sig) (1UL << ((sig) - 1))
 
-static int wfd;
-
-static void *late_writer(void *arg)
-{
-	struct timespec ts = { 0, 50 * 1000 * 1000 };
-
-	(void)arg;
-	nanosleep(&ts, NULL);
-	if (write(wfd, "m", 1) != 1)
-		rt_die("write: %s", strerror(errno));
-	return NULL;
-}
-
 int main(void)
 {
 	static struct syslet_uatom *ring[ENTRIES];
@@ -69,9 +56,7 @@ int main(void)
 		m[1].arg_ptr[3] = &size;
 		pr.atom.next = &m[0];
 		rt_pipe_read_exec(&pr);
-		wfd = pr.pfd[1];
-		if (pthread_create(&t, NULL, late_writer, NULL))
-			rt_die("pthread_create");
+		rt_pipe_write_late(&pr, &t);
 		if (waits) {
 			while (!__atomic_load_n(&ring[idx], __ATOMIC_ACQUIRE))
 				if (sys_async_wait(1))
@@ -82,7 +67,7 @@ int main(void)
 			     !__atomic_load_n(&ring[idx], __ATOMIC_ACQUIRE); i++)
 				nanosleep(&ms, NULL);
 		}
-		pthread_join(t, NULL);
+		rt_pipe_write_join(t);
 		rt_check(rt_drain(ring, ENTRIES, &idx, &done, 1) == 1 &&
 			 done == &m[1], "%s: completion %p, want %p", how_run,
 			 (void *)done, (void *)&m[1]);

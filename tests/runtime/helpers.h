@@ -8,9 +8,11 @@
  * only, so that the same programs run in a guest on the kernel backend.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/syscall.h>
 #include <libsyslet.h>
@@ -129,6 +131,39 @@ static inline void rt_pipe_read_exec(struct rt_pipe_read *pr)
 	if (done || errno)
 		rt_die("the pipe read did not go async: %p %s", (void *)done,
 		       strerror(errno));
+}
+
+static inline void *rt_pipe_write_late_main(void *arg)
+{
+	struct rt_pipe_read *pr = arg;
+	struct timespec ts = { 0, 50 * 1000 * 1000 };
+
+	nanosleep(&ts, NULL);
+	if (write(pr->pfd[1], "w", 1) != 1)
+		rt_die("write: %s", strerror(errno));
+	return NULL;
+}
+
+/* A thread writes the byte 50 ms from now, when the read waits
+ * (async_wait() or not); rt_pipe_write_join() joins it. */
+static inline void rt_pipe_write_late(struct rt_pipe_read *pr, pthread_t *t)
+{
+	if (pthread_create(t, NULL, rt_pipe_write_late_main, pr))
+		rt_die("pthread_create");
+}
+
+static inline void rt_pipe_write_join(pthread_t t)
+{
+	pthread_join(t, NULL);
+}
+
+/* Seconds on the monotonic clock. */
+static inline double rt_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 static inline void rt_pipe_read_close(struct rt_pipe_read *pr)

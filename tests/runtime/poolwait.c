@@ -5,14 +5,6 @@
 static struct syslet_uatom *ring[4];
 static unsigned long idx;
 
-static double rt_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Wait for @n completions; each must be @w0 or @w1. */
 static void reap(unsigned long n, struct syslet_uatom *w0,
 		 struct syslet_uatom *w1)

@@ -40,19 +40,6 @@ struct chain {
 	cpu_set_t		set;
 };
 
-static int wfd;
-
-static void *late_writer(void *arg)
-{
-	struct timespec ts = { 0, 50 * 1000 * 1000 };
-
-	(void)arg;
-	nanosleep(&ts, NULL);
-	if (write(wfd, "w", 1) != 1)
-		rt_die("write: %s", strerror(errno));
-	return NULL;
-}
-
 static void my_name(char *buf)
 {
 	memset(buf, 0, 16);
@@ -227,9 +214,7 @@ int main(void)
 
 		build(&c, tname, nice0 + 2, &one, affinity, 1);
 		rt_pipe_read_exec(&c.pr);
-		wfd = c.pr.pfd[1];
-		if (pthread_create(&t, NULL, late_writer, NULL))
-			rt_die("pthread_create");
+		rt_pipe_write_late(&c.pr, &t);
 		if (waits) {
 			while (!__atomic_load_n(&ring[idx], __ATOMIC_ACQUIRE))
 				if (sys_async_wait(1))
@@ -242,7 +227,7 @@ int main(void)
 			     !__atomic_load_n(&ring[idx], __ATOMIC_ACQUIRE); i++)
 				nanosleep(&ms, NULL);
 		}
-		pthread_join(t, NULL);
+		rt_pipe_write_join(t);
 		rt_check(rt_drain(ring, ENTRIES, &idx, &done, 1) == 1 &&
 			 done == &c.a[affinity ? 3 : 2],
 			 "%s: completion %p, want %p", tname, (void *)done,
