@@ -233,9 +233,11 @@ static long name_find(const struct syslet_obj *obj,
 	for (long i = common_hidx_first(x, name_hash(name, cls), &it); i >= 0;
 	     i = common_hidx_next(x, &it)) {
 		const struct slo_symbol *s = &obj->img->syms[i];
+		/* The short index holds dotted names only; a name without
+		 * a dot has no short form and matches none. */
+		const char *n = shortname ? short_of(s) : s->name;
 
-		if (kind_class(s->kind) == cls &&
-		    !strcmp(shortname ? short_of(s) : s->name, name))
+		if (kind_class(s->kind) == cls && n && !strcmp(n, name))
 			return i;
 	}
 	return -1;
