@@ -22,7 +22,6 @@
 int main(void)
 {
 	static struct syslet_uatom *ring[ENTRIES];
-	struct timespec ms = { 0, 1000 * 1000 };
 	struct async_head_user ahu;
 	unsigned long idx = 0;
 	sigset_t usr2, now;
@@ -57,16 +56,7 @@ int main(void)
 		pr.atom.next = &m[0];
 		rt_pipe_read_exec(&pr);
 		rt_pipe_write_late(&pr, &t);
-		if (waits) {
-			while (!__atomic_load_n(&ring[idx], __ATOMIC_ACQUIRE))
-				if (sys_async_wait(1))
-					rt_die("async_wait: %s",
-					       strerror(errno));
-		} else {
-			for (int i = 0; i < 10000 &&
-			     !__atomic_load_n(&ring[idx], __ATOMIC_ACQUIRE); i++)
-				nanosleep(&ms, NULL);
-		}
+		rt_wait_slot(&ring[idx], waits);
 		rt_pipe_write_join(t);
 		rt_check(rt_drain(ring, ENTRIES, &idx, &done, 1) == 1 &&
 			 done == &m[1], "%s: completion %p, want %p", how_run,

@@ -39,7 +39,6 @@ int main(void)
 {
 	static struct syslet_uatom *ring[ENTRIES];
 	struct timespec ms = { 0, 1000 * 1000 };
-	struct timespec later = { 0, 100 * 1000 * 1000 };
 	struct rlimit rl = { LIMIT, LIMIT };
 	struct async_head_user ahu;
 	struct syslet_uatom a, *done;
@@ -94,14 +93,7 @@ int main(void)
 		 (void *)done, r);
 
 	/* wait4() of a child that exits later. */
-	fflush(NULL);
-	c = fork();
-	if (c < 0)
-		rt_die("fork: %s", strerror(errno));
-	if (c == 0) {
-		nanosleep(&later, NULL);
-		_exit(5);
-	}
+	c = rt_child_exits_later(5);
 	pid = (unsigned long)c;
 	statp = (unsigned long)&status;
 	r = 0;

@@ -157,6 +157,43 @@ static inline void rt_pipe_write_join(pthread_t t)
 	pthread_join(t, NULL);
 }
 
+/* Until *@slot holds a completion: waiting in async_wait() (@in_wait),
+ * or asleep a millisecond at a time, 10 s at most (on uring, the
+ * progress thread drives the ring then). */
+static inline void rt_wait_slot(struct syslet_uatom *const *slot,
+				int in_wait)
+{
+	struct timespec ms = { 0, 1000 * 1000 };
+
+	if (in_wait) {
+		while (!__atomic_load_n(slot, __ATOMIC_ACQUIRE))
+			if (sys_async_wait(1))
+				rt_die("async_wait: %s", strerror(errno));
+		return;
+	}
+	for (int i = 0; i < 10000 && !__atomic_load_n(slot, __ATOMIC_ACQUIRE);
+	     i++)
+		nanosleep(&ms, NULL);
+}
+
+/* A child process that exits with @code 100 ms from now: a wait4() of
+ * it waits. */
+static inline pid_t rt_child_exits_later(int code)
+{
+	struct timespec later = { 0, 100 * 1000 * 1000 };
+	pid_t c;
+
+	fflush(NULL);
+	c = fork();
+	if (c < 0)
+		rt_die("fork: %s", strerror(errno));
+	if (c == 0) {
+		nanosleep(&later, NULL);
+		_exit(code);
+	}
+	return c;
+}
+
 /* Seconds on the monotonic clock. */
 static inline double rt_now(void)
 {

@@ -129,13 +129,7 @@ int main(void)
 
 	/* wait4() of a child that exits later: a call that io_uring lacks,
 	 * made by a worker where there is one. */
-	c = fork();
-	if (c < 0)
-		rt_die("fork: %s", strerror(errno));
-	if (c == 0) {
-		nanosleep(&later, NULL);
-		_exit(3);
-	}
+	c = rt_child_exits_later(3);
 	pid = (unsigned long)c;
 	statp = (unsigned long)&status;
 	rt_atom(&w, SYS_wait4, &r, 0, NULL, &pid, &statp, &zero);

@@ -215,18 +215,7 @@ int main(void)
 		build(&c, tname, nice0 + 2, &one, affinity, 1);
 		rt_pipe_read_exec(&c.pr);
 		rt_pipe_write_late(&c.pr, &t);
-		if (waits) {
-			while (!__atomic_load_n(&ring[idx], __ATOMIC_ACQUIRE))
-				if (sys_async_wait(1))
-					rt_die("async_wait: %s",
-					       strerror(errno));
-		} else {
-			struct timespec ms = { 0, 1000 * 1000 };
-
-			for (int i = 0; i < 10000 &&
-			     !__atomic_load_n(&ring[idx], __ATOMIC_ACQUIRE); i++)
-				nanosleep(&ms, NULL);
-		}
+		rt_wait_slot(&ring[idx], waits);
 		rt_pipe_write_join(t);
 		rt_check(rt_drain(ring, ENTRIES, &idx, &done, 1) == 1 &&
 			 done == &c.a[affinity ? 3 : 2],
