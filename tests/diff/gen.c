@@ -578,8 +578,10 @@ void gen_graph(const struct diff_arena *ar, uint64_t seed,
 	switch (below(&G, 10)) {
 	case 0: case 1: case 2:
 		/* The last A atom ends where the unmapped page begins:
-		 * after its NULL argument pointer, or before it. */
-		cut = below(&G, 6);
+		 * after its NULL argument pointer, or before it; with six
+		 * argument pointers, after them or after private (never
+		 * read: access_ok() only checked its range). */
+		cut = below(&G, 7);
 		a_lo = pg(&G, DIFF_PG_GAP1) - (G.na - 1) * S -
 		       (4 + cut + (chance(&G, 85) ? 1 : 0)) * W;
 		break;
