@@ -271,6 +271,24 @@ int main(void)
 		if (pthread_create(&mt[i].tid, NULL, mt_main, &mt[i]))
 			rt_die("pthread_create");
 	}
+	/* Heads are per thread: this one has none while the others run
+	 * theirs (sys_async_exec and sys_async_wait: EINVAL). */
+	{
+		struct syslet_uatom a, *done;
+		unsigned long cell = 0, *cp = &cell, one = 1;
+		long r;
+
+		rt_atom(&a, mt_umem, NULL, 0, NULL, (unsigned long *)&cp, &one,
+			NULL);
+		errno = 0;
+		done = sys_async_exec(&a);
+		rt_check(!done && errno == EINVAL && cell == 0,
+			 "exec without a head: %p %s, cell %lu", (void *)done,
+			 strerror(errno), cell);
+		r = sys_async_wait(1);
+		rt_check(r == -1 && errno == EINVAL, "wait without a head: "
+			 "%ld %s", r, strerror(errno));
+	}
 	for (int i = 0; i < MT_THREADS; i++) {
 		pthread_join(mt[i].tid, NULL);
 		inl += mt[i].inline_done;
