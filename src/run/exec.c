@@ -38,6 +38,7 @@ struct runner {
 	pthread_cond_t		gate_cond;
 	size_t			gate_expected, gate_arrived, gate_failed;
 	int			gate_errno;	/* the first failure's */
+	bool			gate_reported;	/* a lane said why */
 };
 
 /*
@@ -413,7 +414,8 @@ static int lane_register(struct lane *l)
 	if (!l->ring) {
 		fprintf(stderr, "%s: no memory for a ring of %lu entries\n",
 			pn, l->ring_entries);
-		return -1;
+		__atomic_store_n(&r->gate_reported, true, __ATOMIC_RELAXED);
+		return -ENOMEM;
 	}
 	l->ahu.completion_ring = l->ring;
 	l->ahu.ring_size_bytes = l->ring_entries * sizeof(*l->ring);
@@ -635,9 +637,11 @@ static void *lane_main(void *arg)
 		__atomic_store_n(&srun_lane_tids[l->idx],
 				 (pid_t)syscall(SYS_gettid), __ATOMIC_SEQ_CST);
 	if (l->r->reuse &&
-	    !(l->spans = calloc(l->r->nr_jobs + 1, sizeof(*l->spans))))
+	    !(l->spans = calloc(l->r->nr_jobs + 1, sizeof(*l->spans)))) {
+		fprintf(stderr, "%s: out of memory\n", l->r->opts->progname);
+		__atomic_store_n(&l->r->gate_reported, true, __ATOMIC_RELAXED);
 		err = -ENOMEM;
-	else
+	} else
 		err = lane_register(l);
 	/* -4: no lane ran; run_lanes() says why and what it does. */
 	l->err = lane_gate(l->r, err) ? submit_and_wait(l) : -4;
@@ -728,8 +732,10 @@ static int run_lanes(struct runner *r, size_t nlanes)
 
 		if (!ok) {
 			/* As before anything runs: a usage error (exit 2). */
-			fprintf(stderr, "%s: async_register: %s\n",
-				r->opts->progname, strerror(r->gate_errno));
+			if (!r->gate_reported)
+				fprintf(stderr, "%s: async_register: %s\n",
+					r->opts->progname,
+					strerror(r->gate_errno));
 			return -2;
 		}
 		fprintf(stderr,
