@@ -254,15 +254,32 @@ static int eval_size(struct lower *L, const struct ast_expr *e, int64_t *v)
 	}
 }
 
+/*
+ * A constant is one 64-bit word, read as signed or as unsigned as its
+ * use wants, as a data item's value may be either: so a result fits
+ * when it lies from -2^63 to 2^64 - 1 (9223372036854775807 + 1 is
+ * 0x8000000000000000), and anything beyond would silently lose its top
+ * bits, where C calls the overflow undefined and compilers say so.
+ */
+static int eval_fits(struct lower *L, const struct ast_expr *e, __int128 r,
+		     int64_t *v)
+{
+	if (r < -((__int128)1 << 63) || r >= (__int128)1 << 64) {
+		lower_error(L, e->loc, "integer overflow in a constant "
+			    "expression: the result does not fit 64 bits");
+		return -1;
+	}
+	*v = (int64_t)(uint64_t)r;
+	return 1;
+}
+
 static int eval_binary(struct lower *L, const struct ast_expr *e, int64_t a,
 		       int64_t b, int64_t *v)
 {
-	uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
-
 	switch (e->op) {
-	case '+': *v = (int64_t)(ua + ub); return 1;
-	case '-': *v = (int64_t)(ua - ub); return 1;
-	case '*': *v = (int64_t)(ua * ub); return 1;
+	case '+': return eval_fits(L, e, (__int128)a + b, v);
+	case '-': return eval_fits(L, e, (__int128)a - b, v);
+	case '*': return eval_fits(L, e, (__int128)a * b, v);
 	case '/':
 	case '%':
 		if (b == 0) {
@@ -282,7 +299,10 @@ static int eval_binary(struct lower *L, const struct ast_expr *e, int64_t a,
 				    "(0..63)", (long long)b);
 			return -1;
 		}
-		*v = e->op == AST_OP_SHL ? (int64_t)(ua << b) : a >> b;
+		if (e->op == AST_OP_SHL)
+			return eval_fits(L, e, (__int128)a * ((__int128)1 << b),
+					 v);
+		*v = a >> b;
 		return 1;
 	case '&': *v = a & b; return 1;
 	case '|': *v = a | b; return 1;
