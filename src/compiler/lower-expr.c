@@ -260,16 +260,54 @@ static int eval_size(struct lower *L, const struct ast_expr *e, int64_t *v)
  * when it lies from -2^63 to 2^64 - 1 (9223372036854775807 + 1 is
  * 0x8000000000000000), and anything beyond would silently lose its top
  * bits, where C calls the overflow undefined and compilers say so.
+ * Checked with the overflow builtins: no 128-bit type on i386.
  */
-static int eval_fits(struct lower *L, const struct ast_expr *e, __int128 r,
-		     int64_t *v)
+static uint64_t eval_mag(int64_t a)
 {
-	if (r < -((__int128)1 << 63) || r >= (__int128)1 << 64) {
+	return a < 0 ? 0 - (uint64_t)a : (uint64_t)a;
+}
+
+/* a OP b as a word, true when its exact value fits (see above). */
+static bool eval_exact(int op, int64_t a, int64_t b, uint64_t *w)
+{
+	uint64_t ua = (uint64_t)a, ub = (uint64_t)b, m;
+	int64_t r;
+
+	switch (op) {
+	case '+':
+		*w = ua + ub;
+		/* Past INT64_MAX only when both are >= 0: below 2^64. */
+		return !__builtin_add_overflow(a, b, &r) || a >= 0;
+	case '-':
+		*w = ua - ub;
+		return !__builtin_sub_overflow(a, b, &r) || a >= 0;
+	case '*':
+		*w = ua * ub;
+		if (!__builtin_mul_overflow(a, b, &r))
+			return true;
+		/* A negative product past INT64_MIN never fits. */
+		return (a < 0) == (b < 0) &&
+		       !__builtin_mul_overflow(eval_mag(a), eval_mag(b), &m);
+	default:	/* AST_OP_SHL, 0 <= b <= 63 */
+		*w = ua << b;
+		m = eval_mag(a);
+		if (b && m > UINT64_MAX >> b)
+			return false;
+		return a >= 0 || m << b <= (uint64_t)1 << 63;
+	}
+}
+
+static int eval_fits(struct lower *L, const struct ast_expr *e, int64_t a,
+		     int64_t b, int64_t *v)
+{
+	uint64_t w;
+
+	if (!eval_exact(e->op, a, b, &w)) {
 		lower_error(L, e->loc, "integer overflow in a constant "
 			    "expression: the result does not fit 64 bits");
 		return -1;
 	}
-	*v = (int64_t)(uint64_t)r;
+	*v = (int64_t)w;
 	return 1;
 }
 
@@ -277,9 +315,10 @@ static int eval_binary(struct lower *L, const struct ast_expr *e, int64_t a,
 		       int64_t b, int64_t *v)
 {
 	switch (e->op) {
-	case '+': return eval_fits(L, e, (__int128)a + b, v);
-	case '-': return eval_fits(L, e, (__int128)a - b, v);
-	case '*': return eval_fits(L, e, (__int128)a * b, v);
+	case '+':
+	case '-':
+	case '*':
+		return eval_fits(L, e, a, b, v);
 	case '/':
 	case '%':
 		if (b == 0) {
@@ -300,8 +339,7 @@ static int eval_binary(struct lower *L, const struct ast_expr *e, int64_t a,
 			return -1;
 		}
 		if (e->op == AST_OP_SHL)
-			return eval_fits(L, e, (__int128)a * ((__int128)1 << b),
-					 v);
+			return eval_fits(L, e, a, b, v);
 		*v = a >> b;
 		return 1;
 	case '&': *v = a & b; return 1;
