@@ -641,8 +641,9 @@ static void *lane_main(void *arg)
 		fprintf(stderr, "%s: out of memory\n", l->r->opts->progname);
 		__atomic_store_n(&l->r->gate_reported, true, __ATOMIC_RELAXED);
 		err = -ENOMEM;
-	} else
+	} else {
 		err = lane_register(l);
+	}
 	/* -4: no lane ran; run_lanes() says why and what it does. */
 	l->err = lane_gate(l->r, err) ? submit_and_wait(l) : -4;
 	/* After a signal, workers may still run syslets that complete into
