@@ -24,7 +24,10 @@ EXTRA_DIST += kernel-patch/README kernel-patch/patches/series \
 	kernel-patch/patches/0019-syslet-a-worker-stops-counting-as-busy-when-it-is-re.patch \
 	kernel-patch/patches/0020-syslet-a-pool-thread-whose-scheduling-class-or-nice-.patch \
 	kernel-patch/patches/0021-syslet-a-worker-s-signal-mask-atoms-act-on-its-chain.patch \
-	kernel-patch/patches/0022-syslet-deny-close_range-CLOSE_RANGE_UNSHARE-in-atoms.patch
+	kernel-patch/patches/0022-syslet-deny-close_range-CLOSE_RANGE_UNSHARE-in-atoms.patch \
+	kernel-patch/patches/0023-syslet-async_register-checks-the-ring-s-range-before.patch \
+	kernel-patch/patches/0024-syslet-a-thread-that-ends-with-its-head-waits-for-it.patch \
+	kernel-patch/patches/0025-syslet-a-completion-kept-behind-a-taken-slot-is-deli.patch
 
 # Not part of make check: it needs the kernel source package and qemu,
 # and its first run builds two kernels.  TAP in kernel-check.tap; exit
