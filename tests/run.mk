@@ -39,6 +39,9 @@ EXTRA_DIST += tests/run/each-reuse.sh tests/run/trace-writes.sh \
 # Resource limits at their smallest (ulimit -s); odd paths.
 TESTS += tests/run/stacklimit.sh tests/run/paths.sh
 EXTRA_DIST += tests/run/stacklimit.sh tests/run/paths.sh
+# --stats counts the syscall of an atom that went async before its try.
+TESTS += tests/run/stats-async.sh
+EXTRA_DIST += tests/run/stats-async.sh
 # Comparisons with constants over the whole range of a word.
 TESTS += tests/run/compare-range.sh
 EXTRA_DIST += tests/run/compare-range.sh
