@@ -42,6 +42,9 @@ EXTRA_DIST += tests/run/stacklimit.sh tests/run/paths.sh
 # --stats counts the syscall of an atom that went async before its try.
 TESTS += tests/run/stats-async.sh
 EXTRA_DIST += tests/run/stats-async.sh
+# --each lanes whose io_uring head cannot be set up give their jobs away.
+TESTS += tests/run/each-heads.sh
+EXTRA_DIST += tests/run/each-heads.sh
 # Comparisons with constants over the whole range of a word.
 TESTS += tests/run/compare-range.sh
 EXTRA_DIST += tests/run/compare-range.sh

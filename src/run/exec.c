@@ -33,6 +33,15 @@ struct runner {
 	struct srun_span	*index;	/* completion -> job */
 	struct srun_trace	*tr;	/* NULL: neither --trace nor --stats */
 	bool			reuse;	/* --each: instances made as submitted */
+	/* The lanes' heads: each lane registers its own (the kernel's heads
+	 * are per task), then waits until all have tried, so that the jobs
+	 * of a lane whose head could not be set up go to the others. */
+	pthread_mutex_t		reg_lock;
+	pthread_cond_t		reg_cond;
+	struct lane		*lanes;
+	size_t			nlanes;		/* 0 until all are started */
+	size_t			reg_tried;
+	bool			reg_settled, reg_any;
 };
 
 /*
@@ -48,6 +57,7 @@ struct lane {
 	unsigned long		head;
 	size_t			pending;
 	bool			registered;
+	char			reg_err[128];	/* why it is not */
 	int			err;		/* -1: it failed (reported) */
 	size_t			idx;
 	pthread_t		thread;
@@ -399,15 +409,15 @@ static int setup(struct runner *r, const struct syslet_obj *obj, int argc,
 static int lane_register(struct lane *l)
 {
 	struct runner *r = l->r;
-	const char *pn = r->opts->progname;
 	size_t n = l->hi - l->lo;
 
 	l->ring_entries = r->opts->ring ? (unsigned long)r->opts->ring :
 			  n < 64 ? 64 : n;
 	l->ring = calloc(l->ring_entries, sizeof(*l->ring));
 	if (!l->ring) {
-		fprintf(stderr, "%s: no memory for a ring of %lu entries\n",
-			pn, l->ring_entries);
+		snprintf(l->reg_err, sizeof(l->reg_err),
+			 "no memory for a ring of %lu entries",
+			 l->ring_entries);
 		return -1;
 	}
 	l->ahu.completion_ring = l->ring;
@@ -415,12 +425,74 @@ static int lane_register(struct lane *l)
 	l->ahu.max_nr_threads = r->opts->threads ?
 				(unsigned long)r->opts->threads : -1UL;
 	if (sys_async_register(&l->ahu, sizeof(l->ahu))) {
-		fprintf(stderr, "%s: async_register: %s\n", pn,
-			strerror(errno));
+		snprintf(l->reg_err, sizeof(l->reg_err),
+			 "async_register: %s", strerror(errno));
 		return -1;
 	}
 	l->registered = true;
 	return 0;
+}
+
+/*
+ * Once the lanes are started (r->nlanes) and each has tried to register
+ * (r->reg_lock held), their jobs are dealt again: those of a lane
+ * without a head go to the registered lane before it, the first
+ * registered lane takes those before it and the last those up to the
+ * end (lanes whose thread could not start too).  A ring is never too
+ * small for more jobs: their completions wait as behind a full ring.
+ * With no head at all, the run fails with the first lane's reason.
+ */
+static void lanes_settle(struct runner *r)
+{
+	struct lane *prev = NULL;
+
+	if (r->reg_settled || !r->nlanes || r->reg_tried < r->nlanes)
+		return;
+	r->reg_settled = true;
+	for (size_t i = 0; i < r->nlanes; i++) {
+		struct lane *l = &r->lanes[i];
+
+		if (!l->registered)
+			continue;
+		if (prev)
+			prev->hi = l->lo;
+		else
+			l->lo = 0;
+		prev = l;
+	}
+	if (prev)
+		prev->hi = r->nr_jobs;
+	for (size_t i = 0; i < r->nlanes; i++)
+		if (!r->lanes[i].registered)
+			r->lanes[i].lo = r->lanes[i].hi = 0;
+	r->reg_any = prev != NULL;
+	if (!r->reg_any)
+		fprintf(stderr, "%s: %s\n", r->opts->progname,
+			r->lanes[0].reg_err);
+	pthread_cond_broadcast(&r->reg_cond);
+}
+
+/* Register @l's head, then wait until every lane has tried: 0 when @l
+ * has a head (and the jobs lanes_settle() gave it), 1 when its jobs went
+ * to another lane, -1 when no lane has a head (reported). */
+static int lane_settle(struct lane *l)
+{
+	struct runner *r = l->r;
+	int ret;
+
+	if (r->reuse && !(l->spans = calloc(r->nr_jobs + 1,
+					     sizeof(*l->spans))))
+		snprintf(l->reg_err, sizeof(l->reg_err), "out of memory");
+	else
+		lane_register(l);
+	pthread_mutex_lock(&r->reg_lock);
+	r->reg_tried++;
+	lanes_settle(r);
+	while (!r->reg_settled)
+		pthread_cond_wait(&r->reg_cond, &r->reg_lock);
+	ret = l->registered ? 0 : r->reg_any ? 1 : -1;
+	pthread_mutex_unlock(&r->reg_lock);
+	return ret;
 }
 
 /* Make and bind job @i's instance (r->reuse); -1: reported. */
@@ -604,15 +676,14 @@ static void *lane_main(void *arg)
 	if (srun_lane_tids)
 		__atomic_store_n(&srun_lane_tids[l->idx],
 				 (pid_t)syscall(SYS_gettid), __ATOMIC_SEQ_CST);
-	/* A head that cannot be set up is a usage error (exit 2), as
+	/* A lane that cannot set up its head gives its jobs to the others;
+	 * with no head at all, the run is a usage error (exit 2), as
 	 * before anything runs. */
-	if (l->r->reuse &&
-	    !(l->spans = calloc(l->r->nr_jobs + 1, sizeof(*l->spans)))) {
-		fprintf(stderr, "%s: out of memory\n", l->r->opts->progname);
-		l->err = -1;
-	} else {
-		l->err = lane_register(l) ? -2 : submit_and_wait(l);
-	}
+	l->err = lane_settle(l);
+	if (!l->err)
+		l->err = submit_and_wait(l);
+	else
+		l->err = l->err < 0 ? -2 : 0;
 	/* After a signal, workers may still run syslets that complete into
 	 * this ring: unregistering would wait for them.  The process ends
 	 * instead, ring and head with it. */
@@ -669,14 +740,21 @@ static int run_lanes(struct runner *r, size_t nlanes)
 		lanes[i].lo = r->nr_jobs * i / nlanes;
 		lanes[i].hi = r->nr_jobs * (i + 1) / nlanes;
 	}
+	pthread_mutex_init(&r->reg_lock, NULL);
+	pthread_cond_init(&r->reg_cond, NULL);
+	r->lanes = lanes;
 	for (size_t i = 1; i < nlanes; i++)
 		if (pthread_create(&lanes[i].thread, NULL, lane_main,
 				   &lanes[i])) {
-			/* Fewer threads: this one takes the rest. */
-			lanes[i - 1].hi = r->nr_jobs;
+			/* Fewer threads: the last started takes the rest
+			 * (lanes_settle()). */
 			nlanes = i;
 			break;
 		}
+	pthread_mutex_lock(&r->reg_lock);
+	r->nlanes = nlanes;
+	lanes_settle(r);
+	pthread_mutex_unlock(&r->reg_lock);
 	lane_main(&lanes[0]);
 	err = lanes[0].err;
 	for (size_t i = 1; i < nlanes; i++) {
