@@ -252,6 +252,18 @@ static void ur_init_once(void)
 	fd = fd_high(fd);
 	ur_init_err = uring_ops_map(fd, emul_prof->profile,
 				    emul_prof->nr_syscalls, &ur_ops_map);
+	/* A filter may let the ring be set up and refuse to enter it (a
+	 * seccomp profile that names io_uring_setup only, or all three
+	 * calls apart): every submission and wait would then fail, and
+	 * async_wait() spun for ever on its EPERM with the signals that
+	 * io_uring_enter() opens never delivered.  An enter with nothing
+	 * to do answers at once. */
+	if (!ur_init_err) {
+		int r = io_uring_enter((unsigned)fd, 0, 0, 0, NULL);
+
+		if (r < 0 && r != -EINTR)
+			ur_init_err = r;
+	}
 	close(fd);
 	if (ur_init_err)
 		return;
