@@ -33,15 +33,12 @@ struct runner {
 	struct srun_span	*index;	/* completion -> job */
 	struct srun_trace	*tr;	/* NULL: neither --trace nor --stats */
 	bool			reuse;	/* --each: instances made as submitted */
-	/* The lanes' heads: each lane registers its own (the kernel's heads
-	 * are per task), then waits until all have tried, so that the jobs
-	 * of a lane whose head could not be set up go to the others. */
-	pthread_mutex_t		reg_lock;
-	pthread_cond_t		reg_cond;
-	struct lane		*lanes;
-	size_t			nlanes;		/* 0 until all are started */
-	size_t			reg_tried;
-	bool			reg_settled, reg_any;
+	/* Every lane sets up its head before any runs (lane_gate()). */
+	pthread_mutex_t		gate_lock;
+	pthread_cond_t		gate_cond;
+	size_t			gate_expected, gate_arrived, gate_failed;
+	int			gate_errno;	/* the first failure's */
+	bool			gate_reported;	/* a lane said why */
 };
 
 /*
@@ -57,7 +54,8 @@ struct lane {
 	unsigned long		head;
 	size_t			pending;
 	bool			registered;
-	char			reg_err[128];	/* why it is not */
+	/* Its thread keeps the head after a signal and never ends. */
+	bool			kept;
 	int			err;		/* -1: it failed (reported) */
 	size_t			idx;
 	pthread_t		thread;
@@ -409,90 +407,28 @@ static int setup(struct runner *r, const struct syslet_obj *obj, int argc,
 static int lane_register(struct lane *l)
 {
 	struct runner *r = l->r;
+	const char *pn = r->opts->progname;
 	size_t n = l->hi - l->lo;
 
 	l->ring_entries = r->opts->ring ? (unsigned long)r->opts->ring :
 			  n < 64 ? 64 : n;
 	l->ring = calloc(l->ring_entries, sizeof(*l->ring));
 	if (!l->ring) {
-		snprintf(l->reg_err, sizeof(l->reg_err),
-			 "no memory for a ring of %lu entries",
-			 l->ring_entries);
-		return -1;
+		fprintf(stderr, "%s: no memory for a ring of %lu entries\n",
+			pn, l->ring_entries);
+		__atomic_store_n(&r->gate_reported, true, __ATOMIC_RELAXED);
+		return -ENOMEM;
 	}
 	l->ahu.completion_ring = l->ring;
 	l->ahu.ring_size_bytes = l->ring_entries * sizeof(*l->ring);
 	l->ahu.max_nr_threads = r->opts->threads ?
 				(unsigned long)r->opts->threads : -1UL;
-	if (sys_async_register(&l->ahu, sizeof(l->ahu))) {
-		snprintf(l->reg_err, sizeof(l->reg_err),
-			 "async_register: %s", strerror(errno));
-		return -1;
-	}
+	/* Reported by run_lanes(): with other lanes set up, the run goes
+	 * on with fewer. */
+	if (sys_async_register(&l->ahu, sizeof(l->ahu)))
+		return -errno;
 	l->registered = true;
 	return 0;
-}
-
-/*
- * Once the lanes are started (r->nlanes) and each has tried to register
- * (r->reg_lock held), their jobs are dealt again: those of a lane
- * without a head go to the registered lane before it, the first
- * registered lane takes those before it and the last those up to the
- * end (lanes whose thread could not start too).  A ring is never too
- * small for more jobs: their completions wait as behind a full ring.
- * With no head at all, the run fails with the first lane's reason.
- */
-static void lanes_settle(struct runner *r)
-{
-	struct lane *prev = NULL;
-
-	if (r->reg_settled || !r->nlanes || r->reg_tried < r->nlanes)
-		return;
-	r->reg_settled = true;
-	for (size_t i = 0; i < r->nlanes; i++) {
-		struct lane *l = &r->lanes[i];
-
-		if (!l->registered)
-			continue;
-		if (prev)
-			prev->hi = l->lo;
-		else
-			l->lo = 0;
-		prev = l;
-	}
-	if (prev)
-		prev->hi = r->nr_jobs;
-	for (size_t i = 0; i < r->nlanes; i++)
-		if (!r->lanes[i].registered)
-			r->lanes[i].lo = r->lanes[i].hi = 0;
-	r->reg_any = prev != NULL;
-	if (!r->reg_any)
-		fprintf(stderr, "%s: %s\n", r->opts->progname,
-			r->lanes[0].reg_err);
-	pthread_cond_broadcast(&r->reg_cond);
-}
-
-/* Register @l's head, then wait until every lane has tried: 0 when @l
- * has a head (and the jobs lanes_settle() gave it), 1 when its jobs went
- * to another lane, -1 when no lane has a head (reported). */
-static int lane_settle(struct lane *l)
-{
-	struct runner *r = l->r;
-	int ret;
-
-	if (r->reuse && !(l->spans = calloc(r->nr_jobs + 1,
-					     sizeof(*l->spans))))
-		snprintf(l->reg_err, sizeof(l->reg_err), "out of memory");
-	else
-		lane_register(l);
-	pthread_mutex_lock(&r->reg_lock);
-	r->reg_tried++;
-	lanes_settle(r);
-	while (!r->reg_settled)
-		pthread_cond_wait(&r->reg_cond, &r->reg_lock);
-	ret = l->registered ? 0 : r->reg_any ? 1 : -1;
-	pthread_mutex_unlock(&r->reg_lock);
-	return ret;
 }
 
 /* Make and bind job @i's instance (r->reuse); -1: reported. */
@@ -669,21 +605,49 @@ static void lane_unregister(struct lane *l)
 	l->ring = NULL;
 }
 
+/*
+ * Wait until every lane has tried to set up its head: true when all did.
+ * A lane that could not (EMFILE under a tight ulimit -n, EAGAIN for a
+ * ring, no memory) fails them all before anything runs, so that
+ * run_lanes() runs every instance again on the lanes that could, rather
+ * than leave one lane's instances unrun while the others ran theirs.
+ */
+static bool lane_gate(struct runner *r, int err)
+{
+	bool all;
+
+	pthread_mutex_lock(&r->gate_lock);
+	r->gate_arrived++;
+	if (err) {
+		if (!r->gate_failed++)
+			r->gate_errno = -err;
+	}
+	pthread_cond_broadcast(&r->gate_cond);
+	while (r->gate_arrived < r->gate_expected)
+		pthread_cond_wait(&r->gate_cond, &r->gate_lock);
+	all = !r->gate_failed;
+	pthread_mutex_unlock(&r->gate_lock);
+	return all;
+}
+
 static void *lane_main(void *arg)
 {
 	struct lane *l = arg;
+	int err;
 
 	if (srun_lane_tids)
 		__atomic_store_n(&srun_lane_tids[l->idx],
 				 (pid_t)syscall(SYS_gettid), __ATOMIC_SEQ_CST);
-	/* A lane that cannot set up its head gives its jobs to the others;
-	 * with no head at all, the run is a usage error (exit 2), as
-	 * before anything runs. */
-	l->err = lane_settle(l);
-	if (!l->err)
-		l->err = submit_and_wait(l);
-	else
-		l->err = l->err < 0 ? -2 : 0;
+	if (l->r->reuse &&
+	    !(l->spans = calloc(l->r->nr_jobs + 1, sizeof(*l->spans)))) {
+		fprintf(stderr, "%s: out of memory\n", l->r->opts->progname);
+		__atomic_store_n(&l->r->gate_reported, true, __ATOMIC_RELAXED);
+		err = -ENOMEM;
+	} else {
+		err = lane_register(l);
+	}
+	/* -4: no lane ran; run_lanes() says why and what it does. */
+	l->err = lane_gate(l->r, err) ? submit_and_wait(l) : -4;
 	/* After a signal, workers may still run syslets that complete into
 	 * this ring: unregistering would wait for them.  The process ends
 	 * instead, ring and head with it. */
@@ -692,6 +656,15 @@ static void *lane_main(void *arg)
 	if (srun_lane_tids)
 		__atomic_store_n(&srun_lane_tids[l->idx], 0,
 				 __ATOMIC_SEQ_CST);
+	/* A thread that ends with its head registered unregisters it, and
+	 * so waits for the chains in flight, as 2007's exit did
+	 * (sys_async_unregister(3)): a lane thread that kept its head
+	 * stays until the process ends. */
+	if (l->registered && l->idx) {
+		__atomic_store_n(&l->kept, true, __ATOMIC_SEQ_CST);
+		for (;;)
+			pause();
+	}
 	return NULL;
 }
 
@@ -702,6 +675,9 @@ static bool lane_join(struct lane *l)
 {
 	for (int waited = 0;;) {
 		struct timespec ts;
+
+		if (__atomic_load_n(&l->kept, __ATOMIC_SEQ_CST))
+			return false;
 
 		clock_gettime(CLOCK_REALTIME, &ts);
 		ts.tv_nsec += 100000000L;
@@ -740,21 +716,19 @@ static int run_lanes(struct runner *r, size_t nlanes)
 		lanes[i].lo = r->nr_jobs * i / nlanes;
 		lanes[i].hi = r->nr_jobs * (i + 1) / nlanes;
 	}
-	pthread_mutex_init(&r->reg_lock, NULL);
-	pthread_cond_init(&r->reg_cond, NULL);
-	r->lanes = lanes;
+	r->gate_expected = nlanes;
+	r->gate_arrived = r->gate_failed = 0;
 	for (size_t i = 1; i < nlanes; i++)
 		if (pthread_create(&lanes[i].thread, NULL, lane_main,
 				   &lanes[i])) {
-			/* Fewer threads: the last started takes the rest
-			 * (lanes_settle()). */
-			nlanes = i;
+			/* Fewer threads: this one takes the rest. */
+			lanes[i - 1].hi = r->nr_jobs;
+			pthread_mutex_lock(&r->gate_lock);
+			r->gate_expected = nlanes = i;
+			pthread_cond_broadcast(&r->gate_cond);
+			pthread_mutex_unlock(&r->gate_lock);
 			break;
 		}
-	pthread_mutex_lock(&r->reg_lock);
-	r->nlanes = nlanes;
-	lanes_settle(r);
-	pthread_mutex_unlock(&r->reg_lock);
 	lane_main(&lanes[0]);
 	err = lanes[0].err;
 	for (size_t i = 1; i < nlanes; i++) {
@@ -768,6 +742,24 @@ static int run_lanes(struct runner *r, size_t nlanes)
 	for (size_t i = 0; i < nlanes; i++)
 		free(lanes[i].spans);
 	free(lanes);
+	if (err == -4) {
+		size_t ok = nlanes - r->gate_failed;
+
+		if (!ok) {
+			/* As before anything runs: a usage error (exit 2). */
+			if (!r->gate_reported)
+				fprintf(stderr, "%s: async_register: %s\n",
+					r->opts->progname,
+					strerror(r->gate_errno));
+			return -2;
+		}
+		fprintf(stderr,
+			"%s: --each: %zu of %zu submitting threads could not "
+			"set up a head (%s): running on %zu\n",
+			r->opts->progname, r->gate_failed, nlanes,
+			strerror(r->gate_errno), ok);
+		return run_lanes(r, ok);
+	}
 	return err;
 }
 
@@ -805,7 +797,9 @@ static double now(void)
 int srun_run(const struct srun_opts *opts, const struct syslet_obj *obj,
 	     const char *entry, int argc, char **argv)
 {
-	struct runner r = { .opts = opts, .entry = entry };
+	struct runner r = { .opts = opts, .entry = entry,
+			    .gate_lock = PTHREAD_MUTEX_INITIALIZER,
+			    .gate_cond = PTHREAD_COND_INITIALIZER };
 	struct srun_trace *tr = NULL;
 	struct sigaction old_sa[sizeof(srun_sigs) / sizeof(srun_sigs[0])];
 	int status = SRUN_USAGE, err, sig;
