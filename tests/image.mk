@@ -81,3 +81,9 @@ check_PROGRAMS += tests/image/craft
 tests_image_craft_SOURCES = tests/image/craft.c
 TESTS += tests/image/crafted.sh
 EXTRA_DIST += tests/image/crafted.sh
+
+# Images mutated from the examples, seeded (mutate.c), listed and run.
+check_PROGRAMS += tests/image/mutate
+tests_image_mutate_SOURCES = tests/image/mutate.c
+TESTS += tests/image/mutate.sh
+EXTRA_DIST += tests/image/mutate.sh

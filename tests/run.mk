@@ -47,6 +47,17 @@ tests_run_libfailthread_la_LIBADD = -ldl
 # Resource limits at their smallest (ulimit -s); odd paths.
 TESTS += tests/run/stacklimit.sh tests/run/paths.sh
 EXTRA_DIST += tests/run/stacklimit.sh tests/run/paths.sh
+# --stats counts the syscall of an atom that went async before its try.
+TESTS += tests/run/stats-async.sh
+EXTRA_DIST += tests/run/stats-async.sh
+# --each lanes whose io_uring head cannot be set up give their jobs away.
+TESTS += tests/run/each-heads.sh
+EXTRA_DIST += tests/run/each-heads.sh
+# io_uring's calls refused by a seccomp filter (deny-call).
+check_PROGRAMS += tests/run/deny-call
+tests_run_deny_call_SOURCES = tests/run/deny-call.c
+TESTS += tests/run/uring-denied.sh
+EXTRA_DIST += tests/run/uring-denied.sh
 # Comparisons with constants over the whole range of a word.
 TESTS += tests/run/compare-range.sh
 EXTRA_DIST += tests/run/compare-range.sh

@@ -75,6 +75,10 @@ tests_runtime_uring_probe_LDADD = $(runtime_ldadd)
 tests_runtime_uring_idle_LDADD = $(runtime_ldadd)
 tests_runtime_uring_fdtop_LDADD = $(runtime_ldadd)
 tests_runtime_noring_LDADD = $(runtime_ldadd)
+# A ring whose descriptor the program closed (async_wait: EBADF).
+check_PROGRAMS += tests/runtime/ringclosed
+TESTS += tests/runtime/ringclosed
+tests_runtime_ringclosed_LDADD = $(runtime_ldadd)
 
 # syslet-compat.h: a program in the 2007 style, run on each backend by
 # name (the kernel's run skips where no patched kernel answers).

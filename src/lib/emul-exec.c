@@ -241,8 +241,9 @@ emul_exec(struct emul_run *run, struct emul_ctr *c, struct syslet_uatom *u,
 		break;
 	}
 	/* A resumed atom was counted by the attempt that blocked: one atom,
-	 * one syscall, however many times the engine had to try it. */
-	if (!resumed)
+	 * one syscall, however many times the engine had to try it.  An
+	 * async atom handed off before any attempt is counted here. */
+	if (!resumed || !run->h_blocked)
 		c->st.syscalls++;
 	c->budget = c->budget > EMUL_SIG_SYSCALL ?
 			  c->budget - (EMUL_SIG_SYSCALL - 1) : 0;

@@ -89,16 +89,26 @@ static const struct {
 int uring_ops_map(int ring_fd, int profile, unsigned long nr_syscalls,
 		  unsigned char **out)
 {
-	/* liburing's probe call reads only the descriptor of the ring. */
+	/* liburing's probe call reads only the descriptor of the ring; it
+	 * is made here, not by io_uring_get_probe_ring(), whose NULL hides
+	 * why the kernel refused (a filter's EPERM read as ENOMEM). */
 	struct io_uring ring = { .ring_fd = ring_fd, .enter_ring_fd = ring_fd };
-	struct io_uring_probe *probe = io_uring_get_probe_ring(&ring);
+	size_t len = sizeof(struct io_uring_probe) +
+		     256 * sizeof(struct io_uring_probe_op);
+	struct io_uring_probe *probe = calloc(1, len);
 	unsigned char *map = calloc(nr_syscalls ? nr_syscalls : 1, 1);
+	int r;
 
 	if (!probe || !map) {
 		free(map);
-		if (probe)
-			io_uring_free_probe(probe);
+		free(probe);
 		return -ENOMEM;
+	}
+	r = io_uring_register_probe(&ring, probe, 256);
+	if (r < 0) {
+		free(map);
+		free(probe);
+		return r;
 	}
 	for (int op = 1; op < UOP_COUNT; op++) {
 		int nr = systab_lookup((enum systab_profile)profile,
@@ -110,7 +120,7 @@ int uring_ops_map(int ring_fd, int profile, unsigned long nr_syscalls,
 			continue;
 		map[nr] = (unsigned char)op;
 	}
-	io_uring_free_probe(probe);
+	free(probe);
 	*out = map;
 	return 0;
 }

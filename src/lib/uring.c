@@ -129,6 +129,10 @@ struct ur_head {
 	uint32_t		prog_deep;	/* asleep in io_uring_enter */
 	uint32_t		epoch;		/* bumped by the caller */
 	uint32_t		exiting;
+	/* io_uring_enter()'s error that no retry mends (the program closed
+	 * the ring's descriptor, a filter refuses the call): async_wait()
+	 * returns it, and nothing waits on the ring any more. */
+	int			ring_err;
 	/* The caller's signal mask as last learnt (async_exec, async_wait,
 	 * async_unregister): the mask of the chains the driver runs. */
 	sigset_t		user_mask;
@@ -252,6 +256,18 @@ static void ur_init_once(void)
 	fd = fd_high(fd);
 	ur_init_err = uring_ops_map(fd, emul_prof->profile,
 				    emul_prof->nr_syscalls, &ur_ops_map);
+	/* A filter may let the ring be set up and refuse to enter it (a
+	 * seccomp profile that names io_uring_setup only, or all three
+	 * calls apart): every submission and wait would then fail, and
+	 * async_wait() spun for ever on its EPERM with the signals that
+	 * io_uring_enter() opens never delivered.  An enter with nothing
+	 * to do answers at once. */
+	if (!ur_init_err) {
+		int r = io_uring_enter((unsigned)fd, 0, 0, 0, NULL);
+
+		if (r < 0 && r != -EINTR)
+			ur_init_err = r;
+	}
 	close(fd);
 	if (ur_init_err)
 		return;
@@ -1383,16 +1399,28 @@ static void step(struct ur_ctx *c)
 	reap(c);
 }
 
+/* An error of io_uring_enter() that the next try would meet again: the
+ * ring is gone (EBADF: the program closed its descriptor) or refused. */
+static bool ring_broken(int r)
+{
+	return r < 0 && r != -EINTR && r != -ETIME && r != -EAGAIN &&
+	       r != -EBUSY && r != -ENOMEM;
+}
+
 /*
  * Submit what is prepared and, when nothing is ready yet, wait for at
  * least one completion (the signals of @waitmask open meanwhile; NULL:
- * unchanged); then take what came.  Returns 0 or -EINTR.
+ * unchanged); then take what came.  Returns 0, -EINTR, or the error of
+ * a ring that cannot be entered (ring_broken()), for good: waiting on
+ * spun at full CPU for ever with the caller's signals never let in.
  */
 static int wait_step(struct ur_ctx *c, const sigset_t *waitmask)
 {
 	struct ur_head *ah = c->ah;
-	int err = 0;
+	int err = __atomic_load_n(&ah->ring_err, __ATOMIC_ACQUIRE);
 
+	if (err)
+		return err;
 	if (ah->nr_threads)
 		arm_efd(ah);
 	if (!ah->ready && !__atomic_load_n(&ah->wdone, __ATOMIC_ACQUIRE) &&
@@ -1412,8 +1440,12 @@ static int wait_step(struct ur_ctx *c, const sigset_t *waitmask)
 		r = io_uring_submit_and_wait_timeout(&ah->ring, &cqe, 1, NULL,
 						     (sigset_t *)waitmask);
 		ah->unsubmitted = 0;
-		if (r == -EINTR)
+		if (r == -EINTR) {
 			err = -EINTR;
+		} else if (ring_broken(r)) {
+			__atomic_store_n(&ah->ring_err, r, __ATOMIC_RELEASE);
+			err = r;
+		}
 	} else if (waitmask && interp_signal_pending(waitmask)) {
 		/* Busy with ready syslets, the kernel never got to say
 		 * EINTR: a signal for the caller ends the wait all the
@@ -1482,8 +1514,11 @@ static bool prog_look(struct ur_head *ah, bool may_sleep)
 	if (sleep) {
 		/* A completion that came since the look returns at once;
 		 * all signals are blocked here. */
-		io_uring_enter((unsigned int)ah->ring.ring_fd, 0, 1,
-			       IORING_ENTER_GETEVENTS, NULL);
+		int r = io_uring_enter((unsigned int)ah->ring.ring_fd, 0, 1,
+				       IORING_ENTER_GETEVENTS, NULL);
+
+		if (ring_broken(r))
+			__atomic_store_n(&ah->ring_err, r, __ATOMIC_RELEASE);
 		__atomic_store_n(&ah->prog_deep, 0, __ATOMIC_SEQ_CST);
 	}
 	return work;
@@ -1513,9 +1548,13 @@ static void *ur_progress(void *arg)
 
 		if (__atomic_load_n(&ah->exiting, __ATOMIC_ACQUIRE))
 			break;
-		if (!__atomic_load_n(&ah->busy, __ATOMIC_SEQ_CST)) {
+		/* Nothing to drive, or a ring that cannot be entered: it
+		 * sleeps until woken (for good, then, but at the end). */
+		if (!__atomic_load_n(&ah->busy, __ATOMIC_SEQ_CST) ||
+		    __atomic_load_n(&ah->ring_err, __ATOMIC_ACQUIRE)) {
 			__atomic_store_n(&ah->prog_parked, 1, __ATOMIC_SEQ_CST);
-			if (!__atomic_load_n(&ah->busy, __ATOMIC_SEQ_CST))
+			if (!__atomic_load_n(&ah->busy, __ATOMIC_SEQ_CST) ||
+			    __atomic_load_n(&ah->ring_err, __ATOMIC_ACQUIRE))
 				futex_wait(&ah->prog_word, w, NULL);
 			__atomic_store_n(&ah->prog_parked, 0, __ATOMIC_SEQ_CST);
 			idle = 0;
@@ -1932,8 +1971,10 @@ static long ur_unregister(struct async_head_user *uah, unsigned long len)
 	/* The kernel waits for busy cachemiss threads to finish.  The
 	 * caller's signals are open while it waits, as before. */
 	step(&c);
-	while (ah->busy)
-		wait_step(&c, &user);
+	/* What is still in a ring that cannot be entered never completes:
+	 * it is dropped with the ring. */
+	while (ah->busy && !ring_broken(wait_step(&c, &user)))
+		;
 	emul_stats_flush(&c.st);
 	cring_drop(&ah->cring);
 	/* Asleep in the ring, the progress thread wakes to the NOP. */

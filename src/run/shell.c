@@ -15,23 +15,22 @@ void shl_error(struct shell *sh, const char *fmt, ...)
 	int n;
 
 	fflush(sh->out);
-	fprintf(sh->err, "%s: ", sh->prog);
 	va_start(ap, fmt);
 	n = vasprintf(&msg, fmt, ap);
 	va_end(ap);
 	/* Messages quote what was typed or read (a script, a pipe): as the
 	 * compiler quotes a source line, no byte a terminal would take for
-	 * a command reaches it. */
+	 * a command reaches it.  The line goes out in one write: byte by
+	 * byte to the unbuffered stderr, quoting a name of a megabyte took
+	 * a million writes. */
 	for (int i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)msg[i];
 
-		fputc(c == '\t' || c == '\n' || (c >= 0x20 && c != 0x7f) ?
-		      c : '?', sh->err);
+		if (!(c == '\t' || c == '\n' || (c >= 0x20 && c != 0x7f)))
+			msg[i] = '?';
 	}
-	if (n < 0)
-		fputs("out of memory", sh->err);
+	fprintf(sh->err, "%s: %s\n", sh->prog, n < 0 ? "out of memory" : msg);
 	free(msg);
-	fputc('\n', sh->err);
 	fflush(sh->err);
 	sh->errors++;
 }
