@@ -81,3 +81,6 @@ bench: sysletc syslet-run tests/bench/bench tests/bench/plainloop
 	$(LIBTOOL) --mode=execute tests/bench/bench \
 		--slo tests/bench/readfile.slo --syslet-run ./syslet-run \
 		--plain tests/bench/plainloop $(BENCH_FLAGS)
+# Programs a newcomer writes from the man pages, against real clients.
+TESTS += tests/run/apps.sh
+EXTRA_DIST += tests/run/apps.sh $(wildcard $(srcdir)/tests/run/apps/*.syslet)
