@@ -84,3 +84,6 @@ bench: sysletc syslet-run tests/bench/bench tests/bench/plainloop
 # Programs a newcomer writes from the man pages, against real clients.
 TESTS += tests/run/apps.sh
 EXTRA_DIST += tests/run/apps.sh $(wildcard $(srcdir)/tests/run/apps/*.syslet)
+# --trace decodes what calls wrote, as strace does.
+TESTS += tests/run/trace-decode.sh
+EXTRA_DIST += tests/run/trace-decode.sh

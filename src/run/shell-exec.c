@@ -91,7 +91,7 @@ void shl_print_event(struct shell *sh, FILE *out, struct syslet_inst *inst,
 		return;
 	}
 	syslet_print_call(out, ev, SYSLET_PRINT_WHOLE);
-	srun_format_result(res, sizeof(res), ev->ret, srun_is_call(ev->nr));
+	srun_format_ret(res, sizeof(res), ev->nr, ev->ret);
 	fprintf(out, " = %s%s", res, ev->injected ? " (INJECTED)" : "");
 	if (ev->where == SYSLET_WHERE_CACHEMISS)
 		fputs(" <cachemiss>", out);
