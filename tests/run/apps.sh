@@ -1,5 +1,5 @@
 #!/bin/sh
-# apps.sh: programs a newcomer writes from the man pages (tests/run/apps/: tee, wc -l, a directory lister, an HTTP/1.0 server, a TCP echo server) run on each user-space backend, checked against real clients (curl, nc or socat) where installed.
+# apps.sh: programs a newcomer writes from the man pages (tests/run/apps/: tee, wc -l, a directory lister, an HTTP/1.0 server, a TCP echo server) run on each user-space backend, and a C program that lets a syslet reap its child, checked against real clients (curl, nc or socat) where installed.
 . "$top_srcdir/tests/lib/harness.sh"
 . "$top_srcdir/tests/run/lib-backends.sh"
 apps=$top_srcdir/tests/run/apps
@@ -174,5 +174,16 @@ for b in $backends; do
 		echo "echo: not run (neither socat nor nc -N)"
 	fi
 	echo "$b: tee, wcl (10,000 files), lsdir, httpd, echo"
+done
+
+# reap: a C program forks a child, and a syslet waits for it with
+# wait4() (it blocks: async_exec returns NULL) on each backend, the pid
+# patched into the instance's cell through the image API.
+$SYSLETC -o "$tmpdir/reap.slo" "$apps/reap.syslet" || fail "sysletc reap"
+"$top_builddir/tests/run/apps/reap" "$tmpdir/reap.slo" >"$tmpdir/out" \
+	2>"$tmpdir/err" || { cat "$tmpdir/out" "$tmpdir/err" >&2; fail "reap"; }
+for b in $backends; do
+	grep -qx "$b: wait4 = the child, status 0x700, exit 7" "$tmpdir/out" ||
+		{ cat "$tmpdir/out" >&2; fail "reap: $b"; }
 done
 exit 0
