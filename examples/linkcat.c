@@ -48,10 +48,18 @@ int main(int argc, char **argv)
 			strerror((int)-(long)cat_cat__fd));
 		return 1;
 	}
+	/* A read that failed (a directory: EISDIR) stops the chain at the
+	 * read, and n holds -errno. */
+	if (done->nr == SYS_read && (long)cat_cat__n < 0) {
+		fprintf(stderr, "%s: %s: %s\n", argv[0], argv[1],
+			strerror((int)-(long)cat_cat__n));
+		return 1;
+	}
 	/*
-	 * A write that failed stops the chain at the write (a read ending
-	 * leads to close, a write that succeeded back to the read).  Its
-	 * result has no cell in a linked image, so the reason is unknown.
+	 * A write that failed stops the chain at the write (the end of the
+	 * file leads to close, a write that succeeded back to the read).
+	 * Its result has no cell in a linked image, so the reason is
+	 * unknown.
 	 */
 	if (done->nr == SYS_write) {
 		fprintf(stderr, "%s: write to the standard output failed\n",

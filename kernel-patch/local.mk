@@ -23,7 +23,8 @@ EXTRA_DIST += kernel-patch/README kernel-patch/patches/series \
 	kernel-patch/patches/0018-syslet-a-worker-settles-after-every-atom-also-one-pa.patch \
 	kernel-patch/patches/0019-syslet-a-worker-stops-counting-as-busy-when-it-is-re.patch \
 	kernel-patch/patches/0020-syslet-a-pool-thread-whose-scheduling-class-or-nice-.patch \
-	kernel-patch/patches/0021-syslet-a-worker-s-signal-mask-atoms-act-on-its-chain.patch
+	kernel-patch/patches/0021-syslet-a-worker-s-signal-mask-atoms-act-on-its-chain.patch \
+	kernel-patch/patches/0022-syslet-deny-close_range-CLOSE_RANGE_UNSHARE-in-atoms.patch
 
 # Not part of make check: it needs the kernel source package and qemu,
 # and its first run builds two kernels.  TAP in kernel-check.tap; exit

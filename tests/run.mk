@@ -33,9 +33,10 @@ tests_run_tcp_client_SOURCES = tests/run/tcp-client.c
 check_PROGRAMS += tests/run/minflt
 tests_run_minflt_SOURCES = tests/run/minflt.c
 TESTS += tests/run/each-reuse.sh tests/run/trace-writes.sh tests/run/stdfds.sh \
-	tests/run/rodata.sh tests/run/aslimit.sh
+	tests/run/rodata.sh tests/run/aslimit.sh tests/run/each-nofile.sh
 EXTRA_DIST += tests/run/each-reuse.sh tests/run/trace-writes.sh \
-	tests/run/stdfds.sh tests/run/rodata.sh tests/run/aslimit.sh
+	tests/run/stdfds.sh tests/run/rodata.sh tests/run/aslimit.sh \
+	tests/run/each-nofile.sh
 # Resource limits at their smallest (ulimit -s); odd paths.
 TESTS += tests/run/stacklimit.sh tests/run/paths.sh
 EXTRA_DIST += tests/run/stacklimit.sh tests/run/paths.sh

@@ -254,15 +254,71 @@ static int eval_size(struct lower *L, const struct ast_expr *e, int64_t *v)
 	}
 }
 
+/*
+ * A constant is one 64-bit word, read as signed or as unsigned as its
+ * use wants, as a data item's value may be either: so a result fits
+ * when it lies from -2^63 to 2^64 - 1 (9223372036854775807 + 1 is
+ * 0x8000000000000000), and anything beyond would silently lose its top
+ * bits, where C calls the overflow undefined and compilers say so.
+ * Checked with the overflow builtins: no 128-bit type on i386.
+ */
+static uint64_t eval_mag(int64_t a)
+{
+	return a < 0 ? 0 - (uint64_t)a : (uint64_t)a;
+}
+
+/* a OP b as a word, true when its exact value fits (see above). */
+static bool eval_exact(int op, int64_t a, int64_t b, uint64_t *w)
+{
+	uint64_t ua = (uint64_t)a, ub = (uint64_t)b, m;
+	int64_t r;
+
+	switch (op) {
+	case '+':
+		*w = ua + ub;
+		/* Past INT64_MAX only when both are >= 0: below 2^64. */
+		return !__builtin_add_overflow(a, b, &r) || a >= 0;
+	case '-':
+		*w = ua - ub;
+		return !__builtin_sub_overflow(a, b, &r) || a >= 0;
+	case '*':
+		*w = ua * ub;
+		if (!__builtin_mul_overflow(a, b, &r))
+			return true;
+		/* A negative product past INT64_MIN never fits. */
+		return (a < 0) == (b < 0) &&
+		       !__builtin_mul_overflow(eval_mag(a), eval_mag(b), &m);
+	default:	/* AST_OP_SHL, 0 <= b <= 63 */
+		*w = ua << b;
+		m = eval_mag(a);
+		if (b && m > UINT64_MAX >> b)
+			return false;
+		return a >= 0 || m << b <= (uint64_t)1 << 63;
+	}
+}
+
+static int eval_fits(struct lower *L, const struct ast_expr *e, int64_t a,
+		     int64_t b, int64_t *v)
+{
+	uint64_t w;
+
+	if (!eval_exact(e->op, a, b, &w)) {
+		lower_error(L, e->loc, "integer overflow in a constant "
+			    "expression: the result does not fit 64 bits");
+		return -1;
+	}
+	*v = (int64_t)w;
+	return 1;
+}
+
 static int eval_binary(struct lower *L, const struct ast_expr *e, int64_t a,
 		       int64_t b, int64_t *v)
 {
-	uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
-
 	switch (e->op) {
-	case '+': *v = (int64_t)(ua + ub); return 1;
-	case '-': *v = (int64_t)(ua - ub); return 1;
-	case '*': *v = (int64_t)(ua * ub); return 1;
+	case '+':
+	case '-':
+	case '*':
+		return eval_fits(L, e, a, b, v);
 	case '/':
 	case '%':
 		if (b == 0) {
@@ -282,7 +338,9 @@ static int eval_binary(struct lower *L, const struct ast_expr *e, int64_t a,
 				    "(0..63)", (long long)b);
 			return -1;
 		}
-		*v = e->op == AST_OP_SHL ? (int64_t)(ua << b) : a >> b;
+		if (e->op == AST_OP_SHL)
+			return eval_fits(L, e, a, b, v);
+		*v = a >> b;
 		return 1;
 	case '&': *v = a & b; return 1;
 	case '|': *v = a | b; return 1;

@@ -33,6 +33,12 @@ struct runner {
 	struct srun_span	*index;	/* completion -> job */
 	struct srun_trace	*tr;	/* NULL: neither --trace nor --stats */
 	bool			reuse;	/* --each: instances made as submitted */
+	/* Every lane sets up its head before any runs (lane_gate()). */
+	pthread_mutex_t		gate_lock;
+	pthread_cond_t		gate_cond;
+	size_t			gate_expected, gate_arrived, gate_failed;
+	int			gate_errno;	/* the first failure's */
+	bool			gate_reported;	/* a lane said why */
 };
 
 /*
@@ -425,17 +431,17 @@ static int lane_register(struct lane *l)
 	if (!l->ring) {
 		fprintf(stderr, "%s: no memory for a ring of %lu entries\n",
 			pn, l->ring_entries);
-		return -1;
+		__atomic_store_n(&r->gate_reported, true, __ATOMIC_RELAXED);
+		return -ENOMEM;
 	}
 	l->ahu.completion_ring = l->ring;
 	l->ahu.ring_size_bytes = l->ring_entries * sizeof(*l->ring);
 	l->ahu.max_nr_threads = r->opts->threads ?
 				(unsigned long)r->opts->threads : -1UL;
-	if (sys_async_register(&l->ahu, sizeof(l->ahu))) {
-		fprintf(stderr, "%s: async_register: %s\n", pn,
-			strerror(errno));
-		return -1;
-	}
+	/* Reported by run_lanes(): with other lanes set up, the run goes
+	 * on with fewer. */
+	if (sys_async_register(&l->ahu, sizeof(l->ahu)))
+		return -errno;
 	l->registered = true;
 	return 0;
 }
@@ -614,22 +620,49 @@ static void lane_unregister(struct lane *l)
 	l->ring = NULL;
 }
 
+/*
+ * Wait until every lane has tried to set up its head: true when all did.
+ * A lane that could not (EMFILE under a tight ulimit -n, EAGAIN for a
+ * ring, no memory) fails them all before anything runs, so that
+ * run_lanes() runs every instance again on the lanes that could, rather
+ * than leave one lane's instances unrun while the others ran theirs.
+ */
+static bool lane_gate(struct runner *r, int err)
+{
+	bool all;
+
+	pthread_mutex_lock(&r->gate_lock);
+	r->gate_arrived++;
+	if (err) {
+		if (!r->gate_failed++)
+			r->gate_errno = -err;
+	}
+	pthread_cond_broadcast(&r->gate_cond);
+	while (r->gate_arrived < r->gate_expected)
+		pthread_cond_wait(&r->gate_cond, &r->gate_lock);
+	all = !r->gate_failed;
+	pthread_mutex_unlock(&r->gate_lock);
+	return all;
+}
+
 static void *lane_main(void *arg)
 {
 	struct lane *l = arg;
+	int err;
 
 	if (srun_lane_tids)
 		__atomic_store_n(&srun_lane_tids[l->idx],
 				 (pid_t)syscall(SYS_gettid), __ATOMIC_SEQ_CST);
-	/* A head that cannot be set up is a usage error (exit 2), as
-	 * before anything runs. */
 	if (l->r->reuse &&
 	    !(l->spans = calloc(l->r->nr_jobs + 1, sizeof(*l->spans)))) {
 		fprintf(stderr, "%s: out of memory\n", l->r->opts->progname);
-		l->err = -1;
+		__atomic_store_n(&l->r->gate_reported, true, __ATOMIC_RELAXED);
+		err = -ENOMEM;
 	} else {
-		l->err = lane_register(l) ? -2 : submit_and_wait(l);
+		err = lane_register(l);
 	}
+	/* -4: no lane ran; run_lanes() says why and what it does. */
+	l->err = lane_gate(l->r, err) ? submit_and_wait(l) : -4;
 	/* After a signal, workers may still run syslets that complete into
 	 * this ring: unregistering would wait for them.  The process ends
 	 * instead, ring and head with it. */
@@ -686,12 +719,17 @@ static int run_lanes(struct runner *r, size_t nlanes)
 		lanes[i].lo = r->nr_jobs * i / nlanes;
 		lanes[i].hi = r->nr_jobs * (i + 1) / nlanes;
 	}
+	r->gate_expected = nlanes;
+	r->gate_arrived = r->gate_failed = 0;
 	for (size_t i = 1; i < nlanes; i++)
 		if (pthread_create(&lanes[i].thread, NULL, lane_main,
 				   &lanes[i])) {
 			/* Fewer threads: this one takes the rest. */
 			lanes[i - 1].hi = r->nr_jobs;
-			nlanes = i;
+			pthread_mutex_lock(&r->gate_lock);
+			r->gate_expected = nlanes = i;
+			pthread_cond_broadcast(&r->gate_cond);
+			pthread_mutex_unlock(&r->gate_lock);
 			break;
 		}
 	lane_main(&lanes[0]);
@@ -707,6 +745,24 @@ static int run_lanes(struct runner *r, size_t nlanes)
 	for (size_t i = 0; i < nlanes; i++)
 		free(lanes[i].spans);
 	free(lanes);
+	if (err == -4) {
+		size_t ok = nlanes - r->gate_failed;
+
+		if (!ok) {
+			/* As before anything runs: a usage error (exit 2). */
+			if (!r->gate_reported)
+				fprintf(stderr, "%s: async_register: %s\n",
+					r->opts->progname,
+					strerror(r->gate_errno));
+			return -2;
+		}
+		fprintf(stderr,
+			"%s: --each: %zu of %zu submitting threads could not "
+			"set up a head (%s): running on %zu\n",
+			r->opts->progname, r->gate_failed, nlanes,
+			strerror(r->gate_errno), ok);
+		return run_lanes(r, ok);
+	}
 	return err;
 }
 
@@ -744,7 +800,9 @@ static double now(void)
 int srun_run(const struct srun_opts *opts, const struct syslet_obj *obj,
 	     const char *entry, int argc, char **argv)
 {
-	struct runner r = { .opts = opts, .entry = entry };
+	struct runner r = { .opts = opts, .entry = entry,
+			    .gate_lock = PTHREAD_MUTEX_INITIALIZER,
+			    .gate_cond = PTHREAD_COND_INITIALIZER };
 	struct srun_trace *tr = NULL;
 	struct sigaction old_sa[sizeof(srun_sigs) / sizeof(srun_sigs[0])];
 	int status = SRUN_USAGE, err, sig;

@@ -298,13 +298,18 @@ static void shl_copy(struct shl_imm *m, struct syslet_inst *inst,
 /*
  * The compiler numbers lines in the whole text it saw; the user typed
  * only what follows the prelude.  Shift "<input>:L:" back by that many
- * lines (the quoted line and caret are right already).
+ * lines (the quoted line and caret are right already).  A script read
+ * without a terminal is numbered as a file is, from its first line, so
+ * that the line in a message is the script's; at a terminal each
+ * statement typed starts at line 1.
  */
 static void shl_emit_diags(struct shell *sh, const char *text,
 			   unsigned int prelude)
 {
 	const char *p = text, *nl;
 	size_t pre = strlen(SHL_IMM_FILE ":");
+	unsigned long base = !sh->in.tty && sh->in.unit_line ?
+			     sh->in.unit_line - 1 : 0;
 
 	for (; *p; p = nl) {
 		nl = strchr(p, '\n');
@@ -316,7 +321,7 @@ static void shl_emit_diags(struct shell *sh, const char *text,
 
 			if (line > prelude)
 				line -= prelude;
-			fprintf(sh->err, "%s:%lu", SHL_IMM_FILE, line);
+			fprintf(sh->err, "%s:%lu", SHL_IMM_FILE, line + base);
 			fwrite(end, 1, (size_t)(nl - end), sh->err);
 			continue;
 		}

@@ -61,6 +61,7 @@ struct shl_input {
 	FILE		*in;		/* without a terminal */
 	char		*histfile;	/* NULL: no history kept */
 	unsigned long	lineno;		/* lines read so far */
+	unsigned long	unit_line;	/* the line the unit read last began on */
 	char		*pending;	/* a line read ahead, without a tty */
 	/* The callback interface of readline hands lines over here. */
 	char		*rl_line;

@@ -456,6 +456,7 @@ char *shl_input_read(struct shell *sh)
 	}
 	if (sh->in.tty)
 		shl_history_add(sh, b.s);
+	sh->in.unit_line = start;
 	return b.s;
 }
 

@@ -33,6 +33,11 @@ run 0 $SYSLET_RUN "$ex/cat.syslet" /dev/null
 run 1 $SYSLET_RUN "$ex/cat.syslet" "$tmpdir/none"
 grep -q "cat stopped at atom 0 (.*cat\\.syslet:[0-9]*: fd = open(path, O_RDONLY)): open(\"$tmpdir/none\", O_RDONLY) = -2 ENOENT\$" \
 	"$tmpdir/err" || { cat "$tmpdir/err" >&2; fail "cat: stop report"; }
+# A read that fails is not an end of file: cat(1) of a directory says
+# EISDIR and exits 1.
+run 1 $SYSLET_RUN "$ex/cat.syslet" "$tmpdir"
+grep -q "cat stopped at atom [0-9]* (.*: n = read(fd, buf, BUFSZ)): read(.*) = -21 EISDIR\$" \
+	"$tmpdir/err" || { cat "$tmpdir/err" >&2; fail "cat of a directory"; }
 
 # copy: a copy, then the errors of either side.
 run 0 $SYSLET_RUN "$ex/copy.syslet" "$tmpdir/big" "$tmpdir/copied"
@@ -46,6 +51,11 @@ grep -q 'copy stopped at atom 1 .*-2 ENOENT$' "$tmpdir/err" ||
 	{ cat "$tmpdir/err" >&2; fail "copy: bad target not reported"; }
 [ -e "$tmpdir/no" ] && fail "copy: created a bad target"
 run 2 $SYSLET_RUN "$ex/copy.syslet" "$tmpdir/big"
+# A source that cannot be read (a directory) fails the copy, which is
+# not a complete one, rather than leaving an empty target with status 0.
+run 1 $SYSLET_RUN "$ex/copy.syslet" "$tmpdir" "$tmpdir/c3"
+grep -q 'copy stopped at atom [0-9]* (.*: n = read(in, buf, BUFSZ)): .* = -21 EISDIR$' \
+	"$tmpdir/err" || { cat "$tmpdir/err" >&2; fail "copy of a directory"; }
 
 # countdown: an int parameter, counted down with umem_add.
 run 0 $SYSLET_RUN "$ex/countdown.syslet" 3

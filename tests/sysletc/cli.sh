@@ -136,7 +136,7 @@ grep -q "^sysletc: $ex/cat.syslet: this is a syslet source, not an image (to lis
 prefix_of() { sed -n 's/^#define [A-Z0-9_]*_H_PREFIX "\(.*\)"$/\1/p' "$1"; }
 expect_eq "--prefix" 0 "$(status $SYSLETC --prefix=app -H p.h -o p.slo "$ex/cat.syslet")"
 expect_eq "--prefix in the header" app "$(prefix_of p.h)"
-grep -q '^extern struct syslet_uatom app_cat\[4\] __asm__("app_cat");$' p.h ||
+grep -q '^extern struct syslet_uatom app_cat\[5\] __asm__("app_cat");$' p.h ||
 	fail "--prefix=app: entry not declared as app_cat: $(cat p.h)"
 grep -q '^extern unsigned char app_buf\[4096\] __asm__("app_buf");$' p.h ||
 	fail "--prefix=app: buffer not declared as app_buf"
@@ -152,7 +152,7 @@ expect_eq "stdin -H" 0 "$(status $SYSLETC -H p.h - <"$ex/cat.syslet")"
 expect_eq "prefix of stdin" a "$(prefix_of p.h)"
 expect_eq "--prefix=" 0 "$(status $SYSLETC --prefix= -H p.h -o p.slo "$ex/cat.syslet")"
 expect_eq "no prefix" "" "$(prefix_of p.h)"
-grep -q '^extern struct syslet_uatom cat\[4\] __asm__("cat");$' p.h ||
+grep -q '^extern struct syslet_uatom cat\[5\] __asm__("cat");$' p.h ||
 	fail "--prefix=: entry not declared as cat"
 long=$(printf '%065d' 0 | tr 0 x)
 for bad in 9x a-b 'a b' "$long" 'caf\303\251'; do
