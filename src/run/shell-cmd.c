@@ -25,21 +25,52 @@ static int shl_cmd_quit(struct shell *sh, int argc, char **argv,
 	return 0;
 }
 
+bool shl_traced(const struct shell *sh, const struct syslet_event *ev)
+{
+	return sh->trace && (ev->end == SYSLET_END_FAULT ||
+			     srun_set_has(&sh->trace_set, ev->nr));
+}
+
+/* trace on|off|SET: SET as --trace=SET takes it, for runs alike. */
 static int shl_cmd_trace(struct shell *sh, int argc, char **argv,
 			 const char *rest)
 {
+	struct srun_set set = { NULL, 0 };
+	char err[256];
+
 	if (argc == 1) {
-		fprintf(sh->out, "trace is %s\n", sh->trace ? "on" : "off");
+		fprintf(sh->out, "trace is %s%s%s\n", sh->trace ? "on" : "off",
+			sh->trace_set.bits ? ", only " : "",
+			sh->trace_set.bits ? sh->trace_spec : "");
 		return 0;
 	}
-	if (argc == 2 && strcmp(argv[1], "on") == 0)
-		sh->trace = true;
-	else if (argc == 2 && strcmp(argv[1], "off") == 0)
-		sh->trace = false;
-	else {
-		shl_error(sh, "trace: expected 'on' or 'off', got '%s'", rest);
+	if (argc != 2) {
+		shl_error(sh, "trace: expected 'on', 'off' or a set of calls "
+			  "(read,write), got '%s'", rest);
 		return -1;
 	}
+	if (strcmp(argv[1], "on") == 0) {
+		sh->trace = true;
+		return 0;
+	}
+	if (strcmp(argv[1], "off") == 0) {
+		sh->trace = false;
+		return 0;
+	}
+	if (strcmp(argv[1], "all") == 0) {
+		srun_set_free(&sh->trace_set);
+		sh->trace = true;
+		return 0;
+	}
+	if (srun_set_parse(&set, argv[1], err, sizeof(err))) {
+		shl_error(sh, "trace: '%s' is not on, off or a set of calls: "
+			  "%s", argv[1], err);
+		return -1;
+	}
+	srun_set_free(&sh->trace_set);
+	sh->trace_set = set;
+	snprintf(sh->trace_spec, sizeof(sh->trace_spec), "%s", argv[1]);
+	sh->trace = true;
 	return 0;
 }
 
@@ -190,10 +221,12 @@ static const struct shl_cmd shl_cmds[] = {
 	  "first, as async_unregister does, and drops the program's\n"
 	  "instance: the next run starts on the new backend.",
 	  shl_dbg_backend, SHL_N_BACKEND },
-	{ "trace", NULL, "trace [on|off]",
+	{ "trace", NULL, "trace [on|off|SET]",
 	  "print every atom as it runs, as --trace does",
 	  "With trace on, run, continue and statements typed at the prompt\n"
-	  "print one strace-like line per atom.",
+	  "print one strace-like line per atom.  trace SET turns it on for\n"
+	  "the calls of SET only, as --trace=SET (read,write  !read  %file\n"
+	  "/REGEX); trace on keeps the set, trace all shows every call.",
 	  shl_cmd_trace, SHL_N_ONOFF },
 	{ "inject", NULL, "inject [RULE|off]",
 	  "make calls fail on purpose, as --inject does, or list the rules",

@@ -142,7 +142,7 @@ static void shl_exec_on_event(const struct syslet_event *ev, void *ctx)
 	/* The line names the instance whose atom it is: a syslet that
 	 * went async reports after its run has ended (sh->exec NULL), or
 	 * while a later one runs. */
-	if (sh->trace && !sh->stepping) {
+	if (shl_traced(sh, ev) && !sh->stepping) {
 		flockfile(sh->out);
 		shl_print_event(sh, sh->out, inst, ev);
 		funlockfile(sh->out);
@@ -464,7 +464,7 @@ void shl_exec_steps(struct shell *sh, struct shl_exec *x,
 			x->last_call = one.last;
 			x->have_call = true;
 		}
-		if (sh->trace)
+		if (shl_traced(sh, &one.last))
 			shl_print_event(sh, sh->out, inst, &one.last);
 	}
 	x->done = true;
