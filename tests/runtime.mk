@@ -14,6 +14,7 @@ runtime_tests = tests/runtime/args tests/runtime/fault tests/runtime/stop \
 	tests/runtime/forkhead tests/runtime/selfcalls \
 	tests/runtime/nothreads tests/runtime/fdlimit tests/runtime/procsig \
 	tests/runtime/asyncmask tests/runtime/closerange tests/runtime/keyctl \
+	tests/runtime/mthead tests/runtime/threadexit tests/runtime/sigshare \
 	tests/runtime/bnames
 check_PROGRAMS += $(runtime_tests)
 TESTS += $(runtime_tests)
@@ -58,6 +59,9 @@ tests_runtime_procsig_LDADD = $(runtime_ldadd)
 tests_runtime_asyncmask_LDADD = $(runtime_ldadd)
 tests_runtime_closerange_LDADD = $(runtime_ldadd)
 tests_runtime_keyctl_LDADD = $(runtime_ldadd)
+tests_runtime_mthead_LDADD = $(runtime_ldadd)
+tests_runtime_threadexit_LDADD = $(runtime_ldadd)
+tests_runtime_sigshare_LDADD = $(runtime_ldadd)
 # The library's conventions (libsyslet(3) CONVENTIONS), on any backend.
 check_PROGRAMS += tests/runtime/api
 TESTS += tests/runtime/api

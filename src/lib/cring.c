@@ -31,19 +31,20 @@ long cring_setup(struct cring *r, struct async_head_user *uah,
 		return -EFAULT;
 	if (!bytes)
 		return -EINVAL;
+	/* In async_head_init()'s order: the range (access_ok(): EFAULT
+	 * outside user space) before the size's multiple (EINVAL). */
+	if (ring + bytes < ring || ring + bytes > CRING_USER_TOP)
+		return -EFAULT;
 	max_idx = bytes / sizeof(void *);
 	if (bytes != max_idx * sizeof(void *))
 		return -EINVAL;
 	/*
-	 * async_head_init() checked the ring with access_ok() (EFAULT
-	 * outside user space), then pinned it with mlock(), whose ENOMEM
+	 * The ring was then pinned with mlock(), whose ENOMEM
 	 * says that part of it is not mapped or not accessible.  mlock does
 	 * not ask for writable pages: a read-only ring is registered, and
 	 * its completions wait behind it (the kernel backend does the same).
 	 * Every page is read, and the last word.
 	 */
-	if (ring + bytes < ring || ring + bytes > CRING_USER_TOP)
-		return -EFAULT;
 	for (unsigned long off = 0; off < bytes; off += 4096)
 		if (emul_get(&v, (unsigned long *)(ring + off)))
 			return -ENOMEM;

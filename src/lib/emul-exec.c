@@ -57,7 +57,10 @@ static bool emul_signal_pending(struct emul_run *run)
 {
 	if (run->mode == EMUL_RUN_STEP)
 		return false;
-	return interp_signal_pending(&run->user_mask);
+	/* A worker holds the process's signals back for the program's
+	 * threads: only one sent to it ends its chain. */
+	return interp_signal_pending_for(&run->user_mask,
+					 run->mode == EMUL_RUN_WORKER);
 }
 
 /* A call that may block, run here: the caller's own signal mask is put
@@ -337,6 +340,7 @@ emul_fast(struct emul_run *run, struct emul_ctr *c, struct syslet_uatom **up,
 	f.tab = emul_prof->policy;
 	f.nr_syscalls = emul_prof->nr_syscalls;
 	f.user_mask = run->mode == EMUL_RUN_STEP ? NULL : &run->user_mask;
+	f.own_only = run->mode == EMUL_RUN_WORKER;
 	f.limit = EMUL_FLUSH_ATOMS;
 	f.up = *up;
 	f.last_flags = *last_flags;

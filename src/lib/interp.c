@@ -1,11 +1,14 @@
 /* interp.c: the interpreter's fast loop (atoms that never block, nobody observing), its signal test and fault injection, shared by the engines. */
 #include <config.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "api.h"
 #include "interp.h"
 
@@ -32,12 +35,40 @@ static bool signal_acts(int sig)
 	return !ignored_by_default(sig);
 }
 
-bool interp_signal_pending(const sigset_t *user_mask)
+/*
+ * The signals pending for this thread alone, bit N - 1 for signal N: the
+ * kernel keeps them apart from the process's (SigPnd and ShdPnd in
+ * /proc/thread-self/status), which sigpending() joins.  Read only once
+ * sigpending() showed one that would act, so rarely; all ones when it
+ * cannot be read (every pending signal then counts, as before).
+ */
+static uint64_t thread_pending(void)
+{
+	static const char key[] = "\nSigPnd:";
+	char buf[4096], *at;
+	ssize_t n = 0, r;
+	int fd = open("/proc/thread-self/status", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return ~(uint64_t)0;
+	while (n < (ssize_t)sizeof(buf) - 1 &&
+	       (r = read(fd, buf + n, sizeof(buf) - 1 - (size_t)n)) > 0)
+		n += r;
+	close(fd);
+	buf[n > 0 ? n : 0] = 0;
+	at = strstr(buf, key);
+	if (!at)
+		return ~(uint64_t)0;
+	return (uint64_t)strtoull(at + sizeof(key) - 1, NULL, 16);
+}
+
+bool interp_signal_pending_for(const sigset_t *user_mask, bool own_only)
 {
 	sigset_t pend;
 	unsigned long p[sizeof(sigset_t) / sizeof(long)];
 	unsigned long m[sizeof(sigset_t) / sizeof(long)];
 	const unsigned int bits = 8 * sizeof(long);
+	uint64_t acting = 0;
 
 	if (sigpending(&pend))
 		return false;
@@ -49,13 +80,22 @@ bool interp_signal_pending(const sigset_t *user_mask)
 
 		while (todo) {
 			unsigned int b = (unsigned int)__builtin_ctzl(todo);
+			unsigned int sig = (unsigned int)(i * bits + b) + 1;
 
 			todo &= todo - 1;
-			if (signal_acts((int)(i * bits + b) + 1))
+			if (!signal_acts((int)sig))
+				continue;
+			if (!own_only || sig > 64)
 				return true;
+			acting |= (uint64_t)1 << (sig - 1);
 		}
 	}
-	return false;
+	return acting && (acting & thread_pending());
+}
+
+bool interp_signal_pending(const sigset_t *user_mask)
+{
+	return interp_signal_pending_for(user_mask, false);
 }
 
 /*
@@ -135,7 +175,8 @@ fetched:
 		if (__builtin_expect(budget == 0, 0)) {
 			budget = INTERP_SIG_BUDGET;
 			if (fp->user_mask &&
-			    interp_signal_pending(fp->user_mask)) {
+			    interp_signal_pending_for(fp->user_mask,
+						      fp->own_only)) {
 				fp->signalled = true;
 				fp->done = true;
 				u = NULL;

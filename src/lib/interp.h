@@ -248,12 +248,18 @@ static inline bool interp_injected(unsigned long nr, long *ret)
  * ones stay pending while the engine blocks signals, and go when it
  * unblocks them, as they never would have been queued. */
 bool interp_signal_pending(const sigset_t *user_mask);
+/* The same, counting with @own_only only the signals sent to this thread
+ * (tgkill(), a SIGPIPE its own call raised), not those for the process:
+ * what a thread that runs a syslet that went async looks at (syslet(7)
+ * SIGNALS: the process's signals act in the program's threads). */
+bool interp_signal_pending_for(const sigset_t *user_mask, bool own_only);
 
 /* The fast loop's state: in, out, or both. */
 struct interp_fast {
 	const unsigned char	*tab;	/* in: policy per number */
 	unsigned long		nr_syscalls;
 	const sigset_t		*user_mask;	/* in: NULL, no signal looks */
+	bool			own_only;	/* in: this thread's alone */
 	unsigned long		limit;	/* in: atoms at most this call */
 	struct syslet_uatom	*up;	/* in: first atom; out: next, unrun */
 	unsigned long		last_flags;	/* of the last atom run */

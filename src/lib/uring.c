@@ -870,6 +870,7 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 			f.tab = c->inline_ ? ur_tab_inline : ur_tab_driver;
 			f.nr_syscalls = prof->nr_syscalls;
 			f.user_mask = chain_mask(c, *slp);
+			f.own_only = !c->inline_;
 			f.limit = c->inline_ ? ~0UL : slice;
 			f.up = u;
 			f.last_flags = *lflags;
@@ -1127,8 +1128,9 @@ ran:
 				check = true;
 			if (check) {
 				c->budget = INTERP_SIG_BUDGET;
-				if (intr || interp_signal_pending(
-						    chain_mask(c, *slp))) {
+				if (intr || interp_signal_pending_for(
+						    chain_mask(c, *slp),
+						    !c->inline_)) {
 					c->st.sigstops++;
 					c->sig_ended = true;
 					interp_event(u, &a, ret, stored, NULL,
@@ -1258,7 +1260,8 @@ static void resume(struct ur_ctx *c, struct ur_sl *sl, bool have_ret,
 		/* A failed call may have raised a signal (a write to a pipe
 		 * nobody reads: SIGPIPE), in the thread that submitted it. */
 		if ((unsigned long)ret > -4096UL &&
-		    interp_signal_pending(chain_mask(c, sl))) {
+		    interp_signal_pending_for(chain_mask(c, sl),
+					      !c->inline_)) {
 			c->st.sigstops++;
 			c->sig_ended = true;
 			if (__builtin_expect(emul_trace_fn != NULL, 0))

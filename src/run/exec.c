@@ -54,6 +54,8 @@ struct lane {
 	unsigned long		head;
 	size_t			pending;
 	bool			registered;
+	/* Its thread keeps the head after a signal and never ends. */
+	bool			kept;
 	int			err;		/* -1: it failed (reported) */
 	size_t			idx;
 	pthread_t		thread;
@@ -671,6 +673,15 @@ static void *lane_main(void *arg)
 	if (srun_lane_tids)
 		__atomic_store_n(&srun_lane_tids[l->idx], 0,
 				 __ATOMIC_SEQ_CST);
+	/* A thread that ends with its head registered unregisters it, and
+	 * so waits for the chains in flight, as 2007's exit did
+	 * (sys_async_unregister(3)): a lane thread that kept its head
+	 * stays until the process ends. */
+	if (l->registered && l->idx) {
+		__atomic_store_n(&l->kept, true, __ATOMIC_SEQ_CST);
+		for (;;)
+			pause();
+	}
 	return NULL;
 }
 
@@ -681,6 +692,9 @@ static bool lane_join(struct lane *l)
 {
 	for (int waited = 0;;) {
 		struct timespec ts;
+
+		if (__atomic_load_n(&l->kept, __ATOMIC_SEQ_CST))
+			return false;
 
 		clock_gettime(CLOCK_REALTIME, &ts);
 		ts.tv_nsec += 100000000L;

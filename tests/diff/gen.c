@@ -166,6 +166,20 @@ static unsigned long atom_word(struct gen *G)
 	return d_word(G, false);
 }
 
+/* Any word of an A atom but a gate's: its pointers too (ret_ptr, next,
+ * arg_ptr[]), which 2007 read once, into its copy, before the call; a
+ * store into the atom that runs changes only its later runs. */
+static unsigned long any_atom_word(struct gen *G)
+{
+	for (int tries = 0; tries < 4; tries++) {
+		unsigned int i = (unsigned int)below(G, G->na);
+
+		if (!G->gate[i])
+			return G->g->atom[i] + W * below(G, 10);
+	}
+	return d_word(G, false);
+}
+
 /* Where a result or a umem_add goes: mostly data, sometimes somewhere a
  * store faults or that is another atom's number or flags. */
 static unsigned long target(struct gen *G)
@@ -174,8 +188,9 @@ static unsigned long target(struct gen *G)
 
 	switch (below(G, 40)) {
 	case 0:
-	case 1:
 		return d_word(G, true);
+	case 1:
+		return any_atom_word(G);
 	case 2:
 		return pg(G, DIFF_PG_D0) - k;	/* read-only | writable */
 	case 3:
@@ -203,7 +218,8 @@ static unsigned long arg_source(struct gen *G, unsigned long v)
 	unsigned long r = below(G, 100);
 
 	if (r < 1)
-		return bad_addr(G);
+		return chance(G, 50) ? bad_addr(G) :
+		       G->g->atom[below(G, G->na + G->nb)] + W * below(G, 11);
 	if (r < 2)
 		return pg(G, DIFF_PG_GAP2) - 1 - below(G, W - 1);
 	if (r < 6)
@@ -247,17 +263,23 @@ static unsigned long some_fd(struct gen *G, bool for_read)
 	const struct diff_fds *f = &G->ar->fd;
 	static const long bad[] = { -1, 4096, 99999, 0x7fffffff };
 
+	unsigned long hi = 0;
+
 	if (chance(G, 10))
 		return (unsigned long)bad[below(G, 4)];
+	/* On 64 bits, sometimes with the upper half set: read() and write()
+	 * take an unsigned int, the kernel drops it. */
+	if (sizeof(long) > 4 && chance(G, 5))
+		hi = ((unsigned long)1 << 31) << 1;
 	if (for_read) {
 		const int fds[] = { f->in_rd, f->in_rd, f->in_rd, f->eof_rd,
 				    f->empty_rd, f->out_wr, f->epipe_wr };
-		return (unsigned long)fds[below(G, 7)];
+		return hi | (unsigned long)fds[below(G, 7)];
 	} else {
 		const int fds[] = { f->out_wr, f->out_wr, f->out_wr,
 				    f->epipe_wr, f->empty_wr, f->in_rd,
 				    f->in_wr };
-		return (unsigned long)fds[below(G, 7)];
+		return hi | (unsigned long)fds[below(G, 7)];
 	}
 }
 
@@ -292,8 +314,13 @@ static enum kind some_kind(struct gen *G)
 static unsigned long past_nr(struct gen *G)
 {
 	unsigned long n = G->ar->nr_syscalls;
+	/* A known number with bits above 32 (on 64 bits): 2007 compared
+	 * the whole word with NR_syscalls. */
+	unsigned long hi = sizeof(long) > 4 ? (((unsigned long)1 << 31) << 1)
+					    : n;
 	const unsigned long v[] = { n, n + 1, n + 1000, 0x7fffffffUL,
-				    -1UL, -2UL, 1UL << 31, n * 2 };
+				    -1UL, -2UL, 1UL << 31, n * 2,
+				    hi | SYS_getppid, hi | G->ar->umem_nr };
 
 	return v[below(G, sizeof(v) / sizeof(v[0]))];
 }
@@ -551,8 +578,10 @@ void gen_graph(const struct diff_arena *ar, uint64_t seed,
 	switch (below(&G, 10)) {
 	case 0: case 1: case 2:
 		/* The last A atom ends where the unmapped page begins:
-		 * after its NULL argument pointer, or before it. */
-		cut = below(&G, 6);
+		 * after its NULL argument pointer, or before it; with six
+		 * argument pointers, after them or after private (never
+		 * read: access_ok() only checked its range). */
+		cut = below(&G, 7);
 		a_lo = pg(&G, DIFF_PG_GAP1) - (G.na - 1) * S -
 		       (4 + cut + (chance(&G, 85) ? 1 : 0)) * W;
 		break;

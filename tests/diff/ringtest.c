@@ -768,10 +768,65 @@ static void phase(struct run *r)
 	alarm(0);
 }
 
+static struct run *alarm_run;
+
+static void alarm_puts(const char *s)
+{
+	size_t n = strlen(s);
+
+	while (n) {
+		ssize_t w = write(STDERR_FILENO, s, n);
+
+		if (w <= 0)
+			return;
+		s += w;
+		n -= (size_t)w;
+	}
+}
+
+static void alarm_putu(unsigned long v)
+{
+	char b[24], *p = b + sizeof(b);
+
+	*--p = '\0';
+	do
+		*--p = (char)('0' + v % 10);
+	while (v /= 10);
+	alarm_puts(p);
+}
+
+/*
+ * A phase that has not ended when its alarm rings: say which, and the
+ * steps that led there (the last one is what never returned), with
+ * write(2) only, then die of the signal as before, so that the parent
+ * reports it.  Without this a hang left nothing to go on.
+ */
+static void on_alarm(int sig)
+{
+	const struct run *r = alarm_run;
+	unsigned long from = r->nlog > 64 ? r->nlog - 64 : 0;
+
+	alarm_puts("ringtest: ");
+	alarm_puts(r->backend);
+	alarm_puts(": phase ");
+	alarm_putu(r->phase);
+	alarm_puts(" has not ended in ");
+	alarm_putu(RT_SETTLE_S * 3);
+	alarm_puts(" s; its steps, oldest first:\n");
+	for (unsigned long i = from; i < r->nlog; i++) {
+		alarm_puts("    ");
+		alarm_puts(r->log[i % 64]);
+		alarm_puts("\n");
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
 static int run_backend(const char *backend, uint64_t seed,
 		       unsigned long phases, bool verbose)
 {
 	static struct run r;
+	struct sigaction sa = { .sa_handler = on_alarm };
 	long nr;
 	int err;
 
@@ -791,6 +846,9 @@ static int run_backend(const char *backend, uint64_t seed,
 	r.umem_nr = (unsigned long)nr;
 	r.verbose = verbose;
 	r.bounded = !strcmp(backend, "kernel");
+	alarm_run = &r;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, NULL);
 	rt_state = seed ? seed : 1;
 	for (r.phase = 0; r.phase < phases && !r.failed; r.phase++)
 		phase(&r);

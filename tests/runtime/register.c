@@ -80,6 +80,15 @@ int main(void)
 	ahu.ring_size_bytes = sizeof(void *) - 1;
 	r = sys_async_register(&ahu, sizeof(ahu));
 	rt_check(r == -1 && errno == EINVAL, "ring ptr-1: %ld %d", r, errno);
+	/* async_head_init() checked the ring's range (access_ok: EFAULT)
+	 * before the size's multiple (EINVAL): a ring whose range wraps
+	 * round the address space, with an odd size, is EFAULT. */
+	ahu.completion_ring = (struct syslet_uatom **)(-4 * sizeof(void *));
+	ahu.ring_size_bytes = 8 * sizeof(void *) + 1;
+	r = sys_async_register(&ahu, sizeof(ahu));
+	rt_check(r == -1 && errno == EFAULT, "ring wrapping, odd size: %ld %d",
+		 r, errno);
+	ahu.completion_ring = ring;
 	/* Wrong head length. */
 	ahu.ring_size_bytes = sizeof(ring);
 	r = sys_async_register(&ahu, sizeof(ahu) - 1);
