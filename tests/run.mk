@@ -33,10 +33,17 @@ tests_run_tcp_client_SOURCES = tests/run/tcp-client.c
 check_PROGRAMS += tests/run/minflt
 tests_run_minflt_SOURCES = tests/run/minflt.c
 TESTS += tests/run/each-reuse.sh tests/run/trace-writes.sh tests/run/stdfds.sh \
-	tests/run/rodata.sh tests/run/aslimit.sh tests/run/each-nofile.sh
+	tests/run/rodata.sh tests/run/aslimit.sh tests/run/each-nofile.sh \
+	tests/run/each-threads.sh
 EXTRA_DIST += tests/run/each-reuse.sh tests/run/trace-writes.sh \
 	tests/run/stdfds.sh tests/run/rodata.sh tests/run/aslimit.sh \
-	tests/run/each-nofile.sh
+	tests/run/each-nofile.sh tests/run/each-threads.sh
+# A shim that fails pthread_create() of one start routine (LD_PRELOAD).
+check_LTLIBRARIES += tests/run/libfailthread.la
+tests_run_libfailthread_la_SOURCES = tests/run/failthread.c
+tests_run_libfailthread_la_LDFLAGS = -module -avoid-version -shared \
+	-rpath /nowhere
+tests_run_libfailthread_la_LIBADD = -ldl
 # Resource limits at their smallest (ulimit -s); odd paths.
 TESTS += tests/run/stacklimit.sh tests/run/paths.sh
 EXTRA_DIST += tests/run/stacklimit.sh tests/run/paths.sh

@@ -116,7 +116,8 @@ runtime32_tests = tests/runtime/args32 tests/runtime/fault32 \
 	tests/runtime/nothreads32 tests/runtime/fdlimit32 \
 	tests/runtime/procsig32 tests/runtime/asyncmask32 \
 	tests/runtime/closerange32 tests/runtime/keyctl32 \
-	tests/runtime/bnames32
+	tests/runtime/mthead32 tests/runtime/threadexit32 \
+	tests/runtime/sigshare32 tests/runtime/bnames32
 TESTS += $(runtime32_tests)
 extra_check_programs += $(runtime32_tests)
 # Each NAME32 above is tests/runtime/NAME.c compiled and linked -m32 in

@@ -713,6 +713,7 @@ static bool lane_join(struct lane *l)
 static int run_lanes(struct runner *r, size_t nlanes)
 {
 	struct lane *lanes = calloc(nlanes, sizeof(*lanes));
+	size_t started = 1;	/* lane 0 runs here */
 	int err = 0;
 
 	if (!lanes) {
@@ -735,20 +736,33 @@ static int run_lanes(struct runner *r, size_t nlanes)
 	}
 	r->gate_expected = nlanes;
 	r->gate_arrived = r->gate_failed = 0;
-	for (size_t i = 1; i < nlanes; i++)
-		if (pthread_create(&lanes[i].thread, NULL, lane_main,
-				   &lanes[i])) {
-			/* Fewer threads: this one takes the rest. */
-			lanes[i - 1].hi = r->nr_jobs;
-			pthread_mutex_lock(&r->gate_lock);
-			r->gate_expected = nlanes = i;
-			pthread_cond_broadcast(&r->gate_cond);
-			pthread_mutex_unlock(&r->gate_lock);
-			break;
+	r->gate_reported = false;
+	for (size_t i = 1; i < nlanes; i++) {
+		int e = pthread_create(&lanes[i].thread, NULL, lane_main,
+				       &lanes[i]);
+
+		if (!e) {
+			started = i + 1;
+			continue;
 		}
+		/*
+		 * The lanes not started have no head either: those that
+		 * did (waiting at the gate, their shares fixed) give theirs
+		 * back and the run starts again on as many, rather than
+		 * hand the rest to a lane that may be past its share.
+		 */
+		pthread_mutex_lock(&r->gate_lock);
+		r->gate_expected = i;
+		if (!r->gate_failed)
+			r->gate_errno = e;
+		r->gate_failed += nlanes - i;
+		pthread_cond_broadcast(&r->gate_cond);
+		pthread_mutex_unlock(&r->gate_lock);
+		break;
+	}
 	lane_main(&lanes[0]);
 	err = lanes[0].err;
-	for (size_t i = 1; i < nlanes; i++) {
+	for (size_t i = 1; i < started; i++) {
 		if (!lane_join(&lanes[i])) {
 			/* Still running: lanes must stay. */
 			return -3;
@@ -756,7 +770,7 @@ static int run_lanes(struct runner *r, size_t nlanes)
 		if (lanes[i].err < err)
 			err = lanes[i].err;
 	}
-	for (size_t i = 0; i < nlanes; i++)
+	for (size_t i = 0; i < started; i++)
 		free(lanes[i].spans);
 	free(lanes);
 	if (err == -4) {
