@@ -100,3 +100,12 @@ bench: sysletc syslet-run tests/bench/bench tests/bench/plainloop
 	$(LIBTOOL) --mode=execute tests/bench/bench \
 		--slo tests/bench/readfile.slo --syslet-run ./syslet-run \
 		--plain tests/bench/plainloop $(BENCH_FLAGS)
+# Programs a newcomer writes from the man pages, against real clients.
+TESTS += tests/run/apps.sh
+EXTRA_DIST += tests/run/apps.sh $(wildcard $(srcdir)/tests/run/apps/*.syslet)
+# --trace decodes what calls wrote, as strace does.
+TESTS += tests/run/trace-decode.sh
+EXTRA_DIST += tests/run/trace-decode.sh
+check_PROGRAMS += tests/run/apps/reap
+tests_run_apps_reap_SOURCES = tests/run/apps/reap.c
+tests_run_apps_reap_LDADD = src/lib/libsyslet.la

@@ -14,12 +14,14 @@ runtime_tests = tests/runtime/args tests/runtime/fault tests/runtime/stop \
 	tests/runtime/forkhead tests/runtime/selfcalls \
 	tests/runtime/nothreads tests/runtime/fdlimit tests/runtime/procsig \
 	tests/runtime/asyncmask tests/runtime/closerange tests/runtime/keyctl \
-	tests/runtime/mthead tests/runtime/threadexit tests/runtime/sigshare
+	tests/runtime/mthead tests/runtime/threadexit tests/runtime/sigshare \
+	tests/runtime/bnames
 check_PROGRAMS += $(runtime_tests)
 TESTS += $(runtime_tests)
 noinst_HEADERS += tests/runtime/helpers.h
 runtime_ldadd = src/lib/libsyslet.la -lpthread
 tests_runtime_args_LDADD = $(runtime_ldadd)
+tests_runtime_bnames_LDADD = $(runtime_ldadd)
 tests_runtime_fault_LDADD = $(runtime_ldadd)
 tests_runtime_stop_LDADD = $(runtime_ldadd)
 tests_runtime_async_LDADD = $(runtime_ldadd)
@@ -119,7 +121,7 @@ runtime32_tests = tests/runtime/args32 tests/runtime/fault32 \
 	tests/runtime/procsig32 tests/runtime/asyncmask32 \
 	tests/runtime/closerange32 tests/runtime/keyctl32 \
 	tests/runtime/mthead32 tests/runtime/threadexit32 \
-	tests/runtime/sigshare32
+	tests/runtime/sigshare32 tests/runtime/bnames32
 TESTS += $(runtime32_tests)
 extra_check_programs += $(runtime32_tests)
 # Each NAME32 above is tests/runtime/NAME.c compiled and linked -m32 in

@@ -318,7 +318,23 @@ static const struct {
 	{ "lseek64", { "_llseek", "lseek" } },
 	{ "sleep", { "clock_nanosleep", "nanosleep" } },
 	{ "usleep", { "clock_nanosleep", "nanosleep" } },
-	{ "accept", { "accept4" } },
+	/* i386 before Linux 4.3, the i386-2007 profile's, reached the
+	 * socket calls only through socketcall(): the nearest spelling
+	 * (mbind for bind) would mislead. */
+	{ "accept", { "accept4", "socketcall" } },
+	{ "socket", { "socketcall" } },	{ "bind", { "socketcall" } },
+	{ "connect", { "socketcall" } },	{ "listen", { "socketcall" } },
+	{ "accept4", { "socketcall" } },
+	{ "getsockname", { "socketcall" } },
+	{ "getpeername", { "socketcall" } },
+	{ "socketpair", { "socketcall" } },
+	{ "send", { "sendto", "socketcall" } },
+	{ "recv", { "recvfrom", "socketcall" } },
+	{ "sendto", { "socketcall" } },	{ "recvfrom", { "socketcall" } },
+	{ "shutdown", { "socketcall" } },
+	{ "setsockopt", { "socketcall" } },
+	{ "getsockopt", { "socketcall" } },
+	{ "sendmsg", { "socketcall" } },	{ "recvmsg", { "socketcall" } },
 	{ "getdents", { "getdents64" } },
 	{ "epoll_create", { "epoll_create1" } },
 };

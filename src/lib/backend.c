@@ -28,6 +28,15 @@ const struct backend *const backend_table[] = {
 
 #define NR_BACKENDS (sizeof(backend_table) / sizeof(backend_table[0]))
 
+/* The project's backends that this build lacks: named, they say so,
+ * rather than that the user typed a name that does not exist. */
+static const char *const backend_missing[] = {
+#if !defined(HAVE_LIBURING) || defined(__i386__)
+	"uring",
+#endif
+	NULL,
+};
+
 static const char *backend_names[NR_BACKENDS + 1];
 static pthread_once_t names_once = PTHREAD_ONCE_INIT;
 
@@ -79,6 +88,20 @@ static int choose(const char *name, const char *origin)
 		for (size_t i = 0; backend_table[i]; i++)
 			if (!strcmp(name, backend_table[i]->name))
 				b = backend_table[i];
+	}
+	for (size_t i = 0; !b && backend_missing[i]; i++) {
+		if (strcmp(name, backend_missing[i]))
+			continue;
+		snprintf(backend_msg, sizeof(backend_msg),
+			 "syslet backend '%s'%s%s is not in this build of "
+			 "libsyslet (%s)", name, from, origin,
+#ifdef __i386__
+			 "it runs 64-bit programs only"
+#else
+			 "configure found no liburing that links"
+#endif
+			 );
+		return -ENOSYS;
 	}
 	if (!b) {
 		const char *const *n = syslet_backend_list();

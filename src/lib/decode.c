@@ -7,8 +7,10 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "libsyslet.h"
@@ -30,7 +32,12 @@ struct sig {
  *  x hex        w write buffer (length is the next arg)
  *  r read buffer (shown with the result's length)
  *  a sockaddr (length is the next arg)  F address family  T socket type
+ *  k struct timespec read   i int read (length is the next arg)
+ * What the call writes, shown once it returned, as strace shows it:
+ *  P int[2] (pipe)   c string (getcwd)   E linux_dirent64 records
+ *  t struct timespec   W wait status
  */
+#define DECODE_OUT "rPcEtW"
 static const struct sig sigs[] = {
 	{ "open", "som" },	{ "openat", "Dsom" },	{ "creat", "sm" },
 	{ "close", "d" },	{ "read", "drd" },	{ "write", "dwd" },
@@ -42,23 +49,23 @@ static const struct sig sigs[] = {
 	{ "socket", "FTd" },	{ "bind", "dad" },	{ "connect", "dad" },
 	{ "listen", "dd" },	{ "accept", "dpp" },	{ "accept4", "dppx" },
 	{ "sendto", "dwdxpd" },	{ "recvfrom", "drdxpp" },
-	{ "shutdown", "dd" },	{ "setsockopt", "dddpd" },
+	{ "shutdown", "dd" },	{ "setsockopt", "dddid" },
 	{ "dup", "d" },		{ "dup2", "dd" },	{ "kill", "dd" },
-	{ "getpid", "" },	{ "getppid", "" },	{ "nanosleep", "pp" },
+	{ "getpid", "" },	{ "getppid", "" },	{ "nanosleep", "kp" },
 	{ "umem_add", "pd" },	{ "sendfile", "ddpd" },	{ "ftruncate", "dd" },
 	/* Calls that take pointers, so that a null one reads NULL, as
 	 * strace writes it, not 0. */
 	{ "fstat", "dp" },	{ "newfstatat", "Dspx" },
 	{ "fstatat64", "Dspx" },	{ "statx", "Dsnnp" },
-	{ "getdents64", "dpd" },	{ "pipe", "p" },	{ "pipe2", "px" },
+	{ "getdents64", "dEd" },	{ "pipe", "P" },	{ "pipe2", "Px" },
 	{ "rt_sigprocmask", "dppd" },	{ "rt_sigaction", "dppd" },
 	{ "signalfd4", "dpdx" },	{ "epoll_ctl", "dddp" },
 	{ "epoll_wait", "dpdd" },	{ "epoll_pwait", "dpddpd" },
 	{ "poll", "pdd" },	{ "ppoll", "pdppd" },
 	{ "timerfd_settime", "dxpp" },	{ "timerfd_gettime", "dp" },
-	{ "clock_gettime", "dp" },	{ "clock_nanosleep", "dxpp" },
-	{ "wait4", "dpnp" },	{ "readlink", "srd" },	{ "readlinkat", "Dsrd" },
-	{ "getrandom", "rdn" },	{ "uname", "p" },
+	{ "clock_gettime", "dt" },	{ "clock_nanosleep", "dxkp" },
+	{ "wait4", "dWnp" },	{ "readlink", "srd" },	{ "readlinkat", "Dsrd" },
+	{ "getrandom", "rdn" },	{ "uname", "p" },	{ "getcwd", "cd" },
 	{ "mmap", "pdxxdd" },	{ "munmap", "pd" },
 };
 
@@ -197,6 +204,115 @@ static int print_sockaddr(FILE *out, unsigned long addr, unsigned long len)
 	return 0;
 }
 
+/* The kernel's timespec of the calls in the tables (nanosleep,
+ * clock_gettime): two words on either profile, whatever time_t libc
+ * was built with. */
+struct kts {
+	long	tv_sec;
+	long	tv_nsec;
+};
+
+static void print_timespec(FILE *out, const struct kts *ts)
+{
+	fprintf(out, "{tv_sec=%ld, tv_nsec=%ld}", ts->tv_sec, ts->tv_nsec);
+}
+
+/* strace's [{WIFEXITED(s) && WEXITSTATUS(s) == 7}]. */
+static void print_wstatus(FILE *out, int s)
+{
+	const char *sig;
+
+	fputs("[{", out);
+	if (WIFEXITED(s)) {
+		fprintf(out, "WIFEXITED(s) && WEXITSTATUS(s) == %d",
+			WEXITSTATUS(s));
+	} else if (WIFSIGNALED(s)) {
+		sig = sigabbrev_np(WTERMSIG(s));
+		if (sig)
+			fprintf(out, "WIFSIGNALED(s) && WTERMSIG(s) == SIG%s",
+				sig);
+		else
+			fprintf(out, "WIFSIGNALED(s) && WTERMSIG(s) == %d",
+				WTERMSIG(s));
+		if (WCOREDUMP(s))
+			fputs(" && WCOREDUMP(s)", out);
+	} else if (WIFSTOPPED(s)) {
+		sig = sigabbrev_np(WSTOPSIG(s));
+		if (sig)
+			fprintf(out, "WIFSTOPPED(s) && WSTOPSIG(s) == SIG%s",
+				sig);
+		else
+			fprintf(out, "WIFSTOPPED(s) && WSTOPSIG(s) == %d",
+				WSTOPSIG(s));
+	} else if (WIFCONTINUED(s)) {
+		fputs("WIFCONTINUED(s)", out);
+	} else {
+		fprintf(out, "%#x", (unsigned int)s);
+	}
+	fputs("}]", out);
+}
+
+/* The number of linux_dirent64 records in the @len bytes at @addr, as
+ * strace counts them; -1 when they cannot be read or do not add up. */
+static long count_dirents(unsigned long addr, unsigned long len)
+{
+	unsigned long off = 0;
+	long n = 0;
+	unsigned short reclen;
+
+	/* d_reclen sits after d_ino and d_off, 8 bytes each. */
+	while (off < len) {
+		if (len - off < 19 ||
+		    safe_read(&reclen, addr + off + 16, sizeof(reclen)) < 0 ||
+		    reclen < 19 || reclen > len - off)
+			return -1;
+		off += reclen;
+		n++;
+	}
+	return n;
+}
+
+/* An argument the call wrote, as strace shows it once the call
+ * returned; false to show the pointer instead. */
+static bool print_out(FILE *out, char kind, unsigned long v,
+		      unsigned long next, long result)
+{
+	struct kts ts;
+	int two[2];
+	long n;
+
+	if (!v || result < 0)
+		return false;
+	switch (kind) {
+	case 'P':
+		if (result != 0 || safe_read(two, v, sizeof(two)) < 0)
+			return false;
+		fprintf(out, "[%d, %d]", two[0], two[1]);
+		return true;
+	case 'c':
+		return result > 0 &&
+		       !print_mem_string(out, v, (size_t)result, DECODE_STRMAX,
+					 1);
+	case 'E':
+		if ((unsigned long)result > next ||
+		    (n = count_dirents(v, (unsigned long)result)) < 0)
+			return false;
+		fprintf(out, "%#lx /* %ld entries */", v, n);
+		return true;
+	case 't':
+		if (result != 0 || safe_read(&ts, v, sizeof(ts)) < 0)
+			return false;
+		print_timespec(out, &ts);
+		return true;
+	case 'W':
+		if (result == 0 || safe_read(two, v, sizeof(two[0])) < 0)
+			return false;
+		print_wstatus(out, two[0]);
+		return true;
+	}
+	return false;
+}
+
 static const char *signature(const char *name)
 {
 	for (size_t i = 0; name && i < sizeof(sigs) / sizeof(sigs[0]); i++)
@@ -281,6 +397,33 @@ static void print_arg(FILE *out, const char *name, char kind,
 	case 'a':
 		if (!print_sockaddr(out, v, next))
 			return;
+		break;
+	case 'k': {
+		struct kts ts;
+
+		if (v && safe_read(&ts, v, sizeof(ts)) >= 0) {
+			print_timespec(out, &ts);
+			return;
+		}
+		break;
+	}
+	case 'i': {
+		int iv;
+
+		if (v && next == sizeof(iv) &&
+		    safe_read(&iv, v, sizeof(iv)) >= 0) {
+			fprintf(out, "[%d]", iv);
+			return;
+		}
+		break;
+	}
+	case 'P': case 'c': case 'E': case 't': case 'W':
+		if (print_out(out, kind, v, next, result))
+			return;
+		if (!v) {
+			fputs("NULL", out);
+			return;
+		}
 		break;
 	case 'p':
 		if (!v) {
@@ -374,7 +517,7 @@ int syslet_print_call(FILE *out, const struct syslet_event *ev,
 	nargs = ev->nargs < 6 ? (int)ev->nargs : 6;
 	/* The first argument the call writes: shown once it returned. */
 	split = to = nargs;
-	r = sig ? strchr(sig, 'r') : NULL;
+	r = sig ? strpbrk(sig, DECODE_OUT) : NULL;
 	if (r && r - sig < nargs)
 		split = (int)(r - sig);
 	if (part == SYSLET_PRINT_ENTER)

@@ -191,6 +191,23 @@ const char *srun_call_name(unsigned long nr)
 	return syslet_syscall_name((long)nr);
 }
 
+void srun_format_ret(char *buf, size_t len, unsigned long nr, long result)
+{
+	static const char *const addr_calls[] = { "mmap", "mmap2", "mremap",
+						  "brk", "shmat", NULL };
+	const char *name = srun_call_name(nr);
+
+	/* An address, which strace shows in hex: its errors stay numbers
+	 * with their names. */
+	for (int i = 0; name && addr_calls[i]; i++)
+		if (!strcmp(name, addr_calls[i]) &&
+		    !(result < 0 && result > -4096)) {
+			snprintf(buf, len, "%#lx", (unsigned long)result);
+			return;
+		}
+	srun_format_result(buf, len, result, srun_is_call(nr));
+}
+
 bool srun_is_call(unsigned long nr)
 {
 	long umem = syslet_sysno(SYSLET_CALL_UMEM_ADD);

@@ -235,11 +235,18 @@ static int srun_main(int argc, char **argv)
 				 o.timestamps ? "-t" : o.relative ? "-r" :
 				 trace_spec ? "--trace=SET" : NULL;
 
+		/* What the shell has instead, where it has it. */
+		const char *alt = o.stats ? "; its stats command shows the "
+					    "counters" :
+				  !no || strcmp(no, "--trace=SET") ? "" :
+				  "; its trace command takes SET";
+
 		if (no) {
 			fprintf(stderr,
 				"%s: %s does not apply to the shell (-i); "
 				"it takes --backend, --entry, --inject, "
-				"--ring, --threads and --trace\n", progname, no);
+				"--ring, --threads and --trace%s\n", progname,
+				no, alt);
 			goto out;
 		}
 	}

@@ -2,6 +2,8 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,20 +27,107 @@ static int shl_cmd_quit(struct shell *sh, int argc, char **argv,
 	return 0;
 }
 
+bool shl_traced(const struct shell *sh, const struct syslet_event *ev)
+{
+	return sh->trace && (ev->end == SYSLET_END_FAULT ||
+			     srun_set_has(&sh->trace_set, ev->nr));
+}
+
+/* trace on|off|SET: SET as --trace=SET takes it, for runs alike. */
 static int shl_cmd_trace(struct shell *sh, int argc, char **argv,
 			 const char *rest)
 {
+	struct srun_set set = { NULL, 0 };
+	char err[256];
+
 	if (argc == 1) {
-		fprintf(sh->out, "trace is %s\n", sh->trace ? "on" : "off");
+		fprintf(sh->out, "trace is %s%s%s\n", sh->trace ? "on" : "off",
+			sh->trace_set.bits ? ", only " : "",
+			sh->trace_set.bits ? sh->trace_spec : "");
 		return 0;
 	}
-	if (argc == 2 && strcmp(argv[1], "on") == 0)
-		sh->trace = true;
-	else if (argc == 2 && strcmp(argv[1], "off") == 0)
-		sh->trace = false;
-	else {
-		shl_error(sh, "trace: expected 'on' or 'off', got '%s'", rest);
+	if (argc != 2) {
+		shl_error(sh, "trace: expected 'on', 'off' or a set of calls "
+			  "(read,write), got '%s'", rest);
 		return -1;
+	}
+	if (strcmp(argv[1], "on") == 0) {
+		sh->trace = true;
+		return 0;
+	}
+	if (strcmp(argv[1], "off") == 0) {
+		sh->trace = false;
+		return 0;
+	}
+	if (strcmp(argv[1], "all") == 0) {
+		srun_set_free(&sh->trace_set);
+		sh->trace = true;
+		return 0;
+	}
+	if (srun_set_parse(&set, argv[1], err, sizeof(err))) {
+		shl_error(sh, "trace: '%s' is not on, off or a set of calls: "
+			  "%s", argv[1], err);
+		return -1;
+	}
+	srun_set_free(&sh->trace_set);
+	sh->trace_set = set;
+	snprintf(sh->trace_spec, sizeof(sh->trace_spec), "%s", argv[1]);
+	sh->trace = true;
+	return 0;
+}
+
+/*
+ * stats [reset]: the engine's counters, as --stats prints them after a
+ * run, from the session's start or the last reset: runs, continues and
+ * statements typed at the prompt alike.
+ */
+static int shl_cmd_stats(struct shell *sh, int argc, char **argv,
+			 const char *rest)
+{
+	SYSLET_OPTS(syslet_stats, st);
+	static const struct {
+		const char	*name;
+		size_t		off;
+		bool		always;
+	} rows[] = {
+#define ROW(n, f, a) { n, offsetof(struct syslet_stats, f), a }
+		ROW("syslets", execs, true),
+		ROW("atoms", atoms, true),
+		ROW("syscalls", syscalls, true),
+		ROW("umem_add", umem_adds, true),
+		ROW("inline atoms", inline_atoms, true),
+		ROW("cachemiss atoms", cachemiss_atoms, true),
+		ROW("went async", handoffs, true),
+		ROW("completions", completions, true),
+		ROW("cachemiss threads", threads, true),
+		ROW("faults", faults, false),
+		ROW("denied", denied, false),
+		ROW("signal stops", signal_stops, false),
+		ROW("deferred", deferred, false),
+		ROW("dropped", dropped, false),
+#undef ROW
+	};
+
+	if (argc == 2 && strcmp(argv[1], "reset") == 0) {
+		syslet_reset_stats();
+		return 0;
+	}
+	if (argc != 1) {
+		shl_error(sh, "stats: expected nothing or 'reset', got '%s'",
+			  rest);
+		return -1;
+	}
+	if (syslet_get_stats(&st)) {
+		shl_error(sh, "stats: %s", strerror(errno));
+		return -1;
+	}
+	fprintf(sh->out, "stats (backend %s):\n", syslet_backend_name());
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		unsigned long long v;
+
+		memcpy(&v, (const char *)&st + rows[i].off, sizeof(v));
+		if (rows[i].always || v)
+			fprintf(sh->out, "  %-22s %llu\n", rows[i].name, v);
 	}
 	return 0;
 }
@@ -190,10 +279,12 @@ static const struct shl_cmd shl_cmds[] = {
 	  "first, as async_unregister does, and drops the program's\n"
 	  "instance: the next run starts on the new backend.",
 	  shl_dbg_backend, SHL_N_BACKEND },
-	{ "trace", NULL, "trace [on|off]",
+	{ "trace", NULL, "trace [on|off|SET]",
 	  "print every atom as it runs, as --trace does",
 	  "With trace on, run, continue and statements typed at the prompt\n"
-	  "print one strace-like line per atom.",
+	  "print one strace-like line per atom.  trace SET turns it on for\n"
+	  "the calls of SET only, as --trace=SET (read,write  !read  %file\n"
+	  "/REGEX); trace on keeps the set, trace all shows every call.",
 	  shl_cmd_trace, SHL_N_ONOFF },
 	{ "inject", NULL, "inject [RULE|off]",
 	  "make calls fail on purpose, as --inject does, or list the rules",
@@ -208,6 +299,12 @@ static const struct shl_cmd shl_cmds[] = {
 	  "argument, lists the rules with their counts; inject off\n"
 	  "removes them.  The trace marks an injected result (INJECTED).",
 	  shl_cmd_inject, 0 },
+	{ "stats", NULL, "stats [reset]",
+	  "show the engine's counters, as --stats does, or zero them",
+	  "Prints syslet_get_stats(3)'s counters from the start of the\n"
+	  "session or the last stats reset: every atom the session ran,\n"
+	  "statements typed at the prompt included.",
+	  shl_cmd_stats, 0 },
 	{ "info", "i", "info",
 	  "show the session: program, breakpoints, runs in flight, declarations",
 	  "Prints the backend, what is loaded, the entries with their\n"

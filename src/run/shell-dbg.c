@@ -588,7 +588,7 @@ static bool shl_step_one(struct shell *sh, bool show)
 	struct shl_exec x;
 
 	d->pc = shl_exec_step(sh, &x, d->inst, atom);
-	if (show || sh->trace)
+	if (show || shl_traced(sh, &x.last))
 		shl_print_event(sh, sh->out, d->inst, &x.last);
 	if (d->pc)
 		return true;

@@ -91,7 +91,7 @@ void shl_print_event(struct shell *sh, FILE *out, struct syslet_inst *inst,
 		return;
 	}
 	syslet_print_call(out, ev, SYSLET_PRINT_WHOLE);
-	srun_format_result(res, sizeof(res), ev->ret, srun_is_call(ev->nr));
+	srun_format_ret(res, sizeof(res), ev->nr, ev->ret);
 	fprintf(out, " = %s%s", res, ev->injected ? " (INJECTED)" : "");
 	if (ev->where == SYSLET_WHERE_CACHEMISS)
 		fputs(" <cachemiss>", out);
@@ -142,7 +142,7 @@ static void shl_exec_on_event(const struct syslet_event *ev, void *ctx)
 	/* The line names the instance whose atom it is: a syslet that
 	 * went async reports after its run has ended (sh->exec NULL), or
 	 * while a later one runs. */
-	if (sh->trace && !sh->stepping) {
+	if (shl_traced(sh, ev) && !sh->stepping) {
 		flockfile(sh->out);
 		shl_print_event(sh, sh->out, inst, ev);
 		funlockfile(sh->out);
@@ -464,7 +464,7 @@ void shl_exec_steps(struct shell *sh, struct shl_exec *x,
 			x->last_call = one.last;
 			x->have_call = true;
 		}
-		if (sh->trace)
+		if (shl_traced(sh, &one.last))
 			shl_print_event(sh, sh->out, inst, &one.last);
 	}
 	x->done = true;

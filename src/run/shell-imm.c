@@ -744,8 +744,11 @@ static void shl_imm_report(struct shell *sh, const size_t *ix, size_t n,
 				     (long)v->value == c->ret);
 		any = true;
 	}
-	if (any || sh->trace)
-		return;	/* trace printed every atom already */
+	/* The trace printed every atom already, or the call when a set
+	 * (trace read) chose it. */
+	if (any || (sh->trace && (!x->have_call ||
+				  shl_traced(sh, &x->last_call))))
+		return;
 	/* Only calls: the result of a test or copy the compiler added says
 	 * nothing about the statement. */
 	if (x->have_call)

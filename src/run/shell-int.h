@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "run/qualify.h"
 #include "run/shell.h"
 
 struct shell;
@@ -201,6 +202,8 @@ struct shell {
 	int				status;
 	int				signo;	/* the signal that ended it */
 	bool				trace;
+	struct srun_set			trace_set; /* trace SET */
+	char				trace_spec[128]; /* its text */
 	unsigned int			errors;	/* printed so far */
 
 	struct shl_exec			*exec;	/* running, for events */
@@ -209,6 +212,10 @@ struct shell {
 	struct shl_dbg			*dbg;	/* shell-dbg.c */
 	struct shl_imm			*imm;	/* shell-imm.c */
 };
+
+/* Whether the trace shows @ev: trace on, and its call in the set that
+ * `trace SET` chose (faults always, as with --trace=SET). */
+bool shl_traced(const struct shell *sh, const struct syslet_event *ev);
 
 /* "syslet-run: " + message, counted in sh->errors. */
 void shl_error(struct shell *sh, const char *fmt, ...)

@@ -88,6 +88,7 @@ out:
 	shl_imm_free(&sh);
 	shl_dbg_free(&sh);
 	shl_input_close(&sh);
+	srun_set_free(&sh.trace_set);
 	fflush(sh.out);
 	if (sh.signo) {
 		/* Ctrl-C ended a script: die of it, as a run does. */

@@ -157,7 +157,7 @@ static void line(FILE *out, const struct syslet_inst *inst, int tag,
 		syslet_print_call(out, ev, part);
 	if (part == SYSLET_PRINT_ENTER)
 		return;
-	srun_format_result(res, sizeof(res), ev->ret, srun_is_call(ev->nr));
+	srun_format_ret(res, sizeof(res), ev->nr, ev->ret);
 	where = ev->where == SYSLET_WHERE_CACHEMISS ? "cachemiss" :
 		ev->where == SYSLET_WHERE_STEP ? "step" : "inline";
 	/* (INJECTED) as strace marks a tampered call; went async where the

@@ -143,6 +143,11 @@ for opt in --stats:--stats --each:--each --jobs=2:--jobs -T:-T -tt:-t -r:-r \
 		$SYSLET_RUN -i "${opt%%:*}" "$src/cat.syslet" </dev/null
 	[ -s "$tmpdir/out" ] && fail "-i ${opt%%:*}: the shell started"
 done
+# Where the shell has its own way, the message names it.
+expect 2 "^syslet-run: --stats does not apply .*--trace; its stats command shows the counters\$" \
+	$SYSLET_RUN -i --stats "$src/cat.syslet" </dev/null
+expect 2 "^syslet-run: --trace=SET does not apply .*--trace; its trace command takes SET\$" \
+	$SYSLET_RUN -i --trace=read "$src/cat.syslet" </dev/null
 
 # The shell's script whose program cannot be read or compiled ends with
 # the status of a run that cannot (2), not 1, which says a call failed.

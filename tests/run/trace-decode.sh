@@ -1,0 +1,54 @@
+#!/bin/sh
+# trace-decode.sh: --trace shows what a call wrote, as strace does: pipe's descriptors, getcwd's string, the entries getdents64 read, clock_gettime's and nanosleep's timespec, setsockopt's int, wait4's status, mmap's address in hex.
+. "$top_srcdir/tests/lib/harness.sh"
+. "$top_srcdir/tests/run/lib-backends.sh"
+cd "$tmpdir" || exit 99
+mkdir d && touch d/a d/b d/c || exit 99
+cat >decode.syslet <<'SRC'
+u32 fds[2];
+buffer cwd[256];
+buffer ents[4096];
+buffer ts[64];
+data nap = word(0), word(1000);
+var one = 1;
+
+syslet decode(str dir, int child) {
+	var fd, s;
+
+	pipe2(fds, O_CLOEXEC);
+	fd = open(dir, O_RDONLY | O_DIRECTORY);
+	getdents64(fd, ents, sizeof(ents));
+	close(fd);
+	chdir("/");
+	getcwd(cwd, sizeof(cwd));
+	clock_gettime(CLOCK_MONOTONIC, ts);
+	nanosleep(nap, NULL);
+	s = socket(AF_INET, SOCK_STREAM, 0);
+	setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, 4);
+	close(s);
+	mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	wait4(child, ts, 0, NULL);
+}
+SRC
+for b in $backends; do
+	# The shell's child, exiting 7, becomes syslet-run's through exec.
+	sh -c '(sleep 0.2; exit 7) & exec "$@" $!' sh \
+		$SYSLET_RUN --backend=$b --trace decode.syslet d \
+		2>trace || { cat trace >&2; fail "$b: the run failed"; }
+	sed 's/^decode\.syslet:[0-9]* \[[0-9]*\] //; s/ <[^>]*> -> .*//' \
+		trace >calls
+	for re in \
+		'pipe2(\[[0-9]*, [0-9]*\], O_CLOEXEC) = 0' \
+		'getdents64([0-9]*, 0x[0-9a-f]* /\* 5 entries \*/, 4096) = [0-9]*' \
+		'getcwd("/", 256) = 2' \
+		'clock_gettime(CLOCK_MONOTONIC, {tv_sec=[0-9]*, tv_nsec=[0-9]*}) = 0' \
+		'nanosleep({tv_sec=0, tv_nsec=1000}, NULL) = 0' \
+		'setsockopt([0-9]*, SOL_SOCKET, SO_REUSEADDR, \[1\], 4) = 0' \
+		'mmap(NULL, 4096, PROT_READ, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x[0-9a-f]*' \
+		'wait4([0-9]*, \[{WIFEXITED(s) \&\& WEXITSTATUS(s) == 7}\], 0, NULL) = [0-9]*'
+	do
+		grep -qx "$re" calls || { cat trace >&2
+			fail "$b: no line matches '$re'"; }
+	done
+done
+exit 0
