@@ -57,7 +57,7 @@ cells() {
 		print "syslet main() { a0++; }" }' >"$2.syslet" &&
 	"$SYSLETC" -o "$2" "$2.syslet"
 }
-tab() {
+tab_once() {
 	rm -f "$tmpdir/tab.in"
 	mkfifo "$tmpdir/tab.in" || return 99
 	script -qec "'$SYSLET_RUN' -i" /dev/null <"$tmpdir/tab.in" \
@@ -76,6 +76,19 @@ tab() {
 	exec 4>&-
 	wait $tab_pid
 	grep -q 'possibilities' "$tmpdir/tab.out"
+}
+# A full parallel make check failed here twice (size 64000, no prompt
+# seen, 2 of about 6 runs; never alone): what the terminal showed goes
+# to the log, and a second try decides.
+# (linear_cpu sends RUN's own output to /dev/null: the log is fd 7.)
+exec 7>&2
+tab() {
+	tab_once "$1" && return 0
+	echo "completion: no 'possibilities' prompt for $1 (waited $tab_i tenths" \
+		"of a second); the terminal showed:" >&7
+	tail -c 1500 "$tmpdir/tab.out" | cat -v >&7
+	echo >&7
+	tab_once "$1"
 }
 if command -v script >/dev/null 2>&1 &&
    script -qec true /dev/null </dev/null >/dev/null 2>&1; then
