@@ -6,9 +6,8 @@ shim=$top_builddir/tests/run/.libs/libfailthread.so
 [ -f "$shim" ] || skip "no tests/run/libfailthread.so"
 [ -z "${SYSLET_SANITIZE:-}" ] || skip "a sanitizer's runtime must come first in LD_PRELOAD"
 command -v nm >/dev/null 2>&1 || skip "no nm(1)"
+# The program itself (tests/run/signal.sh checks it is no wrapper).
 bin=$SYSLET_RUN
-# The program itself, not a libtool wrapper script.
-[ -x "$top_builddir/.libs/lt-syslet-run" ] && bin=$top_builddir/.libs/lt-syslet-run
 off=$(nm "$bin" 2>/dev/null | sed -n 's/^\([0-9a-f]*\) t lane_main$/\1/p')
 [ -n "$off" ] || skip "no symbol lane_main in $bin (stripped?)"
 
