@@ -12,7 +12,10 @@ progs=0 scripts=0
 		[ -f "$top_builddir/$t" ] && m32_elf "$top_builddir/$t" &&
 			echo "$top_builddir/$t"
 	done <"$list"
-	grep -l '^[^#]*m32_runs' "$top_srcdir"/tests/*/*.sh | grep -v '/tests/lib/\|/m32-off\.sh$'
+	# and the scripts named for 32-bit (NAME32.sh), which must ask too.
+	{ grep -l '^[^#]*m32_runs' "$top_srcdir"/tests/*/*.sh
+	  ls "$top_srcdir"/tests/*/*32.sh; } | sort -u |
+		grep -v '/tests/lib/\|/m32-off\.sh$\|/no-m32\.sh$'
 } >"$tmpdir/tests"
 while read -r path; do
 	case $path in
