@@ -283,6 +283,88 @@ static int kt_case_ptrace_syscall(void)
 	return KT_PASS;
 }
 
+/*
+ * A chain that went async waits in a worker for a pipe; meanwhile the
+ * program makes itself less (a seccomp filter without TSYNC, as a
+ * program that believes itself single-threaded installs it; or
+ * setresuid() by raw call, which changes the calling thread alone) and
+ * then lets the chain go on.  The worker reads the next atom from the
+ * program's memory: it must not run it as the program was before,
+ * unfiltered or as root, but complete it with -EPERM, as after a TSYNC
+ * filter.  Otherwise a chain that loops is an unfiltered, privileged
+ * executor of whatever calls the program's memory names from then on.
+ */
+static int kt_midchain(int (*change)(void), long nr, long *ret)
+{
+	static char buf[1];
+	static unsigned long fd0, bufp, one = 1;
+	static long rret;
+	struct syslet_uatom *done;
+	int p[2];
+	long r;
+
+	KT_CHECK(pipe(p) == 0, "pipe");
+	if (kt_register(8, -1UL))
+		return KT_FAIL;
+	fd0 = p[0];
+	bufp = (unsigned long)buf;
+	kt_atom(&kt_a[0], 0, SYS_read, &rret, &kt_a[1], &fd0, &bufp, &one,
+		NULL);
+	kt_atom(&kt_a[1], 0, nr, ret, NULL, NULL, NULL, NULL, NULL);
+	rret = *ret = -12345;
+	r = K_EXEC(&kt_a[0]);
+	KT_CHECK(r == 0, "the read did not go async (%ld)", r);
+	if (change())
+		return KT_FAIL;
+	KT_CHECK(write(p[1], "x", 1) == 1, "write");
+	done = kt_pop();
+	kt_note("read %ld, then the atom gave %ld", rret, *ret);
+	KT_CHECK(done == &kt_a[1] && rret == 1, "the chain did not complete");
+	return KT_PASS;
+}
+
+static int kt_change_filter(void)
+{
+	long r = kt_install_filter();
+
+	KT_CHECK(r == 0, "seccomp(SET_MODE_FILTER) is %ld", r);
+	KT_CHECK(kt_sys(SYS_getppid, 0, 0, 0, 0) == -EACCES,
+		 "the filter does not apply to the program");
+	return 0;
+}
+
+static int kt_case_filter_midchain(void)
+{
+	static long ret;
+
+	if (kt_midchain(kt_change_filter, SYS_getppid, &ret))
+		return KT_FAIL;
+	KT_CHECK(ret == -EPERM,
+		 "the worker ran getppid (%ld) after the program's filter "
+		 "refuses it", ret);
+	return KT_PASS;
+}
+
+static int kt_change_uid(void)
+{
+	long r = kt_sys(KT_SETRESUID, 1000, 1000, 1000, 0);
+
+	KT_CHECK(r == 0, "setresuid(1000, 1000, 1000) is %ld", r);
+	return 0;
+}
+
+static int kt_case_uid_midchain(void)
+{
+	static long ret;
+
+	if (kt_midchain(kt_change_uid, KT_GETEUID, &ret))
+		return KT_FAIL;
+	KT_CHECK(ret == -EPERM,
+		 "the worker ran geteuid as %ld after the program became 1000",
+		 ret);
+	return KT_PASS;
+}
+
 static int kt_case_seccomp_refused(void)
 {
 	long r;
@@ -1371,6 +1453,10 @@ static const struct kt_case kt_cases[] = {
 	{ "entry: a PTRACE_SYSCALL tracee gets EPERM from async_exec and keeps its tracer",
 	  kt_case_ptrace_syscall },
 	{ "entry: a task under a seccomp filter gets EPERM from async_exec", kt_case_seccomp_refused },
+	{ "entry: a chain waiting in a worker when the program installs a filter (no TSYNC): its next atom is EPERM",
+	  kt_case_filter_midchain },
+	{ "entry: a chain waiting in a worker when the program calls setresuid(1000): its next atom is EPERM",
+	  kt_case_uid_midchain },
 	{ "entry: a task under syscall user dispatch gets EPERM from async_exec", kt_case_sud },
 	{ "deny: every per-task call is EPERM in an atom", kt_case_denied },
 	{ "backlog: async_exec is EAGAIN once a ring's worth waits, nothing lost", kt_case_backlog },
