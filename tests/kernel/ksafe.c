@@ -165,6 +165,57 @@ static int kt_case_chroot(void)
 	return KT_PASS;
 }
 
+/*
+ * Per-thread state of the program that x86 and the block layer keep in
+ * the task: PR_SET_TSC (TIF_NOTSC: RDTSC faults) and the I/O priority
+ * (ioprio_set(IOPRIO_WHO_PROCESS, 0), an admin's ionice -p TID).  A pool
+ * thread made before has the old ones, and a hand-off to it gave the
+ * program back a working RDTSC, or its old I/O class, as 0020 found for
+ * the nice value.
+ */
+static int kt_case_tsc(void)
+{
+	long r;
+	int mode = -1;
+
+	if (kt_pool_ready())
+		return KT_FAIL;
+	r = prctl(PR_SET_TSC, PR_TSC_SIGSEGV, 0, 0, 0);
+	if (r)
+		return kt_skip("PR_SET_TSC is not supported here");
+	/* From here on, nothing that reads the TSC (no vDSO clock). */
+	if (kt_async_atom(SYS_getpid, NULL))
+		return KT_FAIL;
+	r = prctl(PR_GET_TSC, (unsigned long)&mode, 0, 0, 0);
+	KT_CHECK(r == 0 && mode == PR_TSC_SIGSEGV,
+		 "after the hand-off PR_GET_TSC is %d (set to PR_TSC_SIGSEGV, %d)",
+		 mode, PR_TSC_SIGSEGV);
+	return KT_PASS;
+}
+
+#define KT_IOPRIO_WHO_PROCESS	1
+#define KT_IOPRIO_CLASS_IDLE	3
+#define KT_IOPRIO_CLASS(v)	((v) >> 13)
+
+static int kt_case_ioprio(void)
+{
+	long r;
+
+	if (kt_pool_ready())
+		return KT_FAIL;
+	r = kt_sys(SYS_ioprio_set, KT_IOPRIO_WHO_PROCESS, 0,
+		   KT_IOPRIO_CLASS_IDLE << 13, 0);
+	if (r)
+		return kt_skip("ioprio_set(IOPRIO_CLASS_IDLE) failed (CONFIG_BLOCK?)");
+	if (kt_async_atom(SYS_getpid, NULL))
+		return KT_FAIL;
+	r = kt_sys(SYS_ioprio_get, KT_IOPRIO_WHO_PROCESS, 0, 0, 0);
+	KT_CHECK(r >= 0 && KT_IOPRIO_CLASS(r) == KT_IOPRIO_CLASS_IDLE,
+		 "after the hand-off the I/O priority is %#lx (class %ld), "
+		 "set to the idle class", r, r >= 0 ? KT_IOPRIO_CLASS(r) : -1);
+	return KT_PASS;
+}
+
 /* ---- 2. atoms and the syscall entry -------------------------------- */
 
 /*
@@ -229,6 +280,88 @@ static int kt_case_ptrace_syscall(void)
 		 "traced child: status %#x (12: async_exec not EPERM, 13: an atom ran, 14: tracer lost)",
 		 status);
 	kt_note("%d stops", stops);
+	return KT_PASS;
+}
+
+/*
+ * A chain that went async waits in a worker for a pipe; meanwhile the
+ * program makes itself less (a seccomp filter without TSYNC, as a
+ * program that believes itself single-threaded installs it; or
+ * setresuid() by raw call, which changes the calling thread alone) and
+ * then lets the chain go on.  The worker reads the next atom from the
+ * program's memory: it must not run it as the program was before,
+ * unfiltered or as root, but complete it with -EPERM, as after a TSYNC
+ * filter.  Otherwise a chain that loops is an unfiltered, privileged
+ * executor of whatever calls the program's memory names from then on.
+ */
+static int kt_midchain(int (*change)(void), long nr, long *ret)
+{
+	static char buf[1];
+	static unsigned long fd0, bufp, one = 1;
+	static long rret;
+	struct syslet_uatom *done;
+	int p[2];
+	long r;
+
+	KT_CHECK(pipe(p) == 0, "pipe");
+	if (kt_register(8, -1UL))
+		return KT_FAIL;
+	fd0 = p[0];
+	bufp = (unsigned long)buf;
+	kt_atom(&kt_a[0], 0, SYS_read, &rret, &kt_a[1], &fd0, &bufp, &one,
+		NULL);
+	kt_atom(&kt_a[1], 0, nr, ret, NULL, NULL, NULL, NULL, NULL);
+	rret = *ret = -12345;
+	r = K_EXEC(&kt_a[0]);
+	KT_CHECK(r == 0, "the read did not go async (%ld)", r);
+	if (change())
+		return KT_FAIL;
+	KT_CHECK(write(p[1], "x", 1) == 1, "write");
+	done = kt_pop();
+	kt_note("read %ld, then the atom gave %ld", rret, *ret);
+	KT_CHECK(done == &kt_a[1] && rret == 1, "the chain did not complete");
+	return KT_PASS;
+}
+
+static int kt_change_filter(void)
+{
+	long r = kt_install_filter();
+
+	KT_CHECK(r == 0, "seccomp(SET_MODE_FILTER) is %ld", r);
+	KT_CHECK(kt_sys(SYS_getppid, 0, 0, 0, 0) == -EACCES,
+		 "the filter does not apply to the program");
+	return 0;
+}
+
+static int kt_case_filter_midchain(void)
+{
+	static long ret;
+
+	if (kt_midchain(kt_change_filter, SYS_getppid, &ret))
+		return KT_FAIL;
+	KT_CHECK(ret == -EPERM,
+		 "the worker ran getppid (%ld) after the program's filter "
+		 "refuses it", ret);
+	return KT_PASS;
+}
+
+static int kt_change_uid(void)
+{
+	long r = kt_sys(KT_SETRESUID, 1000, 1000, 1000, 0);
+
+	KT_CHECK(r == 0, "setresuid(1000, 1000, 1000) is %ld", r);
+	return 0;
+}
+
+static int kt_case_uid_midchain(void)
+{
+	static long ret;
+
+	if (kt_midchain(kt_change_uid, KT_GETEUID, &ret))
+		return KT_FAIL;
+	KT_CHECK(ret == -EPERM,
+		 "the worker ran geteuid as %ld after the program became 1000",
+		 ret);
 	return KT_PASS;
 }
 
@@ -442,6 +575,65 @@ static int kt_case_leader_signal(void)
 	kill(getpid(), SIGUSR2);
 	KT_CHECK(kt_sig_wait(SIGUSR2),
 		 "a process-directed SIGUSR2 was not handled within 1 s");
+	return KT_PASS;
+}
+
+/*
+ * A worker's ppoll() (or pselect, epoll_pwait, sigsuspend) installs the
+ * mask of its arguments for the time of the call.  With a signal
+ * pending that the program blocks and that mask lets in, the call
+ * returns a restart code at once; the worker settles, which puts its
+ * all-blocked mask back (the signal stays pending: no thread takes it),
+ * and restarts the call, which lets the signal in again: without a
+ * sleep, a reschedule or an end, at full CPU in the kernel, until
+ * SIGKILL.  On a kernel without preemption that CPU is lost for good.
+ * A worker's temporary mask must block what the worker blocks: ppoll
+ * then sleeps its 1 s and times out (0), as with nothing pending.
+ */
+static int kt_case_worker_tempmask(void)
+{
+	static struct kt_ts nap = { 0, 100 * 1000 * 1000 }, wait = { 1, 0 };
+	static uint64_t none;
+	static unsigned long clk = CLOCK_MONOTONIC, zero, napp, waitp, maskp,
+			     size = 8;
+	static long sret, pret;
+	struct timespec c0, c1;
+	struct syslet_uatom *done;
+	sigset_t usr1, pend;
+	double cpu;
+	long r;
+
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &usr1, NULL);
+	/* Pending for the process; every thread of the program blocks it. */
+	KT_CHECK(kill(getpid(), SIGUSR1) == 0, "kill");
+	if (kt_register(8, -1UL))
+		return KT_FAIL;
+	napp = (unsigned long)&nap;
+	waitp = (unsigned long)&wait;
+	maskp = (unsigned long)&none;
+	/* The sleep hands the context off; the worker runs the ppoll. */
+	kt_atom(&kt_a[0], 0, KT_SLEEP, &sret, &kt_a[1], &clk, &zero, &napp,
+		NULL);
+	kt_atom(&kt_a[1], 0, KT_PPOLL, &pret, NULL, &zero, &zero, &waitp,
+		&maskp);
+	kt_a[1].arg_ptr[4] = &size;
+	sret = pret = -12345;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
+	r = K_EXEC(&kt_a[0]);
+	KT_CHECK(r == 0, "the sleep did not go async (%ld)", r);
+	done = kt_pop_ms(5000);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
+	cpu = (c1.tv_sec - c0.tv_sec) + (c1.tv_nsec - c0.tv_nsec) / 1e9;
+	kt_note("sleep %ld, ppoll %ld, completion %p, %.2f s of CPU", sret,
+		pret, (void *)done, cpu);
+	KT_CHECK(done == &kt_a[1] && sret == 0 && pret == 0,
+		 "the worker's ppoll did not time out within 5 s (a restart loop?)");
+	KT_CHECK(cpu < 1.0, "the chain used %.2f s of CPU for a 1 s ppoll", cpu);
+	sigpending(&pend);
+	KT_CHECK(sigismember(&pend, SIGUSR1),
+		 "the program's blocked SIGUSR1 is no longer pending");
 	return KT_PASS;
 }
 
@@ -1256,15 +1448,23 @@ static const struct kt_case kt_cases[] = {
 	{ "hand-off: setresuid(1000) after the pool, euid stays 1000", kt_case_setresuid },
 	{ "hand-off: no_new_privs set after the pool stays set", kt_case_nnp },
 	{ "hand-off: unshare(CLONE_FS) and chroot after the pool, the root stays", kt_case_chroot },
+	{ "hand-off: PR_SET_TSC(PR_TSC_SIGSEGV) after the pool stays set", kt_case_tsc },
+	{ "hand-off: the idle I/O class set after the pool stays", kt_case_ioprio },
 	{ "entry: a PTRACE_SYSCALL tracee gets EPERM from async_exec and keeps its tracer",
 	  kt_case_ptrace_syscall },
 	{ "entry: a task under a seccomp filter gets EPERM from async_exec", kt_case_seccomp_refused },
+	{ "entry: a chain waiting in a worker when the program installs a filter (no TSYNC): its next atom is EPERM",
+	  kt_case_filter_midchain },
+	{ "entry: a chain waiting in a worker when the program calls setresuid(1000): its next atom is EPERM",
+	  kt_case_uid_midchain },
 	{ "entry: a task under syscall user dispatch gets EPERM from async_exec", kt_case_sud },
 	{ "deny: every per-task call is EPERM in an atom", kt_case_denied },
 	{ "backlog: async_exec is EAGAIN once a ring's worth waits, nothing lost", kt_case_backlog },
 	{ "signals: ppoll's temporary mask does not become the program's", kt_case_ppoll_mask },
 	{ "signals: a process-directed signal is handled while the old leader is parked",
 	  kt_case_leader_signal },
+	{ "signals: a worker's ppoll with an empty mask and a blocked signal pending times out, no restart loop",
+	  kt_case_worker_tempmask },
 	{ "per-task: the alternate signal stack moves with the context", kt_case_sigaltstack },
 	{ "per-task: the rseq registration moves with the context", kt_case_rseq },
 	{ "per-task: task_work of an async atom runs (dup2 over a pipe's writer gives EOF)",
