@@ -27,7 +27,10 @@ EXTRA_DIST += kernel-patch/README kernel-patch/patches/series \
 	kernel-patch/patches/0022-syslet-deny-close_range-CLOSE_RANGE_UNSHARE-in-atoms.patch \
 	kernel-patch/patches/0023-syslet-async_register-checks-the-ring-s-range-before.patch \
 	kernel-patch/patches/0024-syslet-a-thread-that-ends-with-its-head-waits-for-it.patch \
-	kernel-patch/patches/0025-syslet-a-completion-kept-behind-a-taken-slot-is-deli.patch
+	kernel-patch/patches/0025-syslet-a-completion-kept-behind-a-taken-slot-is-deli.patch \
+	kernel-patch/patches/0026-syslet-a-worker-s-temporary-signal-masks-let-nothing.patch \
+	kernel-patch/patches/0027-syslet-a-hand-off-keeps-the-TSC-and-CPUID-modes-the-.patch \
+	kernel-patch/patches/0028-syslet-a-worker-goes-on-with-the-program-s-chain-onl.patch
 
 # Not part of make check: it needs the kernel source package and qemu,
 # and its first run builds two kernels.  TAP in kernel-check.tap; exit
