@@ -129,6 +129,29 @@ no_temp pair.slo pair.h
 expect_eq "both written" 0 "$(status $SYSLETC -o pair.slo -H pair.h "$src")"
 cmp -s pair.slo ref.slo || fail "the image of a pair"
 
+# A target anyone may write, in a directory its user cannot: the new file
+# is made in that directory, and the message says so (a bare "Permission
+# denied" named a file the user can write).  As root, run as nobody.
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 &&
+   setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
+	chmod 755 "$tmpdir"
+	mkdir rodir
+	echo old >rodir/t.slo
+	chmod 666 rodir/t.slo
+	expect_eq "-o into a directory that is not writable" 1 \
+		"$(status setpriv --reuid=65534 --regid=65534 --clear-groups \
+			$SYSLETC -o rodir/t.slo "$src")"
+	grep -q '^sysletc: rodir/t.slo: Permission denied (it is replaced whole by a new file made in its directory, rodir)$' \
+		err.txt || fail "a directory that is not writable: $(cat err.txt)"
+	expect_eq "a directory that is not writable: the file" old "$(cat rodir/t.slo)"
+	# A new file there: the plain reason.
+	expect_eq "a new file in a directory that is not writable" 1 \
+		"$(status setpriv --reuid=65534 --regid=65534 --clear-groups \
+			$SYSLETC -o rodir/new.slo "$src")"
+	grep -q '^sysletc: rodir/new.slo: Permission denied$' err.txt ||
+		fail "a new file in a directory that is not writable: $(cat err.txt)"
+fi
+
 # A process killed while it writes leaves the old file and nothing else:
 # SIGXFSZ under ulimit -f (1 KiB; the server example is larger).
 big=$top_srcdir/examples/server.syslet
