@@ -221,47 +221,72 @@ static int out_open_through(struct common_out *o, const char *path,
 	return 0;
 }
 
-static int out_open_new(struct common_out *o, char *final, char *err,
-			size_t errlen)
+/*
+ * The new file is made in the target's directory: where that directory
+ * is not writable, a target that is (chmod 666, or /proc's files) cannot
+ * be replaced, and a bare "Permission denied" named the writable file.
+ */
+static int out_fail_dir(char *err, size_t errlen, int e, const char *dir,
+			int exists)
+{
+	char why[512];
+
+	if (!exists || (e != EACCES && e != EPERM && e != EROFS &&
+			e != ENOENT))
+		return out_fail(err, errlen, e, NULL);
+	snprintf(why, sizeof(why), "%s (it is replaced whole by a new file "
+		 "made in its directory, %s)", strerror(e), dir);
+	return out_fail(err, errlen, e, why);
+}
+
+static int out_open_new(struct common_out *o, char *final, int exists,
+			char *err, size_t errlen)
 {
 	char *dir = out_dir_of(final);
 	char proc[64];
 	size_t n = strlen(final);
 	mode_t mask;
+	int e;
 
 	o->path = final;
 	if (!dir)
 		return out_fail(err, errlen, ENOMEM, NULL);
 	o->fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
-	free(dir);
 	/* Linking it a name later goes through /proc/self/fd. */
 	if (o->fd >= 0) {
 		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", o->fd);
 		if (!access(proc, F_OK)) {
+			free(dir);
 			o->how = OUT_UNNAMED;
 			return 0;
 		}
 		close(o->fd);
 	} else if (errno != EOPNOTSUPP && errno != EISDIR &&
 		   errno != EINVAL) {
-		return out_fail(err, errlen, errno, NULL);
+		e = out_fail_dir(err, errlen, errno, dir, exists);
+		free(dir);
+		return e;
 	}
 	/* No O_TMPFILE here: a name from the start. */
 	o->tmp = malloc(n + 8);
-	if (!o->tmp)
+	if (!o->tmp) {
+		free(dir);
 		return out_fail(err, errlen, ENOMEM, NULL);
+	}
 	memcpy(o->tmp, final, n);
 	strcpy(o->tmp + n, ".XXXXXX");
 	out_hook_signals(o->tmp);
 	o->fd = mkostemp(o->tmp, O_CLOEXEC);
 	if (o->fd < 0) {
-		int e = errno;
-
+		e = errno;
 		out_unhook_signals();
 		free(o->tmp);
 		o->tmp = NULL;
-		return out_fail(err, errlen, e, NULL);
+		e = out_fail_dir(err, errlen, e, dir, exists);
+		free(dir);
+		return e;
 	}
+	free(dir);
 	mask = umask(0);
 	umask(mask);
 	fchmod(o->fd, 0666 & ~mask);
@@ -312,7 +337,7 @@ int common_out_open(struct common_out *o, const char *path, char *err,
 		return out_fail(err, errlen, EINVAL, "does not name a file "
 				"that can be replaced");
 	}
-	return out_open_new(o, final, err, errlen);
+	return out_open_new(o, final, exists, err, errlen);
 }
 
 /* ---- Closing ------------------------------------------------------------ */

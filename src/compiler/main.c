@@ -299,26 +299,87 @@ static int outputs_are_input(const struct args *a)
 	return clash;
 }
 
-/* Output files appear whole or not at all, and only ever replace a
- * regular file (src/common/outfile.h). */
-static int write_image(const struct slo_image *img, const char *path)
+/*
+ * Output files appear whole or not at all, and only ever replace a
+ * regular file (src/common/outfile.h).  The image and the header are one
+ * result: both are opened and written before either is committed, so
+ * that a header that cannot be written (a missing directory, a full
+ * disk) leaves the old image in place, not a new image beside an old
+ * header or none under status 1 (a make rule would then take the new
+ * image for up to date).
+ */
+struct output {
+	struct common_out	o;
+	const char		*path;
+	bool			open;
+};
+
+static int output_fail(struct output *out, const char *err)
 {
-	struct common_out o;
+	fprintf(stderr, "%s: %s: %s\n", prog, out->path, err);
+	if (out->open)
+		common_out_close(&out->o, 0, NULL, 0);
+	out->open = false;
+	return -1;
+}
+
+static int output_open(struct output *out, const char *path)
+{
 	char err[256];
 
-	if (common_out_open(&o, path, err, sizeof(err))) {
-		fprintf(stderr, "%s: %s: %s\n", prog, path, err);
+	out->path = path;
+	out->open = false;
+	if (common_out_open(&out->o, path, err, sizeof(err)))
+		return output_fail(out, err);
+	out->open = true;
+	return 0;
+}
+
+/* Keep what was written, or throw it away (keep false: the other
+ * output failed). */
+static int output_close(struct output *out, bool keep)
+{
+	char err[256];
+
+	if (!out->open)
+		return 0;
+	out->open = false;
+	if (!keep) {
+		common_out_close(&out->o, 0, NULL, 0);
+		return 0;
+	}
+	if (common_out_close(&out->o, 1, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s: %s\n", prog, out->path, err);
 		return -1;
 	}
-	if (slo_image_write(img, o.fd, err, sizeof(err))) {
-		fprintf(stderr, "%s: %s: %s\n", prog, path, err);
-		common_out_close(&o, 0, NULL, 0);
-		return -1;
+	return 0;
+}
+
+/* Commit both: one written through (a device, a FIFO, the standard
+ * output, whose bytes go out only now and which /dev/full refuses) before
+ * one renamed into place, so that its failure still keeps the other from
+ * appearing. */
+static int outputs_close(struct output *a, struct output *b, int rc)
+{
+	struct output *first = a, *second = b;
+
+	if (b->open && b->o.dest >= 0 && !(a->open && a->o.dest >= 0)) {
+		first = b;
+		second = a;
 	}
-	if (common_out_close(&o, 1, err, sizeof(err))) {
-		fprintf(stderr, "%s: %s: %s\n", prog, path, err);
-		return -1;
-	}
+	if (output_close(first, !rc))
+		rc = 1;
+	if (output_close(second, !rc))
+		rc = 1;
+	return rc;
+}
+
+static int image_fill(const struct slo_image *img, struct output *out)
+{
+	char err[256];
+
+	if (slo_image_write(img, out->o.fd, err, sizeof(err)))
+		return output_fail(out, err);
 	return 0;
 }
 
@@ -340,55 +401,50 @@ static char *guard_of(const char *path)
 	return g;
 }
 
-static int write_header_file(const struct slo_image *img, const char *path);
-
-static int write_header(const struct slo_image *img, const char *path)
+static void header_warn(const struct slo_image *img)
 {
 	if (!img->prefix && slo_image_find(img, "main", -1))
 		fprintf(stderr, "%s: warning: the image defines the symbol 'main', "
 			"which a C program linking it defines too; rename it or give the image a --prefix to link it\n",
 			prog);
-	return write_header_file(img, path);
 }
 
-static int write_header_file(const struct slo_image *img, const char *path)
+static int header_fill(const struct slo_image *img, struct output *out)
 {
-	struct common_out o;
-	char *guard = guard_of(path);
-	char err[256];
+	char *guard = guard_of(out->path);
+	int fd, ok;
 	FILE *f;
-	int ok;
 
-	if (!guard) {
-		fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
-		return -1;
-	}
-	if (common_out_open(&o, path, err, sizeof(err))) {
-		fprintf(stderr, "%s: %s: %s\n", prog, path, err);
-		free(guard);
-		return -1;
-	}
-	f = fdopen(dup(o.fd), "w");
+	if (!guard)
+		return output_fail(out, strerror(errno));
+	fd = dup(out->o.fd);
+	f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!f) {
-		fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
-		common_out_close(&o, 0, NULL, 0);
+		int e = errno;
+
+		if (fd >= 0)
+			close(fd);
 		free(guard);
-		return -1;
+		return output_fail(out, strerror(e));
 	}
 	slo_image_header(img, guard, f);
 	ok = !ferror(f);
 	ok = !fclose(f) && ok;
 	free(guard);
-	if (!ok) {
-		fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
-		common_out_close(&o, 0, NULL, 0);
-		return -1;
-	}
-	if (common_out_close(&o, 1, err, sizeof(err))) {
-		fprintf(stderr, "%s: %s: %s\n", prog, path, err);
-		return -1;
-	}
+	if (!ok)
+		return output_fail(out, strerror(errno));
 	return 0;
+}
+
+/* -d IMAGE -H HEADER: the header alone. */
+static int write_header(const struct slo_image *img, const char *path)
+{
+	struct output out;
+
+	header_warn(img);
+	if (output_open(&out, path) || header_fill(img, &out))
+		return -1;
+	return output_close(&out, true);
 }
 
 static int flush_stdout(void)
@@ -488,6 +544,7 @@ static int compile(const struct args *a)
 	const char *name = strcmp(a->input, "-") ? a->input : "<stdin>";
 	enum common_content kind;
 	struct slo_image *img;
+	struct output iout = { .open = false }, hout = { .open = false };
 	struct diag d;
 	char *out = NULL;
 	char err[256];
@@ -539,11 +596,19 @@ static int compile(const struct args *a)
 	/* -S and --dot print instead of writing, unless -o asks for both. */
 	if (a->output || (!a->listing && !a->dot)) {
 		out = a->output ? strdup(a->output) : default_output(a->input);
-		if (!out || write_image(img, out))
+		if (!out || output_open(&iout, out))
 			rc = 1;
 	}
-	if (!rc && a->header && write_header(img, a->header))
+	if (!rc && a->header) {
+		header_warn(img);
+		if (output_open(&hout, a->header))
+			rc = 1;
+	}
+	if (!rc && iout.open && image_fill(img, &iout))
 		rc = 1;
+	if (!rc && hout.open && header_fill(img, &hout))
+		rc = 1;
+	rc = outputs_close(&iout, &hout, rc);
 	free(out);
 	slo_image_free(img);
 	free(src);

@@ -18,6 +18,12 @@ void slio_err(char *err, size_t errlen, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err, errlen, fmt, ap);
 	va_end(ap);
+	/* What the caller gave (a parameter's value, an entry's name, a
+	 * path) is quoted in the message: it must not reach a terminal as
+	 * a control byte, nor split a one-line message. */
+	for (char *p = err; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
 }
 
 /* Does [off, off + len) lie inside a section of `size` bytes? */

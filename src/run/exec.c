@@ -269,6 +269,44 @@ static bool print_failed_call(FILE *out, const struct syslet_uatom *atom,
 	return syslet_print_call(out, &ev, SYSLET_PRINT_WHOLE) == 0;
 }
 
+/*
+ * An --each argument as its report's prefix: as given, unless it is empty
+ * or holds a control byte; then quoted as the failed call quotes it
+ * (strace's "a\33[2Jb\nc"), since a file name from a list may hold a
+ * newline, which split the report's one line in two, or an escape, which
+ * the terminal ran.
+ */
+static void print_arg(FILE *out, const char *arg)
+{
+	const unsigned char *p = (const unsigned char *)arg;
+	bool plain = *p != '\0';
+
+	for (; *p && plain; p++)
+		plain = *p >= 0x20 && *p != 0x7f;
+	if (plain) {
+		fputs(arg, out);
+		return;
+	}
+	fputc('"', out);
+	for (p = (const unsigned char *)arg; *p; p++) {
+		switch (*p) {
+		case '\n': fputs("\\n", out); break;
+		case '\t': fputs("\\t", out); break;
+		case '\r': fputs("\\r", out); break;
+		case '"': fputs("\\\"", out); break;
+		case '\\': fputs("\\\\", out); break;
+		default:
+			if (*p >= 0x20 && *p < 0x7f)
+				fputc(*p, out);
+			else if (p[1] >= '0' && p[1] <= '7')
+				fprintf(out, "\\%03o", *p);
+			else
+				fprintf(out, "\\%o", *p);
+		}
+	}
+	fputc('"', out);
+}
+
 void srun_stop_report(FILE *out, const char *progname, const char *arg,
 		      const char *entry, const struct syslet_inst *inst,
 		      const struct syslet_uatom *atom, long result)
@@ -286,9 +324,11 @@ void srun_stop_report(FILE *out, const char *progname, const char *arg,
 		snprintf(num, sizeof(num), "syscall %lu", atom->nr);
 		ran = num;
 	}
-	if (arg)
-		fprintf(out, "%s: %s: ", progname, arg);
-	else
+	if (arg) {
+		fprintf(out, "%s: ", progname);
+		print_arg(out, arg);
+		fputs(": ", out);
+	} else
 		fprintf(out, "%s: ", progname);
 	if (syslet_inst__atom_info(inst, atom, &ai)) {
 		fprintf(out, "%s stopped: %s: %s\n", entry, ran, res);

@@ -287,6 +287,23 @@ static bool shl_entry_atom(const struct syslet_obj *obj, const char *name,
 	return false;
 }
 
+/* Whether an atom comes from source line v. */
+static bool shl_line_has_atom(const struct syslet_obj *obj, long v)
+{
+	size_t n = syslet_obj__atom_count(obj);
+
+	if (v <= 0)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		SYSLET_OPTS(syslet_atom_info, ai);
+
+		if (syslet_obj__atom_info(obj, i, &ai) == 0 &&
+		    ai.line == (unsigned long)v)
+			return true;
+	}
+	return false;
+}
+
 /* What the list command shows of the listing, line by line. */
 struct shl_list {
 	struct shell	*sh;
@@ -341,8 +358,23 @@ SHL_HANDLER(list)
 		long v;
 
 		if (shl_parse_atom(argv[1], &v)) {
+			size_t n = syslet_obj__atom_count(d->prog->obj);
+
+			/* -1 would be "from no atom": the whole listing. */
+			if (v < 0 || (size_t)v >= n) {
+				shl_error(sh, "list: no atom %s (the program "
+					  "has %zu)", argv[1], n);
+				return -1;
+			}
 			ls.from = v;
 		} else if (shl_parse_long(argv[1], &v)) {
+			/* As break says it: a line of no atom shows nothing,
+			 * and -1 would be "no line": the whole listing. */
+			if (!shl_line_has_atom(d->prog->obj, v)) {
+				shl_error(sh, "list: no atom on line %s",
+					  argv[1]);
+				return -1;
+			}
 			ls.line = v;
 		} else if (shl_entry_atom(d->prog->obj, argv[1], &v)) {
 			size_t n = syslet_obj__sym_count(d->prog->obj);
@@ -403,7 +435,7 @@ static long shl_locate(struct shell *sh, int argc, char **argv)
 			    ai.line == (unsigned long)v)
 				return (long)i;
 		}
-		shl_error(sh, "no atom on line %ld", v);
+		shl_error(sh, "no atom on line %s", w);
 		return -1;
 	}
 	v = syslet_obj__find_atom(p->obj, w);

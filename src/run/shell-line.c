@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "common/outfile.h"
+#include "common/readfile.h"
 #include "compiler/sysletc.h"
 #include "run/shell-int.h"
 #include "run/shell-rl.h"
@@ -265,21 +266,81 @@ static char *shl_rl_read(struct shell *sh, const char *prompt, bool *intr)
 	return in->rl_line;
 }
 
+/*
+ * A line, or a unit of lines, is at most what a syslet source may hold:
+ * an endless line (a script that is /dev/zero, a binary piped in) took
+ * memory without bound, and where that ran out getline()'s ENOMEM ended
+ * the session as the end of the input, status 0, the rest of the script
+ * unread.
+ */
+#define SHL_MAX_TEXT	COMMON_MAX_SOURCE
+
+/* The bytes of a line beyond the bound, or after a NUL, are read and
+ * dropped: the line is refused whole, and the next one runs. */
 static char *shl_plain_read(struct shell *sh, bool *intr)
 {
+	FILE *in = sh->in.in;
+	size_t n = 0, cap = 0;
+	bool any = false, nul = false, over = false;
 	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
+	int c, e = 0;
 
+	flockfile(in);
 	for (;;) {
 		errno = 0;
-		n = getline(&line, &cap, sh->in.in);
-		if (n >= 0)
+		c = getc_unlocked(in);
+		if (c == EOF) {
+			e = errno;
+			if (!ferror(in))
+				break;
+			clearerr_unlocked(in);
+			if (e == EINTR && !shl_interrupted)
+				continue;
+			if (e == EINTR)
+				e = 0;
 			break;
-		if (errno == EINTR && !shl_interrupted) {
-			clearerr(sh->in.in);
+		}
+		any = true;
+		if (c == '\n')
+			break;
+		if (nul || over)
+			continue;
+		if (c == '\0') {
+			nul = true;
 			continue;
 		}
+		if (n == SHL_MAX_TEXT) {
+			over = true;
+			continue;
+		}
+		if (n + 1 >= cap) {
+			size_t ncap = cap ? 2 * cap : 256;
+			char *nl;
+
+			if (ncap > SHL_MAX_TEXT + 1)
+				ncap = SHL_MAX_TEXT + 1;
+			nl = realloc(line, ncap);
+			if (!nl) {
+				e = ENOMEM;
+				break;
+			}
+			line = nl;
+			cap = ncap;
+		}
+		line[n++] = (char)c;
+	}
+	funlockfile(in);
+	if (e && e != EINTR) {
+		/* Not the end of the input: the script cannot be read on
+		 * (a directory, EIO, no memory).  Status 2, as a run whose
+		 * file cannot be read. */
+		free(line);
+		shl_error(sh, "standard input: %s; the session ends",
+			  strerror(e));
+		sh->status = 2;
+		return NULL;
+	}
+	if (!any) {
 		/* End of input, or Ctrl-C while a script waits for input:
 		 * then the session ends as a killed script does, so that
 		 * what runs it sees the signal. */
@@ -290,14 +351,26 @@ static char *shl_plain_read(struct shell *sh, bool *intr)
 		free(line);
 		return NULL;
 	}
-	if (n > 0 && line[n - 1] == '\n')
-		line[--n] = '\0';
+	if (!line) {
+		line = malloc(1);
+		if (!line) {
+			shl_error(sh, "standard input: %s; the session ends",
+				  strerror(ENOMEM));
+			sh->status = 2;
+			return NULL;
+		}
+	}
+	line[n] = '\0';
 	if (n > 0 && line[n - 1] == '\r')
 		line[--n] = '\0';
 	/* C strings would end the line at the byte, silently: say so. */
-	if (strlen(line) != (size_t)n) {
+	if (nul) {
 		shl_error(sh, "<input>:%lu: a NUL byte in the line; the line is ignored",
 			  sh->in.lineno + 1);
+		line[0] = '\0';
+	} else if (over) {
+		shl_error(sh, "<input>:%lu: a line longer than %zu MiB; the line is ignored",
+			  sh->in.lineno + 1, (size_t)SHL_MAX_TEXT >> 20);
 		line[0] = '\0';
 	}
 	return line;
@@ -445,6 +518,17 @@ char *shl_input_read(struct shell *sh)
 		if (n && line[n - 1] == '\\') {
 			line[--n] = '\0';
 			more = true;
+		}
+		if (b.len + 1 + n > SHL_MAX_TEXT) {
+			/* A unit whose braces never close, and lines that
+			 * keep coming: bounded as a line is. */
+			shl_error(sh, "<input>:%lu: a statement longer than %zu MiB (from line %lu); it is ignored",
+				  sh->in.lineno, (size_t)SHL_MAX_TEXT >> 20,
+				  start);
+			free(line);
+			shl_buf_free(&b);
+			memset(&sc, 0, sizeof(sc));
+			return strdup("");
 		}
 		if (b.len)
 			shl_buf_puts(&b, "\n");

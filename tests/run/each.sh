@@ -51,6 +51,30 @@ grep -q "missing: .*cat stopped at atom 0 .*-2 ENOENT" "$tmpdir/err" ||
 	fail "the report does not name the missing file"
 expect_eq "lines of the good files" 2 "$(wc -l <"$tmpdir/got")"
 
+# An argument that is empty or holds a control byte (a file name from a
+# list may hold a newline or an escape) is quoted in its report as the
+# failed call quotes it: one line per instance, no byte a terminal runs
+# (the newline split the report in two, the escape reached the terminal).
+esc=$(printf 'a\033[2Jb\nc')
+status=0
+$SYSLET_RUN --each "$tmpdir/cat.slo" "$esc" "" "$tmpdir/f/1" \
+	>"$tmpdir/got" 2>"$tmpdir/err" || status=$?
+expect_eq "status with hostile names" 1 "$status"
+expect_eq "report lines for hostile names" 2 "$(wc -l <"$tmpdir/err")"
+grep -q '^syslet-run: "a\\33\[2Jb\\nc": cat stopped at atom 0 ' "$tmpdir/err" ||
+	fail "a name with an escape and a newline: $(cat -A "$tmpdir/err")"
+grep -q '^syslet-run: "": cat stopped at atom 0 ' "$tmpdir/err" ||
+	fail "an empty name: $(cat -A "$tmpdir/err")"
+tr -d '\n' <"$tmpdir/err" | LC_ALL=C grep -q '[[:cntrl:]]' &&
+	fail "a control byte in the reports: $(cat -A "$tmpdir/err")"
+# A bad int parameter's value the same way (syslet_inst__bind's message).
+status=0
+$SYSLET_RUN --entry=add "$src/two.syslet" "$esc" 2>"$tmpdir/err" || status=$?
+expect_eq "status with a hostile int" 2 "$status"
+expect_eq "message lines for a hostile int" 1 "$(wc -l <"$tmpdir/err")"
+grep -q "^syslet-run: parameter n of add: expected int, got 'a?\[2Jb?c'\$" \
+	"$tmpdir/err" || fail "a hostile int: $(cat -A "$tmpdir/err")"
+
 # Several submitting threads: every missing file reported once, in the
 # order of the arguments, whichever thread ran it.
 for jobs in 1 2 5; do

@@ -71,6 +71,30 @@ awk 'BEGIN { for (i = 0; i < 20000; i++) printf "getppid();"; print "" }' \
 sh_run many
 grep -q '^getppid() = ' "$tmpdir/many.out" || fail "20000 statements: no result"
 
+# A line past what a source may hold (64 MiB) is refused as a NUL line
+# is, without being kept, and the next one runs: an endless line took
+# memory without bound, and where that ran out the session ended as at
+# the end of the input, status 0, the rest unread (and a 70 MB line took
+# 29 s to reach the compiler's diagnostic, quoted whole).
+{ printf 'getpid();\n'
+  head -c $((64 * 1024 * 1024 + 1)) /dev/zero | tr '\000' x
+  printf '\ngetppid();\n'; } >"$tmpdir/in"
+sh_run over
+grep -q '^syslet-run: <input>:2: a line longer than 64 MiB; the line is ignored$' \
+	"$tmpdir/over.out" || { head -c 300 "$tmpdir/over.out" >&2
+	fail "a line over 64 MiB: no message"; }
+grep -q '^getppid() = ' "$tmpdir/over.out" || fail "a line over 64 MiB: next line lost"
+expect_eq "a line over 64 MiB: status" 0 "$st"
+rm -f "$tmpdir/in" "$tmpdir/over.out"
+# An input that cannot be read is no end of input: a message and status
+# 2, as for a file that cannot be read (it ended silently with 0).
+st=0
+$to "$SYSLET_RUN" -i <"$tmpdir" >"$tmpdir/dirin.out" 2>&1 || st=$?
+expect_eq "a directory as the script: status" 2 "$st"
+grep -q '^syslet-run: standard input: Is a directory; the session ends$' \
+	"$tmpdir/dirin.out" || { cat "$tmpdir/dirin.out" >&2
+	fail "a directory as the script: no message"; }
+
 # Files that are no program.
 mkdir "$tmpdir/dir"
 printf 'junk\000junk' >"$tmpdir/junk.slo"

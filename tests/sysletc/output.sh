@@ -99,6 +99,59 @@ mkdir dir.slo
 expect_eq "-o a directory" 1 "$(status $SYSLETC -o dir.slo "$src")"
 grep -q '^sysletc: dir.slo: Is a directory$' err.txt || fail "directory message: $(cat err.txt)"
 
+# The image and the header are one result: when either cannot be
+# written, neither replaces its file (the image was replaced, with status
+# 1, beside a header that was not).  A missing directory fails at open, a
+# full device only when its bytes go out, after the image was complete.
+echo old >pair.slo
+echo old >pair.h
+expect_eq "-H into a missing directory" 1 \
+	"$(status $SYSLETC -o pair.slo -H nodir/pair.h "$src")"
+grep -q '^sysletc: nodir/pair.h: No such file or directory$' err.txt ||
+	fail "-H into a missing directory: message: $(cat err.txt)"
+expect_eq "-H into a missing directory: the image" old "$(cat pair.slo)"
+expect_eq "-H /dev/full" 1 "$(status $SYSLETC -o pair.slo -H /dev/full "$src")"
+grep -q '^sysletc: /dev/full: No space left on device$' err.txt ||
+	fail "-H /dev/full: message: $(cat err.txt)"
+expect_eq "-H /dev/full: the image" old "$(cat pair.slo)"
+expect_eq "-o /dev/full -H" 1 "$(status $SYSLETC -o /dev/full -H pair.h "$src")"
+expect_eq "-o /dev/full: the header" old "$(cat pair.h)"
+expect_eq "-o into a missing directory -H" 1 \
+	"$(status $SYSLETC -o nodir/pair.slo -H pair.h "$src")"
+expect_eq "-o into a missing directory: the header" old "$(cat pair.h)"
+# The default image name (hello.slo in the current directory) too.
+cp "$src" pair.syslet
+expect_eq "default image, -H into a missing directory" 1 \
+	"$(status $SYSLETC -H nodir/pair.h pair.syslet)"
+[ "$(cat pair.slo)" = old ] ||
+	fail "the default image was written: $(ls -l pair.slo)"
+no_temp pair.slo pair.h
+expect_eq "both written" 0 "$(status $SYSLETC -o pair.slo -H pair.h "$src")"
+cmp -s pair.slo ref.slo || fail "the image of a pair"
+
+# A target anyone may write, in a directory its user cannot: the new file
+# is made in that directory, and the message says so (a bare "Permission
+# denied" named a file the user can write).  As root, run as nobody.
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 &&
+   setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
+	chmod 755 "$tmpdir"
+	mkdir rodir
+	echo old >rodir/t.slo
+	chmod 666 rodir/t.slo
+	expect_eq "-o into a directory that is not writable" 1 \
+		"$(status setpriv --reuid=65534 --regid=65534 --clear-groups \
+			$SYSLETC -o rodir/t.slo "$src")"
+	grep -q '^sysletc: rodir/t.slo: Permission denied (it is replaced whole by a new file made in its directory, rodir)$' \
+		err.txt || fail "a directory that is not writable: $(cat err.txt)"
+	expect_eq "a directory that is not writable: the file" old "$(cat rodir/t.slo)"
+	# A new file there: the plain reason.
+	expect_eq "a new file in a directory that is not writable" 1 \
+		"$(status setpriv --reuid=65534 --regid=65534 --clear-groups \
+			$SYSLETC -o rodir/new.slo "$src")"
+	grep -q '^sysletc: rodir/new.slo: Permission denied$' err.txt ||
+		fail "a new file in a directory that is not writable: $(cat err.txt)"
+fi
+
 # A process killed while it writes leaves the old file and nothing else:
 # SIGXFSZ under ulimit -f (1 KiB; the server example is larger).
 big=$top_srcdir/examples/server.syslet
