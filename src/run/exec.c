@@ -2,6 +2,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/consts.h"
 #include "run.h"
 #include "trace.h"
 
@@ -191,10 +193,47 @@ const char *srun_call_name(unsigned long nr)
 	return syslet_syscall_name((long)nr);
 }
 
-void srun_format_ret(char *buf, size_t len, unsigned long nr, long result)
+/*
+ * fcntl's F_GETFL and F_GETFD results are flags, which strace shows in
+ * hex with their names: 0x8802 (flags O_RDWR|O_NONBLOCK|O_LARGEFILE),
+ * 0x1 (flags FD_CLOEXEC).  False for any other command or result.
+ */
+static bool format_fcntl(char *buf, size_t len,
+			 const struct syslet_event *ev)
+{
+	int64_t vals[6] = { 0 };
+	bool known[6] = { false };
+	char names[128];
+	const char *as;
+	unsigned int arg;
+
+	if (ev->nargs < 2 || ev->ret < 0 ||
+	    (ev->ret == 0 && ev->args[1] != F_GETFL))
+		return false;
+	if (ev->args[1] == F_GETFL) {
+		as = "open";	/* an access mode and O_* flags */
+		arg = 1;
+	} else if (ev->args[1] == F_GETFD) {
+		as = "fcntl";	/* F_SETFD's argument: FD_CLOEXEC */
+		vals[1] = F_SETFD;
+		known[1] = true;
+		arg = 2;
+	} else {
+		return false;
+	}
+	if (!sysconst_describe(as, arg, ev->ret, vals, known, names,
+			       sizeof(names)))
+		return false;
+	snprintf(buf, len, "%#lx (flags %s)", (unsigned long)ev->ret, names);
+	return true;
+}
+
+void srun_format_ret(char *buf, size_t len, const struct syslet_event *ev)
 {
 	static const char *const addr_calls[] = { "mmap", "mmap2", "mremap",
 						  "brk", "shmat", NULL };
+	unsigned long nr = ev->nr;
+	long result = ev->ret;
 	const char *name = srun_call_name(nr);
 
 	/* An address, which strace shows in hex: its errors stay numbers
@@ -205,6 +244,9 @@ void srun_format_ret(char *buf, size_t len, unsigned long nr, long result)
 			snprintf(buf, len, "%#lx", (unsigned long)result);
 			return;
 		}
+	if (name && (!strcmp(name, "fcntl") || !strcmp(name, "fcntl64")) &&
+	    format_fcntl(buf, len, ev))
+		return;
 	srun_format_result(buf, len, result, srun_is_call(nr));
 }
 
