@@ -962,7 +962,8 @@ SHL_HANDLER(x)
 	if (len < 0)
 		len = size > SHL_DUMP_MAX ? SHL_DUMP_MAX : (long)size;
 	if ((size_t)len > size) {
-		shl_error(sh, "x: %s has only %zu bytes", argv[1], size);
+		shl_error(sh, "x: %s has only %zu byte%s", argv[1], size,
+			  size == 1 ? "" : "s");
 		len = (long)size;
 	}
 	shl_hexdump(sh->out, p, (size_t)len, 0);

@@ -129,8 +129,8 @@ static void shl_print_var(struct shell *sh, const struct shl_var *v,
 	char res[64];
 
 	if (v->object) {
-		fprintf(sh->out, "%s: %zu bytes (x %s)\n", v->name, v->size,
-			v->name);
+		fprintf(sh->out, "%s: %zu byte%s (x %s)\n", v->name, v->size,
+			v->size == 1 ? "" : "s", v->name);
 		return;
 	}
 	srun_format_result(res, sizeof(res), (long)v->value, call);
