@@ -17,62 +17,11 @@
 
 #include "libsyslet.h"
 #include "api.h"
+#include "common/callsig.h"
 #include "common/consts.h"
 #include "common/systab.h"
 
 #define DECODE_STRMAX 32
-
-/* Argument kinds, one letter each, in a per-syscall signature. */
-struct sig {
-	const char	*name;
-	const char	*args;
-};
-
-/*
- *  d decimal   x hex        p pointer   s path string   o open flags
- *  m octal     D dirfd      n number or hex, by size
- *  x hex        w write buffer (length is the next arg)
- *  r read buffer (shown with the result's length)
- *  a sockaddr (length is the next arg)  F address family  T socket type
- *  k struct timespec read   i int read (length is the next arg)
- * What the call writes, shown once it returned, as strace shows it:
- *  P int[2] (pipe)   c string (getcwd)   E linux_dirent64 records
- *  t struct timespec   W wait status
- *  S struct stat (fstat, newfstatat; stat64 and kin on i386)
- *  U struct new_utsname (uname)
- */
-#define DECODE_OUT "rPcEtWSU"
-static const struct sig sigs[] = {
-	{ "open", "som" },	{ "openat", "Dsom" },	{ "creat", "sm" },
-	{ "close", "d" },	{ "read", "drd" },	{ "write", "dwd" },
-	{ "pread64", "drdd" },	{ "pwrite64", "dwdd" },	{ "lseek", "ddd" },
-	{ "stat", "sS" },	{ "lstat", "sS" },	{ "unlink", "s" },
-	{ "mkdir", "sm" },	{ "rmdir", "s" },	{ "access", "sd" },
-	{ "chdir", "s" },	{ "truncate", "sd" },	{ "rename", "ss" },
-	{ "unlinkat", "Dsx" },	{ "mkdirat", "Dsm" },	{ "fsync", "d" },
-	{ "socket", "FTd" },	{ "bind", "dad" },	{ "connect", "dad" },
-	{ "listen", "dd" },	{ "accept", "dpp" },	{ "accept4", "dppx" },
-	{ "sendto", "dwdxpd" },	{ "recvfrom", "drdxpp" },
-	{ "shutdown", "dd" },	{ "setsockopt", "dddid" },
-	{ "dup", "d" },		{ "dup2", "dd" },	{ "kill", "dd" },
-	{ "getpid", "" },	{ "getppid", "" },	{ "nanosleep", "kp" },
-	{ "umem_add", "pd" },	{ "sendfile", "ddpd" },	{ "ftruncate", "dd" },
-	/* Calls that take pointers, so that a null one reads NULL, as
-	 * strace writes it, not 0. */
-	{ "fstat", "dS" },	{ "newfstatat", "DsSx" },
-	{ "fstatat64", "DsSx" },	{ "statx", "Dsnnp" },
-	{ "fstat64", "dS" },	{ "stat64", "sS" },	{ "lstat64", "sS" },
-	{ "getdents64", "dEd" },	{ "pipe", "P" },	{ "pipe2", "Px" },
-	{ "rt_sigprocmask", "dppd" },	{ "rt_sigaction", "dppd" },
-	{ "signalfd4", "dpdx" },	{ "epoll_ctl", "dddp" },
-	{ "epoll_wait", "dpdd" },	{ "epoll_pwait", "dpddpd" },
-	{ "poll", "pdd" },	{ "ppoll", "pdppd" },
-	{ "timerfd_settime", "dxpp" },	{ "timerfd_gettime", "dp" },
-	{ "clock_gettime", "dt" },	{ "clock_nanosleep", "dxkp" },
-	{ "wait4", "dWnp" },	{ "readlink", "srd" },	{ "readlinkat", "Dsrd" },
-	{ "getrandom", "rdn" },	{ "uname", "U" },	{ "getcwd", "cd" },
-	{ "mmap", "pdxxdd" },	{ "munmap", "pd" },
-};
 
 struct flag {
 	unsigned long	bit;
@@ -439,14 +388,6 @@ static bool print_out(FILE *out, const char *name, char kind,
 	return false;
 }
 
-static const char *signature(const char *name)
-{
-	for (size_t i = 0; name && i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		if (!strcmp(sigs[i].name, name))
-			return sigs[i].args;
-	return NULL;
-}
-
 /*
  * A number the listing names (SOL_SOCKET, SOCK_CLOEXEC, SIGINT, F_SETFL,
  * SEEK_END ...) is named in the trace too: one table serves both, and
@@ -482,7 +423,7 @@ static void print_arg(FILE *out, const char *name, char kind,
 		return;
 	/* A null buffer, string or address is NULL, as strace writes it,
 	 * whatever the call made of it. */
-	if (!v && strchr("swraki" DECODE_OUT, kind)) {
+	if (!v && strchr(CALLSIG_PTR, kind)) {
 		fputs("NULL", out);
 		return;
 	}
@@ -644,12 +585,12 @@ int syslet_print_call(FILE *out, const struct syslet_event *ev,
 		name = syslet_syscall_name((long)ev->nr);
 	else
 		name = NULL;
-	sig = signature(name);
+	sig = callsig_of(name);
 	siglen = sig ? strlen(sig) : 0;
 	nargs = ev->nargs < 6 ? (int)ev->nargs : 6;
 	/* The first argument the call writes: shown once it returned. */
 	split = to = nargs;
-	r = sig ? strpbrk(sig, DECODE_OUT) : NULL;
+	r = sig ? strpbrk(sig, CALLSIG_OUT) : NULL;
 	if (r && r - sig < nargs)
 		split = (int)(r - sig);
 	if (part == SYSLET_PRINT_ENTER)
