@@ -343,6 +343,34 @@ static bool print_utsname(FILE *out, unsigned long addr)
 	return true;
 }
 
+/* strace's [{fd=3, events=POLLIN}, ...]: four records at most. */
+static bool print_pollfds(FILE *out, unsigned long addr, unsigned long n)
+{
+	struct { int fd; short events, revents; } p;
+	char ev[128];
+
+	if (n > 1024)
+		return false;
+	fputc('[', out);
+	for (unsigned long i = 0; i < n; i++) {
+		if (i == 4) {
+			fputs(", ...", out);
+			break;
+		}
+		if (safe_read(&p, addr + i * sizeof(p), sizeof(p)) < 0) {
+			fprintf(out, "%s%#lx", i ? ", " : "",
+				addr + i * sizeof(p));
+			break;
+		}
+		if (!callsig_poll_events((unsigned short)p.events, ev,
+					 sizeof(ev)) || !p.events)
+			snprintf(ev, sizeof(ev), "0");
+		fprintf(out, "%s{fd=%d, events=%s}", i ? ", " : "", p.fd, ev);
+	}
+	fputc(']', out);
+	return true;
+}
+
 /* An argument the call wrote, as strace shows it once the call
  * returned; false to show the pointer instead. */
 static bool print_out(FILE *out, const char *name, char kind,
@@ -469,6 +497,10 @@ static void print_arg(FILE *out, const char *name, char kind,
 		break;
 	case 'a':
 		if (!print_sockaddr(out, v, next))
+			return;
+		break;
+	case 'L':
+		if (print_pollfds(out, v, next))
 			return;
 		break;
 	case 'k': {

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/callsig.h"
 #include "common/consts.h"
 #include "run.h"
 #include "trace.h"
@@ -228,6 +229,53 @@ static bool format_fcntl(char *buf, size_t len,
 	return true;
 }
 
+/*
+ * poll's and ppoll's result as strace shows it: 0 (Timeout), or the
+ * records that got events, 1 ([{fd=3, revents=POLLIN}]).
+ */
+static bool format_poll(char *buf, size_t len, const struct syslet_event *ev)
+{
+	struct { int fd; short events, revents; } p;
+	unsigned long n = ev->args[1], i;
+	size_t at;
+	int shown = 0, k;
+	char names[128];
+
+	if (ev->nargs < 2 || ev->ret < 0)
+		return false;
+	if (ev->ret == 0) {
+		snprintf(buf, len, "0 (Timeout)");
+		return true;
+	}
+	k = snprintf(buf, len, "%ld ([", ev->ret);
+	if (k < 0 || (size_t)k >= len || n > 1024)
+		return false;
+	at = (size_t)k;
+	for (i = 0; i < n && shown < ev->ret; i++) {
+		if (!srun_peek(&p, (const char *)ev->args[0] + i * sizeof(p),
+			       sizeof(p)))
+			return false;
+		if (!p.revents)
+			continue;
+		if (shown == 2) {
+			k = snprintf(buf + at, len - at, ", ...");
+			at += k > 0 && (size_t)k < len - at ? (size_t)k : 0;
+			break;
+		}
+		if (!callsig_poll_events((unsigned short)p.revents, names,
+					 sizeof(names)))
+			return false;
+		k = snprintf(buf + at, len - at, "%s{fd=%d, revents=%s}",
+			     shown ? ", " : "", p.fd, names);
+		if (k < 0 || (size_t)k >= len - at)
+			return false;
+		at += (size_t)k;
+		shown++;
+	}
+	k = snprintf(buf + at, len - at, "])");
+	return k > 0 && (size_t)k < len - at;
+}
+
 void srun_format_ret(char *buf, size_t len, const struct syslet_event *ev)
 {
 	static const char *const addr_calls[] = { "mmap", "mmap2", "mremap",
@@ -246,6 +294,9 @@ void srun_format_ret(char *buf, size_t len, const struct syslet_event *ev)
 		}
 	if (name && (!strcmp(name, "fcntl") || !strcmp(name, "fcntl64")) &&
 	    format_fcntl(buf, len, ev))
+		return;
+	if (name && (!strcmp(name, "poll") || !strcmp(name, "ppoll")) &&
+	    format_poll(buf, len, ev))
 		return;
 	srun_format_result(buf, len, result, srun_is_call(nr));
 }
