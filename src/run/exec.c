@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
@@ -14,8 +15,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "common/callsig.h"
-#include "common/consts.h"
 #include "run.h"
 #include "trace.h"
 
@@ -194,6 +193,73 @@ const char *srun_call_name(unsigned long nr)
 	return syslet_syscall_name((long)nr);
 }
 
+struct srun_bit {
+	unsigned long	bit;
+	const char	*name;
+};
+
+/* The bits of @v that @names names, "A|B", the rest in hex; false when
+ * none is named (and @v is not 0) or @buf is too short. */
+static bool name_bits(char *buf, size_t len, unsigned long v,
+		      const struct srun_bit *names, const char *first)
+{
+	size_t at = 0;
+	int n;
+
+	buf[0] = 0;
+	if (first) {
+		n = snprintf(buf, len, "%s", first);
+		if (n < 0 || (size_t)n >= len)
+			return false;
+		at = (size_t)n;
+	}
+	for (; names->name; names++) {
+		if (!(v & names->bit))
+			continue;
+		n = snprintf(buf + at, len - at, "%s%s", at ? "|" : "",
+			     names->name);
+		if (n < 0 || (size_t)n >= len - at)
+			return false;
+		at += (size_t)n;
+		v &= ~names->bit;
+	}
+	if (!at)
+		return false;
+	if (v) {
+		n = snprintf(buf + at, len - at, "|%#lx", v);
+		if (n < 0 || (size_t)n >= len - at)
+			return false;
+	}
+	return true;
+}
+
+/* The open flags F_GETFL returns; O_LARGEFILE by the kernel's x86
+ * value, which libc's header makes 0 in a 64-bit build. */
+static const struct srun_bit open_bits[] = {
+	{ O_APPEND, "O_APPEND" },	{ O_NONBLOCK, "O_NONBLOCK" },
+	{ O_SYNC, "O_SYNC" },		{ O_DSYNC, "O_DSYNC" },
+	{ O_DIRECT, "O_DIRECT" },	{ 0100000, "O_LARGEFILE" },
+	{ O_DIRECTORY, "O_DIRECTORY" },	{ O_NOFOLLOW, "O_NOFOLLOW" },
+	{ O_NOATIME, "O_NOATIME" },	{ O_CLOEXEC, "O_CLOEXEC" },
+	{ O_PATH, "O_PATH" },		{ O_CREAT, "O_CREAT" },
+	{ O_EXCL, "O_EXCL" },		{ O_NOCTTY, "O_NOCTTY" },
+	{ O_TRUNC, "O_TRUNC" },		{ 0, NULL },
+};
+
+static const struct srun_bit fd_bits[] = {
+	{ FD_CLOEXEC, "FD_CLOEXEC" },	{ 0, NULL },
+};
+
+static const struct srun_bit poll_bits[] = {
+	{ POLLIN, "POLLIN" },		{ POLLPRI, "POLLPRI" },
+	{ POLLOUT, "POLLOUT" },		{ POLLERR, "POLLERR" },
+	{ POLLHUP, "POLLHUP" },		{ POLLNVAL, "POLLNVAL" },
+	{ POLLRDNORM, "POLLRDNORM" },	{ POLLRDBAND, "POLLRDBAND" },
+	{ POLLWRNORM, "POLLWRNORM" },	{ POLLWRBAND, "POLLWRBAND" },
+	{ POLLMSG, "POLLMSG" },		{ POLLRDHUP, "POLLRDHUP" },
+	{ 0, NULL },
+};
+
 /*
  * fcntl's F_GETFL and F_GETFD results are flags, which strace shows in
  * hex with their names: 0x8802 (flags O_RDWR|O_NONBLOCK|O_LARGEFILE),
@@ -202,29 +268,24 @@ const char *srun_call_name(unsigned long nr)
 static bool format_fcntl(char *buf, size_t len,
 			 const struct syslet_event *ev)
 {
-	int64_t vals[6] = { 0 };
-	bool known[6] = { false };
-	char names[128];
-	const char *as;
-	unsigned int arg;
+	static const char *const modes[] = { "O_RDONLY", "O_WRONLY",
+					     "O_RDWR", NULL };
+	unsigned long v = (unsigned long)ev->ret;
+	char names[160];
 
 	if (ev->nargs < 2 || ev->ret < 0 ||
 	    (ev->ret == 0 && ev->args[1] != F_GETFL))
 		return false;
 	if (ev->args[1] == F_GETFL) {
-		as = "open";	/* an access mode and O_* flags */
-		arg = 1;
-	} else if (ev->args[1] == F_GETFD) {
-		as = "fcntl";	/* F_SETFD's argument: FD_CLOEXEC */
-		vals[1] = F_SETFD;
-		known[1] = true;
-		arg = 2;
-	} else {
+		/* An access mode, then O_* flags. */
+		if (!modes[v & O_ACCMODE] ||
+		    !name_bits(names, sizeof(names), v & ~(unsigned long)O_ACCMODE,
+			       open_bits, modes[v & O_ACCMODE]))
+			return false;
+	} else if (ev->args[1] != F_GETFD ||
+		   !name_bits(names, sizeof(names), v, fd_bits, NULL)) {
 		return false;
 	}
-	if (!sysconst_describe(as, arg, ev->ret, vals, known, names,
-			       sizeof(names)))
-		return false;
 	snprintf(buf, len, "%#lx (flags %s)", (unsigned long)ev->ret, names);
 	return true;
 }
@@ -262,9 +323,10 @@ static bool format_poll(char *buf, size_t len, const struct syslet_event *ev)
 			at += k > 0 && (size_t)k < len - at ? (size_t)k : 0;
 			break;
 		}
-		if (!callsig_poll_events((unsigned short)p.revents, names,
-					 sizeof(names)))
-			return false;
+		if (!name_bits(names, sizeof(names),
+			       (unsigned short)p.revents, poll_bits, NULL))
+			snprintf(names, sizeof(names), "%#x",
+				 (unsigned short)p.revents);
 		k = snprintf(buf + at, len - at, "%s{fd=%d, revents=%s}",
 			     shown ? ", " : "", p.fd, names);
 		if (k < 0 || (size_t)k >= len - at)
