@@ -27,6 +27,9 @@ static const struct sysconst table[] = {
 	{ "O_NOATIME", 01000000, SC_OPEN },
 	{ "O_CLOEXEC", 02000000, SC_OPEN },
 	{ "O_SYNC", 04010000, SC_OPEN }, { "O_PATH", 010000000, SC_OPEN },
+	/* x86's value, as fcntl(F_GETFL) returns it for every open file
+	 * of a 64-bit task. */
+	{ "O_LARGEFILE", 0100000, SC_OPEN },
 	{ "AT_FDCWD", -100, SC_DIRFD }, { "AT_REMOVEDIR", 0x200, SC_AT },
 	{ "AT_SYMLINK_NOFOLLOW", 0x100, SC_AT },
 	{ "SEEK_SET", 0, SC_SEEK }, { "SEEK_CUR", 1, SC_SEEK },

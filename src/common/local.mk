@@ -6,7 +6,8 @@ src_common_libcommon_la_SOURCES = src/common/systab.c src/common/systab.h \
 	src/common/stdfds.c src/common/stdfds.h \
 	src/common/stack.c src/common/stack.h \
 	src/common/hidx.c src/common/hidx.h \
-	src/common/consts.c src/common/consts.h
+	src/common/consts.c src/common/consts.h \
+	src/common/callsig.c src/common/callsig.h
 nodist_src_common_libcommon_la_SOURCES = src/common/tables.c
 BUILT_SOURCES += src/common/tables.c
 CLEANFILES += src/common/tables.c

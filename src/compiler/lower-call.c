@@ -199,10 +199,12 @@ object:
 		return;		/* reported as the operand */
 	if (s->size - (uint64_t)off < size) {
 		lower_error(L, arg->loc, "%s writes %u bytes through its %s "
-			    "argument (%s), but '%s' has %llu bytes there: the "
-			    "rest would overwrite what follows it", call, size,
-			    ordinal[outputs[k].arg], outputs[k].what, s->name,
-			    (unsigned long long)(s->size - (uint64_t)off));
+			    "argument (%s), but '%s' has %llu byte%s there: "
+			    "the rest would overwrite what follows it", call,
+			    size, ordinal[outputs[k].arg], outputs[k].what,
+			    s->name,
+			    (unsigned long long)(s->size - (uint64_t)off),
+			    s->size - (uint64_t)off == 1 ? "" : "s");
 		return;
 	}
 	if (outputs[k].elem && s->elem != 1 && s->elem != outputs[k].elem)
@@ -454,6 +456,7 @@ static int check_length(struct lower *L, const char *sysname,
 	struct lower_sym *s = NULL;
 	uint64_t room, n, bytes;
 	char what[160], count[64];
+	const char *plural;
 	unsigned int i;
 	int64_t v;
 	size_t k;
@@ -491,21 +494,23 @@ static int check_length(struct lower *L, const char *sysname,
 		return 0;
 	/* The kernel sees the word: -1 is the largest length there is. */
 	n = L->word >= 8 ? (uint64_t)v : (uint64_t)v & 0xffffffffu;
+	plural = room == 1 ? "" : "s";
 	if (n <= room / sized[k].unit)
 		return 0;
 	bytes = n * sized[k].unit;
 	if (s && (buf->kind == AST_BINARY ||
 		  (buf->kind == AST_ADDR && buf->l)))
-		snprintf(what, sizeof(what), "the %llu bytes of %s '%s' after "
-			 "the offset", (unsigned long long)room,
-			 s->kind == LSYM_BUFFER ? "buffer" : "data", s->name);
+		snprintf(what, sizeof(what), "the %llu byte%s of %s '%s' "
+			 "after the offset", (unsigned long long)room,
+			 plural, s->kind == LSYM_BUFFER ? "buffer" : "data",
+			 s->name);
 	else if (s)
-		snprintf(what, sizeof(what), "%s '%s' (%llu bytes)",
+		snprintf(what, sizeof(what), "%s '%s' (%llu byte%s)",
 			 s->kind == LSYM_BUFFER ? "buffer" : "data", s->name,
-			 (unsigned long long)room);
+			 (unsigned long long)room, plural);
 	else
-		snprintf(what, sizeof(what), "the string (%llu bytes with its "
-			 "NUL%s)", (unsigned long long)room,
+		snprintf(what, sizeof(what), "the string (%llu byte%s with "
+			 "its NUL%s)", (unsigned long long)room, plural,
 			 buf->kind == AST_BINARY ? ", after the offset" : "");
 	if (v < 0)
 		snprintf(count, sizeof(count), "%lld (%llu unsigned)",

@@ -290,9 +290,9 @@ int lower_data(struct lower *L, struct lower_sym *s)
 		bad = 1;
 	}
 	if (!bad && bs.n % s->elem) {
-		lower_error(L, s->decl->name_loc, "data '%s' is %zu bytes, not "
-			    "a whole number of %s elements", s->name, bs.n,
-			    s->elem_name);
+		lower_error(L, s->decl->name_loc, "data '%s' is %zu byte%s, "
+			    "not a whole number of %s elements", s->name, bs.n,
+			    bs.n == 1 ? "" : "s", s->elem_name);
 		bad = 1;
 	}
 	if (bad) {

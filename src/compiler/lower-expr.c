@@ -689,9 +689,10 @@ static int object_addr(struct lower *L, struct lower_sym *s, int64_t off,
 	if (!object_laid_out(L, s))
 		return -1;
 	if (off < 0 || (uint64_t)off > s->size) {
-		lower_error(L, loc, "offset %lld is outside '%s' (%llu bytes)",
+		lower_error(L, loc, "offset %lld is outside '%s' (%llu byte%s)",
 			    (long long)off, s->name,
-			    (unsigned long long)s->size);
+			    (unsigned long long)s->size,
+			    s->size == 1 ? "" : "s");
 		return -1;
 	}
 	disp = off ? lower_fmt(L, "&%s+%lld", s->name, (long long)off) :
@@ -743,7 +744,8 @@ static int string_addr(struct lower *L, const struct ast_expr *e, int64_t off)
 
 	if (off < 0 || (uint64_t)off > e->len) {
 		lower_error(L, e->loc, "offset %lld is outside the string "
-			    "(%zu bytes)", (long long)off, e->len);
+			    "(%zu byte%s)", (long long)off, e->len,
+			    e->len == 1 ? "" : "s");
 		return -1;
 	}
 	obj = lower_string_obj(L, e->str + off, e->len - (size_t)off, e->loc);

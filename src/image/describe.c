@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "image/describe.h"
+#include "common/callsig.h"
 #include "common/consts.h"
 #include "common/systab.h"
 #include "syslet.h"
@@ -756,6 +757,11 @@ void slo_describe_call(const struct slo_names *nm, size_t atom,
 						  vals[a], vals, known, name,
 						  sizeof(name)))
 			slo_text_add(t, "%s", name);
+		else if (known[a] && !vals[a] &&
+			 callsig_pointer(sys, (unsigned int)a))
+			/* write(1, NULL, 0): an address, as strace and the
+			 * source write a null one. */
+			slo_text_add(t, "NULL");
 		else
 			slo_describe_ptr(nm, atom, SLO_W_ARG0 + a, entry, t);
 	}

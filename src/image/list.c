@@ -165,9 +165,9 @@ static void list_objects(const struct slo_image *img, struct slo_text *t,
 		}
 		slo_text_add(t, "       %s", s->name);
 		pad_to(t, 32);
-		slo_text_add(t, "%s, %" PRIu64 " bytes",
+		slo_text_add(t, "%s, %" PRIu64 " byte%s",
 			     s->kind == SLO_SYM_BUFFER ? "buffer" : "data",
-			     s->size);
+			     s->size, s->size == 1 ? "" : "s");
 		if (s->kind == SLO_SYM_DATA) {
 			const uint8_t *p = img->data[SLO_SEC_RODATA] + s->value;
 

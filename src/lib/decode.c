@@ -9,65 +9,19 @@
 #include <string.h>
 #include <signal.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "libsyslet.h"
 #include "api.h"
+#include "common/callsig.h"
 #include "common/consts.h"
 #include "common/systab.h"
 
 #define DECODE_STRMAX 32
-
-/* Argument kinds, one letter each, in a per-syscall signature. */
-struct sig {
-	const char	*name;
-	const char	*args;
-};
-
-/*
- *  d decimal   x hex        p pointer   s path string   o open flags
- *  m octal     D dirfd      n number or hex, by size
- *  x hex        w write buffer (length is the next arg)
- *  r read buffer (shown with the result's length)
- *  a sockaddr (length is the next arg)  F address family  T socket type
- *  k struct timespec read   i int read (length is the next arg)
- * What the call writes, shown once it returned, as strace shows it:
- *  P int[2] (pipe)   c string (getcwd)   E linux_dirent64 records
- *  t struct timespec   W wait status
- */
-#define DECODE_OUT "rPcEtW"
-static const struct sig sigs[] = {
-	{ "open", "som" },	{ "openat", "Dsom" },	{ "creat", "sm" },
-	{ "close", "d" },	{ "read", "drd" },	{ "write", "dwd" },
-	{ "pread64", "drdd" },	{ "pwrite64", "dwdd" },	{ "lseek", "ddd" },
-	{ "stat", "sp" },	{ "lstat", "sp" },	{ "unlink", "s" },
-	{ "mkdir", "sm" },	{ "rmdir", "s" },	{ "access", "sd" },
-	{ "chdir", "s" },	{ "truncate", "sd" },	{ "rename", "ss" },
-	{ "unlinkat", "Dsx" },	{ "mkdirat", "Dsm" },	{ "fsync", "d" },
-	{ "socket", "FTd" },	{ "bind", "dad" },	{ "connect", "dad" },
-	{ "listen", "dd" },	{ "accept", "dpp" },	{ "accept4", "dppx" },
-	{ "sendto", "dwdxpd" },	{ "recvfrom", "drdxpp" },
-	{ "shutdown", "dd" },	{ "setsockopt", "dddid" },
-	{ "dup", "d" },		{ "dup2", "dd" },	{ "kill", "dd" },
-	{ "getpid", "" },	{ "getppid", "" },	{ "nanosleep", "kp" },
-	{ "umem_add", "pd" },	{ "sendfile", "ddpd" },	{ "ftruncate", "dd" },
-	/* Calls that take pointers, so that a null one reads NULL, as
-	 * strace writes it, not 0. */
-	{ "fstat", "dp" },	{ "newfstatat", "Dspx" },
-	{ "fstatat64", "Dspx" },	{ "statx", "Dsnnp" },
-	{ "getdents64", "dEd" },	{ "pipe", "P" },	{ "pipe2", "Px" },
-	{ "rt_sigprocmask", "dppd" },	{ "rt_sigaction", "dppd" },
-	{ "signalfd4", "dpdx" },	{ "epoll_ctl", "dddp" },
-	{ "epoll_wait", "dpdd" },	{ "epoll_pwait", "dpddpd" },
-	{ "poll", "pdd" },	{ "ppoll", "pdppd" },
-	{ "timerfd_settime", "dxpp" },	{ "timerfd_gettime", "dp" },
-	{ "clock_gettime", "dt" },	{ "clock_nanosleep", "dxkp" },
-	{ "wait4", "dWnp" },	{ "readlink", "srd" },	{ "readlinkat", "Dsrd" },
-	{ "getrandom", "rdn" },	{ "uname", "p" },	{ "getcwd", "cd" },
-	{ "mmap", "pdxxdd" },	{ "munmap", "pd" },
-};
 
 struct flag {
 	unsigned long	bit;
@@ -272,10 +226,155 @@ static long count_dirents(unsigned long addr, unsigned long len)
 	return n;
 }
 
+/*
+ * The kernel's struct stat of @name on this process's profile, as far as
+ * strace shows it: where st_mode, st_rdev and st_size sit and how wide
+ * they are.  Returns false for a call whose layout is not known here.
+ */
+struct stat_layout {
+	unsigned char	mode, mode_sz, rdev, rdev_sz, size, size_sz;
+};
+
+static bool stat_layout(const char *name, struct stat_layout *l)
+{
+#if defined(__x86_64__)
+	/* One struct stat: dev, ino, nlink words, then mode. */
+	static const struct stat_layout st = { 24, 4, 40, 8, 48, 8 };
+
+	if (!strcmp(name, "stat") || !strcmp(name, "fstat") ||
+	    !strcmp(name, "lstat") || !strcmp(name, "newfstatat")) {
+		*l = st;
+		return true;
+	}
+#elif defined(__i386__)
+	/* struct stat64 (packed to 4 bytes), and the short-fielded
+	 * struct stat of the calls without 64. */
+	static const struct stat_layout st64 = { 16, 4, 32, 8, 44, 8 };
+	static const struct stat_layout st32 = { 8, 2, 16, 4, 20, 4 };
+
+	if (!strcmp(name, "stat64") || !strcmp(name, "fstat64") ||
+	    !strcmp(name, "lstat64") || !strcmp(name, "fstatat64")) {
+		*l = st64;
+		return true;
+	}
+	if (!strcmp(name, "stat") || !strcmp(name, "fstat") ||
+	    !strcmp(name, "lstat")) {
+		*l = st32;
+		return true;
+	}
+#endif
+	(void)name;
+	(void)l;
+	return false;
+}
+
+static unsigned long long le_field(const unsigned char *p, unsigned int sz)
+{
+	unsigned long long v = 0;
+
+	while (sz--)
+		v = v << 8 | p[sz];
+	return v;
+}
+
+/* strace's {st_mode=S_IFREG|0644, st_size=1221, ...}, st_rdev for a
+ * device in place of the size. */
+static bool print_stat(FILE *out, const char *name, unsigned long addr)
+{
+	static const struct { unsigned int fmt; const char *name; } types[] = {
+		{ S_IFREG, "S_IFREG" },	{ S_IFDIR, "S_IFDIR" },
+		{ S_IFCHR, "S_IFCHR" },	{ S_IFBLK, "S_IFBLK" },
+		{ S_IFIFO, "S_IFIFO" },	{ S_IFLNK, "S_IFLNK" },
+		{ S_IFSOCK, "S_IFSOCK" },
+	};
+	static const struct { unsigned int bit; const char *name; } bits[] = {
+		{ S_ISUID, "S_ISUID" }, { S_ISGID, "S_ISGID" },
+		{ S_ISVTX, "S_ISVTX" },
+	};
+	struct stat_layout l;
+	unsigned char buf[64];
+	unsigned int mode, fmt;
+	unsigned long long rdev;
+	size_t want;
+
+	if (!stat_layout(name, &l))
+		return false;
+	want = (size_t)l.size + l.size_sz;
+	if (safe_read(buf, addr, want) < 0)
+		return false;
+	mode = (unsigned int)le_field(buf + l.mode, l.mode_sz);
+	fmt = mode & S_IFMT;
+	fputs("{st_mode=", out);
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (types[i].fmt == fmt) {
+			fprintf(out, "%s|", types[i].name);
+			fmt = 0;
+		}
+	if (fmt)
+		fprintf(out, "%#o|", fmt);
+	for (size_t i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
+		if (mode & bits[i].bit)
+			fprintf(out, "%s|", bits[i].name);
+	fprintf(out, "%#03o", mode & 0777);
+	if (S_ISCHR(mode) || S_ISBLK(mode)) {
+		rdev = le_field(buf + l.rdev, l.rdev_sz);
+		fprintf(out, ", st_rdev=makedev(%#x, %#x)", major(rdev),
+			minor(rdev));
+	} else {
+		fprintf(out, ", st_size=%lld",
+			(long long)le_field(buf + l.size, l.size_sz));
+	}
+	fputs(", ...}", out);
+	return true;
+}
+
+/* struct new_utsname: six fields of 65 bytes; strace shows two. */
+static bool print_utsname(FILE *out, unsigned long addr)
+{
+	char f[2][65];
+
+	if (safe_read(f, addr, sizeof(f)) < 0)
+		return false;
+	fputs("{sysname=", out);
+	print_mem_string(out, addr, 64, DECODE_STRMAX, 1);
+	fputs(", nodename=", out);
+	print_mem_string(out, addr + 65, 64, DECODE_STRMAX, 1);
+	fputs(", ...}", out);
+	return true;
+}
+
+/* strace's [{fd=3, events=POLLIN}, ...]: four records at most. */
+static bool print_pollfds(FILE *out, unsigned long addr, unsigned long n)
+{
+	struct { int fd; short events, revents; } p;
+	char ev[128];
+
+	if (n > 1024)
+		return false;
+	fputc('[', out);
+	for (unsigned long i = 0; i < n; i++) {
+		if (i == 4) {
+			fputs(", ...", out);
+			break;
+		}
+		if (safe_read(&p, addr + i * sizeof(p), sizeof(p)) < 0) {
+			fprintf(out, "%s%#lx", i ? ", " : "",
+				addr + i * sizeof(p));
+			break;
+		}
+		if (!callsig_poll_events((unsigned short)p.events, ev,
+					 sizeof(ev)) || !p.events)
+			snprintf(ev, sizeof(ev), "0");
+		fprintf(out, "%s{fd=%d, events=%s}", i ? ", " : "", p.fd, ev);
+	}
+	fputc(']', out);
+	return true;
+}
+
 /* An argument the call wrote, as strace shows it once the call
  * returned; false to show the pointer instead. */
-static bool print_out(FILE *out, char kind, unsigned long v,
-		      unsigned long next, long result)
+static bool print_out(FILE *out, const char *name, char kind,
+		      unsigned long v, unsigned long next, long result)
 {
 	struct kts ts;
 	int two[2];
@@ -309,16 +408,12 @@ static bool print_out(FILE *out, char kind, unsigned long v,
 			return false;
 		print_wstatus(out, two[0]);
 		return true;
+	case 'S':
+		return result == 0 && print_stat(out, name, v);
+	case 'U':
+		return result == 0 && print_utsname(out, v);
 	}
 	return false;
-}
-
-static const char *signature(const char *name)
-{
-	for (size_t i = 0; name && i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		if (!strcmp(sigs[i].name, name))
-			return sigs[i].args;
-	return NULL;
 }
 
 /*
@@ -354,6 +449,12 @@ static void print_arg(FILE *out, const char *name, char kind,
 	if ((kind == 'd' || kind == 'x' || kind == 'n') &&
 	    print_named(out, name, args, i, nargs))
 		return;
+	/* A null buffer, string or address is NULL, as strace writes it,
+	 * whatever the call made of it. */
+	if (!v && strchr(CALLSIG_PTR, kind)) {
+		fputs("NULL", out);
+		return;
+	}
 	switch (kind) {
 	case 'd':
 		fprintf(out, "%ld", (long)v);
@@ -398,6 +499,10 @@ static void print_arg(FILE *out, const char *name, char kind,
 		if (!print_sockaddr(out, v, next))
 			return;
 		break;
+	case 'L':
+		if (print_pollfds(out, v, next))
+			return;
+		break;
 	case 'k': {
 		struct kts ts;
 
@@ -417,8 +522,8 @@ static void print_arg(FILE *out, const char *name, char kind,
 		}
 		break;
 	}
-	case 'P': case 'c': case 'E': case 't': case 'W':
-		if (print_out(out, kind, v, next, result))
+	case 'P': case 'c': case 'E': case 't': case 'W': case 'S': case 'U':
+		if (print_out(out, name, kind, v, next, result))
 			return;
 		if (!v) {
 			fputs("NULL", out);
@@ -512,12 +617,12 @@ int syslet_print_call(FILE *out, const struct syslet_event *ev,
 		name = syslet_syscall_name((long)ev->nr);
 	else
 		name = NULL;
-	sig = signature(name);
+	sig = callsig_of(name);
 	siglen = sig ? strlen(sig) : 0;
 	nargs = ev->nargs < 6 ? (int)ev->nargs : 6;
 	/* The first argument the call writes: shown once it returned. */
 	split = to = nargs;
-	r = sig ? strpbrk(sig, DECODE_OUT) : NULL;
+	r = sig ? strpbrk(sig, CALLSIG_OUT) : NULL;
 	if (r && r - sig < nargs)
 		split = (int)(r - sig);
 	if (part == SYSLET_PRINT_ENTER)

@@ -2,6 +2,8 @@
 #include <config.h>
 
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
@@ -191,10 +193,157 @@ const char *srun_call_name(unsigned long nr)
 	return syslet_syscall_name((long)nr);
 }
 
-void srun_format_ret(char *buf, size_t len, unsigned long nr, long result)
+struct srun_bit {
+	unsigned long	bit;
+	const char	*name;
+};
+
+/* The bits of @v that @names names, "A|B", the rest in hex; false when
+ * none is named (and @v is not 0) or @buf is too short. */
+static bool name_bits(char *buf, size_t len, unsigned long v,
+		      const struct srun_bit *names, const char *first)
+{
+	size_t at = 0;
+	int n;
+
+	buf[0] = 0;
+	if (first) {
+		n = snprintf(buf, len, "%s", first);
+		if (n < 0 || (size_t)n >= len)
+			return false;
+		at = (size_t)n;
+	}
+	for (; names->name; names++) {
+		if (!(v & names->bit))
+			continue;
+		n = snprintf(buf + at, len - at, "%s%s", at ? "|" : "",
+			     names->name);
+		if (n < 0 || (size_t)n >= len - at)
+			return false;
+		at += (size_t)n;
+		v &= ~names->bit;
+	}
+	if (!at)
+		return false;
+	if (v) {
+		n = snprintf(buf + at, len - at, "|%#lx", v);
+		if (n < 0 || (size_t)n >= len - at)
+			return false;
+	}
+	return true;
+}
+
+/* The open flags F_GETFL returns; O_LARGEFILE by the kernel's x86
+ * value, which libc's header makes 0 in a 64-bit build. */
+static const struct srun_bit open_bits[] = {
+	{ O_APPEND, "O_APPEND" },	{ O_NONBLOCK, "O_NONBLOCK" },
+	{ O_SYNC, "O_SYNC" },		{ O_DSYNC, "O_DSYNC" },
+	{ O_DIRECT, "O_DIRECT" },	{ 0100000, "O_LARGEFILE" },
+	{ O_DIRECTORY, "O_DIRECTORY" },	{ O_NOFOLLOW, "O_NOFOLLOW" },
+	{ O_NOATIME, "O_NOATIME" },	{ O_CLOEXEC, "O_CLOEXEC" },
+	{ O_PATH, "O_PATH" },		{ O_CREAT, "O_CREAT" },
+	{ O_EXCL, "O_EXCL" },		{ O_NOCTTY, "O_NOCTTY" },
+	{ O_TRUNC, "O_TRUNC" },		{ 0, NULL },
+};
+
+static const struct srun_bit fd_bits[] = {
+	{ FD_CLOEXEC, "FD_CLOEXEC" },	{ 0, NULL },
+};
+
+static const struct srun_bit poll_bits[] = {
+	{ POLLIN, "POLLIN" },		{ POLLPRI, "POLLPRI" },
+	{ POLLOUT, "POLLOUT" },		{ POLLERR, "POLLERR" },
+	{ POLLHUP, "POLLHUP" },		{ POLLNVAL, "POLLNVAL" },
+	{ POLLRDNORM, "POLLRDNORM" },	{ POLLRDBAND, "POLLRDBAND" },
+	{ POLLWRNORM, "POLLWRNORM" },	{ POLLWRBAND, "POLLWRBAND" },
+	{ POLLMSG, "POLLMSG" },		{ POLLRDHUP, "POLLRDHUP" },
+	{ 0, NULL },
+};
+
+/*
+ * fcntl's F_GETFL and F_GETFD results are flags, which strace shows in
+ * hex with their names: 0x8802 (flags O_RDWR|O_NONBLOCK|O_LARGEFILE),
+ * 0x1 (flags FD_CLOEXEC).  False for any other command or result.
+ */
+static bool format_fcntl(char *buf, size_t len,
+			 const struct syslet_event *ev)
+{
+	static const char *const modes[] = { "O_RDONLY", "O_WRONLY",
+					     "O_RDWR", NULL };
+	unsigned long v = (unsigned long)ev->ret;
+	char names[160];
+
+	if (ev->nargs < 2 || ev->ret < 0 ||
+	    (ev->ret == 0 && ev->args[1] != F_GETFL))
+		return false;
+	if (ev->args[1] == F_GETFL) {
+		/* An access mode, then O_* flags. */
+		if (!modes[v & O_ACCMODE] ||
+		    !name_bits(names, sizeof(names), v & ~(unsigned long)O_ACCMODE,
+			       open_bits, modes[v & O_ACCMODE]))
+			return false;
+	} else if (ev->args[1] != F_GETFD ||
+		   !name_bits(names, sizeof(names), v, fd_bits, NULL)) {
+		return false;
+	}
+	snprintf(buf, len, "%#lx (flags %s)", (unsigned long)ev->ret, names);
+	return true;
+}
+
+/*
+ * poll's and ppoll's result as strace shows it: 0 (Timeout), or the
+ * records that got events, 1 ([{fd=3, revents=POLLIN}]).
+ */
+static bool format_poll(char *buf, size_t len, const struct syslet_event *ev)
+{
+	struct { int fd; short events, revents; } p;
+	unsigned long n = ev->args[1], i;
+	size_t at;
+	int shown = 0, k;
+	char names[128];
+
+	if (ev->nargs < 2 || ev->ret < 0)
+		return false;
+	if (ev->ret == 0) {
+		snprintf(buf, len, "0 (Timeout)");
+		return true;
+	}
+	k = snprintf(buf, len, "%ld ([", ev->ret);
+	if (k < 0 || (size_t)k >= len || n > 1024)
+		return false;
+	at = (size_t)k;
+	for (i = 0; i < n && shown < ev->ret; i++) {
+		if (!srun_peek(&p, (const char *)ev->args[0] + i * sizeof(p),
+			       sizeof(p)))
+			return false;
+		if (!p.revents)
+			continue;
+		if (shown == 2) {
+			k = snprintf(buf + at, len - at, ", ...");
+			at += k > 0 && (size_t)k < len - at ? (size_t)k : 0;
+			break;
+		}
+		if (!name_bits(names, sizeof(names),
+			       (unsigned short)p.revents, poll_bits, NULL))
+			snprintf(names, sizeof(names), "%#x",
+				 (unsigned short)p.revents);
+		k = snprintf(buf + at, len - at, "%s{fd=%d, revents=%s}",
+			     shown ? ", " : "", p.fd, names);
+		if (k < 0 || (size_t)k >= len - at)
+			return false;
+		at += (size_t)k;
+		shown++;
+	}
+	k = snprintf(buf + at, len - at, "])");
+	return k > 0 && (size_t)k < len - at;
+}
+
+void srun_format_ret(char *buf, size_t len, const struct syslet_event *ev)
 {
 	static const char *const addr_calls[] = { "mmap", "mmap2", "mremap",
 						  "brk", "shmat", NULL };
+	unsigned long nr = ev->nr;
+	long result = ev->ret;
 	const char *name = srun_call_name(nr);
 
 	/* An address, which strace shows in hex: its errors stay numbers
@@ -205,6 +354,12 @@ void srun_format_ret(char *buf, size_t len, unsigned long nr, long result)
 			snprintf(buf, len, "%#lx", (unsigned long)result);
 			return;
 		}
+	if (name && (!strcmp(name, "fcntl") || !strcmp(name, "fcntl64")) &&
+	    format_fcntl(buf, len, ev))
+		return;
+	if (name && (!strcmp(name, "poll") || !strcmp(name, "ppoll")) &&
+	    format_poll(buf, len, ev))
+		return;
 	srun_format_result(buf, len, result, srun_is_call(nr));
 }
 

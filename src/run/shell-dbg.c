@@ -33,6 +33,40 @@ struct shl_dbg {
 	bool			ring_on;
 };
 
+const char *shl_dbg_prog_has(struct shell *sh, const char *name,
+			     const char **prog)
+{
+	static const char *const kinds[] = {
+		[SYSLET_SYM_VAR] = "a variable",
+		[SYSLET_SYM_PARAM] = "a parameter",
+		[SYSLET_SYM_BUFFER] = "a buffer",
+		[SYSLET_SYM_DATA] = "data",
+	};
+	struct shl_dbg *d = sh->dbg;
+	size_t n, i, len = strlen(name);
+
+	if (!d || !d->prog)
+		return NULL;
+	n = syslet_obj__sym_count(d->prog->obj);
+	for (i = 0; i < n; i++) {
+		SYSLET_OPTS(syslet_sym_info, si);
+		const char *dot;
+
+		if (syslet_obj__sym_info(d->prog->obj, i, &si) < 0 ||
+		    si.kind < SYSLET_SYM_VAR || si.kind > SYSLET_SYM_DATA ||
+		    !si.name)
+			continue;
+		dot = strrchr(si.name, '.');
+		if (strcmp(si.name, name) != 0 &&
+		    !(dot && strlen(dot + 1) == len &&
+		      !strcmp(dot + 1, name)))
+			continue;
+		*prog = d->prog->name;
+		return kinds[si.kind];
+	}
+	return NULL;
+}
+
 /* The ring, when the session ended with syslets still running: they may
  * yet complete into it, until the process exits.  Never read, so
  * volatile: the store must stay for leak checkers to see it. */
@@ -994,7 +1028,8 @@ SHL_HANDLER(x)
 	if (len < 0)
 		len = size > SHL_DUMP_MAX ? SHL_DUMP_MAX : (long)size;
 	if ((size_t)len > size) {
-		shl_error(sh, "x: %s has only %zu bytes", argv[1], size);
+		shl_error(sh, "x: %s has only %zu byte%s", argv[1], size,
+			  size == 1 ? "" : "s");
 		len = (long)size;
 	}
 	shl_hexdump(sh->out, p, (size_t)len, 0);

@@ -129,8 +129,8 @@ static void shl_print_var(struct shell *sh, const struct shl_var *v,
 	char res[64];
 
 	if (v->object) {
-		fprintf(sh->out, "%s: %zu bytes (x %s)\n", v->name, v->size,
-			v->name);
+		fprintf(sh->out, "%s: %zu byte%s (x %s)\n", v->name, v->size,
+			v->size == 1 ? "" : "s", v->name);
 		return;
 	}
 	srun_format_result(res, sizeof(res), (long)v->value, call);
@@ -303,10 +303,46 @@ static void shl_copy(struct shl_imm *m, struct syslet_inst *inst,
  * that the line in a message is the script's; at a terminal each
  * statement typed starts at line 1.
  */
+/*
+ * "'st' is not declared" where the loaded program has an st: statements
+ * typed at the prompt are compiled with the session's declarations only,
+ * which a newcomer who loaded a file does not expect.  The note says
+ * whose st it is and what reaches it.
+ */
+static const char *shl_imm_prog_note(struct shell *sh, const char *from,
+				     const char *to, char *buf, size_t len)
+{
+	static const char what[] = ": error: '";
+	static const char tail[] = "' is not declared";
+	const char *s = memmem(from, (size_t)(to - from), what,
+			       sizeof(what) - 1), *e, *kind, *prog;
+	char name[128];
+
+	if (!s)
+		return NULL;
+	s += sizeof(what) - 1;
+	e = memchr(s, '\'', (size_t)(to - s));
+	if (!e || (size_t)(e - s) >= sizeof(name) ||
+	    (size_t)(to - e) < sizeof(tail) - 1 ||
+	    strncmp(e, tail, sizeof(tail) - 1) != 0)
+		return NULL;
+	memcpy(name, s, (size_t)(e - s));
+	name[e - s] = 0;
+	kind = shl_dbg_prog_has(sh, name, &prog);
+	if (!kind)
+		return NULL;
+	snprintf(buf, len, "note: '%s' is %s of %s, the program loaded: a "
+		 "statement typed here sees only the session's declarations; "
+		 "print, set and x reach the program's after run or step\n",
+		 name, kind, prog);
+	return buf;
+}
+
 static void shl_emit_diags(struct shell *sh, const char *text,
 			   unsigned int prelude)
 {
-	const char *p = text, *nl;
+	const char *p = text, *nl, *note = NULL;
+	char note_buf[512];
 	size_t pre = strlen(SHL_IMM_FILE ":");
 	unsigned long base = !sh->in.tty && sh->in.unit_line ?
 			     sh->in.unit_line - 1 : 0;
@@ -323,10 +359,17 @@ static void shl_emit_diags(struct shell *sh, const char *text,
 				line -= prelude;
 			fprintf(sh->err, "%s:%lu", SHL_IMM_FILE, line + base);
 			fwrite(end, 1, (size_t)(nl - end), sh->err);
+			/* The quoted line and the caret follow: the note
+			 * comes after them. */
+			if (!note)
+				note = shl_imm_prog_note(sh, end, nl, note_buf,
+							 sizeof(note_buf));
 			continue;
 		}
 		fwrite(p, 1, (size_t)(nl - p), sh->err);
 	}
+	if (note)
+		fputs(note, sh->err);
 	fflush(sh->err);
 }
 

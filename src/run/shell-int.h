@@ -142,6 +142,11 @@ void shl_dbg_keep(struct shell *sh, struct syslet_inst *inst,
 		  struct shl_prog *prog);
 void shl_dbg_names(struct shell *sh, unsigned int kinds, shl_name_fn add,
 		   void *ctx);
+/* "a buffer", "a variable" ... when the loaded program has a cell or an
+ * object called name (a local also by its name alone), else NULL;
+ * *prog: the program's file. */
+const char *shl_dbg_prog_has(struct shell *sh, const char *name,
+			     const char **prog);
 
 /* Command handlers. */
 #define SHL_HANDLER(name) \

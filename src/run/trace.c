@@ -141,7 +141,7 @@ static void line(FILE *out, const struct syslet_inst *inst, int tag,
 		 const char *stamp, const struct syslet_event *ev,
 		 enum syslet_print_part part, double dt)
 {
-	char res[48];
+	char res[160];
 	const char *where;
 
 	if (part != SYSLET_PRINT_CONT)
@@ -157,7 +157,7 @@ static void line(FILE *out, const struct syslet_inst *inst, int tag,
 		syslet_print_call(out, ev, part);
 	if (part == SYSLET_PRINT_ENTER)
 		return;
-	srun_format_ret(res, sizeof(res), ev->nr, ev->ret);
+	srun_format_ret(res, sizeof(res), ev);
 	where = ev->where == SYSLET_WHERE_CACHEMISS ? "cachemiss" :
 		ev->where == SYSLET_WHERE_STEP ? "step" : "inline";
 	/* (INJECTED) as strace marks a tampered call; went async where the

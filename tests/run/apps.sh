@@ -1,5 +1,5 @@
 #!/bin/sh
-# apps.sh: programs a newcomer writes from the man pages (tests/run/apps/: tee, wc -l, a directory lister, an HTTP/1.0 server, a TCP echo server) run on each user-space backend, and a C program that lets a syslet reap its child, checked against real clients (curl, nc or socat) where installed.
+# apps.sh: programs a newcomer writes from the man pages (tests/run/apps/: tee, wc -l, a directory lister, an HTTP/1.0 server, a TCP echo server, a pipe poller) run on each user-space backend, and a C program that lets a syslet reap its child, checked against real clients (curl, nc or socat) where installed.
 . "$top_srcdir/tests/lib/harness.sh"
 . "$top_srcdir/tests/run/lib-backends.sh"
 apps=$top_srcdir/tests/run/apps
@@ -173,7 +173,21 @@ for b in $backends; do
 	else
 		echo "echo: not run (neither socat nor nc -N)"
 	fi
-	echo "$b: tee, wcl (10,000 files), lsdir, httpd, echo"
+
+	# pollpipe: the byte comes through, and the trace shows the polls
+	# as strace does: the records, then Timeout or the ready ones.
+	$run --trace "$apps/pollpipe.syslet" >"$tmpdir/out" \
+		2>"$tmpdir/err" || { cat "$tmpdir/err" >&2; fail "$b: pollpipe"; }
+	[ "$(cat "$tmpdir/out")" = x ] || fail "$b: pollpipe: no byte"
+	sed 's/^[^]]*\] //; s/ <[^>]*> -> .*//' "$tmpdir/err" >"$tmpdir/calls"
+	for re in \
+		'poll(\[{fd=[0-9]*, events=POLLIN}\], 1, 0) = 0 (Timeout)' \
+		'poll(\[{fd=[0-9]*, events=POLLIN}\], 1, 1000) = 1 (\[{fd=[0-9]*, revents=POLLIN}\])'
+	do
+		grep -qx "$re" "$tmpdir/calls" || { cat "$tmpdir/err" >&2
+			fail "$b: pollpipe: no line matches '$re'"; }
+	done
+	echo "$b: tee, wcl (10,000 files), lsdir, httpd, echo, pollpipe"
 done
 
 # reap: a C program forks a child, and a syslet waits for it with

@@ -11,14 +11,14 @@ syslet main(str path):
     6  setsockopt(s, SOL_SOCKET, SO_REUSEADDR, st, 4) -                 next=7            ; 13: setsockopt(s, SOL_SOCKET, SO_REUSEADDR, st, 4);
     7  setsockopt(s, IPPROTO_TCP, TCP_NODELAY, st, 4) -                 next=8            ; 14: setsockopt(s, IPPROTO_TCP, TCP_NODELAY, st, 4);
     8  setsockopt(s, 99, 1, st, 4)          -                           next=9            ; 15: setsockopt(s, 99, 1, st, 4);
-    9  accept4(s, 0, 0, SOCK_CLOEXEC)       -                           next=10           ; 16: accept4(s, 0, 0, SOCK_CLOEXEC);
+    9  accept4(s, NULL, NULL, SOCK_CLOEXEC) -                           next=10           ; 16: accept4(s, 0, 0, SOCK_CLOEXEC);
    10  lseek(fd, 0, SEEK_END)               -                           next=11           ; 17: lseek(fd, 0, SEEK_END);
    11  access(path, F_OK)                   -                           next=12           ; 18: access(path, F_OK);
    12  access(path, R_OK|W_OK)              -                           next=13           ; 19: access(path, R_OK | W_OK);
    13  kill(0, SIGTERM)                     -                           next=14           ; 20: kill(0, SIGTERM);
    14  mkdir(path, 0700)                    -                           next=15           ; 21: mkdir(path, S_IRWXU);
    15  unlinkat(AT_FDCWD, path, AT_REMOVEDIR) -                         next=16           ; 22: unlinkat(AT_FDCWD, path, AT_REMOVEDIR);
-   16  mmap(0, 4096, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) - next=17    ; 23: mmap(0, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+   16  mmap(NULL, 4096, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) - next=17 ; 23: mmap(0, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
    17  fcntl(fd, F_SETFL, O_NONBLOCK)       -                           next=18           ; 24: fcntl(fd, F_SETFL, O_NONBLOCK);
    18  shutdown(s, SHUT_WR)                 -                           next=19           ; 25: shutdown(s, SHUT_WR);
    19  clock_gettime(CLOCK_MONOTONIC, st)   -                           next=20           ; 26: clock_gettime(CLOCK_MONOTONIC, st);

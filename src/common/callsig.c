@@ -1,0 +1,106 @@
+/* callsig.c: each system call's arguments by kind, one letter each, for the trace's decoder and the listing's NULL. */
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common/callsig.h"
+
+struct sig {
+	const char	*name;
+	const char	*args;
+};
+
+/*
+ *  d decimal   x hex        p pointer   s path string   o open flags
+ *  m octal     D dirfd      n number or hex, by size
+ *  x hex        w write buffer (length is the next arg)
+ *  r read buffer (shown with the result's length)
+ *  a sockaddr (length is the next arg)  F address family  T socket type
+ *  k struct timespec read   i int read (length is the next arg)
+ *  L struct pollfd array (count is the next arg)
+ * What the call writes, shown once it returned, as strace shows it:
+ *  P int[2] (pipe)   c string (getcwd)   E linux_dirent64 records
+ *  t struct timespec   W wait status
+ *  S struct stat (fstat, newfstatat; stat64 and kin on i386)
+ *  U struct new_utsname (uname)
+ */
+static const struct sig sigs[] = {
+	{ "open", "som" },	{ "openat", "Dsom" },	{ "creat", "sm" },
+	{ "close", "d" },	{ "read", "drd" },	{ "write", "dwd" },
+	{ "pread64", "drdd" },	{ "pwrite64", "dwdd" },	{ "lseek", "ddd" },
+	{ "stat", "sS" },	{ "lstat", "sS" },	{ "unlink", "s" },
+	{ "mkdir", "sm" },	{ "rmdir", "s" },	{ "access", "sd" },
+	{ "chdir", "s" },	{ "truncate", "sd" },	{ "rename", "ss" },
+	{ "unlinkat", "Dsx" },	{ "mkdirat", "Dsm" },	{ "fsync", "d" },
+	{ "socket", "FTd" },	{ "bind", "dad" },	{ "connect", "dad" },
+	{ "listen", "dd" },	{ "accept", "dpp" },	{ "accept4", "dppx" },
+	{ "sendto", "dwdxpd" },	{ "recvfrom", "drdxpp" },
+	{ "shutdown", "dd" },	{ "setsockopt", "dddid" },
+	{ "dup", "d" },		{ "dup2", "dd" },	{ "kill", "dd" },
+	{ "getpid", "" },	{ "getppid", "" },	{ "nanosleep", "kp" },
+	{ "umem_add", "pd" },	{ "sendfile", "ddpd" },	{ "ftruncate", "dd" },
+	/* Calls that take pointers, so that a null one reads NULL, as
+	 * strace writes it, not 0. */
+	{ "fstat", "dS" },	{ "newfstatat", "DsSx" },
+	{ "fstatat64", "DsSx" },	{ "statx", "Dsnnp" },
+	{ "fstat64", "dS" },	{ "stat64", "sS" },	{ "lstat64", "sS" },
+	{ "getdents64", "dEd" },	{ "pipe", "P" },	{ "pipe2", "Px" },
+	{ "rt_sigprocmask", "dppd" },	{ "rt_sigaction", "dppd" },
+	{ "signalfd4", "dpdx" },	{ "epoll_ctl", "dddp" },
+	{ "epoll_wait", "dpdd" },	{ "epoll_pwait", "dpddpd" },
+	{ "poll", "Ldd" },	{ "ppoll", "Ldkpd" },
+	{ "timerfd_settime", "dxpp" },	{ "timerfd_gettime", "dp" },
+	{ "clock_gettime", "dt" },	{ "clock_nanosleep", "dxkp" },
+	{ "wait4", "dWnp" },	{ "readlink", "srd" },	{ "readlinkat", "Dsrd" },
+	{ "getrandom", "rdn" },	{ "uname", "U" },	{ "getcwd", "cd" },
+	{ "mmap", "pdxxdd" },	{ "munmap", "pd" },
+};
+
+const char *callsig_of(const char *call)
+{
+	for (size_t i = 0; call && i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		if (!strcmp(sigs[i].name, call))
+			return sigs[i].args;
+	return NULL;
+}
+
+bool callsig_poll_events(unsigned int ev, char *buf, size_t len)
+{
+	static const struct { unsigned int bit; const char *name; } bits[] = {
+		{ 0x1, "POLLIN" },	{ 0x2, "POLLPRI" },
+		{ 0x4, "POLLOUT" },	{ 0x8, "POLLERR" },
+		{ 0x10, "POLLHUP" },	{ 0x20, "POLLNVAL" },
+		{ 0x40, "POLLRDNORM" },	{ 0x80, "POLLRDBAND" },
+		{ 0x100, "POLLWRNORM" },	{ 0x200, "POLLWRBAND" },
+		{ 0x400, "POLLMSG" },	{ 0x2000, "POLLRDHUP" },
+	};
+	size_t at = 0;
+	int n;
+
+	if (!len)
+		return false;
+	buf[0] = 0;
+	for (size_t i = 0; i < sizeof(bits) / sizeof(bits[0]); i++) {
+		if (!(ev & bits[i].bit))
+			continue;
+		n = snprintf(buf + at, len - at, "%s%s", at ? "|" : "",
+			     bits[i].name);
+		if (n < 0 || (size_t)n >= len - at)
+			return false;
+		at += (size_t)n;
+		ev &= ~bits[i].bit;
+	}
+	if (ev) {
+		n = snprintf(buf + at, len - at, at ? "|%#x" : "%#x", ev);
+		if (n < 0 || (size_t)n >= len - at)
+			return false;
+	}
+	return true;
+}
+
+bool callsig_pointer(const char *call, unsigned int arg)
+{
+	const char *sig = callsig_of(call);
+
+	return sig && arg < strlen(sig) && strchr(CALLSIG_PTR, sig[arg]);
+}
