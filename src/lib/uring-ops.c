@@ -2,11 +2,14 @@
 #include <config.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <liburing.h>
+#include "emul-fault.h"
 #include "uring.h"
 #include "common/systab.h"
 
@@ -144,6 +147,45 @@ static inline bool bad_pos(const struct emul_atom *a, int i)
 }
 
 /*
+ * The argument that goes into the SQE's 32-bit len field (a byte count,
+ * a count of iovecs, openat2's size), or -1.  A value that does not fit
+ * would reach io_uring cut to its low half (2^32 + 5 bytes: 5, 2^32: 0,
+ * which reads as an end of file; -1: 2^32 - 1, where read() says
+ * EFAULT), so such a call is the engine's own.
+ */
+static int len_arg(int op)
+{
+	switch (op) {
+	case UOP_READ: case UOP_PREAD: case UOP_WRITE: case UOP_PWRITE:
+	case UOP_READV: case UOP_WRITEV: case UOP_PREADV: case UOP_PWRITEV:
+	case UOP_PREADV2: case UOP_PWRITEV2: case UOP_SYNC_FILE_RANGE:
+	case UOP_SENDTO: case UOP_RECVFROM: case UOP_TEE: case UOP_FADVISE:
+		return 2;
+	case UOP_OPENAT2:
+		return 3;
+	case UOP_MADVISE:
+		return 1;
+	}
+	return -1;
+}
+
+/*
+ * nanosleep() refuses a time with a negative second or a nanosecond
+ * count outside [0, 10^9) (timespec64_valid()); io_uring's timeout takes
+ * any count that is not negative, so {0, 10^9} would sleep a second.
+ * An unreadable time is io_uring's EFAULT, as it is the call's.
+ */
+static bool bad_time(const struct emul_atom *a)
+{
+	unsigned long sec, nsec;
+	const unsigned long *ts = (const unsigned long *)a->args[0];
+
+	if (emul_get(&sec, ts) || emul_get(&nsec, ts + 1))
+		return false;
+	return (long)sec < 0 || nsec >= 1000000000UL;
+}
+
+/*
  * Fill @sqe for atom @a (whose call maps to @op).  Returns 0 when the SQE
  * is ready, 1 when the answer is known without the kernel (*now: the
  * call's result), -1 when this particular call cannot go through io_uring
@@ -153,8 +195,14 @@ int uring_op_prep(struct io_uring_sqe *sqe, int op, const struct emul_atom *a,
 		  long *now)
 {
 	const unsigned long *x = a->args;
-	int fd = (int)x[0];
+	int fd = (int)x[0], la = len_arg(op);
 
+	if (la >= 0 && x[la] > UINT32_MAX)
+		return -1;
+	/* sendto() and recvfrom() take more than INT_MAX as INT_MAX,
+	 * io_uring's send and recv refuse it (EINVAL). */
+	if ((op == UOP_SENDTO || op == UOP_RECVFROM) && x[2] > INT_MAX)
+		return -1;
 	switch (op) {
 	case UOP_READ:
 		io_uring_prep_read(sqe, fd, (void *)x[1], (unsigned)x[2],
@@ -324,6 +372,8 @@ int uring_op_prep(struct io_uring_sqe *sqe, int op, const struct emul_atom *a,
 	case UOP_NANOSLEEP:
 		/* A pure timeout: -ETIME when it expires (0 below).  The
 		 * remaining time is never written: nothing interrupts it. */
+		if (bad_time(a))
+			goto einval;
 		io_uring_prep_timeout(sqe, (struct __kernel_timespec *)x[0],
 				      0, 0);
 		break;
