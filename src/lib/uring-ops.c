@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <linux/fs.h>
 #include <liburing.h>
 #include "emul-fault.h"
 #include "uring.h"
@@ -249,6 +250,10 @@ int uring_op_prep(struct io_uring_sqe *sqe, int op, const struct emul_atom *a,
 						     IORING_OP_WRITEV,
 				 sqe, fd, (const void *)x[1], (unsigned)x[2],
 				 off_arg(a, 3));
+		/* The call takes RWF_HIPRI for a hint; io_uring refuses it
+		 * (EINVAL) outside a ring set up for polling. */
+		if (x[5] & RWF_HIPRI)
+			return -1;
 		sqe->rw_flags = (int)x[5];
 		break;
 	case UOP_OPEN:
@@ -267,6 +272,10 @@ int uring_op_prep(struct io_uring_sqe *sqe, int op, const struct emul_atom *a,
 		io_uring_prep_close(sqe, fd);
 		break;
 	case UOP_STATX:
+		/* statx() takes a NULL path with AT_EMPTY_PATH for the
+		 * descriptor itself (Linux 6.11); io_uring says EFAULT. */
+		if (!x[1])
+			return -1;
 		io_uring_prep_statx(sqe, fd, (const char *)x[1], (int)x[2],
 				    (unsigned)x[3], (struct statx *)x[4]);
 		break;
@@ -448,6 +457,20 @@ bool uring_op_filepos(int op, const struct emul_atom *a)
 		return true;
 	case UOP_PREADV2: case UOP_PWRITEV2:
 		return (int64_t)a->args[3] == -1;
+	}
+	return false;
+}
+
+/* The call reads or writes at an offset it gives (not -1), which the
+ * system call refuses on a pipe, a socket or a terminal (ESPIPE) and
+ * io_uring ignores there, reading or writing all the same. */
+bool uring_op_positioned(int op, const struct emul_atom *a)
+{
+	switch (op) {
+	case UOP_PREAD: case UOP_PWRITE: case UOP_PREADV: case UOP_PWRITEV:
+		return true;
+	case UOP_PREADV2: case UOP_PWRITEV2:
+		return (int64_t)a->args[3] != -1;
 	}
 	return false;
 }
