@@ -504,6 +504,24 @@ static void try_open(const struct emul_atom *a, struct emul_try *t)
 	}
 }
 
+/*
+ * recvfrom() with MSG_WAITALL on a blocking stream waits for its whole
+ * length (or the end, or an error), where MSG_DONTWAIT would take what
+ * is there: true when a peek shows that much, so that the call itself
+ * returns at once.  The peek writes into the call's buffer what the call
+ * will write there.
+ */
+static bool waitall_ready(const struct emul_atom *a)
+{
+	long r;
+
+	if (!a->args[2])
+		return true;
+	r = raw6(a->nr, a->args[0], a->args[1], a->args[2],
+		 MSG_PEEK | MSG_DONTWAIT, 0, 0);
+	return r == 0 || (r > 0 && (unsigned long)r >= a->args[2]);
+}
+
 static void try_sock(const struct emul_atom *a, enum emul_policy pol,
 		     struct emul_try *t)
 {
@@ -512,6 +530,17 @@ static void try_sock(const struct emul_atom *a, enum emul_policy pol,
 	int fi = pol == EMUL_P_RECVMSG || pol == EMUL_P_SENDMSG ? 2 : 3;
 	long r;
 
+	/* MSG_WAITALL: recvmsg's length is its iovecs', so it goes to a
+	 * worker unless a peek shows a recvfrom's whole length. */
+	if ((pol == EMUL_P_RECVFROM || pol == EMUL_P_RECVMSG) &&
+	    (a->args[fi] & MSG_WAITALL) && !(a->args[fi] & MSG_DONTWAIT) &&
+	    !fd_nonblocking(fd)) {
+		if (pol == EMUL_P_RECVFROM && waitall_ready(a))
+			t->ret = emul_raw_syscall(a);
+		else
+			t->blocked = true;
+		return;
+	}
 	b.args[fi] |= MSG_DONTWAIT;
 	r = emul_raw_syscall(&b);
 	if ((r == -EAGAIN || r == -EWOULDBLOCK) &&
