@@ -505,8 +505,17 @@ int uring_op_newfd(int op, const struct emul_atom *a, long ret, bool *nb)
  * size it asked for (0: none such). */
 unsigned long uring_op_whole(int op, const struct emul_atom *a)
 {
-	return op == UOP_WRITE || op == UOP_PWRITE || op == UOP_SENDTO ?
-	       a->args[2] : 0;
+	switch (op) {
+	case UOP_WRITE: case UOP_PWRITE:
+		return a->args[2];
+	case UOP_SENDTO:
+		return a->args[3] & MSG_DONTWAIT ? 0 : a->args[2];
+	case UOP_SENDMSG:
+		/* io_uring's sendmsg returns what one try sent. */
+		return a->args[2] & MSG_DONTWAIT ? 0 :
+		       emul_msg_len(a->args[1]);
+	}
+	return 0;
 }
 
 /* What the call would have returned, from the CQE's result.  io_uring
