@@ -572,6 +572,13 @@ static bool msg_get(unsigned long msg, struct msghdr *m)
 	return true;
 }
 
+unsigned long emul_iov_len(unsigned long iov, unsigned long cnt)
+{
+	long t = iov_total((const struct iovec *)iov, cnt);
+
+	return t > 0 ? (unsigned long)t : 0;
+}
+
 unsigned long emul_msg_len(unsigned long msg)
 {
 	struct msghdr m;

@@ -508,6 +508,9 @@ unsigned long uring_op_whole(int op, const struct emul_atom *a)
 	switch (op) {
 	case UOP_WRITE: case UOP_PWRITE:
 		return a->args[2];
+	case UOP_WRITEV: case UOP_PWRITEV:
+		/* As write: a blocking socket or pipe takes all. */
+		return emul_iov_len(a->args[1], a->args[2]);
 	case UOP_SENDTO:
 		return a->args[3] & MSG_DONTWAIT ? 0 : a->args[2];
 	case UOP_SENDMSG:

@@ -1,4 +1,4 @@
-/* sendall.c: sendmsg of more than the socket holds, on a blocking stream, sends it all as the call does (once its ancillary data), on every engine. */
+/* sendall.c: sendmsg and writev of more than the socket holds, on a blocking stream, send it all as the calls do (once sendmsg's ancillary data), on every engine. */
 #include <fcntl.h>
 #include <pthread.h>
 #include <sys/socket.h>
@@ -13,7 +13,9 @@
  * message is 1 MiB in two iovecs with one descriptor in SCM_RIGHTS; a
  * reader drains the other end from 100 ms on and counts the bytes, their
  * order and the descriptors it got: all of it, in order, and one
- * descriptor, for the atom as for the direct call.
+ * descriptor, for the atom as for the direct call.  writev(2) of the
+ * same two iovecs must write all of it too (io_uring's writev returns
+ * what one try wrote).
  */
 
 #define HALF	(512 * 1024)
@@ -75,13 +77,13 @@ static void *reader(void *arg)
 	return NULL;
 }
 
-static long run1(unsigned long *x)
+static long run1(unsigned long nr, unsigned long *x)
 {
 	struct syslet_uatom a, *done;
 	long ret = -12345;
 
 	memset(&a, 0, sizeof(a));
-	a.nr = __NR_sendmsg;
+	a.nr = nr;
 	a.ret_ptr = &ret;
 	for (int i = 0; i < 3; i++)
 		a.arg_ptr[i] = &x[i];
@@ -101,8 +103,9 @@ static long run1(unsigned long *x)
 	return ret;
 }
 
-/* The whole message by atom (@atom) or directly; what the reader got. */
-static long one(int atom, struct got *g)
+/* The whole message by sendmsg (@nr; else writev of its iovecs), by
+ * atom (@atom) or directly; what the reader got. */
+static long one(unsigned long nr, int atom, struct got *g)
 {
 	struct iovec iov[2] = { { data, HALF }, { data + HALF, HALF } };
 	union {
@@ -132,12 +135,12 @@ static long one(int atom, struct got *g)
 	if (pthread_create(&t, NULL, reader, g))
 		rt_die("pthread_create");
 	x[0] = (unsigned long)sv[0];
-	x[1] = (unsigned long)&mh;
-	x[2] = 0;
+	x[1] = nr == __NR_sendmsg ? (unsigned long)&mh : (unsigned long)iov;
+	x[2] = nr == __NR_sendmsg ? 0 : 2;
 	if (atom) {
-		r = run1(x);
+		r = run1(nr, x);
 	} else {
-		r = sendmsg(sv[0], &mh, 0);
+		r = syscall((long)nr, x[0], x[1], x[2]);
 		if (r < 0)
 			r = -errno;
 	}
@@ -162,16 +165,23 @@ int main(void)
 	if (passed_fd < 0)
 		rt_die("/dev/null: %s", strerror(errno));
 	rt_register(&ahu, ring, 8, -1UL);
-	got = one(1, &ga);
-	want = one(0, &gw);
-	rt_check(want == 2 * HALF && gw.bytes == want && gw.fds == 1 &&
-		 gw.order_ok, "the direct call: %ld, %ld bytes read, %ld "
-		 "descriptors", want, gw.bytes, gw.fds);
-	rt_check(got == want && ga.bytes == gw.bytes && ga.fds == gw.fds &&
-		 ga.order_ok, "sendmsg of 1 MiB: atom %ld (reader: %ld bytes%s, "
-		 "%ld descriptors), the call %ld (%ld bytes, %ld descriptors)",
-		 got, ga.bytes, ga.order_ok ? "" : " out of order", ga.fds,
-		 want, gw.bytes, gw.fds);
+	for (int k = 0; k < 2; k++) {
+		unsigned long nr = k ? __NR_writev : __NR_sendmsg;
+		const char *name = k ? "writev" : "sendmsg";
+
+		got = one(nr, 1, &ga);
+		want = one(nr, 0, &gw);
+		rt_check(want == 2 * HALF && gw.bytes == want &&
+			 gw.fds == !k && gw.order_ok, "the direct %s: %ld, "
+			 "%ld bytes read, %ld descriptors", name, want,
+			 gw.bytes, gw.fds);
+		rt_check(got == want && ga.bytes == gw.bytes &&
+			 ga.fds == gw.fds && ga.order_ok, "%s of 1 MiB: atom "
+			 "%ld (reader: %ld bytes%s, %ld descriptors), the call "
+			 "%ld (%ld bytes, %ld descriptors)", name, got,
+			 ga.bytes, ga.order_ok ? "" : " out of order", ga.fds,
+			 want, gw.bytes, gw.fds);
+	}
 	rt_unregister(&ahu);
 	return rt_done("sendall");
 }
