@@ -504,6 +504,24 @@ static void try_open(const struct emul_atom *a, struct emul_try *t)
 	}
 }
 
+/*
+ * recvfrom() with MSG_WAITALL on a blocking stream waits for its whole
+ * length (or the end, or an error), where MSG_DONTWAIT would take what
+ * is there: true when a peek shows that much, so that the call itself
+ * returns at once.  The peek writes into the call's buffer what the call
+ * will write there.
+ */
+static bool waitall_ready(const struct emul_atom *a)
+{
+	long r;
+
+	if (!a->args[2])
+		return true;
+	r = raw6(a->nr, a->args[0], a->args[1], a->args[2],
+		 MSG_PEEK | MSG_DONTWAIT, 0, 0);
+	return r == 0 || (r > 0 && (unsigned long)r >= a->args[2]);
+}
+
 static void try_sock(const struct emul_atom *a, enum emul_policy pol,
 		     struct emul_try *t)
 {
@@ -512,6 +530,17 @@ static void try_sock(const struct emul_atom *a, enum emul_policy pol,
 	int fi = pol == EMUL_P_RECVMSG || pol == EMUL_P_SENDMSG ? 2 : 3;
 	long r;
 
+	/* MSG_WAITALL: recvmsg's length is its iovecs', so it goes to a
+	 * worker unless a peek shows a recvfrom's whole length. */
+	if ((pol == EMUL_P_RECVFROM || pol == EMUL_P_RECVMSG) &&
+	    (a->args[fi] & MSG_WAITALL) && !(a->args[fi] & MSG_DONTWAIT) &&
+	    !fd_nonblocking(fd)) {
+		if (pol == EMUL_P_RECVFROM && waitall_ready(a))
+			t->ret = emul_raw_syscall(a);
+		else
+			t->blocked = true;
+		return;
+	}
 	b.args[fi] |= MSG_DONTWAIT;
 	r = emul_raw_syscall(&b);
 	if ((r == -EAGAIN || r == -EWOULDBLOCK) &&
@@ -521,11 +550,72 @@ static void try_sock(const struct emul_atom *a, enum emul_policy pol,
 	}
 	t->ret = r;
 	/* A stream send that went out in part would have gone on. */
-	if (pol == EMUL_P_SENDTO && r > 0 && (unsigned long)r < a->args[2] &&
+	if ((pol == EMUL_P_SENDTO || pol == EMUL_P_SENDMSG) && r > 0 &&
+	    (unsigned long)r < (pol == EMUL_P_SENDTO ?
+				a->args[2] : emul_msg_len(a->args[1])) &&
 	    !(a->args[fi] & MSG_DONTWAIT) && !fd_nonblocking(fd)) {
 		t->blocked = true;
 		t->partial = r;
 	}
+}
+
+/* The user's struct msghdr at @msg, word by word (it may be anywhere);
+ * false when it cannot be read. */
+static bool msg_get(unsigned long msg, struct msghdr *m)
+{
+	unsigned long w[sizeof(*m) / sizeof(long)];
+
+	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++)
+		if (emul_get(&w[i], (const unsigned long *)msg + i))
+			return false;
+	memcpy(m, w, sizeof(*m));
+	return true;
+}
+
+unsigned long emul_iov_len(unsigned long iov, unsigned long cnt)
+{
+	long t = iov_total((const struct iovec *)iov, cnt);
+
+	return t > 0 ? (unsigned long)t : 0;
+}
+
+unsigned long emul_msg_len(unsigned long msg)
+{
+	struct msghdr m;
+	long t;
+
+	if (!msg_get(msg, &m))
+		return 0;
+	t = iov_total(m.msg_iov, m.msg_iovlen);
+	return t > 0 ? (unsigned long)t : 0;
+}
+
+/*
+ * The rest of a stream sendmsg() that went out in part, as the blocking
+ * call goes on: its iovecs past what went, without the ancillary data,
+ * which went with the first part (SCM_RIGHTS twice would pass the
+ * descriptors twice).
+ */
+static long sendmsg_rest(const struct emul_atom *a, long partial)
+{
+	struct msghdr m;
+	struct iovec *iov;
+	unsigned long cnt;
+	long r;
+
+	if (!msg_get(a->args[1], &m))
+		return partial;
+	cnt = m.msg_iovlen;
+	iov = iov_skip(m.msg_iov, &cnt, partial);
+	if (!iov)
+		return partial;
+	m.msg_iov = iov;
+	m.msg_iovlen = cnt;
+	m.msg_control = NULL;
+	m.msg_controllen = 0;
+	r = raw6(a->nr, a->args[0], (unsigned long)&m, a->args[2], 0, 0, 0);
+	free(iov);
+	return r > 0 ? partial + r : partial;
 }
 
 static long send_rest(const struct emul_atom *a, long partial)
@@ -622,6 +712,8 @@ long emul_block_call(const struct emul_atom *a, enum emul_policy pol,
 			return emul_fifo_wait((int)partial - 1);
 		if (pol == EMUL_P_SENDTO)
 			return send_rest(a, partial);
+		if (pol == EMUL_P_SENDMSG)
+			return sendmsg_rest(a, partial);
 		if (pol >= EMUL_P_READ && pol <= EMUL_P_PWRITEV)
 			return rw_rest(a, pol, partial);
 		return partial;

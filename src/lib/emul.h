@@ -83,6 +83,11 @@ int emul_profile_set(int profile);
  * wrong), and the real call in a worker, continuing a partial transfer. */
 void emul_try_call(const struct emul_atom *a, enum emul_policy pol,
 		   struct emul_try *t);
+/* The bytes sendmsg()'s message @msg holds (its iovecs'), 0 when it
+ * cannot be read. */
+unsigned long emul_msg_len(unsigned long msg);
+/* The bytes of @cnt iovecs at @iov, 0 when they cannot be read. */
+unsigned long emul_iov_len(unsigned long iov, unsigned long cnt);
 long emul_block_call(const struct emul_atom *a, enum emul_policy pol,
 		     long partial);
 

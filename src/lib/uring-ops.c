@@ -2,11 +2,15 @@
 #include <config.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <linux/fs.h>
 #include <liburing.h>
+#include "emul-fault.h"
 #include "uring.h"
 #include "common/systab.h"
 
@@ -144,6 +148,45 @@ static inline bool bad_pos(const struct emul_atom *a, int i)
 }
 
 /*
+ * The argument that goes into the SQE's 32-bit len field (a byte count,
+ * a count of iovecs, openat2's size), or -1.  A value that does not fit
+ * would reach io_uring cut to its low half (2^32 + 5 bytes: 5, 2^32: 0,
+ * which reads as an end of file; -1: 2^32 - 1, where read() says
+ * EFAULT), so such a call is the engine's own.
+ */
+static int len_arg(int op)
+{
+	switch (op) {
+	case UOP_READ: case UOP_PREAD: case UOP_WRITE: case UOP_PWRITE:
+	case UOP_READV: case UOP_WRITEV: case UOP_PREADV: case UOP_PWRITEV:
+	case UOP_PREADV2: case UOP_PWRITEV2: case UOP_SYNC_FILE_RANGE:
+	case UOP_SENDTO: case UOP_RECVFROM: case UOP_TEE: case UOP_FADVISE:
+		return 2;
+	case UOP_OPENAT2:
+		return 3;
+	case UOP_MADVISE:
+		return 1;
+	}
+	return -1;
+}
+
+/*
+ * nanosleep() refuses a time with a negative second or a nanosecond
+ * count outside [0, 10^9) (timespec64_valid()); io_uring's timeout takes
+ * any count that is not negative, so {0, 10^9} would sleep a second.
+ * An unreadable time is io_uring's EFAULT, as it is the call's.
+ */
+static bool bad_time(const struct emul_atom *a)
+{
+	unsigned long sec, nsec;
+	const unsigned long *ts = (const unsigned long *)a->args[0];
+
+	if (emul_get(&sec, ts) || emul_get(&nsec, ts + 1))
+		return false;
+	return (long)sec < 0 || nsec >= 1000000000UL;
+}
+
+/*
  * Fill @sqe for atom @a (whose call maps to @op).  Returns 0 when the SQE
  * is ready, 1 when the answer is known without the kernel (*now: the
  * call's result), -1 when this particular call cannot go through io_uring
@@ -153,8 +196,14 @@ int uring_op_prep(struct io_uring_sqe *sqe, int op, const struct emul_atom *a,
 		  long *now)
 {
 	const unsigned long *x = a->args;
-	int fd = (int)x[0];
+	int fd = (int)x[0], la = len_arg(op);
 
+	if (la >= 0 && x[la] > UINT32_MAX)
+		return -1;
+	/* sendto() and recvfrom() take more than INT_MAX as INT_MAX,
+	 * io_uring's send and recv refuse it (EINVAL). */
+	if ((op == UOP_SENDTO || op == UOP_RECVFROM) && x[2] > INT_MAX)
+		return -1;
 	switch (op) {
 	case UOP_READ:
 		io_uring_prep_read(sqe, fd, (void *)x[1], (unsigned)x[2],
@@ -201,6 +250,10 @@ int uring_op_prep(struct io_uring_sqe *sqe, int op, const struct emul_atom *a,
 						     IORING_OP_WRITEV,
 				 sqe, fd, (const void *)x[1], (unsigned)x[2],
 				 off_arg(a, 3));
+		/* The call takes RWF_HIPRI for a hint; io_uring refuses it
+		 * (EINVAL) outside a ring set up for polling. */
+		if (x[5] & RWF_HIPRI)
+			return -1;
 		sqe->rw_flags = (int)x[5];
 		break;
 	case UOP_OPEN:
@@ -219,6 +272,10 @@ int uring_op_prep(struct io_uring_sqe *sqe, int op, const struct emul_atom *a,
 		io_uring_prep_close(sqe, fd);
 		break;
 	case UOP_STATX:
+		/* statx() takes a NULL path with AT_EMPTY_PATH for the
+		 * descriptor itself (Linux 6.11); io_uring says EFAULT. */
+		if (!x[1])
+			return -1;
 		io_uring_prep_statx(sqe, fd, (const char *)x[1], (int)x[2],
 				    (unsigned)x[3], (struct statx *)x[4]);
 		break;
@@ -324,6 +381,8 @@ int uring_op_prep(struct io_uring_sqe *sqe, int op, const struct emul_atom *a,
 	case UOP_NANOSLEEP:
 		/* A pure timeout: -ETIME when it expires (0 below).  The
 		 * remaining time is never written: nothing interrupts it. */
+		if (bad_time(a))
+			goto einval;
 		io_uring_prep_timeout(sqe, (struct __kernel_timespec *)x[0],
 				      0, 0);
 		break;
@@ -402,6 +461,20 @@ bool uring_op_filepos(int op, const struct emul_atom *a)
 	return false;
 }
 
+/* The call reads or writes at an offset it gives (not -1), which the
+ * system call refuses on a pipe, a socket or a terminal (ESPIPE) and
+ * io_uring ignores there, reading or writing all the same. */
+bool uring_op_positioned(int op, const struct emul_atom *a)
+{
+	switch (op) {
+	case UOP_PREAD: case UOP_PWRITE: case UOP_PREADV: case UOP_PWRITEV:
+		return true;
+	case UOP_PREADV2: case UOP_PWRITEV2:
+		return (int64_t)a->args[3] != -1;
+	}
+	return false;
+}
+
 /* A descriptor the call returned and whether it is O_NONBLOCK; -1 when
  * it returns none. */
 int uring_op_newfd(int op, const struct emul_atom *a, long ret, bool *nb)
@@ -432,8 +505,20 @@ int uring_op_newfd(int op, const struct emul_atom *a, long ret, bool *nb)
  * size it asked for (0: none such). */
 unsigned long uring_op_whole(int op, const struct emul_atom *a)
 {
-	return op == UOP_WRITE || op == UOP_PWRITE || op == UOP_SENDTO ?
-	       a->args[2] : 0;
+	switch (op) {
+	case UOP_WRITE: case UOP_PWRITE:
+		return a->args[2];
+	case UOP_WRITEV: case UOP_PWRITEV:
+		/* As write: a blocking socket or pipe takes all. */
+		return emul_iov_len(a->args[1], a->args[2]);
+	case UOP_SENDTO:
+		return a->args[3] & MSG_DONTWAIT ? 0 : a->args[2];
+	case UOP_SENDMSG:
+		/* io_uring's sendmsg returns what one try sent. */
+		return a->args[2] & MSG_DONTWAIT ? 0 :
+		       emul_msg_len(a->args[1]);
+	}
+	return 0;
 }
 
 /* What the call would have returned, from the CQE's result.  io_uring

@@ -76,6 +76,7 @@ struct ur_fdk {
 	bool	nonblock;
 	bool	mine;		/* this chain opened it */
 	bool	seekable;	/* has a file position */
+	bool	seek_known;	/* seekable is known (lseek asked) */
 };
 
 /* A syslet that went async. */
@@ -627,7 +628,7 @@ static struct ur_sl *park(struct ur_ctx *c, struct ur_sl **slp,
  * write at the same place.  The chain's knowledge saves the fcntl and
  * lseek where it can.
  */
-static bool fd_ring_ok(struct ur_fdk *k, int fd, bool filepos)
+static bool fd_ring_ok(struct ur_fdk *k, int fd, bool filepos, bool pos)
 {
 	long fl;
 
@@ -641,10 +642,18 @@ static bool fd_ring_ok(struct ur_fdk *k, int fd, bool filepos)
 		k->fd = fd;
 		k->nonblock = (fl & O_NONBLOCK) != 0;
 		k->mine = false;
-		k->seekable = emul_syscall6(__NR_lseek, (unsigned long)fd, 0,
-					    SEEK_CUR, 0, 0, 0) != -ESPIPE;
+		k->seek_known = false;
 	}
 	if (k->nonblock)
+		return false;
+	if (!k->seek_known && (pos || (filepos && !k->mine))) {
+		k->seekable = emul_syscall6(__NR_lseek, (unsigned long)fd, 0,
+					    SEEK_CUR, 0, 0, 0) != -ESPIPE;
+		k->seek_known = true;
+	}
+	/* At an offset of its own: ESPIPE from the call where io_uring
+	 * would read a pipe all the same. */
+	if (pos && !k->seekable)
 		return false;
 	return !filepos || k->mine || !k->seekable;
 }
@@ -738,6 +747,9 @@ static void fd_learn(struct ur_fdk *k, int op, const struct emul_atom *a,
 		k->fd = fd;
 		k->nonblock = nb;
 		k->mine = true;
+		/* An open may give a FIFO or a terminal: asked when it
+		 * matters. */
+		k->seek_known = false;
 	} else if (k->fd == (int)a->args[0] && (long)a->nr == ur_close_nr) {
 		k->fd = -1;
 	}
@@ -1024,7 +1036,8 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 		}
 		op = ah->ops[a.nr];
 		if (op && uring_op_nbfd(op) &&
-		    !fd_ring_ok(k, (int)a.args[0], uring_op_filepos(op, &a)))
+		    !fd_ring_ok(k, (int)a.args[0], uring_op_filepos(op, &a),
+				uring_op_positioned(op, &a)))
 			op = 0;
 		if (op && !(c->inline_ && pol == EMUL_P_INLINE)) {
 			struct io_uring_sqe *sqe = get_sqe(ah);
@@ -1742,7 +1755,7 @@ static struct syslet_uatom *exec_one(struct ur_ctx *c,
 {
 	struct syslet_uatom *last = NULL;
 	struct ur_sl *sl = NULL;
-	struct ur_fdk k = { -1, false, false, false };
+	struct ur_fdk k = { -1, false, false, false, false };
 	unsigned long lflags = 0;
 
 	*err = 0;

@@ -19,6 +19,8 @@ int uring_op_open(int op, const struct emul_atom *a, unsigned long *flags);
 /* read or readv, at the file position. */
 bool uring_op_reads(int op);
 bool uring_op_filepos(int op, const struct emul_atom *a);
+/* pread64 and the like, at an offset of their own. */
+bool uring_op_positioned(int op, const struct emul_atom *a);
 unsigned long uring_op_whole(int op, const struct emul_atom *a);
 int uring_op_newfd(int op, const struct emul_atom *a, long ret, bool *nb);
 const char *uring_op_name(int op);

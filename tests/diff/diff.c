@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -134,6 +135,19 @@ static void arena_init(struct diff_arena *ar)
 		die("pipe");
 	ar->fd.epipe_wr = p[1];
 	close(p[0]);
+	if (pipe(p))
+		die("pipe");
+	ar->fd.blk_rd = p[0], ar->fd.blk_wr = p[1];
+}
+
+/* Bytes in the blocking pipe; read without waiting through FIONREAD. */
+static int blk_count(const struct diff_arena *ar)
+{
+	int n = 0;
+
+	if (ioctl(ar->fd.blk_rd, FIONREAD, &n))
+		die("FIONREAD");
+	return n;
 }
 
 static size_t drain(int fd, unsigned char *buf)
@@ -162,6 +176,18 @@ static void load(const struct diff_arena *ar, const struct diff_graph *g)
 	drain(ar->fd.in_rd, NULL);
 	drain(ar->fd.out_rd, NULL);
 	drain(ar->fd.empty_rd, NULL);
+	for (int n = blk_count(ar); n > 0;) {
+		unsigned char junk[4096];
+		ssize_t r = read(ar->fd.blk_rd, junk,
+				 (size_t)n < sizeof(junk) ? (size_t)n
+							  : sizeof(junk));
+
+		if (r <= 0)
+			die("read of the blocking pipe");
+		n -= (int)r;
+	}
+	if (write(ar->fd.blk_wr, "blocking", DIFF_BLK_FILL) != DIFF_BLK_FILL)
+		die("write to the blocking pipe");
 	if (g->in_fill &&
 	    write(ar->fd.in_wr, g->in_data, g->in_fill) != (ssize_t)g->in_fill)
 		die("write to the input pipe");
@@ -173,6 +199,7 @@ static void capture(const struct diff_arena *ar, struct diff_outcome *o)
 	o->in_len = drain(ar->fd.in_rd, o->in_left);
 	o->out_len = drain(ar->fd.out_rd, o->out);
 	o->empty_len = drain(ar->fd.empty_rd, o->empty);
+	o->blk_len = blk_count(ar);
 }
 
 static void outcome_alloc(const struct diff_arena *ar, struct diff_outcome *o)
@@ -347,11 +374,12 @@ static void report(const struct opts *op, const char *backend,
 		shown++;
 	}
 	if (ref->in_len != got->in_len || ref->out_len != got->out_len ||
-	    ref->empty_len != got->empty_len)
-		fprintf(stderr, "  pipes (input left, output, other): "
-			"reference %zu %zu %zu, %s %zu %zu %zu\n", ref->in_len,
-			ref->out_len, ref->empty_len, backend, got->in_len,
-			got->out_len, got->empty_len);
+	    ref->empty_len != got->empty_len || ref->blk_len != got->blk_len)
+		fprintf(stderr, "  pipes (input left, output, other, "
+			"blocking): reference %zu %zu %zu %d, %s %zu %zu %zu "
+			"%d\n", ref->in_len, ref->out_len, ref->empty_len,
+			ref->blk_len, backend, got->in_len, got->out_len,
+			got->empty_len, got->blk_len);
 	if (op->verbose) {
 		fputs("  the graph as generated:\n", stderr);
 		gen_dump(ar, g, g->image, stderr);
@@ -377,6 +405,8 @@ static const char *compare(const struct diff_outcome *a,
 	if (a->empty_len != b->empty_len ||
 	    memcmp(a->empty, b->empty, a->empty_len))
 		return "the third pipe";
+	if (a->blk_len != b->blk_len)
+		return "the blocking pipe";
 	return NULL;
 }
 

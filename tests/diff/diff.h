@@ -38,14 +38,21 @@ enum {
 #define DIFF_MAX_ATOMS	32	/* atoms of one graph, at most */
 
 /* The pipes atoms may read and write; every end is non-blocking, so no
- * call of a graph ever blocks and the outcome does not depend on timing. */
+ * call of a graph ever blocks and the outcome does not depend on timing.
+ * Only pread64 and pwrite64 get the one blocking pipe (blk): a pipe has
+ * no file position, so they answer ESPIPE (or EINVAL) at once, and an
+ * engine that took their offset for the file position would move its
+ * bytes, or wait, where io_uring waits for a blocking descriptor. */
 struct diff_fds {
 	int	in_rd, in_wr;		/* refilled before each run */
 	int	out_rd, out_wr;		/* captured after each run */
 	int	empty_rd, empty_wr;	/* starts empty: -EAGAIN, captured */
 	int	eof_rd;			/* writer closed: read gives 0 */
 	int	epipe_wr;		/* reader closed: -EPIPE */
+	int	blk_rd, blk_wr;		/* blocking; DIFF_BLK_FILL bytes */
 };
+
+#define DIFF_BLK_FILL	8		/* bytes in blk at each start */
 
 struct diff_arena {
 	unsigned char	*base;		/* what atoms point into */
@@ -80,6 +87,7 @@ struct diff_outcome {
 	unsigned long	ring1[DIFF_RING], ring2[DIFF_RING];
 	unsigned char	*mem;		/* the arena at the end */
 	size_t		in_len, out_len, empty_len;
+	int		blk_len;	/* bytes in blk at the end */
 	unsigned char	*in_left, *out, *empty;	/* DIFF_PIPE_MAX each */
 	unsigned long	atoms;		/* reference only: atoms run */
 	int		end;		/* reference only: enum ref_end */

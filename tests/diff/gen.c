@@ -14,7 +14,9 @@
  * at, and the start.  What is random: every flag (two stop flags, SKIP,
  * ASYNC, SYNC, NO_COMPLETE, unknown bits), next pointers (on, back through
  * fuel gates, to garbage), the calls (getppid, umem_add with increments
- * chosen to land on -4, -11, -512, -EFAULT..., the test's pipes, numbers
+ * chosen to land on -4, -11, -512, -EFAULT..., the test's pipes, read
+ * and written at the file position and at an offset (pread64, pwrite64:
+ * a pipe has no file position), numbers
  * past the table and in its holes, denied calls), argument and result
  * pointers (unmapped, read-only, page-straddling, misaligned, into other
  * atoms), and where the atoms sit (misaligned, the last one cut by an
@@ -285,15 +287,19 @@ static unsigned long some_fd(struct gen *G, bool for_read)
 
 enum kind {
 	K_GETPPID, K_GETPID, K_UMEM, K_READ, K_WRITE, K_CLOSE, K_PAST,
-	K_HOLE, K_DENIED,
+	K_HOLE, K_DENIED, K_PREAD, K_PWRITE,
 };
 
 static enum kind some_kind(struct gen *G)
 {
 	unsigned long r = below(G, 100);
 
-	if (r < 25)
+	if (r < 21)
 		return K_GETPPID;
+	if (r < 23)
+		return K_PREAD;
+	if (r < 25)
+		return K_PWRITE;
 	if (r < 30)
 		return K_GETPID;
 	if (r < 65)
@@ -499,6 +505,29 @@ static void gen_atom(struct gen *G, unsigned int i, unsigned int cut_args)
 		for (unsigned int j = 3; j < 6; j++)
 			src[j] = arg_source(G, some_value(G));
 		break;
+	case K_PREAD:
+	case K_PWRITE: {
+		/* pread64 and pwrite64 of the test's pipes, which have no
+		 * file position: ESPIPE, unless the offset is negative
+		 * (EINVAL) or the descriptor bad, and the pipe untouched.
+		 * i386 splits the offset into two words, low first. */
+		static const unsigned long offs[] = {
+			0, 1, 4096, -1UL, -4096UL, 0x7fffffffUL,
+		};
+
+		nr = k == K_PREAD ? SYS_pread64 : SYS_pwrite64;
+		n = chance(G, 90) ? (W == 8 ? 4 : 5) : (unsigned int)below(G, 7);
+		src[0] = pcell(G, !chance(G, 50) ? some_fd(G, k == K_PREAD) :
+				  k == K_PREAD ? (unsigned long)ar->fd.blk_rd :
+						 (unsigned long)ar->fd.blk_wr);
+		src[1] = pcell(G, buffer(G, k == K_PREAD));
+		src[2] = pcell(G, length(G));
+		src[3] = pcell(G, offs[below(G, sizeof(offs) /
+						sizeof(offs[0]))]);
+		src[4] = pcell(G, chance(G, 80) ? 0 : some_value(G));
+		src[5] = arg_source(G, some_value(G));
+		break;
+	}
 	case K_CLOSE: {
 		static const unsigned long bad[] = {
 			-1UL, 4096, 99999, 0x7fffffffUL,
