@@ -26,41 +26,18 @@
  * what they held when the call refused.
  */
 
-static struct syslet_uatom *ring[8];
-static unsigned long ridx;
+static struct rt_ring8 ring;
 static char path[64], fifo[64];
 
 /* Run the chain at @a to its end; its last atom. */
 static struct syslet_uatom *run(struct syslet_uatom *a)
 {
-	struct syslet_uatom *done;
-
-	errno = 0;
-	done = sys_async_exec(a);
-	if (!done) {
-		if (errno)
-			rt_die("async_exec: %s", strerror(errno));
-		rt_wait_slot(&ring[ridx], 1);
-		done = ring[ridx];
-		ring[ridx] = NULL;
-		ridx = (ridx + 1) % 8;
-	}
-	return done;
+	return rt_run(&ring, a);
 }
 
 static long run1(unsigned long nr, unsigned long *args, int nargs)
 {
-	struct syslet_uatom a;
-	long ret = -12345;
-
-	memset(&a, 0, sizeof(a));
-	a.nr = nr;
-	a.ret_ptr = &ret;
-	for (int i = 0; i < nargs; i++)
-		a.arg_ptr[i] = &args[i];
-	if (run(&a) != &a)
-		rt_die("the atom did not end its own chain");
-	return ret;
+	return rt_run1(&ring, nr, args, nargs);
 }
 
 static long direct(unsigned long nr, const unsigned long *x)
@@ -179,7 +156,7 @@ int main(void)
 	snprintf(fifo, sizeof(fifo), "/tmp/asdirect-fifo.%d", (int)getpid());
 	if (mkfifo(fifo, 0600))
 		rt_die("mkfifo: %s", strerror(errno));
-	rt_register(&ahu, ring, 8, -1UL);
+	rt_register(&ahu, ring.slot, 8, -1UL);
 
 	for (int kind = 0; kind < 2; kind++) {
 		unsigned long b = (unsigned long)buf, io = (unsigned long)&iov;

@@ -176,6 +176,50 @@ static inline void rt_wait_slot(struct syslet_uatom *const *slot,
 		nanosleep(&ms, NULL);
 }
 
+/* A ring of 8 slots that tests take completions from in order. */
+struct rt_ring8 {
+	struct syslet_uatom	*slot[8];
+	unsigned long		next;
+};
+
+/* The chain at @a run to its end, inline or through @r: its last atom. */
+static inline struct syslet_uatom *rt_run(struct rt_ring8 *r,
+					  struct syslet_uatom *a)
+{
+	struct syslet_uatom *done;
+
+	errno = 0;
+	done = sys_async_exec(a);
+	if (!done) {
+		if (errno)
+			rt_die("async_exec: %s", strerror(errno));
+		rt_wait_slot(&r->slot[r->next], 1);
+		done = r->slot[r->next];
+		r->slot[r->next] = NULL;
+		r->next = (r->next + 1) % 8;
+	}
+	return done;
+}
+
+/* One atom of call @nr with the @n arguments at @x, run to its end
+ * through @r: its result. */
+static inline long rt_run1(struct rt_ring8 *r, unsigned long nr,
+			   unsigned long *x, int n)
+{
+	struct syslet_uatom a, *done;
+	long ret = -12345;
+
+	memset(&a, 0, sizeof(a));
+	a.nr = nr;
+	a.ret_ptr = &ret;
+	for (int i = 0; i < n; i++)
+		a.arg_ptr[i] = &x[i];
+	done = rt_run(r, &a);
+	if (done != &a)
+		rt_die("the atom's chain ended at %p, not the atom", (void *)done);
+	return ret;
+}
+
 /* A child process that exits with @code 100 ms from now: a wait4() of
  * it waits. */
 static inline pid_t rt_child_exits_later(int code)

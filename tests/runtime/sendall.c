@@ -20,8 +20,7 @@
 
 #define HALF	(512 * 1024)
 
-static struct syslet_uatom *ring[8];
-static unsigned long ridx;
+static struct rt_ring8 ring;
 static int sv[2];
 static unsigned char data[2 * HALF];
 static int passed_fd;	/* /dev/null, passed in SCM_RIGHTS */
@@ -79,28 +78,7 @@ static void *reader(void *arg)
 
 static long run1(unsigned long nr, unsigned long *x)
 {
-	struct syslet_uatom a, *done;
-	long ret = -12345;
-
-	memset(&a, 0, sizeof(a));
-	a.nr = nr;
-	a.ret_ptr = &ret;
-	for (int i = 0; i < 3; i++)
-		a.arg_ptr[i] = &x[i];
-	errno = 0;
-	done = sys_async_exec(&a);
-	if (!done) {
-		if (errno)
-			rt_die("async_exec: %s", strerror(errno));
-		rt_wait_slot(&ring[ridx], 1);
-		if (ring[ridx] != &a)
-			rt_die("completion %p", (void *)ring[ridx]);
-		ring[ridx] = NULL;
-		ridx = (ridx + 1) % 8;
-	} else if (done != &a) {
-		rt_die("async_exec returned %p", (void *)done);
-	}
-	return ret;
+	return rt_run1(&ring, nr, x, 3);
 }
 
 /* The whole message by sendmsg (@nr; else writev of its iovecs), by
@@ -164,7 +142,7 @@ int main(void)
 	passed_fd = open("/dev/null", O_RDONLY);
 	if (passed_fd < 0)
 		rt_die("/dev/null: %s", strerror(errno));
-	rt_register(&ahu, ring, 8, -1UL);
+	rt_register(&ahu, ring.slot, 8, -1UL);
 	for (int k = 0; k < 2; k++) {
 		unsigned long nr = k ? __NR_writev : __NR_sendmsg;
 		const char *name = k ? "writev" : "sendmsg";

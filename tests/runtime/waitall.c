@@ -14,8 +14,7 @@
  * would give 5 at once.
  */
 
-static struct syslet_uatom *ring[8];
-static unsigned long ridx;
+static struct rt_ring8 ring;
 static int sv[2];
 static int end_it;	/* the late thread shuts down instead of writing */
 
@@ -34,28 +33,7 @@ static void *late(void *arg)
 
 static long run1(unsigned long nr, unsigned long *x, int n)
 {
-	struct syslet_uatom a, *done;
-	long ret = -12345;
-
-	memset(&a, 0, sizeof(a));
-	a.nr = nr;
-	a.ret_ptr = &ret;
-	for (int i = 0; i < n; i++)
-		a.arg_ptr[i] = &x[i];
-	errno = 0;
-	done = sys_async_exec(&a);
-	if (!done) {
-		if (errno)
-			rt_die("async_exec: %s", strerror(errno));
-		rt_wait_slot(&ring[ridx], 1);
-		if (ring[ridx] != &a)
-			rt_die("completion %p", (void *)ring[ridx]);
-		ring[ridx] = NULL;
-		ridx = (ridx + 1) % 8;
-	} else if (done != &a) {
-		rt_die("async_exec returned %p", (void *)done);
-	}
-	return ret;
+	return rt_run1(&ring, nr, x, n);
 }
 
 /* One call of @nr (recvfrom or recvmsg) for @len bytes with @flags, by
@@ -123,7 +101,7 @@ int main(void)
 
 	alarm(60);
 	rt_init();
-	rt_register(&ahu, ring, 8, -1UL);
+	rt_register(&ahu, ring.slot, 8, -1UL);
 	check("recvfrom of 10, 5 there, 5 later", __NR_recvfrom, 10, 0);
 	check("recvfrom of 5, 5 there", __NR_recvfrom, 5, 0);
 	check("recvfrom of 10, 5 there, then the end", __NR_recvfrom, 10, 1);

@@ -16,34 +16,12 @@
  * the same call made directly, here, on the same kind of object.
  */
 
-static struct syslet_uatom *ring[8];
+static struct rt_ring8 ring;
 
 /* One atom, run to its end (inline, or through the ring); its result. */
 static long run1(unsigned long nr, unsigned long *args, int nargs)
 {
-	static unsigned long idx;
-	struct syslet_uatom a, *done;
-	long ret = -12345;
-
-	memset(&a, 0, sizeof(a));
-	a.nr = nr;
-	a.ret_ptr = &ret;
-	for (int i = 0; i < nargs; i++)
-		a.arg_ptr[i] = &args[i];
-	errno = 0;
-	done = sys_async_exec(&a);
-	if (!done) {
-		if (errno)
-			rt_die("async_exec: %s", strerror(errno));
-		rt_wait_slot(&ring[idx], 1);
-		if (ring[idx] != &a)
-			rt_die("completion %p, not the atom", (void *)ring[idx]);
-		ring[idx] = NULL;
-		idx = (idx + 1) % 8;
-	} else if (done != &a) {
-		rt_die("async_exec returned %p", (void *)done);
-	}
-	return ret;
+	return rt_run1(&ring, nr, args, nargs);
 }
 
 static long direct(long r)
@@ -125,7 +103,7 @@ int main(void)
 
 	alarm(60);
 	rt_init();
-	rt_register(&ahu, ring, 8, -1UL);
+	rt_register(&ahu, ring.slot, 8, -1UL);
 
 	reads("of 64 bytes", 64);
 #if ULONG_MAX > 0xffffffffUL
