@@ -71,6 +71,9 @@ tests_runtime_sendall_LDADD = $(runtime_ldadd)
 check_PROGRAMS += tests/runtime/api
 TESTS += tests/runtime/api
 tests_runtime_api_LDADD = $(runtime_ldadd)
+check_PROGRAMS += tests/runtime/printnovm
+TESTS += tests/runtime/printnovm
+tests_runtime_printnovm_LDADD = $(runtime_ldadd)
 # The uring backend's own promises (skips where io_uring cannot be set up).
 check_PROGRAMS += tests/runtime/uring tests/runtime/noring \
 	tests/runtime/uring-probe tests/runtime/uring-idle \

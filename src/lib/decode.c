@@ -39,15 +39,33 @@ static const struct flag open_flags[] = {
 };
 
 /* Reads through the kernel so that a bad address is an error, not a
- * crash of the tracer. */
+ * crash of the tracer.  Where process_vm_readv() is missing (a kernel
+ * built without CONFIG_CROSS_MEMORY_ATTACH, as tinyconfig's) or refused
+ * (a sandbox's seccomp policy, such as systemd's @debug set), a write of
+ * the memory into a pipe reads it through the kernel all the same, up
+ * to the first byte it cannot read. */
 static ssize_t safe_read(void *dst, unsigned long addr, size_t len)
 {
 	struct iovec local = { dst, len };
 	struct iovec remote = { (void *)addr, len };
+	ssize_t n, got = -1;
+	int p[2], e;
 
 	if (!addr)
 		return -1;
-	return process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+	n = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+	if (n >= 0 || (errno != ENOSYS && errno != EPERM))
+		return n;
+	if (pipe2(p, O_CLOEXEC | O_NONBLOCK))
+		return -1;
+	n = write(p[1], (const void *)addr, len);
+	e = errno;
+	if (n >= 0)
+		got = n ? read(p[0], dst, (size_t)n) : 0;
+	close(p[0]);
+	close(p[1]);
+	errno = e;
+	return got;
 }
 
 /* Print s (at most max bytes of it) as a C string literal, "..." after
