@@ -5,8 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
 #include <sys/klog.h>
 #include <sys/mount.h>
+#include <sys/socket.h>
 #include <sys/reboot.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -146,6 +149,26 @@ static void kinit_kunit(void)
 	fflush(stdout);
 }
 
+/* Bring up lo, as a system's init does (the guest has no ip(8)): the
+ * programs talk TCP on loopback (the server example; the stream tests'
+ * socket pairs where the kernel has no Unix sockets). */
+static void kinit_lo_up(void)
+{
+	struct ifreq ifr;
+	int s = socket(AF_INET, SOCK_DGRAM, 0);
+
+	if (s < 0)
+		return;	/* no TCP/IP in this kernel */
+	memset(&ifr, 0, sizeof(ifr));
+	strcpy(ifr.ifr_name, "lo");
+	if (ioctl(s, SIOCGIFFLAGS, &ifr) == 0) {
+		ifr.ifr_flags |= IFF_UP | IFF_RUNNING;
+		if (ioctl(s, SIOCSIFFLAGS, &ifr))
+			perror("init: lo up");
+	}
+	close(s);
+}
+
 int main(void)
 {
 	char line[512];
@@ -159,6 +182,7 @@ int main(void)
 	mount("sysfs", "/sys", "sysfs", 0, NULL);
 	mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
 	mount("tmpfs", "/tmp", "tmpfs", 0, NULL);
+	kinit_lo_up();
 	setenv("PATH", "/bin", 1);
 	setenv("TMPDIR", "/tmp", 1);
 	/* The conformance programs must test the kernel, never fall back. */

@@ -3,14 +3,12 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <net/if.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -264,24 +262,6 @@ static void kx_countdown(void)
 	       "countdown.slo --each 1 2: three ticks, two liftoffs");
 }
 
-/* Bring up lo: the guest has no ip(8). */
-static int kx_lo_up(void)
-{
-	struct ifreq ifr;
-	int s = socket(AF_INET, SOCK_DGRAM, 0);
-
-	if (s < 0)
-		return -1;
-	memset(&ifr, 0, sizeof(ifr));
-	strcpy(ifr.ifr_name, "lo");
-	if (ioctl(s, SIOCGIFFLAGS, &ifr) == 0) {
-		ifr.ifr_flags |= IFF_UP | IFF_RUNNING;
-		ioctl(s, SIOCSIFFLAGS, &ifr);
-	}
-	close(s);
-	return 0;
-}
-
 static int kx_connect_once(void)
 {
 	struct sockaddr_in sin = { .sin_family = AF_INET,
@@ -311,8 +291,7 @@ static void kx_server(void)
 		kx_skip("server.slo", "no TCP/IP in the guest kernel");
 		return;
 	}
-	close(fd);
-	kx_lo_up();
+	close(fd);	/* lo is up: init.c */
 	fflush(stdout);
 	pid = fork();
 	if (pid == 0) {

@@ -50,8 +50,8 @@ static long direct(unsigned long nr, const unsigned long *x)
 /* A pipe or a socket pair whose read end holds "hello". */
 static void stream5(int kind, int s[2])
 {
-	if (kind ? socketpair(AF_UNIX, SOCK_STREAM, 0, s) : pipe(s))
-		rt_die("pipe: %s", strerror(errno));
+	if (kind ? rt_stream_pair(s) : pipe(s))
+		rt_die("%s: %s", kind ? "socketpair" : "pipe", strerror(errno));
 	if (write(s[1], "hello", 5) != 5)
 		rt_die("write: %s", strerror(errno));
 }

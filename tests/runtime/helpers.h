@@ -73,6 +73,51 @@ static inline int rt_done(const char *name)
 	return RT_PASS;
 }
 
+/*
+ * A connected pair of blocking stream sockets: a Unix socket pair, or,
+ * in a kernel built without Unix sockets (the guests' tinyconfig), a TCP
+ * connection on loopback, which the stream tests compare alike (each
+ * check is the atom against the same call made directly).  Returns 0,
+ * or -1 with errno.
+ */
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+static inline int rt_stream_pair(int sv[2])
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	socklen_t alen = sizeof(a);
+	int l, e;
+
+	if (!socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
+		return 0;
+	if (errno != EAFNOSUPPORT)
+		return -1;
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	l = socket(AF_INET, SOCK_STREAM, 0);
+	if (l < 0)
+		return -1;
+	sv[0] = sv[1] = -1;
+	if (bind(l, (struct sockaddr *)&a, sizeof(a)) || listen(l, 1) ||
+	    getsockname(l, (struct sockaddr *)&a, &alen))
+		goto fail;
+	sv[0] = socket(AF_INET, SOCK_STREAM, 0);
+	if (sv[0] < 0 || connect(sv[0], (struct sockaddr *)&a, sizeof(a)))
+		goto fail;
+	sv[1] = accept(l, NULL, NULL);
+	if (sv[1] < 0)
+		goto fail;
+	close(l);
+	return 0;
+fail:
+	e = errno;
+	close(l);
+	if (sv[0] >= 0)
+		close(sv[0]);
+	errno = e;
+	return -1;
+}
+
 /* Fill an atom by hand: up to six argument pointers, NULL-terminated. */
 static inline void rt_atom(struct syslet_uatom *a, unsigned long nr,
 			   long *ret, unsigned long flags,

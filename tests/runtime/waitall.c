@@ -52,7 +52,7 @@ static long one(int atom, unsigned long nr, unsigned long len,
 	memset(&mh, 0, sizeof(mh));
 	mh.msg_iov = &iov;
 	mh.msg_iovlen = 1;
-	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) ||
+	if (rt_stream_pair(sv) ||
 	    write(sv[1], "hello", 5) != 5)
 		rt_die("socketpair: %s", strerror(errno));
 	if (pthread_create(&t, NULL, late, NULL))

@@ -75,7 +75,7 @@ static void reads(const char *what, unsigned long count)
 		 want);
 
 	for (int k = 0; k < 2; k++) {
-		if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) ||
+		if (rt_stream_pair(sv) ||
 		    write(sv[1], "hello", 5) != 5)
 			rt_die("socketpair: %s", strerror(errno));
 		args[0] = (unsigned long)sv[0];
