@@ -440,7 +440,7 @@ static void *ur_worker(void *arg)
 			ah->wq_tail = NULL;
 		pthread_mutex_unlock(&ah->wlock);
 		sl->ret = emul_block_call(&sl->a, (enum emul_policy)sl->pol,
-					  sl->partial);
+					  sl->partial, true);
 		sl->next = __atomic_load_n(&ah->wdone, __ATOMIC_RELAXED);
 		while (!__atomic_compare_exchange_n(&ah->wdone, &sl->next, sl,
 						    true, __ATOMIC_RELEASE,
@@ -530,7 +530,7 @@ static long block_here(struct ur_ctx *c, const struct emul_atom *a,
 	 * this call may well wait for one of them. */
 	pthread_mutex_unlock(&c->ah->lock);
 	emul_sigmask(SIG_SETMASK, &c->user_mask, &blocked);
-	ret = emul_block_call(a, pol, partial);
+	ret = emul_block_call(a, pol, partial, false);
 	emul_sigmask(SIG_SETMASK, &blocked, NULL);
 	pthread_mutex_lock(&c->ah->lock);
 	/* The program ran meanwhile and may have replaced the handler. */
@@ -1024,7 +1024,7 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 			if (worker_queue(ah, sl, false))
 				return UR_PARKED;
 			/* No thread at all: the driver makes it. */
-			ret = emul_block_call(&a, pol, 0);
+			ret = emul_block_call(&a, pol, 0, true);
 			goto ran;
 		}
 		if (c->inline_ && pol != EMUL_P_INLINE &&
@@ -1124,7 +1124,7 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 			if (worker_queue(ah, sl, false))
 				return UR_PARKED;
 			/* No thread at all: the driver blocks instead. */
-			ret = emul_block_call(&a, pol, t.partial);
+			ret = emul_block_call(&a, pol, t.partial, true);
 			goto ran;
 		}
 ran:
@@ -1256,7 +1256,7 @@ static bool redo_call(struct ur_ctx *c, struct ur_sl *sl, long redo,
 	sl->op = 0;
 	if (worker_queue(c->ah, sl, false))
 		return true;
-	*ret = emul_block_call(&sl->a, (enum emul_policy)sl->pol, redo);
+	*ret = emul_block_call(&sl->a, (enum emul_policy)sl->pol, redo, true);
 	return false;
 }
 
