@@ -97,6 +97,10 @@ struct ur_sl {
 	/* An rt_sigprocmask atom ran: mask is the chain's own from then
 	 * on (chain_mask()). */
 	bool			own_mask;
+	/* a is u as async_exec() read it, SYSLET_ASYNC, before it returned
+	 * NULL (2007's copy_uatom() ran before the hand-off): the driver
+	 * runs that copy, not what u holds by then. */
+	bool			fetched;
 	struct ur_fdk		k;
 	sigset_t		mask;
 };
@@ -365,6 +369,7 @@ static struct ur_sl *sl_get(struct ur_head *ah)
 	}
 	sl->probing = false;
 	sl->own_mask = false;
+	sl->fetched = false;
 	return sl;
 }
 
@@ -609,6 +614,7 @@ static struct ur_sl *park(struct ur_ctx *c, struct ur_sl **slp,
 	}
 	sl->u = u;
 	sl->a = *a;
+	sl->fetched = false;
 	sl->last_flags = a->flags;
 	return sl;
 }
@@ -878,7 +884,11 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 		long ret;
 		int op, marks;
 
-		if (interp_fetch(&a, u)) {
+		if (*slp && (*slp)->fetched) {
+			/* The ASYNC atom async_exec() parked, as it read it. */
+			a = (*slp)->a;
+			(*slp)->fetched = false;
+		} else if (interp_fetch(&a, u)) {
 			struct emul_atom z;
 
 			memset(&z, 0, sizeof(z));
@@ -935,9 +945,11 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 			 * full path below takes the atom. */
 		}
 		if (c->inline_ && (a.flags & SYSLET_ASYNC) && room(c)) {
-			/* Not run here: the driver takes it from the top. */
+			/* Not run here: the driver takes it from the top,
+			 * as read now. */
 			struct ur_sl *sl = park(c, slp, u, &a, k);
 
+			sl->fetched = true;
 			ready_add(ah, sl);
 			return UR_PARKED;
 		}
