@@ -87,6 +87,30 @@ static const struct named_policy special[] = {
 	{ "prctl", EMUL_P_ARGS }, { "close_range", EMUL_P_ARGS },
 };
 
+/*
+ * Calls that install a signal mask for as long as they wait, all through
+ * the kernel's set_current_blocked(), and where that mask is: a pointer
+ * to it and its size in the next argument, a pointer to such a pair, or
+ * (i386's old sigsuspend) the mask itself.  The kernel port keeps every
+ * signal blocked in a worker whatever such a mask says (kernel-patch,
+ * 0026): tmpmask_call() does the same on the engines' workers.
+ */
+enum tmpmask_kind { TM_PTR, TM_PAIR, TM_VAL };
+
+static const struct {
+	const char		*name;
+	unsigned char		arg;
+	enum tmpmask_kind	kind;
+} tmpmask_calls[EMUL_TMPMASK_CALLS] = {
+	{ "ppoll", 3, TM_PTR }, { "ppoll_time64", 3, TM_PTR },
+	{ "pselect6", 5, TM_PAIR }, { "pselect6_time64", 5, TM_PAIR },
+	{ "epoll_pwait", 4, TM_PTR }, { "epoll_pwait2", 4, TM_PTR },
+	{ "io_pgetevents", 5, TM_PAIR }, { "io_pgetevents_time64", 5, TM_PAIR },
+	{ "rt_sigsuspend", 0, TM_PTR },
+	/* sigsuspend(unused, unused, mask): x86's OLD_SIGSUSPEND3. */
+	{ "sigsuspend", 2, TM_VAL },
+};
+
 /* Calls that can raise a signal in the calling thread itself. */
 static const char *const self_signal_names[] = {
 	"kill", "tkill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo",
@@ -147,6 +171,13 @@ int emul_profile_set(int profile)
 		  EMUL_P_INLINE);
 	for (size_t i = 0; i < sizeof(special) / sizeof(special[0]); i++)
 		set_names(np, &special[i].name, 1, special[i].pol);
+	for (size_t i = 0; i < EMUL_TMPMASK_CALLS; i++) {
+		int nr = systab_lookup(profile, tmpmask_calls[i].name);
+
+		np->tmpmask_nr[i] = nr;
+		if (nr >= 0 && (unsigned long)nr < np->nr_syscalls)
+			np->policy[nr] = EMUL_P_TMPMASK;
+	}
 	for (size_t i = 0; (name = systab_denied_nth(i)); i++)
 		set_names(np, &name, 1, EMUL_P_DENY);
 	for (int call = 0; call < SYSLET_NR_CALLS; call++) {
@@ -704,9 +735,68 @@ void emul_try_call(const struct emul_atom *a, enum emul_policy pol,
 	}
 }
 
-long emul_block_call(const struct emul_atom *a, enum emul_policy pol,
-		     long partial)
+/* The kernel's sigset (8 bytes) at @p can be read. */
+static bool sigset_readable(unsigned long p)
 {
+	unsigned long w;
+
+	for (size_t i = 0; i < 8 / sizeof(long); i++)
+		if (emul_get(&w, (const unsigned long *)p + i))
+			return false;
+	return true;
+}
+
+/*
+ * A call of tmpmask_calls on a worker, with a mask that lets nothing in
+ * where the atom's would have been installed.  Where the call would fail
+ * on the mask (a pointer that cannot be read: EFAULT; a size other than
+ * 8: EINVAL) it is given the atom's own arguments, so that it answers
+ * that, and whatever it checks first (a timeout that cannot be read)
+ * still comes first.  rt_sigsuspend() then waits for ever, as on the
+ * kernel (a worker's sigsuspend does not return).
+ */
+static long tmpmask_call(const struct emul_atom *a)
+{
+	static const uint64_t none = ~0ULL;
+	unsigned long pair[2], *m = NULL;
+	const unsigned long *pp;
+	struct emul_atom b = *a;
+	unsigned int arg;
+	size_t i;
+
+	for (i = 0; i < EMUL_TMPMASK_CALLS; i++)
+		if ((long)a->nr == emul_prof->tmpmask_nr[i])
+			break;
+	if (i == EMUL_TMPMASK_CALLS)
+		return emul_raw_syscall(a);
+	arg = tmpmask_calls[i].arg;
+	switch (tmpmask_calls[i].kind) {
+	case TM_VAL:
+		b.args[arg] = ~0UL;
+		return emul_raw_syscall(&b);
+	case TM_PAIR:
+		pp = (const unsigned long *)a->args[arg];
+		if (!pp || emul_get(&pair[0], pp) || emul_get(&pair[1], pp + 1))
+			return emul_raw_syscall(a);
+		m = pair;
+		b.args[arg] = (unsigned long)pair;
+		break;
+	case TM_PTR:
+		m = &b.args[arg];
+		break;
+	}
+	/* No mask (NULL): the worker's own, which holds everything back. */
+	if (!m[0] || m[1] != 8 || !sigset_readable(m[0]))
+		return emul_raw_syscall(a);
+	m[0] = (unsigned long)&none;
+	return emul_raw_syscall(&b);
+}
+
+long emul_block_call(const struct emul_atom *a, enum emul_policy pol,
+		     long partial, bool worker)
+{
+	if (pol == EMUL_P_TMPMASK && worker)
+		return tmpmask_call(a);
 	if (partial > 0) {
 		if (pol == EMUL_P_OPEN)
 			return emul_fifo_wait((int)partial - 1);

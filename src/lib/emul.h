@@ -51,6 +51,8 @@ enum emul_policy {
 	EMUL_P_SIGACTION,	/* rt_sigaction & co: the handler is taken back */
 	EMUL_P_SIGMASK,		/* rt_sigprocmask & co: on the caller's mask */
 	EMUL_P_ARGS,		/* refused for some arguments (prctl) */
+	EMUL_P_TMPMASK,		/* may block, with a temporary signal mask
+				 * (ppoll...): on a worker it lets nothing in */
 };
 
 /* Or'ed into a policy byte: the call may send a signal to its own caller
@@ -66,12 +68,16 @@ struct emul_try {
 	int64_t		pos;		/* in: read()'s file position, or -1 */
 };
 
+/* The calls that take a temporary signal mask (emul-policy.c). */
+#define EMUL_TMPMASK_CALLS	10
+
 /* State of the profile in use. */
 struct emul_profile {
 	int		profile;	/* enum systab_profile */
 	unsigned long	nr_syscalls;	/* the kernel's NR_syscalls */
 	unsigned long	umem_nr;
 	long		poll_nr, open_nr;	/* -1: none */
+	long		tmpmask_nr[EMUL_TMPMASK_CALLS];	/* -1: none */
 	unsigned char	*policy;	/* [nr_syscalls] of enum emul_policy */
 	struct emul_profile *older;	/* the table this one replaced */
 };
@@ -80,7 +86,9 @@ extern struct emul_profile *emul_prof;
 int emul_profile_set(int profile);
 
 /* The inline attempt of a fetched atom (never blocks unless the policy is
- * wrong), and the real call in a worker, continuing a partial transfer. */
+ * wrong), and the real call that may block, continuing a partial
+ * transfer: @worker, on a thread that runs a syslet that went async, where
+ * a call's temporary signal mask lets nothing in (EMUL_P_TMPMASK). */
 void emul_try_call(const struct emul_atom *a, enum emul_policy pol,
 		   struct emul_try *t);
 /* The bytes sendmsg()'s message @msg holds (its iovecs'), 0 when it
@@ -89,7 +97,7 @@ unsigned long emul_msg_len(unsigned long msg);
 /* The bytes of @cnt iovecs at @iov, 0 when they cannot be read. */
 unsigned long emul_iov_len(unsigned long iov, unsigned long cnt);
 long emul_block_call(const struct emul_atom *a, enum emul_policy pol,
-		     long partial);
+		     long partial, bool worker);
 
 /*
  * An open that did not wait (the engines' attempts add O_NONBLOCK, as

@@ -97,6 +97,10 @@ struct ur_sl {
 	/* An rt_sigprocmask atom ran: mask is the chain's own from then
 	 * on (chain_mask()). */
 	bool			own_mask;
+	/* a is u as async_exec() read it, SYSLET_ASYNC, before it returned
+	 * NULL (2007's copy_uatom() ran before the hand-off): the driver
+	 * runs that copy, not what u holds by then. */
+	bool			fetched;
 	struct ur_fdk		k;
 	sigset_t		mask;
 };
@@ -365,6 +369,7 @@ static struct ur_sl *sl_get(struct ur_head *ah)
 	}
 	sl->probing = false;
 	sl->own_mask = false;
+	sl->fetched = false;
 	return sl;
 }
 
@@ -440,7 +445,7 @@ static void *ur_worker(void *arg)
 			ah->wq_tail = NULL;
 		pthread_mutex_unlock(&ah->wlock);
 		sl->ret = emul_block_call(&sl->a, (enum emul_policy)sl->pol,
-					  sl->partial);
+					  sl->partial, true);
 		sl->next = __atomic_load_n(&ah->wdone, __ATOMIC_RELAXED);
 		while (!__atomic_compare_exchange_n(&ah->wdone, &sl->next, sl,
 						    true, __ATOMIC_RELEASE,
@@ -530,7 +535,7 @@ static long block_here(struct ur_ctx *c, const struct emul_atom *a,
 	 * this call may well wait for one of them. */
 	pthread_mutex_unlock(&c->ah->lock);
 	emul_sigmask(SIG_SETMASK, &c->user_mask, &blocked);
-	ret = emul_block_call(a, pol, partial);
+	ret = emul_block_call(a, pol, partial, false);
 	emul_sigmask(SIG_SETMASK, &blocked, NULL);
 	pthread_mutex_lock(&c->ah->lock);
 	/* The program ran meanwhile and may have replaced the handler. */
@@ -609,6 +614,7 @@ static struct ur_sl *park(struct ur_ctx *c, struct ur_sl **slp,
 	}
 	sl->u = u;
 	sl->a = *a;
+	sl->fetched = false;
 	sl->last_flags = a->flags;
 	return sl;
 }
@@ -878,7 +884,11 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 		long ret;
 		int op, marks;
 
-		if (interp_fetch(&a, u)) {
+		if (*slp && (*slp)->fetched) {
+			/* The ASYNC atom async_exec() parked, as it read it. */
+			a = (*slp)->a;
+			(*slp)->fetched = false;
+		} else if (interp_fetch(&a, u)) {
 			struct emul_atom z;
 
 			memset(&z, 0, sizeof(z));
@@ -935,9 +945,11 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 			 * full path below takes the atom. */
 		}
 		if (c->inline_ && (a.flags & SYSLET_ASYNC) && room(c)) {
-			/* Not run here: the driver takes it from the top. */
+			/* Not run here: the driver takes it from the top,
+			 * as read now. */
 			struct ur_sl *sl = park(c, slp, u, &a, k);
 
+			sl->fetched = true;
 			ready_add(ah, sl);
 			return UR_PARKED;
 		}
@@ -1024,7 +1036,7 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 			if (worker_queue(ah, sl, false))
 				return UR_PARKED;
 			/* No thread at all: the driver makes it. */
-			ret = emul_block_call(&a, pol, 0);
+			ret = emul_block_call(&a, pol, 0, true);
 			goto ran;
 		}
 		if (c->inline_ && pol != EMUL_P_INLINE &&
@@ -1124,7 +1136,7 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 			if (worker_queue(ah, sl, false))
 				return UR_PARKED;
 			/* No thread at all: the driver blocks instead. */
-			ret = emul_block_call(&a, pol, t.partial);
+			ret = emul_block_call(&a, pol, t.partial, true);
 			goto ran;
 		}
 ran:
@@ -1256,7 +1268,7 @@ static bool redo_call(struct ur_ctx *c, struct ur_sl *sl, long redo,
 	sl->op = 0;
 	if (worker_queue(c->ah, sl, false))
 		return true;
-	*ret = emul_block_call(&sl->a, (enum emul_policy)sl->pol, redo);
+	*ret = emul_block_call(&sl->a, (enum emul_policy)sl->pol, redo, true);
 	return false;
 }
 

@@ -200,6 +200,16 @@ static void capture(const struct diff_arena *ar, struct diff_outcome *o)
 	o->out_len = drain(ar->fd.out_rd, o->out);
 	o->empty_len = drain(ar->fd.empty_rd, o->empty);
 	o->blk_len = blk_count(ar);
+	/* Exactly what it holds, so that the read cannot wait; load()
+	 * fills it again. */
+	for (int n = 0; n < o->blk_len;) {
+		ssize_t r = read(ar->fd.blk_rd, o->blk + n,
+				 (size_t)(o->blk_len - n));
+
+		if (r <= 0)
+			die("read of the blocking pipe");
+		n += (int)r;
+	}
 }
 
 static void outcome_alloc(const struct diff_arena *ar, struct diff_outcome *o)
@@ -209,7 +219,8 @@ static void outcome_alloc(const struct diff_arena *ar, struct diff_outcome *o)
 	o->in_left = malloc(DIFF_PIPE_MAX);
 	o->out = malloc(DIFF_PIPE_MAX);
 	o->empty = malloc(DIFF_PIPE_MAX);
-	if (!o->mem || !o->in_left || !o->out || !o->empty)
+	o->blk = malloc(DIFF_PIPE_MAX);
+	if (!o->mem || !o->in_left || !o->out || !o->empty || !o->blk)
 		die("malloc");
 }
 
@@ -405,7 +416,8 @@ static const char *compare(const struct diff_outcome *a,
 	if (a->empty_len != b->empty_len ||
 	    memcmp(a->empty, b->empty, a->empty_len))
 		return "the third pipe";
-	if (a->blk_len != b->blk_len)
+	if (a->blk_len != b->blk_len ||
+	    memcmp(a->blk, b->blk, (size_t)a->blk_len))
 		return "the blocking pipe";
 	return NULL;
 }

@@ -37,12 +37,14 @@ enum {
 #define DIFF_NFUEL	8	/* fuel cells at the start of D */
 #define DIFF_MAX_ATOMS	32	/* atoms of one graph, at most */
 
-/* The pipes atoms may read and write; every end is non-blocking, so no
- * call of a graph ever blocks and the outcome does not depend on timing.
- * Only pread64 and pwrite64 get the one blocking pipe (blk): a pipe has
- * no file position, so they answer ESPIPE (or EINVAL) at once, and an
- * engine that took their offset for the file position would move its
- * bytes, or wait, where io_uring waits for a blocking descriptor. */
+/* The pipes atoms may read and write; every end but blk's is
+ * non-blocking, and no call of a graph ever blocks, so the outcome does
+ * not depend on timing.  pread64 and pwrite64 of the blocking pipe (blk):
+ * a pipe has no file position, so they answer ESPIPE (or EINVAL) at once,
+ * and an engine that took their offset for the file position would move
+ * its bytes, or wait, where io_uring waits for a blocking descriptor.
+ * read and write of it only where they cannot wait (the reference makes
+ * the graph unsafe otherwise): the uring engine gives them to io_uring. */
 struct diff_fds {
 	int	in_rd, in_wr;		/* refilled before each run */
 	int	out_rd, out_wr;		/* captured after each run */
@@ -88,7 +90,7 @@ struct diff_outcome {
 	unsigned char	*mem;		/* the arena at the end */
 	size_t		in_len, out_len, empty_len;
 	int		blk_len;	/* bytes in blk at the end */
-	unsigned char	*in_left, *out, *empty;	/* DIFF_PIPE_MAX each */
+	unsigned char	*in_left, *out, *empty, *blk; /* DIFF_PIPE_MAX each */
 	unsigned long	atoms;		/* reference only: atoms run */
 	int		end;		/* reference only: enum ref_end */
 	bool		async;		/* reference only: it went async */

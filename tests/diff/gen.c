@@ -285,6 +285,23 @@ static unsigned long some_fd(struct gen *G, bool for_read)
 	}
 }
 
+/*
+ * Mostly one of the non-blocking pipes (some_fd()); sometimes the blocking
+ * pipe, which a read or write reaches only where it cannot wait (the
+ * reference makes such a graph unsafe otherwise): a call on a blocking
+ * descriptor is one the uring engine gives io_uring, whose completion
+ * the driver takes (stored, tested, SKIP) in the caller or, after a
+ * hand-off, on the ring's completion path.
+ */
+static unsigned long blk_or_fd(struct gen *G, bool for_read)
+{
+	const struct diff_fds *f = &G->ar->fd;
+
+	if (chance(G, 12))
+		return (unsigned long)(for_read ? f->blk_rd : f->blk_wr);
+	return some_fd(G, for_read);
+}
+
 enum kind {
 	K_GETPPID, K_GETPID, K_UMEM, K_READ, K_WRITE, K_CLOSE, K_PAST,
 	K_HOLE, K_DENIED, K_PREAD, K_PWRITE,
@@ -496,7 +513,7 @@ static void gen_atom(struct gen *G, unsigned int i, unsigned int cut_args)
 	case K_WRITE:
 		nr = k == K_READ ? SYS_read : SYS_write;
 		n = chance(G, 90) ? 3 : (unsigned int)below(G, 7);
-		src[0] = chance(G, 98) ? pcell(G, some_fd(G, k == K_READ))
+		src[0] = chance(G, 98) ? pcell(G, blk_or_fd(G, k == K_READ))
 				       : arg_source(G, some_value(G));
 		src[1] = chance(G, 95) ? pcell(G, buffer(G, k == K_READ))
 				       : bad_addr(G);
