@@ -7,6 +7,12 @@ tests_run_image_api_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_run_image_api_LDADD = src/lib/libsyslet.la src/image/libimage.la \
 	src/common/libcommon.la $(CMOCKA_LIBS)
 endif
+# Every exported function given NULL, empty and over-long arguments.
+check_PROGRAMS += tests/run/api-null
+TESTS += tests/run/api-null
+tests_run_api_null_SOURCES = tests/run/api-null.c
+tests_run_api_null_LDADD = src/lib/libsyslet.la src/image/libimage.la \
+	src/common/libcommon.la $(LIBELF_LIBS)
 
 # syslet-run end to end: the examples, errors, --each, --trace, --stats.
 # syslet(5)'s addresses (buf + 4) and joined strings, run.

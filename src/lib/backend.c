@@ -204,7 +204,7 @@ const char *syslet_backend_name(void)
 int syslet_set_profile(const char *name)
 {
 	const struct backend *b;
-	int p = systab_profile_parse(name);
+	int p = name ? systab_profile_parse(name) : -1;
 	int err = 0;
 	long e;
 
