@@ -20,6 +20,10 @@ TESTS += tests/run/addresses.sh
 EXTRA_DIST += tests/run/addresses.sh
 TESTS += tests/run/thin.sh
 EXTRA_DIST += tests/run/thin.sh
+# Names from the command line in messages: no control byte reaches the
+# terminal (sysletc's: tests/sysletc/names-quoted.sh).
+TESTS += tests/run/names-quoted.sh
+EXTRA_DIST += tests/run/names-quoted.sh
 TESTS += tests/run/examples.sh tests/run/errors.sh tests/run/each.sh \
 	tests/run/status.sh \
 	tests/run/trace-stats.sh tests/run/shebang.sh tests/run/readme.sh \
