@@ -133,16 +133,55 @@ static void quote_line(struct diag *d, FILE *f, struct diag_loc loc, char head,
 	fputc('\n', f);
 }
 
+/*
+ * The file's name as a record's head shows it: as given, or, when it is
+ * empty or holds a control byte, quoted as strace quotes a string
+ * ("a\33[2Jb\nc"), as the tools quote a name in their messages
+ * (common/quote.h, which the grammar does not link): a name with a
+ * newline split the record's head in two, an escape reached the terminal.
+ */
+static void print_file(FILE *f, const char *file)
+{
+	const unsigned char *p = (const unsigned char *)file;
+	bool plain = *p != '\0';
+
+	for (; *p && plain; p++)
+		plain = *p >= 0x20 && *p != 0x7f;
+	if (plain) {
+		fputs(file, f);
+		return;
+	}
+	fputc('"', f);
+	for (p = (const unsigned char *)file; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p == '\n')
+			fputs("\\n", f);
+		else if (*p == '\t')
+			fputs("\\t", f);
+		else if (*p == '\r')
+			fputs("\\r", f);
+		else if (*p >= 0x20 && *p < 0x7f)
+			fputc(*p, f);
+		else if (p[1] >= '0' && p[1] <= '7')
+			fprintf(f, "\\%03o", *p);
+		else
+			fprintf(f, "\\%o", *p);
+	}
+	fputc('"', f);
+}
+
 static void print_head(struct diag *d, FILE *f, enum diag_level lvl,
 		       struct diag_loc loc, const char *msg)
 {
 	static const char *const names[] = { "error", "warning", "note" };
 
+	print_file(f, d->file);
 	if (loc.line)
-		fprintf(f, "%s:%u:%u: %s: %s\n", d->file, loc.line, loc.col,
-			names[lvl], msg);
+		fprintf(f, ":%u:%u: %s: %s\n", loc.line, loc.col, names[lvl],
+			msg);
 	else
-		fprintf(f, "%s: %s: %s\n", d->file, names[lvl], msg);
+		fprintf(f, ": %s: %s\n", names[lvl], msg);
 }
 
 static void print_rec(struct diag *d, FILE *f, const struct diag_rec *r)

@@ -7,6 +7,12 @@ tests_run_image_api_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_run_image_api_LDADD = src/lib/libsyslet.la src/image/libimage.la \
 	src/common/libcommon.la $(CMOCKA_LIBS)
 endif
+# Every exported function given NULL, empty and over-long arguments.
+check_PROGRAMS += tests/run/api-null
+TESTS += tests/run/api-null
+tests_run_api_null_SOURCES = tests/run/api-null.c
+tests_run_api_null_LDADD = src/lib/libsyslet.la src/image/libimage.la \
+	src/common/libcommon.la $(LIBELF_LIBS)
 
 # syslet-run end to end: the examples, errors, --each, --trace, --stats.
 # syslet(5)'s addresses (buf + 4) and joined strings, run.
@@ -14,6 +20,10 @@ TESTS += tests/run/addresses.sh
 EXTRA_DIST += tests/run/addresses.sh
 TESTS += tests/run/thin.sh
 EXTRA_DIST += tests/run/thin.sh
+# Names from the command line in messages: no control byte reaches the
+# terminal (sysletc's: tests/sysletc/names-quoted.sh).
+TESTS += tests/run/names-quoted.sh
+EXTRA_DIST += tests/run/names-quoted.sh
 TESTS += tests/run/examples.sh tests/run/errors.sh tests/run/each.sh \
 	tests/run/status.sh \
 	tests/run/trace-stats.sh tests/run/shebang.sh tests/run/readme.sh \

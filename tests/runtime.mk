@@ -17,7 +17,7 @@ runtime_tests = tests/runtime/args tests/runtime/fault tests/runtime/stop \
 	tests/runtime/mthead tests/runtime/threadexit tests/runtime/sigshare \
 	tests/runtime/bnames tests/runtime/widelen tests/runtime/asdirect \
 	tests/runtime/waitall tests/runtime/sendall tests/runtime/tmpmask \
-	tests/runtime/asyncfetch
+	tests/runtime/asyncfetch tests/runtime/bigring
 check_PROGRAMS += $(runtime_tests)
 TESTS += $(runtime_tests)
 noinst_HEADERS += tests/runtime/helpers.h
@@ -70,6 +70,7 @@ tests_runtime_waitall_LDADD = $(runtime_ldadd)
 tests_runtime_sendall_LDADD = $(runtime_ldadd)
 tests_runtime_tmpmask_LDADD = $(runtime_ldadd)
 tests_runtime_asyncfetch_LDADD = $(runtime_ldadd)
+tests_runtime_bigring_LDADD = $(runtime_ldadd)
 # The library's conventions (libsyslet(3) CONVENTIONS), on any backend.
 check_PROGRAMS += tests/runtime/api
 TESTS += tests/runtime/api

@@ -24,11 +24,12 @@ EXTRA_DIST += tests/sysletc/link.sh tests/sysletc/link-main.c \
 GOLDEN_GLOBS += tests/sysletc/golden/*.syslet
 EXTRA_DIST += tests/sysletc/golden.sh \
 	$(wildcard $(srcdir)/tests/sysletc/golden/*.S)
-TESTS += tests/sysletc/cli.sh tests/sysletc/output.sh tests/sysletc/same-file.sh
+TESTS += tests/sysletc/cli.sh tests/sysletc/output.sh tests/sysletc/same-file.sh \
+	tests/sysletc/names-quoted.sh
 # A UTF-8 byte order mark at the start of a source is skipped.
 TESTS += tests/sysletc/bom.sh
 EXTRA_DIST += tests/sysletc/bom.sh
-EXTRA_DIST += tests/sysletc/cli.sh tests/sysletc/output.sh \
+EXTRA_DIST += tests/sysletc/cli.sh tests/sysletc/output.sh tests/sysletc/names-quoted.sh \
 	tests/sysletc/same-file.sh
 # Doubling any input at most triples sysletc's time (tests/lib/linear.sh).
 TESTS += tests/sysletc/linear.sh

@@ -1,9 +1,10 @@
-# src/common/local.mk: syscall and errno tables, the whole-file reader, the output-file writer and the stack main runs on, shared by compiler and runtime.
+# src/common/local.mk: syscall and errno tables, the whole-file reader, the output-file writer, the quoting of names in messages and the stack main runs on, shared by compiler and runtime.
 noinst_LTLIBRARIES += src/common/libcommon.la
 src_common_libcommon_la_SOURCES = src/common/systab.c src/common/systab.h \
 	src/common/readfile.c src/common/readfile.h \
 	src/common/outfile.c src/common/outfile.h \
 	src/common/stdfds.c src/common/stdfds.h \
+	src/common/quote.c src/common/quote.h \
 	src/common/stack.c src/common/stack.h \
 	src/common/hidx.c src/common/hidx.h \
 	src/common/consts.c src/common/consts.h \

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "common/outfile.h"
+#include "common/quote.h"
 
 enum {
 	OUT_STDOUT,	/* an unnamed temporary file, copied out at commit */
@@ -235,7 +236,7 @@ static int out_fail_dir(char *err, size_t errlen, int e, const char *dir,
 			e != ENOENT))
 		return out_fail(err, errlen, e, NULL);
 	snprintf(why, sizeof(why), "%s (it is replaced whole by a new file "
-		 "made in its directory, %s)", strerror(e), dir);
+		 "made in its directory, %s)", strerror(e), common_quote(dir, 0));
 	return out_fail(err, errlen, e, why);
 }
 

@@ -134,14 +134,20 @@ const char *lower_op_name(int op)
 	}
 }
 
+static int eval(struct lower *L, const struct ast_expr *e, int64_t *v,
+		bool *big);
+static void not_const(struct lower *L, const struct ast_expr *e,
+		      const char *what);
+
 static int eval_const_sym(struct lower *L, struct lower_sym *s,
-			  struct ast_loc use, int64_t *v)
+			  struct ast_loc use, int64_t *v, bool *big)
 {
 	int r;
 
 	switch (s->state) {
 	case LEVAL_DONE:
 		*v = s->value;
+		*big = s->value_big;
 		return 1;
 	case LEVAL_BAD:
 		return -1;
@@ -162,13 +168,16 @@ static int eval_const_sym(struct lower *L, struct lower_sym *s,
 	}
 	s->state = LEVAL_BUSY;
 	L->eval_depth++;
-	r = lower_eval_must(L, s->decl->expr, &s->value,
-			    "the value of a 'const'");
+	r = eval(L, s->decl->expr, &s->value, &s->value_big);
+	if (r == 0)
+		not_const(L, s->decl->expr, "the value of a 'const'");
+	r = r == 1 ? 1 : -1;
 	L->eval_depth--;
 	if (s->state == LEVAL_BAD)
 		return -1;
 	s->state = r == 1 ? LEVAL_DONE : LEVAL_BAD;
 	*v = s->value;
+	*big = s->value_big;
 	return r == 1 ? 1 : -1;
 }
 
@@ -259,66 +268,102 @@ static int eval_size(struct lower *L, const struct ast_expr *e, int64_t *v)
  * use wants, as a data item's value may be either: so a result fits
  * when it lies from -2^63 to 2^64 - 1 (9223372036854775807 + 1 is
  * 0x8000000000000000), and anything beyond would silently lose its top
- * bits, where C calls the overflow undefined and compilers say so.
- * Checked with the overflow builtins: no 128-bit type on i386.
+ * bits, where C calls the overflow undefined and compilers say so.  A
+ * word from 2^63 up (a literal such as 0xffffffffffffffff, or a sum
+ * past 2^63 - 1) is marked big, so that 0xffffffffffffffff + 1 is 2^64,
+ * which does not fit, not -1 + 1.  The exact value is carried as a
+ * sign and a magnitude: no 128-bit type on i386.
  */
-static uint64_t eval_mag(int64_t a)
+struct eval_num {
+	bool		neg;
+	uint64_t	mag;
+};
+
+static struct eval_num eval_num_of(int64_t v, bool big)
 {
-	return a < 0 ? 0 - (uint64_t)a : (uint64_t)a;
+	struct eval_num n = { !big && v < 0, (uint64_t)v };
+
+	if (n.neg)
+		n.mag = 0 - (uint64_t)v;
+	return n;
 }
 
-/* a OP b as a word, true when its exact value fits (see above). */
-static bool eval_exact(int op, int64_t a, int64_t b, uint64_t *w)
+/* n as a word, false when it does not fit; *big when from 2^63 up. */
+static bool eval_word(struct eval_num n, int64_t *v, bool *big)
 {
-	uint64_t ua = (uint64_t)a, ub = (uint64_t)b, m;
-	int64_t r;
+	if (n.neg && n.mag > (uint64_t)1 << 63)
+		return false;
+	*v = (int64_t)(n.neg ? 0 - n.mag : n.mag);
+	*big = !n.neg && n.mag > (uint64_t)INT64_MAX;
+	return true;
+}
+
+/* a + b exactly, false past 64 bits of magnitude. */
+static bool eval_add(struct eval_num a, struct eval_num b, struct eval_num *r)
+{
+	if (a.neg == b.neg) {
+		r->neg = a.neg;
+		return !__builtin_add_overflow(a.mag, b.mag, &r->mag);
+	}
+	if (a.mag >= b.mag) {
+		r->neg = a.neg && a.mag != b.mag;
+		r->mag = a.mag - b.mag;
+	} else {
+		r->neg = b.neg;
+		r->mag = b.mag - a.mag;
+	}
+	return true;
+}
+
+/* a OP b (+ - * <<) as a word, true when its exact value fits. */
+static bool eval_exact(int op, int64_t a, bool abig, int64_t b, bool bbig,
+		       int64_t *v, bool *big)
+{
+	struct eval_num x = eval_num_of(a, abig), y = eval_num_of(b, bbig), r;
 
 	switch (op) {
-	case '+':
-		*w = ua + ub;
-		/* Past INT64_MAX only when both are >= 0: below 2^64. */
-		return !__builtin_add_overflow(a, b, &r) || a >= 0;
 	case '-':
-		*w = ua - ub;
-		return !__builtin_sub_overflow(a, b, &r) || a >= 0;
-	case '*':
-		*w = ua * ub;
-		if (!__builtin_mul_overflow(a, b, &r))
-			return true;
-		/* A negative product past INT64_MIN never fits. */
-		return (a < 0) == (b < 0) &&
-		       !__builtin_mul_overflow(eval_mag(a), eval_mag(b), &m);
-	default:	/* AST_OP_SHL, 0 <= b <= 63 */
-		*w = ua << b;
-		m = eval_mag(a);
-		if (b && m > UINT64_MAX >> b)
+		y.neg = !y.neg && y.mag;
+		/* fall through */
+	case '+':
+		if (!eval_add(x, y, &r))
 			return false;
-		return a >= 0 || m << b <= (uint64_t)1 << 63;
+		break;
+	case '*':
+		if (__builtin_mul_overflow(x.mag, y.mag, &r.mag))
+			return false;
+		r.neg = x.neg != y.neg && r.mag;
+		break;
+	default:	/* AST_OP_SHL, 0 <= b <= 63 */
+		if (b && x.mag > UINT64_MAX >> b)
+			return false;
+		r.neg = x.neg;
+		r.mag = x.mag << b;
+		break;
 	}
+	return eval_word(r, v, big);
 }
 
 static int eval_fits(struct lower *L, const struct ast_expr *e, int64_t a,
-		     int64_t b, int64_t *v)
+		     bool abig, int64_t b, bool bbig, int64_t *v, bool *big)
 {
-	uint64_t w;
-
-	if (!eval_exact(e->op, a, b, &w)) {
+	if (!eval_exact(e->op, a, abig, b, bbig, v, big)) {
 		lower_error(L, e->loc, "integer overflow in a constant "
 			    "expression: the result does not fit 64 bits");
 		return -1;
 	}
-	*v = (int64_t)w;
 	return 1;
 }
 
 static int eval_binary(struct lower *L, const struct ast_expr *e, int64_t a,
-		       int64_t b, int64_t *v)
+		       bool abig, int64_t b, bool bbig, int64_t *v, bool *big)
 {
+	*big = false;
 	switch (e->op) {
 	case '+':
 	case '-':
 	case '*':
-		return eval_fits(L, e, a, b, v);
+		return eval_fits(L, e, a, abig, b, bbig, v, big);
 	case '/':
 	case '%':
 		if (b == 0) {
@@ -339,12 +384,13 @@ static int eval_binary(struct lower *L, const struct ast_expr *e, int64_t a,
 			return -1;
 		}
 		if (e->op == AST_OP_SHL)
-			return eval_fits(L, e, a, b, v);
+			return eval_fits(L, e, a, abig, b, false, v, big);
 		*v = a >> b;
 		return 1;
-	case '&': *v = a & b; return 1;
-	case '|': *v = a | b; return 1;
-	case '^': *v = a ^ b; return 1;
+	/* Bits: a word from 2^63 up stays one. */
+	case '&': *v = a & b; *big = (abig || bbig) && *v < 0; return 1;
+	case '|': *v = a | b; *big = (abig || bbig) && *v < 0; return 1;
+	case '^': *v = a ^ b; *big = (abig || bbig) && *v < 0; return 1;
 	case '<': *v = a < b; return 1;
 	case '>': *v = a > b; return 1;
 	case AST_OP_LE: *v = a <= b; return 1;
@@ -358,22 +404,27 @@ static int eval_binary(struct lower *L, const struct ast_expr *e, int64_t a,
 	}
 }
 
-int lower_eval(struct lower *L, const struct ast_expr *e, int64_t *v)
+static int eval(struct lower *L, const struct ast_expr *e, int64_t *v,
+		bool *big)
 {
 	struct lower_sym *s;
 	int64_t a, b;
+	bool abig, bbig;
 	int r;
 
+	*big = false;
 	if (!e)
 		return 0;
 	switch (e->kind) {
 	case AST_NUM:
+		/* Literals are never negative: this one is past 2^63 - 1. */
 		*v = e->num;
+		*big = e->num < 0;
 		return 1;
 	case AST_NAME:
 		s = lower_lookup(L, e->name, e->loc);
 		if (s && s->kind == LSYM_CONST) {
-			return eval_const_sym(L, s, e->loc, v);
+			return eval_const_sym(L, s, e->loc, v, big);
 		}
 		if (!s && sysletc_predefined(e->name, v))
 			return 1;
@@ -382,27 +433,45 @@ int lower_eval(struct lower *L, const struct ast_expr *e, int64_t *v)
 	case AST_LEN:
 		return eval_size(L, e, v);
 	case AST_UNARY:
-		r = lower_eval(L, e->l, &a);
+		r = eval(L, e->l, &a, &abig);
 		if (r != 1)
 			return r;
-		*v = e->op == '-' ? (int64_t)(0 - (uint64_t)a) :
-		     e->op == '~' ? ~a : !a;
+		if (e->op == '-') {
+			struct eval_num n = eval_num_of(a, abig);
+
+			n.neg = !n.neg && n.mag;
+			if (!eval_word(n, v, big)) {
+				lower_error(L, e->loc, "integer overflow in a "
+					    "constant expression: the result "
+					    "does not fit 64 bits");
+				return -1;
+			}
+			return 1;
+		}
+		*v = e->op == '~' ? ~a : !a;
 		return 1;
 	case AST_BINARY:
-		r = lower_eval(L, e->l, &a);
+		r = eval(L, e->l, &a, &abig);
 		if (r < 0)
 			return r;
 		/* && and || fold only when both sides are constant: a
 		 * run-time side must still run its atoms. */
 		if (r == 0)
 			return 0;
-		r = lower_eval(L, e->r, &b);
+		r = eval(L, e->r, &b, &bbig);
 		if (r != 1)
 			return r;
-		return eval_binary(L, e, a, b, v);
+		return eval_binary(L, e, a, abig, b, bbig, v, big);
 	default:
 		return 0;
 	}
+}
+
+int lower_eval(struct lower *L, const struct ast_expr *e, int64_t *v)
+{
+	bool big;
+
+	return eval(L, e, v, &big);
 }
 
 /* Why e is not a compile-time constant, in words. */

@@ -39,6 +39,8 @@ struct lower_sym {
 	int			cell;		/* VAR, PARAM */
 	int			obj;		/* BUFFER, DATA */
 	int64_t			value;		/* CONST */
+	bool			value_big;	/* CONST: value is (uint64_t)
+						   value, from 2^63 up */
 	uint64_t		size;		/* BUFFER, DATA: sizeof */
 	uint64_t		len;		/* DATA: len (no final NUL) */
 	unsigned int		elem;		/* BUFFER, DATA: element bytes */

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "common/outfile.h"
+#include "common/quote.h"
 #include "common/readfile.h"
 #include "common/stack.h"
 #include "common/stdfds.h"
@@ -82,6 +83,23 @@ usage_error(const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\nTry '%s --help' for more information.\n", prog);
 	return EXIT_USAGE;
+}
+
+/* An option with its value, "--dump=bogus", quoted whole as
+ * common_quote() quotes (a value with a control byte: "-Wa\33[2J"). */
+static int usage_error_opt(const char *what, const char *opt,
+			   const char *value, const char *hint)
+{
+	size_t n = strlen(opt) + strlen(value) + 1;
+	char *both = malloc(n);
+	int rc;
+
+	if (both)
+		snprintf(both, n, "%s%s", opt, value);
+	rc = usage_error("%s %s%s", what, common_quote(both ? both : value, 1),
+			 hint);
+	free(both);
+	return rc;
 }
 
 static int warning_option(struct args *a, const char *w)
@@ -168,8 +186,8 @@ static int parse_args(struct args *a, int argc, char **argv)
 		case 't':
 			a->opt.profile = systab_profile_parse(optarg);
 			if (a->opt.profile < 0)
-				return usage_error("unknown target '%s' (try i386, i386-2007 or x86_64)",
-						   optarg);
+				return usage_error("unknown target %s (try i386, i386-2007 or x86_64)",
+						   common_quote(optarg, 1));
 			break;
 		case 'S':
 			a->listing = 1;
@@ -189,18 +207,20 @@ static int parse_args(struct args *a, int argc, char **argv)
 			else if (!strcmp(optarg, "layout"))
 				a->dump = DUMP_LAYOUT;
 			else
-				return usage_error("unknown stage '--dump=%s' (try ir or layout)",
-						   optarg);
+				return usage_error_opt("unknown stage",
+						       "--dump=", optarg,
+						       " (try ir or layout)");
 			break;
 		case OPT_PREFIX:
 			if (!slo_prefix_valid(optarg))
-				return usage_error("--prefix '%s': not a C identifier of at most %d characters",
-						   optarg, SLO_PREFIX_MAX);
+				return usage_error("--prefix %s: not a C identifier of at most %d characters",
+						   common_quote(optarg, 1), SLO_PREFIX_MAX);
 			a->prefix = optarg;
 			break;
 		case 'W':
 			if (warning_option(a, optarg))
-				return usage_error("unknown warning '-W%s'", optarg);
+				return usage_error_opt("unknown warning",
+						       "-W", optarg, "");
 			break;
 		case 'h':
 			usage(stdout);
@@ -209,10 +229,11 @@ static int parse_args(struct args *a, int argc, char **argv)
 			printf("sysletc (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
 			exit(flush_stdout());
 		case ':':
-			return usage_error("option '%s' needs an argument",
-					   argv[optind - 1]);
+			return usage_error("option %s needs an argument",
+					   common_quote(argv[optind - 1], 1));
 		default:
-			return usage_error("unknown option '%s'", argv[optind - 1]);
+			return usage_error("unknown option %s",
+					   common_quote(argv[optind - 1], 1));
 		}
 	}
 	if (a->dump && (a->listing || a->dot || a->output || a->header ||
@@ -221,8 +242,8 @@ static int parse_args(struct args *a, int argc, char **argv)
 	if (a->listing && a->dot)
 		return usage_error("%s", "-S and --dot both print on the standard output; choose one");
 	if (a->output && a->header && same_file(a->output, a->header))
-		return usage_error("-o and -H name the same file '%s'",
-				   a->header);
+		return usage_error("-o and -H name the same file %s",
+				   common_quote(a->header, 1));
 	if (a->header && !strcmp(a->header, "-") &&
 	    (a->listing || a->dot || (a->output && !strcmp(a->output, "-"))))
 		return usage_error("-H - would write the header into the %s on the standard output; name a file",
@@ -232,8 +253,8 @@ static int parse_args(struct args *a, int argc, char **argv)
 		return usage_error("%s", "-o - would write the image into the listing on the standard output; name a file");
 	if (a->image) {
 		if (optind < argc)
-			return usage_error("-d reads an image; '%s' is one file too many",
-					   argv[optind]);
+			return usage_error("-d reads an image; %s is one file too many",
+					   common_quote(argv[optind], 1));
 		if (a->listing)
 			return usage_error("%s", "-d already prints the listing; -S is not needed");
 		if (a->output)
@@ -245,8 +266,8 @@ static int parse_args(struct args *a, int argc, char **argv)
 	if (optind == argc)
 		return usage_error("%s", "no input file");
 	if (optind + 1 < argc)
-		return usage_error("one input file at a time ('%s' is extra)",
-				   argv[optind + 1]);
+		return usage_error("one input file at a time (%s is extra)",
+				   common_quote(argv[optind + 1], 1));
 	a->input = argv[optind];
 	return 0;
 }
@@ -277,8 +298,8 @@ static int output_is_input(const char *input, const char *output)
 {
 	if (!output || !same_file(input, output))
 		return 0;
-	fprintf(stderr, "%s: input file '%s' is the same as output file\n",
-		prog, input);
+	fprintf(stderr, "%s: input file %s is the same as output file\n",
+		prog, common_quote(input, 1));
 	return 1;
 }
 
@@ -316,7 +337,7 @@ struct output {
 
 static int output_fail(struct output *out, const char *err)
 {
-	fprintf(stderr, "%s: %s: %s\n", prog, out->path, err);
+	fprintf(stderr, "%s: %s: %s\n", prog, common_quote(out->path, 0), err);
 	if (out->open)
 		common_out_close(&out->o, 0, NULL, 0);
 	out->open = false;
@@ -349,7 +370,8 @@ static int output_close(struct output *out, bool keep)
 		return 0;
 	}
 	if (common_out_close(&out->o, 1, err, sizeof(err))) {
-		fprintf(stderr, "%s: %s: %s\n", prog, out->path, err);
+		fprintf(stderr, "%s: %s: %s\n", prog,
+			common_quote(out->path, 0), err);
 		return -1;
 	}
 	return 0;
@@ -486,11 +508,13 @@ static int disassemble(const struct args *a)
 	} else if (errno == EILSEQ && is_source(a->image)) {
 		/* As compile() says of an image given as a source. */
 		fprintf(stderr, "%s: %s: this is a syslet source, not an image (to list a source: %s -S %s)\n",
-			prog, name, prog, name);
+			prog, common_quote(name, 0), prog,
+			common_quote(name, 0));
 		return 1;
 	}
 	if (!img) {
-		fprintf(stderr, "%s: %s: %s\n", prog, name, err);
+		fprintf(stderr, "%s: %s: %s\n", prog, common_quote(name, 0),
+			err);
 		return 1;
 	}
 	if (a->header && write_header(img, a->header))
@@ -560,12 +584,14 @@ static int compile(const struct args *a)
 			      err, sizeof(err))) {
 		if (kind == COMMON_ELF && errno == EILSEQ)
 			snprintf(err, sizeof(err), "not a syslet source");
-		fprintf(stderr, "%s: %s: %s\n", prog, name, err);
+		fprintf(stderr, "%s: %s: %s\n", prog, common_quote(name, 0),
+			err);
 		return 1;
 	}
 	if (kind == COMMON_ELF) {
 		fprintf(stderr, "%s: %s: this is an ELF file, not a syslet source (to list an image: %s -d %s)\n",
-			prog, name, prog, name);
+			prog, common_quote(name, 0), prog,
+			common_quote(name, 0));
 		free(src);
 		return 1;
 	}

@@ -25,6 +25,14 @@ static inline void *api_null(int err)
 	return NULL;
 }
 
+/* A function returning a count gives 0 with errno EINVAL for a null
+ * object, where it has no negative value to give. */
+static inline size_t api_none(void)
+{
+	errno = EINVAL;
+	return 0;
+}
+
 /*
  * Sized structs (libsyslet(3), SIZED STRUCTS) start with the caller's
  * sizeof in sz, as libbpf's opts do.  A caller built against an older

@@ -63,6 +63,8 @@ const char *const *syslet_backend_list(void)
 	return backend_names;
 }
 
+#define SHOWN_MAX 40
+
 /*
  * @origin names where @name came from when the program did not choose
  * it (the environment): a name the user never typed must say where it
@@ -72,6 +74,7 @@ static int choose(const char *name, const char *origin)
 {
 	const struct backend *b = NULL;
 	const char *from = origin ? " from " : "";
+	char shown[SHOWN_MAX + 4] = "";
 	int err;
 
 	if (!origin)
@@ -89,12 +92,24 @@ static int choose(const char *name, const char *origin)
 			if (!strcmp(name, backend_table[i]->name))
 				b = backend_table[i];
 	}
+	/* The name as the message shows it (libsyslet(3), Errors): control
+	 * bytes as '?', and short enough that the list of names fits. */
+	if (!b && name) {
+		size_t n = strlen(name);
+
+		snprintf(shown, sizeof(shown), "%.*s%s",
+			 (int)(n > SHOWN_MAX ? SHOWN_MAX : n), name,
+			 n > SHOWN_MAX ? "..." : "");
+		for (char *p = shown; *p; p++)
+			if ((unsigned char)*p < 0x20 || *p == 0x7f)
+				*p = '?';
+	}
 	for (size_t i = 0; !b && backend_missing[i]; i++) {
 		if (strcmp(name, backend_missing[i]))
 			continue;
 		snprintf(backend_msg, sizeof(backend_msg),
 			 "syslet backend '%s'%s%s is not in this build of "
-			 "libsyslet (%s)", name, from, origin,
+			 "libsyslet (%s)", shown, from, origin,
 #ifdef __i386__
 			 "it runs 64-bit programs only"
 #else
@@ -109,7 +124,7 @@ static int choose(const char *name, const char *origin)
 
 		len = (size_t)snprintf(backend_msg, sizeof(backend_msg),
 				       "unknown syslet backend '%s'%s%s "
-				       "(expected ", name, from, origin);
+				       "(expected ", shown, from, origin);
 		for (size_t i = 0; n[i] && len < sizeof(backend_msg); i++)
 			len += (size_t)snprintf(backend_msg + len,
 						sizeof(backend_msg) - len,
@@ -204,7 +219,7 @@ const char *syslet_backend_name(void)
 int syslet_set_profile(const char *name)
 {
 	const struct backend *b;
-	int p = systab_profile_parse(name);
+	int p = name ? systab_profile_parse(name) : -1;
 	int err = 0;
 	long e;
 

@@ -97,6 +97,8 @@ long syslet_exec_batch(struct syslet_uatom *const *atoms, size_t n,
 	/* The library's convention: -errno, and errno set. */
 	if (!b)
 		return lib_ret(err);
+	if (n && (!atoms || !done || !errs))
+		return lib_ret(-EINVAL);
 	if (b->async_exec_batch)
 		return lib_ret(b->async_exec_batch(atoms, n, done, errs));
 	for (i = 0; i < n; i++) {

@@ -1,7 +1,10 @@
 /* cring.c: the completion ring as the user-space engines fill it (cring.h). */
 #include <config.h>
 #include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include "cring.h"
 #include "emul.h"
@@ -19,6 +22,45 @@ struct cring_defer {
 	struct syslet_uatom	*atom;
 	struct cring_defer	*next;
 };
+
+/*
+ * A ring up to this size is probed page by page; a larger one through
+ * the process's map, whose cost does not grow with the ring: reading
+ * each page of a ring of 2^31 slots (16 GiB, syslet-run --ring=2147483648)
+ * faulted in every page table and took minutes and gigabytes.
+ */
+#define CRING_PROBE_MAX	(64UL * 4096)
+
+/*
+ * Is [start, end) mapped readable from end to end, as /proc/self/maps
+ * lists the mappings (in address order)?  1 yes, 0 no, -1 when the map
+ * cannot be read (no /proc): the caller probes each page then.
+ */
+static int maps_readable(unsigned long start, unsigned long end)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	unsigned long at = start, lo, hi;
+	char line[256], perms[8];
+	bool whole = true;
+
+	if (!f)
+		return -1;
+	while (at < end && fgets(line, sizeof(line), f)) {
+		/* The rest of a long line (a path) is no mapping's start. */
+		bool head = whole;
+
+		whole = strchr(line, '\n') != NULL;
+		if (!head || sscanf(line, "%lx-%lx %7s", &lo, &hi, perms) != 3)
+			continue;
+		if (hi <= at)
+			continue;
+		if (lo > at || perms[0] != 'r')
+			break;
+		at = hi;
+	}
+	fclose(f);
+	return at >= end;
+}
 
 long cring_setup(struct cring *r, struct async_head_user *uah,
 		 unsigned long def_threads, unsigned long *maxthr)
@@ -45,11 +87,20 @@ long cring_setup(struct cring *r, struct async_head_user *uah,
 	 * its completions wait behind it (the kernel backend does the same).
 	 * Every page is read, and the last word.
 	 */
-	for (unsigned long off = 0; off < bytes; off += 4096)
-		if (emul_get(&v, (unsigned long *)(ring + off)))
-			return -ENOMEM;
-	if (emul_get(&v, (unsigned long *)(ring + bytes - sizeof(long))))
+	switch (bytes > CRING_PROBE_MAX ? maps_readable(ring, ring + bytes)
+					 : -1) {
+	case 1:
+		break;
+	case 0:
 		return -ENOMEM;
+	default:
+		for (unsigned long off = 0; off < bytes; off += 4096)
+			if (emul_get(&v, (unsigned long *)(ring + off)))
+				return -ENOMEM;
+		if (emul_get(&v, (unsigned long *)(ring + bytes -
+						   sizeof(long))))
+			return -ENOMEM;
+	}
 	if (*maxthr == (unsigned long)-1)
 		*maxthr = def_threads;
 	if (*maxthr > max_idx)

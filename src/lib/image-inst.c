@@ -132,10 +132,16 @@ struct syslet_inst *syslet_obj__instantiate(const struct syslet_obj *obj,
 	static const int parts[] = { SLO_SEC_ATOMS, SLIO_PART_RESULTS,
 				     SLO_SEC_CELLS, SLO_SEC_RODATA,
 				     SLO_SEC_BSS };
-	const struct slo_image *img = obj->img;
+	const struct slo_image *img;
 	size_t page = slio_page_size(), end = 0, align = 0, shift;
 	struct syslet_inst *inst;
 
+	if (!obj) {
+		slio_err(err, errlen, "no image");
+		errno = EINVAL;
+		return NULL;
+	}
+	img = obj->img;
 	inst = calloc(1, sizeof(*inst));
 	if (!inst)
 		goto nomem;
@@ -215,11 +221,15 @@ void syslet_inst__free(struct syslet_inst *inst)
 
 const struct syslet_obj *syslet_inst__obj(const struct syslet_inst *inst)
 {
+	if (!inst)
+		return api_null(EINVAL);
 	return inst->obj;
 }
 
 struct syslet_uatom *syslet_inst__atom(struct syslet_inst *inst, size_t index)
 {
+	if (!inst)
+		return api_null(EINVAL);
 	if (index >= inst->obj->img->nr_atoms)
 		return api_null(ERANGE);
 	return (struct syslet_uatom *)(inst->base + inst->off[SLO_SEC_ATOMS]) +
@@ -229,8 +239,11 @@ struct syslet_uatom *syslet_inst__atom(struct syslet_inst *inst, size_t index)
 struct syslet_uatom *syslet_inst__entry(struct syslet_inst *inst,
 					const char *name)
 {
-	const struct slio_entry *e = slio_find_entry(inst->obj, name);
+	const struct slio_entry *e;
 
+	if (!inst)
+		return api_null(EINVAL);
+	e = slio_find_entry(inst->obj, name);
 	if (!e) {
 		errno = ENOENT;
 		return NULL;
@@ -241,9 +254,11 @@ struct syslet_uatom *syslet_inst__entry(struct syslet_inst *inst,
 
 unsigned long *syslet_inst__cell(struct syslet_inst *inst, const char *name)
 {
-	const struct slo_symbol *s =
-		slio_find_sym(inst->obj, name, SLO_SYM_VAR, SLO_SYM_PARAM);
+	const struct slo_symbol *s;
 
+	if (!inst)
+		return api_null(EINVAL);
+	s = slio_find_sym(inst->obj, name, SLO_SYM_VAR, SLO_SYM_PARAM);
 	if (!s) {
 		errno = ENOENT;
 		return NULL;
@@ -255,10 +270,15 @@ unsigned long *syslet_inst__cell(struct syslet_inst *inst, const char *name)
 const char *syslet_inst__cell_at(const struct syslet_inst *inst,
 				 const void *addr)
 {
-	const struct syslet_obj *obj = inst->obj;
-	uintptr_t base = (uintptr_t)(inst->base + inst->off[SLO_SEC_CELLS]);
-	size_t lo = 0, hi = obj->nr_cells;
+	const struct syslet_obj *obj;
+	uintptr_t base;
+	size_t lo = 0, hi;
 
+	if (!inst)
+		return api_null(EINVAL);
+	obj = inst->obj;
+	base = (uintptr_t)(inst->base + inst->off[SLO_SEC_CELLS]);
+	hi = obj->nr_cells;
 	while ((uintptr_t)addr >= base && lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		const struct slo_symbol *s = obj->cells_by_off[mid];
@@ -278,9 +298,11 @@ const char *syslet_inst__cell_at(const struct syslet_inst *inst,
 void *syslet_inst__object(struct syslet_inst *inst, const char *name,
 			  size_t *size)
 {
-	const struct slo_symbol *s =
-		slio_find_sym(inst->obj, name, SLO_SYM_BUFFER, SLO_SYM_DATA);
+	const struct slo_symbol *s;
 
+	if (!inst)
+		return api_null(EINVAL);
+	s = slio_find_sym(inst->obj, name, SLO_SYM_BUFFER, SLO_SYM_DATA);
 	if (!s) {
 		errno = ENOENT;
 		return NULL;
@@ -293,10 +315,13 @@ void *syslet_inst__object(struct syslet_inst *inst, const char *name,
 long syslet_inst__atom_index(const struct syslet_inst *inst,
 			     const struct syslet_uatom *atom)
 {
-	uintptr_t first = (uintptr_t)(inst->base + inst->off[SLO_SEC_ATOMS]);
-	uintptr_t p = (uintptr_t)atom;
-	size_t n = inst->obj->img->nr_atoms;
+	uintptr_t first, p = (uintptr_t)atom;
+	size_t n;
 
+	if (!inst)
+		return api_err(-EINVAL);
+	first = (uintptr_t)(inst->base + inst->off[SLO_SEC_ATOMS]);
+	n = inst->obj->img->nr_atoms;
 	if (p < first || (p - first) % sizeof(*atom) ||
 	    (p - first) / sizeof(*atom) >= n)
 		return api_err(-ERANGE);
@@ -317,8 +342,11 @@ int syslet_inst__atom_info(const struct syslet_inst *inst,
 int syslet_inst__result(const struct syslet_inst *inst,
 			const struct syslet_uatom *atom, long *result)
 {
-	long i = syslet_inst__atom_index(inst, atom);
+	long i;
 
+	if (!result)
+		return api_err(-EINVAL);
+	i = syslet_inst__atom_index(inst, atom);
 	if (i < 0)
 		return (int)i;
 	/* Every atom of an instance has a result cell, hidden or not,
@@ -406,7 +434,7 @@ static int parse_sockaddr_in(const char *s, struct sockaddr_in *sa)
 int syslet_inst__bind(struct syslet_inst *inst, const char *entry, int argc,
 		      char *const argv[], char *err, size_t errlen)
 {
-	const struct slio_entry *e = slio_find_entry(inst->obj, entry);
+	const struct slio_entry *e;
 	struct slio_chunk *chunk;
 	struct sockaddr_in *sin = NULL;
 	const void **blob = NULL;
@@ -415,6 +443,17 @@ int syslet_inst__bind(struct syslet_inst *inst, const char *entry, int argc,
 	char list[256];
 	int eno = EINVAL;
 
+	if (!inst || !entry) {
+		slio_err(err, errlen, "%s", inst ? "no entry name"
+						 : "no instance");
+		return api_err(-EINVAL);
+	}
+	if (argc > 0 && !argv) {
+		slio_err(err, errlen, "%d parameters of %s but no values",
+			 argc, entry);
+		return api_err(-EINVAL);
+	}
+	e = slio_find_entry(inst->obj, entry);
 	if (!e) {
 		slio_err(err, errlen, "no syslet named '%s'", entry);
 		return api_err(-ENOENT);
@@ -427,6 +466,13 @@ int syslet_inst__bind(struct syslet_inst *inst, const char *entry, int argc,
 			 e->nr_params ? ")" : "", argc);
 		return api_err(-EINVAL);
 	}
+	for (int i = 0; i < argc; i++)
+		if (!argv[i]) {
+			slio_err(err, errlen,
+				 "parameter %d of %s: a null pointer", i + 1,
+				 entry);
+			return api_err(-EINVAL);
+		}
 	sin = calloc((size_t)argc + 1, sizeof(*sin));
 	blob = calloc((size_t)argc + 1, sizeof(*blob));
 	len = calloc((size_t)argc + 1, sizeof(*len));

@@ -8,6 +8,8 @@
 
 size_t syslet_obj__sym_count(const struct syslet_obj *obj)
 {
+	if (!obj)
+		return api_none();
 	return obj->img->nr_syms;
 }
 
@@ -45,12 +47,13 @@ static long sym_atom(const struct slo_image *img, const struct slo_symbol *s)
 int syslet_obj__sym_info(const struct syslet_obj *obj, size_t i,
 			 struct syslet_sym_info *info)
 {
-	const struct slo_image *img = obj->img;
+	const struct slo_image *img;
 	struct syslet_sym_info si = { .sz = sizeof(si) };
 	const struct slo_symbol *s;
 
-	if (!api_sz_ok(info, sizeof(*info)))
+	if (!obj || !api_sz_ok(info, sizeof(*info)))
 		return api_err(-EINVAL);
+	img = obj->img;
 	if (i >= img->nr_syms)
 		return api_err(-ERANGE);
 	s = &img->syms[i];
@@ -66,6 +69,8 @@ long syslet_obj__find_atom(const struct syslet_obj *obj, const char *name)
 {
 	const struct slo_symbol *s;
 
+	if (!obj)
+		return api_err(-EINVAL);
 	s = slio_find_sym(obj, name, SLO_SYM_ENTRY, SLO_SYM_ENTRY);
 	if (!s)
 		s = slio_find_sym(obj, name, SLO_SYM_LABEL, SLO_SYM_LABEL);
@@ -111,7 +116,7 @@ int syslet_obj__list(const struct syslet_obj *obj, syslet_list_fn fn,
 {
 	struct list_ctx lc = { fn, ctx };
 
-	if (!fn)
+	if (!obj || !fn)
 		return api_err(-EINVAL);
 	slo_image_list_lines(obj->img, list_line, &lc);
 	return 0;

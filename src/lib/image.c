@@ -431,6 +431,12 @@ struct syslet_obj *syslet_obj__open_file(const char *path, char *err,
 	char *buf;
 	int e;
 
+	if (!path || !*path) {
+		slio_err(err, errlen, "%s", path ? "empty image path"
+						 : "no image path");
+		errno = path ? ENOENT : EINVAL;
+		return NULL;
+	}
 	/* The reader refuses a device before it opens it (opening a
 	 * terminal, say, can make it the controlling one), and says
 	 * plainly when the file is missing. */
@@ -482,21 +488,29 @@ void syslet_obj__close(struct syslet_obj *obj)
 
 const char *syslet_obj__profile(const struct syslet_obj *obj)
 {
+	if (!obj)
+		return api_null(EINVAL);
 	return obj->profile_name;
 }
 
 const char *syslet_obj__source(const struct syslet_obj *obj)
 {
+	if (!obj)
+		return api_null(EINVAL);
 	return obj->img->source ? obj->img->source : api_null(ENOENT);
 }
 
 size_t syslet_obj__entry_count(const struct syslet_obj *obj)
 {
+	if (!obj)
+		return api_none();
 	return obj->nr_entries;
 }
 
 const char *syslet_obj__entry_name(const struct syslet_obj *obj, size_t i)
 {
+	if (!obj)
+		return api_null(EINVAL);
 	return i < obj->nr_entries ? obj->entries[i].sym->name
 				   : api_null(ERANGE);
 }
@@ -504,7 +518,7 @@ const char *syslet_obj__entry_name(const struct syslet_obj *obj, size_t i)
 const struct slio_entry *slio_find_entry(const struct syslet_obj *obj,
 					 const char *name)
 {
-	for (size_t i = 0; name && i < obj->nr_entries; i++)
+	for (size_t i = 0; obj && name && i < obj->nr_entries; i++)
 		if (!strcmp(obj->entries[i].sym->name, name))
 			return &obj->entries[i];
 	return NULL;
@@ -514,6 +528,8 @@ int syslet_obj__entry_params(const struct syslet_obj *obj, const char *entry)
 {
 	const struct slio_entry *e = slio_find_entry(obj, entry);
 
+	if (!obj)
+		return api_err(-EINVAL);
 	return e ? e->nr_params : api_err(-ENOENT);
 }
 
@@ -522,7 +538,7 @@ int syslet_obj__entry_param(const struct syslet_obj *obj, const char *entry,
 {
 	const struct slio_entry *e = slio_find_entry(obj, entry);
 
-	if (!api_sz_ok(param, sizeof(*param)))
+	if (!obj || !api_sz_ok(param, sizeof(*param)))
 		return api_err(-EINVAL);
 	if (!e)
 		return api_err(-ENOENT);
@@ -534,11 +550,15 @@ int syslet_obj__entry_param(const struct syslet_obj *obj, const char *entry,
 
 size_t syslet_obj__cell_count(const struct syslet_obj *obj)
 {
+	if (!obj)
+		return api_none();
 	return obj->nr_cells;
 }
 
 const char *syslet_obj__cell_name(const struct syslet_obj *obj, size_t i)
 {
+	if (!obj)
+		return api_null(EINVAL);
 	return i < obj->nr_cells ? obj->cells[i]->name : api_null(ERANGE);
 }
 
@@ -548,7 +568,7 @@ const struct slo_symbol *slio_find_sym(const struct syslet_obj *obj,
 	int cls = kind_class((enum slo_sym_kind)kind1);
 	long i;
 
-	if (!name || cls != kind_class((enum slo_sym_kind)kind2))
+	if (!obj || !name || cls != kind_class((enum slo_sym_kind)kind2))
 		return NULL;
 	i = name_find(obj, &obj->by_name, name, cls, false);
 	if (i >= 0)
@@ -560,6 +580,8 @@ const struct slo_symbol *slio_find_sym(const struct syslet_obj *obj,
 
 size_t syslet_obj__atom_count(const struct syslet_obj *obj)
 {
+	if (!obj)
+		return api_none();
 	return obj->img->nr_atoms;
 }
 
@@ -583,12 +605,13 @@ const char *syslet_role_name(enum syslet_role role)
 int syslet_obj__atom_info(const struct syslet_obj *obj, size_t index,
 			  struct syslet_atom_info *info)
 {
-	const struct slo_image *img = obj->img;
+	const struct slo_image *img;
 	const struct slo_debug *d;
 	struct syslet_atom_info ai = { .sz = sizeof(ai) };
 
-	if (!api_sz_ok(info, sizeof(*info)))
+	if (!obj || !api_sz_ok(info, sizeof(*info)))
 		return api_err(-EINVAL);
+	img = obj->img;
 	if (index >= img->nr_atoms)
 		return api_err(-ERANGE);
 	ai.index = index;

@@ -49,7 +49,7 @@ unsigned int interp_trace_flags;
 int syslet_set_trace_flags(unsigned int flags)
 {
 	if (flags & ~SYSLET_TRACE_UNFINISHED)
-		return -EINVAL;
+		return api_err(-EINVAL);
 	__atomic_store_n(&interp_trace_flags, flags, __ATOMIC_RELEASE);
 	return 0;
 }

@@ -44,6 +44,8 @@ int syslet_ring__init(struct syslet_ring *ring, unsigned long entries,
 
 void syslet_ring__exit(struct syslet_ring *ring)
 {
+	if (!ring)
+		return;
 	if (ring->registered)
 		sys_async_unregister(&ring->head, sizeof(ring->head));
 	ring->registered = 0;
@@ -55,7 +57,7 @@ struct syslet_uatom *syslet_ring__peek(const struct syslet_ring *ring)
 {
 	struct syslet_uatom *a;
 
-	if (!ring->slots)
+	if (!ring || !ring->slots)
 		return api_null(EINVAL);
 	a = __atomic_load_n(&ring->slots[ring->head_idx], __ATOMIC_ACQUIRE);
 	return a ? a : api_null(EAGAIN);

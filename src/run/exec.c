@@ -17,6 +17,7 @@
 
 #include "run.h"
 #include "trace.h"
+#include "common/quote.h"
 
 struct job {
 	struct syslet_inst	*inst;
@@ -424,44 +425,6 @@ static bool print_failed_call(FILE *out, const struct syslet_uatom *atom,
 	return syslet_print_call(out, &ev, SYSLET_PRINT_WHOLE) == 0;
 }
 
-/*
- * An --each argument as its report's prefix: as given, unless it is empty
- * or holds a control byte; then quoted as the failed call quotes it
- * (strace's "a\33[2Jb\nc"), since a file name from a list may hold a
- * newline, which split the report's one line in two, or an escape, which
- * the terminal ran.
- */
-static void print_arg(FILE *out, const char *arg)
-{
-	const unsigned char *p = (const unsigned char *)arg;
-	bool plain = *p != '\0';
-
-	for (; *p && plain; p++)
-		plain = *p >= 0x20 && *p != 0x7f;
-	if (plain) {
-		fputs(arg, out);
-		return;
-	}
-	fputc('"', out);
-	for (p = (const unsigned char *)arg; *p; p++) {
-		switch (*p) {
-		case '\n': fputs("\\n", out); break;
-		case '\t': fputs("\\t", out); break;
-		case '\r': fputs("\\r", out); break;
-		case '"': fputs("\\\"", out); break;
-		case '\\': fputs("\\\\", out); break;
-		default:
-			if (*p >= 0x20 && *p < 0x7f)
-				fputc(*p, out);
-			else if (p[1] >= '0' && p[1] <= '7')
-				fprintf(out, "\\%03o", *p);
-			else
-				fprintf(out, "\\%o", *p);
-		}
-	}
-	fputc('"', out);
-}
-
 void srun_stop_report(FILE *out, const char *progname, const char *arg,
 		      const char *entry, const struct syslet_inst *inst,
 		      const struct syslet_uatom *atom, long result)
@@ -480,9 +443,10 @@ void srun_stop_report(FILE *out, const char *progname, const char *arg,
 		ran = num;
 	}
 	if (arg) {
-		fprintf(out, "%s: ", progname);
-		print_arg(out, arg);
-		fputs(": ", out);
+		/* Quoted when empty or with a control byte: a file name
+		 * from a list may hold a newline, which split the report's
+		 * one line in two, or an escape, which the terminal ran. */
+		fprintf(out, "%s: %s: ", progname, common_quote(arg, 0));
 	} else
 		fprintf(out, "%s: ", progname);
 	if (syslet_inst__atom_info(inst, atom, &ai)) {

@@ -9,6 +9,7 @@
 #include "run.h"
 #include "run/input.h"
 #include "compiler/sysletc.h"
+#include "common/quote.h"
 
 static struct syslet_obj *compile(const char *path, const char *src,
 				  size_t len, const char *progname)
@@ -22,14 +23,16 @@ static struct syslet_obj *compile(const char *path, const char *src,
 	n = sysletc_compile_mem(path, src, len, stderr, &elf, &elf_len, err,
 				sizeof(err));
 	if (n > 0) {
-		fprintf(stderr, "%s: %s: %d error%s\n", progname, path, n,
+		fprintf(stderr, "%s: %s: %d error%s\n", progname,
+			common_quote(path, 0), n,
 			n == 1 ? "" : "s");
 		return NULL;
 	}
 	if (n == 0)
 		obj = syslet_obj__open_mem(elf, elf_len, err, sizeof(err));
 	if (!obj)
-		fprintf(stderr, "%s: %s: %s\n", progname, path, err);
+		fprintf(stderr, "%s: %s: %s\n", progname,
+			common_quote(path, 0), err);
 	free(elf);
 	return obj;
 }
@@ -47,7 +50,8 @@ struct syslet_obj *srun_load(const char *path, const char *progname,
 	case SRUN_INPUT_IMAGE:
 		obj = syslet_obj__open_mem(buf, len, err, sizeof(err));
 		if (!obj)
-			fprintf(stderr, "%s: %s: %s\n", progname, path, err);
+			fprintf(stderr, "%s: %s: %s\n", progname,
+				common_quote(path, 0), err);
 		break;
 	case SRUN_INPUT_SOURCE:
 		obj = compile(path, buf, len, progname);
@@ -55,7 +59,8 @@ struct syslet_obj *srun_load(const char *path, const char *progname,
 	default:
 		/* sysletc takes "-" for the standard input, which here
 		 * stays the syslet's: say so, and how to read it anyway. */
-		fprintf(stderr, "%s: %s: %s%s\n", progname, path, err,
+		fprintf(stderr, "%s: %s: %s%s\n", progname,
+			common_quote(path, 0), err,
 			errno == ENOENT && !strcmp(path, "-") ?
 			" (the standard input stays the syslet's; /dev/stdin "
 			"reads the program from it)" : "");
@@ -75,8 +80,8 @@ const char *srun_pick_entry(const struct syslet_obj *obj, const char *want,
 	if (want) {
 		if (syslet_obj__entry_params(obj, want) >= 0)
 			return want;
-		fprintf(stderr, "%s: no syslet named '%s'; the image has:",
-			progname, want);
+		fprintf(stderr, "%s: no syslet named %s; the image has:",
+			progname, common_quote(want, 1));
 	} else if (n == 1) {
 		return syslet_obj__entry_name(obj, 0);
 	} else {

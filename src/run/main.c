@@ -13,6 +13,7 @@
 #include "shell.h"
 #include "common/stack.h"
 #include "common/stdfds.h"
+#include "common/quote.h"
 
 static const char *progname = "syslet-run";
 
@@ -70,8 +71,8 @@ static int parse_count(const char *opt, const char *s, long *out)
 	errno = 0;
 	*out = strtol(s, &end, 10);
 	if (!*s || *end || errno || *out <= 0) {
-		fprintf(stderr, "%s: --%s wants a positive number, got '%s'\n",
-			progname, opt, s);
+		fprintf(stderr, "%s: --%s wants a positive number, got %s\n",
+			progname, opt, common_quote(s, 1));
 		return -1;
 	}
 	return 0;
@@ -103,6 +104,35 @@ static const struct option long_opts[] = {
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
 };
+
+/*
+ * getopt_long() failed on @arg, the last word it read: say so as glibc
+ * does, with the word quoted (common_quote()), since an option's name or
+ * value may hold an escape or a newline.  @c is ':' for a missing value,
+ * '?' for an unknown option (optopt 0: a long one; else its letter) or a
+ * known long one given a value it does not take.
+ */
+static void bad_option(int c, const char *arg)
+{
+	char letter[2] = { (char)optopt, '\0' };
+	const char *eq;
+
+	if (c == ':' && optopt >= OPT_BACKEND)
+		fprintf(stderr, "%s: option %s requires an argument\n",
+			progname, common_quote(arg, 1));
+	else if (c == ':')
+		fprintf(stderr, "%s: option requires an argument -- %s\n",
+			progname, common_quote(letter, 1));
+	else if (!strncmp(arg, "--", 2) && optopt && (eq = strchr(arg, '=')))
+		fprintf(stderr, "%s: option '%.*s' doesn't allow an argument\n",
+			progname, (int)(eq - arg), arg);
+	else if (!strncmp(arg, "--", 2) || !optopt)
+		fprintf(stderr, "%s: unrecognized option %s\n", progname,
+			common_quote(arg, 1));
+	else
+		fprintf(stderr, "%s: invalid option -- %s\n", progname,
+			common_quote(letter, 1));
+}
 
 #ifdef HAVE_READLINE
 /* Weak, so that syslet-run links (and says -i is missing) in a tree
@@ -161,8 +191,10 @@ static int srun_main(int argc, char **argv)
 	 * the name the user typed, as every other message does. */
 	if (argc > 0)
 		argv[0] = (char *)progname;
-	/* Options end at the image: what follows belongs to the syslet. */
-	while ((c = getopt_long(argc, argv, "+hiVTrt", long_opts,
+	/* Options end at the image: what follows belongs to the syslet.
+	 * getopt's own messages would quote the option raw: ours. */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:hiVTrt", long_opts,
 				NULL)) != -1) {
 		switch (c) {
 		case OPT_BACKEND:
@@ -222,6 +254,7 @@ static int srun_main(int argc, char **argv)
 			status = stdout_status();
 			goto out;
 		default:
+			bad_option(c, argv[optind - 1]);
 			fprintf(stderr, "Try '%s --help' for more information.\n",
 				progname);
 			goto out;
@@ -262,16 +295,17 @@ static int srun_main(int argc, char **argv)
 			if (msg)
 				fprintf(stderr, "%s: %s\n", progname, msg);
 			else
-				fprintf(stderr, "%s: backend '%s': %s\n",
-					progname, o.backend ? o.backend :
-					getenv("SYSLET_BACKEND"), strerror(-e));
+				fprintf(stderr, "%s: backend %s: %s\n",
+					progname, common_quote(o.backend ?
+					o.backend : getenv("SYSLET_BACKEND"),
+					1), strerror(-e));
 			goto out;
 		}
 	}
 	if (trace_spec) {
 		if (srun_set_parse(&trace_set, trace_spec, err, sizeof(err))) {
 			fprintf(stderr, "%s: --trace=%s: %s\n", progname,
-				trace_spec, err);
+				common_quote(trace_spec, 0), err);
 			goto out;
 		}
 		o.trace_set = &trace_set;
@@ -280,7 +314,7 @@ static int srun_main(int argc, char **argv)
 		if (srun_inject_parse(&inject, inject_specs[i], err,
 				      sizeof(err))) {
 			fprintf(stderr, "%s: --inject=%s: %s\n", progname,
-				inject_specs[i], err);
+				common_quote(inject_specs[i], 0), err);
 			goto out;
 		}
 	/* Set before anything runs, for the shell as for a run. */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "qualify.h"
+#include "common/quote.h"
 
 /*
  * strace's classes, by name: what each call does is the same on every
@@ -160,7 +161,8 @@ static int add_regex(unsigned char *bits, unsigned long n, const char *re,
 		char why[128];
 
 		regerror(e, &rx, why, sizeof(why));
-		msg(err, errlen, "bad regular expression '/%s': %s", re, why);
+		msg(err, errlen, "bad regular expression %s: %s",
+		    common_quote(re - 1, 1), why);
 		return -1;
 	}
 	for (long i = 0; i <= cnt; i++) {
@@ -203,7 +205,8 @@ static int add_value(unsigned char *bits, unsigned long n, const char *v,
 		if (hits < 0)
 			return -1;
 		if (!hits && !quiet) {
-			msg(err, errlen, "no system call matches '%s'", v);
+			msg(err, errlen, "no system call matches %s",
+			    common_quote(v, 1));
 			return -1;
 		}
 		return 0;
@@ -212,9 +215,9 @@ static int add_value(unsigned char *bits, unsigned long n, const char *v,
 		c = find_class(v + 1);
 		if (!c) {
 			msg(err, errlen,
-			    "unknown class '%s' (classes: %%file, %%desc, "
+			    "unknown class %s (classes: %%file, %%desc, "
 			    "%%network, %%process, %%signal, %%memory, %%ipc, "
-			    "%%pure)", v);
+			    "%%pure)", common_quote(v, 1));
 			return -1;
 		}
 		for (const char *const *p = c->calls; *p; p++) {
@@ -233,10 +236,11 @@ static int add_value(unsigned char *bits, unsigned long n, const char *v,
 		s = syslet_syscall_suggest(v);
 		if (s)
 			msg(err, errlen,
-			    "unknown system call '%s' (did you mean '%s'?)",
-			    v, s);
+			    "unknown system call %s (did you mean '%s'?)",
+			    common_quote(v, 1), s);
 		else
-			msg(err, errlen, "unknown system call '%s'", v);
+			msg(err, errlen, "unknown system call %s",
+			    common_quote(v, 1));
 		return -1;
 	}
 	bits[nr] = 1;
@@ -346,7 +350,7 @@ static int parse_when(const char *w, struct syslet_inject *r, char *err,
 bad:
 	msg(err, errlen,
 	    "when=%s: expected FIRST[..LAST][+[STEP]], FIRST and STEP from 1, "
-	    "LAST not below FIRST", w);
+	    "LAST not below FIRST", common_quote(w, 0));
 	return -1;
 }
 
@@ -367,7 +371,7 @@ static int parse_errno(const char *v, long *ret, char *err, size_t errlen)
 	if (e <= 0) {
 		msg(err, errlen,
 		    "error=%s: expected an errno name (ENOENT) or a number "
-		    "from 1 to 4095", v);
+		    "from 1 to 4095", common_quote(v, 0));
 		return -1;
 	}
 	*ret = -(long)e;
@@ -384,7 +388,7 @@ static int parse_retval(const char *v, long *ret, char *err, size_t errlen)
 	if (!*v || *end || errno || n < 0) {
 		msg(err, errlen,
 		    "retval=%s: expected a number from 0 (a failure is "
-		    "error=)", v);
+		    "error=)", common_quote(v, 0));
 		return -1;
 	}
 	*ret = n;
@@ -423,7 +427,8 @@ int srun_inject_parse(struct srun_inject *inj, const char *spec, char *err,
 	colon = strchr(copy, ':');
 	if (!colon) {
 		msg(err, errlen,
-		    "'%s': expected SET:error=ERRNO or SET:retval=N", spec);
+		    "%s: expected SET:error=ERRNO or SET:retval=N",
+		    common_quote(spec, 1));
 		goto out;
 	}
 	*colon = '\0';
@@ -461,13 +466,14 @@ int srun_inject_parse(struct srun_inject *inj, const char *spec, char *err,
 			goto out;
 		} else {
 			msg(err, errlen,
-			    "unknown '%s' (expected error=, retval= or when=)",
-			    opt);
+			    "unknown %s (expected error=, retval= or when=)",
+			    common_quote(opt, 1));
 			goto out;
 		}
 	}
 	if (!have_ret) {
-		msg(err, errlen, "'%s': error= or retval= is needed", spec);
+		msg(err, errlen, "%s: error= or retval= is needed",
+		    common_quote(spec, 1));
 		goto out;
 	}
 	/* Named alone, umem_add is refused; in a wider set, left out. */
@@ -483,7 +489,8 @@ int srun_inject_parse(struct srun_inject *inj, const char *spec, char *err,
 	for (unsigned long nr = 0; nr < set.n; nr++)
 		want += set.bits[nr];
 	if (!want) {
-		msg(err, errlen, "'%s' names no system call", copy);
+		msg(err, errlen, "%s names no system call",
+		    common_quote(copy, 1));
 		goto out;
 	}
 	grown = realloc(inj->rules, (inj->n + want) * sizeof(*grown));

@@ -1,0 +1,77 @@
+/* quote.c: names from the command line or an input, quoted for messages, strace style, when they hold a control byte. */
+#include <config.h>
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/quote.h"
+
+#define QUOTE_SLOTS 8
+
+static __thread char *slots[QUOTE_SLOTS];
+static __thread unsigned int next_slot;
+
+static bool plain(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	if (!*p)
+		return false;
+	for (; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return false;
+	return true;
+}
+
+const char *common_quote(const char *s, int single)
+{
+	const unsigned char *p;
+	char **slot = &slots[next_slot++ % QUOTE_SLOTS];
+	size_t n;
+	char *out, *o;
+
+	if (!s)
+		return "(null)";
+	if (!*s)
+		return single ? "''" : "\"\"";
+	n = strlen(s);
+	/* Four bytes for the worst escape (\ooo), the quotes, the NUL. */
+	if (n > ((size_t)-1 - 3) / 4)
+		return "\"?\"";
+	free(*slot);
+	*slot = out = malloc(4 * n + 3);
+	if (!out)
+		return "\"?\"";
+	if (plain(s)) {
+		if (single)
+			snprintf(out, 4 * n + 3, "'%s'", s);
+		else
+			memcpy(out, s, n + 1);
+		return out;
+	}
+	o = out;
+	*o++ = '"';
+	for (p = (const unsigned char *)s; *p; p++) {
+		switch (*p) {
+		case '\n': *o++ = '\\'; *o++ = 'n'; break;
+		case '\t': *o++ = '\\'; *o++ = 't'; break;
+		case '\r': *o++ = '\\'; *o++ = 'r'; break;
+		case '"': *o++ = '\\'; *o++ = '"'; break;
+		case '\\': *o++ = '\\'; *o++ = '\\'; break;
+		default:
+			if (*p >= 0x20 && *p < 0x7f)
+				*o++ = (char)*p;
+			/* Three digits where a digit follows, so that it
+			 * does not read as part of the escape. */
+			else if (p[1] >= '0' && p[1] <= '7')
+				o += sprintf(o, "\\%03o", *p);
+			else
+				o += sprintf(o, "\\%o", *p);
+		}
+	}
+	*o++ = '"';
+	*o = '\0';
+	return out;
+}

@@ -1,0 +1,17 @@
+/* quote.h: a name taken from the command line or an input (a path, an option's value, an entry's name), quoted for a one-line message so that no control byte of it reaches the terminal. */
+#ifndef SYSLET_COMMON_QUOTE_H
+#define SYSLET_COMMON_QUOTE_H
+
+/*
+ * @s as a message shows it: as given (between single quotes when @single
+ * is set) when it is non-empty and has no control byte; otherwise as
+ * strace quotes a string, between double quotes with C escapes ("a\33[2Jb\nc",
+ * "" for the empty one), as syslet-run's --each report and trace quote
+ * one, since a file name may hold a newline, which split a one-line
+ * message in two, or an escape, which the terminal ran.  The result lives
+ * until the 8th call after this one in the same thread: enough for the
+ * arguments of one message.
+ */
+const char *common_quote(const char *s, int single);
+
+#endif /* SYSLET_COMMON_QUOTE_H */

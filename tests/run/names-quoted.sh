@@ -1,0 +1,76 @@
+#!/bin/sh
+# names-quoted.sh: syslet-run's messages show a name from its command line (a path, --entry=, --backend=, --ring=, --trace=, --inject=, an option) with no control byte of it: as given when plain, else quoted as strace quotes a string, as --each's report does.
+. "$top_srcdir/tests/lib/harness.sh"
+cd "$tmpdir" || exit 99
+src=$top_srcdir/tests/run
+
+# An escape that clears the screen and a newline, then a tail that would
+# start a line of its own.
+bad=$(printf 'a\033[2Jb\nTAIL')
+quoted='a\\33\[2Jb\\nTAIL'
+
+# check WHAT CMD...: CMD fails with status 2; its standard error has no
+# control byte but the newlines that end its lines (and a source line's
+# tab), no line that starts
+# with the name's tail, and the name quoted.
+check() {
+	what=$1
+	shift
+	"$@" >out.txt 2>err.txt
+	st=$?
+	[ "$st" = 2 ] || { cat err.txt >&2; fail "$what: exit status $st, expected 2"; }
+	if LC_ALL=C tr -d '\n\t' <err.txt | LC_ALL=C grep -q '[[:cntrl:]]'; then
+		od -c err.txt >&2
+		fail "$what: a control byte reached the standard error"
+	fi
+	! grep -q '^TAIL' err.txt || { cat err.txt >&2
+		fail "$what: the name's newline split the message"; }
+	grep -q -- "$quoted" err.txt || { cat err.txt >&2
+		fail "$what: the name is not quoted strace style"; }
+}
+
+$SYSLETC -o cat.slo "$src/cat.syslet" || fail "sysletc cat.syslet"
+check "an image that is not there" $SYSLET_RUN "$bad.slo"
+check "a source that is not there" $SYSLET_RUN "$bad.syslet"
+check "--entry" $SYSLET_RUN --entry="$bad" cat.slo x
+check "--ring" $SYSLET_RUN --ring="$bad" cat.slo x
+check "--threads" $SYSLET_RUN --threads="$bad" cat.slo x
+check "--jobs" $SYSLET_RUN --jobs="$bad" --each cat.slo x
+check "--trace" $SYSLET_RUN --trace="$bad" cat.slo x
+check "--trace=/" $SYSLET_RUN --trace="/$bad(" cat.slo x
+check "--inject" $SYSLET_RUN --inject="$bad" cat.slo x
+check "--inject error=" $SYSLET_RUN --inject="read:error=$bad" cat.slo x
+check "--inject key" $SYSLET_RUN --inject="read:$bad" cat.slo x
+check "an unknown option" $SYSLET_RUN "--$bad" cat.slo x
+# A source with errors: the compiler's diagnostics name the file so too.
+printf 'syslet f() {\n\tfrobnicate(1);\n}\n' >"$bad.syslet"
+check "a source with errors" $SYSLET_RUN "$bad.syslet"
+grep -q -- "^\"$quoted\\.syslet\":2:2: error: " err.txt ||
+	{ cat err.txt >&2; fail "the diagnostic's head"; }
+
+# The library's own message (libsyslet(3): control bytes as '?').
+$SYSLET_RUN --backend="$bad" cat.slo x >out.txt 2>err.txt
+[ $? = 2 ] || fail "--backend: not status 2"
+grep -q "unknown syslet backend 'a?\[2Jb?TAIL'" err.txt ||
+	{ cat err.txt >&2; fail "--backend: the name not shown with '?'"; }
+SYSLET_BACKEND=$bad $SYSLET_RUN cat.slo x >out.txt 2>err.txt
+grep -q "unknown syslet backend 'a?\[2Jb?TAIL' from SYSLET_BACKEND" err.txt ||
+	{ cat err.txt >&2; fail "SYSLET_BACKEND: the name not shown with '?'"; }
+
+# Plain names keep their plain messages.
+$SYSLET_RUN --entry=nosuch cat.slo x 2>err.txt
+grep -q "no syslet named 'nosuch'; the image has: cat" err.txt ||
+	{ cat err.txt >&2; fail "--entry=nosuch"; }
+$SYSLET_RUN --bogus x 2>err.txt
+grep -q "^syslet-run: unrecognized option '--bogus'\$" err.txt ||
+	{ cat err.txt >&2; fail "--bogus"; }
+$SYSLET_RUN --help=3 2>err.txt
+grep -q "^syslet-run: option '--help' doesn't allow an argument\$" err.txt ||
+	{ cat err.txt >&2; fail "--help=3"; }
+$SYSLET_RUN --ring 2>err.txt
+grep -q "^syslet-run: option '--ring' requires an argument\$" err.txt ||
+	{ cat err.txt >&2; fail "--ring"; }
+$SYSLET_RUN -x 2>err.txt
+grep -q "^syslet-run: invalid option -- 'x'\$" err.txt ||
+	{ cat err.txt >&2; fail "-x"; }
+exit 0
