@@ -814,6 +814,59 @@ static void test_free_lazy(void **state)
 	syslet_obj__close(obj);
 }
 
+/*
+ * A slot taken again is zeroed from where the instance that had it
+ * began, when that is lower than where the new one begins: an instance
+ * of another image of the same size, with less to hold, has more bytes
+ * before its atoms, and the last one's buffer was there.
+ */
+static void test_reuse_other(void **state)
+{
+	const size_t page = 4096, big = 11000, small = 8192;
+	struct slo_image *ia = sample_image(systab_native_profile());
+	struct slo_image *ib = sample_image(systab_native_profile());
+	struct syslet_obj *oa, *ob;
+	struct syslet_inst *a, *b;
+	unsigned char *buf, *base, *atom0;
+	size_t size = 0;
+	char err[256];
+
+	(void)state;
+	ia->size[SLO_SEC_BSS] = big;
+	ia->syms[5].size = big;
+	ib->size[SLO_SEC_BSS] = small;
+	ib->syms[5].size = small;
+	oa = open_sample(ia);
+	ob = open_sample(ib);
+	a = syslet_obj__instantiate(oa, err, sizeof(err));
+	if (!a)
+		fail_msg("instantiate: %s", err);
+	buf = syslet_inst__object(a, "buf", &size);
+	assert_int_equal(size, big);
+	memset(buf, 0x5a, big);
+	syslet_inst__free(a);
+	b = syslet_obj__instantiate(ob, err, sizeof(err));
+	if (!b)
+		fail_msg("instantiate: %s", err);
+	buf = syslet_inst__object(b, "buf", &size);
+	assert_int_equal(size, small);
+	/* Both take three pages, the buffer last. */
+	base = buf + small - 3 * page;
+	atom0 = (unsigned char *)syslet_inst__atom(b, 0);
+	assert_int_equal((uintptr_t)base % page, 0);
+	assert_true(atom0 > base && atom0 < buf);
+	for (unsigned char *p = base; p < atom0; p++)
+		if (*p)
+			fail_msg("%zu bytes before the atoms: %#x, the last "
+				 "instance's", (size_t)(atom0 - p), *p);
+	for (size_t k = 0; k < small; k++)
+		if (buf[k])
+			fail_msg("buf[%zu] is %#x", k, buf[k]);
+	syslet_inst__free(b);
+	syslet_obj__close(oa);
+	syslet_obj__close(ob);
+}
+
 /* Instances made @n at a time with a @bss of their own, each buffer
  * written as a read(2) into it would; the page faults that cost. */
 static long touch_round(struct syslet_obj *obj, struct syslet_inst **in,
@@ -1051,6 +1104,7 @@ int main(void)
 		cmocka_unit_test(test_overflow),
 		cmocka_unit_test(test_lazy),
 		cmocka_unit_test(test_free_lazy),
+		cmocka_unit_test(test_reuse_other),
 		cmocka_unit_test(test_reuse_warm),
 		cmocka_unit_test(test_fork_strings),
 		cmocka_unit_test(test_no_madvise),
