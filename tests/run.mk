@@ -68,6 +68,12 @@ check_PROGRAMS += tests/run/deny-call
 tests_run_deny_call_SOURCES = tests/run/deny-call.c
 TESTS += tests/run/uring-denied.sh
 EXTRA_DIST += tests/run/uring-denied.sh
+# A batch of syslets enters io_uring once per 128 of their calls (issue 13).
+check_PROGRAMS += tests/run/batchread
+tests_run_batchread_SOURCES = tests/run/batchread.c
+tests_run_batchread_LDADD = src/lib/libsyslet.la
+TESTS += tests/run/uring-enters.sh
+EXTRA_DIST += tests/run/uring-enters.sh
 # Comparisons with constants over the whole range of a word.
 TESTS += tests/run/compare-range.sh
 EXTRA_DIST += tests/run/compare-range.sh

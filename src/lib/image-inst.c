@@ -157,7 +157,10 @@ struct syslet_inst *syslet_obj__instantiate(const struct syslet_obj *obj,
 	shift = (inst->size - end) & ~(align - 1);
 	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
 		inst->off[parts[i]] += shift;
-	inst->base = slio_slot_get(inst->size, &inst->slab);
+	/* The parts begin at the shift (lay_out() from 0): the bytes
+	 * before are padding no syslet of this instance addresses. */
+	inst->from = shift;
+	inst->base = slio_slot_get(inst->size, inst->from, &inst->slab);
 	if (!inst->base) {
 		/* Before Linux 6.13 each guard page is a mapping; under an
 		 * address space limit that limit is the likelier cause. */
@@ -215,7 +218,7 @@ void syslet_inst__free(struct syslet_inst *inst)
 		free(inst->strs);
 	}
 	if (inst->base)
-		slio_slot_put(inst->slab, inst->base);
+		slio_slot_put(inst->slab, inst->base, inst->from);
 	free(inst);
 }
 

@@ -48,6 +48,7 @@ struct syslet_inst {
 	unsigned char		*base;
 	size_t			off[SLIO_NR_PARTS];
 	size_t			size;
+	size_t			from;		/* its first part's offset */
 	struct slio_slab	*slab;		/* base is one of its slots */
 	struct slio_chunk	**strs;		/* bound strings, per entry */
 };
@@ -60,8 +61,10 @@ size_t slio_page_size(void);
 /* image-inst.c: the shared read-only rodata of @obj, when it can be
  * shared; -1 (errno) when it cannot be mapped. */
 int slio_obj_rodata(struct syslet_obj *obj);
-void *slio_slot_get(size_t size, struct slio_slab **slab);
-void slio_slot_put(struct slio_slab *slab, void *base);
+/* A slot of @size bytes whose instance's memory begins @from bytes in:
+ * zero from there on (what comes before is no instance's). */
+void *slio_slot_get(size_t size, size_t from, struct slio_slab **slab);
+void slio_slot_put(struct slio_slab *slab, void *base, size_t from);
 /* Copy the blobs[i] of lens[i] bytes (0: none) to read-only memory, each
  * on a word boundary, their addresses to out[i]; the chunk holding them
  * (to put), or NULL: none to copy (errno 0) or no memory. */
