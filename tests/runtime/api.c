@@ -3,18 +3,6 @@
 #include <stddef.h>
 #include "helpers.h"
 
-/* An int function's failure: the negative value, and errno the same. */
-#define rt_check_err(expr, e)						\
-	do {								\
-		long r_;						\
-									\
-		errno = 0;						\
-		r_ = (long)(expr);					\
-		rt_check(r_ == -(e) && errno == (e),			\
-			 "returned %ld, errno %d, expected -%d", r_,	\
-			 errno, (e));					\
-	} while (0)
-
 /* A pointer function's failure: NULL, and errno set. */
 #define rt_check_null(expr, e)						\
 	do {								\
