@@ -178,33 +178,33 @@ static void print_timespec(FILE *out, const struct kts *ts)
 	fprintf(out, "{tv_sec=%ld, tv_nsec=%ld}", ts->tv_sec, ts->tv_nsec);
 }
 
+/* "WIFSIGNALED(s) && WTERMSIG(s) == SIGKILL", the number where the
+ * signal has no name. */
+static void print_wsig(FILE *out, const char *test, const char *field,
+		       int sig)
+{
+	const char *name = sigabbrev_np(sig);
+
+	fprintf(out, "%s(s) && %s(s) == ", test, field);
+	if (name)
+		fprintf(out, "SIG%s", name);
+	else
+		fprintf(out, "%d", sig);
+}
+
 /* strace's [{WIFEXITED(s) && WEXITSTATUS(s) == 7}]. */
 static void print_wstatus(FILE *out, int s)
 {
-	const char *sig;
-
 	fputs("[{", out);
 	if (WIFEXITED(s)) {
 		fprintf(out, "WIFEXITED(s) && WEXITSTATUS(s) == %d",
 			WEXITSTATUS(s));
 	} else if (WIFSIGNALED(s)) {
-		sig = sigabbrev_np(WTERMSIG(s));
-		if (sig)
-			fprintf(out, "WIFSIGNALED(s) && WTERMSIG(s) == SIG%s",
-				sig);
-		else
-			fprintf(out, "WIFSIGNALED(s) && WTERMSIG(s) == %d",
-				WTERMSIG(s));
+		print_wsig(out, "WIFSIGNALED", "WTERMSIG", WTERMSIG(s));
 		if (WCOREDUMP(s))
 			fputs(" && WCOREDUMP(s)", out);
 	} else if (WIFSTOPPED(s)) {
-		sig = sigabbrev_np(WSTOPSIG(s));
-		if (sig)
-			fprintf(out, "WIFSTOPPED(s) && WSTOPSIG(s) == SIG%s",
-				sig);
-		else
-			fprintf(out, "WIFSTOPPED(s) && WSTOPSIG(s) == %d",
-				WSTOPSIG(s));
+		print_wsig(out, "WIFSTOPPED", "WSTOPSIG", WSTOPSIG(s));
 	} else if (WIFCONTINUED(s)) {
 		fputs("WIFCONTINUED(s)", out);
 	} else {
