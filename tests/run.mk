@@ -120,8 +120,8 @@ bench: sysletc syslet-run tests/bench/bench tests/bench/plainloop
 TESTS += tests/run/apps.sh
 EXTRA_DIST += tests/run/apps.sh $(wildcard $(srcdir)/tests/run/apps/*.syslet)
 # --trace decodes what calls wrote, as strace does.
-TESTS += tests/run/trace-decode.sh
-EXTRA_DIST += tests/run/trace-decode.sh
+TESTS += tests/run/trace-decode.sh tests/run/trace-oflags.sh
+EXTRA_DIST += tests/run/trace-decode.sh tests/run/trace-oflags.sh
 check_PROGRAMS += tests/run/apps/reap
 tests_run_apps_reap_SOURCES = tests/run/apps/reap.c
 tests_run_apps_reap_LDADD = src/lib/libsyslet.la

@@ -78,6 +78,10 @@ tests_runtime_api_LDADD = $(runtime_ldadd)
 check_PROGRAMS += tests/runtime/printnovm
 TESTS += tests/runtime/printnovm
 tests_runtime_printnovm_LDADD = $(runtime_ldadd)
+# syslet_print_result(3): a call's result as its page says, on any backend.
+check_PROGRAMS += tests/runtime/printres
+TESTS += tests/runtime/printres
+tests_runtime_printres_LDADD = $(runtime_ldadd)
 # The uring backend's own promises (skips where io_uring cannot be set up).
 check_PROGRAMS += tests/runtime/uring tests/runtime/noring \
 	tests/runtime/uring-probe tests/runtime/uring-idle \

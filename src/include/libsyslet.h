@@ -258,6 +258,13 @@ enum syslet_print_part {
 };
 int syslet_print_call(FILE *out, const struct syslet_event *ev,
 		      enum syslet_print_part part);
+/* Print the result of the call ev describes as strace would, what
+ * follows its " = ": "3", "-2 ENOENT", an address in hex, fcntl's
+ * F_GETFL and F_GETFD flags "0x8002 (flags O_RDWR|O_LARGEFILE)", poll's
+ * "1 ([{fd=3, revents=POLLIN}])" or "0 (Timeout)"; umem_add's value as
+ * a number; "?" for SYSLET_END_UNFINISHED.  0, -EINVAL (ev->sz not set)
+ * or -EIO. */
+int syslet_print_result(FILE *out, const struct syslet_event *ev);
 
 /* Totals since start or the last reset, all threads.  Counters of a chain
  * still running are added at its end (or every few thousand atoms).

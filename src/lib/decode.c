@@ -1,4 +1,4 @@
-/* decode.c: system calls by number for callers: names, the deny list, errno names, and a call printed as strace would (strings, flags, socket addresses). */
+/* decode.c: system calls by number for callers: names, the deny list, errno names, and a call and its result printed as strace would (strings, flags, socket addresses). */
 #include <config.h>
 
 #include <arpa/inet.h>
@@ -28,14 +28,21 @@ struct flag {
 	const char	*name;
 };
 
+/*
+ * The O_* flags of open's argument and of fcntl(F_GETFL)'s result, in
+ * strace's order.  A flag of several bits is named only when all are
+ * set: O_SYNC holds O_DSYNC's bit, and comes first.  O_LARGEFILE by the
+ * kernel's x86 value, which libc's header makes 0 in a 64-bit build.
+ */
 static const struct flag open_flags[] = {
 	{ O_CREAT, "O_CREAT" },		{ O_EXCL, "O_EXCL" },
 	{ O_NOCTTY, "O_NOCTTY" },	{ O_TRUNC, "O_TRUNC" },
 	{ O_APPEND, "O_APPEND" },	{ O_NONBLOCK, "O_NONBLOCK" },
+	{ O_SYNC, "O_SYNC" },		{ O_DSYNC, "O_DSYNC" },
+	{ O_DIRECT, "O_DIRECT" },	{ 0100000, "O_LARGEFILE" },
 	{ O_DIRECTORY, "O_DIRECTORY" },	{ O_NOFOLLOW, "O_NOFOLLOW" },
-	{ O_CLOEXEC, "O_CLOEXEC" },	{ O_DIRECT, "O_DIRECT" },
-	{ O_SYNC, "O_SYNC" },		{ O_NOATIME, "O_NOATIME" },
-	{ 0, NULL },
+	{ O_NOATIME, "O_NOATIME" },	{ O_CLOEXEC, "O_CLOEXEC" },
+	{ O_PATH, "O_PATH" },		{ 0, NULL },
 };
 
 /* Reads through the kernel so that a bad address is an error, not a
@@ -128,7 +135,7 @@ static void print_flags(FILE *out, unsigned long v)
 	fputs(acc[v & O_ACCMODE], out);
 	v &= ~(unsigned long)O_ACCMODE;
 	for (const struct flag *f = open_flags; f->name; f++)
-		if (v & f->bit) {
+		if ((v & f->bit) == f->bit) {
 			fprintf(out, "|%s", f->name);
 			v &= ~f->bit;
 		}
@@ -189,33 +196,33 @@ static void print_timespec(FILE *out, const struct kts *ts)
 	fprintf(out, "{tv_sec=%ld, tv_nsec=%ld}", ts->tv_sec, ts->tv_nsec);
 }
 
+/* "WIFSIGNALED(s) && WTERMSIG(s) == SIGKILL", the number where the
+ * signal has no name. */
+static void print_wsig(FILE *out, const char *test, const char *field,
+		       int sig)
+{
+	const char *name = sigabbrev_np(sig);
+
+	fprintf(out, "%s(s) && %s(s) == ", test, field);
+	if (name)
+		fprintf(out, "SIG%s", name);
+	else
+		fprintf(out, "%d", sig);
+}
+
 /* strace's [{WIFEXITED(s) && WEXITSTATUS(s) == 7}]. */
 static void print_wstatus(FILE *out, int s)
 {
-	const char *sig;
-
 	fputs("[{", out);
 	if (WIFEXITED(s)) {
 		fprintf(out, "WIFEXITED(s) && WEXITSTATUS(s) == %d",
 			WEXITSTATUS(s));
 	} else if (WIFSIGNALED(s)) {
-		sig = sigabbrev_np(WTERMSIG(s));
-		if (sig)
-			fprintf(out, "WIFSIGNALED(s) && WTERMSIG(s) == SIG%s",
-				sig);
-		else
-			fprintf(out, "WIFSIGNALED(s) && WTERMSIG(s) == %d",
-				WTERMSIG(s));
+		print_wsig(out, "WIFSIGNALED", "WTERMSIG", WTERMSIG(s));
 		if (WCOREDUMP(s))
 			fputs(" && WCOREDUMP(s)", out);
 	} else if (WIFSTOPPED(s)) {
-		sig = sigabbrev_np(WSTOPSIG(s));
-		if (sig)
-			fprintf(out, "WIFSTOPPED(s) && WSTOPSIG(s) == SIG%s",
-				sig);
-		else
-			fprintf(out, "WIFSTOPPED(s) && WSTOPSIG(s) == %d",
-				WSTOPSIG(s));
+		print_wsig(out, "WIFSTOPPED", "WSTOPSIG", WSTOPSIG(s));
 	} else if (WIFCONTINUED(s)) {
 		fputs("WIFCONTINUED(s)", out);
 	} else {
@@ -616,10 +623,23 @@ int syslet_errno_number(const char *name)
 	return e >= 0 ? e : api_err(-ENOENT);
 }
 
+/* The call the atom made: its number as fetched, whatever the image
+ * says it was compiled as; umem_add by the backend's number; NULL for a
+ * number the table does not name. */
+static const char *event_call(const struct syslet_event *ev)
+{
+	long umem = syslet_sysno(SYSLET_CALL_UMEM_ADD);
+
+	if (umem >= 0 && ev->nr == (unsigned long)umem)
+		return "umem_add";
+	if (ev->nr > LONG_MAX)
+		return NULL;
+	return syslet_syscall_name((long)ev->nr);
+}
+
 int syslet_print_call(FILE *out, const struct syslet_event *ev,
 		      enum syslet_print_part part)
 {
-	long umem = syslet_sysno(SYSLET_CALL_UMEM_ADD);
 	const char *name, *sig, *r;
 	size_t siglen;
 	int nargs, split, from = 0, to;
@@ -627,14 +647,7 @@ int syslet_print_call(FILE *out, const struct syslet_event *ev,
 	if (!out || !api_sz_ok(ev, sizeof(*ev)) ||
 	    (unsigned)part > SYSLET_PRINT_EXIT)
 		return api_err(-EINVAL);
-	/* The call the atom made: its number as fetched, whatever the
-	 * image says it was compiled as; umem_add by the backend's number. */
-	if (umem >= 0 && ev->nr == (unsigned long)umem)
-		name = "umem_add";
-	else if (ev->nr <= LONG_MAX)
-		name = syslet_syscall_name((long)ev->nr);
-	else
-		name = NULL;
+	name = event_call(ev);
 	sig = callsig_of(name);
 	siglen = sig ? strlen(sig) : 0;
 	nargs = ev->nargs < 6 ? (int)ev->nargs : 6;
@@ -666,5 +679,132 @@ int syslet_print_call(FILE *out, const struct syslet_event *ev,
 		fputs(to < nargs ? ", " : "", out);
 	else
 		fputc(')', out);
+	return ferror(out) ? api_err(-EIO) : 0;
+}
+
+/*
+ * fcntl's F_GETFL and F_GETFD results are flags, which strace shows in
+ * hex with their names: 0x8802 (flags O_RDWR|O_NONBLOCK|O_LARGEFILE),
+ * 0x1 (flags FD_CLOEXEC).  False for any other command or result.
+ */
+static bool print_fcntl_ret(FILE *out, const struct syslet_event *ev)
+{
+	int64_t vals[6] = { 0, F_SETFD };
+	bool known[6] = { false, true };
+	char names[128];
+
+	if (ev->nargs < 2 || ev->ret < 0)
+		return false;
+	if (ev->args[1] == F_GETFL) {
+		fprintf(out, "%#lx (flags ", (unsigned long)ev->ret);
+		print_flags(out, (unsigned long)ev->ret);
+		fputc(')', out);
+		return true;
+	}
+	/* F_SETFD's argument names what F_GETFD returns. */
+	if (ev->args[1] != F_GETFD ||
+	    !sysconst_describe("fcntl", 2, ev->ret, vals, known, names,
+			       sizeof(names)))
+		return false;
+	fprintf(out, "%#lx (flags %s)", (unsigned long)ev->ret, names);
+	return true;
+}
+
+/*
+ * poll's and ppoll's result as strace shows it, into @buf: 0 (Timeout),
+ * or the records that got events, two at most, 1 ([{fd=3,
+ * revents=POLLIN}]).  False, and the count alone, where a record cannot
+ * be read or @buf is too short.
+ */
+static bool format_poll_ret(char *buf, size_t len,
+			    const struct syslet_event *ev)
+{
+	struct { int fd; short events, revents; } p;
+	unsigned long n = ev->args[1], i;
+	size_t at;
+	int shown = 0, k;
+	char names[128];
+
+	if (ev->nargs < 2 || ev->ret < 0)
+		return false;
+	if (ev->ret == 0) {
+		snprintf(buf, len, "0 (Timeout)");
+		return true;
+	}
+	k = snprintf(buf, len, "%ld ([", ev->ret);
+	if (k < 0 || (size_t)k >= len || n > 1024)
+		return false;
+	at = (size_t)k;
+	for (i = 0; i < n && shown < ev->ret; i++) {
+		if (safe_read(&p, ev->args[0] + i * sizeof(p), sizeof(p)) !=
+		    (ssize_t)sizeof(p))
+			return false;
+		if (!p.revents)
+			continue;
+		if (shown == 2) {
+			k = snprintf(buf + at, len - at, ", ...");
+			at += k > 0 && (size_t)k < len - at ? (size_t)k : 0;
+			break;
+		}
+		if (!callsig_poll_events((unsigned short)p.revents, names,
+					 sizeof(names)))
+			return false;
+		k = snprintf(buf + at, len - at, "%s{fd=%d, revents=%s}",
+			     shown ? ", " : "", p.fd, names);
+		if (k < 0 || (size_t)k >= len - at)
+			return false;
+		at += (size_t)k;
+		shown++;
+	}
+	k = snprintf(buf + at, len - at, "])");
+	return k > 0 && (size_t)k < len - at;
+}
+
+/* Calls that return an address, which strace shows in hex. */
+static bool returns_address(const char *name)
+{
+	static const char *const calls[] = { "mmap", "mmap2", "mremap",
+					     "brk", "shmat" };
+
+	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++)
+		if (!strcmp(name, calls[i]))
+			return true;
+	return false;
+}
+
+int syslet_print_result(FILE *out, const struct syslet_event *ev)
+{
+	const char *name, *err;
+	char buf[512];
+	long r;
+
+	if (!out || !api_sz_ok(ev, sizeof(*ev)))
+		return api_err(-EINVAL);
+	r = ev->ret;
+	name = event_call(ev);
+	if (ev->end == SYSLET_END_UNFINISHED) {
+		/* Not returned yet. */
+		fputc('?', out);
+	} else if (name && !strcmp(name, "umem_add")) {
+		/* A value, never an error. */
+		fprintf(out, "%ld", r);
+	} else if (r < 0 && r > -4096) {
+		err = errno_name((int)-r);
+		if (err)
+			fprintf(out, "%ld %s", r, err);
+		else
+			fprintf(out, "%ld", r);
+	} else if (name && returns_address(name)) {
+		fprintf(out, "%#lx", (unsigned long)r);
+	} else if (name && (!strcmp(name, "fcntl") ||
+			    !strcmp(name, "fcntl64")) &&
+		   print_fcntl_ret(out, ev)) {
+		;
+	} else if (name && (!strcmp(name, "poll") || !strcmp(name, "ppoll")) &&
+		   format_poll_ret(buf, sizeof(buf), ev)) {
+		fputs(buf, out);
+	} else {
+		fprintf(out, "%ld", r);
+	}
 	return ferror(out) ? api_err(-EIO) : 0;
 }

@@ -65,10 +65,6 @@ void srun_stop_report(FILE *out, const char *progname, const char *arg,
 /* A result, with its errno name when it is a call's: "3", "-2 ENOENT";
  * a test or arithmetic atom's value is only a number ("-2"). */
 void srun_format_result(char *buf, size_t len, long result, bool call);
-/* The result of @ev's call as strace shows it: an address (mmap's,
- * brk's) in hex, fcntl's F_GETFL and F_GETFD flags in hex with their
- * names, else as srun_format_result(). */
-void srun_format_ret(char *buf, size_t len, const struct syslet_event *ev);
 
 /* The call an atom numbered @nr makes, as the backend runs it
  * ("umem_add" too); NULL for a number without a name. */

@@ -76,7 +76,6 @@ void shl_print_event(struct shell *sh, FILE *out, struct syslet_inst *inst,
 {
 	SYSLET_OPTS(syslet_atom_info, ai);
 	bool have = inst && syslet_inst__atom_info(inst, ev->atom, &ai) == 0;
-	char res[160];
 
 	(void)sh;
 	/* Atoms of a program: the line --trace prints. */
@@ -91,8 +90,9 @@ void shl_print_event(struct shell *sh, FILE *out, struct syslet_inst *inst,
 		return;
 	}
 	syslet_print_call(out, ev, SYSLET_PRINT_WHOLE);
-	srun_format_ret(res, sizeof(res), ev);
-	fprintf(out, " = %s%s", res, ev->injected ? " (INJECTED)" : "");
+	fputs(" = ", out);
+	syslet_print_result(out, ev);
+	fputs(ev->injected ? " (INJECTED)" : "", out);
 	if (ev->where == SYSLET_WHERE_CACHEMISS)
 		fputs(" <cachemiss>", out);
 	if (ev->handoff)

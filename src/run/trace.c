@@ -141,7 +141,6 @@ static void line(FILE *out, const struct syslet_inst *inst, int tag,
 		 const char *stamp, const struct syslet_event *ev,
 		 enum syslet_print_part part, double dt)
 {
-	char res[160];
 	const char *where;
 
 	if (part != SYSLET_PRINT_CONT)
@@ -157,12 +156,13 @@ static void line(FILE *out, const struct syslet_inst *inst, int tag,
 		syslet_print_call(out, ev, part);
 	if (part == SYSLET_PRINT_ENTER)
 		return;
-	srun_format_ret(res, sizeof(res), ev);
+	fputs(" = ", out);
+	syslet_print_result(out, ev);
 	where = ev->where == SYSLET_WHERE_CACHEMISS ? "cachemiss" :
 		ev->where == SYSLET_WHERE_STEP ? "step" : "inline";
 	/* (INJECTED) as strace marks a tampered call; went async where the
 	 * call is on one line, the unfinished line says it otherwise. */
-	fprintf(out, " = %s%s <%s%s>", res, ev->injected ? " (INJECTED)" : "",
+	fprintf(out, "%s <%s%s>", ev->injected ? " (INJECTED)" : "",
 		where, ev->handoff && part != SYSLET_PRINT_EXIT ?
 		", went async" : "");
 	print_next(out, inst, ev);

@@ -1,19 +1,8 @@
 /* api.c: libsyslet's conventions (libsyslet(3) CONVENTIONS) through the public API: -errno and errno, NULL and errno, the ring helpers' answers, sized structs of older and newer callers, system calls by number and printed. */
 #include <fcntl.h>
 #include <stddef.h>
+#include <sys/wait.h>
 #include "helpers.h"
-
-/* An int function's failure: the negative value, and errno the same. */
-#define rt_check_err(expr, e)						\
-	do {								\
-		long r_;						\
-									\
-		errno = 0;						\
-		r_ = (long)(expr);					\
-		rt_check(r_ == -(e) && errno == (e),			\
-			 "returned %ld, errno %d, expected -%d", r_,	\
-			 errno, (e));					\
-	} while (0)
 
 /* A pointer function's failure: NULL, and errno set. */
 #define rt_check_null(expr, e)						\
@@ -299,6 +288,43 @@ static void check_calls(void)
 	free(text);
 }
 
+/* wait4's status as strace shows it: exited, killed (a core dumped),
+ * stopped, continued, and a signal without a name by its number. */
+static void check_wstatus(void)
+{
+	static const struct { int status; const char *shown; } cases[] = {
+		{ 7 << 8, "WIFEXITED(s) && WEXITSTATUS(s) == 7" },
+		{ SIGKILL, "WIFSIGNALED(s) && WTERMSIG(s) == SIGKILL" },
+		{ SIGSEGV | 0x80,
+		  "WIFSIGNALED(s) && WTERMSIG(s) == SIGSEGV && WCOREDUMP(s)" },
+		{ 40, "WIFSIGNALED(s) && WTERMSIG(s) == 40" },
+		{ SIGTSTP << 8 | 0x7f, "WIFSTOPPED(s) && WSTOPSIG(s) == SIGTSTP" },
+		{ 40 << 8 | 0x7f, "WIFSTOPPED(s) && WSTOPSIG(s) == 40" },
+		{ 0xffff, "WIFCONTINUED(s)" },
+	};
+	char want[160], *text = NULL;
+	size_t len = 0;
+	int status;
+	SYSLET_OPTS(syslet_event, ev, .nr = __NR_wait4, .nargs = 4,
+		    .args = { 123, (unsigned long)&status }, .ret = 123);
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		FILE *mem = open_memstream(&text, &len);
+
+		if (!mem)
+			rt_die("open_memstream: %s", strerror(errno));
+		status = cases[i].status;
+		syslet_print_call(mem, &ev, SYSLET_PRINT_WHOLE);
+		fclose(mem);
+		snprintf(want, sizeof(want), "wait4(123, [{%s}], 0, NULL)",
+			 cases[i].shown);
+		rt_check(text && !strcmp(text, want), "status %#x: '%s'",
+			 (unsigned int)cases[i].status, text);
+		free(text);
+		text = NULL;
+	}
+}
+
 static void check_globals(void)
 {
 	rt_check_err(syslet_sysno((enum syslet_call)SYSLET_NR_CALLS), EINVAL);
@@ -315,6 +341,7 @@ int main(void)
 	check_sized();
 	check_trace();
 	check_calls();
+	check_wstatus();
 	check_globals();
 	return rt_done("api");
 }

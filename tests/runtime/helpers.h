@@ -34,6 +34,18 @@ static int rt_failures;
 		}							\
 	} while (0)
 
+/* An int function's failure: the negative value, and errno the same. */
+#define rt_check_err(expr, e)						\
+	do {								\
+		long r_;						\
+									\
+		errno = 0;						\
+		r_ = (long)(expr);					\
+		rt_check(r_ == -(e) && errno == (e),			\
+			 "returned %ld, errno %d, expected -%d", r_,	\
+			 errno, (e));					\
+	} while (0)
+
 #define rt_die(...)							\
 	do {								\
 		fprintf(stderr, "ERROR %s:%d: ", __FILE__, __LINE__);	\
