@@ -784,6 +784,8 @@ static long tmpmask_call(const struct emul_atom *a)
 	case TM_PTR:
 		m = &b.args[arg];
 		break;
+	default:
+		return emul_raw_syscall(a);
 	}
 	/* No mask (NULL): the worker's own, which holds everything back. */
 	if (!m[0] || m[1] != 8 || !sigset_readable(m[0]))

@@ -195,6 +195,8 @@ struct syslet_inst *syslet_obj__instantiate(const struct syslet_obj *obj,
 	for (size_t i = 0; i < img->nr_atoms; i++) {
 		struct syslet_uatom *a = syslet_inst__atom(inst, i);
 
+		if (!a)		/* cannot be: i < nr_atoms */
+			break;
 		a->nr = (unsigned long)obj->nr[i];
 		if (!a->ret_ptr)
 			a->ret_ptr = (long *)(inst->base +
