@@ -959,7 +959,7 @@ static long trap_faults(int fd)
 
 static void test_populate(void **state)
 {
-	struct slo_image *img = sample_image(systab_native_profile());
+	struct slo_image *img;
 	enum { N = 64 };
 	const size_t bss = 12000;	/* three pages and the atoms' */
 	static struct syslet_inst *in[N];
@@ -989,6 +989,7 @@ static void test_populate(void **state)
 	fd = (int)syscall(SYS_perf_event_open, &pa, 0, -1, -1, 0);
 	if (fd < 0)
 		skip();
+	img = sample_image(systab_native_profile());
 	img->size[SLO_SEC_BSS] = bss;
 	img->syms[5].size = bss;
 	obj = open_sample(img);
