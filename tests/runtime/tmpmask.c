@@ -137,29 +137,34 @@ static void tm_atom(struct syslet_uatom *a, struct tm_cells *c,
 }
 
 /* Run @a on a worker (@cachemiss: behind a pipe read that blocks, else
- * marked SYSLET_ASYNC); false when the syslet did not go async. */
+ * marked SYSLET_ASYNC); false when the syslet did not go async.  The
+ * pipe's byte comes from a thread, 50 ms on: where the kernel refuses the
+ * hand-off (no thread free), the read runs in place in this thread, which
+ * must not be the one to write it. */
 static bool tm_run_async(struct rt_ring8 *r, struct syslet_uatom *a,
 			 bool cachemiss)
 {
 	struct rt_pipe_read pr;
 	struct syslet_uatom *first = a, *done;
+	pthread_t writer;
 
 	if (cachemiss) {
 		rt_pipe_read_init(&pr);
 		pr.atom.next = a;
 		first = &pr.atom;
+		rt_pipe_write_late(&pr, &writer);
 	} else {
 		a->flags |= SYSLET_ASYNC;
 	}
 	errno = 0;
 	done = sys_async_exec(first);
 	if (done || errno) {
-		if (cachemiss)
+		if (cachemiss) {
+			rt_pipe_write_join(writer);
 			rt_pipe_read_close(&pr);
+		}
 		return false;
 	}
-	if (cachemiss && write(pr.pfd[1], "w", 1) != 1)
-		rt_die("write: %s", strerror(errno));
 	rt_wait_slot(&r->slot[r->next], 1);
 	done = r->slot[r->next];
 	r->slot[r->next] = NULL;
@@ -168,6 +173,7 @@ static bool tm_run_async(struct rt_ring8 *r, struct syslet_uatom *a,
 		rt_die("the chain ended at %p, not at the call's atom %p",
 		       (void *)done, (void *)a);
 	if (cachemiss) {
+		rt_pipe_write_join(writer);
 		if (pr.ret != 1)
 			rt_die("the pipe read gave %ld", pr.ret);
 		rt_pipe_read_close(&pr);
