@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/syscall.h>
 #include "api.h"
 #include "interp.h"
 
@@ -62,13 +63,48 @@ static uint64_t thread_pending(void)
 	return (uint64_t)strtoull(at + sizeof(key) - 1, NULL, 16);
 }
 
+/*
+ * Signals sent to this thread alone that the program blocks (@sigs, bits
+ * of signals 1 to 64), where this thread runs a syslet that went async:
+ * the program's.  Taken from this thread and sent to the process, as the
+ * kernel port sends a signal for a worker alone to the thread group
+ * (kernel-patch/README): it then waits for the program to unblock it,
+ * where it stayed pending on a thread that never would.  A queued
+ * signal keeps its value where the kernel lets rt_sigqueueinfo() say so
+ * (a code below 0, not tkill's); otherwise it goes as kill() sends it.
+ */
+static void forward_to_process(uint64_t sigs)
+{
+	while (sigs) {
+		int sig = __builtin_ctzll(sigs) + 1;
+		struct timespec zero = { 0, 0 };
+		sigset_t one;
+		siginfo_t si;
+
+		sigs &= sigs - 1;
+		/* The C library's own (SIGCANCEL, SIGSETXID) stay put. */
+		if (sig >= 32 && sig < SIGRTMIN)
+			continue;
+		sigemptyset(&one);
+		if (sigaddset(&one, sig))
+			continue;
+		/* A thread's own queue comes before the process's. */
+		if (sigtimedwait(&one, &si, &zero) != sig)
+			continue;
+		if (si.si_code < 0 && si.si_code != SI_TKILL &&
+		    !syscall(SYS_rt_sigqueueinfo, getpid(), sig, &si))
+			continue;
+		kill(getpid(), sig);
+	}
+}
+
 bool interp_signal_pending_for(const sigset_t *user_mask, bool own_only)
 {
 	sigset_t pend;
 	unsigned long p[sizeof(sigset_t) / sizeof(long)];
 	unsigned long m[sizeof(sigset_t) / sizeof(long)];
 	const unsigned int bits = 8 * sizeof(long);
-	uint64_t acting = 0;
+	uint64_t acting = 0, held = 0;
 
 	if (sigpending(&pend))
 		return false;
@@ -78,6 +114,9 @@ bool interp_signal_pending_for(const sigset_t *user_mask, bool own_only)
 	for (size_t i = 0; i < (NSIG - 1 + bits - 1) / bits; i++) {
 		unsigned long todo = p[i] & ~m[i];
 
+		/* Pending, blocked by the program: a worker's own go to it. */
+		if (own_only && i * bits < 64)
+			held |= (uint64_t)(p[i] & m[i]) << (i * bits);
 		while (todo) {
 			unsigned int b = (unsigned int)__builtin_ctzl(todo);
 			unsigned int sig = (unsigned int)(i * bits + b) + 1;
@@ -90,7 +129,16 @@ bool interp_signal_pending_for(const sigset_t *user_mask, bool own_only)
 			acting |= (uint64_t)1 << (sig - 1);
 		}
 	}
-	return acting && (acting & thread_pending());
+	if (!acting && !held)
+		return false;
+	{
+		uint64_t own = thread_pending();
+
+		/* ~0: unknown, and none is taken then. */
+		if (own != ~(uint64_t)0 && (held & own))
+			forward_to_process(held & own);
+		return acting && (acting & own);
+	}
 }
 
 bool interp_signal_pending(const sigset_t *user_mask)
