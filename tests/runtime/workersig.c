@@ -1,4 +1,4 @@
-/* workersig.c: a signal that a call raises for the thread running it (a write's SIGPIPE) reaches the program, inline and after the syslet went async: the default kills the process, a handler runs once, a blocked one waits for the program to unblock it. */
+/* workersig.c: a signal that a call raises for the thread running it (a write's SIGPIPE) reaches the program, inline and after the syslet went async: the default kills the process, a handler runs once, a blocked one waits for the program to unblock it; an atom's sigtimedwait takes the process's signals. */
 #include "helpers.h"
 #include <signal.h>
 #include <sys/wait.h>
@@ -131,6 +131,73 @@ static int ws_child(int kind, int async)
 	}
 }
 
+/*
+ * sigtimedwait() in an atom takes a signal of its set sent to the
+ * process, inline and after a hand-off, as any thread's does
+ * (kernel-patch/README): the program blocks SIGUSR2, with a handler
+ * that must not run, and sends it with kill() before the syslet
+ * (inline) or once async_exec() has returned (async).
+ */
+static int ws_sigwait(int async)
+{
+	struct syslet_uatom *ring[8], a[2], *done;
+	struct async_head_user ahu;
+	unsigned long set[8 / sizeof(long)] = { 0 }, setp, infop, tsp,
+		      size = 8;
+	struct timespec ts = { 5, 0 };
+	unsigned char info[128];
+	struct sigaction sa;
+	sigset_t usr2;
+	long r[2] = { -1, -1 };
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_pipe;	/* counts in got */
+	if (sigaction(SIGUSR2, &sa, NULL))
+		return 20;
+	sigemptyset(&usr2);
+	sigaddset(&usr2, SIGUSR2);
+	if (sigprocmask(SIG_BLOCK, &usr2, NULL))
+		return 21;
+	set[0] = 1UL << (SIGUSR2 - 1);
+	setp = (unsigned long)set;
+	infop = (unsigned long)info;
+	tsp = (unsigned long)&ts;
+	rt_register(&ahu, ring, 8, -1UL);
+	rt_atom(&a[0], SYS_getpid, &r[0], async ? SYSLET_ASYNC : 0, &a[1],
+		NULL, NULL, NULL);
+	rt_atom(&a[1], SYS_rt_sigtimedwait, &r[1], 0, NULL, &setp, &infop,
+		&tsp);
+	a[1].arg_ptr[3] = &size;
+	if (!async && kill(getpid(), SIGUSR2))
+		return 23;
+	errno = 0;
+	done = sys_async_exec(&a[0]);
+	if (async && (done || errno))
+		return 11;
+	if (async && kill(getpid(), SIGUSR2))
+		return 23;
+	if (!done) {
+		for (int i = 0; i < 10000 && !__atomic_load_n(&ring[0],
+							     __ATOMIC_ACQUIRE);
+		     i++) {
+			if (async == 1)
+				sys_async_wait(1);
+			else
+				nanosleep(&(struct timespec){ 0, 1000 * 1000 },
+					  NULL);
+		}
+		done = ring[0];
+	}
+	if (done != &a[1])
+		return 12;
+	if (r[1] != SIGUSR2)
+		return r[1] == -EAGAIN ? 50 : 51;
+	if (sigprocmask(SIG_UNBLOCK, &usr2, NULL))
+		return 21;
+	/* It was taken: nothing is left for the handler. */
+	return got ? 52 : 0;
+}
+
 static const char *ws_status(int st)
 {
 	static char buf[96];
@@ -150,6 +217,9 @@ static const char *ws_status(int st)
 		case 31: return "the handler ran more than once";
 		case 40: return "the handler ran while the program blocked it";
 		case 41: return "the handler never ran once unblocked";
+		case 50: return "sigtimedwait timed out (5 s)";
+		case 51: return "sigtimedwait gave neither SIGUSR2 nor -EAGAIN";
+		case 52: return "the handler ran: sigtimedwait did not take it";
 		default:
 			snprintf(buf, sizeof(buf), "exit %d",
 				 WEXITSTATUS(st));
@@ -189,5 +259,21 @@ int main(void)
 					 "%s, a write %s: %s", kinds[kind],
 					 ws_where(async), ws_status(st));
 		}
+	for (int async = 0; async < 3; async++) {
+		pid_t pid;
+		int st;
+
+		fflush(NULL);
+		pid = fork();
+		if (pid < 0)
+			rt_die("fork: %s", strerror(errno));
+		if (pid == 0)
+			_exit(ws_sigwait(async));
+		if (waitpid(pid, &st, 0) != pid)
+			rt_die("waitpid: %s", strerror(errno));
+		rt_check(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+			 "sigtimedwait %s, SIGUSR2 sent to the process: %s",
+			 ws_where(async), ws_status(st));
+	}
 	return rt_done("workersig");
 }
