@@ -261,14 +261,25 @@ static struct cval gen_const(struct buf *b, int depth)
 
 /* Variables: data (file scope and local), loop counters, the guard of
  * backward gotos, and n, a write length. */
-enum { V_A, V_B, V_C, V_D, V_P, V_Q, V_N, V_G, V_I0, V_I1, V_I2, NVARS };
-#define NDATA		6	/* V_A..V_Q */
+/* Also the elements of a word array (syslet(5), ELEMENTS: "used wherever
+ * a variable can"), and narrow data elements, read zero-extended. */
+enum { V_A, V_B, V_C, V_D, V_P, V_Q, V_W0, V_W1, V_W2, V_N, V_G, V_I0,
+       V_I1, V_I2, V_H0, V_H1, V_B0, V_D0, NVARS };
+#define NDATA		9	/* V_A..V_W2: data that may be assigned */
+#define NSRC		4	/* V_H0..V_D0: read-only */
 static const char *const vname[NVARS] = {
-	"a", "b", "c", "d", "p", "q", "n", "g", "i0", "i1", "i2",
+	"a", "b", "c", "d", "p", "q", "w[0]", "w[1]", "w[2]", "n", "g", "i0",
+	"i1", "i2", "h[0]", "h[1]", "bb[1]", "dd[0]",
 };
 static const bool vlocal[NVARS] = {
 	[V_P] = true, [V_Q] = true, [V_I0] = true, [V_I1] = true,
 	[V_I2] = true,
+};
+/* Not a var: an element of w, h, bb or dd (object, index, width). */
+static const struct { const char *obj; int idx, width; } velem[NVARS] = {
+	[V_W0] = { "w", 0, 8 }, [V_W1] = { "w", 1, 8 }, [V_W2] = { "w", 2, 8 },
+	[V_H0] = { "h", 0, 2 }, [V_H1] = { "h", 1, 2 }, [V_B0] = { "bb", 1, 1 },
+	[V_D0] = { "dd", 0, 4 },
 };
 
 enum call_kind { C_GETPID, C_GETPPID, C_CLOSE, C_WNUL, C_WPIPE, C_UMEM };
@@ -377,6 +388,15 @@ static int data_var(void)
 	return (int)rn(NDATA);
 }
 
+/* A value to read: data, or now and then a narrow element or n. */
+static int src_var(void)
+{
+	unsigned int r = rn(NDATA + NSRC + 1);
+
+	return r < NDATA ? (int)r : r < NDATA + NSRC ?
+	       V_H0 + (int)(r - NDATA) : V_N;
+}
+
 static struct cval gen_k(struct buf *b)
 {
 	struct buf t = { 0 };
@@ -476,7 +496,16 @@ static struct cond *gen_cond(struct buf *b, int depth)
 	case 1:
 	case 2:
 		c->kind = K_VAR;
-		c->var = rn(8) ? data_var() : V_N;
+		c->var = src_var();
+		if (rn(4) == 0) {	/* k OP x, "either way round" */
+			static const char *const mirror[] = {
+				">", ">=", "==", "!=", "<=", "<",
+			};
+
+			c->k = gen_k(b);
+			bprintf(b, " %s %s", mirror[c->op], vname[c->var]);
+			break;
+		}
 		bprintf(b, "%s %s ", vname[c->var], cmp_text[c->op]);
 		if (rn(3) == 0) {
 			bprintf(b, "0");
@@ -487,7 +516,7 @@ static struct cond *gen_cond(struct buf *b, int depth)
 		break;
 	case 3:
 		c->kind = rn(2) ? K_BARE : K_NOT_VAR;
-		c->var = data_var();
+		c->var = src_var();
 		bprintf(b, "%s%s", c->kind == K_BARE ? "" : "!",
 			vname[c->var]);
 		break;
@@ -495,15 +524,27 @@ static struct cond *gen_cond(struct buf *b, int depth)
 	case 5:
 		c->kind = K_CALL;
 		c->call = gen_call(true);
-		bprintf(b, "%s %s 0", c->call->text, cmp_text[c->op]);
+		bprintf(b, "%s %s ", c->call->text, cmp_text[c->op]);
+		if (rn(3) == 0) {
+			c->k = gen_k(b);
+		} else {
+			bprintf(b, "0");
+			c->k = cv(0);
+		}
 		break;
 	case 6:
 	case 7:
 		c->kind = K_ASGCALL;
 		c->var = data_var();
 		c->call = gen_call(true);
-		bprintf(b, "(%s = %s) %s 0", vname[c->var], c->call->text,
+		bprintf(b, "(%s = %s) %s ", vname[c->var], c->call->text,
 			cmp_text[c->op]);
+		if (rn(3) == 0) {
+			c->k = gen_k(b);
+		} else {
+			bprintf(b, "0");
+			c->k = cv(0);
+		}
 		break;
 	default: {
 		static const char *const ks[] = {
@@ -516,9 +557,14 @@ static struct cond *gen_cond(struct buf *b, int depth)
 		c->kind = K_POST;
 		c->var = data_var();
 		c->dec = (int)rn(2);
+		if (rn(4) == 0) {	/* while (k--): "true when not 0" */
+			c->op = NE;
+			c->k = cv(0);
+			bprintf(b, "%s%s", vname[c->var], c->dec ? "--" : "++");
+			break;
+		}
 		/* The constant is read as a signed word (Conditions). */
-		c->k = cv(signed_of(k[0] == '-' ? -lit_value(k + 1) :
-				    lit_value(k)));
+		c->k = cv(signed_of(lit_value(k)));
 		bprintf(b, "%s%s %s %s", vname[c->var],
 			c->dec ? "--" : "++", cmp_text[c->op], k);
 		break;
@@ -545,10 +591,10 @@ static struct stmt *gen_simple(struct buf *b, int v)
 
 		s = new_stmt(S_SUM);
 		s->var = v;
-		s->src = data_var();
+		s->src = src_var();
 		s->label = -1;		/* e: a variable, or -1 and k */
 		if (f == 0) {
-			s->label = data_var();
+			s->label = src_var();
 			bprintf(b, "%s = %s + %s", vname[v], vname[s->src],
 				vname[s->label]);
 		} else if (f == 1) {
@@ -579,13 +625,13 @@ static struct stmt *gen_simple(struct buf *b, int v)
 	case 2:
 		s = new_stmt(S_COPY);
 		s->var = v;
-		s->src = data_var();
+		s->src = src_var();
 		bprintf(b, "%s = %s", vname[v], vname[s->src]);
 		break;
 	case 3:
 		s = new_stmt(S_ADDV);
 		s->var = v;
-		s->src = rn(4) ? data_var() : V_N;
+		s->src = src_var();
 		bprintf(b, "%s += %s", vname[v], vname[s->src]);
 		break;
 	case 4:
@@ -732,6 +778,9 @@ static struct stmt *gen_stmt(struct buf *b, int ind, int depth, int loops)
 	}
 	if (r < 52) {
 		indent(b, ind);
+		/* Where the atom runs changes nothing it computes. */
+		if (rn(6) == 0)
+			bprintf(b, rn(2) ? "async " : "sync ");
 		if (rn(2)) {
 			s = new_stmt(S_CALL);
 			s->call = gen_call(false);
@@ -751,6 +800,15 @@ static struct stmt *gen_stmt(struct buf *b, int ind, int depth, int loops)
 		s->cond = gen_cond(b, 2);
 		bprintf(b, ") {\n");
 		s->body = gen_list(b, ind + 1, depth + 1, loops, 1 + rn(2));
+		if (rn(8) == 0) {	/* ends at the statement before */
+			struct stmt **t = &s->body;
+
+			while (*t)
+				t = &(*t)->next;
+			*t = new_stmt(S_STOP);
+			indent(b, ind + 1);
+			bprintf(b, "stop;\n");
+		}
 		indent(b, ind);
 		bprintf(b, "}");
 		if (rn(2)) {
@@ -863,9 +921,34 @@ static void gen_program(struct program *p, uint64_t seed, unsigned long idx)
 		nkdefs = save;
 		bprintf(&b, ";\n");
 	}
+	{
+		/* Data items: "a value must fit its size read either as
+		 * signed or as unsigned", stored as its two's complement. */
+		static const char *const i16[] = {
+			"0", "7", "65535", "-1", "-32768", "32767",
+		};
+		static const char *const i8[] = {
+			"0", "9", "255", "-1", "-128", "127",
+		};
+		static const char *const i32[] = {
+			"0", "5", "0xffffffff", "-1", "-2147483648",
+			"0x80000000",
+		};
+		const char *h0 = i16[rn(6)], *h1 = i16[rn(6)];
+		const char *b0 = i8[rn(6)], *b1 = i8[rn(6)];
+		const char *d0 = i32[rn(6)], *d1 = i32[rn(6)];
+
+		bprintf(&b, "word w[3];\ndata u16 h = %s, %s;\n"
+			"data u8 bb = %s, %s;\ndata u32 dd = %s, %s;\n",
+			h0, h1, b0, b1, d0, d1);
+		p->init[V_H0] = cv((uint16_t)lit_value(h0));
+		p->init[V_H1] = cv((uint16_t)lit_value(h1));
+		p->init[V_B0] = cv((uint8_t)lit_value(b1));
+		p->init[V_D0] = cv((uint32_t)lit_value(d0));
+	}
 	bprintf(&b, "var ");
 	for (int v = 0, first = 1; v < NVARS; v++) {
-		if (vlocal[v])
+		if (vlocal[v] || velem[v].obj)
 			continue;
 		bprintf(&b, "%s%s", first ? "" : ", ", vname[v]);
 		first = 0;
@@ -1051,8 +1134,11 @@ static bool eval_cond(struct eval *E, const struct cond *c)
 
 	switch (c->kind) {
 	case K_VAR:
-		/* "C's comparison of signed words for every value". */
-		E->last = signed_of(c->k.v) == 0 ? L_VARTEST : L_ARITH;
+		/* "C's comparison of signed words for every value".  The
+		 * atom that tests is the variable's own when it was just
+		 * written (by a call, for all the manual says), else a copy:
+		 * which one, with an errno in it, decides the status. */
+		E->last = L_VARTEST;
 		E->last_val = (long)vals[c->var];
 		return cmp_signed((int64_t)vals[c->var], c->op,
 				  signed_of(c->k.v));
@@ -1062,12 +1148,15 @@ static bool eval_cond(struct eval *E, const struct cond *c)
 		E->last_val = (long)vals[c->var];
 		return (vals[c->var] != 0) == (c->kind == K_BARE);
 	case K_CALL:
-		r = eval_call(E, c->call);
-		return cmp_signed(r, c->op, 0);
 	case K_ASGCALL:
 		r = eval_call(E, c->call);
-		vals[c->var] = (uint64_t)r;
-		return cmp_signed(r, c->op, 0);
+		if (c->kind == K_ASGCALL)
+			vals[c->var] = (uint64_t)r;
+		/* Against another constant, a scratch copy of the result
+		 * may be the last atom as well as the call. */
+		if (signed_of(c->k.v) != 0 && E->last == L_CALL)
+			E->last = L_VARTEST;
+		return cmp_signed(r, c->op, signed_of(c->k.v));
 	case K_POST:
 		/* Tested on the value after the step: x-- OP k is
 		 * new OP k - 1, exactly, the new value a signed word. */
@@ -1353,9 +1442,20 @@ static int run_program(const struct program *p, struct outcome *o,
 	for (int v = 0; v < NVARS; v++) {
 		char name[32];
 
-		snprintf(name, sizeof(name), "%s%s", vlocal[v] ? "main." : "",
-			 vname[v]);
-		R.cells[v] = syslet_inst__cell(R.inst, name);
+		if (velem[v].obj) {
+			size_t size = 0;
+			unsigned char *mem = syslet_inst__object(R.inst,
+							       velem[v].obj,
+							       &size);
+
+			R.cells[v] = mem ? (unsigned long *)(mem + velem[v].idx *
+						velem[v].width) : NULL;
+			snprintf(name, sizeof(name), "%s", velem[v].obj);
+		} else {
+			snprintf(name, sizeof(name), "%s%s",
+				 vlocal[v] ? "main." : "", vname[v]);
+			R.cells[v] = syslet_inst__cell(R.inst, name);
+		}
 		if (!R.cells[v]) {
 			snprintf(err, errlen, "no cell %s", name);
 			goto fail;
@@ -1384,7 +1484,12 @@ static int run_program(const struct program *p, struct outcome *o,
 		o->status = info.nr != R.nr_umem && is_err(res);
 	}
 	for (int v = 0; v < NVARS; v++)
-		o->vals[v] = *R.cells[v];
+		switch (velem[v].width) {
+		case 1: o->vals[v] = *(uint8_t *)R.cells[v]; break;
+		case 2: o->vals[v] = *(uint16_t *)R.cells[v]; break;
+		case 4: o->vals[v] = *(uint32_t *)R.cells[v]; break;
+		default: o->vals[v] = *R.cells[v]; break;
+		}
 	for (;;) {
 		ssize_t k = read(fd_pipe[0], o->pipe + o->npipe,
 				 sizeof(o->pipe) - o->npipe);
