@@ -726,6 +726,24 @@ static struct stmt *gen_loop(struct buf *b, int ind, int depth, int loops)
 		s->init = new_stmt(S_SETK);
 		s->init->var = ctr;
 		s->step = inc;
+		if (rn(3) == 0) {	/* no condition: always true */
+			bprintf(b, "for (%s = 0; ; %s++) {\n", c, c);
+			indent(b, ind + 1);
+			bprintf(b, "if (%s >= %u)\n", c, m);
+			indent(b, ind + 2);
+			bprintf(b, "break;\n");
+			lim = new_stmt(S_IF);
+			lim->cond = calloc(1, sizeof(*lim->cond));
+			lim->cond->kind = K_VAR;
+			lim->cond->op = GE;
+			lim->cond->var = ctr;
+			lim->cond->k = cv(m);
+			lim->body = new_stmt(S_BREAK);
+			lim->next = gen_list(b, ind + 1, depth + 1, loops + 1,
+					     1 + rn(3));
+			s->body = lim;
+			break;
+		}
 		bprintf(b, "for (%s = 0; %s < %u; %s++) {\n", c, c, m, c);
 		s->cond = calloc(1, sizeof(*s->cond));
 		s->cond->kind = K_VAR;
@@ -811,6 +829,11 @@ static struct stmt *gen_stmt(struct buf *b, int ind, int depth, int loops)
 		}
 		indent(b, ind);
 		bprintf(b, "}");
+		if (rn(5) == 0 && depth < 2) {
+			bprintf(b, " else\n");
+			s->els = gen_stmt(b, ind, depth + 1, loops);
+			return s;
+		}
 		if (rn(2)) {
 			bprintf(b, " else {\n");
 			s->els = gen_list(b, ind + 1, depth + 1, loops,
@@ -1242,8 +1265,9 @@ static enum flow eval_stmt(struct eval *E, const struct stmt *s, int *label)
 	case S_LOOP:
 		if (s->init)
 			eval_stmt(E, s->init, label);
+		/* A missing condition is always true (for (;;)). */
 		if (s->kind == S_WHILE || s->kind == S_FOR)
-			if (!eval_cond(E, s->cond))
+			if (s->cond && !eval_cond(E, s->cond))
 				break;
 		for (;;) {
 			f = eval_list(E, s->body, label);
@@ -1255,7 +1279,8 @@ static enum flow eval_stmt(struct eval *E, const struct stmt *s, int *label)
 				return f;
 			if (s->step)
 				eval_stmt(E, s->step, label);
-			if (s->kind != S_LOOP && !eval_cond(E, s->cond))
+			if (s->kind != S_LOOP && s->cond &&
+			    !eval_cond(E, s->cond))
 				break;
 			if (++E->steps > LT_MAX_STEPS) {
 				E->bad = 1;
