@@ -264,17 +264,28 @@ static struct cval gen_const(struct buf *b, int depth)
 /* Also the elements of a word array (syslet(5), ELEMENTS: "used wherever
  * a variable can"), and narrow data elements, read zero-extended. */
 enum { V_A, V_B, V_C, V_D, V_P, V_Q, V_W0, V_W1, V_W2, V_N, V_G, V_I0,
-       V_I1, V_I2, V_H0, V_H1, V_B0, V_D0, NVARS };
+       V_I1, V_I2, V_H0, V_H1, V_B0, V_D0, V_K, NVARS };
 #define NDATA		9	/* V_A..V_W2: data that may be assigned */
-#define NSRC		4	/* V_H0..V_D0: read-only */
+#define NSRC		5	/* V_H0..V_K: read-only */
 static const char *const vname[NVARS] = {
 	"a", "b", "c", "d", "p", "q", "w[0]", "w[1]", "w[2]", "n", "g", "i0",
-	"i1", "i2", "h[0]", "h[1]", "bb[1]", "dd[0]",
+	"i1", "i2", "h[0]", "h[1]", "bb[1]", "dd[0]", "k",
 };
 static const bool vlocal[NVARS] = {
 	[V_P] = true, [V_Q] = true, [V_I0] = true, [V_I1] = true,
-	[V_I2] = true,
+	[V_I2] = true, [V_K] = true,
 };
+/* The int parameter k's argument: "read as a C integer constant ... with
+ * an optional sign; an unsigned value up to the largest word is accepted
+ * too" (syslet_inst__bind(3)), and its value. */
+static const struct { const char *arg; uint64_t val; } kargs[] = {
+	{ "-9223372036854775808", 0x8000000000000000ULL },
+	{ "9223372036854775807", 0x7fffffffffffffffULL },
+	{ "18446744073709551615", ~0ULL }, { "0xffffffffffffffff", ~0ULL },
+	{ "-1", ~0ULL }, { "017", 15 }, { "-0x10", (uint64_t)-16 },
+	{ "+5", 5 }, { "0", 0 },
+};
+#define NKARGS	(sizeof(kargs) / sizeof(kargs[0]))
 /* Not a var: an element of w, h, bb or dd (object, index, width). */
 static const struct { const char *obj; int idx, width; } velem[NVARS] = {
 	[V_W0] = { "w", 0, 8 }, [V_W1] = { "w", 1, 8 }, [V_W2] = { "w", 2, 8 },
@@ -783,10 +794,17 @@ static struct stmt *gen_loop(struct buf *b, int ind, int depth, int loops)
 	return s;
 }
 
+static int gen_force_if;	/* the next statement is an if: else if */
+
 static struct stmt *gen_stmt(struct buf *b, int ind, int depth, int loops)
 {
 	struct stmt *s;
 	unsigned int r = rn(100);
+
+	if (gen_force_if) {
+		gen_force_if = 0;
+		r = 60;
+	}
 
 	if (r < 34) {
 		indent(b, ind);
@@ -830,7 +848,9 @@ static struct stmt *gen_stmt(struct buf *b, int ind, int depth, int loops)
 		indent(b, ind);
 		bprintf(b, "}");
 		if (rn(5) == 0 && depth < 2) {
+			/* One statement, printed as one: an if. */
 			bprintf(b, " else\n");
+			gen_force_if = 1;
 			s->els = gen_stmt(b, ind, depth + 1, loops);
 			return s;
 		}
@@ -909,6 +929,7 @@ struct program {
 	int		label_at[16];	/* label -> top index */
 	struct cval	init[NVARS];
 	bool		expect_error;
+	int		karg;		/* kargs[] bound to k */
 };
 
 static void free_program(struct program *p)
@@ -980,7 +1001,10 @@ static void gen_program(struct program *p, uint64_t seed, unsigned long idx)
 			p->init[v] = gen_k(&b);
 		}
 	}
-	bprintf(&b, ";\nsyslet main(int nul, int pfd) {\n\tvar p");
+	p->karg = (int)rn(NKARGS);
+	p->init[V_K] = cv(kargs[p->karg].val);
+	bprintf(&b, ";\n// k is bound to %s\nsyslet main(int nul, int pfd, "
+		"int k) {\n\tvar p", kargs[p->karg].arg);
 	if (rn(2)) {
 		bprintf(&b, " = ");
 		p->init[V_P] = gen_k(&b);
@@ -1429,7 +1453,7 @@ static int run_program(const struct program *p, struct outcome *o,
 	char *dtext = NULL;
 	FILE *diags = open_memstream(&dtext, &dlen);
 	char errbuf[256] = "", fdn[16], fdp[16];
-	char *argv[2] = { fdn, fdp };
+	char *argv[3] = { fdn, fdp, (char *)kargs[p->karg].arg };
 	struct syslet_obj *obj;
 	struct run R = { 0 };
 	struct syslet_uatom *entry, *last;
@@ -1459,7 +1483,7 @@ static int run_program(const struct program *p, struct outcome *o,
 	}
 	snprintf(fdn, sizeof(fdn), "%d", fd_nul);
 	snprintf(fdp, sizeof(fdp), "%d", fd_pipe[1]);
-	if (syslet_inst__bind(R.inst, "main", 2, argv, errbuf,
+	if (syslet_inst__bind(R.inst, "main", 3, argv, errbuf,
 			      sizeof(errbuf))) {
 		snprintf(err, errlen, "bind: %s", errbuf);
 		goto fail;
