@@ -45,7 +45,7 @@
 #ifdef LT_WORD64
 
 #define LT_DEFAULT_SEED		0x1a9e2007ULL
-#define LT_DEFAULT_COUNT	300
+#define LT_DEFAULT_COUNT	1000
 #define LT_MAX_STEPS		2500	/* evaluator statements per program */
 #define LT_MAX_ATOMS		40000	/* engine atoms before "runaway" */
 #define LT_MAX_CALLS		2048
