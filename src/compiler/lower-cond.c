@@ -182,6 +182,13 @@ static int test(struct lower *L, const struct ast_expr *x, int op, int64_t k,
 {
 	int cell;
 
+	/* k is a word of the target, read as signed: on i386 one that must
+	 * fit 32 bits, as an argument's constant must (0x100000000 is no
+	 * 0 there, and 0xffffffff is -1). */
+	if (!lower_fits_word(L, k, loc))
+		return LOWER_END;
+	if (L->word < 8)
+		k = (int32_t)k;
 	if (is_bool(x)) {
 		/* (a < b) == 0 and friends: the inner test decides. */
 		if (k == 0 && op == AST_OP_EQ)
@@ -212,11 +219,15 @@ static int test(struct lower *L, const struct ast_expr *x, int op, int64_t k,
 			int64_t k2 = (int64_t)((uint64_t)k +
 					       (x->op == AST_OP_INC ? 1 : -1));
 
-			/* k + 1 past 2^63 - 1 (x++ OP 2^63 - 1) lies above
-			 * every new value, k - 1 below -2^63 under every
-			 * one: the answer is fixed, the step still made. */
-			if ((x->op == AST_OP_INC && k == INT64_MAX) ||
-			    (x->op == AST_OP_DEC && k == INT64_MIN)) {
+			/* k + 1 past the largest word (x++ OP 2^63 - 1)
+			 * lies above every new value, k - 1 below the least
+			 * under every one: the answer is fixed, the step
+			 * still made. */
+			int64_t wmax = L->word < 8 ? INT32_MAX : INT64_MAX;
+			int64_t wmin = L->word < 8 ? INT32_MIN : INT64_MIN;
+
+			if ((x->op == AST_OP_INC && k == wmax) ||
+			    (x->op == AST_OP_DEC && k == wmin)) {
 				bool above = x->op == AST_OP_INC;
 				bool yes = op == AST_OP_NE ||
 					   (above ? op == '<' || op == AST_OP_LE
