@@ -43,3 +43,11 @@ tests_diff_ringtest32_CFLAGS = $(AM_CFLAGS) -m32 -pthread
 tests_diff_ringtest32_LDFLAGS = -m32 -pthread
 tests_diff_ringtest32_LDADD = tests/runtime/libsyslet32.la
 endif
+
+# langtest: random programs of the language, compiled in memory by the
+# compiler library (as syslet-run compiles a source) and run on emul and
+# uring, against an evaluator written from syslet(5).
+check_PROGRAMS += tests/diff/langtest
+TESTS += tests/diff/langtest
+tests_diff_langtest_SOURCES = tests/diff/langtest.c
+tests_diff_langtest_LDADD = src/lib/libsyslet.la src/compiler/libcompiler.la

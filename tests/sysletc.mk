@@ -29,6 +29,9 @@ TESTS += tests/sysletc/cli.sh tests/sysletc/output.sh tests/sysletc/same-file.sh
 # A UTF-8 byte order mark at the start of a source is skipped.
 TESTS += tests/sysletc/bom.sh
 EXTRA_DIST += tests/sysletc/bom.sh
+# Comparisons at the ends of the signed range, run on emul and uring.
+TESTS += tests/sysletc/compare-ends.sh
+EXTRA_DIST += tests/sysletc/compare-ends.sh
 EXTRA_DIST += tests/sysletc/cli.sh tests/sysletc/output.sh tests/sysletc/names-quoted.sh \
 	tests/sysletc/same-file.sh
 # Doubling any input at most triples sysletc's time (tests/lib/linear.sh).

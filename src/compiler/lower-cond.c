@@ -92,7 +92,9 @@ static int mirror(int op)
 
 /*
  * umem_add(&cell, $-k) on a copy: the value tested is cell - k, after
- * the copy's test of the sign (sign_first()).  A cell that is the
+ * the copy's test of the sign (sign_first()).  k = -2^63 needs nothing
+ * more: its negation is the same word, and the subtraction is made only
+ * for v < 0, where v + 2^63 lies in 0 .. 2^63 - 1.  A cell that is the
  * scratch already, written by the atom before: with @pre, that atom
  * takes the sign's test (*pre); without, an atom of its own does.
  */
@@ -128,11 +130,6 @@ static int test_var_pre(struct lower *L, int cell, int op, int64_t k,
 			struct ast_loc loc, int t, int f,
 			struct lower_branch *pre)
 {
-	if (k == INT64_MIN) {
-		lower_error(L, loc, "cannot compare with %lld: its negation "
-			    "does not fit in a word", (long long)k);
-		return LOWER_END;
-	}
 	if (k == 0)
 		return lower_umem_add(L, cell, lower_const_cell(L, 0), IR_NONE,
 				      SLO_ROLE_TEST, loc, branch_for(op, t, f));
@@ -185,6 +182,13 @@ static int test(struct lower *L, const struct ast_expr *x, int op, int64_t k,
 {
 	int cell;
 
+	/* k is a word of the target, read as signed: on i386 one that must
+	 * fit 32 bits, as an argument's constant must (0x100000000 is no
+	 * 0 there, and 0xffffffff is -1). */
+	if (!lower_fits_word(L, k, loc))
+		return LOWER_END;
+	if (L->word < 8)
+		k = (int32_t)k;
 	if (is_bool(x)) {
 		/* (a < b) == 0 and friends: the inner test decides. */
 		if (k == 0 && op == AST_OP_EQ)
@@ -215,6 +219,29 @@ static int test(struct lower *L, const struct ast_expr *x, int op, int64_t k,
 			int64_t k2 = (int64_t)((uint64_t)k +
 					       (x->op == AST_OP_INC ? 1 : -1));
 
+			/* k + 1 past the largest word (x++ OP 2^63 - 1)
+			 * lies above every new value, k - 1 below the least
+			 * under every one: the answer is fixed, the step
+			 * still made. */
+			int64_t wmax = L->word < 8 ? INT32_MAX : INT64_MAX;
+			int64_t wmin = L->word < 8 ? INT32_MIN : INT64_MIN;
+
+			if ((x->op == AST_OP_INC && k == wmax) ||
+			    (x->op == AST_OP_DEC && k == wmin)) {
+				bool above = x->op == AST_OP_INC;
+				bool yes = op == AST_OP_NE ||
+					   (above ? op == '<' || op == AST_OP_LE
+						  : op == '>' || op == AST_OP_GE);
+
+				cell = lower_lvalue(L, x->l,
+						    lower_op_name(x->op));
+				if (cell < 0)
+					return LOWER_END;
+				lower_drop(L, yes ? f : t);
+				return lower_assign(L, cell, x->op, x->l, x->r,
+						    x->loc,
+						    lower_plain(yes ? t : f));
+			}
 			if (k2 == 1 && op == AST_OP_GE)
 				op = '>', k2 = 0;
 			else if (k2 == 1 && op == '<')

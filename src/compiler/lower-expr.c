@@ -371,9 +371,11 @@ static int eval_binary(struct lower *L, const struct ast_expr *e, int64_t a,
 				    "expression");
 			return -1;
 		}
-		if (a == INT64_MIN && b == -1)
+		/* -2^63 / -1 is 2^63, a large number like any other. */
+		if (a == INT64_MIN && b == -1) {
 			*v = e->op == '/' ? INT64_MIN : 0;
-		else
+			*big = e->op == '/';
+		} else
 			*v = e->op == '/' ? a / b : a % b;
 		return 1;
 	case AST_OP_SHL:
