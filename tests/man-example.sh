@@ -1,5 +1,5 @@
 #!/bin/sh
-# man-example.sh: the program in libsyslet(3) EXAMPLES builds against the library, copies a file, and fails (exit 1, a message) when open fails; async_head_init(3)'s Hello World builds with <syslet-compat.h> and says hello; sys_umem_add(3)'s atoms count down, their umem_add numbered by syslet_sysno().
+# man-example.sh: the program in libsyslet(3) EXAMPLES builds against the library, copies a file, and fails (exit 1, a message) when open fails; async_head_init(3)'s Hello World builds with <syslet-compat.h> and says hello; sys_umem_add(3)'s atoms count down, their umem_add numbered by syslet_sysno(); syslet(5)'s local initialisers run at every pass.
 . "$top_srcdir/tests/lib/harness.sh"
 : "${CC:=cc}"
 page=$top_srcdir/man/libsyslet.3
@@ -69,4 +69,24 @@ for b in emul uring; do
 	expect_eq "sys_umem_add(3)'s example ($b): output" \
 		"$(printf 'tick\ntick\ntick\ncount 0')" "$(cat "$tmpdir/out")"
 done
+
+# syslet(5), Variables: a local's initialiser after statements is an
+# atom that runs where it stands, at every pass of a loop, and a test
+# right after it is fused into it; a first constant one is no atom.
+page=$top_srcdir/man/syslet.5
+sed -n '/^\.Ss Variables/,/^\.Ss /p' "$page" |
+	sed -n '/^syslet twice/,/^\.Ed/p' >"$tmpdir/body"
+[ -s "$tmpdir/body" ] || fail "no syslet twice under Variables in syslet(5)"
+{ echo 'buffer buf[64];'; sed '/^\.Ed/d' "$tmpdir/body"; } >"$tmpdir/twice.syslet"
+printf 'hi\n' >"$tmpdir/hi"
+$SYSLETC -S "$tmpdir/twice.syslet" >"$tmpdir/listing" 2>"$tmpdir/err" ||
+	{ cat "$tmpdir/err" >&2; fail "syslet(5)'s twice does not compile"; }
+grep -q ' fd = open(path, O_RDONLY) *stop-on-negative ' "$tmpdir/listing" ||
+	{ cat "$tmpdir/listing" >&2; fail "twice: the open is not one atom with its test"; }
+grep -q '^ *[0-9]*  *left = ' "$tmpdir/listing" &&
+	fail "twice: left's initial value became an atom"
+st=0
+$SYSLET_RUN "$tmpdir/twice.syslet" "$tmpdir/hi" >"$tmpdir/out" 2>"$tmpdir/err" || st=$?
+expect_eq "syslet(5)'s twice: status" 0 "$st"
+expect_eq "syslet(5)'s twice: output" "$(printf 'hi\nhi')" "$(cat "$tmpdir/out")"
 exit 0
