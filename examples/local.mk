@@ -2,4 +2,4 @@
 examplesdir = $(docdir)/examples
 dist_examples_DATA = examples/hello.syslet examples/cat.syslet \
 	examples/copy.syslet examples/linkcat.c \
-	examples/countdown.syslet examples/server.syslet
+	examples/countdown.syslet examples/server.syslet examples/http.syslet

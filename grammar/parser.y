@@ -792,6 +792,57 @@ static void c_habit_note(struct parse_ctx *ctx, const struct ast_loc *loc)
 	}
 }
 
+/*
+ * A statement whose ';' was left out at the end of its line: the error is
+ * at the next line's first word, which the parser could not take; the
+ * note points at the end of the line before, where the ';' belongs, as
+ * a C compiler says "expected ';' after expression".
+ */
+static void semicolon_note(struct parse_ctx *ctx, const struct ast_loc *loc)
+{
+	size_t at = loc->first_off, bol;
+	unsigned int lines = 0;
+	struct diag_loc dl;
+
+	if (!ctx->d || at > ctx->len)
+		return;
+	while (at > 0 && strchr(" \t\r\n", ctx->src[at - 1]))
+		lines += ctx->src[--at] == '\n';
+	if (!lines || at == 0 || lines >= loc->first_line)
+		return;
+	for (bol = at - 1; bol > 0 && ctx->src[bol - 1] != '\n'; bol--)
+		;
+	/* A comment that ends the line: the statement ends before it. */
+	for (size_t i = bol, q = 0; i + 1 < at; i++) {
+		char c = ctx->src[i];
+
+		if (q && c == '\\')
+			i++;
+		else if (q && c == (char)q)
+			q = 0;
+		else if (!q && (c == '"' || c == '\''))
+			q = (unsigned char)c;
+		else if (!q && c == '/' && strchr("/*", ctx->src[i + 1])) {
+			at = i;
+			break;
+		}
+	}
+	while (at > bol && strchr(" \t", ctx->src[at - 1]))
+		at--;
+	if (at == bol || strchr(";{}/", ctx->src[at - 1]))
+		return;
+	dl.line = loc->first_line - lines;
+	dl.col = (unsigned int)(at - bol);
+	if (bol == 0 && ctx->len >= 3 && !memcmp(ctx->src, "\xef\xbb\xbf", 3)) {
+		if (at <= 3)
+			return;	/* nothing but the byte order mark */
+		dl.col -= 3;
+	}
+	dl.len = 1;
+	diag_report(ctx->d, DIAG_NOTE, dl,
+		    "a ';' may be missing at the end of this line");
+}
+
 static int yyreport_syntax_error(const yypcontext_t *yyctx,
 				 yyscan_t scanner, struct parse_ctx *ctx)
 {
@@ -802,6 +853,7 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx,
 	char *msg = NULL;
 	size_t msglen = 0;
 	FILE *f = open_memstream(&msg, &msglen);
+	bool semi = false;
 	int n;
 
 	(void)scanner;
@@ -829,6 +881,8 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx,
 		for (int i = 0; i < n; i++)
 			ctx->wants_stmt |= expected[i] == YYSYMBOL_IF;
 	}
+	for (int i = 0; i < n; i++)
+		semi |= !strcmp(yysymbol_name(expected[i]), "';'");
 	if (n > MAX_SHOWN)
 		n = group_expected(expected, n);
 
@@ -847,6 +901,8 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx,
 	free(msg);
 	if (!ctx->too_many)
 		c_habit_note(ctx, loc);
+	if (!ctx->too_many && semi && tok != YYSYMBOL_YYEOF)
+		semicolon_note(ctx, loc);
 	return 0;
 }
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# man-example.sh: the program in libsyslet(3) EXAMPLES builds against the library, copies a file, and fails (exit 1, a message) when open fails; async_head_init(3)'s Hello World builds with <syslet-compat.h> and says hello.
+# man-example.sh: the program in libsyslet(3) EXAMPLES builds against the library, copies a file, and fails (exit 1, a message) when open fails; async_head_init(3)'s Hello World builds with <syslet-compat.h> and says hello; sys_umem_add(3)'s atoms count down, their umem_add numbered by syslet_sysno(); syslet(5)'s local initialisers run at every pass.
 . "$top_srcdir/tests/lib/harness.sh"
 : "${CC:=cc}"
 page=$top_srcdir/man/libsyslet.3
@@ -40,4 +40,53 @@ st=0
 expect_eq "async_head_init(3)'s example: status" 0 "$st"
 expect_eq "async_head_init(3)'s example: output" "Hello Syslet World!" \
 	"$(cat "$tmpdir/out")"
+
+# sys_umem_add(3): a chain of two atoms, a write and the umem_add() that
+# counts it down, built by hand as a program that does not use sysletc
+# builds it: the page says where an atom's number for umem_add comes from.
+page=$top_srcdir/man/sys_umem_add.3
+sed -n '/^\.Sh EXAMPLES/,/^\.Sh /p' "$page" |
+	sed -n '/^\.Bd -literal/,/^\.Ed/{/^\.Bd/d;/^\.Ed/q;p}' |
+	sed 's/\\e/\\/g' >"$tmpdir/count.c"
+grep -q 'int main' "$tmpdir/count.c" ||
+	fail "no program in the EXAMPLES of sys_umem_add(3)"
+grep -q 'syslet_sysno(SYSLET_CALL_UMEM_ADD)' "$tmpdir/count.c" ||
+	fail "sys_umem_add(3)'s example does not number its atom with syslet_sysno()"
+"$top_builddir/libtool" --quiet --mode=link $CC -std=gnu11 -Wall -Werror \
+	-I"$top_srcdir/src/include" -I"$top_builddir/src/include" \
+	-o "$tmpdir/count" "$tmpdir/count.c" "$top_builddir/src/lib/libsyslet.la" \
+	>"$tmpdir/cc.out" 2>&1 || { cat "$tmpdir/cc.out" >&2
+		fail "sys_umem_add(3)'s example does not build"; }
+for b in emul uring; do
+	st=0
+	SYSLET_BACKEND=$b "$tmpdir/count" >"$tmpdir/out" 2>"$tmpdir/err" || st=$?
+	# uring where io_uring cannot be set up: the page's program says so.
+	if [ "$b" = uring ] && [ "$st" = 1 ] &&
+	   grep -q 'sys_async_register' "$tmpdir/err"; then
+		continue
+	fi
+	expect_eq "sys_umem_add(3)'s example ($b): status" 0 "$st"
+	expect_eq "sys_umem_add(3)'s example ($b): output" \
+		"$(printf 'tick\ntick\ntick\ncount 0')" "$(cat "$tmpdir/out")"
+done
+
+# syslet(5), Variables: a local's initialiser after statements is an
+# atom that runs where it stands, at every pass of a loop, and a test
+# right after it is fused into it; a first constant one is no atom.
+page=$top_srcdir/man/syslet.5
+sed -n '/^\.Ss Variables/,/^\.Ss /p' "$page" |
+	sed -n '/^syslet twice/,/^\.Ed/p' >"$tmpdir/body"
+[ -s "$tmpdir/body" ] || fail "no syslet twice under Variables in syslet(5)"
+{ echo 'buffer buf[64];'; sed '/^\.Ed/d' "$tmpdir/body"; } >"$tmpdir/twice.syslet"
+printf 'hi\n' >"$tmpdir/hi"
+$SYSLETC -S "$tmpdir/twice.syslet" >"$tmpdir/listing" 2>"$tmpdir/err" ||
+	{ cat "$tmpdir/err" >&2; fail "syslet(5)'s twice does not compile"; }
+grep -q ' fd = open(path, O_RDONLY) *stop-on-negative ' "$tmpdir/listing" ||
+	{ cat "$tmpdir/listing" >&2; fail "twice: the open is not one atom with its test"; }
+grep -q '^ *[0-9]*  *left = ' "$tmpdir/listing" &&
+	fail "twice: left's initial value became an atom"
+st=0
+$SYSLET_RUN "$tmpdir/twice.syslet" "$tmpdir/hi" >"$tmpdir/out" 2>"$tmpdir/err" || st=$?
+expect_eq "syslet(5)'s twice: status" 0 "$st"
+expect_eq "syslet(5)'s twice: output" "$(printf 'hi\nhi')" "$(cat "$tmpdir/out")"
 exit 0

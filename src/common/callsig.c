@@ -36,6 +36,7 @@ static const struct sig sigs[] = {
 	{ "listen", "dd" },	{ "accept", "dpp" },	{ "accept4", "dppx" },
 	{ "sendto", "dwdxpd" },	{ "recvfrom", "drdxpp" },
 	{ "shutdown", "dd" },	{ "setsockopt", "dddid" },
+	{ "socketpair", "FTdP" },
 	{ "dup", "d" },		{ "dup2", "dd" },	{ "kill", "dd" },
 	{ "getpid", "" },	{ "getppid", "" },	{ "nanosleep", "kp" },
 	{ "umem_add", "pd" },	{ "sendfile", "ddpd" },	{ "ftruncate", "dd" },

@@ -522,6 +522,12 @@ int lower_expr_stmt(struct lower *L, const struct ast_expr *e, int succ)
 	default:
 		lower_error(L, e->loc, "this statement has no effect: a "
 			    "statement calls the kernel or assigns a variable");
+		/* A bare 'return;' is a name here; 'return 0;' gets the
+		 * same note from the parser. */
+		if (e->kind == AST_NAME && e->name &&
+		    !strcmp(e->name, "return"))
+			lower_note(L, e->loc, "a syslet has no return: "
+				   "'stop;' ends it");
 		return succ;
 	}
 }

@@ -338,6 +338,19 @@ static bool shl_line_has_atom(const struct syslet_obj *obj, long v)
 	return false;
 }
 
+/*
+ * After "no atom on line N": a plain number is a line, as in gdb, but
+ * one who reads the listing may have meant its atom N, which is [N].
+ */
+static const char *shl_atom_hint(const struct syslet_obj *obj, long v,
+				 char *buf, size_t len)
+{
+	if (v < 0 || (size_t)v >= syslet_obj__atom_count(obj))
+		return "";
+	snprintf(buf, len, " (atom %ld is [%ld] or #%ld)", v, v, v);
+	return buf;
+}
+
 /* What the list command shows of the listing, line by line. */
 struct shl_list {
 	struct shell	*sh;
@@ -378,6 +391,7 @@ static void shl_list_line(const struct syslet_list_line *l, void *ctx)
 SHL_HANDLER(list)
 {
 	struct shl_dbg *d = sh->dbg;
+	char hint[80];
 	struct shl_list ls = { .sh = sh, .pc = shl_pc_index(sh), .from = -1,
 			       .to = -1, .line = -1, .cur = -1 };
 
@@ -405,8 +419,9 @@ SHL_HANDLER(list)
 			/* As break says it: a line of no atom shows nothing,
 			 * and -1 would be "no line": the whole listing. */
 			if (!shl_line_has_atom(d->prog->obj, v)) {
-				shl_error(sh, "list: no atom on line %s",
-					  argv[1]);
+				shl_error(sh, "list: no atom on line %s%s",
+					  argv[1], shl_atom_hint(d->prog->obj,
+						v, hint, sizeof(hint)));
 				return -1;
 			}
 			ls.line = v;
@@ -446,6 +461,7 @@ static long shl_locate(struct shell *sh, int argc, char **argv)
 	struct shl_prog *p = sh->dbg->prog;
 	size_t n = syslet_obj__atom_count(p->obj), i;
 	const char *w = argv[1];
+	char hint[80];
 	long v;
 
 	if (argc == 3 && strcmp(argv[1], "atom") == 0)
@@ -469,7 +485,8 @@ static long shl_locate(struct shell *sh, int argc, char **argv)
 			    ai.line == (unsigned long)v)
 				return (long)i;
 		}
-		shl_error(sh, "no atom on line %s", w);
+		shl_error(sh, "no atom on line %s%s", w,
+			  shl_atom_hint(p->obj, v, hint, sizeof(hint)));
 		return -1;
 	}
 	v = syslet_obj__find_atom(p->obj, w);

@@ -846,6 +846,7 @@ static void shl_value_note(struct shell *sh, const char *text)
 {
 	size_t lead = strspn(text, " \t"), len = 0;
 	const char *s = text + lead, *rest;
+	unsigned long line;
 	char *name;
 
 	if (!isalpha((unsigned char)*s) && *s != '_')
@@ -862,12 +863,21 @@ static void shl_value_note(struct shell *sh, const char *text)
 	name = strndup(s, len);
 	if (!name)
 		abort();
+	/* The line of the compiler's error before it (shl_emit_diags()):
+	 * the script's, or 1 at a terminal. */
+	line = (!sh->in.tty && sh->in.unit_line ? sh->in.unit_line : 1);
+	/* The compiler's note says what ends a syslet: return is no cell. */
+	if (!strcmp(name, "return")) {
+		free(name);
+		return;
+	}
 	if (shl_imm_is_const(sh, name))
-		fprintf(sh->err, "%s:1:%zu: note: '%s' is a constant; info "
-			"lists its declaration\n", SHL_INPUT, lead + 1, name);
+		fprintf(sh->err, "%s:%lu:%zu: note: '%s' is a constant; info "
+			"lists its declaration\n", SHL_INPUT, line, lead + 1,
+			name);
 	else
-		fprintf(sh->err, "%s:1:%zu: note: print %s shows the value of "
-			"a cell\n", SHL_INPUT, lead + 1, name);
+		fprintf(sh->err, "%s:%lu:%zu: note: print %s shows the value "
+			"of a cell\n", SHL_INPUT, line, lead + 1, name);
 	free(name);
 }
 

@@ -68,10 +68,12 @@ while [ "$i" -le "$n" ]; do
 	case $cmd in
 	*'-i '*) [ "$has_shell" ] || continue ;;
 	*server.syslet*) port_busy && continue ;;
+	*http.syslet*) port_busy && continue
+		command -v curl >/dev/null || continue ;;
 	esac
 	lock=
 	case $cmd in
-	*server.syslet*) command -v flock >/dev/null &&
+	*server.syslet* | *http.syslet*) command -v flock >/dev/null &&
 		lock="flock $top_builddir/tests/run/port-8080.lock" ;;
 	esac
 	$lock sh -c "$cmd" >"out.$j" 2>"err.$j" </dev/null ||
@@ -79,7 +81,7 @@ while [ "$i" -le "$n" ]; do
 	# Loopback networking missing or the port taken meanwhile: not
 	# the README's fault.
 	case $cmd in
-	*server.syslet*) grep -Eq 'E(ADDRINUSE|ACCES|PERM|AFNOSUPPORT|ADDRNOTAVAIL)' \
+	*server.syslet* | *http.syslet*) grep -Eq 'E(ADDRINUSE|ACCES|PERM|AFNOSUPPORT|ADDRNOTAVAIL)' \
 		"err.$j" && continue ;;
 	esac
 	# Whether a traced atom ran inline depends on the machine at that
