@@ -38,6 +38,9 @@ EXTRA_DIST += tests/run/elements.sh tests/run/elements32.sh \
 CLEANFILES += tests/run/port-8080.lock
 check_PROGRAMS += tests/run/tcp-client
 tests_run_tcp_client_SOURCES = tests/run/tcp-client.c
+# The name tables are not relocated at every start (page faults).
+TESTS += tests/run/relro-tables.sh
+EXTRA_DIST += tests/run/relro-tables.sh
 # --each reuses the memory of instances that ended (issue 13): page
 # faults counted by minflt.
 check_PROGRAMS += tests/run/minflt
