@@ -57,6 +57,15 @@ tests_run_libfailthread_la_SOURCES = tests/run/failthread.c
 tests_run_libfailthread_la_LDFLAGS = -module -avoid-version -shared \
 	-rpath /nowhere
 tests_run_libfailthread_la_LIBADD = -ldl
+# No clock read where nothing shows the time (page faults of the vDSO's
+# data), through a shim counting libc's clock calls (LD_PRELOAD).
+TESTS += tests/run/noclock.sh
+EXTRA_DIST += tests/run/noclock.sh
+check_LTLIBRARIES += tests/run/libclockcalls.la
+tests_run_libclockcalls_la_SOURCES = tests/run/clockcalls.c
+tests_run_libclockcalls_la_LDFLAGS = -module -avoid-version -shared \
+	-rpath /nowhere
+tests_run_libclockcalls_la_LIBADD = -ldl
 # Resource limits at their smallest (ulimit -s); odd paths.
 TESTS += tests/run/stacklimit.sh tests/run/paths.sh
 EXTRA_DIST += tests/run/stacklimit.sh tests/run/paths.sh
