@@ -38,13 +38,17 @@ EXTRA_DIST += tests/run/elements.sh tests/run/elements32.sh \
 CLEANFILES += tests/run/port-8080.lock
 check_PROGRAMS += tests/run/tcp-client
 tests_run_tcp_client_SOURCES = tests/run/tcp-client.c
+# The name tables are not relocated at every start (page faults).
+TESTS += tests/run/relro-tables.sh
+EXTRA_DIST += tests/run/relro-tables.sh
 # --each reuses the memory of instances that ended (issue 13): page
 # faults counted by minflt.
 check_PROGRAMS += tests/run/minflt
 tests_run_minflt_SOURCES = tests/run/minflt.c
 TESTS += tests/run/each-reuse.sh tests/run/trace-writes.sh tests/run/stdfds.sh \
 	tests/run/rodata.sh tests/run/aslimit.sh tests/run/each-nofile.sh \
-	tests/run/each-threads.sh
+	tests/run/each-threads.sh tests/run/each-perfile.sh
+EXTRA_DIST += tests/run/each-perfile.sh
 EXTRA_DIST += tests/run/each-reuse.sh tests/run/trace-writes.sh \
 	tests/run/stdfds.sh tests/run/rodata.sh tests/run/aslimit.sh \
 	tests/run/each-nofile.sh tests/run/each-threads.sh
@@ -54,6 +58,15 @@ tests_run_libfailthread_la_SOURCES = tests/run/failthread.c
 tests_run_libfailthread_la_LDFLAGS = -module -avoid-version -shared \
 	-rpath /nowhere
 tests_run_libfailthread_la_LIBADD = -ldl
+# No clock read where nothing shows the time (page faults of the vDSO's
+# data), through a shim counting libc's clock calls (LD_PRELOAD).
+TESTS += tests/run/noclock.sh
+EXTRA_DIST += tests/run/noclock.sh
+check_LTLIBRARIES += tests/run/libclockcalls.la
+tests_run_libclockcalls_la_SOURCES = tests/run/clockcalls.c
+tests_run_libclockcalls_la_LDFLAGS = -module -avoid-version -shared \
+	-rpath /nowhere
+tests_run_libclockcalls_la_LIBADD = -ldl
 # Resource limits at their smallest (ulimit -s); odd paths.
 TESTS += tests/run/stacklimit.sh tests/run/paths.sh
 EXTRA_DIST += tests/run/stacklimit.sh tests/run/paths.sh

@@ -13,7 +13,13 @@ table() {
 	rows=$(sed -n 's/^#define __NR_\([a-z0-9_]*\)[ 	]\{1,\}\([0-9]\{1,\}\).*/\2 \1/p' "$1" |
 		sort -n | awk -v max="$3" 'max == 0 || $1 + 0 < max + 0')
 	echo "const struct systab_entry $2[] = {"
-	echo "$rows" | awk '{ printf "\t{ \"%s\", %d },\n", $2, $1 }'
+	# systab.h holds each name in its entry, with its NUL.
+	echo "$rows" | awk '
+		length($2) >= 32 {
+			print "gen-tables.sh: " $2 ": longer than SYSTAB_NAME_MAX" > "/dev/stderr"
+			exit 1
+		}
+		{ printf "\t{ \"%s\", %d },\n", $2, $1 }'
 	echo "};"
 	echo "const unsigned int $2_len = sizeof($2) / sizeof($2[0]);"
 	# Positions in $2 in the order of the names (strcmp's, so the C
@@ -30,6 +36,11 @@ table "$u32" systab_i386_2007 320
 echo "const struct errno_entry errno_table[] = {"
 cat "$eb" "$eh" |
 	sed -n 's/^#define[ 	]\{1,\}\(E[A-Z0-9]*\)[ 	]\{1,\}\([0-9]\{1,\}\).*/\2 \1/p' |
-	sort -n -s -k1,1 | awk '!seen[$1]++ { printf "\t{ \"%s\", %d },\n", $2, $1 }'
+	sort -n -s -k1,1 | awk '
+		length($2) >= 16 {
+			print "gen-tables.sh: " $2 ": longer than ERRNO_NAME_MAX" > "/dev/stderr"
+			exit 1
+		}
+		!seen[$1]++ { printf "\t{ \"%s\", %d },\n", $2, $1 }'
 echo "};"
 echo "const unsigned int errno_table_len = sizeof(errno_table) / sizeof(errno_table[0]);"

@@ -12,13 +12,24 @@ enum systab_profile {
 	SYSTAB_NR_PROFILES,
 };
 
+/*
+ * The names are held in the entries, not pointed to: a table of pointers
+ * is relocated by the dynamic loader at every start of a PIE program,
+ * each of its pages written, a page fault each (about 11 us on a VM that
+ * shadows page tables); these tables were 4.5 of the 11 pages syslet-run
+ * relocated.  Held, they are read-only data, paged in with the rest.
+ * gen-tables.sh refuses a name too long for them.
+ */
+#define SYSTAB_NAME_MAX	32
+#define ERRNO_NAME_MAX	16
+
 struct systab_entry {
-	const char	*name;
+	char		name[SYSTAB_NAME_MAX];
 	int		nr;
 };
 
 struct errno_entry {
-	const char	*name;
+	char		name[ERRNO_NAME_MAX];
 	int		nr;
 };
 
