@@ -227,6 +227,24 @@ static const char *ws_status(int st)
 	return buf;
 }
 
+/* ws_child(@kind, @async) in a child process (kind 3: ws_sigwait()):
+ * its wait status. */
+static int ws_fork(int kind, int async)
+{
+	pid_t pid;
+	int st;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		rt_die("fork: %s", strerror(errno));
+	if (pid == 0)
+		_exit(kind == 3 ? ws_sigwait(async) : ws_child(kind, async));
+	if (waitpid(pid, &st, 0) != pid)
+		rt_die("waitpid: %s", strerror(errno));
+	return st;
+}
+
 int main(void)
 {
 	static const char *const kinds[] = {
@@ -234,19 +252,10 @@ int main(void)
 	};
 
 	rt_init();
-	for (int async = 0; async < 3; async++)
+	for (int async = 0; async < 3; async++) {
 		for (int kind = 0; kind < 3; kind++) {
-			pid_t pid;
-			int st;
+			int st = ws_fork(kind, async);
 
-			fflush(NULL);
-			pid = fork();
-			if (pid < 0)
-				rt_die("fork: %s", strerror(errno));
-			if (pid == 0)
-				_exit(ws_child(kind, async));
-			if (waitpid(pid, &st, 0) != pid)
-				rt_die("waitpid: %s", strerror(errno));
 			if (kind == 0)
 				rt_check(WIFSIGNALED(st) &&
 					 WTERMSIG(st) == SIGPIPE,
@@ -259,21 +268,14 @@ int main(void)
 					 "%s, a write %s: %s", kinds[kind],
 					 ws_where(async), ws_status(st));
 		}
-	for (int async = 0; async < 3; async++) {
-		pid_t pid;
-		int st;
+		{
+			int st = ws_fork(3, async);
 
-		fflush(NULL);
-		pid = fork();
-		if (pid < 0)
-			rt_die("fork: %s", strerror(errno));
-		if (pid == 0)
-			_exit(ws_sigwait(async));
-		if (waitpid(pid, &st, 0) != pid)
-			rt_die("waitpid: %s", strerror(errno));
-		rt_check(WIFEXITED(st) && WEXITSTATUS(st) == 0,
-			 "sigtimedwait %s, SIGUSR2 sent to the process: %s",
-			 ws_where(async), ws_status(st));
+			rt_check(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+				 "sigtimedwait %s, SIGUSR2 sent to the "
+				 "process: %s", ws_where(async),
+				 ws_status(st));
+		}
 	}
 	return rt_done("workersig");
 }
