@@ -13,6 +13,7 @@ syslet_man_pages = \
 	man/syslet_sysno.3 \
 	man/syslet_syscall_name.3 \
 	man/syslet_print_result.3 \
+	man/syslet_read_mem.3 \
 	man/syslet_ring__init.3 \
 	man/syslet_set_trace.3 \
 	man/syslet_set_inject.3 \

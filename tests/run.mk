@@ -81,6 +81,10 @@ check_PROGRAMS += tests/run/deny-call
 tests_run_deny_call_SOURCES = tests/run/deny-call.c
 TESTS += tests/run/uring-denied.sh
 EXTRA_DIST += tests/run/uring-denied.sh
+# process_vm_readv() missing or refused: the run and the shell still
+# read atoms' arguments (deny-call).
+TESTS += tests/run/novm.sh
+EXTRA_DIST += tests/run/novm.sh
 # A batch of syslets enters io_uring once per 128 of their calls (issue 13).
 check_PROGRAMS += tests/run/batchread
 tests_run_batchread_SOURCES = tests/run/batchread.c

@@ -11,6 +11,9 @@ EXTRA_DIST += tests/shell/history.sh tests/shell/lazy-readline.sh \
 	tests/shell/backends.sh tests/shell/info-flight.sh tests/shell/help-man.sh
 # A message is one write, however long the name it quotes.
 TESTS += tests/shell/errwrites.sh
+# ring counts the slots it lists while a worker fills one.
+TESTS += tests/shell/ringshow.sh
+EXTRA_DIST += tests/shell/ringshow.sh
 EXTRA_DIST += tests/shell/errwrites.sh
 EXTRA_DIST += tests/shell/lib.sh tests/shell/tty.sh tests/shell/hostile.sh tests/shell/hello.txt \
 	tests/shell/inflight.sh tests/shell/linear.sh \

@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 #include <syslet.h>
 #include <syslet-nr.h>
 
@@ -265,6 +266,13 @@ int syslet_print_call(FILE *out, const struct syslet_event *ev,
  * a number; "?" for SYSLET_END_UNFINISHED.  0, -EINVAL (ev->sz not set)
  * or -EIO. */
 int syslet_print_result(FILE *out, const struct syslet_event *ev);
+/* Copy len bytes at addr in this process into dst through the kernel,
+ * so that memory that cannot be read is an error, not a fault: the
+ * count copied (less than len where readable memory ends first), or
+ * -EFAULT when the first byte cannot be read, -EINVAL for a null dst.
+ * process_vm_readv() where the kernel has it and lets the process use
+ * it, else a pipe (both what syslet_print_call reads with). */
+ssize_t syslet_read_mem(void *dst, const void *addr, size_t len);
 
 /* Totals since start or the last reset, all threads.  Counters of a chain
  * still running are added at its end (or every few thousand atoms).

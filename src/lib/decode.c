@@ -46,36 +46,100 @@ static const struct flag open_flags[] = {
 	{ O_PATH, "O_PATH" },		{ 0, NULL },
 };
 
-/* Reads through the kernel so that a bad address is an error, not a
- * crash of the tracer.  Where process_vm_readv() is missing (a kernel
- * built without CONFIG_CROSS_MEMORY_ATTACH, as tinyconfig's) or refused
- * (a sandbox's seccomp policy, such as systemd's @debug set), a write of
- * the memory into a pipe reads it through the kernel all the same, up
- * to the first byte it cannot read. */
-static ssize_t safe_read(void *dst, unsigned long addr, size_t len)
+/* 1 once process_vm_readv() answered ENOSYS (a kernel built without
+ * CONFIG_CROSS_MEMORY_ATTACH, as tinyconfig's) or EPERM (a sandbox's
+ * seccomp policy, such as systemd's @debug set): neither changes while
+ * the process lives, so it is not asked again, as image-mem.c's probes
+ * are not. */
+static int vm_readv_gone;
+
+/* The pipe's way: a write of the memory into a pipe reads it through
+ * the kernel all the same.  A page at a time, so that a write either
+ * copies all it was given or faults (a longer one faults as a whole
+ * where a page past its start is unreadable) and the pipe never fills. */
+static ssize_t read_by_pipe(unsigned char *dst, unsigned long addr,
+			    size_t len)
+{
+	unsigned long page = (unsigned long)sysconf(_SC_PAGESIZE);
+	size_t done = 0;
+	ssize_t n;
+	int p[2], err = EFAULT;
+
+	if (pipe2(p, O_CLOEXEC | O_NONBLOCK))
+		return -errno;
+	if (!page || page & (page - 1))
+		page = 4096;
+	while (done < len) {
+		size_t want = len - done;
+		size_t room = page - ((addr + done) & (page - 1));
+
+		if (want > room)
+			want = room;
+		/* The system call, not libc's write(): a sanitizer's
+		 * wrapper would check the bytes first, where the kernel's
+		 * copy is the check. */
+		n = syscall(SYS_write, p[1], (const void *)(addr + done),
+			    want);
+		if (n <= 0) {
+			err = n < 0 ? errno : EFAULT;
+			break;
+		}
+		if (read(p[0], dst + done, (size_t)n) != n) {
+			err = EIO;
+			break;
+		}
+		done += (size_t)n;
+	}
+	close(p[0]);
+	close(p[1]);
+	return done ? (ssize_t)done : -err;
+}
+
+ssize_t syslet_read_mem(void *dst, const void *addr, size_t len)
 {
 	struct iovec local = { dst, len };
 	struct iovec remote = { (void *)addr, len };
-	ssize_t n, got = -1;
-	int p[2], e;
+	ssize_t n;
 
+	if (!len)
+		return 0;
+	if (!dst)
+		return api_err(-EINVAL);
 	if (!addr)
-		return -1;
-	n = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
-	if (n >= 0 || (errno != ENOSYS && errno != EPERM))
-		return n;
-	if (pipe2(p, O_CLOEXEC | O_NONBLOCK))
-		return -1;
-	/* The system call, not libc's write(): a sanitizer's wrapper would
-	 * check the bytes first, where the kernel's copy is the check. */
-	n = syscall(SYS_write, p[1], (const void *)addr, len);
-	e = errno;
-	if (n >= 0)
-		got = n ? read(p[0], dst, (size_t)n) : 0;
-	close(p[0]);
-	close(p[1]);
-	errno = e;
-	return got;
+		return api_err(-EFAULT);
+	if ((unsigned long)addr + len < (unsigned long)addr)
+		len = -(unsigned long)addr;	/* up to the top */
+	if (!__atomic_load_n(&vm_readv_gone, __ATOMIC_RELAXED)) {
+		n = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+		if (n > 0)
+			return n;
+		if (n == 0)
+			return api_err(-EFAULT);
+		if (errno != ENOSYS && errno != EPERM)
+			return api_err(-errno);
+		__atomic_store_n(&vm_readv_gone, 1, __ATOMIC_RELAXED);
+	}
+	n = read_by_pipe(dst, (unsigned long)addr, len);
+	return n < 0 ? api_err((int)n) : n;
+}
+
+/* Reads through the kernel so that a bad address is an error, not a
+ * crash of the tracer: the first @len bytes at @addr, as many as can be
+ * read, -1 for none. */
+static ssize_t read_some(void *dst, unsigned long addr, size_t len)
+{
+	ssize_t n = syslet_read_mem(dst, (const void *)addr, len);
+
+	return n < 0 ? -1 : n;
+}
+
+/* All @len bytes or -1: a struct read in part would be shown with
+ * bytes it never had. */
+static ssize_t safe_read(void *dst, unsigned long addr, size_t len)
+{
+	ssize_t n = read_some(dst, addr, len);
+
+	return n == (ssize_t)len ? n : -1;
 }
 
 /* Print s (at most max bytes of it) as a C string literal, "..." after
@@ -90,14 +154,13 @@ static int print_mem_string(FILE *out, unsigned long addr, size_t len,
 
 	if (want > DECODE_STRMAX)
 		want = DECODE_STRMAX;
-	/* A string may end just before unreadable memory: read less. */
-	got = safe_read(buf, addr, want + 1);
-	while (got < 0 && want > 0) {
-		want /= 2;
-		got = safe_read(buf, addr, want + 1);
-	}
+	/* A string may end just before unreadable memory: what can be
+	 * read, the last byte read kept to say whether more follows. */
+	got = read_some(buf, addr, want + 1);
 	if (got < 0)
 		return -1;
+	if ((size_t)got <= want)
+		want = (size_t)got - 1;
 	fputc('"', out);
 	for (i = 0; i < (size_t)got && i < want; i++) {
 		unsigned char c = buf[i];

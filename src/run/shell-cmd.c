@@ -18,8 +18,12 @@ static int shl_cmd_quit(struct shell *sh, int argc, char **argv,
 {
 	long v = 0;
 
-	if (argc > 2 || (argc == 2 && !shl_parse_long(argv[1], &v))) {
-		shl_error(sh, "quit: expected an exit status, got '%s'", rest);
+	/* An exit status is 8 bits: 256 or 4294967296 would leave with 0,
+	 * success, and -1 with 255. */
+	if (argc > 2 || (argc == 2 && !shl_parse_long(argv[1], &v)) ||
+	    v < 0 || v > 255) {
+		shl_error(sh, "quit: expected an exit status from 0 to 255, "
+			  "got '%s'", rest);
 		return -1;
 	}
 	sh->quit = true;

@@ -1060,41 +1060,59 @@ static void shl_show_ring(struct shell *sh)
 	struct shl_dbg *d = sh->dbg;
 	struct syslet_ring *r = &d->ring;
 	unsigned long i, used = 0;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *list;
 
 	if (!d->ring_on) {
 		fputs("no ring registered yet (the first run registers it)\n",
 		      sh->out);
 		return;
 	}
-	for (i = 0; i < r->entries; i++)
-		used += r->slots[i] != NULL;
-	fprintf(sh->out, "ring: %lu slots, %lu full\n", r->entries, used);
+	/* A worker may fill a slot while the ring is shown: each slot is
+	 * read once, and the count is of the slots listed (it said "0
+	 * full" over a slot it then listed). */
+	list = open_memstream(&text, &len);
+	if (!list) {
+		shl_error(sh, "ring: %s", strerror(errno));
+		return;
+	}
 	for (i = 0; i < r->entries; i++) {
-		struct syslet_uatom *a = r->slots[i];
+		struct syslet_uatom *a =
+			__atomic_load_n(&r->slots[i], __ATOMIC_ACQUIRE);
 		struct syslet_inst *inst = NULL;
 		char res[64];
 
 		if (!a)
 			continue;
+		used++;
 		if (d->inst && syslet_inst__atom_index(d->inst, a) >= 0)
 			inst = d->inst;
 		if (!inst)
 			inst = shl_exec_kept(a);
-		fprintf(sh->out, "  slot %lu: ", i);
+		fprintf(list, "  slot %lu: ", i);
 		if (inst) {
 			const char *ran = srun_call_name(a->nr);
 
 			srun_format_result(res, sizeof(res),
 					   srun_result(inst, a),
 					   srun_is_call(a->nr));
-			fprintf(sh->out, "[%ld]", syslet_inst__atom_index(inst, a));
+			fprintf(list, "[%ld]", syslet_inst__atom_index(inst, a));
 			if (ran)
-				fprintf(sh->out, " %s", ran);
-			fprintf(sh->out, " = %s\n", res);
+				fprintf(list, " %s", ran);
+			fprintf(list, " = %s\n", res);
 		} else {
-			fprintf(sh->out, "%p\n", (void *)a);
+			fprintf(list, "%p\n", (void *)a);
 		}
 	}
+	if (fclose(list) || !text) {
+		free(text);
+		shl_error(sh, "ring: out of memory");
+		return;
+	}
+	fprintf(sh->out, "ring: %lu slots, %lu full\n", r->entries, used);
+	fputs(text, sh->out);
+	free(text);
 }
 
 SHL_HANDLER(ring)

@@ -7,7 +7,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -322,13 +321,11 @@ static const char *sig_name(int sig, char *buf, size_t len)
 	return buf;
 }
 
+/* libsyslet's reader, the one the trace prints with: through a pipe
+ * where process_vm_readv() is missing or refused. */
 bool srun_peek(void *dst, const void *addr, size_t len)
 {
-	struct iovec local = { dst, len };
-	struct iovec remote = { (void *)addr, len };
-
-	return addr && process_vm_readv(getpid(), &local, 1, &remote, 1, 0) ==
-		       (ssize_t)len;
+	return syslet_read_mem(dst, addr, len) == (ssize_t)len;
 }
 
 /*

@@ -5,12 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/syscall.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <sys/prctl.h>
 
 /* deny-call NR ERRNO PROGRAM [ARG]...: exit 77 where no filter can be
- * set, 127 where PROGRAM cannot run. */
+ * set, 127 where PROGRAM cannot run.  NR "process_vm_readv" is that
+ * call's number in this build's ABI (x86_64's 310, i386's 347). */
 int main(int argc, char **argv)
 {
 	struct sock_filter f[4] = {
@@ -26,7 +28,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: deny-call NR ERRNO PROGRAM [ARG]...\n");
 		return 99;
 	}
-	f[1].k = (unsigned)atoi(argv[1]);
+	if (!strcmp(argv[1], "process_vm_readv"))
+		f[1].k = __NR_process_vm_readv;
+	else
+		f[1].k = (unsigned)atoi(argv[1]);
 	f[2].k |= (unsigned)atoi(argv[2]) & SECCOMP_RET_DATA;
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
 	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog)) {
