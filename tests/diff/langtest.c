@@ -224,9 +224,20 @@ static struct cval gen_const(struct buf *b, int depth)
 	case 0: return cv(l.v + r.v);
 	case 1: return cv(l.v - r.v);
 	case 2:
-		/* Exact, but keep the product inside 128 bits. */
-		if ((l.v > 0 ? l.v : -l.v) >> 64 || (r.v > 0 ? r.v : -r.v) >> 64)
-			return (struct cval){ true, 0 };
+		/* Exact, but keep the product inside 128 bits: factors
+		 * below 2^64 whose product reaches 2^126 are far out of
+		 * the word's range (an error, as cv() would say), and
+		 * 2^64 - 1 squared does not fit a signed 128-bit word. */
+		{
+			unsigned __int128 a = (unsigned __int128)
+				(l.v > 0 ? l.v : -l.v);
+			unsigned __int128 c = (unsigned __int128)
+				(r.v > 0 ? r.v : -r.v);
+
+			if (a >> 64 || c >> 64 ||
+			    (a && c > ((unsigned __int128)1 << 126) / a))
+				return (struct cval){ true, 0 };
+		}
 		return cv(l.v * r.v);
 	case 3:
 	case 4:

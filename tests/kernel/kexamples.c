@@ -197,6 +197,7 @@ static void kx_cat(void)
 {
 	FILE *f = fopen(KX_BIG, "w");
 	const char *err;
+	int ok;
 	int st;
 
 	if (!f) {
@@ -216,10 +217,14 @@ static void kx_cat(void)
 		  kx_run(kx_ex("cat.slo"), "/dev/null", NULL), 0, "");
 	st = kx_run(kx_ex("cat.slo"), "/tmp/kx.none", NULL);
 	err = kx_slurp(KX_ERR, NULL);
-	kx_tap(st == 1 && strstr(err, "cat stopped at atom 0 (") &&
-		       strstr(err, "fd = open(path, O_RDONLY)): -2 ENOENT\n"),
-	       "cat.slo: a missing file is reported at its atom (exit %d)", st);
-	if (st != 1)
+	/* The call as strace shows it, its path read through a pipe where
+	 * the guest's kernel lacks process_vm_readv() (syslet_read_mem). */
+	ok = st == 1 && strstr(err, "cat stopped at atom 0 (") &&
+	     strstr(err, "fd = open(path, O_RDONLY)): open(\"/tmp/kx.none\", "
+		    "O_RDONLY) = -2 ENOENT\n");
+	kx_tap(ok, "cat.slo: a missing file is reported at its atom (exit %d)",
+	       st);
+	if (!ok)
 		kx_show_err();
 }
 
