@@ -104,7 +104,7 @@ bool interp_signal_pending_for(const sigset_t *user_mask, bool own_only)
 	unsigned long p[sizeof(sigset_t) / sizeof(long)];
 	unsigned long m[sizeof(sigset_t) / sizeof(long)];
 	const unsigned int bits = 8 * sizeof(long);
-	uint64_t acting = 0, held = 0;
+	uint64_t acting = 0, held = 0, own;
 
 	if (sigpending(&pend))
 		return false;
@@ -131,14 +131,11 @@ bool interp_signal_pending_for(const sigset_t *user_mask, bool own_only)
 	}
 	if (!acting && !held)
 		return false;
-	{
-		uint64_t own = thread_pending();
-
-		/* ~0: unknown, and none is taken then. */
-		if (own != ~(uint64_t)0 && (held & own))
-			forward_to_process(held & own);
-		return acting && (acting & own);
-	}
+	own = thread_pending();
+	/* ~0: unknown, and none is taken then. */
+	if (own != ~(uint64_t)0 && (held & own))
+		forward_to_process(held & own);
+	return acting && (acting & own);
 }
 
 bool interp_signal_pending(const sigset_t *user_mask)

@@ -42,6 +42,24 @@ static const char *ws_where(int async)
 	       async ? "after a hand-off" : "inline";
 }
 
+/*
+ * The ring's first completion, up to 10 s for it: in async_wait() when
+ * @async is 1, by looking every millisecond when nobody waits (2).
+ */
+static struct syslet_uatom *ws_first(struct syslet_uatom **ring, int async)
+{
+	struct timespec ms = { 0, 1000 * 1000 };
+
+	for (int i = 0; i < 10000 &&
+	     !__atomic_load_n(&ring[0], __ATOMIC_ACQUIRE); i++) {
+		if (async == 1)
+			sys_async_wait(1);
+		else
+			nanosleep(&ms, NULL);
+	}
+	return __atomic_load_n(&ring[0], __ATOMIC_ACQUIRE);
+}
+
 /* Run the chain; the write's result, or die (exit 10 + n). */
 static long ws_run(int async)
 {
@@ -66,19 +84,8 @@ static long ws_run(int async)
 	done = sys_async_exec(&c.a[0]);
 	if (async && (done || errno))
 		_exit(11);	/* did not go async */
-	if (!done) {
-		struct timespec ms = { 0, 1000 * 1000 };
-
-		for (int i = 0; i < 10000 && !__atomic_load_n(&ring[0],
-							     __ATOMIC_ACQUIRE);
-		     i++) {
-			if (async == 1)
-				sys_async_wait(1);
-			else
-				nanosleep(&ms, NULL);
-		}
-		done = ring[0];
-	}
+	if (!done)
+		done = ws_first(ring, async);
 	if (done != &c.a[1])
 		_exit(12);	/* did not end at the write */
 	return c.r[1];
@@ -176,18 +183,8 @@ static int ws_sigwait(int async)
 		return 11;
 	if (async && kill(getpid(), SIGUSR2))
 		return 23;
-	if (!done) {
-		for (int i = 0; i < 10000 && !__atomic_load_n(&ring[0],
-							     __ATOMIC_ACQUIRE);
-		     i++) {
-			if (async == 1)
-				sys_async_wait(1);
-			else
-				nanosleep(&(struct timespec){ 0, 1000 * 1000 },
-					  NULL);
-		}
-		done = ring[0];
-	}
+	if (!done)
+		done = ws_first(ring, async);
 	if (done != &a[1])
 		return 12;
 	if (r[1] != SIGUSR2)
