@@ -1,4 +1,4 @@
-/* ringmem.c: the ring's memory at async_register: outside user space EFAULT, unmapped or inaccessible ENOMEM (mlock's answer), read-only accepted, as in 2007 and with the kernel backend. */
+/* ringmem.c: the ring's memory at async_register: outside user space EFAULT, unmapped or inaccessible ENOMEM (mlock's answer), read-only accepted, locked until unregister on the kernel backend, as in 2007. */
 #include "helpers.h"
 #include <pthread.h>
 #include <sys/mman.h>
@@ -90,6 +90,84 @@ static void read_only_ring(unsigned char *page)
 	rt_pipe_read_close(&pr);
 }
 
+/* VmLck of /proc/self/status, in kB; -1 when it cannot be read. */
+static long vm_locked_kb(void)
+{
+	char line[256];
+	long kb = -1;
+	FILE *f = fopen("/proc/self/status", "re");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmLck: %ld kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
+}
+
+/*
+ * 2007's async_head_init() mlock()ed the ring and its async_head_exit()
+ * munlock()ed it (seeds/006: sys_mlock, sys_munlock).  With the kernel
+ * backend a registered ring is locked, and unlocked at unregister, also
+ * where the program had locked that page itself before (munlock has no
+ * count): sys_async_unregister(3) says so.  The user-space backends
+ * lock nothing, so the program's own lock stays.
+ */
+static void ring_lock(long pg)
+{
+	struct async_head_user ahu;
+	unsigned char *m;
+	long base, r;
+	int kernel = !strcmp(syslet_backend_name(), "kernel");
+
+	m = mmap(NULL, 2 * (size_t)pg, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		rt_die("mmap: %s", strerror(errno));
+	memset(m, 0, 2 * (size_t)pg);
+	base = vm_locked_kb();
+	if (base < 0) {
+		printf("ringmem: no VmLck in /proc/self/status: the ring's "
+		       "lock not checked\n");
+		munmap(m, 2 * (size_t)pg);
+		return;
+	}
+	/* A ring the program did not lock: locked while registered. */
+	memset(&ahu, 0, sizeof(ahu));
+	ahu.completion_ring = (struct syslet_uatom **)m;
+	ahu.ring_size_bytes = 8 * sizeof(void *);
+	ahu.max_nr_threads = -1UL;
+	if (sys_async_register(&ahu, sizeof(ahu)))
+		rt_die("async_register: %s", strerror(errno));
+	r = vm_locked_kb();
+	rt_check(r == base + (kernel ? pg / 1024 : 0),
+		 "VmLck with a ring registered: %ld kB, was %ld; 2007 "
+		 "mlock()ed the ring (kernel backend only)", r, base);
+	rt_unregister(&ahu);
+	r = vm_locked_kb();
+	rt_check(r == base, "VmLck after async_unregister: %ld kB, was %ld; "
+		 "2007 munlock()ed the ring", r, base);
+	/* A ring on a page the program locked itself. */
+	if (mlock(m + pg, (size_t)pg)) {
+		printf("ringmem: mlock: %s: the program's own lock not "
+		       "checked\n", strerror(errno));
+		munmap(m, 2 * (size_t)pg);
+		return;
+	}
+	ahu.completion_ring = (struct syslet_uatom **)(m + pg);
+	if (sys_async_register(&ahu, sizeof(ahu)))
+		rt_die("async_register: %s", strerror(errno));
+	rt_unregister(&ahu);
+	r = vm_locked_kb();
+	rt_check(r == base + (kernel ? 0 : pg / 1024),
+		 "VmLck after async_unregister of a ring the program had "
+		 "locked: %ld kB, was %ld before its mlock; 2007's munlock "
+		 "undid it (kernel backend), the user-space backends lock "
+		 "nothing", r, base);
+	munmap(m, 2 * (size_t)pg);
+}
+
 int main(void)
 {
 	long pg = sysconf(_SC_PAGESIZE);
@@ -140,5 +218,6 @@ int main(void)
 	}
 #endif
 	read_only_ring(m + 3 * pg);
+	ring_lock(pg);
 	return rt_done("ringmem");
 }
