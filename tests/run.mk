@@ -41,6 +41,9 @@ tests_run_tcp_client_SOURCES = tests/run/tcp-client.c
 # The name tables are not relocated at every start (page faults).
 TESTS += tests/run/relro-tables.sh
 EXTRA_DIST += tests/run/relro-tables.sh
+# syslet-run's start: its text mapped whole, no CPU count without --each.
+TESTS += tests/run/startup.sh
+EXTRA_DIST += tests/run/startup.sh
 # --each reuses the memory of instances that ended (issue 13): page
 # faults counted by minflt.
 check_PROGRAMS += tests/run/minflt

@@ -15,6 +15,16 @@ void slio_err(char *err, size_t errlen, const char *fmt, ...)
 
 	if (!err || !errlen)
 		return;
+	/* A message without conversions is copied: every open of an image
+	 * sets "out of memory" first, and vsnprintf()'s code is libc pages
+	 * that a run which never fails would fault in for it alone. */
+	if (!strchr(fmt, '%')) {
+		size_t n = strnlen(fmt, errlen - 1);
+
+		memcpy(err, fmt, n);
+		err[n] = '\0';
+		return;
+	}
 	va_start(ap, fmt);
 	vsnprintf(err, errlen, fmt, ap);
 	va_end(ap);

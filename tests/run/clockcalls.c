@@ -1,6 +1,8 @@
-/* clockcalls.c: an LD_PRELOAD shim for tests: each clock_gettime() and gettimeofday() call through libc appends its name to the file CLOCKCALLS_OUT. */
+/* clockcalls.c: an LD_PRELOAD shim for tests: each clock_gettime() and gettimeofday() call through libc appends its name to the file CLOCKCALLS_OUT, each vsnprintf() call its name to PRINTFCALLS_OUT. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,9 +12,9 @@
 
 /* Written as it happens, by system calls: the process may end by
  * _exit() or a signal, where a destructor would not run. */
-static void note(const char *what)
+static void note_to(const char *var, const char *what)
 {
-	const char *path = getenv("CLOCKCALLS_OUT");
+	const char *path = getenv(var);
 	int fd;
 
 	if (!path)
@@ -24,6 +26,11 @@ static void note(const char *what)
 		/* Nothing to do: the test sees the line missing. */
 	}
 	close(fd);
+}
+
+static void note(const char *what)
+{
+	note_to("CLOCKCALLS_OUT", what);
 }
 
 int clock_gettime(clockid_t id, struct timespec *ts)
@@ -46,4 +53,17 @@ int gettimeofday(struct timeval *restrict tv, void *restrict tz)
 			dlsym(RTLD_NEXT, "gettimeofday");
 	note("gettimeofday\n");
 	return real(tv, tz);
+}
+
+int vsnprintf(char *restrict str, size_t size, const char *restrict fmt,
+	      va_list ap)
+{
+	static int (*real)(char *restrict, size_t, const char *restrict,
+			   va_list);
+
+	if (!real)
+		real = (int (*)(char *restrict, size_t, const char *restrict,
+				va_list))dlsym(RTLD_NEXT, "vsnprintf");
+	note_to("PRINTFCALLS_OUT", "vsnprintf\n");
+	return real(str, size, fmt, ap);
 }

@@ -1,0 +1,75 @@
+#!/bin/sh
+# startup.sh: what syslet-run does before its syslet runs, each a cost at every start (a page fault is 10-12 us of CPU on a VM that shadows page tables, a system call about 1 us): its text and read-only data are mapped whole (one madvise, not a fault per 64 KB window touched), and a run without --each reads no count of CPUs (a sysfs file opened, read and parsed), nor formats an error text that nobody sees (libc's printf code).
+. "$top_srcdir/tests/lib/harness.sh"
+. "$top_srcdir/tests/run/lib-backends.sh"
+[ -r /proc/self/smaps ] || skip "no /proc/self/smaps"
+printf 'buffer b[1];\nsyslet w() { write(1, "x", 1); read(0, b, 1); }\n' \
+	>"$tmpdir/w.syslet"
+mkfifo "$tmpdir/in" "$tmpdir/out" || skip "no mkfifo here"
+
+for b in $backends; do
+	# The syslet says x, then waits for a byte: the start is over.
+	$SYSLET_RUN --backend=$b "$tmpdir/w.syslet" <"$tmpdir/in" \
+		>"$tmpdir/out" 2>"$tmpdir/err" &
+	pid=$!
+	exec 3>"$tmpdir/in"
+	x=$(head -c 1 "$tmpdir/out")
+	exe=$(readlink "/proc/$pid/exe")
+	awk -v exe="$exe" '
+		$1 ~ /^[0-9a-f]+-[0-9a-f]+$/ {
+			m = ($NF == exe && $2 !~ /w/) ? $1 " " $2 : ""
+		}
+		m && $1 == "Size:" { size = $2 }
+		m && $1 == "Rss:" { print m, size, $2 }
+		' "/proc/$pid/smaps" >"$tmpdir/maps"
+	echo >&3
+	exec 3>&-
+	st=0
+	wait $pid || st=$?
+	[ "$st" = 0 ] || { cat "$tmpdir/err" >&2; fail "--backend=$b: status $st"; }
+	expect_eq "--backend=$b: the syslet's write" x "$x"
+	case $exe in
+	*syslet-run) ;;
+	*) skip "syslet-run runs as $exe (a wrapper): its own maps are not seen" ;;
+	esac
+	[ -s "$tmpdir/maps" ] || fail "--backend=$b: no mapping of $exe"
+	# address perms size-kB rss-kB
+	while read -r range perms size rss; do
+		echo "--backend=$b: $perms $range: $rss of $size kB mapped"
+		[ "$rss" = "$size" ] ||
+			fail "--backend=$b: $perms $range of $exe: $rss of $size kB mapped"
+	done <"$tmpdir/maps"
+done
+
+# The image's error text is set before it is known to be needed ("out of
+# memory" until the image checked out): copied, not formatted, so that a
+# run that never fails runs none of libc's printf code (its pages).
+shim=$top_builddir/tests/run/.libs/libclockcalls.so
+if [ -f "$shim" ] && [ -z "${SYSLET_SANITIZE:-}" ]; then
+	for b in $backends; do
+		: >"$tmpdir/calls"
+		PRINTFCALLS_OUT=$tmpdir/calls LD_PRELOAD=$shim \
+			$SYSLET_RUN --backend=$b "$tmpdir/probe.syslet" ||
+			fail "--backend=$b: a getppid syslet failed"
+		n=$(wc -l <"$tmpdir/calls" | tr -d ' ')
+		echo "--backend=$b, a getppid syslet: $n vsnprintf calls"
+		expect_eq "--backend=$b: vsnprintf calls" 0 "$n"
+	done
+	# The shim's own check: an image's error is formatted.
+	printf '\177ELF\002\001\001\000garbage' >"$tmpdir/bad.slo"
+	: >"$tmpdir/calls"
+	PRINTFCALLS_OUT=$tmpdir/calls LD_PRELOAD=$shim \
+		$SYSLET_RUN "$tmpdir/bad.slo" 2>/dev/null &&
+		fail "a broken image ran"
+	[ -s "$tmpdir/calls" ] || fail "the shim saw no vsnprintf call for a broken image"
+fi
+
+command -v strace >/dev/null 2>&1 || exit 0
+strace -f -qq -o "$tmpdir/strace" -e trace=open,openat \
+	$SYSLET_RUN --backend=emul "$tmpdir/probe.syslet" 2>"$tmpdir/err" ||
+	{ grep -q "Operation not permitted\|PTRACE" "$tmpdir/err" && exit 0
+	  cat "$tmpdir/err" >&2; fail "strace of a run"; }
+n=$(grep -c "/sys/devices/system/cpu" "$tmpdir/strace")
+echo "--backend=emul, no --each: $n opens of /sys/devices/system/cpu"
+expect_eq "opens of /sys/devices/system/cpu" 0 "$n"
+exit 0
