@@ -1374,7 +1374,8 @@ static void eval_program(struct eval *E, const struct program *p)
 	/* syslet-run(1) EXIT STATUS: 1 when the last atom is a call that
 	 * failed.  A test of a variable is made by that variable's own atom
 	 * when it was just written, else by umem_add(): with an errno in
-	 * the variable, which one the manual leaves to the compiler. */
+	 * the variable, syslet-run(1) gives 1 when only calls ever store
+	 * into it, which this evaluator does not follow. */
 	switch (E->last) {
 	case L_CALL:
 		o->status = is_err(E->last_val);
