@@ -18,7 +18,7 @@ runtime_tests = tests/runtime/args tests/runtime/fault tests/runtime/stop \
 	tests/runtime/bnames tests/runtime/widelen tests/runtime/asdirect \
 	tests/runtime/waitall tests/runtime/sendall tests/runtime/tmpmask \
 	tests/runtime/asyncfetch tests/runtime/bigring tests/runtime/workersig \
-	tests/runtime/seedhead
+	tests/runtime/seedhead tests/runtime/waitafter
 check_PROGRAMS += $(runtime_tests)
 TESTS += $(runtime_tests)
 noinst_HEADERS += tests/runtime/helpers.h
@@ -74,6 +74,7 @@ tests_runtime_asyncfetch_LDADD = $(runtime_ldadd)
 tests_runtime_bigring_LDADD = $(runtime_ldadd)
 tests_runtime_workersig_LDADD = $(runtime_ldadd)
 tests_runtime_seedhead_LDADD = $(runtime_ldadd)
+tests_runtime_waitafter_LDADD = $(runtime_ldadd)
 # The library's conventions (libsyslet(3) CONVENTIONS), on any backend.
 check_PROGRAMS += tests/runtime/api
 TESTS += tests/runtime/api
