@@ -36,8 +36,12 @@ static void head_order(void)
 	if (none == MAP_FAILED)
 		rt_die("mmap: %s", strerror(errno));
 
-	/* Not registered: the head is read before anything else is
-	 * checked in it. */
+	/* Not registered: async_exec() is EINVAL before it reads the
+	 * atom (NULL is no EFAULT yet). */
+	errno = 0;
+	rt_check(!sys_async_exec(NULL) && errno == EINVAL,
+		 "exec NULL unregistered: errno %d", errno);
+	/* The head is read before anything else is checked in it. */
 	r = sys_async_register(NULL, sizeof(ahu));
 	rt_check(r == -1 && errno == EFAULT, "register NULL: %ld %d", r, errno);
 	r = sys_async_register(none, sizeof(ahu));
