@@ -146,7 +146,8 @@ runtime32_tests = tests/runtime/args32 tests/runtime/fault32 \
 	tests/runtime/sigshare32 tests/runtime/bnames32 tests/runtime/widelen32 \
 	tests/runtime/asdirect32 tests/runtime/waitall32 \
 	tests/runtime/sendall32 tests/runtime/tmpmask32 \
-	tests/runtime/asyncfetch32 tests/runtime/workersig32
+	tests/runtime/asyncfetch32 tests/runtime/workersig32 \
+	tests/runtime/seedhead32 tests/runtime/waitafter32
 TESTS += $(runtime32_tests)
 extra_check_programs += $(runtime32_tests)
 # Each NAME32 above is tests/runtime/NAME.c compiled and linked -m32 in
