@@ -17,7 +17,7 @@ EXTRA_DIST += tests/shell/ringshow.sh
 EXTRA_DIST += tests/shell/errwrites.sh
 EXTRA_DIST += tests/shell/lib.sh tests/shell/tty.sh tests/shell/hostile.sh tests/shell/hello.txt \
 	tests/shell/inflight.sh tests/shell/linear.sh \
-	tests/shell/async.syslet tests/shell/async-nc.syslet \
+	tests/shell/async.syslet tests/shell/async-nc.syslet tests/shell/unfused.syslet \
 	tests/shell/labels.syslet
 # names: the words the shell completes are the grammar's and the
 # compiler's tables (it links the shell's sources without main.c).

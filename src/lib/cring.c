@@ -10,13 +10,8 @@
 #include "emul.h"
 #include "emul-fault.h"
 
-/* Where x86_64's user space ends for access_ok() (with 4-level page
- * tables); every 32-bit address passes it under a 64-bit kernel. */
-#if defined(__x86_64__)
-#define CRING_USER_TOP	0x00007ffffffff000UL
-#else
-#define CRING_USER_TOP	(~0UL)
-#endif
+/* Where user space ends for access_ok() (emul-fault.h). */
+#define CRING_USER_TOP	EMUL_USER_TOP
 
 struct cring_defer {
 	struct syslet_uatom	*atom;

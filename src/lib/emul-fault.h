@@ -15,6 +15,26 @@
  * entry's fixup, which sets the error.  On valid memory an access costs
  * exactly the load or store.
  */
+/*
+ * Where user space ends for the kernel's access_ok(): x86_64 with 4-level
+ * page tables; a 32-bit process under a 64-bit kernel has all 4 GiB, so
+ * there only a range that wraps round is refused, as the 2007 i386
+ * kernel's carry test refused it.
+ */
+#if defined(__x86_64__)
+#define EMUL_USER_TOP	0x00007ffffffff000UL
+#else
+#define EMUL_USER_TOP	(~0UL)
+#endif
+
+/* access_ok(p, len): whether [p, p + len) lies in user space. */
+static inline int emul_range_ok(const void *p, unsigned long len)
+{
+	unsigned long a = (unsigned long)p, e = a + len;
+
+	return e >= a && e <= EMUL_USER_TOP;
+}
+
 /* What the engine loads and stores: any object may be seen as words. */
 typedef unsigned long __attribute__((may_alias)) emul_word;
 

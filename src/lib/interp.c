@@ -168,8 +168,11 @@ struct syslet_uatom *interp_fast(struct interp_fast *fp)
 	for (;;) {
 		unsigned long p, v;
 
-		/* copy_uatom() as straight-line loads; any fault leaves the
-		 * atom to the full loop, which reports it. */
+		/* copy_uatom() as straight-line loads; any fault, or an
+		 * atom past the end of user space, leaves the atom to the
+		 * full loop, which reports it. */
+		if (__builtin_expect(!emul_range_ok(u, sizeof(*u)), 0))
+			goto out;
 		EMUL_GET_OR_GOTO(p, INTERP_UFIELD(u, flags), out);
 		a.flags = p;
 		EMUL_GET_OR_GOTO(p, INTERP_UFIELD(u, nr), out);

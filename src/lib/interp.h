@@ -47,7 +47,10 @@ static inline struct syslet_uatom *interp_after(const struct syslet_uatom *u)
  * copy_uatom(): the fixed fields, then the arguments through arg_ptr[]
  * up to the first NULL pointer (the rest are zero and the pointers after
  * it are not even read: atoms may be packed tightly).  private is never
- * touched.  Any unreadable word gives -EFAULT and the atom does not run.
+ * touched, but the whole atom, private included, must lie in user space
+ * (copy_uatom()'s access_ok(uatom, sizeof(*uatom))): one whose last words
+ * are past its end gives -EFAULT although no word read is.  Any
+ * unreadable word gives -EFAULT and the atom does not run.
  */
 static inline __attribute__((always_inline)) int
 interp_fetch(struct emul_atom *a, const struct syslet_uatom *u)
@@ -56,6 +59,10 @@ interp_fetch(struct emul_atom *a, const struct syslet_uatom *u)
 	int err;
 	unsigned int i;
 
+	if (__builtin_expect(!emul_range_ok(u, sizeof(*u)), 0)) {
+		memset(a, 0, sizeof(*a));
+		return -EFAULT;
+	}
 	err = emul_get(&a->flags, INTERP_UFIELD(u, flags));
 	err |= emul_get(&a->nr, INTERP_UFIELD(u, nr));
 	err |= emul_get((unsigned long *)&a->ret_ptr,

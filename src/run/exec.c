@@ -211,19 +211,130 @@ long srun_result(const struct syslet_inst *inst,
 	return res;
 }
 
+static bool is_errno(long v)
+{
+	return v < 0 && v > -4096;
+}
+
+/* The word @atom reads when it is a read, umem_add(p, 0): p, else NULL. */
+static const void *read_of(const struct syslet_uatom *atom)
+{
+	unsigned long p, inc;
+
+	if (srun_is_call(atom->nr) || !atom->arg_ptr[0] || !atom->arg_ptr[1] ||
+	    !srun_peek(&p, atom->arg_ptr[0], sizeof(p)) ||
+	    !srun_peek(&inc, atom->arg_ptr[1], sizeof(inc)) || inc)
+		return NULL;
+	return (const void *)p;
+}
+
+/* run_next_atom() of seeds/006: whether @atom's stop test is true. */
+static bool stops_on(const struct syslet_uatom *atom, long v)
+{
+	switch (atom->flags & SYSLET_STOP_MASK) {
+	case SYSLET_STOP_ON_NONZERO:
+		return v != 0;
+	case SYSLET_STOP_ON_ZERO:
+		return v == 0;
+	case SYSLET_STOP_ON_NEGATIVE:
+		return v < 0;
+	case SYSLET_STOP_ON_NON_POSITIVE:
+		return v <= 0;
+	}
+	return false;
+}
+
+/* Whether the word at @addr is a variable (not a parameter, whose value
+ * the command line gives) that starts with a value that is no errno. */
+static bool plain_var(const struct syslet_inst *inst, const void *addr)
+{
+	const struct syslet_obj *obj = syslet_inst__obj(inst);
+	const char *name = syslet_inst__cell_at(inst, addr);
+	struct syslet_inst *fresh;
+	unsigned long *cell;
+	bool var = false;
+	char err[8];
+
+	if (!name)
+		return false;
+	for (size_t i = 0; i < syslet_obj__sym_count(obj); i++) {
+		struct syslet_sym_info si = { .sz = sizeof(si) };
+
+		if (!syslet_obj__sym_info(obj, i, &si) && si.name &&
+		    !strcmp(si.name, name))
+			var = si.kind == SYSLET_SYM_VAR;
+	}
+	if (!var)
+		return false;
+	fresh = syslet_obj__instantiate(obj, err, sizeof(err));
+	if (!fresh)
+		return false;
+	cell = syslet_inst__cell(fresh, name);
+	var = cell && !is_errno((long)*cell);
+	syslet_inst__free(fresh);
+	return var;
+}
+
+/*
+ * Whether only system calls' results are ever stored into the variable
+ * at @addr: at least one atom has it for its result pointer, all such
+ * atoms are calls, and no atom is handed its address, but the reads
+ * (umem_add(&v, 0)) that test or copy it.  Then an errno in it is the
+ * result of a call that failed, whether the test of it was fused into
+ * that call (fd = open(...); if (fd < 0) stop;) or not ({ fd = open(...);
+ * } if (fd < 0) stop;, or another statement between the two).
+ */
+static bool calls_only(const struct syslet_inst *inst, const void *addr)
+{
+	struct syslet_inst *in = (struct syslet_inst *)inst;
+	size_t n = syslet_obj__atom_count(syslet_inst__obj(inst));
+	size_t calls = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct syslet_uatom *a = syslet_inst__atom(in, i);
+
+		if (!a)
+			return false;
+		if ((const void *)a->ret_ptr == addr) {
+			if (!srun_is_call(a->nr))
+				return false;
+			calls++;
+		}
+		if (read_of(a) == addr)
+			continue;
+		for (int k = 0; k < 6 && a->arg_ptr[k]; k++) {
+			unsigned long w;
+
+			if (!srun_peek(&w, a->arg_ptr[k], sizeof(w)) ||
+			    w == (unsigned long)addr)
+				return false;
+		}
+	}
+	return calls > 0 && plain_var(inst, addr);
+}
+
 bool srun_failed(const struct syslet_inst *inst,
 		 const struct syslet_uatom *atom, long *res)
 {
 	/* The number in the atom now: what it ran with, even when an
 	 * earlier atom rewrote it. */
 	unsigned long nr = atom->nr;
+	const void *v;
 
 	if (nr >= (unsigned long)syslet_syscall_count()) {
 		*res = -ENOSYS;
 		return true;
 	}
 	*res = srun_result(inst, atom);
-	return srun_is_call(nr) && *res < 0 && *res > -4096;
+	if (!is_errno(*res))
+		return false;
+	if (srun_is_call(nr))
+		return true;
+	/* A test that stopped the syslet on a variable that holds what a
+	 * call returned: the call failed, as when the test is fused. */
+	v = read_of(atom);
+	return v && !(atom->flags & SYSLET_SKIP_TO_NEXT_ON_STOP) &&
+	       stops_on(atom, *res) && calls_only(inst, v);
 }
 
 /*
@@ -264,7 +375,13 @@ void srun_stop_report(FILE *out, const char *progname, const char *arg,
 	const char *ran = srun_call_name(atom->nr);
 	char res[48], num[48];
 
-	srun_format_result(res, sizeof(res), result, srun_is_call(atom->nr));
+	/* A test of a variable that a failed call wrote (srun_failed()):
+	 * its value is that call's errno. */
+	const char *var = srun_is_call(atom->nr) ? NULL :
+			  syslet_inst__cell_at(inst, read_of(atom));
+
+	srun_format_result(res, sizeof(res), result,
+			   srun_is_call(atom->nr) || var);
 	if (atom->nr >= (unsigned long)syslet_syscall_count()) {
 		snprintf(num, sizeof(num), "syscall %lu, past the table",
 			 atom->nr);
@@ -304,7 +421,9 @@ void srun_stop_report(FILE *out, const char *progname, const char *arg,
 		fprintf(out, " (%s)", ran);
 	}
 	fputs(": ", out);
-	if (print_failed_call(out, atom, result))
+	if (var)
+		fprintf(out, "%s = ", var);
+	else if (print_failed_call(out, atom, result))
 		fputs(" = ", out);
 	fprintf(out, "%s\n", res);
 }

@@ -638,11 +638,14 @@ static void shl_report_end(struct shell *sh, struct syslet_uatom *last,
 {
 	struct shl_dbg *d = sh->dbg;
 	char res[64];
+	long val;
 
 	d->pc = NULL;
-	/* A failed call is reported as syslet-run reports it; a test or
-	 * arithmetic atom's value is only a value. */
-	if (srun_is_call(last->nr) && ret < 0 && ret > -4096) {
+	/* A failed call is reported as syslet-run reports it, also at the
+	 * test of the variable it failed into; a test or arithmetic atom's
+	 * value is otherwise only a value. */
+	if ((srun_is_call(last->nr) && ret < 0 && ret > -4096) ||
+	    srun_failed(d->inst, last, &val)) {
 		srun_stop_report(sh->out, sh->prog, NULL, d->entry, d->inst, last,
 				 ret);
 		return;

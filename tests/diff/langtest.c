@@ -319,7 +319,7 @@ struct call {
 static const char *const strs[] = { "ab", "xyz", "hello", "01234567" };
 
 enum cond_kind { K_VAR, K_BARE, K_NOT_VAR, K_CALL, K_ASGCALL, K_POST,
-		 K_NOT, K_AND, K_OR };
+		 K_ASGARITH, K_NOT, K_AND, K_OR };
 enum cmp { LT, LE, EQ, NE, GE, GT };
 static const char *const cmp_text[] = { "<", "<=", "==", "!=", ">=", ">" };
 
@@ -330,6 +330,7 @@ struct cond {
 	struct cval	k;	/* K_VAR, K_POST */
 	int		dec;	/* K_POST: x-- */
 	struct call	*call;
+	struct stmt	*st;	/* K_ASGARITH: (x += k) OP k, ... */
 	struct cond	*l, *r;
 };
 
@@ -353,6 +354,7 @@ struct stmt {
 	int		label;		/* goto target; a top-level label */
 	int		has_label;	/* top level: this statement is labelled */
 	int		bound;		/* loop: counter limit */
+	int		pre;		/* S_INC, S_DEC: ++x, --x */
 };
 
 static struct stmt *new_stmt(enum stmt_kind k)
@@ -373,11 +375,14 @@ static void free_call(struct call *c)
 	}
 }
 
+static void free_stmt(struct stmt *s);
+
 static void free_cond(struct cond *c)
 {
 	if (!c)
 		return;
 	free_call(c->call);
+	free_stmt(c->st);
 	free_cond(c->l);
 	free_cond(c->r);
 	free(c);
@@ -490,15 +495,17 @@ static enum cmp gen_cmp(void)
 	return (enum cmp)rn(6);
 }
 
+static struct stmt *gen_simple(struct buf *b, int v);
+
 static struct cond *gen_cond(struct buf *b, int depth)
 {
 	struct cond *c = calloc(1, sizeof(*c));
-	unsigned int r = depth > 0 ? rn(12) : rn(9);
+	unsigned int r = depth > 0 ? rn(13) : rn(10);
 
 	if (!c)
 		abort();
-	if (r >= 9) {
-		c->kind = r == 9 ? K_AND : r == 10 ? K_OR : K_NOT;
+	if (r >= 10) {
+		c->kind = r == 10 ? K_AND : r == 11 ? K_OR : K_NOT;
 		if (c->kind == K_NOT) {
 			bprintf(b, "!(");
 			c->l = gen_cond(b, depth - 1);
@@ -566,6 +573,28 @@ static struct cond *gen_cond(struct buf *b, int depth)
 		} else {
 			bprintf(b, "0");
 			c->k = cv(0);
+		}
+		break;
+	case 9:
+		/* An arithmetic assignment, tested on the word it stored
+		 * (syslet(5), Conditions). */
+		c->kind = K_ASGARITH;
+		if (rn(5) == 0) {	/* bare: "true when not 0", or ! */
+			c->op = rn(2) ? NE : EQ;
+			c->k = cv(0);
+			bprintf(b, "%s(", c->op == EQ ? "!" : "");
+			c->st = gen_simple(b, data_var());
+			bprintf(b, ")");
+			break;
+		}
+		bprintf(b, "(");
+		c->st = gen_simple(b, data_var());
+		bprintf(b, ") %s ", cmp_text[c->op]);
+		if (rn(3) == 0) {
+			bprintf(b, "0");
+			c->k = cv(0);
+		} else {
+			c->k = gen_k(b);
 		}
 		break;
 	default: {
@@ -671,7 +700,8 @@ static struct stmt *gen_simple(struct buf *b, int v)
 	default:
 		s = new_stmt(r == 6 ? S_INC : S_DEC);
 		s->var = v;
-		if (rn(3) == 0)
+		s->pre = rn(3) == 0;
+		if (s->pre)
 			bprintf(b, "%s%s", r == 6 ? "++" : "--", vname[v]);
 		else
 			bprintf(b, "%s%s", vname[v], r == 6 ? "++" : "--");
@@ -1185,6 +1215,8 @@ static bool cmp_signed(int64_t a, enum cmp op, i128 k)
 	}
 }
 
+static enum flow eval_stmt(struct eval *E, const struct stmt *s, int *label);
+
 static bool eval_cond(struct eval *E, const struct cond *c)
 {
 	uint64_t *vals = E->o->vals;
@@ -1222,6 +1254,18 @@ static bool eval_cond(struct eval *E, const struct cond *c)
 		E->last = L_ARITH;
 		return cmp_signed((int64_t)vals[c->var], c->op,
 				  c->k.v + (c->dec ? -1 : 1));
+	case K_ASGARITH: {
+		/* The new value, a signed word; x++ and x-- as K_POST. */
+		const struct stmt *s = c->st;
+		i128 k = signed_of(c->k.v);
+		int label = -1;
+
+		eval_stmt(E, s, &label);
+		if ((s->kind == S_INC || s->kind == S_DEC) && !s->pre)
+			k += s->kind == S_DEC ? -1 : 1;
+		E->last = L_ARITH;
+		return cmp_signed((int64_t)vals[s->var], c->op, k);
+	}
 	case K_NOT:
 		return !eval_cond(E, c->l);
 	case K_AND:
@@ -1374,7 +1418,8 @@ static void eval_program(struct eval *E, const struct program *p)
 	/* syslet-run(1) EXIT STATUS: 1 when the last atom is a call that
 	 * failed.  A test of a variable is made by that variable's own atom
 	 * when it was just written, else by umem_add(): with an errno in
-	 * the variable, which one the manual leaves to the compiler. */
+	 * the variable, syslet-run(1) gives 1 when only calls ever store
+	 * into it, which this evaluator does not follow. */
 	switch (E->last) {
 	case L_CALL:
 		o->status = is_err(E->last_val);

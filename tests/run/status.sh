@@ -1,5 +1,5 @@
 #!/bin/sh
-# status.sh: syslet-run's exit status and stop report: 1 only when a call failed, errno names only for calls, the call that really ran; values like -4 and ignored signals end nothing; nocomplete after going async ends the wait.
+# status.sh: syslet-run's exit status and stop report: 1 only when a call failed (also where the test of its variable is not fused into it), errno names only for calls, the call that really ran; values like -4 and ignored signals end nothing; nocomplete after going async ends the wait.
 . "$top_srcdir/tests/lib/harness.sh"
 
 # run NAME SOURCE [ARG...]: compile SOURCE (a string) and run it; its
@@ -50,6 +50,32 @@ expect_eq "open: status" 1 "$status"
 # which path failed, where the statement only names p.
 grep -q "o stopped at atom 0 (.*open.syslet:1: .*open(p, O_RDONLY)): open(\"$tmpdir/nothere\", O_RDONLY) = -2 ENOENT\$" \
 	"$tmpdir/err" || { cat "$tmpdir/err" >&2; fail "open: report"; }
+# The same test not fused into the call (braces, or a statement between
+# the two): the status does not depend on where the compiler put the
+# test.  The errno in fd is the failed call's: 1 and the report.
+for form in '{ fd = open(p, O_RDONLY); }' 'fd = open(p, O_RDONLY); n = 1;' \
+	    'fd = open(p, O_RDONLY); if (n) n = 2;'; do
+	run unfused "syslet o(str p) { var fd, n; $form if (fd < 0) stop; close(fd); }" \
+		"$tmpdir/nothere"
+	expect_eq "unfused '$form': status" 1 "$status"
+	grep -q 'o stopped at atom [0-9]* (.*unfused.syslet:1: if (fd < 0)): o.fd = -2 ENOENT$' \
+		"$tmpdir/err" || { cat "$tmpdir/err" >&2; fail "unfused '$form': report"; }
+	run unfused "syslet o(str p) { var fd, n; $form if (fd < 0) stop; close(fd); }" \
+		"$tmpdir/unfused.syslet"
+	expect_eq "unfused '$form', the file there: status" "0 " "$status $(cat "$tmpdir/err")"
+done
+# Not a call's errno: fd set by arithmetic, or never set (its initial
+# value), or a parameter: a test's value, status 0 as before.
+for text in 'syslet o(str p) { var fd; fd = -2; if (fd < 0) stop; }' \
+	'syslet o(str p) { var fd = -1, z; z = getpid(); if (!z) fd = open(p, O_RDONLY); if (fd < 0) stop; }' \
+	'syslet o(str p) { var fd; fd = open(p, O_RDONLY); fd -= 0x100; if (fd < 0) stop; }' \
+	'buffer b[8]; syslet o(str p) { var fd; fd = open(p, O_RDONLY); read(fd, &fd, 8); if (fd < 0) stop; }'; do
+	run notcall "$text" "$tmpdir/nothere"
+	expect_eq "'$text': status" "0 " "$status $(cat "$tmpdir/err")"
+done
+run notcall 'syslet o(int fd) { if (fd < 0) stop; fd = getpid(); }' -2
+expect_eq "a parameter: status" "0 " "$status $(cat "$tmpdir/err")"
+
 # A call whose result went into a cell it also read shows no values: the
 # argument it ran with is gone (n was 99, not -9).
 run over 'buffer b[4]; syslet o() { var n = 99; n = read(n, b, 4); if (n < 0) stop; }'
