@@ -29,6 +29,9 @@ TESTS += tests/sysletc/cli.sh tests/sysletc/output.sh tests/sysletc/same-file.sh
 # A UTF-8 byte order mark at the start of a source is skipped.
 TESTS += tests/sysletc/bom.sh
 EXTRA_DIST += tests/sysletc/bom.sh
+# -H's header compiles after the standard headers whatever the names.
+TESTS += tests/sysletc/header-libc.sh
+EXTRA_DIST += tests/sysletc/header-libc.sh
 # Comparisons at the ends of the signed range, run on emul and uring.
 TESTS += tests/sysletc/compare-ends.sh
 EXTRA_DIST += tests/sysletc/compare-ends.sh

@@ -75,3 +75,35 @@ const char *common_quote(const char *s, int single)
 	*o = '\0';
 	return out;
 }
+
+const char *common_quote_max(const char *s, size_t max)
+{
+	size_t n = s ? strlen(s) : 0;
+	char **slot;
+	const char *q;
+	char *cut, *out;
+	size_t qn, room;
+
+	if (n <= max)
+		return common_quote(s, 0);
+	cut = strndup(s, max);
+	if (!cut)
+		return "\"?\"...";
+	q = common_quote(cut, 0);
+	free(cut);
+	/* Always between double quotes here, so that the mark reads as
+	 * one and not as part of the name. */
+	qn = strlen(q);
+	room = qn + 2 + 3 + 32;
+	out = malloc(room);
+	if (!out)
+		return "\"?\"...";
+	if (q[0] == '"')
+		snprintf(out, room, "%s... (%zu bytes)", q, n);
+	else
+		snprintf(out, room, "\"%s\"... (%zu bytes)", q, n);
+	slot = &slots[next_slot++ % QUOTE_SLOTS];
+	free(*slot);
+	*slot = out;
+	return out;
+}

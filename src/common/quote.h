@@ -1,5 +1,6 @@
 /* quote.h: a name taken from the command line or an input (a path, an option's value, an entry's name), quoted for a one-line message so that no control byte of it reaches the terminal. */
 #ifndef SYSLET_COMMON_QUOTE_H
+#include <stddef.h>
 #define SYSLET_COMMON_QUOTE_H
 
 /*
@@ -13,5 +14,14 @@
  * arguments of one message.
  */
 const char *common_quote(const char *s, int single);
+
+/*
+ * As common_quote(@s, 0) when @s has at most @max bytes; a longer one is
+ * cut, as strace -s cuts a string: its first @max bytes between double
+ * quotes, "..." and its full length ("aaaa"... (120000 bytes)), so that
+ * one argument of a megabyte is not a megabyte of message.  The result
+ * lives as common_quote()'s does.
+ */
+const char *common_quote_max(const char *s, size_t max);
 
 #endif /* SYSLET_COMMON_QUOTE_H */

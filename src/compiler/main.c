@@ -429,6 +429,18 @@ static void header_warn(const struct slo_image *img)
 		fprintf(stderr, "%s: warning: the image defines the symbol 'main', "
 			"which a C program linking it defines too; rename it or give the image a --prefix to link it\n",
 			prog);
+	/* stdin or printf with --prefix=, pthread_create from the prefix
+	 * pthread: the program would get one of the two definitions, and
+	 * the header leaves the name out. */
+	for (size_t i = 0; i < img->nr_syms; i++) {
+		char *name = slo_prefixed_name(img, img->syms[i].name);
+
+		if (name && slo_libc_defines(name))
+			fprintf(stderr, "%s: warning: the image defines the symbol '%s', "
+				"which the C library defines too, so the header leaves it out; rename it or give the image another --prefix to link it\n",
+				prog, name);
+		free(name);
+	}
 }
 
 static int header_fill(const struct slo_image *img, struct output *out)

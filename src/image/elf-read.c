@@ -165,6 +165,45 @@ static int claim(struct reader *rd, size_t *slot, size_t i, const char *name)
 	return 0;
 }
 
+/*
+ * No two sections share bytes of the file, nor does one hold the ELF
+ * header: sysletc and every linker lay them apart.  The reader copies
+ * each section, so an overlap would load, but cells whose initial
+ * values are the atoms' bytes, or a symbol table that is also a string
+ * table, are an image nothing wrote; it is refused by name.
+ */
+static int check_overlaps(struct reader *rd)
+{
+	size_t ehsize = rd->w == 8 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr);
+	GElf_Shdr a, b;
+
+	for (size_t i = 1; i < rd->shnum; i++)
+		if (gelf_getshdr(elf_getscn(rd->elf, i), &a) &&
+		    a.sh_type != SHT_NOBITS && a.sh_size &&
+		    a.sh_offset < ehsize)
+			return bad(rd, "section %s overlaps the ELF header",
+				   elf_strptr(rd->elf, rd->shstrndx, a.sh_name));
+	for (size_t i = 1; i < rd->shnum; i++) {
+		if (!gelf_getshdr(elf_getscn(rd->elf, i), &a))
+			return bad(rd, "section %zu: unreadable header", i);
+		if (a.sh_type == SHT_NOBITS || !a.sh_size)
+			continue;
+		for (size_t j = i + 1; j < rd->shnum; j++) {
+			if (!gelf_getshdr(elf_getscn(rd->elf, j), &b))
+				return bad(rd, "section %zu: unreadable header",
+					   j);
+			if (b.sh_type == SHT_NOBITS || !b.sh_size ||
+			    a.sh_offset >= b.sh_offset + b.sh_size ||
+			    b.sh_offset >= a.sh_offset + a.sh_size)
+				continue;
+			return bad(rd, "sections %s and %s overlap in the file",
+				   elf_strptr(rd->elf, rd->shstrndx, a.sh_name),
+				   elf_strptr(rd->elf, rd->shstrndx, b.sh_name));
+		}
+	}
+	return 0;
+}
+
 /* Name every section, check it lies in the file, and find ours. */
 static int scan_sections(struct reader *rd)
 {
@@ -239,7 +278,7 @@ static int scan_sections(struct reader *rd)
 			   SLO_SEC_NAME_CELLS);
 	if (!rd->symtab)
 		return bad(rd, "no symbol table");
-	return 0;
+	return check_overlaps(rd);
 }
 
 static Elf_Data *raw(struct reader *rd, size_t idx, size_t *size)

@@ -1,5 +1,7 @@
 /* header.c: a C header declaring an image's entries, cells and objects (sysletc -H). */
 #include <ctype.h>
+#include <dlfcn.h>
+#include <gnu/lib-names.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,9 +14,11 @@
  * this and reaches every symbol by a C name.  ELF names carry the image's
  * prefix and may hold dots (cat_cat.fd), so each declaration has an asm
  * label with the real name and a C name with the dots turned into "__"
- * (cat_cat__fd).  A C name that is a keyword, or that an earlier
- * declaration took, is not declared (a comment says so): the header
- * always compiles.  The members of the cells struct keep the source's
+ * (cat_cat__fd).  A C name that is a keyword, a macro of the standard
+ * headers, a symbol of the C library (stdin, printf: with --prefix= an
+ * entry may be named so), or that an earlier declaration took, is not
+ * declared (a comment says so): the header always compiles, after
+ * <stdio.h> too.  The members of the cells struct keep the source's
  * names: they live in the struct's own name space.
  */
 
@@ -22,6 +26,7 @@ struct names {
 	char			**v;
 	size_t			n, cap;
 	struct common_hidx	index;	/* name -> v[], for linear time */
+	int			members;	/* a struct's, not file scope */
 };
 
 static const char *const reserved[] = {
@@ -35,12 +40,54 @@ static const char *const reserved[] = {
 	"private", "public", "protected", "virtual", "main",
 };
 
+/*
+ * Object-like macros of the standard headers a program including the
+ * header is likely to have included first (<stdio.h>, <errno.h>,
+ * <stdlib.h>, <stddef.h>, <limits.h>, <unistd.h>): a declaration or a
+ * member so named is the macro's expansion, which does not compile
+ * (errno is (*__errno_location ()), EOF is (-1)).  The language's own
+ * constants (NULL, O_RDONLY, ENOENT, SEEK_SET...) cannot be names.
+ */
+static const char *const c_macros[] = {
+	"errno", "EOF", "BUFSIZ", "FILENAME_MAX",
+	"FOPEN_MAX", "L_tmpnam", "TMP_MAX", "L_ctermid", "P_tmpdir",
+	"EXIT_SUCCESS", "EXIT_FAILURE", "RAND_MAX", "MB_CUR_MAX", "MB_LEN_MAX",
+	"CHAR_BIT", "CHAR_MAX", "CHAR_MIN", "INT_MAX", "INT_MIN", "LONG_MAX",
+	"LONG_MIN", "UINT_MAX", "ULONG_MAX", "SHRT_MAX", "SHRT_MIN",
+	"USHRT_MAX", "SCHAR_MAX", "SCHAR_MIN", "UCHAR_MAX", "SSIZE_MAX",
+	"PATH_MAX", "NAME_MAX", "PIPE_BUF", "IOV_MAX", "STDIN_FILENO",
+	"STDOUT_FILENO", "STDERR_FILENO", "F_OK", "R_OK", "W_OK", "X_OK",
+};
+
+static int c_macro(const char *c)
+{
+	for (size_t i = 0; i < sizeof(c_macros) / sizeof(*c_macros); i++)
+		if (!strcmp(c, c_macros[i]))
+			return 1;
+	return 0;
+}
+
+int slo_libc_defines(const char *name)
+{
+	static void *libc;
+	static int tried;
+
+	/* Already mapped in every process that runs us: only looked up. */
+	if (!tried) {
+		libc = dlopen(LIBC_SO, RTLD_LAZY | RTLD_NOLOAD);
+		tried = 1;
+	}
+	return libc && dlsym(libc, name);
+}
+
 /* 1 if c is new (and now taken), 0 if it was taken already. */
 static int claim(struct names *nm, const char *c)
 {
 	for (size_t i = 0; i < sizeof(reserved) / sizeof(*reserved); i++)
 		if (!strcmp(c, reserved[i]))
 			return 0;
+	if (c_macro(c) || (!nm->members && slo_libc_defines(c)))
+		return 0;
 	uint32_t h = common_hash_str(c);
 	struct common_hidx_iter it;
 
@@ -250,7 +297,7 @@ static void cell_decls(const struct slo_names *cn, const char *guard,
 		       struct names *nm, FILE *out)
 {
 	const struct slo_image *img = cn->img;
-	struct names members = { 0 };
+	struct names members = { .members = 1 };
 
 	fprintf(out, "\n/* Cells: one machine word each, in .syslet.cells. */\n");
 	for (size_t i = 0; i < cn->nr_cells; i++) {

@@ -221,5 +221,9 @@ void slo_image_list_lines(const struct slo_image *img, slo_list_fn fn,
 void slo_image_dot(const struct slo_image *img, FILE *out);
 void slo_image_header(const struct slo_image *img, const char *guard,
 		      FILE *out);
+/* 1 if the C library this process runs with defines a symbol @name
+ * (stdin, printf, errno): a C program that links an image defining it
+ * too gets one of the two, and its header cannot declare it. */
+int slo_libc_defines(const char *name);
 
 #endif /* SYSLET_IMAGE_H */

@@ -393,8 +393,11 @@ void srun_stop_report(FILE *out, const char *progname, const char *arg,
 	if (arg) {
 		/* Quoted when empty or with a control byte: a file name
 		 * from a list may hold a newline, which split the report's
-		 * one line in two, or an escape, which the terminal ran. */
-		fprintf(out, "%s: %s: ", progname, common_quote(arg, 0));
+		 * one line in two, or an escape, which the terminal ran.
+		 * Cut past PATH_MAX bytes, which no path that opens has:
+		 * a 120 KB argument was 120 KB of report. */
+		fprintf(out, "%s: %s: ", progname,
+			common_quote_max(arg, PATH_MAX));
 	} else
 		fprintf(out, "%s: ", progname);
 	if (syslet_inst__atom_info(inst, atom, &ai)) {

@@ -1195,6 +1195,10 @@ SHL_HANDLER(info)
 	struct shl_dbg *d = sh->dbg;
 	const char *b = syslet_backend_name();
 
+	if (argc > 1) {
+		shl_error(sh, "info: takes no argument, got '%s'", rest);
+		return -1;
+	}
 	fprintf(sh->out, "backend: %s\n", b ? b : "(none)");
 	if (d->prog) {
 		fprintf(sh->out, "program: ");

@@ -1,4 +1,4 @@
-/* craft.c: make images no sysletc writes, from one it wrote: every string of the debug records, or every symbol's name, is one long string, so that a small file names megabytes many times. */
+/* craft.c: make images no sysletc writes, from one it wrote: every string of the debug records, or every symbol's name, is one long string, so that a small file names megabytes many times; or two sections share their bytes. */
 #define _GNU_SOURCE
 #include <elf.h>
 #include <stddef.h>
@@ -15,6 +15,8 @@
  * it.
  * craft symbols IN OUT: every .symtab entry of an object or an atom
  * names the longest string of .strtab.
+ * craft overlap IN OUT: .syslet.cells' file data starts where
+ * .syslet.atoms' does.
  * Sizes and layout stay as they were: only offsets change, so that the
  * file is as small as sysletc wrote it.  64-bit images only.
  */
@@ -114,13 +116,21 @@ static void craft_symbols(void)
 			s[i].st_name = to;
 }
 
+static void craft_overlap(void)
+{
+	Elf64_Shdr *cells = (Elf64_Shdr *)section(".syslet.cells");
+
+	cells->sh_offset = section(".syslet.atoms")->sh_offset;
+}
+
 int main(int argc, char **argv)
 {
 	FILE *f;
 	long n;
 
-	if (argc != 4 || (strcmp(argv[1], "debug") && strcmp(argv[1], "symbols")))
-		die("usage: craft debug|symbols IN OUT");
+	if (argc != 4 || (strcmp(argv[1], "debug") &&
+			  strcmp(argv[1], "symbols") && strcmp(argv[1], "overlap")))
+		die("usage: craft debug|symbols|overlap IN OUT");
 	f = fopen(argv[2], "rb");
 	if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 ||
 	    fseek(f, 0, SEEK_SET))
@@ -133,6 +143,8 @@ int main(int argc, char **argv)
 	fclose(f);
 	if (!strcmp(argv[1], "debug"))
 		craft_debug();
+	else if (!strcmp(argv[1], "overlap"))
+		craft_overlap();
 	else
 		craft_symbols();
 	f = fopen(argv[3], "wb");

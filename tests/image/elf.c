@@ -225,8 +225,8 @@ static uint64_t le(const uint8_t *p, unsigned int n)
 	return v;
 }
 
-/* Set sh_size of the section called name in an ELF image's bytes. */
-static void set_section_size(uint8_t *b, const char *name, uint64_t size)
+/* The header of the section called name in an ELF image's bytes. */
+static uint8_t *section_header(uint8_t *b, const char *name)
 {
 	int is64 = b[4] == 2;
 	unsigned int w = is64 ? 8 : 4, ent = is64 ? 64 : 40;
@@ -238,13 +238,38 @@ static void set_section_size(uint8_t *b, const char *name, uint64_t size)
 	for (unsigned int i = 0; i < shnum; i++) {
 		uint8_t *h = b + shoff + (uint64_t)i * ent;
 
-		if (strcmp((char *)b + stroff + le(h, 4), name))
-			continue;
-		for (unsigned int k = 0; k < w; k++)
-			h[(is64 ? 32 : 20) + k] = (uint8_t)(size >> (8 * k));
-		return;
+		if (!strcmp((char *)b + stroff + le(h, 4), name))
+			return h;
 	}
 	fail_msg("no section %s", name);
+	return NULL;
+}
+
+/* Set sh_size (field 0) or sh_offset (1) of the section called name. */
+static void set_section_field(uint8_t *b, const char *name, int field,
+			      uint64_t v)
+{
+	int is64 = b[4] == 2;
+	unsigned int w = is64 ? 8 : 4;
+	uint8_t *h = section_header(b, name);
+	unsigned int at = field ? (is64 ? 24 : 16) : (is64 ? 32 : 20);
+
+	for (unsigned int k = 0; k < w; k++)
+		h[at + k] = (uint8_t)(v >> (8 * k));
+}
+
+static uint64_t section_field(uint8_t *b, const char *name, int field)
+{
+	int is64 = b[4] == 2;
+	uint8_t *h = section_header(b, name);
+
+	return le(h + (field ? (is64 ? 24 : 16) : (is64 ? 32 : 20)),
+		  is64 ? 8 : 4);
+}
+
+static void set_section_size(uint8_t *b, const char *name, uint64_t size)
+{
+	set_section_field(b, name, 0, size);
 }
 
 /* A few bytes of image may not ask for more than a source could: the
@@ -283,6 +308,48 @@ static void test_limits(void **state)
 		assert_int_equal(slo_image_verify(img, NULL, NULL), 0);
 		img->syms[2].param_index = SLO_MAX_PARAMS;
 		assert_true(slo_image_verify(img, NULL, NULL) > 0);
+		slo_image_free(img);
+	}
+}
+
+/* Sections that share bytes of the file load as copies but are no
+ * image sysletc or a linker writes: cells whose initial values are the
+ * atoms, a string table inside the symbols.  Refused by name. */
+static void test_overlap(void **state)
+{
+	static const char *const pairs[][2] = {
+		{ ".syslet.cells", ".syslet.atoms" },
+		{ ".syslet.atoms", ".syslet.cells" },
+		{ ".strtab", ".symtab" },
+		{ ".syslet.rodata", ".note.syslet" },
+	};
+
+	for (size_t p = 0; p < sizeof(profiles) / sizeof(*profiles); p++) {
+		struct slo_image *img = sample_image(profiles[p]);
+		char err[256];
+		size_t len;
+		uint8_t *buf = to_bytes(img, &len);
+
+		for (size_t k = 0; k < sizeof(pairs) / sizeof(*pairs); k++) {
+			const char *moved = pairs[k][0], *onto = pairs[k][1];
+			uint64_t old = section_field(buf, moved, 1);
+
+			/* Inside the other, as far as both sizes allow. */
+			set_section_field(buf, moved, 1,
+					  section_field(buf, onto, 1));
+			assert_null(slo_image_read_mem(buf, len, err,
+						       sizeof(err)));
+			assert_non_null(strstr(err, moved));
+			assert_non_null(strstr(err, onto));
+			assert_non_null(strstr(err, " overlap in the file"));
+			set_section_field(buf, moved, 1, old);
+		}
+		/* A section over the ELF header. */
+		set_section_field(buf, ".syslet.cells", 1, 8);
+		assert_null(slo_image_read_mem(buf, len, err, sizeof(err)));
+		assert_string_equal(err, "section .syslet.cells overlaps the "
+				    "ELF header");
+		free(buf);
 		slo_image_free(img);
 	}
 }
@@ -443,6 +510,7 @@ int main(void)
 		cmocka_unit_test(test_corrupt),
 		cmocka_unit_test(test_foreign),
 		cmocka_unit_test(test_limits),
+		cmocka_unit_test(test_overlap),
 		cmocka_unit_test(test_write_rejects),
 		cmocka_unit_test(test_printers_hostile),
 		cmocka_unit_test(test_prefix),
