@@ -468,9 +468,9 @@ void srun_trace_drop(struct srun_trace *tr, size_t i, struct syslet_inst *inst)
 	pthread_mutex_unlock(&tr->lock);
 }
 
-static void stat_line(const char *name, unsigned long long v)
+static void stat_line(FILE *out, const char *name, unsigned long long v)
 {
-	fprintf(stderr, "  %-22s %llu\n", name, v);
+	fprintf(out, "  %-22s %llu\n", name, v);
 }
 
 /* What --inject chose, over all its rules; -1 without rules. */
@@ -490,10 +490,41 @@ static long long injected_total(void)
 	return n > 0 ? sum : -1;
 }
 
+/* The rows of --stats, which the shell's stats command prints too: one
+ * list, so that the two never differ. */
+void srun_stats_rows(FILE *out, const struct syslet_stats *st,
+		     unsigned long long trampolines)
+{
+	long long inj;
+
+	stat_line(out, "syslets", st->execs);
+	stat_line(out, "atoms", st->atoms);
+	stat_line(out, "syscalls", st->syscalls);
+	stat_line(out, "umem_add", st->umem_adds);
+	stat_line(out, "trampolines", trampolines);
+	stat_line(out, "inline atoms", st->inline_atoms);
+	stat_line(out, "cachemiss atoms", st->cachemiss_atoms);
+	stat_line(out, "went async", st->handoffs);
+	stat_line(out, "completions", st->completions);
+	stat_line(out, "cachemiss threads", st->threads);
+	if (st->faults)
+		stat_line(out, "faults", st->faults);
+	if (st->denied)
+		stat_line(out, "denied", st->denied);
+	if (st->signal_stops)
+		stat_line(out, "signal stops", st->signal_stops);
+	if (st->deferred)
+		stat_line(out, "deferred", st->deferred);
+	if (st->dropped)
+		stat_line(out, "dropped", st->dropped);
+	inj = injected_total();
+	if (inj >= 0)
+		stat_line(out, "injected", (unsigned long long)inj);
+}
+
 void srun_trace_stop(struct srun_trace *tr, double wall)
 {
 	SYSLET_OPTS(syslet_stats, st);
-	long long inj;
 
 	syslet_set_trace(NULL, NULL);
 	syslet_set_trace_flags(0);
@@ -507,25 +538,7 @@ void srun_trace_stop(struct srun_trace *tr, double wall)
 	syslet_get_stats(&st);
 	fprintf(stderr, "%s: stats (backend %s):\n", tr->opts->progname,
 		syslet_backend_name());
-	stat_line("syslets", st.execs);
-	stat_line("atoms", st.atoms);
-	stat_line("syscalls", st.syscalls);
-	stat_line("umem_add", st.umem_adds);
-	stat_line("trampolines", tr->trampolines);
-	stat_line("inline atoms", st.inline_atoms);
-	stat_line("cachemiss atoms", st.cachemiss_atoms);
-	stat_line("went async", st.handoffs);
-	stat_line("completions", st.completions);
-	stat_line("cachemiss threads", st.threads);
-	if (st.faults)
-		stat_line("faults", st.faults);
-	if (st.denied)
-		stat_line("denied", st.denied);
-	if (st.signal_stops)
-		stat_line("signal stops", st.signal_stops);
-	inj = injected_total();
-	if (inj >= 0)
-		stat_line("injected", (unsigned long long)inj);
+	srun_stats_rows(stderr, &st, tr->trampolines);
 	fprintf(stderr, "  %-22s %.3f ms\n", "wall time", wall * 1e3);
 }
 
