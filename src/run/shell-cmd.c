@@ -249,7 +249,8 @@ static const struct shl_cmd shl_cmds[] = {
 	  "async_wait for N completions (default 1)",
 	  "Calls async_wait(N): returns once N syslets completed into the\n"
 	  "ring after the call, or when none is in flight; then shows the\n"
-	  "ring.",
+	  "ring.  Before the first run has registered the ring, there is\n"
+	  "nothing to wait for: an error, and no ring is registered.",
 	  shl_dbg_wait, 0 },
 	{ "backend", NULL, "backend [NAME]",
 	  "show or choose the backend, as --backend does",

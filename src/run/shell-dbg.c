@@ -1065,7 +1065,8 @@ static void shl_show_ring(struct shell *sh)
 	FILE *list;
 
 	if (!d->ring_on) {
-		fputs("no ring registered yet (the first run registers it)\n",
+		fputs("no ring registered yet (the first run or async "
+		      "statement registers it)\n",
 		      sh->out);
 		return;
 	}
@@ -1142,8 +1143,13 @@ SHL_HANDLER(wait)
 		shl_error(sh, "wait: expected a count, got '%s'", rest);
 		return -1;
 	}
-	if (!shl_ring(sh))
+	/* Without a head, async_wait() is EINVAL (the seeds'
+	 * sys_async_wait): wait registers none, as ring does not. */
+	if (!sh->dbg->ring_on) {
+		shl_error(sh, "wait: no ring registered yet (the first run or "
+			  "async statement registers it): nothing to wait for");
 		return -1;
+	}
 	shl_interrupted = 0;
 	if (sys_async_wait((unsigned long)n) < 0) {
 		if (errno == EINTR)
