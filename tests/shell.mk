@@ -15,6 +15,9 @@ TESTS += tests/shell/errwrites.sh
 TESTS += tests/shell/ringshow.sh
 # The shell's stats prints what --stats prints.
 TESTS += tests/shell/stats-same.sh
+# run keeps the terminal while its syslet runs.
+TESTS += tests/shell/tty-run.sh
+EXTRA_DIST += tests/shell/tty-run.sh
 EXTRA_DIST += tests/shell/stats-same.sh
 EXTRA_DIST += tests/shell/ringshow.sh
 EXTRA_DIST += tests/shell/errwrites.sh

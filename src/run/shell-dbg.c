@@ -714,7 +714,11 @@ static int shl_resume(struct shell *sh, bool first)
 	long idx;
 
 	if (d->nbps == 0) {
-		if (shl_exec_chain(sh, &x, d->inst, d->pc, false) < 0)
+		/* At a terminal the run has it until it ends, as gdb hands
+		 * it to the inferior: readline reading meanwhile would share
+		 * the typed lines with a syslet that reads them.  Ctrl-C
+		 * gives it back, the syslet left in flight. */
+		if (shl_exec_chain(sh, &x, d->inst, d->pc, sh->in.tty) < 0)
 			return -1;
 		if (x.interrupted && x.end)
 			fputs("interrupted\n", sh->out);
