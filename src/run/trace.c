@@ -116,19 +116,60 @@ static const char *cell_at(const struct syslet_inst *inst, unsigned long addr)
 	return dot ? dot + 1 : name;
 }
 
+/* The buffer or data object of @inst holding @addr, and how far into
+ * it, or NULL: the listing names a copy's word so (fds, bb+2). */
+static const char *object_at(const struct syslet_inst *inst,
+			     unsigned long addr, unsigned long *off)
+{
+	const struct syslet_obj *obj = syslet_inst__obj(inst);
+	size_t i, n = obj ? syslet_obj__sym_count(obj) : 0;
+
+	for (i = 0; i < n; i++) {
+		SYSLET_OPTS(syslet_sym_info, si);
+		size_t size;
+		char *base;
+
+		if (syslet_obj__sym_info(obj, i, &si) ||
+		    (si.kind != SYSLET_SYM_BUFFER &&
+		     si.kind != SYSLET_SYM_DATA))
+			continue;
+		/* Looking up never changes the instance. */
+		base = syslet_inst__object((struct syslet_inst *)inst,
+					   si.name, &size);
+		if (base && addr >= (unsigned long)base &&
+		    addr - (unsigned long)base < size) {
+			*off = addr - (unsigned long)base;
+			return si.name;
+		}
+	}
+	return NULL;
+}
+
 /* umem_add(&n, -1) where the listing says so, instead of the address
- * strace would print: the trace knows the image's names.  False when
- * the cell has none. */
+ * strace would print: the trace knows the image's names; a word inside
+ * a buffer or data object (a narrow element's copy) as the listing
+ * names it, umem_add(fds+4, 0).  False when the word has no name. */
 static bool print_umem_add(FILE *out, const struct syslet_inst *inst,
 			   const struct syslet_event *ev)
 {
 	long umem = syslet_sysno(SYSLET_CALL_UMEM_ADD);
 	const char *name;
+	unsigned long off;
 
 	if (!inst || umem < 0 || ev->nr != (unsigned long)umem ||
-	    ev->nargs < 2 || !(name = cell_at(inst, ev->args[0])))
+	    ev->nargs < 2)
 		return false;
-	fprintf(out, "umem_add(&%s, %ld)", name, (long)ev->args[1]);
+	if ((name = cell_at(inst, ev->args[0]))) {
+		fprintf(out, "umem_add(&%s, %ld)", name, (long)ev->args[1]);
+		return true;
+	}
+	if (!(name = object_at(inst, ev->args[0], &off)))
+		return false;
+	if (off)
+		fprintf(out, "umem_add(%s+%lu, %ld)", name, off,
+			(long)ev->args[1]);
+	else
+		fprintf(out, "umem_add(%s, %ld)", name, (long)ev->args[1]);
 	return true;
 }
 
