@@ -472,7 +472,8 @@ static long shl_locate(struct shell *sh, int argc, char **argv)
 		if (!(w != argv[1] ? shl_parse_long(w, &v)
 				   : shl_parse_atom(w, &v)) ||
 		    v < 0 || (size_t)v >= n) {
-			shl_error(sh, "no atom %s (the program has %zu)", w, n);
+			shl_error(sh, "break: no atom %s (the program has %zu)", w,
+				  n);
 			return -1;
 		}
 		return v;
@@ -485,7 +486,7 @@ static long shl_locate(struct shell *sh, int argc, char **argv)
 			    ai.line == (unsigned long)v)
 				return (long)i;
 		}
-		shl_error(sh, "no atom on line %s%s", w,
+		shl_error(sh, "break: no atom on line %s%s", w,
 			  shl_atom_hint(p->obj, v, hint, sizeof(hint)));
 		return -1;
 	}
