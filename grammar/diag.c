@@ -200,10 +200,27 @@ static void print_rec(struct diag *d, FILE *f, const struct diag_rec *r)
 
 void diag_print(struct diag *d, FILE *f)
 {
+	unsigned int shown = 0, more = 0;
+
 	if (!f)
 		return;
-	for (size_t i = 0; i < d->nr_recs; i++)
-		print_rec(d, f, &d->recs[i]);
+	for (size_t i = 0; i < d->nr_recs; i++) {
+		const struct diag_rec *r = &d->recs[i];
+		bool err = r->lvl == DIAG_ERROR ||
+			   (r->lvl == DIAG_WARNING && d->werror);
+
+		if (d->max_errors && shown >= d->max_errors) {
+			more += err;
+			continue;
+		}
+		shown += err;
+		print_rec(d, f, r);
+	}
+	if (more) {
+		print_file(f, d->file);
+		fprintf(f, ": %u more error%s not shown\n", more,
+			more == 1 ? "" : "s");
+	}
 }
 
 void diag_flush(struct diag *d)

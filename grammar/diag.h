@@ -48,6 +48,9 @@ struct diag {
 	unsigned int	internal;	/* errors that are the compiler's bugs:
 					 * "internal error..." */
 	int		werror;	/* -Werror: warnings count as errors */
+	/* diag_print() stops after this many errors, as gcc's
+	 * -fmax-errors, and says how many more there were; 0: all. */
+	unsigned int	max_errors;
 	struct diag_rec	*recs;
 	size_t		nr_recs, cap_recs;
 	size_t		seq;

@@ -20,6 +20,12 @@ TESTS += tests/run/addresses.sh
 EXTRA_DIST += tests/run/addresses.sh
 TESTS += tests/run/thin.sh
 EXTRA_DIST += tests/run/thin.sh
+# A file that is no syslet program: a few errors and what syslet-run wants.
+TESTS += tests/run/not-syslet.sh
+EXTRA_DIST += tests/run/not-syslet.sh
+# The trace names a copy atom's word as the listing does.
+TESTS += tests/run/trace-copy.sh
+EXTRA_DIST += tests/run/trace-copy.sh
 # Names from the command line in messages: no control byte reaches the
 # terminal (sysletc's: tests/sysletc/names-quoted.sh).
 TESTS += tests/run/names-quoted.sh

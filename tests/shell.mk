@@ -13,6 +13,12 @@ EXTRA_DIST += tests/shell/history.sh tests/shell/lazy-readline.sh \
 TESTS += tests/shell/errwrites.sh
 # ring counts the slots it lists while a worker fills one.
 TESTS += tests/shell/ringshow.sh
+# The shell's stats prints what --stats prints.
+TESTS += tests/shell/stats-same.sh
+# run keeps the terminal while its syslet runs.
+TESTS += tests/shell/tty-run.sh
+EXTRA_DIST += tests/shell/tty-run.sh
+EXTRA_DIST += tests/shell/stats-same.sh
 EXTRA_DIST += tests/shell/ringshow.sh
 EXTRA_DIST += tests/shell/errwrites.sh
 EXTRA_DIST += tests/shell/lib.sh tests/shell/tty.sh tests/shell/hostile.sh tests/shell/hello.txt \

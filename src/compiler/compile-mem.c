@@ -92,6 +92,7 @@ int sysletc_compile_mem(const char *file, const char *src, size_t len,
 	*elf = NULL;
 	*elf_len = 0;
 	diag_init(&d, file, src, len, diags);
+	d.max_errors = SYSLETC_MEM_MAX_ERRORS;
 	img = sysletc_compile(src, len, &copt, &d);
 	diag_flush(&d);
 	if (!img) {

@@ -46,9 +46,11 @@ struct sysletc_options {
 #define SYSLETC_W_UNREACHABLE	0x2u	/* statements after stop/goto/break */
 #define SYSLETC_W_CALL_OUTPUT	0x4u	/* &var given to a call that writes
 					   more than that word (pipe) */
+#define SYSLETC_W_SIZEOF_STR	0x8u	/* sizeof() of a str parameter: a
+					   word, not the string's length */
 #define SYSLETC_W_ALL		0xffu
 /* On unless disabled: a zeroed struct sysletc_options has them. */
-#define SYSLETC_W_DEFAULT	SYSLETC_W_CALL_OUTPUT
+#define SYSLETC_W_DEFAULT	(SYSLETC_W_CALL_OUTPUT | SYSLETC_W_SIZEOF_STR)
 
 /*
  * Built-in names (builtins.c): one row each, for lowering and for the

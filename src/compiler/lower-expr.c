@@ -247,6 +247,16 @@ static int eval_size(struct lower *L, const struct ast_expr *e, int64_t *v)
 				    e->name);
 			return -1;
 		}
+		/* A str parameter's cell holds the string's address: its
+		 * sizeof is a word, whatever the string, as in C. */
+		if (e->kind == AST_SIZEOF && s->kind == LSYM_PARAM &&
+		    s->decl && s->decl->ptype == AST_PARAM_STR)
+			lower_warn(L, SYSLETC_W_SIZEOF_STR, e->loc,
+				   "sizeof(%s) is %u: str parameter '%s' "
+				   "holds the address of its string, whose "
+				   "length is only known when the syslet "
+				   "runs; pass the length as an int "
+				   "parameter", e->name, L->word, e->name);
 		/* A cell is one machine word; a sockaddr_in parameter
 		 * points at the runner's struct. */
 		*v = s->elem_name ? 16 : L->word;

@@ -61,7 +61,8 @@ static void usage(FILE *f)
 		"  -d, --disassemble=IMAGE  read IMAGE and print its listing (or, with\n"
 		"                           --dot or -H, its graph or header)\n"
 		"  -W WARNING               enable a warning: unused, unreachable,\n"
-		"                           call-output (on by default), all;\n"
+		"                           call-output, sizeof-str (both on by\n"
+		"                           default), all;\n"
 		"                           -Wno-WARNING disables it, -Werror makes\n"
 		"                           warnings errors\n"
 		"  -h, --help               print this help and exit\n"
@@ -111,6 +112,7 @@ static int warning_option(struct args *a, const char *w)
 		{ "unused", SYSLETC_W_UNUSED },
 		{ "unreachable", SYSLETC_W_UNREACHABLE },
 		{ "call-output", SYSLETC_W_CALL_OUTPUT },
+		{ "sizeof-str", SYSLETC_W_SIZEOF_STR },
 		{ "all", SYSLETC_W_ALL },
 	};
 	int no = !strncmp(w, "no-", 3);

@@ -19,8 +19,12 @@
  * diagnostics go to diags as sysletc prints them.  Returns 0 with the
  * image in *elf (free() it) of *elf_len bytes; the number of errors
  * reported on diags (> 0); or -errno when the image could not be turned
- * into bytes, with a line in err.
+ * into bytes, with a line in err.  Only the first SYSLETC_MEM_MAX_ERRORS
+ * errors are printed, then how many more there were, as nft and gcc's
+ * -fmax-errors do: a file that is no syslet program at all would give
+ * one per line (sysletc prints them all).
  */
+#define SYSLETC_MEM_MAX_ERRORS	10
 int sysletc_compile_mem(const char *file, const char *src, size_t len,
 			FILE *diags, void **elf, size_t *elf_len, char *err,
 			size_t errlen);

@@ -11,6 +11,51 @@
 #include "compiler/sysletc.h"
 #include "common/quote.h"
 
+static bool word_char(char c)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9');
+}
+
+/* Whether src declares an entry anywhere ("syslet NAME("), however
+ * broken the rest: a file without one was not meant for syslet-run. */
+static bool has_entry(const char *src, size_t len)
+{
+	static const char kw[] = "syslet";
+	size_t k = sizeof(kw) - 1;
+
+	for (size_t i = 0; i + k < len; i++) {
+		size_t j = i + k;
+
+		if (memcmp(src + i, kw, k) || (i && word_char(src[i - 1])) ||
+		    word_char(src[j]))
+			continue;
+		while (j < len && (src[j] == ' ' || src[j] == '\t' ||
+				   src[j] == '\n'))
+			j++;
+		if (j == len || !word_char(src[j]) ||
+		    (src[j] >= '0' && src[j] <= '9'))
+			continue;
+		while (j < len && word_char(src[j]))
+			j++;
+		while (j < len && (src[j] == ' ' || src[j] == '\t' ||
+				   src[j] == '\n'))
+			j++;
+		if (j < len && src[j] == '(')
+			return true;
+	}
+	return false;
+}
+
+/* A name that C files have: foo.h, foo.c. */
+static bool is_c(const char *path)
+{
+	size_t n = strlen(path);
+
+	return n > 2 && path[n - 2] == '.' &&
+	       (path[n - 1] == 'h' || path[n - 1] == 'c');
+}
+
 static struct syslet_obj *compile(const char *path, const char *src,
 				  size_t len, const char *progname)
 {
@@ -26,6 +71,16 @@ static struct syslet_obj *compile(const char *path, const char *src,
 		fprintf(stderr, "%s: %s: %d error%s\n", progname,
 			common_quote(path, 0), n,
 			n == 1 ? "" : "s");
+		if (!has_entry(src, len))
+			fprintf(stderr, "%s: %s declares no syslet ('syslet "
+				"NAME(...) { ... }'): %s runs an image written "
+				"by sysletc(1) or a program in the language of "
+				"syslet(5)%s%s\n", progname,
+				common_quote(path, 0), progname,
+				is_c(path) ? ", not C (a header from sysletc "
+					     "-H is for the C compiler)" : "",
+				n > SYSLETC_MEM_MAX_ERRORS ?
+				"; sysletc prints every error" : "");
 		return NULL;
 	}
 	if (n == 0)

@@ -9,6 +9,8 @@
 
 #include "run/qualify.h"
 #include "run/shell-int.h"
+#include "run/shell-exec.h"
+#include "run/trace.h"
 
 static int shl_cmd_help(struct shell *sh, int argc, char **argv,
 			const char *rest);
@@ -89,31 +91,10 @@ static int shl_cmd_stats(struct shell *sh, int argc, char **argv,
 			 const char *rest)
 {
 	SYSLET_OPTS(syslet_stats, st);
-	static const struct {
-		const char	*name;
-		size_t		off;
-		bool		always;
-	} rows[] = {
-#define ROW(n, f, a) { n, offsetof(struct syslet_stats, f), a }
-		ROW("syslets", execs, true),
-		ROW("atoms", atoms, true),
-		ROW("syscalls", syscalls, true),
-		ROW("umem_add", umem_adds, true),
-		ROW("inline atoms", inline_atoms, true),
-		ROW("cachemiss atoms", cachemiss_atoms, true),
-		ROW("went async", handoffs, true),
-		ROW("completions", completions, true),
-		ROW("cachemiss threads", threads, true),
-		ROW("faults", faults, false),
-		ROW("denied", denied, false),
-		ROW("signal stops", signal_stops, false),
-		ROW("deferred", deferred, false),
-		ROW("dropped", dropped, false),
-#undef ROW
-	};
 
 	if (argc == 2 && strcmp(argv[1], "reset") == 0) {
 		syslet_reset_stats();
+		shl_exec_trampolines(true);
 		return 0;
 	}
 	if (argc != 1) {
@@ -126,13 +107,7 @@ static int shl_cmd_stats(struct shell *sh, int argc, char **argv,
 		return -1;
 	}
 	fprintf(sh->out, "stats (backend %s):\n", syslet_backend_name());
-	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		unsigned long long v;
-
-		memcpy(&v, (const char *)&st + rows[i].off, sizeof(v));
-		if (rows[i].always || v)
-			fprintf(sh->out, "  %-22s %llu\n", rows[i].name, v);
-	}
+	srun_stats_rows(sh->out, &st, shl_exec_trampolines(false));
 	return 0;
 }
 
@@ -274,7 +249,8 @@ static const struct shl_cmd shl_cmds[] = {
 	  "async_wait for N completions (default 1)",
 	  "Calls async_wait(N): returns once N syslets completed into the\n"
 	  "ring after the call, or when none is in flight; then shows the\n"
-	  "ring.",
+	  "ring.  Before the first run has registered the ring, there is\n"
+	  "nothing to wait for: an error, and no ring is registered.",
 	  shl_dbg_wait, 0 },
 	{ "backend", NULL, "backend [NAME]",
 	  "show or choose the backend, as --backend does",

@@ -472,7 +472,8 @@ static long shl_locate(struct shell *sh, int argc, char **argv)
 		if (!(w != argv[1] ? shl_parse_long(w, &v)
 				   : shl_parse_atom(w, &v)) ||
 		    v < 0 || (size_t)v >= n) {
-			shl_error(sh, "no atom %s (the program has %zu)", w, n);
+			shl_error(sh, "break: no atom %s (the program has %zu)", w,
+				  n);
 			return -1;
 		}
 		return v;
@@ -485,7 +486,7 @@ static long shl_locate(struct shell *sh, int argc, char **argv)
 			    ai.line == (unsigned long)v)
 				return (long)i;
 		}
-		shl_error(sh, "no atom on line %s%s", w,
+		shl_error(sh, "break: no atom on line %s%s", w,
 			  shl_atom_hint(p->obj, v, hint, sizeof(hint)));
 		return -1;
 	}
@@ -717,7 +718,11 @@ static int shl_resume(struct shell *sh, bool first)
 	long idx;
 
 	if (d->nbps == 0) {
-		if (shl_exec_chain(sh, &x, d->inst, d->pc, false) < 0)
+		/* At a terminal the run has it until it ends, as gdb hands
+		 * it to the inferior: readline reading meanwhile would share
+		 * the typed lines with a syslet that reads them.  Ctrl-C
+		 * gives it back, the syslet left in flight. */
+		if (shl_exec_chain(sh, &x, d->inst, d->pc, sh->in.tty) < 0)
 			return -1;
 		if (x.interrupted && x.end)
 			fputs("interrupted\n", sh->out);
@@ -1068,7 +1073,8 @@ static void shl_show_ring(struct shell *sh)
 	FILE *list;
 
 	if (!d->ring_on) {
-		fputs("no ring registered yet (the first run registers it)\n",
+		fputs("no ring registered yet (the first run or async "
+		      "statement registers it)\n",
 		      sh->out);
 		return;
 	}
@@ -1145,8 +1151,13 @@ SHL_HANDLER(wait)
 		shl_error(sh, "wait: expected a count, got '%s'", rest);
 		return -1;
 	}
-	if (!shl_ring(sh))
+	/* Without a head, async_wait() is EINVAL (the seeds'
+	 * sys_async_wait): wait registers none, as ring does not. */
+	if (!sh->dbg->ring_on) {
+		shl_error(sh, "wait: no ring registered yet (the first run or "
+			  "async statement registers it): nothing to wait for");
 		return -1;
+	}
 	shl_interrupted = 0;
 	if (sys_async_wait((unsigned long)n) < 0) {
 		if (errno == EINTR)

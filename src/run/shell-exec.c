@@ -23,6 +23,10 @@
  */
 static pthread_mutex_t shl_exec_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct shell *shl_exec_sh;
+/* The trampolines run since the session began or stats reset: the
+ * engine's counters do not know the compiler's roles; --stats counts
+ * them in its observer the same way. */
+static unsigned long long shl_trampolines;
 
 /*
  * Chains that went async and were not waited for: a worker may still run
@@ -139,6 +143,10 @@ static void shl_exec_on_event(const struct syslet_event *ev, void *ctx)
 			x->have_call = true;
 		}
 	}
+	if (inst && ev->end != SYSLET_END_UNFINISHED &&
+	    syslet_inst__atom_info(inst, ev->atom, &ai) == 0 &&
+	    ai.role == SYSLET_ROLE_TRAMPOLINE)
+		shl_trampolines++;
 	/* The line names the instance whose atom it is: a syslet that
 	 * went async reports after its run has ended (sh->exec NULL), or
 	 * while a later one runs. */
@@ -148,6 +156,18 @@ static void shl_exec_on_event(const struct syslet_event *ev, void *ctx)
 		funlockfile(sh->out);
 	}
 	pthread_mutex_unlock(&shl_exec_lock);
+}
+
+unsigned long long shl_exec_trampolines(bool reset)
+{
+	unsigned long long n;
+
+	pthread_mutex_lock(&shl_exec_lock);
+	n = shl_trampolines;
+	if (reset)
+		shl_trampolines = 0;
+	pthread_mutex_unlock(&shl_exec_lock);
+	return n;
 }
 
 void shl_exec_init(struct shell *sh)

@@ -19,6 +19,9 @@ struct shl_exec {
 };
 
 /* Observe the engine for the session (trace on prints every atom). */
+/* Trampoline atoms run since the start or the last reset (@reset: zero
+ * the count after reading it). */
+unsigned long long shl_exec_trampolines(bool reset);
 void shl_exec_init(struct shell *sh);
 void shl_exec_fini(struct shell *sh);
 

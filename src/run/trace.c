@@ -116,19 +116,60 @@ static const char *cell_at(const struct syslet_inst *inst, unsigned long addr)
 	return dot ? dot + 1 : name;
 }
 
+/* The buffer or data object of @inst holding @addr, and how far into
+ * it, or NULL: the listing names a copy's word so (fds, bb+2). */
+static const char *object_at(const struct syslet_inst *inst,
+			     unsigned long addr, unsigned long *off)
+{
+	const struct syslet_obj *obj = syslet_inst__obj(inst);
+	size_t i, n = obj ? syslet_obj__sym_count(obj) : 0;
+
+	for (i = 0; i < n; i++) {
+		SYSLET_OPTS(syslet_sym_info, si);
+		size_t size;
+		char *base;
+
+		if (syslet_obj__sym_info(obj, i, &si) ||
+		    (si.kind != SYSLET_SYM_BUFFER &&
+		     si.kind != SYSLET_SYM_DATA))
+			continue;
+		/* Looking up never changes the instance. */
+		base = syslet_inst__object((struct syslet_inst *)inst,
+					   si.name, &size);
+		if (base && addr >= (unsigned long)base &&
+		    addr - (unsigned long)base < size) {
+			*off = addr - (unsigned long)base;
+			return si.name;
+		}
+	}
+	return NULL;
+}
+
 /* umem_add(&n, -1) where the listing says so, instead of the address
- * strace would print: the trace knows the image's names.  False when
- * the cell has none. */
+ * strace would print: the trace knows the image's names; a word inside
+ * a buffer or data object (a narrow element's copy) as the listing
+ * names it, umem_add(fds+4, 0).  False when the word has no name. */
 static bool print_umem_add(FILE *out, const struct syslet_inst *inst,
 			   const struct syslet_event *ev)
 {
 	long umem = syslet_sysno(SYSLET_CALL_UMEM_ADD);
 	const char *name;
+	unsigned long off;
 
 	if (!inst || umem < 0 || ev->nr != (unsigned long)umem ||
-	    ev->nargs < 2 || !(name = cell_at(inst, ev->args[0])))
+	    ev->nargs < 2)
 		return false;
-	fprintf(out, "umem_add(&%s, %ld)", name, (long)ev->args[1]);
+	if ((name = cell_at(inst, ev->args[0]))) {
+		fprintf(out, "umem_add(&%s, %ld)", name, (long)ev->args[1]);
+		return true;
+	}
+	if (!(name = object_at(inst, ev->args[0], &off)))
+		return false;
+	if (off)
+		fprintf(out, "umem_add(%s+%lu, %ld)", name, off,
+			(long)ev->args[1]);
+	else
+		fprintf(out, "umem_add(%s, %ld)", name, (long)ev->args[1]);
 	return true;
 }
 
@@ -468,9 +509,9 @@ void srun_trace_drop(struct srun_trace *tr, size_t i, struct syslet_inst *inst)
 	pthread_mutex_unlock(&tr->lock);
 }
 
-static void stat_line(const char *name, unsigned long long v)
+static void stat_line(FILE *out, const char *name, unsigned long long v)
 {
-	fprintf(stderr, "  %-22s %llu\n", name, v);
+	fprintf(out, "  %-22s %llu\n", name, v);
 }
 
 /* What --inject chose, over all its rules; -1 without rules. */
@@ -490,10 +531,41 @@ static long long injected_total(void)
 	return n > 0 ? sum : -1;
 }
 
+/* The rows of --stats, which the shell's stats command prints too: one
+ * list, so that the two never differ. */
+void srun_stats_rows(FILE *out, const struct syslet_stats *st,
+		     unsigned long long trampolines)
+{
+	long long inj;
+
+	stat_line(out, "syslets", st->execs);
+	stat_line(out, "atoms", st->atoms);
+	stat_line(out, "syscalls", st->syscalls);
+	stat_line(out, "umem_add", st->umem_adds);
+	stat_line(out, "trampolines", trampolines);
+	stat_line(out, "inline atoms", st->inline_atoms);
+	stat_line(out, "cachemiss atoms", st->cachemiss_atoms);
+	stat_line(out, "went async", st->handoffs);
+	stat_line(out, "completions", st->completions);
+	stat_line(out, "cachemiss threads", st->threads);
+	if (st->faults)
+		stat_line(out, "faults", st->faults);
+	if (st->denied)
+		stat_line(out, "denied", st->denied);
+	if (st->signal_stops)
+		stat_line(out, "signal stops", st->signal_stops);
+	if (st->deferred)
+		stat_line(out, "deferred", st->deferred);
+	if (st->dropped)
+		stat_line(out, "dropped", st->dropped);
+	inj = injected_total();
+	if (inj >= 0)
+		stat_line(out, "injected", (unsigned long long)inj);
+}
+
 void srun_trace_stop(struct srun_trace *tr, double wall)
 {
 	SYSLET_OPTS(syslet_stats, st);
-	long long inj;
 
 	syslet_set_trace(NULL, NULL);
 	syslet_set_trace_flags(0);
@@ -507,25 +579,7 @@ void srun_trace_stop(struct srun_trace *tr, double wall)
 	syslet_get_stats(&st);
 	fprintf(stderr, "%s: stats (backend %s):\n", tr->opts->progname,
 		syslet_backend_name());
-	stat_line("syslets", st.execs);
-	stat_line("atoms", st.atoms);
-	stat_line("syscalls", st.syscalls);
-	stat_line("umem_add", st.umem_adds);
-	stat_line("trampolines", tr->trampolines);
-	stat_line("inline atoms", st.inline_atoms);
-	stat_line("cachemiss atoms", st.cachemiss_atoms);
-	stat_line("went async", st.handoffs);
-	stat_line("completions", st.completions);
-	stat_line("cachemiss threads", st.threads);
-	if (st.faults)
-		stat_line("faults", st.faults);
-	if (st.denied)
-		stat_line("denied", st.denied);
-	if (st.signal_stops)
-		stat_line("signal stops", st.signal_stops);
-	inj = injected_total();
-	if (inj >= 0)
-		stat_line("injected", (unsigned long long)inj);
+	srun_stats_rows(stderr, &st, tr->trampolines);
 	fprintf(stderr, "  %-22s %.3f ms\n", "wall time", wall * 1e3);
 }
 
