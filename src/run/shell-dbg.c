@@ -1193,7 +1193,15 @@ SHL_HANDLER(backend)
 	}
 	err = syslet_set_backend(argv[1]);
 	if (err) {
-		shl_error(sh, "backend '%s': %s", argv[1], strerror(-err));
+		/* The library's reason names the backends, or says why the
+		 * one named cannot run here. */
+		const char *why = syslet_backend_error();
+
+		if (why)
+			shl_error(sh, "backend: %s", why);
+		else
+			shl_error(sh, "backend '%s': %s", argv[1],
+				  strerror(-err));
 		return -1;
 	}
 	now = syslet_backend_name();
