@@ -17,7 +17,7 @@ TESTS += tests/shell/ringshow.sh
 TESTS += tests/shell/stats-same.sh
 # run keeps the terminal while its syslet runs.
 TESTS += tests/shell/tty-run.sh
-EXTRA_DIST += tests/shell/tty-run.sh
+EXTRA_DIST += tests/shell/tty-run.sh tests/shell/tmux.sh
 EXTRA_DIST += tests/shell/stats-same.sh
 EXTRA_DIST += tests/shell/ringshow.sh
 EXTRA_DIST += tests/shell/errwrites.sh

@@ -5,36 +5,8 @@
 command -v tmux >/dev/null 2>&1 || skip "tmux is not installed"
 shell_require
 
-sock=$tmpdir/tmux.sock
 data=$tmpdir/data
-t() { tmux -S "$sock" "$@"; }
-trap 't kill-server 2>/dev/null; rm -rf "$tmpdir"' EXIT
-
-screen() { t capture-pane -p -t shell; }
-type() { t send-keys -t shell -l "$1"; }
-key() { t send-keys -t shell "$@"; }
-wait_for() {
-	i=0
-	while ! screen | grep -Eq -- "$1"; do
-		i=$((i + 1))
-		if [ $i -gt 300 ]; then
-			screen >&2
-			fail "${2:-screen never showed '$1'}"
-		fi
-		sleep 0.1
-	done
-}
-wait_prompt() {
-	i=0
-	while [ "$(screen | grep -v '^$' | tail -n 1)" != "syslet>" ]; do
-		i=$((i + 1))
-		if [ $i -gt 300 ]; then
-			screen >&2
-			fail "${1:-no fresh prompt}"
-		fi
-		sleep 0.1
-	done
-}
+. "$top_srcdir/tests/shell/tmux.sh"
 
 # A read of the terminal: no engine can finish it at once, so the
 # syslet goes async and a worker waits in it.
