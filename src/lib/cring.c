@@ -2,6 +2,8 @@
 #include <config.h>
 #include <errno.h>
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,10 +63,16 @@ long cring_setup(struct cring *r, struct async_head_user *uah,
 		 unsigned long def_threads, unsigned long *maxthr)
 {
 	unsigned long ring, bytes, max_idx, v;
+	/* The program's address, maybe NULL or bad: its words are reached
+	 * by integer arithmetic, never by a member access through it. */
+	uintptr_t u = (uintptr_t)uah;
 
-	if (emul_get(maxthr, &uah->max_nr_threads) ||
-	    emul_get(&ring, &uah->completion_ring) ||
-	    emul_get(&bytes, &uah->ring_size_bytes))
+	if (emul_get(maxthr, (void *)(u + offsetof(struct async_head_user,
+						   max_nr_threads))) ||
+	    emul_get(&ring, (void *)(u + offsetof(struct async_head_user,
+						  completion_ring))) ||
+	    emul_get(&bytes, (void *)(u + offsetof(struct async_head_user,
+						   ring_size_bytes))))
 		return -EFAULT;
 	if (!bytes)
 		return -EINVAL;

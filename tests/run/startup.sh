@@ -65,6 +65,8 @@ if [ -f "$shim" ] && [ -z "${SYSLET_SANITIZE:-}" ]; then
 fi
 
 command -v strace >/dev/null 2>&1 || exit 0
+# LeakSanitizer cannot run under ptrace: off for this run.
+ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}" \
 strace -f -qq -o "$tmpdir/strace" -e trace=open,openat \
 	$SYSLET_RUN --backend=emul "$tmpdir/probe.syslet" 2>"$tmpdir/err" ||
 	{ grep -q "Operation not permitted\|PTRACE" "$tmpdir/err" && exit 0

@@ -155,6 +155,13 @@ static void ring_lock(long pg)
 		munmap(m, 2 * (size_t)pg);
 		return;
 	}
+	if (vm_locked_kb() != base + pg / 1024) {
+		/* A sanitizer's mlock() locks nothing (its interceptor). */
+		printf("ringmem: mlock locked nothing here: the program's own "
+		       "lock not checked\n");
+		munmap(m, 2 * (size_t)pg);
+		return;
+	}
 	ahu.completion_ring = (struct syslet_uatom **)(m + pg);
 	if (sys_async_register(&ahu, sizeof(ahu)))
 		rt_die("async_register: %s", strerror(errno));
