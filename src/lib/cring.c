@@ -12,9 +12,6 @@
 #include "emul.h"
 #include "emul-fault.h"
 
-/* Where user space ends for access_ok() (emul-fault.h). */
-#define CRING_USER_TOP	EMUL_USER_TOP
-
 struct cring_defer {
 	struct syslet_uatom	*atom;
 	struct cring_defer	*next;
@@ -78,7 +75,7 @@ long cring_setup(struct cring *r, struct async_head_user *uah,
 		return -EINVAL;
 	/* In async_head_init()'s order: the range (access_ok(): EFAULT
 	 * outside user space) before the size's multiple (EINVAL). */
-	if (ring + bytes < ring || ring + bytes > CRING_USER_TOP)
+	if (!emul_range_ok((const void *)ring, bytes))
 		return -EFAULT;
 	max_idx = bytes / sizeof(void *);
 	if (bytes != max_idx * sizeof(void *))
