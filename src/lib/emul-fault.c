@@ -1,10 +1,12 @@
 /* emul-fault.c: the SIGSEGV/SIGBUS handler that resumes faulting engine accesses at their fixup, kept installed whatever the program does. */
 #include <config.h>
+#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -209,4 +211,62 @@ int emul_fault_init(void)
 	if (!fault_err && emul_get(&v, page0) != -EFAULT)
 		fault_err = -ENOTRECOVERABLE;
 	return fault_err;
+}
+
+/*
+ * TASK_SIZE, found by asking mmap(MAP_FIXED_NOREPLACE) for one page:
+ * ENOMEM where the page ends past TASK_SIZE, EEXIST where something is
+ * mapped there, success where nothing is (unmapped again at once; the
+ * flag never replaces a mapping).  So a binary search over pages between
+ * EMUL_USER_TOP_MIN, in user space on every kernel, and the last page of
+ * the address space, never in it.  Done once, where a range first ends
+ * past EMUL_USER_TOP_MIN: on x86_64 with 4-level page tables that is one
+ * call, for a 32-bit process about 20.  A kernel that answers otherwise
+ * (one before 4.17 takes the flag as a hint; ENOMEM for a page known to
+ * be in user space means the process is out of mappings) leaves the
+ * bound at EMUL_USER_TOP_MIN for this range, and is asked again later.
+ */
+static unsigned long user_top;
+
+/* 1: the page at @pg lies below TASK_SIZE; 0: it does not; -1: unknown. */
+static int page_in_user(unsigned long pg)
+{
+	void *m = mmap((void *)pg, 4096, PROT_NONE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE |
+		       MAP_FIXED_NOREPLACE, -1, 0);
+
+	if (m == MAP_FAILED)
+		return errno == EEXIST ? 1 : errno == ENOMEM ? 0 : -1;
+	munmap(m, 4096);
+	return m == (void *)pg ? 1 : -1;
+}
+
+unsigned long emul_user_top(void)
+{
+	unsigned long top = __atomic_load_n(&user_top, __ATOMIC_RELAXED);
+	unsigned long lo = EMUL_USER_TOP_MIN - 4096, hi = ~4095UL, mid;
+	int saved = errno, r = 1;
+
+	if (top)
+		return top;
+	/* A page that is mapped (this frame's): EEXIST, or the kernel's
+	 * answers cannot be read. */
+	if (page_in_user((unsigned long)__builtin_frame_address(0) & ~4095UL) != 1)
+		r = -1;
+	/* Most often the first page past the bound is already out. */
+	else if (!(r = page_in_user(lo + 4096)))
+		hi = lo + 4096;
+	while (r >= 0 && hi - lo > 4096) {
+		mid = lo + (((hi - lo) / 2) & ~4095UL);
+		r = page_in_user(mid);
+		if (r > 0)
+			lo = mid;
+		else if (!r)
+			hi = mid;
+	}
+	errno = saved;
+	if (r < 0)
+		return EMUL_USER_TOP_MIN;
+	__atomic_store_n(&user_top, hi, __ATOMIC_RELAXED);
+	return hi;
 }

@@ -16,23 +16,33 @@
  * exactly the load or store.
  */
 /*
- * Where user space ends for the kernel's access_ok(): x86_64 with 4-level
- * page tables; a 32-bit process under a 64-bit kernel has all 4 GiB, so
- * there only a range that wraps round is refused, as the 2007 i386
- * kernel's carry test refused it.
+ * Where user space ends for the kernel's access_ok(): TASK_SIZE, which
+ * depends on the kernel, not on this build: 47 bits on x86_64 with
+ * 4-level page tables, 56 with 5 (la57); 0xffffe000 for a 32-bit
+ * process under a 64-bit kernel; PAGE_OFFSET under an i386 kernel
+ * (3 GiB by default, 1 GiB at least).  A range that ends at or below
+ * EMUL_USER_TOP_MIN, the least of these for the ABI, is in user space on
+ * any kernel; past it, emul_user_top() asks this kernel once
+ * (emul-fault.c).  A range that wraps round is never in it.
  */
 #if defined(__x86_64__)
-#define EMUL_USER_TOP	0x00007ffffffff000UL
+#define EMUL_USER_TOP_MIN	0x00007ffffffff000UL
 #else
-#define EMUL_USER_TOP	(~0UL)
+#define EMUL_USER_TOP_MIN	0x40000000UL
 #endif
+
+/* The first address past user space for this process (TASK_SIZE). */
+unsigned long emul_user_top(void);
 
 /* access_ok(p, len): whether [p, p + len) lies in user space. */
 static inline int emul_range_ok(const void *p, unsigned long len)
 {
 	unsigned long a = (unsigned long)p, e = a + len;
 
-	return e >= a && e <= EMUL_USER_TOP;
+	if (__builtin_expect(e < a, 0))
+		return 0;
+	return __builtin_expect(e <= EMUL_USER_TOP_MIN, 1) ||
+	       e <= emul_user_top();
 }
 
 /* What the engine loads and stores: any object may be seen as words. */

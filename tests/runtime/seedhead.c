@@ -14,11 +14,48 @@
  * whether or not the words are read.
  */
 
-#if defined(__x86_64__)
-/* TASK_SIZE_MAX with 4-level page tables: the first address past user
- * space, as access_ok() sees it. */
-#define TOP	0x00007ffffffff000UL
-#endif
+/*
+ * Where user space ends, as access_ok() sees it: TASK_SIZE, which the
+ * kernel decides (47 or 56 bits on x86_64; 0xffffe000 for a 32-bit
+ * process under a 64-bit kernel, PAGE_OFFSET under an i386 one).  Found
+ * here from mmap(MAP_FIXED_NOREPLACE) of one page, which fails with
+ * ENOMEM exactly where the page ends past TASK_SIZE: a binary search
+ * between a page known to be in user space (this frame's: EEXIST) and
+ * the last page of the address space.  0 where the kernel answers
+ * otherwise (before 4.17 the flag is only a hint).
+ */
+static int top_page(unsigned long pg)
+{
+	void *m = mmap((void *)pg, 4096, PROT_NONE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE |
+		       MAP_FIXED_NOREPLACE, -1, 0);
+
+	if (m == MAP_FAILED)
+		return errno == EEXIST ? 1 : errno == ENOMEM ? 0 : -1;
+	munmap(m, 4096);
+	return m == (void *)pg ? 1 : -1;
+}
+
+static unsigned long find_top(void)
+{
+	unsigned long lo = (unsigned long)__builtin_frame_address(0) & ~4095UL;
+	unsigned long hi = ~4095UL, mid;
+	int r;
+
+	if (top_page(lo) != 1 || top_page(hi) != 0)
+		return 0;
+	while (hi - lo > 4096) {
+		mid = lo + (((hi - lo) / 2) & ~4095UL);
+		r = top_page(mid);
+		if (r < 0)
+			return 0;
+		if (r)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return hi;
+}
 
 static void head_order(void)
 {
@@ -101,7 +138,6 @@ static void head_order(void)
 	munmap(none, 4096);
 }
 
-#ifdef TOP
 /*
  * The page below the top of user space, with an atom at its end: a
  * getppid() whose words up to arg_ptr[0] (NULL) fit below the top and
@@ -111,6 +147,7 @@ static void head_order(void)
  */
 static void top_atom(void)
 {
+	const unsigned long top = find_top();
 	static struct syslet_uatom *ring[4];
 	struct async_head_user ahu = {
 		.completion_ring = ring,
@@ -119,40 +156,57 @@ static void top_atom(void)
 	};
 	const size_t S = sizeof(struct syslet_uatom);
 	const size_t W = sizeof(unsigned long);
-	unsigned long pg = TOP - 4096;
+	unsigned long pg = top - 4096;
 	long res = 7;
 	void *m;
 
+	if (!top) {
+		printf("top atom: SKIP: mmap(MAP_FIXED_NOREPLACE) does not "
+		       "tell where user space ends here\n");
+		return;
+	}
 	m = mmap((void *)pg, 4096, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
 	if (m == MAP_FAILED || m != (void *)pg) {
 		printf("top atom: SKIP: the page below %#lx cannot be mapped "
-		       "(%s)\n", TOP, m == MAP_FAILED ? strerror(errno) :
+		       "(%s)\n", top, m == MAP_FAILED ? strerror(errno) :
 		       "mapped elsewhere");
 		if (m != MAP_FAILED)
 			munmap(m, 4096);
 		return;
 	}
-	/* With 5-level page tables user space goes on past TOP: then the
-	 * page above can be mapped and the rule is not what is checked. */
-	void *above = mmap((void *)TOP, 4096, PROT_READ,
-			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE,
-			   -1, 0);
-	if (above != MAP_FAILED) {
-		printf("top atom: SKIP: user space goes past %#lx here\n",
-		       TOP);
-		munmap(above, 4096);
-		munmap(m, 4096);
-		return;
+	/* A ring that ends past the top: async_head_init()'s access_ok()
+	 * of the whole ring, EFAULT; one that ends at the top is taken. */
+	{
+		struct async_head_user edge = {
+			.completion_ring = (struct syslet_uatom **)(top - sizeof(ring) + sizeof(ring[0])),
+			.ring_size_bytes = sizeof(ring),
+			.max_nr_threads = -1UL,
+		};
+
+		errno = 0;
+		rt_check(sys_async_register(&edge, sizeof(edge)) == -1 &&
+			 errno == EFAULT, "a ring one slot past the top of "
+			 "user space: errno %d (want EFAULT)", errno);
+		if (!errno)
+			sys_async_unregister(&edge, sizeof(edge));
+		edge.completion_ring = (struct syslet_uatom **)(top - sizeof(ring));
+		memset((void *)(top - sizeof(ring)), 0, sizeof(ring));
+		errno = 0;
+		rt_check(!sys_async_register(&edge, sizeof(edge)),
+			 "a ring ending at the top of user space: errno %d",
+			 errno);
+		if (!errno && sys_async_unregister(&edge, sizeof(edge)))
+			rt_die("unregister: %s", strerror(errno));
 	}
 	if (sys_async_register(&ahu, sizeof(ahu)))
 		rt_die("register: %s", strerror(errno));
 
 	for (size_t cut = 1; cut <= 2; cut++) {
-		/* The last @cut words (private, then arg_ptr[5]) past TOP;
+		/* The last @cut words (private, then arg_ptr[5]) past top;
 		 * arg_ptr[0] is NULL, so no word past the top is read. */
 		struct syslet_uatom *a =
-			(struct syslet_uatom *)(TOP - S + cut * W);
+			(struct syslet_uatom *)(top - S + cut * W);
 		struct syslet_uatom *done;
 
 		memset(a, 0, S - cut * W);
@@ -171,7 +225,7 @@ static void top_atom(void)
 	/* The same chain led there by next from an atom that fits: it
 	 * ends with EFAULT too, and its first atom ran. */
 	{
-		struct syslet_uatom *b = (struct syslet_uatom *)(TOP - S + W);
+		struct syslet_uatom *b = (struct syslet_uatom *)(top - S + W);
 		struct syslet_uatom *a = (struct syslet_uatom *)(pg);
 		long r0 = 7;
 
@@ -188,7 +242,7 @@ static void top_atom(void)
 	}
 	/* Whole below the top: it runs. */
 	{
-		struct syslet_uatom *a = (struct syslet_uatom *)(TOP - S);
+		struct syslet_uatom *a = (struct syslet_uatom *)(top - S);
 		struct syslet_uatom *done;
 
 		rt_atom(a, SYS_getppid, &res, 0, NULL, NULL, NULL, NULL);
@@ -204,14 +258,11 @@ static void top_atom(void)
 		rt_die("unregister: %s", strerror(errno));
 	munmap(m, 4096);
 }
-#endif
 
 int main(void)
 {
 	rt_init();
 	head_order();
-#ifdef TOP
 	top_atom();
-#endif
 	return rt_done("seedhead");
 }
