@@ -10,7 +10,9 @@
 # SYSLET_KDIFF (differential-test graphs per ABI, 0: none), SYSLET_KRING
 # (0: without tests/diff/ringtest on the kernel backend);
 # for debugging, SYSLET_KONLY ("sigloop32 load64": only these runtime
-# programs) and SYSLET_KEXTRA (paths of more static programs to run).
+# programs) and SYSLET_KEXTRA (paths of more static programs to run);
+# SYSLET_KUSER=0 leaves out the 32-bit programs' runs on the user-space
+# engines in the plain kernels' guests.
 # Prints TAP on stdout; logs go to kernel-check.log in the current dir.
 set -u
 top=$(cd "${1:-.}" && pwd)
@@ -237,6 +239,24 @@ add_guest_progs() { # VARIANT
 			fi
 		done
 	done
+	# The 32-bit programs again on the user-space engines, in the
+	# guests of the plain kernels: the host may not run 32-bit programs
+	# at all, and here they meet a 32-bit TASK_SIZE (0xffffe000 under
+	# the x86_64 kernel, 3 GiB under the i386 one).  SYSLET_KUSER=0:
+	# not.  Named "PROG on ENGINE".
+	if [ "$v" = "$arch" ] && [ "${SYSLET_KUSER:-1}" != 0 ] && [ -n "$kguest" ]; then
+		for e in emul uring; do
+			for t in $rt_progs; do
+				case " ${SYSLET_KONLY:-${t}32} " in *" ${t}32 "*) ;; *) continue ;; esac
+				[ ! -f "$kguest/32/$t" ] || guest_cmd "SYSLET_BACKEND=$e /bin/${t}32"
+			done
+		done
+		# difftest32 on both, fewer graphs than the kernel's run.
+		case " ${SYSLET_KONLY:-difftest32} " in *" difftest32 "*)
+			[ "$diff_graphs" = 0 ] || [ ! -f "$kguest/32/difftest" ] ||
+			guest_cmd "SYSLET_BACKEND=emul,uring /bin/difftest32 --backend=emul,uring --count=$((diff_graphs / 10 + 1))" ;;
+		esac
+	fi
 	# The differential test (tests/diff) against the kernel backend
 	# alone, the default seed: 0 mismatches, and absent is a failure.
 	# Then many syslets on one head (tests/diff/ringtest) against its
@@ -308,9 +328,9 @@ add_guest_progs() { # VARIANT
 	done
 }
 
-is_rt() { # PROG: one of the runtime conformance programs or difftest?
+is_rt() { # PROG: one of the runtime conformance programs or difftest (on any engine)?
 	local t
-	for t in $rt_progs difftest ringtest; do case $1 in "$t"64|"$t"32) return 0 ;; esac; done
+	for t in $rt_progs difftest ringtest; do case ${1%% *} in "$t"64|"$t"32) return 0 ;; esac; done
 	return 1
 }
 
@@ -319,7 +339,8 @@ report() { # VARIANT: turn the guest's per-program TAP into ours
 	[ -f "$txt" ] || { tap not-ok "$arch: guest ran"; return; }
 	while IFS= read -r line; do
 		case $line in
-		*"=== syslet-run-begin /bin/"*) prog=${line#*=== syslet-run-begin /bin/} ;;
+		*"=== syslet-run-begin /bin/"*) prog=${line#*=== syslet-run-begin /bin/}
+			prog=${prog// SYSLET_BACKEND=/ on } ;;
 		*"=== syslet-run-timeout "*)
 			tap not-ok "$arch: $prog: finished within ${line##* } s (killed)" ;;
 		*"=== syslet-run-unkillable "*)
@@ -327,7 +348,7 @@ report() { # VARIANT: turn the guest's per-program TAP into ours
 		*"=== syslet-run-end "*) st=${line##* }
 			if [ "$st" = 0 ]; then tap ok "$arch: $prog exits 0"
 			elif [ "$st" = 77 ] && is_rt "$prog"; then
-				tap not-ok "$arch: $prog exits 77: skipped, so the kernel backend is not there"
+				tap not-ok "$arch: $prog exits 77: skipped, so its backend is not there"
 			elif [ "$st" = 77 ]; then tap ok "$arch: $prog" "SKIP"
 			else tap not-ok "$arch: $prog exits $st"; fi
 			prog="" ;;

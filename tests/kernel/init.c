@@ -57,13 +57,16 @@ static void kinit_alarm(int sig)
 }
 
 /*
- * Each line of /tests/list is a command line (words split on blanks)
- * and the host reads the markers around each run to name its TAP.
+ * Each line of /tests/list is a command line (words split on blanks),
+ * after any NAME=VALUE words, which go into the program's environment
+ * (SYSLET_BACKEND=emul: the same program on another engine); the host
+ * reads the markers around each run, which name the program and those
+ * words, to name its TAP.
  */
 static void kinit_run(char *line)
 {
-	char *argv[32], *save = NULL, *w;
-	int argc = 0, status, kills = 0;
+	char *argv[32], *save = NULL, *w, **prog;
+	int argc = 0, status, kills = 0, nenv;
 	pid_t pid;
 
 	for (w = strtok_r(line, " \t\n", &save); w && argc < 31;
@@ -72,13 +75,24 @@ static void kinit_run(char *line)
 	argv[argc] = NULL;
 	if (!argc || argv[0][0] == '#')
 		return;
-	printf("=== syslet-run-begin %s\n", argv[0]);
+	for (nenv = 0; nenv < argc && argv[nenv][0] != '/' &&
+	     strchr(argv[nenv], '='); nenv++)
+		;
+	prog = argv + nenv;
+	if (!*prog)
+		return;
+	printf("=== syslet-run-begin %s", prog[0]);
+	for (int i = 0; i < nenv; i++)
+		printf(" %s", argv[i]);
+	printf("\n");
 	fflush(stdout);
 	pid = fork();
 	if (pid == 0) {
 		setpgid(0, 0);
-		execv(argv[0], argv);
-		perror(argv[0]);
+		for (int i = 0; i < nenv; i++)
+			putenv(argv[i]);
+		execv(prog[0], prog);
+		perror(prog[0]);
 		_exit(127);
 	}
 	kinit_expired = 0;
@@ -90,12 +104,12 @@ static void kinit_run(char *line)
 		}
 		if (kinit_expired && kills++) {
 			/* SIGKILL did not end it within another limit. */
-			printf("=== syslet-run-unkillable %s\n", argv[0]);
+			printf("=== syslet-run-unkillable %s\n", prog[0]);
 			status = 127 << 8;
 			break;
 		}
 		if (kinit_expired) {
-			printf("=== syslet-run-timeout %s %d\n", argv[0],
+			printf("=== syslet-run-timeout %s %d\n", prog[0],
 			       KINIT_LIMIT);
 			fflush(stdout);
 			kill(-pid, SIGKILL);
@@ -107,7 +121,7 @@ static void kinit_run(char *line)
 	alarm(0);
 	if (pid < 0)
 		status = 127 << 8;
-	printf("=== syslet-run-end %s %d\n", argv[0],
+	printf("=== syslet-run-end %s %d\n", prog[0],
 	       WIFEXITED(status) ? WEXITSTATUS(status) :
 	       128 + WTERMSIG(status));
 	fflush(stdout);
