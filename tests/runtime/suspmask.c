@@ -68,6 +68,8 @@ int main(void)
 	rt_register(&ahu, ring, 8, -1UL);
 	maskp = (unsigned long)&empty;
 	rt_atom(&a, __NR_rt_sigsuspend, &ret, 0, NULL, &maskp, &size, NULL);
+	/* Ends a run whose rt_sigsuspend waits in this thread. */
+	alarm(60);
 	errno = 0;
 	done = sys_async_exec(&a);
 	if (done || errno) {
@@ -77,6 +79,7 @@ int main(void)
 		return rt_done("suspmask");
 	}
 
+	alarm(0);
 	after = kernel_mask();
 	rt_check(after == before,
 		 "the program's mask is %#llx after the hand-off, was %#llx "
