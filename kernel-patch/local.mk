@@ -34,7 +34,9 @@ EXTRA_DIST += kernel-patch/README kernel-patch/patches/series \
 	kernel-patch/patches/0029-syslet-a-signal-for-a-worker-alone-is-the-program-s.patch \
 	kernel-patch/patches/0030-syslet-an-atom-whose-last-words-lie-past-the-end-of-.patch \
 	kernel-patch/patches/0031-syslet-the-program-keeps-its-own-mask-when-its-rt_si.patch \
-	kernel-patch/patches/0032-syslet-a-signal-pending-for-the-program-s-thread-alo.patch
+	kernel-patch/patches/0032-syslet-a-signal-pending-for-the-program-s-thread-alo.patch \
+	kernel-patch/patches/0033-syslet-a-pool-thread-whose-CPU-affinity-differs-is-s.patch \
+	kernel-patch/patches/0034-syslet-a-SIGEV_THREAD_ID-timer-signals-the-task-that.patch
 
 # Not part of make check: it needs the kernel source package and qemu,
 # and its first run builds two kernels.  TAP in kernel-check.tap; exit
