@@ -138,6 +138,44 @@ static void arena_init(struct diff_arena *ar)
 	if (pipe(p))
 		die("pipe");
 	ar->fd.blk_rd = p[0], ar->fd.blk_wr = p[1];
+	if (pipe(p))
+		die("pipe");
+	ar->fd.late_rd = p[0], ar->fd.late_wr = p[1];
+}
+
+/* What the driver writes into the late pipe (diff.h). */
+const unsigned char diff_late_feed[DIFF_LATE_FEED] =
+	"the late pipe's feed, in one write once async_exec() returned NULL";
+
+/* Bytes in a blocking pipe, without waiting. */
+static int pipe_count(int fd)
+{
+	int n = 0;
+
+	if (ioctl(fd, FIONREAD, &n))
+		die("FIONREAD");
+	return n;
+}
+
+/* Exactly what a blocking pipe holds (at most @max bytes kept). */
+static int pipe_take(int fd, unsigned char *buf, int max)
+{
+	int n = pipe_count(fd);
+
+	for (int got = 0; got < n;) {
+		unsigned char junk[4096];
+		int want = n - got < (int)sizeof(junk) ? n - got
+						       : (int)sizeof(junk);
+		ssize_t r = read(fd, junk, (size_t)want);
+
+		if (r <= 0)
+			die("read of a blocking pipe");
+		if (buf && got < max)
+			memcpy(buf + got, junk,
+			       (size_t)(got + r > max ? max - got : r));
+		got += (int)r;
+	}
+	return n;
 }
 
 /* Bytes in the blocking pipe; read without waiting through FIONREAD. */
@@ -186,6 +224,7 @@ static void load(const struct diff_arena *ar, const struct diff_graph *g)
 			die("read of the blocking pipe");
 		n -= (int)r;
 	}
+	pipe_take(ar->fd.late_rd, NULL, 0);
 	if (write(ar->fd.blk_wr, "blocking", DIFF_BLK_FILL) != DIFF_BLK_FILL)
 		die("write to the blocking pipe");
 	if (g->in_fill &&
@@ -210,6 +249,7 @@ static void capture(const struct diff_arena *ar, struct diff_outcome *o)
 			die("read of the blocking pipe");
 		n += (int)r;
 	}
+	o->late_len = pipe_take(ar->fd.late_rd, o->late, DIFF_LATE_FEED);
 }
 
 static void outcome_alloc(const struct diff_arena *ar, struct diff_outcome *o)
@@ -297,6 +337,12 @@ static void run_backend(const struct diff_arena *ar, struct head *h,
 		o->ret = (unsigned long)done;
 		o->err = done ? 0 : errno;
 	}
+	/* The syslet is in flight: now, and not before, the late pipe's
+	 * feed (a read of it that went async waits for this). */
+	if (!done && !o->err &&
+	    write(ar->fd.late_wr, diff_late_feed, DIFF_LATE_FEED) !=
+		    DIFF_LATE_FEED)
+		die("write of the late pipe's feed");
 	if (!done && !o->err)
 		while (sys_async_wait(1) < 0 && errno == EINTR)
 			;
@@ -385,12 +431,14 @@ static void report(const struct opts *op, const char *backend,
 		shown++;
 	}
 	if (ref->in_len != got->in_len || ref->out_len != got->out_len ||
-	    ref->empty_len != got->empty_len || ref->blk_len != got->blk_len)
+	    ref->empty_len != got->empty_len || ref->blk_len != got->blk_len ||
+	    ref->late_len != got->late_len)
 		fprintf(stderr, "  pipes (input left, output, other, "
-			"blocking): reference %zu %zu %zu %d, %s %zu %zu %zu "
-			"%d\n", ref->in_len, ref->out_len, ref->empty_len,
-			ref->blk_len, backend, got->in_len, got->out_len,
-			got->empty_len, got->blk_len);
+			"blocking, late): reference %zu %zu %zu %d %d, %s %zu "
+			"%zu %zu %d %d\n", ref->in_len, ref->out_len,
+			ref->empty_len, ref->blk_len, ref->late_len, backend,
+			got->in_len, got->out_len, got->empty_len,
+			got->blk_len, got->late_len);
 	if (op->verbose) {
 		fputs("  the graph as generated:\n", stderr);
 		gen_dump(ar, g, g->image, stderr);
@@ -419,6 +467,9 @@ static const char *compare(const struct diff_outcome *a,
 	if (a->blk_len != b->blk_len ||
 	    memcmp(a->blk, b->blk, (size_t)a->blk_len))
 		return "the blocking pipe";
+	if (a->late_len != b->late_len ||
+	    memcmp(a->late, b->late, (size_t)a->late_len))
+		return "the late pipe";
 	return NULL;
 }
 
@@ -465,6 +516,10 @@ static void as_async(const struct ref_ring *model, const struct diff_graph *g,
 	*alt = *ref;
 	alt->ret = 0;
 	alt->err = 0;
+	/* It went async: the driver fed the late pipe, which the syslet,
+	 * in the reference never waiting for it, did not read from. */
+	alt->late_len = DIFF_LATE_FEED;
+	memcpy(alt->late, diff_late_feed, DIFF_LATE_FEED);
 	memset(rr.slot, 0, sizeof(rr.slot));
 	rr.waiting = false;
 	if (g->ring_junk)
@@ -514,7 +569,7 @@ static bool in_place(const struct diff_arena *ar, struct head *h,
 
 struct counts {
 	unsigned long	run, mismatches, unsafe, endless, atoms, async;
-	unsigned long	async_at_call, in_place;
+	unsigned long	async_at_call, in_place, late;
 	unsigned long	end[REF_NR_ENDS];
 };
 
@@ -570,6 +625,7 @@ static int run_backend_all(const struct opts *op, struct diff_arena *ar,
 		c->run++;
 		c->atoms += ref.atoms;
 		c->async += ref.async;
+		c->late += ref.late_waited;
 		c->end[ref.end]++;
 		run_backend(ar, &h, &g, i & 1, &got);
 		bad = compare(&ref, &got, ar->size);
@@ -649,11 +705,12 @@ static int child(const struct opts *op)
 		fflush(stdout);
 		t0 = t1;
 		if (op->verbose)
-			printf("difftest: %s: chains that went async %lu (and "
-			       "%lu more at a read or write, %lu ran in the "
+			printf("difftest: %s: chains that went async %lu (%lu "
+			       "at a read that waited for the late pipe, %lu "
+			       "more at a read or write, %lu ran in the "
 			       "caller: no parked thread); ended at a NULL "
 			       "next %lu, by a stop %lu, by a fault %lu\n",
-			       b, c.async, c.async_at_call, c.in_place,
+			       b, c.async, c.late, c.async_at_call, c.in_place,
 			       c.end[REF_END_NULL],
 			       c.end[REF_END_STOP], c.end[REF_END_FAULT]);
 		if (r)

@@ -52,9 +52,25 @@ struct diff_fds {
 	int	eof_rd;			/* writer closed: read gives 0 */
 	int	epipe_wr;		/* reader closed: -EPIPE */
 	int	blk_rd, blk_wr;		/* blocking; DIFF_BLK_FILL bytes */
+	int	late_rd, late_wr;	/* blocking, empty: see below */
 };
 
 #define DIFF_BLK_FILL	8		/* bytes in blk at each start */
+
+/*
+ * The late pipe: blocking and empty at each start, so that a read of it
+ * waits and the syslet goes to a cachemiss thread there, mid-chain.  Its
+ * writer is the test's: once async_exec() has returned NULL (never
+ * before), the driver writes DIFF_LATE_FEED bytes in one write, which a
+ * pipe makes visible all at once.  Until then the pipe is empty and any
+ * read of it waits; from then on it holds what the feed left.  So what
+ * every read of it gives does not depend on when the feed came, and the
+ * reference, which runs alone, writes the feed where the syslet first
+ * waits for it (or at its end, if it went async without reading it).
+ * Atoms may read it only: a write into it would race with the feed.
+ */
+#define DIFF_LATE_FEED	100
+extern const unsigned char diff_late_feed[DIFF_LATE_FEED];
 
 struct diff_arena {
 	unsigned char	*base;		/* what atoms point into */
@@ -90,7 +106,9 @@ struct diff_outcome {
 	unsigned char	*mem;		/* the arena at the end */
 	size_t		in_len, out_len, empty_len;
 	int		blk_len;	/* bytes in blk at the end */
+	int		late_len;	/* bytes in the late pipe at the end */
 	unsigned char	*in_left, *out, *empty, *blk; /* DIFF_PIPE_MAX each */
+	unsigned char	late[DIFF_LATE_FEED];
 	unsigned long	atoms;		/* reference only: atoms run */
 	int		end;		/* reference only: enum ref_end */
 	bool		async;		/* reference only: it went async */
@@ -100,6 +118,9 @@ struct diff_outcome {
 	unsigned long	last;
 	bool		last_nc;
 	unsigned long	io_calls;
+	/* Reference only: the syslet waited for the late pipe's feed (in
+	 * the caller: that is where it went async). */
+	bool		late_waited;
 };
 
 /* How the reference saw a chain end (for the summary). */
