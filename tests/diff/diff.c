@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -308,21 +309,108 @@ static void advance_ring(struct head *h, unsigned long umem_nr)
 }
 
 /*
+ * The feeder of a SYNC read of the late pipe, which sleeps in the caller
+ * inside async_exec() (diff.h): it writes the feed once the caller is
+ * seen asleep in that read, in /proc/self/task/TID/syscall: the read
+ * itself where an engine makes the atom's call from the caller's
+ * thread (emul, uring), async_exec() in interruptible sleep for the
+ * kernel, whose atom's read runs inside that call.
+ */
+struct feeder {
+	const struct diff_arena	*ar;
+	pid_t			tid;
+	long			exec_nr;
+	int			stop;	/* async_exec() is back */
+	int			fed;
+	pthread_t		th;
+};
+
+static bool proc_line(pid_t tid, const char *file, char *buf, size_t len)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/%s", (int)tid, file);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = 0;
+	return true;
+}
+
+static bool caller_in_late_read(const struct feeder *f)
+{
+	char buf[512], *p;
+	unsigned long a0;
+	long nr;
+
+	if (!proc_line(f->tid, "syscall", buf, sizeof(buf)) ||
+	    sscanf(buf, "%ld %lx", &nr, &a0) != 2)
+		return false;
+	if (nr == SYS_read && a0 == (unsigned long)f->ar->fd.late_rd)
+		return true;
+	if (nr != f->exec_nr || !proc_line(f->tid, "stat", buf, sizeof(buf)))
+		return false;
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' && p[2] == 'S';
+}
+
+static void *feeder_main(void *arg)
+{
+	struct feeder *f = arg;
+
+	while (!__atomic_load_n(&f->stop, __ATOMIC_ACQUIRE)) {
+		if (caller_in_late_read(f)) {
+			if (write(f->ar->fd.late_wr, diff_late_feed,
+				  DIFF_LATE_FEED) != DIFF_LATE_FEED)
+				die("write of the late pipe's feed");
+			__atomic_store_n(&f->fed, 1, __ATOMIC_RELEASE);
+			break;
+		}
+		usleep(50);
+	}
+	return NULL;
+}
+
+/* Whether this machine shows a thread's call in /proc (the feeder's
+ * only way to see the caller asleep). */
+static bool proc_syscall_ok(void)
+{
+	char buf[512];
+	long nr;
+
+	return proc_line((pid_t)syscall(SYS_gettid), "syscall", buf,
+			 sizeof(buf)) && sscanf(buf, "%ld", &nr) == 1;
+}
+
+/*
  * @batch: the syslet goes in by syslet_exec_batch() (a batch of one),
  * which must do what async_exec does; odd graphs take that path, so that
  * a graph's --from reproduces its path too.
  */
 static void run_backend(const struct diff_arena *ar, struct head *h,
-			const struct diff_graph *g, bool batch,
+			const struct diff_graph *g, bool batch, bool feed_sync,
 			struct diff_outcome *o)
 {
 	struct syslet_uatom *done, *entry = (struct syslet_uatom *)g->entry;
 	unsigned int junk = h->model.idx;
+	struct feeder f = { .ar = ar };
 
 	memset(h->ring, 0, sizeof(h->ring));
 	if (g->ring_junk)
 		h->ring[junk] = DIFF_JUNK;
 	load(ar, g);
+	if (feed_sync) {
+		f.tid = (pid_t)syscall(SYS_gettid);
+		f.exec_nr = syslet_sysno(SYSLET_CALL_ASYNC_EXEC);
+		if (pthread_create(&f.th, NULL, feeder_main, &f))
+			die("pthread_create of the feeder");
+	}
 	errno = 0;
 	if (batch) {
 		int err = 0;
@@ -337,9 +425,14 @@ static void run_backend(const struct diff_arena *ar, struct head *h,
 		o->ret = (unsigned long)done;
 		o->err = done ? 0 : errno;
 	}
+	if (feed_sync) {
+		__atomic_store_n(&f.stop, 1, __ATOMIC_RELEASE);
+		pthread_join(f.th, NULL);
+	}
 	/* The syslet is in flight: now, and not before, the late pipe's
-	 * feed (a read of it that went async waits for this). */
-	if (!done && !o->err &&
+	 * feed (a read of it that went async waits for this), unless the
+	 * feeder wrote it already. */
+	if (!done && !o->err && !f.fed &&
 	    write(ar->fd.late_wr, diff_late_feed, DIFF_LATE_FEED) !=
 		    DIFF_LATE_FEED)
 		die("write of the late pipe's feed");
@@ -518,8 +611,10 @@ static void as_async(const struct ref_ring *model, const struct diff_graph *g,
 	alt->err = 0;
 	/* It went async: the driver fed the late pipe, which the syslet,
 	 * in the reference never waiting for it, did not read from. */
-	alt->late_len = DIFF_LATE_FEED;
-	memcpy(alt->late, diff_late_feed, DIFF_LATE_FEED);
+	if (!ref->late_fed) {
+		alt->late_len = DIFF_LATE_FEED;
+		memcpy(alt->late, diff_late_feed, DIFF_LATE_FEED);
+	}
 	memset(rr.slot, 0, sizeof(rr.slot));
 	rr.waiting = false;
 	if (g->ring_junk)
@@ -569,7 +664,7 @@ static bool in_place(const struct diff_arena *ar, struct head *h,
 
 struct counts {
 	unsigned long	run, mismatches, unsafe, endless, atoms, async;
-	unsigned long	async_at_call, in_place, late;
+	unsigned long	async_at_call, in_place, late, late_sync;
 	unsigned long	end[REF_NR_ENDS];
 };
 
@@ -626,8 +721,9 @@ static int run_backend_all(const struct opts *op, struct diff_arena *ar,
 		c->atoms += ref.atoms;
 		c->async += ref.async;
 		c->late += ref.late_waited;
+		c->late_sync += ref.late_sync;
 		c->end[ref.end]++;
-		run_backend(ar, &h, &g, i & 1, &got);
+		run_backend(ar, &h, &g, i & 1, ref.late_sync, &got);
 		bad = compare(&ref, &got, ar->size);
 		if (!bad) {
 			h.model = after;
@@ -678,6 +774,7 @@ static int child(const struct opts *op)
 
 	memset(&ar, 0, sizeof(ar));
 	arena_init(&ar);
+	ar.proc_syscall = proc_syscall_ok();
 	/* A write to a pipe without reader must answer -EPIPE, and the
 	 * signal it raises is ignored: it must not end anything. */
 	signal(SIGPIPE, SIG_IGN);
@@ -708,9 +805,11 @@ static int child(const struct opts *op)
 			printf("difftest: %s: chains that went async %lu (%lu "
 			       "at a read that waited for the late pipe, %lu "
 			       "more at a read or write, %lu ran in the "
-			       "caller: no parked thread); ended at a NULL "
-			       "next %lu, by a stop %lu, by a fault %lu\n",
+			       "caller: no parked thread); %lu SYNC reads of "
+			       "the late pipe waited in the caller; ended at a "
+			       "NULL next %lu, by a stop %lu, by a fault %lu\n",
 			       b, c.async, c.late, c.async_at_call, c.in_place,
+			       c.late_sync,
 			       c.end[REF_END_NULL],
 			       c.end[REF_END_STOP], c.end[REF_END_FAULT]);
 		if (r)

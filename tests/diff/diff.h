@@ -68,6 +68,9 @@ struct diff_fds {
  * reference, which runs alone, writes the feed where the syslet first
  * waits for it (or at its end, if it went async without reading it).
  * Atoms may read it only: a write into it would race with the feed.
+ * A SYNC read of it sleeps in the caller, inside async_exec(): there a
+ * thread of the driver writes the feed once it sees the caller asleep
+ * in that read (/proc/self/task/TID/syscall), and not again after.
  */
 #define DIFF_LATE_FEED	100
 extern const unsigned char diff_late_feed[DIFF_LATE_FEED];
@@ -83,6 +86,9 @@ struct diff_arena {
 	/* The ABI: umem_add's number and NR_syscalls (the first number past
 	 * the table), from syslet_sysno(). */
 	unsigned long	umem_nr, nr_syscalls;
+	/* /proc shows a thread's call: a SYNC read of the late pipe can
+	 * be fed (diff.c's feeder), else such a graph is unsafe. */
+	bool		proc_syscall;
 };
 
 /* A generated graph: the arena's initial content and how to start it. */
@@ -121,6 +127,9 @@ struct diff_outcome {
 	/* Reference only: the syslet waited for the late pipe's feed (in
 	 * the caller: that is where it went async). */
 	bool		late_waited;
+	/* Reference only: a SYNC read of it waited in the caller (the
+	 * driver's feeder writes the feed then); the feed was written. */
+	bool		late_sync, late_fed;
 };
 
 /* How the reference saw a chain end (for the summary). */

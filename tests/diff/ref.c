@@ -47,7 +47,7 @@ struct ref {
 	unsigned long		atoms;
 	/* The late pipe got its feed; the syslet waited for it in the
 	 * caller (and went async there). */
-	bool			fed, late_waited;
+	bool			fed, late_waited, late_sync;
 };
 
 #define W	sizeof(unsigned long)
@@ -305,9 +305,10 @@ static bool ref_late_waits(const struct ref *r, unsigned long buf, size_t len)
  * ready cachemiss thread and async_exec() returns NULL to it, while the
  * task that sleeps finishes the call and goes on with the chain as the
  * cachemiss thread.  Not for a SYNC atom (__exec_atom() cleared
- * async_ready): that one sleeps in the caller, with nobody to feed the
- * pipe (the test's one thread is in async_exec()), so the graph is
- * unsafe.  After the hand-off nothing changes hands again.
+ * async_ready): that one sleeps in the caller, and the driver's feeder
+ * thread writes the feed once it sees the caller asleep in that read
+ * (the syslet is still in the caller: async_exec() has not returned).
+ * After the hand-off nothing changes hands again.
  */
 static void ref_late_read(struct ref *r, const struct ref_atom *atom)
 {
@@ -319,8 +320,13 @@ static void ref_late_read(struct ref *r, const struct ref_atom *atom)
 		return;
 	}
 	if (r->in_caller) {
-		if (atom->flags & SYSLET_SYNC) {
+		if ((atom->flags & SYSLET_SYNC) && !r->ar->proc_syscall) {
 			r->unsafe = "a SYNC read of the late pipe in the caller";
+			return;
+		}
+		if (atom->flags & SYSLET_SYNC) {
+			r->late_sync = true;
+			ref_late_feed(r);
 			return;
 		}
 		r->in_caller = false;
@@ -425,7 +431,7 @@ static void ref_async_schedule(struct ref *r)
 
 /*
  * __exec_atom(): an ASYNC atom hands off before its call; SYNC only
- * matters for a call that would block, which no call of a graph does; a
+ * matters for a call that would block (ref_late_read()); a
  * number past the table answers -ENOSYS without storing it; the result
  * goes to *ret_ptr when there is one, and a store that fails makes the
  * result -EFAULT.
@@ -562,6 +568,8 @@ enum ref_status ref_run(const struct diff_arena *ar, unsigned long entry,
 	out->atoms = r.atoms;
 	out->async = !r.in_caller;
 	out->late_waited = r.late_waited;
+	out->late_sync = r.late_sync;
+	out->late_fed = r.fed;
 	out->last = last_uatom;
 	out->last_nc = (last_atom.flags & SYSLET_NO_COMPLETE) != 0;
 	out->io_calls = r.io_calls;
