@@ -49,5 +49,8 @@ endif
 # uring, against an evaluator written from syslet(5).
 check_PROGRAMS += tests/diff/langtest
 TESTS += tests/diff/langtest
-tests_diff_langtest_SOURCES = tests/diff/langtest.c
-tests_diff_langtest_LDADD = src/lib/libsyslet.la src/compiler/libcompiler.la
+# syslet-run's sources but main.c: the compiled side's exit status is
+# srun_failed()'s, the rule syslet-run exits by.
+tests_diff_langtest_SOURCES = tests/diff/langtest.c $(srun_sources)
+tests_diff_langtest_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/src/run
+tests_diff_langtest_LDADD = $(syslet_run_LDADD)

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -138,6 +139,44 @@ static void arena_init(struct diff_arena *ar)
 	if (pipe(p))
 		die("pipe");
 	ar->fd.blk_rd = p[0], ar->fd.blk_wr = p[1];
+	if (pipe(p))
+		die("pipe");
+	ar->fd.late_rd = p[0], ar->fd.late_wr = p[1];
+}
+
+/* What the driver writes into the late pipe (diff.h). */
+const unsigned char diff_late_feed[DIFF_LATE_FEED] =
+	"the late pipe's feed, in one write once async_exec() returned NULL";
+
+/* Bytes in a blocking pipe, without waiting. */
+static int pipe_count(int fd)
+{
+	int n = 0;
+
+	if (ioctl(fd, FIONREAD, &n))
+		die("FIONREAD");
+	return n;
+}
+
+/* Exactly what a blocking pipe holds (at most @max bytes kept). */
+static int pipe_take(int fd, unsigned char *buf, int max)
+{
+	int n = pipe_count(fd);
+
+	for (int got = 0; got < n;) {
+		unsigned char junk[4096];
+		int want = n - got < (int)sizeof(junk) ? n - got
+						       : (int)sizeof(junk);
+		ssize_t r = read(fd, junk, (size_t)want);
+
+		if (r <= 0)
+			die("read of a blocking pipe");
+		if (buf && got < max)
+			memcpy(buf + got, junk,
+			       (size_t)(got + r > max ? max - got : r));
+		got += (int)r;
+	}
+	return n;
 }
 
 /* Bytes in the blocking pipe; read without waiting through FIONREAD. */
@@ -186,6 +225,7 @@ static void load(const struct diff_arena *ar, const struct diff_graph *g)
 			die("read of the blocking pipe");
 		n -= (int)r;
 	}
+	pipe_take(ar->fd.late_rd, NULL, 0);
 	if (write(ar->fd.blk_wr, "blocking", DIFF_BLK_FILL) != DIFF_BLK_FILL)
 		die("write to the blocking pipe");
 	if (g->in_fill &&
@@ -210,6 +250,7 @@ static void capture(const struct diff_arena *ar, struct diff_outcome *o)
 			die("read of the blocking pipe");
 		n += (int)r;
 	}
+	o->late_len = pipe_take(ar->fd.late_rd, o->late, DIFF_LATE_FEED);
 }
 
 static void outcome_alloc(const struct diff_arena *ar, struct diff_outcome *o)
@@ -268,21 +309,108 @@ static void advance_ring(struct head *h, unsigned long umem_nr)
 }
 
 /*
+ * The feeder of a SYNC read of the late pipe, which sleeps in the caller
+ * inside async_exec() (diff.h): it writes the feed once the caller is
+ * seen asleep in that read, in /proc/self/task/TID/syscall: the read
+ * itself where an engine makes the atom's call from the caller's
+ * thread (emul, uring), async_exec() in interruptible sleep for the
+ * kernel, whose atom's read runs inside that call.
+ */
+struct feeder {
+	const struct diff_arena	*ar;
+	pid_t			tid;
+	long			exec_nr;
+	int			stop;	/* async_exec() is back */
+	int			fed;
+	pthread_t		th;
+};
+
+static bool proc_line(pid_t tid, const char *file, char *buf, size_t len)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/%s", (int)tid, file);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = 0;
+	return true;
+}
+
+static bool caller_in_late_read(const struct feeder *f)
+{
+	char buf[512], *p;
+	unsigned long a0;
+	long nr;
+
+	if (!proc_line(f->tid, "syscall", buf, sizeof(buf)) ||
+	    sscanf(buf, "%ld %lx", &nr, &a0) != 2)
+		return false;
+	if (nr == SYS_read && a0 == (unsigned long)f->ar->fd.late_rd)
+		return true;
+	if (nr != f->exec_nr || !proc_line(f->tid, "stat", buf, sizeof(buf)))
+		return false;
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' && p[2] == 'S';
+}
+
+static void *feeder_main(void *arg)
+{
+	struct feeder *f = arg;
+
+	while (!__atomic_load_n(&f->stop, __ATOMIC_ACQUIRE)) {
+		if (caller_in_late_read(f)) {
+			if (write(f->ar->fd.late_wr, diff_late_feed,
+				  DIFF_LATE_FEED) != DIFF_LATE_FEED)
+				die("write of the late pipe's feed");
+			__atomic_store_n(&f->fed, 1, __ATOMIC_RELEASE);
+			break;
+		}
+		usleep(50);
+	}
+	return NULL;
+}
+
+/* Whether this machine shows a thread's call in /proc (the feeder's
+ * only way to see the caller asleep). */
+static bool proc_syscall_ok(void)
+{
+	char buf[512];
+	long nr;
+
+	return proc_line((pid_t)syscall(SYS_gettid), "syscall", buf,
+			 sizeof(buf)) && sscanf(buf, "%ld", &nr) == 1;
+}
+
+/*
  * @batch: the syslet goes in by syslet_exec_batch() (a batch of one),
  * which must do what async_exec does; odd graphs take that path, so that
  * a graph's --from reproduces its path too.
  */
 static void run_backend(const struct diff_arena *ar, struct head *h,
-			const struct diff_graph *g, bool batch,
+			const struct diff_graph *g, bool batch, bool feed_sync,
 			struct diff_outcome *o)
 {
 	struct syslet_uatom *done, *entry = (struct syslet_uatom *)g->entry;
 	unsigned int junk = h->model.idx;
+	struct feeder f = { .ar = ar };
 
 	memset(h->ring, 0, sizeof(h->ring));
 	if (g->ring_junk)
 		h->ring[junk] = DIFF_JUNK;
 	load(ar, g);
+	if (feed_sync) {
+		f.tid = (pid_t)syscall(SYS_gettid);
+		f.exec_nr = syslet_sysno(SYSLET_CALL_ASYNC_EXEC);
+		if (pthread_create(&f.th, NULL, feeder_main, &f))
+			die("pthread_create of the feeder");
+	}
 	errno = 0;
 	if (batch) {
 		int err = 0;
@@ -297,6 +425,17 @@ static void run_backend(const struct diff_arena *ar, struct head *h,
 		o->ret = (unsigned long)done;
 		o->err = done ? 0 : errno;
 	}
+	if (feed_sync) {
+		__atomic_store_n(&f.stop, 1, __ATOMIC_RELEASE);
+		pthread_join(f.th, NULL);
+	}
+	/* The syslet is in flight: now, and not before, the late pipe's
+	 * feed (a read of it that went async waits for this), unless the
+	 * feeder wrote it already. */
+	if (!done && !o->err && !f.fed &&
+	    write(ar->fd.late_wr, diff_late_feed, DIFF_LATE_FEED) !=
+		    DIFF_LATE_FEED)
+		die("write of the late pipe's feed");
 	if (!done && !o->err)
 		while (sys_async_wait(1) < 0 && errno == EINTR)
 			;
@@ -385,12 +524,14 @@ static void report(const struct opts *op, const char *backend,
 		shown++;
 	}
 	if (ref->in_len != got->in_len || ref->out_len != got->out_len ||
-	    ref->empty_len != got->empty_len || ref->blk_len != got->blk_len)
+	    ref->empty_len != got->empty_len || ref->blk_len != got->blk_len ||
+	    ref->late_len != got->late_len)
 		fprintf(stderr, "  pipes (input left, output, other, "
-			"blocking): reference %zu %zu %zu %d, %s %zu %zu %zu "
-			"%d\n", ref->in_len, ref->out_len, ref->empty_len,
-			ref->blk_len, backend, got->in_len, got->out_len,
-			got->empty_len, got->blk_len);
+			"blocking, late): reference %zu %zu %zu %d %d, %s %zu "
+			"%zu %zu %d %d\n", ref->in_len, ref->out_len,
+			ref->empty_len, ref->blk_len, ref->late_len, backend,
+			got->in_len, got->out_len, got->empty_len,
+			got->blk_len, got->late_len);
 	if (op->verbose) {
 		fputs("  the graph as generated:\n", stderr);
 		gen_dump(ar, g, g->image, stderr);
@@ -419,6 +560,9 @@ static const char *compare(const struct diff_outcome *a,
 	if (a->blk_len != b->blk_len ||
 	    memcmp(a->blk, b->blk, (size_t)a->blk_len))
 		return "the blocking pipe";
+	if (a->late_len != b->late_len ||
+	    memcmp(a->late, b->late, (size_t)a->late_len))
+		return "the late pipe";
 	return NULL;
 }
 
@@ -465,6 +609,12 @@ static void as_async(const struct ref_ring *model, const struct diff_graph *g,
 	*alt = *ref;
 	alt->ret = 0;
 	alt->err = 0;
+	/* It went async: the driver fed the late pipe, which the syslet,
+	 * in the reference never waiting for it, did not read from. */
+	if (!ref->late_fed) {
+		alt->late_len = DIFF_LATE_FEED;
+		memcpy(alt->late, diff_late_feed, DIFF_LATE_FEED);
+	}
 	memset(rr.slot, 0, sizeof(rr.slot));
 	rr.waiting = false;
 	if (g->ring_junk)
@@ -514,7 +664,7 @@ static bool in_place(const struct diff_arena *ar, struct head *h,
 
 struct counts {
 	unsigned long	run, mismatches, unsafe, endless, atoms, async;
-	unsigned long	async_at_call, in_place;
+	unsigned long	async_at_call, in_place, late, late_sync;
 	unsigned long	end[REF_NR_ENDS];
 };
 
@@ -570,8 +720,10 @@ static int run_backend_all(const struct opts *op, struct diff_arena *ar,
 		c->run++;
 		c->atoms += ref.atoms;
 		c->async += ref.async;
+		c->late += ref.late_waited;
+		c->late_sync += ref.late_sync;
 		c->end[ref.end]++;
-		run_backend(ar, &h, &g, i & 1, &got);
+		run_backend(ar, &h, &g, i & 1, ref.late_sync, &got);
 		bad = compare(&ref, &got, ar->size);
 		if (!bad) {
 			h.model = after;
@@ -622,6 +774,7 @@ static int child(const struct opts *op)
 
 	memset(&ar, 0, sizeof(ar));
 	arena_init(&ar);
+	ar.proc_syscall = proc_syscall_ok();
 	/* A write to a pipe without reader must answer -EPIPE, and the
 	 * signal it raises is ignored: it must not end anything. */
 	signal(SIGPIPE, SIG_IGN);
@@ -649,11 +802,14 @@ static int child(const struct opts *op)
 		fflush(stdout);
 		t0 = t1;
 		if (op->verbose)
-			printf("difftest: %s: chains that went async %lu (and "
-			       "%lu more at a read or write, %lu ran in the "
-			       "caller: no parked thread); ended at a NULL "
-			       "next %lu, by a stop %lu, by a fault %lu\n",
-			       b, c.async, c.async_at_call, c.in_place,
+			printf("difftest: %s: chains that went async %lu (%lu "
+			       "at a read that waited for the late pipe, %lu "
+			       "more at a read or write, %lu ran in the "
+			       "caller: no parked thread); %lu SYNC reads of "
+			       "the late pipe waited in the caller; ended at a "
+			       "NULL next %lu, by a stop %lu, by a fault %lu\n",
+			       b, c.async, c.late, c.async_at_call, c.in_place,
+			       c.late_sync,
 			       c.end[REF_END_NULL],
 			       c.end[REF_END_STOP], c.end[REF_END_FAULT]);
 		if (r)

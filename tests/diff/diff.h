@@ -52,9 +52,28 @@ struct diff_fds {
 	int	eof_rd;			/* writer closed: read gives 0 */
 	int	epipe_wr;		/* reader closed: -EPIPE */
 	int	blk_rd, blk_wr;		/* blocking; DIFF_BLK_FILL bytes */
+	int	late_rd, late_wr;	/* blocking, empty: see below */
 };
 
 #define DIFF_BLK_FILL	8		/* bytes in blk at each start */
+
+/*
+ * The late pipe: blocking and empty at each start, so that a read of it
+ * waits and the syslet goes to a cachemiss thread there, mid-chain.  Its
+ * writer is the test's: once async_exec() has returned NULL (never
+ * before), the driver writes DIFF_LATE_FEED bytes in one write, which a
+ * pipe makes visible all at once.  Until then the pipe is empty and any
+ * read of it waits; from then on it holds what the feed left.  So what
+ * every read of it gives does not depend on when the feed came, and the
+ * reference, which runs alone, writes the feed where the syslet first
+ * waits for it (or at its end, if it went async without reading it).
+ * Atoms may read it only: a write into it would race with the feed.
+ * A SYNC read of it sleeps in the caller, inside async_exec(): there a
+ * thread of the driver writes the feed once it sees the caller asleep
+ * in that read (/proc/self/task/TID/syscall), and not again after.
+ */
+#define DIFF_LATE_FEED	100
+extern const unsigned char diff_late_feed[DIFF_LATE_FEED];
 
 struct diff_arena {
 	unsigned char	*base;		/* what atoms point into */
@@ -67,6 +86,9 @@ struct diff_arena {
 	/* The ABI: umem_add's number and NR_syscalls (the first number past
 	 * the table), from syslet_sysno(). */
 	unsigned long	umem_nr, nr_syscalls;
+	/* /proc shows a thread's call: a SYNC read of the late pipe can
+	 * be fed (diff.c's feeder), else such a graph is unsafe. */
+	bool		proc_syscall;
 };
 
 /* A generated graph: the arena's initial content and how to start it. */
@@ -90,7 +112,9 @@ struct diff_outcome {
 	unsigned char	*mem;		/* the arena at the end */
 	size_t		in_len, out_len, empty_len;
 	int		blk_len;	/* bytes in blk at the end */
+	int		late_len;	/* bytes in the late pipe at the end */
 	unsigned char	*in_left, *out, *empty, *blk; /* DIFF_PIPE_MAX each */
+	unsigned char	late[DIFF_LATE_FEED];
 	unsigned long	atoms;		/* reference only: atoms run */
 	int		end;		/* reference only: enum ref_end */
 	bool		async;		/* reference only: it went async */
@@ -100,6 +124,12 @@ struct diff_outcome {
 	unsigned long	last;
 	bool		last_nc;
 	unsigned long	io_calls;
+	/* Reference only: the syslet waited for the late pipe's feed (in
+	 * the caller: that is where it went async). */
+	bool		late_waited;
+	/* Reference only: a SYNC read of it waited in the caller (the
+	 * driver's feeder writes the feed then); the feed was written. */
+	bool		late_sync, late_fed;
 };
 
 /* How the reference saw a chain end (for the summary). */

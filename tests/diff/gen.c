@@ -16,7 +16,8 @@
  * fuel gates, to garbage), the calls (getppid, umem_add with increments
  * chosen to land on -4, -11, -512, -EFAULT..., the test's pipes, read
  * and written at the file position and at an offset (pread64, pwrite64:
- * a pipe has no file position), numbers
+ * a pipe has no file position), the late pipe (a read of it waits, and
+ * the syslet goes to a cachemiss thread mid-chain: diff.h), numbers
  * past the table and in its holes, denied calls), argument and result
  * pointers (unmapped, read-only, page-straddling, misaligned, into other
  * atoms), and where the atoms sit (misaligned, the last one cut by an
@@ -299,6 +300,11 @@ static unsigned long blk_or_fd(struct gen *G, bool for_read)
 
 	if (chance(G, 12))
 		return (unsigned long)(for_read ? f->blk_rd : f->blk_wr);
+	/* The late pipe: a read waits there until the driver's feed, and
+	 * the syslet goes async mid-chain (diff.h).  Writes get its read
+	 * end (EBADF at once): one into it would race with the feed. */
+	if (chance(G, 14))
+		return (unsigned long)f->late_rd;
 	return some_fd(G, for_read);
 }
 

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include <libsyslet.h>
+#include "run.h"
 #include "compiler/sysletc.h"
 
 /*
@@ -35,7 +36,9 @@
  * manual calls an error), every variable's final value, the calls made in
  * order with their integer arguments and results, the bytes the pipe got,
  * and the status syslet-run(1) would exit with (1 when the last atom is a
- * system call that failed), where the manual fixes it.
+ * system call that failed, or a test that stopped the syslet on the errno
+ * of a variable only calls store into), where the manual fixes it,
+ * against what syslet-run's own rule (srun_failed()) gives.
  */
 
 #if ULONG_MAX == UINT64_MAX && defined(__SIZEOF_INT128__)
@@ -1099,12 +1102,23 @@ struct outcome {
 	char		why[256];	/* evaluator: why thrown away */
 };
 
+/* What last stored into a variable: nothing yet, a system call's result,
+ * or arithmetic (umem_add(), by name too). */
+enum writer { W_NONE, W_CALL, W_ARITH };
+
 struct eval {
 	struct outcome	*o;
 	long		steps;
 	int		bad;		/* unpredictable: throw away */
 	enum last_kind	last;
 	long		last_val;
+	/* L_VARTEST: the variable tested by an atom that reads it (-1: a
+	 * scratch copy's sum, or not known which atom tests) */
+	int		last_var;
+	unsigned char	writer[NVARS];
+	/* syslet-run(1) EXIT STATUS: only system calls' results are ever
+	 * stored into the variable (see calls_only()). */
+	bool		calls_only[NVARS];
 	long		pid, ppid;
 	long		nr_getpid, nr_getppid, nr_close, nr_write, nr_umem;
 };
@@ -1186,6 +1200,8 @@ static long eval_call(struct eval *E, const struct call *c)
 		/* umem_add(p, inc): adds, returns the new value; inc 0
 		 * reads (syslet(5), Arithmetic; seeds/006 sys_umem_add). */
 		o->vals[c->var] += word_of(c->inc.v);
+		if (word_of(c->inc.v))
+			E->writer[c->var] = W_ARITH;
 		ret = (long)o->vals[c->var];
 		note_call(E, E->nr_umem, ret);
 		if (!E->bad) {
@@ -1230,27 +1246,41 @@ static bool eval_cond(struct eval *E, const struct cond *c)
 		 * which one, with an errno in it, decides the status. */
 		E->last = L_VARTEST;
 		E->last_val = (long)vals[c->var];
+		/* Against 0: umem_add(&var, 0), or the atom that wrote it.
+		 * Against another constant, == and != test the copy's sum
+		 * (syslet(5), Conditions); the others may end at the copy,
+		 * which reads the variable, where its sign decides. */
+		E->last_var = signed_of(c->k.v) == 0 ? c->var : -1;
+		if (signed_of(c->k.v) != 0 && (c->op == EQ || c->op == NE))
+			E->last = L_ARITH;
 		return cmp_signed((int64_t)vals[c->var], c->op,
 				  signed_of(c->k.v));
 	case K_BARE:
 	case K_NOT_VAR:
 		E->last = L_VARTEST;
 		E->last_val = (long)vals[c->var];
+		E->last_var = c->var;
 		return (vals[c->var] != 0) == (c->kind == K_BARE);
 	case K_CALL:
 	case K_ASGCALL:
 		r = eval_call(E, c->call);
-		if (c->kind == K_ASGCALL)
+		if (c->kind == K_ASGCALL) {
 			vals[c->var] = (uint64_t)r;
+			E->writer[c->var] = c->call->kind == C_UMEM ? W_ARITH
+								   : W_CALL;
+		}
 		/* Against another constant, a scratch copy of the result
 		 * may be the last atom as well as the call. */
-		if (signed_of(c->k.v) != 0 && E->last == L_CALL)
+		if (signed_of(c->k.v) != 0 && E->last == L_CALL) {
 			E->last = L_VARTEST;
+			E->last_var = -1;
+		}
 		return cmp_signed(r, c->op, signed_of(c->k.v));
 	case K_POST:
 		/* Tested on the value after the step: x-- OP k is
 		 * new OP k - 1, exactly, the new value a signed word. */
 		vals[c->var] += c->dec ? (uint64_t)-1 : 1;
+		E->writer[c->var] = W_ARITH;
 		E->last = L_ARITH;
 		return cmp_signed((int64_t)vals[c->var], c->op,
 				  c->k.v + (c->dec ? -1 : 1));
@@ -1287,6 +1317,23 @@ static enum flow eval_stmt(struct eval *E, const struct stmt *s, int *label)
 		E->bad = 1;
 		snprintf(E->o->why, sizeof(E->o->why), "runs too long");
 		return F_STOP;
+	}
+	switch (s->kind) {
+	case S_SETK:
+	case S_COPY:
+	case S_ADDV:
+	case S_ADDK:
+	case S_SUBK:
+	case S_SUM:
+	case S_INC:
+	case S_DEC:
+		E->writer[s->var] = W_ARITH;
+		break;
+	case S_ASGCALL:
+		E->writer[s->var] = s->call->kind == C_UMEM ? W_ARITH : W_CALL;
+		break;
+	default:
+		break;
 	}
 	switch (s->kind) {
 	case S_SETK:
@@ -1396,6 +1443,97 @@ static enum flow eval_list(struct eval *E, const struct stmt *s, int *label)
 }
 
 /* The whole syslet: top-level statements, a goto moving the index. */
+/*
+ * syslet-run(1) EXIT STATUS: a variable "that nothing but system calls'
+ * results is ever stored into (no arithmetic on it, no call given its
+ * address), and its initial value is no error"; "a parameter is never
+ * such a variable", nor is an element of an array or data object (no
+ * variable).  Counted over the program's text: @n[v] the calls that
+ * store into v, @bad[v] anything else that does, or umem_add(&v, inc)
+ * by name with inc not 0 (with 0 it only reads).
+ */
+static void co_stmt(const struct stmt *s, int *n, bool *bad);
+
+static void co_call(const struct call *c, int var, int *n, bool *bad)
+{
+	if (c && c->kind == C_UMEM && word_of(c->inc.v))
+		bad[c->var] = true;
+	if (var < 0)
+		return;
+	if (c->kind == C_UMEM)
+		bad[var] = true;
+	else
+		n[var]++;
+}
+
+static void co_cond(const struct cond *c, int *n, bool *bad)
+{
+	if (!c)
+		return;
+	switch (c->kind) {
+	case K_CALL:
+		co_call(c->call, -1, n, bad);
+		break;
+	case K_ASGCALL:
+		co_call(c->call, c->var, n, bad);
+		break;
+	case K_POST:
+		bad[c->var] = true;
+		break;
+	case K_ASGARITH:
+		co_stmt(c->st, n, bad);
+		break;
+	default:
+		break;
+	}
+	co_cond(c->l, n, bad);
+	co_cond(c->r, n, bad);
+}
+
+static void co_stmt(const struct stmt *s, int *n, bool *bad)
+{
+	for (; s; s = s->next) {
+		switch (s->kind) {
+		case S_SETK:
+		case S_COPY:
+		case S_ADDV:
+		case S_ADDK:
+		case S_SUBK:
+		case S_SUM:
+		case S_INC:
+		case S_DEC:
+			bad[s->var] = true;
+			break;
+		case S_CALL:
+			co_call(s->call, -1, n, bad);
+			break;
+		case S_ASGCALL:
+			co_call(s->call, s->var, n, bad);
+			break;
+		default:
+			break;
+		}
+		co_cond(s->cond, n, bad);
+		co_stmt(s->body, n, bad);
+		co_stmt(s->els, n, bad);
+		co_stmt(s->init, n, bad);
+		co_stmt(s->step, n, bad);
+		co_stmt(s->kids, n, bad);
+	}
+}
+
+static void calls_only(struct eval *E, const struct program *p)
+{
+	int n[NVARS] = { 0 };
+	bool bad[NVARS] = { false };
+
+	co_stmt(p->top, n, bad);
+	for (int v = 0; v < NVARS; v++)
+		E->calls_only[v] = n[v] > 0 && !bad[v] && v != V_K &&
+				   !velem[v].obj &&
+				   !is_err((long)word_of(p->init[v].v));
+}
+
 static void eval_program(struct eval *E, const struct program *p)
 {
 	struct outcome *o = E->o;
@@ -1403,6 +1541,8 @@ static void eval_program(struct eval *E, const struct program *p)
 
 	for (int v = 0; v < NVARS; v++)
 		o->vals[v] = word_of(p->init[v].v);
+	calls_only(E, p);
+	memset(E->writer, W_NONE, sizeof(E->writer));
 	E->last = L_NONE;
 	while (i < p->ntop && !E->bad) {
 		enum flow f = eval_stmt(E, p->tops[i], &label);
@@ -1417,15 +1557,26 @@ static void eval_program(struct eval *E, const struct program *p)
 	}
 	/* syslet-run(1) EXIT STATUS: 1 when the last atom is a call that
 	 * failed.  A test of a variable is made by that variable's own atom
-	 * when it was just written, else by umem_add(): with an errno in
-	 * the variable, syslet-run(1) gives 1 when only calls ever store
-	 * into it, which this evaluator does not follow. */
+	 * when it was just written (syslet(5): fused), else by umem_add():
+	 * with an errno in the variable, 1 when only calls ever store into
+	 * it (calls_only()), whichever atom tested it: fused, the call
+	 * that wrote it.  Otherwise 0 where the last store into it was
+	 * arithmetic, or nothing stored into it (then no atom could have
+	 * fused the test); open where a call wrote it (fused or not is
+	 * the compiler's choice) or where the atom that tests is a copy's. */
 	switch (E->last) {
 	case L_CALL:
 		o->status = is_err(E->last_val);
 		break;
 	case L_VARTEST:
-		o->status = is_err(E->last_val) ? -1 : 0;
+		if (!is_err(E->last_val))
+			o->status = 0;
+		else if (E->last_var < 0)
+			o->status = -1;
+		else if (E->calls_only[E->last_var])
+			o->status = 1;
+		else
+			o->status = E->writer[E->last_var] == W_CALL ? -1 : 0;
 		break;
 	default:
 		o->status = 0;
@@ -1577,12 +1728,10 @@ static int run_program(const struct program *p, struct outcome *o,
 		goto fail;
 	}
 	{
-		SYSLET_OPTS(syslet_atom_info, info);
 		long res = 0;
 
-		syslet_inst__atom_info(R.inst, last, &info);
-		syslet_inst__result(R.inst, last, &res);
-		o->status = info.nr != R.nr_umem && is_err(res);
+		/* What syslet-run exits with: srun_failed(), its rule. */
+		o->status = srun_failed(R.inst, last, &res);
 	}
 	for (int v = 0; v < NVARS; v++)
 		switch (velem[v].width) {

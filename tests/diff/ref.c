@@ -45,6 +45,9 @@ struct ref {
 	unsigned long		no_thread;
 	const char		*unsafe;
 	unsigned long		atoms;
+	/* The late pipe got its feed; the syslet waited for it in the
+	 * caller (and went async there). */
+	bool			fed, late_waited, late_sync;
 };
 
 #define W	sizeof(unsigned long)
@@ -268,6 +271,70 @@ static bool ref_blk_waits(const struct ref *r, unsigned long nr,
 	return false;
 }
 
+/* The driver's feed of the late pipe (diff.h). */
+static void ref_late_feed(struct ref *r)
+{
+	if (write(r->ar->fd.late_wr, diff_late_feed, DIFF_LATE_FEED) !=
+	    DIFF_LATE_FEED && !r->unsafe)
+		r->unsafe = "the feed of the late pipe failed";
+	r->fed = true;
+}
+
+/*
+ * Whether read(late_rd, buf, len) sleeps: vfs_read() refuses a buffer
+ * that access_ok() refuses (-EFAULT at once), pipe_read() answers 0 at
+ * once for 0 bytes, and otherwise waits while the pipe is empty (its
+ * writer is open: the test's).  A buffer that access_ok() lets through
+ * but that faults is found only once data came, when pipe_read() copies.
+ */
+static bool ref_late_waits(const struct ref *r, unsigned long buf, size_t len)
+{
+	int n = 0;
+
+	if (!len || buf + len < buf || buf + len > REF_KERNEL_LO)
+		return false;
+	if (ioctl(r->ar->fd.late_rd, FIONREAD, &n))
+		return true;
+	return n == 0;
+}
+
+/*
+ * A call that sleeps: the 2007 scheduler hook (seeds/004, schedule()
+ * calling __async_schedule() for a task with async_ready set) does what
+ * an ASYNC atom does, pick_new_async_head(): the user context goes to a
+ * ready cachemiss thread and async_exec() returns NULL to it, while the
+ * task that sleeps finishes the call and goes on with the chain as the
+ * cachemiss thread.  Not for a SYNC atom (__exec_atom() cleared
+ * async_ready): that one sleeps in the caller, and the driver's feeder
+ * thread writes the feed once it sees the caller asleep in that read
+ * (the syslet is still in the caller: async_exec() has not returned).
+ * After the hand-off nothing changes hands again.
+ */
+static void ref_late_read(struct ref *r, const struct ref_atom *atom)
+{
+	if (!ref_late_waits(r, atom->args[1], (size_t)atom->args[2]))
+		return;
+	if (r->fed) {
+		/* It would wait for ever. */
+		r->unsafe = "a read of the late pipe after its feed ran out";
+		return;
+	}
+	if (r->in_caller) {
+		if ((atom->flags & SYSLET_SYNC) && !r->ar->proc_syscall) {
+			r->unsafe = "a SYNC read of the late pipe in the caller";
+			return;
+		}
+		if (atom->flags & SYSLET_SYNC) {
+			r->late_sync = true;
+			ref_late_feed(r);
+			return;
+		}
+		r->in_caller = false;
+		r->late_waited = true;
+	}
+	ref_late_feed(r);
+}
+
 /*
  * sys_call_table[nr](args): the few real calls a graph may make, issued
  * for real, and the entries the test knows to be empty.  Anything else
@@ -300,11 +367,25 @@ static long ref_call(struct ref *r, const struct ref_atom *atom)
 		bool pos = nr == SYS_pread64 || nr == SYS_pwrite64;
 		bool blk = fd == (unsigned int)r->ar->fd.blk_rd ||
 			   fd == (unsigned int)r->ar->fd.blk_wr;
+		bool late = fd == (unsigned int)r->ar->fd.late_rd ||
+			    fd == (unsigned int)r->ar->fd.late_wr;
 
 		if (blk && !pos && ref_blk_waits(r, nr, fd, len)) {
 			r->unsafe = "a read or write that may block";
 			return -EFAULT;
 		}
+		if (late && !pos && nr == SYS_write &&
+		    fd == (unsigned int)r->ar->fd.late_wr) {
+			r->unsafe = "a write into the late pipe";
+			return -EFAULT;
+		}
+		if (late && !pos && nr == SYS_read &&
+		    fd == (unsigned int)r->ar->fd.late_rd) {
+			ref_late_read(r, atom);
+			if (r->unsafe)
+				return -EFAULT;
+		}
+		blk |= late;
 		if ((fd < 1024 && !blk && !ref_pipe_fd(&r->ar->fd, fd)) ||
 		    (!pos && (len > DIFF_PIPE_MAX ||
 			      ref_mem(r, a[1], len, DIFF_NONE) < 0))) {
@@ -350,7 +431,7 @@ static void ref_async_schedule(struct ref *r)
 
 /*
  * __exec_atom(): an ASYNC atom hands off before its call; SYNC only
- * matters for a call that would block, which no call of a graph does; a
+ * matters for a call that would block (ref_late_read()); a
  * number past the table answers -ENOSYS without storing it; the result
  * goes to *ret_ptr when there is one, and a store that fails makes the
  * result -EFAULT.
@@ -481,8 +562,14 @@ enum ref_status ref_run(const struct diff_arena *ar, unsigned long entry,
 			break;
 		}
 	}
+	/* The driver feeds the late pipe once async_exec() returned NULL. */
+	if (!r.in_caller && !r.fed && !r.unsafe)
+		ref_late_feed(&r);
 	out->atoms = r.atoms;
 	out->async = !r.in_caller;
+	out->late_waited = r.late_waited;
+	out->late_sync = r.late_sync;
+	out->late_fed = r.fed;
 	out->last = last_uatom;
 	out->last_nc = (last_atom.flags & SYSLET_NO_COMPLETE) != 0;
 	out->io_calls = r.io_calls;

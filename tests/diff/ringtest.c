@@ -26,7 +26,10 @@
  * wrap-around, a slot the user has not cleared, exactly one completion
  * per syslet, the thread limit (max_nr_threads, -1 for the default, cut
  * to the ring's entries, 0 for none) deciding whether an ASYNC atom
- * hands off or runs in the caller, and async_wait() with nothing busy.
+ * hands off or runs in the caller, async_wait() with nothing busy, and
+ * async_unregister() with chains still in flight; rings of up to 32
+ * entries, up to 24 chains in flight whose ends after the hand-off mix
+ * stop tests, SKIP, denied calls and fetches that fault.
  *
  * The model below is written from seeds/006 (async_head_init,
  * refill_cachemiss_pool, pick_new_async_head, complete_uatom,
@@ -44,8 +47,8 @@
  * when every thread is certainly blocked on a closed gate.
  */
 
-#define RT_RING_MAX	8	/* ring entries, at most */
-#define RT_GATED	10	/* gated syslets a phase may have */
+#define RT_RING_MAX	32	/* ring entries, at most */
+#define RT_GATED	24	/* gated syslets a phase may have */
 #define RT_SETTLE_S	20	/* how long a ring may take to settle */
 
 static uint64_t rt_state;
@@ -66,15 +69,23 @@ static unsigned long below(unsigned long n)
 /* A syslet that goes async and waits for its gate: a0 reads one byte
  * of its pipe, a1 counts.  Opening the gate writes the byte (a0 gives
  * 1, a1 runs) or closes the writer (a0 gives 0: a stop on
- * non-positive ends the syslet at a0). */
+ * non-positive ends the syslet at a0).  After the gate, in the
+ * cachemiss thread: a1's stop test and SKIP, its next to a2, to the end
+ * or to an address that faults, and a2 (right after a1 in memory, where
+ * SKIP goes) a umem_add, a denied call (-EPERM) or an atom whose
+ * argument pointer faults (the fetch fails and the chain ends at a1). */
 struct gated {
-	struct syslet_uatom	a[2];
+	struct syslet_uatom	a[3];
 	int			pfd[2];
 	unsigned long		fd, buf, len, one, cnt, cntp;
-	long			r0, r1;
+	long			r0, r1, r2;
 	char			c;
 	bool			inflight;
 };
+
+/* An address no atom can be fetched from: the first page, which is
+ * never mapped (mmap_min_addr). */
+#define RT_FAULT_ADDR	((void *)64)
 
 /* A syslet that never blocks: n umem_add atoms on one counter. */
 /* See quick(): the kernel's ASYNC atoms in the caller, at most one in. */
@@ -112,7 +123,7 @@ struct run {
 	 * just ended not yet parked, and ran in the caller. */
 	unsigned long		n_unparked;
 	unsigned long		n_ring, n_kept, n_wrap, n_handoff, n_inline,
-				n_waitbusy;
+				n_waitbusy, n_unreg;
 	char			log[64][96];
 	unsigned long		nlog, phase, steps;
 	int			failed;
@@ -156,6 +167,11 @@ static const char *name(const struct run *r, uintptr_t a, char *buf)
 	for (int k = 0; k < 4; k++)
 		if (a == (uintptr_t)&r->q.a[k]) {
 			sprintf(buf, "q.a%d", k);
+			return buf;
+		}
+	for (int i = 0; i < RT_GATED; i++)
+		if (a == (uintptr_t)&r->g[i].a[2]) {
+			sprintf(buf, "g%d.a2", i);
 			return buf;
 		}
 	sprintf(buf, "%#lx", (unsigned long)a);
@@ -349,18 +365,63 @@ static void gate_start(struct run *r, int i)
 	g->a[0].arg_ptr[0] = &g->fd;
 	g->a[0].arg_ptr[1] = &g->buf;
 	g->a[0].arg_ptr[2] = &g->len;
+	g->r2 = LONG_MIN;
+	g->cnt = 0;
+	if (below(2)) {
+		static const unsigned long stops[] = {
+			SYSLET_STOP_ON_NONZERO, SYSLET_STOP_ON_ZERO,
+			SYSLET_STOP_ON_NEGATIVE, SYSLET_STOP_ON_NON_POSITIVE,
+		};
+
+		f1 |= stops[below(4)];
+		if (below(2))
+			f1 |= SYSLET_SKIP_TO_NEXT_ON_STOP;
+	}
 	g->a[1].flags = f1;
 	g->a[1].nr = r->umem_nr;
 	g->a[1].ret_ptr = &g->r1;
 	g->cntp = (unsigned long)&g->cnt;
 	g->a[1].arg_ptr[0] = &g->cntp;
 	g->a[1].arg_ptr[1] = &g->one;
+	switch (below(4)) {
+	case 0:
+		g->a[1].next = NULL;
+		break;
+	case 1:
+		g->a[1].next = RT_FAULT_ADDR;
+		break;
+	default:
+		g->a[1].next = &g->a[2];
+		break;
+	}
+	g->a[2].flags = below(4) ? 0 : SYSLET_NO_COMPLETE;
+	g->a[2].ret_ptr = &g->r2;
+	switch (below(4)) {
+	case 0:
+		/* async_unregister: denied in an atom. */
+		g->a[2].nr = r->umem_nr - 1;
+		break;
+	case 1:
+		g->a[2].nr = r->umem_nr;
+		g->a[2].arg_ptr[0] = RT_FAULT_ADDR;
+		break;
+	default:
+		g->a[2].nr = r->umem_nr;
+		g->a[2].arg_ptr[0] = &g->cntp;
+		g->a[2].arg_ptr[1] = &g->one;
+		break;
+	}
 	if (exec_refused(r, &g->a[0])) {
 		close(g->pfd[0]);
 		close(g->pfd[1]);
 		return;
 	}
-	note(r, "start g%d (flags %#lx, %#lx)", i, f0, f1);
+	note(r, "start g%d (flags %#lx, %#lx, %#lx; a1 next %s, a2 nr %lu%s)",
+	     i, f0, f1, g->a[2].flags,
+	     !g->a[1].next ? "NULL" : g->a[1].next == RT_FAULT_ADDR ?
+				      "faults" : "a2",
+	     g->a[2].nr, g->a[2].arg_ptr[0] == RT_FAULT_ADDR ?
+			 ", its argument faults" : "");
 	errno = 0;
 	done = sys_async_exec(&g->a[0]);
 	if (done || errno) {
@@ -387,23 +448,80 @@ static void gate_release(struct run *r, int i, bool by_close)
 	}
 }
 
+/* run_next_atom() of seeds/006: a switch on the stop flags. */
+static bool model_goes_on(unsigned long flags, long ret)
+{
+	switch (flags & SYSLET_STOP_MASK) {
+	case SYSLET_STOP_ON_NONZERO:
+		return !ret;
+	case SYSLET_STOP_ON_ZERO:
+		return ret;
+	case SYSLET_STOP_ON_NEGATIVE:
+		return ret >= 0;
+	case SYSLET_STOP_ON_NON_POSITIVE:
+		return ret > 0;
+	}
+	return true;
+}
+
+/*
+ * exec_atom() and next_uatom() of seeds/006 for the gated chain after
+ * its read: a1 adds one to a counter that starts at 0 (1), then its next
+ * while the stop test is false, a1 + 1 (a2) on a stop with SKIP, the end
+ * on a stop without.  A next that faults, or an a2 whose argument
+ * pointer does, fails copy_uatom(): the chain ends after the atom that
+ * ran last (modelled difference, syslet(7): 2007 completed nothing
+ * there, ours completes that atom).  Returns the index of the last atom
+ * run; *r2 what a2 stores (LONG_MIN when it does not run).
+ */
+static int model_gated(const struct gated *g, const struct run *r,
+		       bool by_close, long *r2)
+{
+	const struct syslet_uatom *next;
+
+	*r2 = LONG_MIN;
+	if (by_close && (g->a[0].flags & SYSLET_STOP_ON_NON_POSITIVE))
+		return 0;
+	if (model_goes_on(g->a[1].flags, 1))
+		next = g->a[1].next;
+	else if (g->a[1].flags & SYSLET_SKIP_TO_NEXT_ON_STOP)
+		next = &g->a[1] + 1;
+	else
+		next = NULL;
+	if (next != &g->a[2])
+		return 1;
+	if (g->a[2].arg_ptr[0] == RT_FAULT_ADDR)
+		return 1;
+	*r2 = g->a[2].nr == r->umem_nr ? 2 : -EPERM;
+	return 2;
+}
+
 /* What 2007 does once gate @i is open: the chain ends at a1, or at a0
  * when the read sees the closed writer and a0 stops on it.  Then the
  * ring is compared, unless another gate opened at the same time. */
 static void gate_ended(struct run *r, int i, bool by_close, bool compare)
 {
 	struct gated *g = &r->g[i];
-	int last = by_close && (g->a[0].flags & SYSLET_STOP_ON_NON_POSITIVE) ?
-		   0 : 1;
+	long want_r2;
+	int last = model_gated(g, r, by_close, &want_r2);
+	long *cell = last == 0 ? &g->r0 : last == 1 ? &g->r1 : &g->r2;
 
 	r->m.busy--;
 	g->inflight = false;
 	model_complete(r, (uintptr_t)&g->a[last],
 		       (g->a[last].flags & SYSLET_NO_COMPLETE) != 0);
-	if (!until_set(r, last ? &g->r1 : &g->r0, LONG_MIN, "the gated chain"))
+	if (!until_set(r, cell, LONG_MIN, "the gated chain"))
 		return;
 	if (g->r0 != (by_close ? 0 : 1))
 		fail(r, "g%d: the read gave %ld", i, g->r0);
+	if (last >= 1 && g->r1 != 1)
+		fail(r, "g%d: a1 gave %ld, not 1", i, g->r1);
+	if (last < 1 && g->r1 != LONG_MIN)
+		fail(r, "g%d: a1 ran (%ld) after a0 stopped the chain", i,
+		     g->r1);
+	if (g->r2 != want_r2)
+		fail(r, "g%d: a2 stored %ld, 2007 gives %ld", i, g->r2,
+		     want_r2);
 	if (compare)
 		settle(r, "a gate opened");
 	close(g->pfd[0]);
@@ -436,6 +554,8 @@ struct waiter {
 	struct run	*r;
 	int		a, b;
 	uintptr_t	a_slot;		/* where a's completion goes, or 0 */
+	uintptr_t	a_last;		/* a's last atom */
+	long		*a_cell;	/* its result */
 	int		returned;	/* the wait is back */
 	int		early;		/* it was back before b opened */
 };
@@ -448,10 +568,11 @@ static void *waiter_helper(void *arg)
 	double t0 = now();
 
 	gate_release(r, w->a, false);
-	while (__atomic_load_n(&ga->r1, __ATOMIC_ACQUIRE) == LONG_MIN ||
+	(void)ga;
+	while (__atomic_load_n(w->a_cell, __ATOMIC_ACQUIRE) == LONG_MIN ||
 	       (w->a_slot && (uintptr_t)__atomic_load_n(
 				(struct syslet_uatom **)w->a_slot,
-				__ATOMIC_ACQUIRE) != (uintptr_t)&ga->a[1])) {
+				__ATOMIC_ACQUIRE) != w->a_last)) {
 		if (now() - t0 > RT_SETTLE_S)
 			break;
 		usleep(200);
@@ -485,7 +606,15 @@ static void wait_busy(struct run *r)
 		w.a = w.b;
 		w.b = x;
 	}
-	a_nc = (r->g[w.a].a[1].flags & SYSLET_NO_COMPLETE) != 0;
+	{
+		struct gated *ga = &r->g[w.a];
+		long r2;
+		int last = model_gated(ga, r, false, &r2);
+
+		w.a_last = (uintptr_t)&ga->a[last];
+		w.a_cell = last == 1 ? &ga->r1 : &ga->r2;
+		a_nc = (ga->a[last].flags & SYSLET_NO_COMPLETE) != 0;
+	}
 	/* Both completions must find their slot free: the test keeps
 	 * one completion at most. */
 	if (m->kept || m->slot[m->idx] ||
@@ -654,8 +783,81 @@ static unsigned long pick_gate(struct run *r, bool inflight)
 	return n ? c[below(n)] : RT_GATED;
 }
 
+/*
+ * sys_async_unregister() with gated syslets in flight: async_head_exit()
+ * and stop_cachemiss_threads() tell each thread to exit and wait for it;
+ * a busy one (asleep in its gate's read, which the wake-up does not end)
+ * gets there only once its chain has ended and completed into the ring
+ * (cachemiss_loop() leaves after cachemiss_execute()).  So the call
+ * returns only after the last gate opened, and the ring then holds
+ * every chain's completion.  A helper opens the gates one at a time
+ * while the test's thread is in async_unregister(), each once the last
+ * one's completion is in; only where every completion finds its slot
+ * free (the kept one waits for the user, who is in the call).
+ */
+struct unreg {
+	struct run	*r;
+	int		returned;	/* async_unregister() is back */
+	int		early;		/* the gate still closed then, or -1 */
+};
+
+static void *unreg_helper(void *arg)
+{
+	struct unreg *u = arg;
+
+	for (int i = 0; i < RT_GATED && !u->r->failed; i++) {
+		if (!u->r->g[i].inflight)
+			continue;
+		if (__atomic_load_n(&u->returned, __ATOMIC_ACQUIRE)) {
+			u->early = i;
+			break;
+		}
+		gate_open(u->r, i);
+	}
+	return NULL;
+}
+
+static bool unreg_inflight_fits(const struct model *m)
+{
+	if (m->kept || !m->busy || m->busy > m->entries)
+		return false;
+	for (unsigned long k = 0; k < m->busy; k++)
+		if (m->slot[(m->idx + k) % m->entries])
+			return false;
+	return true;
+}
+
+static void unreg_inflight(struct run *r)
+{
+	struct unreg u = { .r = r, .early = -1 };
+	pthread_t t;
+	long ret;
+
+	note(r, "unregister with %lu in flight", r->m.busy);
+	if (pthread_create(&t, NULL, unreg_helper, &u)) {
+		fail(r, "pthread_create");
+		return;
+	}
+	ret = sys_async_unregister(&r->ahu, sizeof(r->ahu));
+	__atomic_store_n(&u.returned, 1, __ATOMIC_RELEASE);
+	pthread_join(t, NULL);
+	r->n_unreg++;
+	if (ret && !r->failed)
+		fail(r, "async_unregister: %s", strerror(errno));
+	if (u.early >= 0 && !r->failed)
+		fail(r, "async_unregister returned with g%d still waiting for "
+		     "its gate: 2007 waits for its busy threads", u.early);
+	/* Those the helper did not open: let them end now. */
+	for (int i = 0; i < RT_GATED; i++)
+		if (r->g[i].inflight) {
+			gate_release(r, i, true);
+			close(r->g[i].pfd[0]);
+			r->g[i].inflight = false;
+		}
+}
+
 /* One phase: register a ring, random steps, every gate opened, the
- * slots cleared, unregister. */
+ * slots cleared, unregister (sometimes with gates still closed). */
 static void phase(struct run *r)
 {
 	struct model *m = &r->m;
@@ -743,6 +945,10 @@ static void phase(struct run *r)
 			break;
 		}
 	}
+	if (!r->failed && below(2) && unreg_inflight_fits(m)) {
+		unreg_inflight(r);
+		goto unregistered;
+	}
 	/* Let everything end; the ring takes every completion. */
 	for (unsigned long i = 0; i < RT_GATED && !r->failed; i++) {
 		while (m->kept && !r->failed)
@@ -757,6 +963,7 @@ static void phase(struct run *r)
 	note(r, "unregister");
 	if (sys_async_unregister(&r->ahu, sizeof(r->ahu)) && !r->failed)
 		fail(r, "async_unregister: %s", strerror(errno));
+unregistered:
 	if (!r->failed && !ring_is_model(r))
 		fail(r, "the ring after async_unregister");
 	errno = 0;
@@ -863,9 +1070,10 @@ static int run_backend(const char *backend, uint64_t seed,
 	printf("ringtest: %s: seed %#" PRIx64 ", %lu phases, %lu steps: ok "
 	       "(%lu hand-offs, %lu ASYNC atoms run in the caller, every "
 	       "thread busy; %lu completions into the ring, %lu wraps, %lu "
-	       "kept behind a full slot; %lu waits with chains busy)\n", backend,
+	       "kept behind a full slot; %lu waits with chains busy; %lu "
+	       "unregisters with chains busy)\n", backend,
 	       seed, phases, r.steps, r.n_handoff, r.n_inline, r.n_ring,
-	       r.n_wrap, r.n_kept, r.n_waitbusy);
+	       r.n_wrap, r.n_kept, r.n_waitbusy, r.n_unreg);
 	return 0;
 }
 
