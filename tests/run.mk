@@ -79,6 +79,14 @@ tests_run_libclockcalls_la_SOURCES = tests/run/clockcalls.c
 tests_run_libclockcalls_la_LDFLAGS = -module -avoid-version -shared \
 	-rpath /nowhere
 tests_run_libclockcalls_la_LIBADD = -ldl
+# --each allocates once an instance, through a shim counting libc's heap
+# allocations (LD_PRELOAD).
+TESTS += tests/run/each-heap.sh
+EXTRA_DIST += tests/run/each-heap.sh
+check_LTLIBRARIES += tests/run/libheapcalls.la
+tests_run_libheapcalls_la_SOURCES = tests/run/heapcalls.c
+tests_run_libheapcalls_la_LDFLAGS = -module -avoid-version -shared \
+	-rpath /nowhere
 # Resource limits at their smallest (ulimit -s); odd paths.
 TESTS += tests/run/stacklimit.sh tests/run/paths.sh
 EXTRA_DIST += tests/run/stacklimit.sh tests/run/paths.sh

@@ -134,7 +134,7 @@ struct syslet_inst *syslet_obj__instantiate(const struct syslet_obj *obj,
 				     SLO_SEC_BSS };
 	const struct slo_image *img;
 	size_t page = slio_page_size(), end = 0, align = 0, shift;
-	struct syslet_inst *inst;
+	struct syslet_inst *inst = NULL;
 
 	if (!obj) {
 		slio_err(err, errlen, "no image");
@@ -142,13 +142,17 @@ struct syslet_inst *syslet_obj__instantiate(const struct syslet_obj *obj,
 		return NULL;
 	}
 	img = obj->img;
-	inst = calloc(1, sizeof(*inst));
+	/* The instance and its table of bound strings in one allocation:
+	 * --each makes and frees an instance per file. */
+	if (obj->nr_entries >= (SIZE_MAX - sizeof(*inst)) /
+			       sizeof(*inst->strs) - 1)
+		goto nomem;
+	inst = calloc(1, sizeof(*inst) +
+			 (obj->nr_entries + 1) * sizeof(*inst->strs));
 	if (!inst)
 		goto nomem;
 	inst->obj = obj;
-	inst->strs = calloc(obj->nr_entries + 1, sizeof(*inst->strs));
-	if (!inst->strs)
-		goto nomem;
+	inst->strs = (struct slio_chunk **)(inst + 1);
 	if (!lay_out(inst, parts, sizeof(parts) / sizeof(parts[0]), &end,
 		     &align) || end > SIZE_MAX / 2)
 		goto nomem;
@@ -214,11 +218,8 @@ void syslet_inst__free(struct syslet_inst *inst)
 {
 	if (!inst)
 		return;
-	if (inst->strs) {
-		for (size_t i = 0; i < inst->obj->nr_entries; i++)
-			slio_strs_put(inst->strs[i]);
-		free(inst->strs);
-	}
+	for (size_t i = 0; i < inst->obj->nr_entries; i++)
+		slio_strs_put(inst->strs[i]);
 	if (inst->base)
 		slio_slot_put(inst->slab, inst->base, inst->from);
 	free(inst);
@@ -436,6 +437,10 @@ static int parse_sockaddr_in(const char *s, struct sockaddr_in *sa)
 	return 0;
 }
 
+/* Parameters bound without a heap allocation: syslet-run --each binds
+ * one per instance, an instance per file. */
+#define SLIO_BIND_SMALL	8
+
 int syslet_inst__bind(struct syslet_inst *inst, const char *entry, int argc,
 		      char *const argv[], char *err, size_t errlen)
 {
@@ -445,6 +450,10 @@ int syslet_inst__bind(struct syslet_inst *inst, const char *entry, int argc,
 	const void **blob = NULL;
 	size_t *len = NULL;
 	void **at = NULL;
+	struct sockaddr_in small_sin[SLIO_BIND_SMALL];
+	const void *small_blob[SLIO_BIND_SMALL];
+	size_t small_len[SLIO_BIND_SMALL];
+	void *small_at[SLIO_BIND_SMALL];
 	char list[256];
 	int eno = EINVAL;
 
@@ -478,12 +487,23 @@ int syslet_inst__bind(struct syslet_inst *inst, const char *entry, int argc,
 				 entry);
 			return api_err(-EINVAL);
 		}
-	sin = calloc((size_t)argc + 1, sizeof(*sin));
-	blob = calloc((size_t)argc + 1, sizeof(*blob));
-	len = calloc((size_t)argc + 1, sizeof(*len));
-	at = calloc((size_t)argc + 1, sizeof(*at));
-	if (!sin || !blob || !len || !at)
-		goto nomem;
+	if (argc <= SLIO_BIND_SMALL) {
+		memset(small_sin, 0, sizeof(small_sin));
+		memset(small_blob, 0, sizeof(small_blob));
+		memset(small_len, 0, sizeof(small_len));
+		memset(small_at, 0, sizeof(small_at));
+		sin = small_sin;
+		blob = small_blob;
+		len = small_len;
+		at = small_at;
+	} else {
+		sin = calloc((size_t)argc + 1, sizeof(*sin));
+		blob = calloc((size_t)argc + 1, sizeof(*blob));
+		len = calloc((size_t)argc + 1, sizeof(*len));
+		at = calloc((size_t)argc + 1, sizeof(*at));
+		if (!sin || !blob || !len || !at)
+			goto nomem;
+	}
 	for (int i = 0; i < argc; i++) {
 		long v;
 
@@ -540,9 +560,11 @@ nomem:
 	slio_err(err, errlen, "out of memory for the parameters of %s", entry);
 	eno = ENOMEM;
 out:
-	free(sin);
-	free(blob);
-	free(len);
-	free(at);
+	if (sin != small_sin) {
+		free(sin);
+		free(blob);
+		free(len);
+		free(at);
+	}
 	return api_err(-eno);
 }

@@ -50,7 +50,8 @@ struct syslet_inst {
 	size_t			size;
 	size_t			from;		/* its first part's offset */
 	struct slio_slab	*slab;		/* base is one of its slots */
-	struct slio_chunk	**strs;		/* bound strings, per entry */
+	struct slio_chunk	**strs;		/* bound strings, per entry: in the
+						 * same allocation, after it */
 };
 
 #define SLIO_ATOM_WORDS 11
