@@ -79,8 +79,8 @@ CLEANFILES += tests/image/obj-fuzz-libfuzzer
 # reader copying each would multiply (craft.c).
 check_PROGRAMS += tests/image/craft
 tests_image_craft_SOURCES = tests/image/craft.c
-TESTS += tests/image/crafted.sh tests/image/overlap.sh
-EXTRA_DIST += tests/image/crafted.sh tests/image/overlap.sh
+TESTS += tests/image/crafted.sh tests/image/overlap.sh tests/image/trailing.sh
+EXTRA_DIST += tests/image/crafted.sh tests/image/overlap.sh tests/image/trailing.sh
 
 # Images mutated from the examples, seeded (mutate.c), listed and run.
 check_PROGRAMS += tests/image/mutate

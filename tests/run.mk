@@ -31,8 +31,8 @@ EXTRA_DIST += tests/run/trace-copy.sh
 TESTS += tests/run/names-quoted.sh
 EXTRA_DIST += tests/run/names-quoted.sh
 # ... and one of 120 KB is cut as strace -s cuts a string.
-TESTS += tests/run/each-longarg.sh
-EXTRA_DIST += tests/run/each-longarg.sh
+TESTS += tests/run/each-longarg.sh tests/run/each-failmem.sh
+EXTRA_DIST += tests/run/each-longarg.sh tests/run/each-failmem.sh
 TESTS += tests/run/examples.sh tests/run/errors.sh tests/run/each.sh \
 	tests/run/status.sh \
 	tests/run/trace-stats.sh tests/run/shebang.sh tests/run/readme.sh \

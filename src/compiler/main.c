@@ -295,13 +295,31 @@ static char *default_output(const char *input)
 	return out;
 }
 
-/* As gcc: an output never replaces the input it is made from. */
+/*
+ * As gcc: an output never replaces the input it is made from.  The input
+ * "-" is the standard input, which may be a regular file too (sysletc -
+ * -o x.syslet <x.syslet): that file is the input by another name, as
+ * /dev/stdin is.
+ */
 static int output_is_input(const char *input, const char *output)
 {
-	if (!output || !same_file(input, output))
+	struct stat si, so;
+
+	if (!output)
 		return 0;
-	fprintf(stderr, "%s: input file %s is the same as output file\n",
-		prog, common_quote(input, 1));
+	if (strcmp(input, "-")) {
+		if (!same_file(input, output))
+			return 0;
+		fprintf(stderr, "%s: input file %s is the same as output file\n",
+			prog, common_quote(input, 1));
+		return 1;
+	}
+	if (!strcmp(output, "-") || fstat(STDIN_FILENO, &si) ||
+	    !S_ISREG(si.st_mode) || stat(output, &so) ||
+	    si.st_dev != so.st_dev || si.st_ino != so.st_ino)
+		return 0;
+	fprintf(stderr, "%s: input file '-' (the standard input) is the same as output file %s\n",
+		prog, common_quote(output, 1));
 	return 1;
 }
 

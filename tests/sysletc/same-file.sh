@@ -27,6 +27,19 @@ kept hard.syslet "-o a hard link of the input"
 expect_eq "-o the input as /dev/stdin" 1 \
 	"$(status $SYSLETC -o h.syslet /dev/stdin <h.syslet)"
 kept h.syslet "-o the input as /dev/stdin"
+# "-" is the standard input: when that is the source's file, it is the
+# input by another name, as /dev/stdin is.
+expect_eq "-o the input as -" 1 "$(status $SYSLETC -o h.syslet - <h.syslet)"
+grep -q "^sysletc: input file '-' (the standard input) is the same as output file 'h.syslet'$" err.txt ||
+	fail "-o the input as -: $(cat err.txt)"
+kept h.syslet "-o the input as -"
+expect_eq "-H the input as -" 1 "$(status $SYSLETC -H h.syslet -o h.slo - <h.syslet)"
+kept h.syslet "-H the input as -"
+[ ! -e h.slo ] || fail "-H the input as -: the image was written"
+cp "$src" a.slo
+expect_eq "- to the default a.slo, the input" 1 "$(status $SYSLETC - <a.slo)"
+kept a.slo "- to the default a.slo"
+rm -f a.slo
 expect_eq "-S -o the input" 1 "$(status $SYSLETC -S -o h.syslet h.syslet)"
 kept h.syslet "-S -o the input"
 [ ! -s out.txt ] || fail "-S -o the input printed a listing"
@@ -59,6 +72,10 @@ expect_eq "-d IMAGE -H IMAGE" 1 "$(status $SYSLETC -d h.slo -H h.slo)"
 grep -q "^sysletc: input file 'h.slo' is the same as output file$" err.txt ||
 	fail "-d -H the image: $(cat err.txt)"
 cmp -s h.slo ref.slo || fail "-d -H the image: the image was replaced"
+expect_eq "-d - -H IMAGE, the image on stdin" 1 "$(status $SYSLETC -d - -H h.slo <h.slo)"
+grep -q "^sysletc: input file '-' (the standard input) is the same as output file 'h.slo'$" err.txt ||
+	fail "-d - -H the image: $(cat err.txt)"
+cmp -s h.slo ref.slo || fail "-d - -H the image: the image was replaced"
 
 # What stays allowed: devices, both at once, and a copy of the input.
 expect_eq "-o and -H /dev/null" 0 "$(status $SYSLETC -o /dev/null -H /dev/null h.syslet)"

@@ -1,0 +1,47 @@
+#!/bin/sh
+# trailing.sh: an image file with bytes past the sections and section table its ELF header describes is refused as from a pipe, 'more bytes than its ELF headers describe', by syslet-run, its shell's load, sysletc -d and syslet_obj__open_file(), before reading the rest: a sysletc image padded to 900 MB (sparse) was read whole, 25-36 s and 2 GB, and ran, where the same bytes through a pipe were refused at once.
+. "$top_srcdir/tests/lib/harness.sh"
+cd "$tmpdir" || exit 99
+printf 'syslet main() { getppid(); }\n' >t.syslet
+want="more bytes than its ELF headers describe"
+
+# check IMAGE WHAT: every reader refuses IMAGE with the message.
+check() {
+	st=0; $SYSLET_RUN "$1" >out.txt 2>err.txt || st=$?
+	[ $st = 2 ] || { head -c 300 err.txt >&2; fail "$2: syslet-run: exit status $st, expected 2"; }
+	grep -q "^syslet-run: $1: $want\$" err.txt || { head -c 300 err.txt >&2; fail "$2: syslet-run: no '$want'"; }
+	st=0; $SYSLETC -d "$1" >out.txt 2>err.txt || st=$?
+	[ $st = 1 ] || { head -c 300 err.txt >&2; fail "$2: sysletc -d: exit status $st, expected 1"; }
+	grep -q "$want\$" err.txt || { head -c 300 err.txt >&2; fail "$2: sysletc -d: no '$want'"; }
+	st=0; $SYSLETC -d - <"$1" >out.txt 2>err.txt || st=$?
+	[ $st = 1 ] || fail "$2: sysletc -d - <IMAGE: exit status $st, expected 1"
+	printf 'load %s\n' "$1" | $SYSLET_RUN -i >out.txt 2>err.txt
+	grep -q "$want\$" err.txt || { head -c 300 err.txt >&2; fail "$2: the shell's load: no '$want'"; }
+}
+
+for t in x86_64 i386; do
+	$SYSLETC --target=$t -o $t.slo t.syslet || fail "sysletc --target=$t"
+	$SYSLETC -d $t.slo >/dev/null || fail "$t: the image as sysletc wrote it"
+	cp $t.slo one.slo
+	printf 'x' >>one.slo
+	check one.slo "$t, one byte more"
+	cp $t.slo page.slo
+	head -c 4096 /dev/zero >>page.slo
+	check page.slo "$t, a page of zeros more"
+done
+$SYSLET_RUN x86_64.slo || fail "the image as sysletc wrote it does not run"
+
+# 900 MB more, a hole that takes no disk: refused before it is read, so
+# also in an address space that could not hold it.
+cp x86_64.slo big.slo
+truncate -s 900M big.slo 2>/dev/null || skip "truncate -s cannot make a sparse file here"
+st=0
+(ulimit -v 400000 && $SYSLET_RUN big.slo) >out.txt 2>err.txt || st=$?
+if grep -q "^syslet-run: big.slo: $want\$" err.txt; then
+	[ $st = 2 ] || fail "900 MB more: exit status $st, expected 2"
+elif grep -q "out of memory\|Cannot allocate" err.txt || [ $st = 0 ]; then
+	fail "900 MB more: read, not refused (status $st: $(head -c 200 err.txt))"
+else
+	skip "syslet-run does not run under ulimit -v 400000 (a sanitizer build?): $(head -c 200 err.txt)"
+fi
+exit 0
