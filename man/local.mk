@@ -35,6 +35,7 @@ MAN_LINT += $(syslet_man_pages)
 syslet_man3_links = \
 	syslet_exec_batch.3:sys_async_exec.3 \
 	syslet_backend_init.3:syslet_set_backend.3 \
+	syslet_backend_check.3:syslet_set_backend.3 \
 	syslet_backend_name.3:syslet_set_backend.3 \
 	syslet_backend_error.3:syslet_set_backend.3 \
 	syslet_backend_list.3:syslet_set_backend.3 \

@@ -93,6 +93,10 @@ long syslet_sysno(enum syslet_call call);
  * unknown name, the probe's error (-ENOSYS: no patched kernel) when the
  * named backend cannot run here. */
 int syslet_set_backend(const char *name);
+/* Whether syslet_set_backend(name) would succeed, the registered rings
+ * aside, without changing the backend in use: 0 or -errno, with the
+ * message in syslet_backend_error() on failure. */
+int syslet_backend_check(const char *name);
 /* Name of the backend in use ("emul", "kernel"), choosing it now if not
  * yet done; NULL with errno set when the choice failed (see
  * syslet_backend_init()). */

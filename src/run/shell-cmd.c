@@ -257,7 +257,8 @@ static const struct shl_cmd shl_cmds[] = {
 	  "NAME is auto or one of the backends the library has (Tab\n"
 	  "completes them).  Changing it unregisters the session's ring\n"
 	  "first, as async_unregister does, and drops the program's\n"
-	  "instance: the next run starts on the new backend.",
+	  "instance: the next run starts on the new backend.  A NAME that\n"
+	  "cannot run here changes nothing.",
 	  shl_dbg_backend, SHL_N_BACKEND },
 	{ "trace", NULL, "trace [on|off|SET]",
 	  "print every atom as it runs, as --trace does",

@@ -1185,13 +1185,17 @@ SHL_HANDLER(backend)
 		shl_error(sh, "backend: expected a name, got '%s'", rest);
 		return -1;
 	}
-	/* The backend changes only while no head is registered. */
-	if (d->ring_on) {
+	/* The backend changes only while no head is registered: a name
+	 * that cannot run is refused before the ring and the program's
+	 * instance are given up for it. */
+	err = syslet_backend_check(argv[1]);
+	if (!err && d->ring_on) {
 		shl_drop_inst(sh);
 		syslet_ring__exit(&d->ring);
 		d->ring_on = false;
 	}
-	err = syslet_set_backend(argv[1]);
+	if (!err)
+		err = syslet_set_backend(argv[1]);
 	if (err) {
 		/* The library's reason names the backends, or says why the
 		 * one named cannot run here. */
