@@ -75,6 +75,7 @@ syslet_man3_links = \
 	syslet_inst__entry.3:syslet_obj__instantiate.3 \
 	syslet_inst__cell.3:syslet_obj__instantiate.3 \
 	syslet_inst__cell_at.3:syslet_obj__instantiate.3 \
+	syslet_inst__cell_label.3:syslet_obj__instantiate.3 \
 	syslet_inst__object.3:syslet_obj__instantiate.3 \
 	syslet_inst__atom.3:syslet_obj__instantiate.3 \
 	syslet_inst__atom_index.3:syslet_obj__instantiate.3 \
