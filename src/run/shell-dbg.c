@@ -646,7 +646,7 @@ static void shl_report_end(struct shell *sh, struct syslet_uatom *last,
 	 * test of the variable it failed into; a test or arithmetic atom's
 	 * value is otherwise only a value. */
 	if ((srun_is_call(last->nr) && ret < 0 && ret > -4096) ||
-	    srun_failed(d->inst, last, &val)) {
+	    srun_failed(d->inst, last, &val, NULL)) {
 		srun_stop_report(sh->out, sh->prog, NULL, d->entry, d->inst, last,
 				 ret);
 		return;
