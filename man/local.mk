@@ -35,6 +35,7 @@ MAN_LINT += $(syslet_man_pages)
 syslet_man3_links = \
 	syslet_exec_batch.3:sys_async_exec.3 \
 	syslet_backend_init.3:syslet_set_backend.3 \
+	syslet_backend_check.3:syslet_set_backend.3 \
 	syslet_backend_name.3:syslet_set_backend.3 \
 	syslet_backend_error.3:syslet_set_backend.3 \
 	syslet_backend_list.3:syslet_set_backend.3 \
@@ -74,6 +75,7 @@ syslet_man3_links = \
 	syslet_inst__entry.3:syslet_obj__instantiate.3 \
 	syslet_inst__cell.3:syslet_obj__instantiate.3 \
 	syslet_inst__cell_at.3:syslet_obj__instantiate.3 \
+	syslet_inst__cell_label.3:syslet_obj__instantiate.3 \
 	syslet_inst__object.3:syslet_obj__instantiate.3 \
 	syslet_inst__atom.3:syslet_obj__instantiate.3 \
 	syslet_inst__atom_index.3:syslet_obj__instantiate.3 \

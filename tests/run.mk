@@ -26,6 +26,8 @@ EXTRA_DIST += tests/run/not-syslet.sh
 # The trace names a copy atom's word as the listing does.
 TESTS += tests/run/trace-copy.sh
 EXTRA_DIST += tests/run/trace-copy.sh
+TESTS += tests/run/trace-scratch.sh
+EXTRA_DIST += tests/run/trace-scratch.sh
 # Names from the command line in messages: no control byte reaches the
 # terminal (sysletc's: tests/sysletc/names-quoted.sh).
 TESTS += tests/run/names-quoted.sh

@@ -17,6 +17,9 @@ TESTS += tests/shell/ringshow.sh
 TESTS += tests/shell/stats-same.sh
 # run keeps the terminal while its syslet runs.
 TESTS += tests/shell/tty-run.sh
+# Tab completes what each command's argument takes.
+TESTS += tests/shell/tty-complete.sh
+EXTRA_DIST += tests/shell/tty-complete.sh
 EXTRA_DIST += tests/shell/tty-run.sh tests/shell/tmux.sh
 EXTRA_DIST += tests/shell/stats-same.sh
 EXTRA_DIST += tests/shell/ringshow.sh

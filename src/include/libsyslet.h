@@ -93,6 +93,10 @@ long syslet_sysno(enum syslet_call call);
  * unknown name, the probe's error (-ENOSYS: no patched kernel) when the
  * named backend cannot run here. */
 int syslet_set_backend(const char *name);
+/* Whether syslet_set_backend(name) would succeed, the registered rings
+ * aside, without changing the backend in use: 0 or -errno, with the
+ * message in syslet_backend_error() on failure. */
+int syslet_backend_check(const char *name);
 /* Name of the backend in use ("emul", "kernel"), choosing it now if not
  * yet done; NULL with errno set when the choice failed (see
  * syslet_backend_init()). */
@@ -465,6 +469,12 @@ unsigned long *syslet_inst__cell(struct syslet_inst *inst, const char *name);
  * (errno ENOENT): a scratch cell, or no cell of inst. */
 const char *syslet_inst__cell_at(const struct syslet_inst *inst,
 				 const void *addr);
+/* The cell whose word is at @addr as the listing (sysletc -S) names it:
+ * a variable or parameter (cat.fd), a scratch cell (%2), a constant (0),
+ * an address (&cat.n); NULL (errno ENOENT) when addr is no cell's word
+ * of inst. */
+const char *syslet_inst__cell_label(const struct syslet_inst *inst,
+				    const void *addr);
 /* A buffer or data object by name; its size in *size when non-NULL. */
 void *syslet_inst__object(struct syslet_inst *inst, const char *name,
 			  size_t *size);

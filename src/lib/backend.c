@@ -2,6 +2,7 @@
 #include <config.h>
 #include <errno.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,9 +69,10 @@ const char *const *syslet_backend_list(void)
 /*
  * @origin names where @name came from when the program did not choose
  * it (the environment): a name the user never typed must say where it
- * was set, or the message sends them to the wrong place.
+ * was set, or the message sends them to the wrong place.  With @commit
+ * false the backend is only checked, and the one in use stays.
  */
-static int choose(const char *name, const char *origin)
+static int choose(const char *name, const char *origin, bool commit)
 {
 	const struct backend *b = NULL;
 	const char *from = origin ? " from " : "";
@@ -153,7 +155,8 @@ static int choose(const char *name, const char *origin)
 		}
 	}
 	backend_msg[0] = '\0';
-	__atomic_store_n(&backend_cur, b, __ATOMIC_RELEASE);
+	if (commit)
+		__atomic_store_n(&backend_cur, b, __ATOMIC_RELEASE);
 	return 0;
 }
 
@@ -166,9 +169,19 @@ int syslet_set_backend(const char *name)
 	    backend_cur->registered() > 0) {
 		err = -EBUSY;
 	} else {
-		err = choose(name, NULL);
+		err = choose(name, NULL, true);
 		backend_err = err;
 	}
+	pthread_mutex_unlock(&backend_lock);
+	return api_err(err);
+}
+
+int syslet_backend_check(const char *name)
+{
+	int err;
+
+	pthread_mutex_lock(&backend_lock);
+	err = choose(name, NULL, false);
 	pthread_mutex_unlock(&backend_lock);
 	return api_err(err);
 }
@@ -182,7 +195,7 @@ int syslet_backend_init(void)
 		err = 0;
 	else
 		err = backend_err = choose(getenv("SYSLET_BACKEND"),
-					   "SYSLET_BACKEND");
+					   "SYSLET_BACKEND", true);
 	pthread_mutex_unlock(&backend_lock);
 	return api_err(err);
 }

@@ -2,6 +2,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <netinet/in.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -299,6 +300,54 @@ const char *syslet_inst__cell_at(const struct syslet_inst *inst,
 	}
 	errno = ENOENT;
 	return NULL;
+}
+
+/* The listing's names, made once per image: a trace asks per atom. */
+static const struct slo_names *obj_names(const struct syslet_obj *obj)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	struct syslet_obj *o = (struct syslet_obj *)obj;
+	struct slo_names *nm;
+
+	nm = __atomic_load_n(&o->names, __ATOMIC_ACQUIRE);
+	if (nm)
+		return nm;
+	pthread_mutex_lock(&lock);
+	nm = o->names;
+	if (!nm) {
+		nm = calloc(1, sizeof(*nm));
+		if (nm && slo_names_init(nm, obj->img)) {
+			free(nm);
+			nm = NULL;
+		}
+		if (nm)
+			__atomic_store_n(&o->names, nm, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&lock);
+	return nm;
+}
+
+const char *syslet_inst__cell_label(const struct syslet_inst *inst,
+				    const void *addr)
+{
+	const struct slo_names *nm;
+	uintptr_t base, off;
+	size_t word;
+
+	if (!inst)
+		return api_null(EINVAL);
+	word = inst->obj->img->word_size;
+	base = (uintptr_t)(inst->base + inst->off[SLO_SEC_CELLS]);
+	off = (uintptr_t)addr - base;
+	if ((uintptr_t)addr < base || off % word ||
+	    off / word >= inst->obj->img->size[SLO_SEC_CELLS] / word)
+		return api_null(ENOENT);
+	nm = obj_names(inst->obj);
+	if (!nm)
+		return api_null(ENOMEM);
+	if (off / word >= nm->nr_cells || !nm->cell[off / word])
+		return api_null(ENOENT);
+	return nm->cell[off / word];
 }
 
 void *syslet_inst__object(struct syslet_inst *inst, const char *name,

@@ -9,6 +9,7 @@
 #include "libsyslet.h"
 #include "api.h"
 #include "common/hidx.h"
+#include "image/describe.h"
 #include "image/image.h"
 
 struct slio_entry {
@@ -38,6 +39,9 @@ struct syslet_obj {
 	 * ro_len bytes mapped; NULL: each instance has its own copy. */
 	unsigned char		*ro;
 	size_t			ro_len;
+	/* Every cell's name as the listing writes it (%2, 0, &cat.n),
+	 * worked out on the first syslet_inst__cell_label(). */
+	struct slo_names	*names;
 };
 
 /* Offsets of each part inside an instance's memory (image-inst.c). */

@@ -490,6 +490,10 @@ void syslet_obj__close(struct syslet_obj *obj)
 	common_hidx_free(&obj->by_short);
 	free(obj->short_dup);
 	free(obj->nr);
+	if (obj->names) {
+		slo_names_free(obj->names);
+		free(obj->names);
+	}
 	if (obj->ro)
 		munmap(obj->ro, obj->ro_len);
 	slo_image_free(obj->img);

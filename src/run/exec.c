@@ -36,6 +36,7 @@ struct runner {
 	size_t			nr_jobs;
 	struct srun_span	*index;	/* completion -> job */
 	struct srun_trace	*tr;	/* NULL: neither --trace nor --stats */
+	struct srun_memo	memo;	/* srun_failed()'s, for the image */
 	bool			reuse;	/* --each: instances made as submitted */
 	/* Every lane sets up its head before any runs (lane_gate()). */
 	pthread_mutex_t		gate_lock;
@@ -315,8 +316,48 @@ static bool calls_only(const struct syslet_inst *inst, const void *addr)
 	return calls > 0 && plain_var(inst, addr);
 }
 
+int srun_memo_init(struct srun_memo *memo, const struct syslet_obj *obj)
+{
+	memo->n = syslet_obj__atom_count(obj);
+	memo->calls_only = calloc(memo->n ? memo->n : 1, 1);
+	if (!memo->calls_only) {
+		memo->n = 0;
+		return -1;
+	}
+	return 0;
+}
+
+void srun_memo_free(struct srun_memo *memo)
+{
+	free(memo->calls_only);
+	memo->calls_only = NULL;
+	memo->n = 0;
+}
+
+/* calls_only() for the test @atom reads @v through: it depends on the
+ * program alone, so once per image where @memo is given. */
+static bool calls_only_memo(const struct syslet_inst *inst,
+			    const struct syslet_uatom *atom, const void *v,
+			    struct srun_memo *memo)
+{
+	long i = memo && memo->calls_only ?
+		 syslet_inst__atom_index(inst, atom) : -1;
+	unsigned char known;
+	bool yes;
+
+	if (i < 0 || (size_t)i >= memo->n)
+		return calls_only(inst, v);
+	known = __atomic_load_n(&memo->calls_only[i], __ATOMIC_RELAXED);
+	if (known)
+		return known == 2;
+	yes = calls_only(inst, v);
+	__atomic_store_n(&memo->calls_only[i], yes ? 2 : 1, __ATOMIC_RELAXED);
+	return yes;
+}
+
 bool srun_failed(const struct syslet_inst *inst,
-		 const struct syslet_uatom *atom, long *res)
+		 const struct syslet_uatom *atom, long *res,
+		 struct srun_memo *memo)
 {
 	/* The number in the atom now: what it ran with, even when an
 	 * earlier atom rewrote it. */
@@ -336,7 +377,7 @@ bool srun_failed(const struct syslet_inst *inst,
 	 * call returned: the call failed, as when the test is fused. */
 	v = read_of(atom);
 	return v && !(atom->flags & SYSLET_SKIP_TO_NEXT_ON_STOP) &&
-	       stops_on(atom, *res) && calls_only(inst, v);
+	       stops_on(atom, *res) && calls_only_memo(inst, atom, v, memo);
 }
 
 /*
@@ -507,6 +548,7 @@ static int setup(struct runner *r, const struct syslet_obj *obj, int argc,
 	}
 	r->obj = obj;
 	r->argv = argv;
+	srun_memo_init(&r->memo, obj);	/* without it: slower, as right */
 	if (r->reuse)
 		return setup_reuse(r, argc, argv);
 	for (size_t i = 0; i < r->nr_jobs; i++) {
@@ -613,7 +655,7 @@ static void lane_ended(struct lane *l, struct job *j)
 
 	if (!r->reuse)
 		return;
-	if (srun_failed(j->inst, j->last, &res)) {
+	if (srun_failed(j->inst, j->last, &res, &r->memo)) {
 		char *text = NULL;
 		size_t len;
 		FILE *mem = open_memstream(&text, &len);
@@ -956,7 +998,7 @@ static int report(struct runner *r)
 			continue;
 		/* A test or an arithmetic atom ends a syslet normally,
 		 * whatever its value. */
-		if (!srun_failed(j->inst, j->last, &res))
+		if (!srun_failed(j->inst, j->last, &res, &r->memo))
 			continue;
 		status = SRUN_STOPPED;
 		srun_stop_report(stderr, r->opts->progname, j->arg, r->entry,
@@ -1050,5 +1092,6 @@ out:
 	 */
 	srun_left = r.jobs;
 	free(r.index);
+	srun_memo_free(&r.memo);
 	return status;
 }

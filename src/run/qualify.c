@@ -138,6 +138,12 @@ static unsigned long set_size(void)
 	return (unsigned long)(u >= n ? u + 1 : n);
 }
 
+const char *srun_set_class(size_t i)
+{
+	return i < sizeof(classes) / sizeof(classes[0]) ? classes[i].name
+							 : NULL;
+}
+
 static const struct cls *find_class(const char *name)
 {
 	if (!strcmp(name, "net"))

@@ -27,6 +27,9 @@ struct srun_set {
  */
 int srun_set_parse(struct srun_set *set, const char *spec, char *err,
 		   size_t errlen);
+/* The name of class i (without its '%'), NULL past the last: what a
+ * SET's %CLASS may name, for completion. */
+const char *srun_set_class(size_t i);
 bool srun_set_has(const struct srun_set *set, unsigned long nr);
 void srun_set_free(struct srun_set *set);
 

@@ -75,11 +75,27 @@ bool srun_is_call(unsigned long nr);
 /* What @atom of @inst last stored (0 for an atom not of @inst). */
 long srun_result(const struct syslet_inst *inst,
 		 const struct syslet_uatom *atom);
+/*
+ * What srun_failed() learns of a program once for all its instances: per
+ * atom, whether the variable its test reads only ever holds calls'
+ * results (0: not known yet, 1: no, 2: yes).  Threads may share one; a
+ * race computes the same answer twice.
+ */
+struct srun_memo {
+	unsigned char	*calls_only;
+	size_t		n;
+};
+
+/* 0, or -1 when there is no memory (srun_failed() then works without). */
+int srun_memo_init(struct srun_memo *memo, const struct syslet_obj *obj);
+void srun_memo_free(struct srun_memo *memo);
 /* Whether a syslet that ended at @atom ended because a call failed: its
  * number was past the table (-ENOSYS, not stored), or it is a system
- * call whose result is an errno.  The result in *res. */
+ * call whose result is an errno.  The result in *res.  @memo: the
+ * program's (srun_memo_init()), or NULL to work everything out. */
 bool srun_failed(const struct syslet_inst *inst,
-		 const struct syslet_uatom *atom, long *res);
+		 const struct syslet_uatom *atom, long *res,
+		 struct srun_memo *memo);
 /* Copy @len bytes at @addr, read through the kernel: false, and no
  * fault, where they are not all readable (an atom or the shell's set
  * may point anywhere). */

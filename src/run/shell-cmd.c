@@ -167,7 +167,8 @@ static int shl_cmd_inject(struct shell *sh, int argc, char **argv,
 /*
  * One entry per command, in the order `help` lists them.  The usage line
  * names the arguments as the man page does; completion offers the names
- * of the kinds in .complete for the arguments.
+ * of the kinds in .complete for the first argument, .complete_more for
+ * the others (none where the command takes one).
  */
 static const struct shl_cmd shl_cmds[] = {
 	{ "load", NULL, "load [IMAGE|SOURCE [ARG...]]",
@@ -177,25 +178,25 @@ static const struct shl_cmd shl_cmds[] = {
 	  "run work on.  ARGs are remembered as the default arguments of run.\n"
 	  "The session's own declarations stay as they are.  Without a file,\n"
 	  "the syslets declared in the session become the program.",
-	  shl_dbg_load, SHL_N_FILE },
+	  shl_dbg_load, SHL_N_FILE, SHL_N_FILE },
 	{ "list", "l", "list [ENTRY|ATOM|LINE]",
 	  "show the atom listing (as sysletc -S)",
 	  "Prints the loaded program's annotated atom listing, the same text\n"
 	  "as `sysletc -S`, marking breakpoints with 'b' and the next atom\n"
 	  "to run with '>'.  With an argument, only the atoms of that entry,\n"
 	  "from that atom ([N] or #N) or of that source line.",
-	  shl_dbg_list, SHL_N_ENTRY | SHL_N_LABEL },
+	  shl_dbg_list, SHL_N_ENTRY | SHL_N_LABEL, 0 },
 	{ "break", "b", "break [ATOM|LINE|ENTRY|LABEL]",
 	  "set a breakpoint, or list them",
 	  "Stops run and continue before the atom runs.  An ATOM is written\n"
 	  "[N] or #N, N its index in the listing; a plain number is a source\n"
 	  "line (its first atom), a name an entry or a label.  Without an\n"
 	  "argument, lists the breakpoints.  See also delete.",
-	  shl_dbg_break, SHL_N_ENTRY | SHL_N_LABEL },
+	  shl_dbg_break, SHL_N_ENTRY | SHL_N_LABEL, 0 },
 	{ "delete", "d", "delete [N]",
 	  "delete breakpoint N, or all of them",
 	  "N is the breakpoint's number in the list `break` prints.",
-	  shl_dbg_delete, 0 },
+	  shl_dbg_delete, 0, 0 },
 	{ "run", "r", "run [ENTRY] [ARG...]",
 	  "start the program from an entry, with fresh cells",
 	  "Instantiates the loaded program afresh (all cells and buffers\n"
@@ -203,69 +204,70 @@ static const struct shl_cmd shl_cmds[] = {
 	  "ARGs (or those given to load) and runs until a breakpoint, the\n"
 	  "end of the syslet or Ctrl-C.  ENTRY defaults to --entry, else to\n"
 	  "the only or first entry.",
-	  shl_dbg_run, SHL_N_ENTRY },
+	  shl_dbg_run, SHL_N_ENTRY, SHL_N_FILE },
 	{ "step", "s", "step [N]",
 	  "run one atom (or N), showing its call and result",
 	  "Runs the next atom with the same engine as a full run and prints\n"
 	  "the call with its arguments as the atom fetched them, the result\n"
 	  "and where the syslet goes next.  Starts the program first when it\n"
 	  "is not running.",
-	  shl_dbg_step, 0 },
+	  shl_dbg_step, 0, 0 },
 	{ "next", "n", "next [N]",
 	  "run one statement: an atom and the helper atoms after it",
 	  "Like step, but also runs the atoms the compiler added for the same\n"
 	  "statement (copies, tests, trampolines) so that it stops at the\n"
 	  "next statement of the source.",
-	  shl_dbg_next, 0 },
+	  shl_dbg_next, 0, 0 },
 	{ "continue", "c", "continue",
 	  "run until a breakpoint or the end",
 	  "Resumes a stopped program; Ctrl-C stops it again before its next\n"
 	  "atom (a blocking call in it returns EINTR).",
-	  shl_dbg_continue, 0 },
+	  shl_dbg_continue, 0, 0 },
 	{ "print", "p", "print [CELL...]",
 	  "show cells: variables, parameters, session variables",
 	  "Prints each CELL's value, with its errno name when it holds one.\n"
 	  "Without an argument, prints every named cell of the program and\n"
 	  "of the session.  A local may be named without its syslet\n"
 	  "(fd for cat.fd) where that is unambiguous.",
-	  shl_dbg_print, SHL_N_CELL },
+	  shl_dbg_print, SHL_N_CELL, SHL_N_CELL },
 	{ "set", NULL, "set CELL = VALUE",
 	  "change a cell",
 	  "VALUE is a C integer literal or an errno name (-ENOENT).  The\n"
 	  "next atoms that read CELL see the new value.",
-	  shl_dbg_set, SHL_N_CELL },
+	  shl_dbg_set, SHL_N_CELL, 0 },
 	{ "x", NULL, "x BUFFER|DATA|CELL [LEN]",
 	  "dump memory in hex and text",
 	  "Dumps LEN bytes (default: the whole object, at most 256) of a\n"
 	  "buffer or data object, or the word of a cell, as hexdump -C does.",
-	  shl_dbg_x, SHL_N_OBJECT | SHL_N_CELL },
+	  shl_dbg_x, SHL_N_OBJECT | SHL_N_CELL, 0 },
 	{ "ring", NULL, "ring [clear]",
 	  "show the completion ring's slots, or empty them",
 	  "Lists each slot of the ring the shell registered with\n"
 	  "async_register: empty, or the atom that completed into it (index,\n"
 	  "syscall and result).  ring clear empties every slot.",
-	  shl_dbg_ring, 0 },
+	  shl_dbg_ring, 0, 0 },
 	{ "wait", NULL, "wait [N]",
 	  "async_wait for N completions (default 1)",
 	  "Calls async_wait(N): returns once N syslets completed into the\n"
 	  "ring after the call, or when none is in flight; then shows the\n"
 	  "ring.  Before the first run has registered the ring, there is\n"
 	  "nothing to wait for: an error, and no ring is registered.",
-	  shl_dbg_wait, 0 },
+	  shl_dbg_wait, 0, 0 },
 	{ "backend", NULL, "backend [NAME]",
 	  "show or choose the backend, as --backend does",
 	  "NAME is auto or one of the backends the library has (Tab\n"
 	  "completes them).  Changing it unregisters the session's ring\n"
 	  "first, as async_unregister does, and drops the program's\n"
-	  "instance: the next run starts on the new backend.",
-	  shl_dbg_backend, SHL_N_BACKEND },
+	  "instance: the next run starts on the new backend.  A NAME that\n"
+	  "cannot run here changes nothing.",
+	  shl_dbg_backend, SHL_N_BACKEND, 0 },
 	{ "trace", NULL, "trace [on|off|SET]",
 	  "print every atom as it runs, as --trace does",
 	  "With trace on, run, continue and statements typed at the prompt\n"
 	  "print one strace-like line per atom.  trace SET turns it on for\n"
 	  "the calls of SET only, as --trace=SET (read,write  !read  %file\n"
 	  "/REGEX); trace on keeps the set, trace all shows every call.",
-	  shl_cmd_trace, SHL_N_ONOFF },
+	  shl_cmd_trace, SHL_N_ONOFF | SHL_N_SYSCALL, 0 },
 	{ "inject", NULL, "inject [RULE|off]",
 	  "make calls fail on purpose, as --inject does, or list the rules",
 	  "RULE is SET:error=ERRNO or SET:retval=N, then :when=W if wanted:\n"
@@ -278,20 +280,20 @@ static const struct shl_cmd shl_cmds[] = {
 	  "rule is added (all the rules count again then).  Without an\n"
 	  "argument, lists the rules with their counts; inject off\n"
 	  "removes them.  The trace marks an injected result (INJECTED).",
-	  shl_cmd_inject, 0 },
+	  shl_cmd_inject, SHL_N_SYSCALL | SHL_N_RULE | SHL_N_OFF, 0 },
 	{ "stats", NULL, "stats [reset]",
 	  "show the engine's counters, as --stats does, or zero them",
 	  "Prints syslet_get_stats(3)'s counters from the start of the\n"
 	  "session or the last stats reset: every atom the session ran,\n"
 	  "statements typed at the prompt included.",
-	  shl_cmd_stats, 0 },
+	  shl_cmd_stats, 0, 0 },
 	{ "info", "i", "info",
 	  "show the session: program, breakpoints, runs in flight, declarations",
 	  "Prints the backend, what is loaded, the entries with their\n"
 	  "parameters, the breakpoints, the runs still in flight (gone\n"
 	  "async, not waited for) with the atom each is at, and the\n"
 	  "declarations typed so far.",
-	  shl_dbg_info, 0 },
+	  shl_dbg_info, 0, 0 },
 	{ "help", "h", "help [COMMAND]",
 	  "list the commands, or explain one",
 	  "Anything that is not a command is a statement or a declaration\n"
@@ -299,12 +301,12 @@ static const struct shl_cmd shl_cmds[] = {
 	  "session's declarations and runs at once.  Declarations (var,\n"
 	  "const, buffer, data, syslet) stay for the rest of the session.\n"
 	  "A block may span several lines; Ctrl-C drops what was typed.",
-	  shl_cmd_help, SHL_N_COMMAND },
+	  shl_cmd_help, SHL_N_COMMAND, 0 },
 	{ "quit", "q", "quit [STATUS]",
 	  "leave the shell (as Ctrl-D does)",
 	  "Exits with STATUS, 0 by default.  The history is in\n"
 	  "$XDG_DATA_HOME/syslet/history.",
-	  shl_cmd_quit, 0 },
+	  shl_cmd_quit, 0, 0 },
 };
 
 #define SHL_NR_CMDS (sizeof(shl_cmds) / sizeof(shl_cmds[0]))

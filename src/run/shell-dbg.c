@@ -646,7 +646,7 @@ static void shl_report_end(struct shell *sh, struct syslet_uatom *last,
 	 * test of the variable it failed into; a test or arithmetic atom's
 	 * value is otherwise only a value. */
 	if ((srun_is_call(last->nr) && ret < 0 && ret > -4096) ||
-	    srun_failed(d->inst, last, &val)) {
+	    srun_failed(d->inst, last, &val, NULL)) {
 		srun_stop_report(sh->out, sh->prog, NULL, d->entry, d->inst, last,
 				 ret);
 		return;
@@ -1185,13 +1185,17 @@ SHL_HANDLER(backend)
 		shl_error(sh, "backend: expected a name, got '%s'", rest);
 		return -1;
 	}
-	/* The backend changes only while no head is registered. */
-	if (d->ring_on) {
+	/* The backend changes only while no head is registered: a name
+	 * that cannot run is refused before the ring and the program's
+	 * instance are given up for it. */
+	err = syslet_backend_check(argv[1]);
+	if (!err && d->ring_on) {
 		shl_drop_inst(sh);
 		syslet_ring__exit(&d->ring);
 		d->ring_on = false;
 	}
-	err = syslet_set_backend(argv[1]);
+	if (!err)
+		err = syslet_set_backend(argv[1]);
 	if (err) {
 		/* The library's reason names the backends, or says why the
 		 * one named cannot run here. */

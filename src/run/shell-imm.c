@@ -892,8 +892,20 @@ static void shl_imm_run(struct shell *sh, const char *text)
 	struct shl_exec x;
 	char err[256];
 	char *implicit = shl_implicit_var(sh, text);
+	const struct shl_cmd *cmd = implicit ? shl_cmd_find(implicit) : NULL;
 	size_t i, n, *ix;
 
+	/* `set = 5` is the command set without its cell, not a new
+	 * variable that hides the command for the rest of the session;
+	 * `x = 5` or `n = read(...)` is a variable, whose name no command
+	 * that takes an '=' shares. */
+	if (cmd && strcmp(cmd->name, implicit) == 0 && strchr(cmd->usage, '=')) {
+		shl_error(sh, "%s: expected %s (the command), got '%s'; a "
+			  "variable named %s is declared first: var %s;",
+			  implicit, cmd->usage, text, implicit, implicit);
+		free(implicit);
+		return;
+	}
 	if (implicit)
 		shl_buf_printf(&src, "var %s;\n", implicit);
 	shl_buf_puts(&src, "syslet " SHL_IMM_ENTRY "() {\n");

@@ -89,14 +89,28 @@ enum {
 	SHL_N_ENTRY	= 1u << 4,
 	SHL_N_LABEL	= 1u << 5,
 	SHL_N_BACKEND	= 1u << 6,
-	SHL_N_ONOFF	= 1u << 7,
+	SHL_N_ONOFF	= 1u << 7,	/* trace's on, off and all */
 	SHL_N_KEYWORD	= 1u << 8,	/* var, buffer, if, while, ... */
 	SHL_N_FILE	= 1u << 9,	/* readline's own file name completion */
+	SHL_N_CLASS	= 1u << 10,	/* a SET's %CLASS, after its '%' */
+	SHL_N_RULE	= 1u << 11,	/* inject's SET:error=, :retval=, :when= */
+	SHL_N_OFF	= 1u << 12,	/* inject off */
 };
 
 typedef void (*shl_name_fn)(void *ctx, const char *name);
 void shl_names(struct shell *sh, unsigned int kinds, shl_name_fn add,
 	       void *ctx);
+/*
+ * The kinds of name that fit the word at start in line: at the start, a
+ * command or a statement; in a command, what its argument at that place
+ * takes (a SET's class after '%', inject's keys after the SET's ':');
+ * inside a statement, everything a statement can name.  0: nothing.
+ */
+unsigned int shl_complete_kinds(const char *line, int start);
+/* Every name of kinds that begins with text, to add (SHL_N_RULE: text
+ * with each of inject's keys after its ':'). */
+void shl_complete_names(struct shell *sh, unsigned int kinds,
+			const char *text, shl_name_fn add, void *ctx);
 
 /* ---- Commands (shell-cmd.c) -------------------------------------------- */
 struct shl_cmd {
@@ -108,7 +122,8 @@ struct shl_cmd {
 	/* argv[0] is the command; rest is the text after it, trimmed. */
 	int		(*fn)(struct shell *sh, int argc, char **argv,
 			      const char *rest);
-	unsigned int	complete;	/* SHL_N_* for its arguments */
+	unsigned int	complete;	/* SHL_N_* for its first argument */
+	unsigned int	complete_more;	/* and for those after it */
 };
 
 const struct shl_cmd *shl_cmd_find(const char *word);

@@ -160,30 +160,6 @@ static void shl_matches_reset(struct shl_matches *m)
 	memset(m, 0, sizeof(*m));
 }
 
-/* Which names fit the word being completed: a command's own argument
- * kinds, or, inside a statement, everything a statement can name. */
-static unsigned int shl_complete_kinds(const char *line, int start)
-{
-	const struct shl_cmd *cmd;
-	char word[32];
-	int i = 0, n = 0;
-
-	while (i < start && (line[i] == ' ' || line[i] == '\t'))
-		i++;
-	if (i >= start)
-		return SHL_N_COMMAND | SHL_N_SYSCALL | SHL_N_CELL |
-		       SHL_N_OBJECT | SHL_N_KEYWORD;
-	while (i < start && line[i] != ' ' && line[i] != '\t' &&
-	       n < (int)sizeof(word) - 1)
-		word[n++] = line[i++];
-	word[n] = '\0';
-	cmd = shl_cmd_find(word);
-	if (cmd && shl_is_command(line))
-		return cmd->complete;
-	return SHL_N_SYSCALL | SHL_N_CELL | SHL_N_OBJECT | SHL_N_KEYWORD |
-	       SHL_N_ENTRY;
-}
-
 static char **shl_rl_complete(const char *text, int start, int end)
 {
 	unsigned int kinds = shl_complete_kinds(rl_line_buffer, start);
@@ -196,7 +172,7 @@ static char **shl_rl_complete(const char *text, int start, int end)
 	shl_matches_reset(m);
 	m->prefix = text;
 	m->plen = strlen(text);
-	shl_names(shl_rl_shell, kinds, shl_match_add, m);
+	shl_complete_names(shl_rl_shell, kinds, text, shl_match_add, m);
 	if (m->n == 0)
 		return NULL;
 	shl_matches_unique(m);

@@ -163,6 +163,11 @@ static bool print_umem_add(FILE *out, const struct syslet_inst *inst,
 		fprintf(out, "umem_add(&%s, %ld)", name, (long)ev->args[1]);
 		return true;
 	}
+	/* A scratch copy (&%2) or a constant (&0), as the listing has it. */
+	if ((name = syslet_inst__cell_label(inst, (const void *)ev->args[0]))) {
+		fprintf(out, "umem_add(&%s, %ld)", name, (long)ev->args[1]);
+		return true;
+	}
 	if (!(name = object_at(inst, ev->args[0], &off)))
 		return false;
 	if (off)

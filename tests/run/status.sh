@@ -64,6 +64,20 @@ for form in '{ fd = open(p, O_RDONLY); }' 'fd = open(p, O_RDONLY); n = 1;' \
 		"$tmpdir/unfused.syslet"
 	expect_eq "unfused '$form', the file there: status" "0 " "$status $(cat "$tmpdir/err")"
 done
+# With --each, every instance that stops there is reported, whichever
+# instance's stop was judged first (the judgement is made once per
+# image), and an instance that found its file is not.
+printf '%s\n' 'syslet o(str p) { var fd, n; { fd = open(p, O_RDONLY); } if (fd < 0) stop; close(fd); }' \
+	>"$tmpdir/each.syslet"
+status=0
+timeout 60 $SYSLET_RUN --each "$tmpdir/each.syslet" "$tmpdir/no1" \
+	"$tmpdir/each.syslet" "$tmpdir/no2" "$tmpdir/no3" \
+	>"$tmpdir/out" 2>"$tmpdir/err" || status=$?
+expect_eq "--each unfused: status" 1 "$status"
+expect_eq "--each unfused: reports" 3 \
+	"$(grep -c 'o stopped at atom [0-9]* (.*each.syslet:1: if (fd < 0)): o.fd = -2 ENOENT$' "$tmpdir/err")"
+grep -q "each.syslet: o stopped" "$tmpdir/err" &&
+	fail "--each unfused: the instance that found its file was reported"
 # Not a call's errno: fd set by arithmetic, or never set (its initial
 # value), or a parameter: a test's value, status 0 as before.
 for text in 'syslet o(str p) { var fd; fd = -2; if (fd < 0) stop; }' \
