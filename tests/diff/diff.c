@@ -272,12 +272,23 @@ struct head {
 	struct ref_ring		model;
 };
 
+/*
+ * Two threads at most, but on the kernel as many as the ring has slots
+ * (its limit): there a read of the late pipe that finds no parked thread
+ * sleeps in the caller, as in 2007, and the driver, which feeds the pipe
+ * only once async_exec() returned, waits for it for good.  With two, the
+ * worker of the last graph, on its way back to the pool, and the thread
+ * carrying the caller's context were all the head could have (a HANG in
+ * the x86_64 guest, difftest32, graph 1820); with four, async_exec()
+ * makes a thread whenever none is parked.
+ */
 static int head_register(struct head *h)
 {
 	memset(h, 0, sizeof(*h));
 	h->ahu.completion_ring = h->ring;
 	h->ahu.ring_size_bytes = sizeof(h->ring);
-	h->ahu.max_nr_threads = 2;
+	h->ahu.max_nr_threads =
+		!strcmp(syslet_backend_name(), "kernel") ? DIFF_RING : 2;
 	return sys_async_register(&h->ahu, sizeof(h->ahu)) ? -errno : 0;
 }
 
