@@ -89,6 +89,9 @@ struct diff_arena {
 	/* /proc shows a thread's call: a SYNC read of the late pipe can
 	 * be fed (diff.c's feeder), else such a graph is unsafe. */
 	bool		proc_syscall;
+	/* Reads of the late pipe are compared (not in a 32-bit process
+	 * under a 64-bit kernel: diff.c, late_pipe_ok()). */
+	bool		late_ok;
 };
 
 /* A generated graph: the arena's initial content and how to start it. */

@@ -312,6 +312,11 @@ static bool ref_late_waits(const struct ref *r, unsigned long buf, size_t len)
  */
 static void ref_late_read(struct ref *r, const struct ref_atom *atom)
 {
+	if (!r->ar->late_ok) {
+		r->unsafe = "a read of the late pipe in a 32-bit process "
+			    "under a 64-bit kernel";
+		return;
+	}
 	if (!ref_late_waits(r, atom->args[1], (size_t)atom->args[2]))
 		return;
 	if (r->fed) {
