@@ -83,6 +83,36 @@ static const struct {
 	[UOP_EPOLL_CTL] = { "epoll_ctl", IORING_OP_EPOLL_CTL },
 };
 
+/* What each op is, for the engine's tests at every atom and completion
+ * (uring.h: UOPP_*): read at each, so a table and not a function. */
+const unsigned char uring_op_props[UOP_COUNT] = {
+	[UOP_READ] = UOPP_NBFD | UOPP_READS | UOPP_FILEPOS | UOPP_FIXRES,
+	[UOP_READV] = UOPP_NBFD | UOPP_READS | UOPP_FILEPOS | UOPP_FIXRES,
+	[UOP_WRITE] = UOPP_NBFD | UOPP_FILEPOS | UOPP_REDO | UOPP_FIXRES,
+	[UOP_WRITEV] = UOPP_NBFD | UOPP_FILEPOS | UOPP_REDO | UOPP_FIXRES,
+	[UOP_PREAD] = UOPP_NBFD | UOPP_POSITIONED | UOPP_FIXRES,
+	[UOP_PREADV] = UOPP_NBFD | UOPP_POSITIONED | UOPP_FIXRES,
+	[UOP_PWRITE] = UOPP_NBFD | UOPP_POSITIONED | UOPP_REDO | UOPP_FIXRES,
+	[UOP_PWRITEV] = UOPP_NBFD | UOPP_POSITIONED | UOPP_REDO |
+			UOPP_FIXRES,
+	/* Offset -1: the file position. */
+	[UOP_PREADV2] = UOPP_NBFD | UOPP_POS_ARG3 | UOPP_FIXRES,
+	[UOP_PWRITEV2] = UOPP_NBFD | UOPP_POS_ARG3 | UOPP_FIXRES,
+	[UOP_OPEN] = UOPP_REDO | UOPP_NEWFD,
+	[UOP_OPENAT] = UOPP_REDO | UOPP_NEWFD,
+	[UOP_OPENAT2] = UOPP_REDO,
+	[UOP_SOCKET] = UOPP_NEWFD,
+	[UOP_ACCEPT] = UOPP_NBFD | UOPP_NEWFD,
+	[UOP_ACCEPT4] = UOPP_NBFD | UOPP_NEWFD,
+	[UOP_CONNECT] = UOPP_NBFD,
+	[UOP_SENDTO] = UOPP_NBFD | UOPP_REDO,
+	[UOP_RECVFROM] = UOPP_NBFD,
+	[UOP_SENDMSG] = UOPP_NBFD | UOPP_REDO,
+	[UOP_RECVMSG] = UOPP_NBFD,
+	[UOP_TEE] = UOPP_NBFD,
+	[UOP_NANOSLEEP] = UOPP_FIXRES,
+};
+
 #ifndef RENAME_NOREPLACE
 #define RENAME_NOREPLACE	1
 #endif
@@ -430,51 +460,6 @@ int uring_op_open(int op, const struct emul_atom *a, unsigned long *flags)
 	return 0;
 }
 
-bool uring_op_reads(int op)
-{
-	return op == UOP_READ || op == UOP_READV;
-}
-
-bool uring_op_nbfd(int op)
-{
-	switch (op) {
-	case UOP_READ: case UOP_READV: case UOP_WRITE: case UOP_WRITEV:
-	case UOP_PREAD: case UOP_PREADV: case UOP_PWRITE: case UOP_PWRITEV:
-	case UOP_PREADV2: case UOP_PWRITEV2:
-	case UOP_ACCEPT: case UOP_ACCEPT4: case UOP_CONNECT:
-	case UOP_SENDTO: case UOP_RECVFROM: case UOP_SENDMSG:
-	case UOP_RECVMSG: case UOP_TEE:
-		return true;
-	}
-	return false;
-}
-
-/* The call reads or moves the file position (offset -1). */
-bool uring_op_filepos(int op, const struct emul_atom *a)
-{
-	switch (op) {
-	case UOP_READ: case UOP_READV: case UOP_WRITE: case UOP_WRITEV:
-		return true;
-	case UOP_PREADV2: case UOP_PWRITEV2:
-		return (int64_t)a->args[3] == -1;
-	}
-	return false;
-}
-
-/* The call reads or writes at an offset it gives (not -1), which the
- * system call refuses on a pipe, a socket or a terminal (ESPIPE) and
- * io_uring ignores there, reading or writing all the same. */
-bool uring_op_positioned(int op, const struct emul_atom *a)
-{
-	switch (op) {
-	case UOP_PREAD: case UOP_PWRITE: case UOP_PREADV: case UOP_PWRITEV:
-		return true;
-	case UOP_PREADV2: case UOP_PWRITEV2:
-		return (int64_t)a->args[3] != -1;
-	}
-	return false;
-}
-
 /* A descriptor the call returned and whether it is O_NONBLOCK; -1 when
  * it returns none. */
 int uring_op_newfd(int op, const struct emul_atom *a, long ret, bool *nb)
@@ -525,7 +510,7 @@ unsigned long uring_op_whole(int op, const struct emul_atom *a)
  * checks a read's or write's buffer before its descriptor, the system
  * call the other way round: with both bad, the call says EBADF (a closed
  * descriptor, or one not open for that direction), io_uring EFAULT. */
-long uring_op_result(int op, const struct emul_atom *a, int res)
+long uring_op_result_fix(int op, const struct emul_atom *a, int res)
 {
 	if (op == UOP_NANOSLEEP && res == -ETIME)
 		return 0;

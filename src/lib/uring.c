@@ -750,7 +750,8 @@ static void fd_learn(struct ur_fdk *k, int op, const struct emul_atom *a,
 		     long ret)
 {
 	bool nb = false;
-	int fd = uring_op_newfd(op, a, ret, &nb);
+	int fd = ret >= 0 && (uring_op_props[op] & UOPP_NEWFD) ?
+		 uring_op_newfd(op, a, ret, &nb) : -1;
 
 	if (fd >= 0) {
 		k->fd = fd;
@@ -1256,6 +1257,8 @@ static long open_redo(const struct ur_head *ah, const struct ur_sl *sl,
 static long redo_of(const struct ur_head *ah, const struct ur_sl *sl,
 		    long ret)
 {
+	if (!(uring_op_props[sl->op] & UOPP_REDO))
+		return -1;
 	if (ret > 0 && (unsigned long)ret < uring_op_whole(sl->op, &sl->a))
 		return ret;
 	return open_redo(ah, sl, ret);
@@ -1286,7 +1289,8 @@ static void resume(struct ur_ctx *c, struct ur_sl *sl, bool have_ret,
 
 	/* io_uring's answer is not the call's: a worker writes the rest,
 	 * makes the open again or waits for the FIFO's writer. */
-	if (have_ret && sl->op && (redo = redo_of(c->ah, sl, ret)) >= 0 &&
+	if (have_ret && (uring_op_props[sl->op] & UOPP_REDO) &&
+	    (redo = redo_of(c->ah, sl, ret)) >= 0 &&
 	    redo_call(c, sl, redo, &ret))
 		return;
 	if (have_ret) {
