@@ -48,6 +48,12 @@ struct ref {
 	/* The late pipe got its feed; the syslet waited for it in the
 	 * caller (and went async there). */
 	bool			fed, late_waited, late_sync;
+	/* The tight pipe (diff.h): what it holds while nobody reads it,
+	 * everything it got (the fill, then each write), and whether the
+	 * driver's reader has begun. */
+	unsigned long		tight_held, tight_len;
+	uint64_t		tight_hash;
+	bool			tight_drained, tight_waited, tight_sync;
 };
 
 #define W	sizeof(unsigned long)
@@ -340,6 +346,88 @@ static void ref_late_read(struct ref *r, const struct ref_atom *atom)
 	ref_late_feed(r);
 }
 
+/* The tight pipe gets @len bytes from @buf (readable: checked). */
+static void ref_tight_put(struct ref *r, unsigned long buf, size_t len)
+{
+	r->tight_hash = diff_hash(r->tight_hash, (const void *)buf, len);
+	r->tight_len += len;
+	if (!r->tight_drained)
+		r->tight_held += len;
+}
+
+/*
+ * write(tight_wr, buf, len), blocking, from pipe(7) and not by the real
+ * call (the reference has no reader): 0 bytes return 0 at once; while
+ * nobody reads the pipe, a write of up to the room left goes in whole at
+ * once, and one of more sleeps: up to PIPE_BUF bytes are atomic and wait
+ * for room for all of them, more than PIPE_BUF go in partly and wait for
+ * the rest (a one-page pipe never has more than PIPE_BUF of room, so such
+ * a write always sleeps).  Once the driver reads the pipe, every write
+ * ends, and a blocking write returns its whole length ("blocks until n
+ * bytes have been written").  A buffer that cannot be read whole makes
+ * the graph unsafe (pipe_write() would fail partway, and where depends on
+ * its page-sized steps).
+ *
+ * A write that sleeps is the 2007 scheduler hook's, as a read of the late
+ * pipe (ref_late_read()): in the caller with async_ready set,
+ * pick_new_async_head() hands the user context to a cachemiss thread
+ * and async_exec() returns NULL, upon which the driver starts reading;
+ * a SYNC atom (__exec_atom() cleared async_ready) sleeps in the caller,
+ * where the driver's reader starts once it sees it asleep in that write.
+ */
+static long ref_tight_write(struct ref *r, const struct ref_atom *atom)
+{
+	unsigned long buf = atom->args[1];
+	size_t len = (size_t)atom->args[2];
+	const char *why = NULL;
+
+	if (!r->ar->tight_cap)
+		why = "a write of the tight pipe, whose size is not a page";
+	else if (len > DIFF_TIGHT_MAX || ref_mem(r, buf, len, DIFF_RO) != 1)
+		why = "a write of the tight pipe from a buffer that faults";
+	if (why) {
+		r->unsafe = why;
+		return -EFAULT;
+	}
+	if (!len)
+		return 0;
+	/* Once a SYNC write slept in the caller, the driver's reader runs
+	 * while the chain goes on there: whether a later write sleeps (and
+	 * hands off) depends on how far it has read. */
+	if (r->in_caller && r->tight_sync && !(atom->flags & SYSLET_SYNC)) {
+		r->unsafe = "a write of the tight pipe in the caller after a "
+			    "SYNC one slept there";
+		return -EFAULT;
+	}
+	/* After a hand-off, whatever made it, the driver reads the pipe. */
+	if (!r->in_caller)
+		r->tight_drained = true;
+	if (!r->tight_drained && len > r->ar->tight_cap - r->tight_held) {
+		/* It sleeps, in the caller: a hand-off for the driver
+		 * will read it only once async_exec() returned. */
+		if (!r->ar->late_ok) {
+			r->unsafe = "a write of the tight pipe that sleeps in a "
+				    "32-bit process under a 64-bit kernel";
+			return -EFAULT;
+		}
+		if ((atom->flags & SYSLET_SYNC) && !r->ar->tight_sync_ok) {
+			r->unsafe = "a SYNC write of the tight pipe in the "
+				    "caller";
+			return -EFAULT;
+		}
+		if (atom->flags & SYSLET_SYNC)
+			r->tight_sync = true;
+		else {
+			r->in_caller = false;
+			r->tight_waited = true;
+		}
+		r->tight_drained = true;
+	}
+	ref_tight_put(r, buf, len);
+	r->io_calls++;
+	return (long)len;
+}
+
 /*
  * sys_call_table[nr](args): the few real calls a graph may make, issued
  * for real, and the entries the test knows to be empty.  Anything else
@@ -374,6 +462,8 @@ static long ref_call(struct ref *r, const struct ref_atom *atom)
 			   fd == (unsigned int)r->ar->fd.blk_wr;
 		bool late = fd == (unsigned int)r->ar->fd.late_rd ||
 			    fd == (unsigned int)r->ar->fd.late_wr;
+		bool tight = fd == (unsigned int)r->ar->fd.tight_rd ||
+			     fd == (unsigned int)r->ar->fd.tight_wr;
 
 		if (blk && !pos && ref_blk_waits(r, nr, fd, len)) {
 			r->unsafe = "a read or write that may block";
@@ -390,7 +480,15 @@ static long ref_call(struct ref *r, const struct ref_atom *atom)
 			if (r->unsafe)
 				return -EFAULT;
 		}
-		blk |= late;
+		if (tight && !pos && nr == SYS_read &&
+		    fd == (unsigned int)r->ar->fd.tight_rd) {
+			r->unsafe = "a read of the tight pipe";
+			return -EFAULT;
+		}
+		if (tight && !pos && nr == SYS_write &&
+		    fd == (unsigned int)r->ar->fd.tight_wr)
+			return ref_tight_write(r, atom);
+		blk |= late | tight;
 		if ((fd < 1024 && !blk && !ref_pipe_fd(&r->ar->fd, fd)) ||
 		    (!pos && (len > DIFF_PIPE_MAX ||
 			      ref_mem(r, a[1], len, DIFF_NONE) < 0))) {
@@ -536,13 +634,23 @@ enum ref_status ref_run(const struct diff_arena *ar, unsigned long entry,
 			struct diff_outcome *out, const char **why)
 {
 	struct ref r = { .ar = ar, .ring = ring, .in_caller = true,
-			 .no_thread = no_thread };
+			 .no_thread = no_thread, .tight_hash = DIFF_HASH0 };
 	struct ref_atom atom, last_atom;
 	unsigned long uatom = entry, last_uatom = 0;
 	bool fault = false;
 	long ret;
+	int fill = 0;
 
 	memset(&last_atom, 0, sizeof(last_atom));
+	/* The tight pipe's fill, as the driver's load() wrote it. */
+	if (ioctl(ar->fd.tight_rd, FIONREAD, &fill) || fill < 0)
+		fill = 0;
+	for (int i = 0; i < fill; i++) {
+		unsigned char b = diff_tight_byte((unsigned long)i);
+
+		r.tight_hash = diff_hash(r.tight_hash, &b, 1);
+	}
+	r.tight_len = r.tight_held = (unsigned long)fill;
 	for (;;) {
 		if (ref_copy_uatom(&r, &atom, uatom)) {
 			fault = true;
@@ -575,6 +683,12 @@ enum ref_status ref_run(const struct diff_arena *ar, unsigned long entry,
 	out->late_waited = r.late_waited;
 	out->late_sync = r.late_sync;
 	out->late_fed = r.fed;
+	out->tight_waited = r.tight_waited;
+	out->tight_sync = r.tight_sync;
+	/* The driver reads the tight pipe once async_exec() returned NULL. */
+	out->tight_drained = r.tight_drained || !r.in_caller;
+	out->tight_len = r.tight_len;
+	out->tight_hash = r.tight_hash;
 	out->last = last_uatom;
 	out->last_nc = (last_atom.flags & SYSLET_NO_COMPLETE) != 0;
 	out->io_calls = r.io_calls;
