@@ -154,6 +154,39 @@ static void arena_init(struct diff_arena *ar)
 		ar->tight_cap = ar->page;
 }
 
+/*
+ * The top of user space, as the reference finds it on its own (never the
+ * engine's), and the page below it, mapped read-write where nothing is
+ * there yet: an atom in it may end at the top, and runs, or past it, and
+ * its fetch fails (copy_uatom()'s access_ok() of the whole atom).
+ */
+static void top_page_init(struct diff_arena *ar)
+{
+	void *m;
+
+	ar->user_top = ref_user_top();
+	if (!ar->user_top)
+		return;
+	m = mmap((void *)(ar->user_top - ar->page), ar->page,
+		 PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	if (m == (void *)(ar->user_top - ar->page))
+		ar->top_pg = (unsigned long)m;
+	else if (m != MAP_FAILED)
+		munmap(m, ar->page);
+}
+
+/* The top page's atom: its words below the top, the rest filler. */
+static void top_load(const struct diff_arena *ar, const struct diff_graph *g)
+{
+	if (!ar->top_pg)
+		return;
+	memset((void *)ar->top_pg, 0xff, ar->page);
+	if (g->top_at)
+		memcpy((void *)g->top_at, g->top_words,
+		       ar->user_top - g->top_at);
+}
+
 /* What the driver writes into the late pipe (diff.h). */
 const unsigned char diff_late_feed[DIFF_LATE_FEED] =
 	"the late pipe's feed, in one write once async_exec() returned NULL";
@@ -245,6 +278,7 @@ static void tight_take(const struct diff_arena *ar)
 static void load(const struct diff_arena *ar, const struct diff_graph *g)
 {
 	memcpy(ar->alias, g->image, ar->size);
+	top_load(ar, g);
 	drain(ar->fd.in_rd, NULL);
 	drain(ar->fd.out_rd, NULL);
 	drain(ar->fd.empty_rd, NULL);
@@ -281,6 +315,9 @@ static void load(const struct diff_arena *ar, const struct diff_graph *g)
 static void capture(const struct diff_arena *ar, struct diff_outcome *o)
 {
 	memcpy(o->mem, ar->alias, ar->size);
+	if (ar->top_pg)
+		memcpy(o->top_mem, (void *)(ar->user_top - sizeof(o->top_mem)),
+		       sizeof(o->top_mem));
 	o->in_len = drain(ar->fd.in_rd, o->in_left);
 	o->out_len = drain(ar->fd.out_rd, o->out);
 	o->empty_len = drain(ar->fd.empty_rd, o->empty);
@@ -779,7 +816,8 @@ static const char *compare(const struct diff_outcome *a,
 	if (memcmp(a->ring1, b->ring1, sizeof(a->ring1)) ||
 	    memcmp(a->ring2, b->ring2, sizeof(a->ring2)))
 		return "the ring";
-	if (memcmp(a->mem, b->mem, size))
+	if (memcmp(a->mem, b->mem, size) ||
+	    memcmp(a->top_mem, b->top_mem, sizeof(a->top_mem)))
 		return "memory";
 	if (a->in_len != b->in_len || memcmp(a->in_left, b->in_left, a->in_len))
 		return "the input pipe";
@@ -898,7 +936,7 @@ static bool in_place(const struct diff_arena *ar, struct head *h,
 struct counts {
 	unsigned long	run, mismatches, unsafe, endless, atoms, async;
 	unsigned long	async_at_call, in_place, late, late_sync;
-	unsigned long	tight, tight_sync;
+	unsigned long	tight, tight_sync, top;
 	unsigned long	end[REF_NR_ENDS];
 };
 
@@ -959,6 +997,7 @@ static int run_backend_all(const struct opts *op, struct diff_arena *ar,
 		c->late_sync += ref.late_sync;
 		c->tight += ref.tight_waited;
 		c->tight_sync += ref.tight_sync;
+		c->top += g.top_at != 0;
 		c->end[ref.end]++;
 		run_backend(ar, &h, &g, i & 1, ref.late_sync, ref.tight_sync,
 			    &got);
@@ -1012,8 +1051,13 @@ static int child(const struct opts *op)
 
 	memset(&ar, 0, sizeof(ar));
 	arena_init(&ar);
+	top_page_init(&ar);
 	ar.proc_syscall = proc_syscall_ok();
 	ar.late_ok = late_pipe_ok();
+	if (op->verbose)
+		printf("difftest: the top of user space is %#lx (found by the "
+		       "reference), the page below it %s\n", ar.user_top,
+		       ar.top_pg ? "mapped by the test" : "not the test's");
 	/* A write to a pipe without reader must answer -EPIPE, and the
 	 * signal it raises is ignored: it must not end anything. */
 	signal(SIGPIPE, SIG_IGN);
@@ -1049,11 +1093,12 @@ static int child(const struct opts *op)
 			       "async at a write of the tight pipe that "
 			       "sleeps, %lu SYNC ones slept in the caller; "
 			       "ended at a "
-			       "NULL next %lu, by a stop %lu, by a fault %lu\n",
+			       "NULL next %lu, by a stop %lu, by a fault %lu; "
+			       "%lu had an atom at the top of user space\n",
 			       b, c.async, c.late, c.async_at_call, c.in_place,
 			       c.late_sync, c.tight, c.tight_sync,
 			       c.end[REF_END_NULL],
-			       c.end[REF_END_STOP], c.end[REF_END_FAULT]);
+			       c.end[REF_END_STOP], c.end[REF_END_FAULT], c.top);
 		if (r)
 			status = 1;
 	}

@@ -138,6 +138,11 @@ struct diff_arena {
 	 * /proc shows the caller in that write (for the kernel, asleep in
 	 * async_exec() at pipe_write, /proc/TID/wchan). */
 	bool		tight_sync_ok;
+	/* Where user space ends for access_ok() (TASK_SIZE), found by the
+	 * reference on its own (ref_user_top()), and the page below it,
+	 * mapped read-write by the test where it could be (0: not): an
+	 * atom there may end at the top or past it. */
+	unsigned long	user_top, top_pg;
 };
 
 /* A generated graph: the arena's initial content and how to start it. */
@@ -150,6 +155,10 @@ struct diff_graph {
 	unsigned int	tight_room;	/* room in the tight pipe at start */
 	unsigned int	natoms;		/* atoms generated (for the dump) */
 	unsigned long	atom[DIFF_MAX_ATOMS];
+	/* The atom in the page below the top (ar->top_pg): its words below
+	 * the top, from top_at on. */
+	unsigned long	top_at;
+	unsigned long	top_words[11];
 };
 
 /* Where a chain ended, as async_exec() and the ring tell it. */
@@ -160,6 +169,7 @@ struct diff_outcome {
 	 * any) was cleared and async_wait(0) called. */
 	unsigned long	ring1[DIFF_RING], ring2[DIFF_RING];
 	unsigned char	*mem;		/* the arena at the end */
+	unsigned long	top_mem[11];	/* the top page's atom at the end */
 	size_t		in_len, out_len, empty_len;
 	int		blk_len;	/* bytes in blk at the end */
 	int		late_len;	/* bytes in the late pipe at the end */
@@ -210,6 +220,10 @@ struct ref_ring {
 	bool		waiting;
 	unsigned long	waiting_atom;
 };
+
+/* ref.c: the first address past user space, for access_ok(): TASK_SIZE,
+ * found by mmap(MAP_FIXED_NOREPLACE); 0 where the kernel does not say. */
+unsigned long ref_user_top(void);
 
 /* ref.c: run the graph now in the arena, as the 2007 kernel would; the
  * first @no_thread ASYNC atoms find no parked thread (they run in the

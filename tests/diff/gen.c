@@ -22,8 +22,10 @@
  * syslet goes async there; lengths around the room and PIPE_BUF), numbers
  * past the table and in its holes, denied calls), argument and result
  * pointers (unmapped, read-only, page-straddling, misaligned, into other
- * atoms), and where the atoms sit (misaligned, the last one cut by an
- * unmapped page after its NULL argument pointer).
+ * atoms, past the top of user space or across it), and where the atoms
+ * sit (misaligned, the last one cut by an unmapped page after its NULL
+ * argument pointer, one in the page below the top of user space that ends
+ * at the top or past it).
  *
  * Every loop passes through a gate: an atom that takes one from its own
  * fuel cell and stops once that is not positive.  Nothing else targets
@@ -139,6 +141,11 @@ static unsigned long bad_addr(struct gen *G)
 	case 3:
 		return 8 * below(G, 64);
 	case 4:
+		/* At the top of user space (TASK_SIZE, which the
+		 * reference found): past it, or a word across it. */
+		if (ar->user_top && chance(G, 50))
+			return chance(G, 50) ? ar->user_top + 8 * below(G, 64)
+					     : ar->user_top - 1 - below(G, W - 1);
 #if defined(__x86_64__)
 		return chance(G, 50) ? 0xffff888000000000UL + 8 * below(G, 99)
 				     : 0x8000000000000000UL;
@@ -632,6 +639,33 @@ static void gen_atom(struct gen *G, unsigned int i, unsigned int cut_args)
 	set_args(G, a, n, src);
 }
 
+/*
+ * An atom in the page below the top of user space: a getppid() whose last
+ * @cut words lie past the top, 0 to 3 (private, then arg_ptr[5], ...),
+ * its arg_ptr[0] NULL, so that no word past the top is read.  2007's
+ * copy_uatom() checked the whole atom with access_ok(): it runs only when
+ * it ends at the top.  The entry, or the next of an A atom, points to it;
+ * its own next ends the chain or faults.
+ */
+static void gen_top_atom(struct gen *G)
+{
+	const struct diff_arena *ar = G->ar;
+	unsigned long cut = below(G, 4), *w = G->g->top_words;
+
+	G->g->top_at = ar->user_top - S + cut * W;
+	for (int i = 0; i < 11; i++)
+		w[i] = ~0UL;
+	w[0] = some_flags(G) & ~(unsigned long)SYSLET_ASYNC;
+	w[1] = SYS_getppid;
+	w[2] = chance(G, 20) ? 0 : d_word(G, false);
+	w[3] = chance(G, 70) ? 0 : bad_addr(G);
+	w[4] = 0;
+	if (chance(G, 50) || !G->na)
+		G->g->entry = G->g->top_at;
+	else
+		put(G, G->g->atom[below(G, G->na)] + 3 * W, G->g->top_at);
+}
+
 static void fill(struct gen *G, int p, unsigned long off, unsigned long len,
 		 int byte)
 {
@@ -713,6 +747,9 @@ void gen_graph(const struct diff_arena *ar, uint64_t seed,
 		g->in_data[i] = (unsigned char)rnd(&G);
 	g->ring_junk = chance(&G, 5);
 	g->tight_room = tight_room(&G);
+	g->top_at = 0;
+	if (ar->top_pg && chance(&G, 10))
+		gen_top_atom(&G);
 }
 
 static const char *flag_names(unsigned long f, char *buf, size_t len)

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -64,16 +65,67 @@ struct ref {
 #define U_NEXT		3
 #define U_ARG(i)	(4 + (i))
 
-/* From here up every address faults in user mode (kernel or
- * non-canonical on x86_64, above TASK_SIZE for an i386 task), but for the
- * legacy vsyscall page, which may be readable. */
+/* From the top of user space up every address faults in user mode
+ * (kernel or non-canonical on x86_64, above TASK_SIZE for an i386 task),
+ * but for the legacy vsyscall page, which may be readable.  The top is
+ * TASK_SIZE, which the kernel decides: 47 or 56 bits on x86_64; for a
+ * 32-bit process 0xffffe000 under a 64-bit kernel, PAGE_OFFSET (3 GiB by
+ * default) under an i386 one.  ref_user_top() finds it; where it cannot
+ * (a kernel before 4.17 takes MAP_FIXED_NOREPLACE as a hint), the
+ * reference takes the top it assumed before: 47 bits, or the last page. */
 #if defined(__x86_64__)
-#define REF_KERNEL_LO	0x0000800000000000UL
+#define REF_TOP_GUESS	0x0000800000000000UL
 #define REF_VSYSCALL	0xffffffffff600000UL
 #else
-#define REF_KERNEL_LO	0xfffff000UL
+#define REF_TOP_GUESS	0xfffff000UL
 #define REF_VSYSCALL	0UL
 #endif
+
+/* 1: the page at @pg lies below TASK_SIZE (mmap of it gives EEXIST or
+ * works); 0: past it (ENOMEM); -1: the kernel says neither. */
+static int ref_page_user(unsigned long pg)
+{
+	void *m = mmap((void *)pg, 4096, PROT_NONE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE |
+		       MAP_FIXED_NOREPLACE, -1, 0);
+
+	if (m == MAP_FAILED)
+		return errno == EEXIST ? 1 : errno == ENOMEM ? 0 : -1;
+	munmap(m, 4096);
+	return m == (void *)pg ? 1 : -1;
+}
+
+/* A binary search between this frame's page (user space) and the last
+ * page of the address space. */
+unsigned long ref_user_top(void)
+{
+	unsigned long lo = (unsigned long)__builtin_frame_address(0) & ~4095UL;
+	unsigned long hi = ~4095UL, mid;
+	int k;
+
+	if (ref_page_user(lo) != 1 || ref_page_user(hi) != 0)
+		return 0;
+	while (hi - lo > 4096) {
+		mid = lo + (((hi - lo) / 2) & ~4095UL);
+		k = ref_page_user(mid);
+		if (k < 0)
+			return 0;
+		if (k)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return hi;
+}
+
+/* access_ok(addr, len): the range lies below the top and does not wrap. */
+static bool ref_range_ok(const struct ref *r, unsigned long addr,
+			 unsigned long len)
+{
+	unsigned long top = r->ar->user_top ? r->ar->user_top : REF_TOP_GUESS;
+
+	return addr + len >= addr && addr + len <= top;
+}
 
 /* 1: [addr, addr + len) is accessible as @want; 0: it faults; -1: the
  * test does not know (the graph becomes unsafe). */
@@ -82,17 +134,21 @@ static int ref_mem(const struct ref *r, unsigned long addr, unsigned long len,
 {
 	const struct diff_arena *ar = r->ar;
 	unsigned long end = addr + len, a0 = (unsigned long)ar->base;
+	unsigned long top = ar->user_top ? ar->user_top : REF_TOP_GUESS;
 
 	if (!len)
 		return 1;
-	if (addr >= REF_KERNEL_LO) {
+	if (addr >= top) {
 		if (REF_VSYSCALL && addr < REF_VSYSCALL + 4096 &&
 		    (end > REF_VSYSCALL || end < addr))
 			return -1;
 		return 0;
 	}
-	if (end > REF_KERNEL_LO || end < addr)
+	if (end > top || end < addr)
 		return -1;
+	/* The page below the top, the test's. */
+	if (ar->top_pg && addr >= ar->top_pg)
+		return 1;
 	/* The first page is never mapped (mmap_min_addr). */
 	if (end > addr && end <= ar->page)
 		return 0;
@@ -150,7 +206,8 @@ static long ref_umem_add(struct ref *r, unsigned long uptr, unsigned long inc)
 {
 	unsigned long val;
 
-	if (ref_get(r, &val, uptr))
+	/* get_user(): access_ok() first. */
+	if (!ref_range_ok(r, uptr, W) || ref_get(r, &val, uptr))
 		return -EFAULT;
 	if (!inc)
 		return (long)val;
@@ -173,6 +230,9 @@ static long ref_copy_uatom(struct ref *r, struct ref_atom *atom,
 	unsigned long arg_ptr;
 	long ret = 0;
 
+	/* access_ok() of the whole atom, private included (never read). */
+	if (!ref_range_ok(r, uatom, sizeof(struct syslet_uatom)))
+		return -EFAULT;
 	ret |= ref_get(r, &atom->nr, uatom + U_NR * W);
 	ret |= ref_get(r, &atom->ret_ptr, uatom + U_RET * W);
 	ret |= ref_get(r, &atom->flags, uatom + U_FLAGS * W);
@@ -182,6 +242,8 @@ static long ref_copy_uatom(struct ref *r, struct ref_atom *atom,
 		ret |= ref_get(r, &arg_ptr, uatom + U_ARG(i) * W);
 		if (!arg_ptr)
 			return ret;
+		if (!ref_range_ok(r, arg_ptr, W))
+			return -EFAULT;
 		ret |= ref_get(r, &atom->args[i], arg_ptr);
 	}
 	return ret;
@@ -297,7 +359,7 @@ static bool ref_late_waits(const struct ref *r, unsigned long buf, size_t len)
 {
 	int n = 0;
 
-	if (!len || buf + len < buf || buf + len > REF_KERNEL_LO)
+	if (!len || !ref_range_ok(r, buf, len))
 		return false;
 	if (ioctl(r->ar->fd.late_rd, FIONREAD, &n))
 		return true;
@@ -552,7 +614,9 @@ static long ref_exec_one(struct ref *r, struct ref_atom *atom)
 	if (atom->nr >= r->ar->nr_syscalls)
 		return -ENOSYS;
 	ret = ref_call(r, atom);
-	if (atom->ret_ptr && ref_put(r, atom->ret_ptr, (unsigned long)ret))
+	/* put_user(): access_ok() first. */
+	if (atom->ret_ptr && (!ref_range_ok(r, atom->ret_ptr, W) ||
+			      ref_put(r, atom->ret_ptr, (unsigned long)ret)))
 		return -EFAULT;
 	return ret;
 }
