@@ -419,7 +419,7 @@ static void ref_tight_put(struct ref *r, unsigned long buf, size_t len)
 
 /*
  * write(tight_wr, buf, len), blocking, from pipe(7) and not by the real
- * call (the reference has no reader): 0 bytes return 0 at once; while
+ * call (the reference has no reader), but for 0 bytes; while
  * nobody reads the pipe, a write of up to the room left goes in whole at
  * once, and one of more sleeps: up to PIPE_BUF bytes are atomic and wait
  * for room for all of them, more than PIPE_BUF go in partly and wait for
@@ -442,7 +442,16 @@ static long ref_tight_write(struct ref *r, const struct ref_atom *atom)
 	unsigned long buf = atom->args[1];
 	size_t len = (size_t)atom->args[2];
 	const char *why = NULL;
+	long ret;
 
+	/* 0 bytes: the real call, which never waits and writes nothing,
+	 * but whose vfs_write() checks the buffer's address all the same
+	 * (access_ok(): EFAULT for one past the top, length 0 or not). */
+	if (!len) {
+		ret = syscall(SYS_write, (long)r->ar->fd.tight_wr, buf, 0L);
+		r->io_calls++;
+		return ret == -1 ? -errno : ret;
+	}
 	if (!r->ar->tight_cap)
 		why = "a write of the tight pipe, whose size is not a page";
 	else if (len > DIFF_TIGHT_MAX || ref_mem(r, buf, len, DIFF_RO) != 1)
@@ -451,8 +460,6 @@ static long ref_tight_write(struct ref *r, const struct ref_atom *atom)
 		r->unsafe = why;
 		return -EFAULT;
 	}
-	if (!len)
-		return 0;
 	/* Once a SYNC write slept in the caller, the driver's reader runs
 	 * while the chain goes on there: whether a later write sleeps (and
 	 * hands off) depends on how far it has read. */
