@@ -355,6 +355,19 @@ static bool calls_only_memo(const struct syslet_inst *inst,
 	return yes;
 }
 
+/* A test of a variable, not a copy of it that a later atom tests: its
+ * role in the image, or without debug records a result stored nowhere. */
+static bool bare_test(const struct syslet_inst *inst,
+		      const struct syslet_uatom *atom)
+{
+	SYSLET_OPTS(syslet_atom_info, ai);
+
+	if (syslet_inst__atom_info(inst, atom, &ai) == 0 &&
+	    ai.role != SYSLET_ROLE_UNKNOWN)
+		return ai.role == SYSLET_ROLE_TEST;
+	return !atom->ret_ptr;
+}
+
 bool srun_failed(const struct syslet_inst *inst,
 		 const struct syslet_uatom *atom, long *res,
 		 struct srun_memo *memo)
@@ -373,11 +386,17 @@ bool srun_failed(const struct syslet_inst *inst,
 		return false;
 	if (srun_is_call(nr))
 		return true;
-	/* A test that stopped the syslet on a variable that holds what a
-	 * call returned: the call failed, as when the test is fused. */
+	/* A test that ended the syslet on a variable that holds what a
+	 * call returned: the call failed, as when the test is fused.  It
+	 * ended it by its stop (without SKIP), or, a bare test (no copy),
+	 * by a NULL next when its test let it go on (next_uatom() of
+	 * seeds/006): `if (fd < 0) stop;` as a program's last statement,
+	 * whose atom needs no stop flag, both of its ways ending there. */
 	v = read_of(atom);
-	return v && !(atom->flags & SYSLET_SKIP_TO_NEXT_ON_STOP) &&
-	       stops_on(atom, *res) && calls_only_memo(inst, atom, v, memo);
+	return v && (stops_on(atom, *res) ?
+		     !(atom->flags & SYSLET_SKIP_TO_NEXT_ON_STOP) :
+		     !atom->next && bare_test(inst, atom)) &&
+	       calls_only_memo(inst, atom, v, memo);
 }
 
 /*

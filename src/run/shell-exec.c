@@ -435,7 +435,7 @@ int shl_exec_chain(struct shell *sh, struct shl_exec *x,
 		shl_error(sh, "async_exec: %s", strerror(err));
 		return -1;
 	}
-	x->async = x->end == NULL;
+	x->async = x->went_async = x->end == NULL;
 	if (x->async && wait)
 		shl_exec_wait(sh, x, ring);
 	shl_exec_end(sh, x);

@@ -14,6 +14,7 @@ struct shl_exec {
 	struct syslet_uatom	*end;	/* async_exec's answer */
 	struct syslet_uatom	*at;	/* the atom it runs next */
 	bool			async;	/* went to a cachemiss worker */
+	bool			went_async;	/* async_exec returned NULL */
 	bool			done;	/* its last atom ran */
 	bool			interrupted;	/* Ctrl-C while it ran */
 };

@@ -787,6 +787,17 @@ static void shl_imm_report(struct shell *sh, const size_t *ix, size_t n,
 				     (long)v->value == c->ret);
 		any = true;
 	}
+	/* An ASYNC atom hands off before its call whether or not the call
+	 * would block (2007's __exec_atom(): async_schedule() first), so
+	 * async_exec() returned NULL for `async umem_add(&k, 1);` too: the
+	 * values alone would not say so, where a call's line does
+	 * (<went async>). */
+	if (any && x->went_async && !sh->trace)
+		fputs(x->have_last && (x->last.flags & SYSLET_NO_COMPLETE) ?
+		      "<went async: async_exec returned NULL; nocomplete, "
+		      "nothing came into the ring>\n" :
+		      "<went async: async_exec returned NULL; the completion "
+		      "came through the ring>\n", sh->out);
 	/* The trace printed every atom already, or the call when a set
 	 * (trace read) chose it. */
 	if (any || (sh->trace && (!x->have_call ||

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <poll.h>
 #include <pthread.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -143,6 +144,47 @@ static void arena_init(struct diff_arena *ar)
 	if (pipe(p))
 		die("pipe");
 	ar->fd.late_rd = p[0], ar->fd.late_wr = p[1];
+	if (pipe(p))
+		die("pipe");
+	ar->fd.tight_rd = p[0], ar->fd.tight_wr = p[1];
+	/* One page: the least a pipe holds, so that pipe(7)'s room is
+	 * exact (one buffer, written from its start, merged into). */
+	if (fcntl(p[1], F_SETPIPE_SZ, (int)ar->page) >= 0 &&
+	    fcntl(p[1], F_GETPIPE_SZ) == (int)ar->page)
+		ar->tight_cap = ar->page;
+}
+
+/*
+ * The top of user space, as the reference finds it on its own (never the
+ * engine's), and the page below it, mapped read-write where nothing is
+ * there yet: an atom in it may end at the top, and runs, or past it, and
+ * its fetch fails (copy_uatom()'s access_ok() of the whole atom).
+ */
+static void top_page_init(struct diff_arena *ar)
+{
+	void *m;
+
+	ar->user_top = ref_user_top();
+	if (!ar->user_top)
+		return;
+	m = mmap((void *)(ar->user_top - ar->page), ar->page,
+		 PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	if (m == (void *)(ar->user_top - ar->page))
+		ar->top_pg = (unsigned long)m;
+	else if (m != MAP_FAILED)
+		munmap(m, ar->page);
+}
+
+/* The top page's atom: its words below the top, the rest filler. */
+static void top_load(const struct diff_arena *ar, const struct diff_graph *g)
+{
+	if (!ar->top_pg)
+		return;
+	memset((void *)ar->top_pg, 0xff, ar->page);
+	if (g->top_at)
+		memcpy((void *)g->top_at, g->top_words,
+		       ar->user_top - g->top_at);
 }
 
 /* What the driver writes into the late pipe (diff.h). */
@@ -209,10 +251,34 @@ static size_t drain(int fd, unsigned char *buf)
 	}
 }
 
+/* Everything the tight pipe gave its reader during one run. */
+static struct {
+	uint64_t	hash;
+	unsigned long	len;
+} tight_got;
+
+/* Read what the tight pipe holds now (its only reader: never waits). */
+static void tight_take(const struct diff_arena *ar)
+{
+	for (int n = pipe_count(ar->fd.tight_rd); n > 0;) {
+		unsigned char buf[4096];
+		ssize_t r = read(ar->fd.tight_rd, buf,
+				 (size_t)n < sizeof(buf) ? (size_t)n
+							 : sizeof(buf));
+
+		if (r <= 0)
+			die("read of the tight pipe");
+		tight_got.hash = diff_hash(tight_got.hash, buf, (size_t)r);
+		tight_got.len += (unsigned long)r;
+		n -= (int)r;
+	}
+}
+
 /* The same start for every run: the arena and the pipes. */
 static void load(const struct diff_arena *ar, const struct diff_graph *g)
 {
 	memcpy(ar->alias, g->image, ar->size);
+	top_load(ar, g);
 	drain(ar->fd.in_rd, NULL);
 	drain(ar->fd.out_rd, NULL);
 	drain(ar->fd.empty_rd, NULL);
@@ -227,6 +293,18 @@ static void load(const struct diff_arena *ar, const struct diff_graph *g)
 		n -= (int)r;
 	}
 	pipe_take(ar->fd.late_rd, NULL, 0);
+	pipe_take(ar->fd.tight_rd, NULL, 0);
+	tight_got.hash = DIFF_HASH0;
+	tight_got.len = 0;
+	if (ar->tight_cap && g->tight_room < ar->tight_cap) {
+		unsigned long fill = ar->tight_cap - g->tight_room;
+		unsigned char buf[65536];
+
+		for (unsigned long i = 0; i < fill; i++)
+			buf[i] = diff_tight_byte(i);
+		if (write(ar->fd.tight_wr, buf, fill) != (ssize_t)fill)
+			die("write to the tight pipe");
+	}
 	if (write(ar->fd.blk_wr, "blocking", DIFF_BLK_FILL) != DIFF_BLK_FILL)
 		die("write to the blocking pipe");
 	if (g->in_fill &&
@@ -237,6 +315,9 @@ static void load(const struct diff_arena *ar, const struct diff_graph *g)
 static void capture(const struct diff_arena *ar, struct diff_outcome *o)
 {
 	memcpy(o->mem, ar->alias, ar->size);
+	if (ar->top_pg)
+		memcpy(o->top_mem, (void *)(ar->user_top - sizeof(o->top_mem)),
+		       sizeof(o->top_mem));
 	o->in_len = drain(ar->fd.in_rd, o->in_left);
 	o->out_len = drain(ar->fd.out_rd, o->out);
 	o->empty_len = drain(ar->fd.empty_rd, o->empty);
@@ -252,6 +333,9 @@ static void capture(const struct diff_arena *ar, struct diff_outcome *o)
 		n += (int)r;
 	}
 	o->late_len = pipe_take(ar->fd.late_rd, o->late, DIFF_LATE_FEED);
+	tight_take(ar);
+	o->tight_len = tight_got.len;
+	o->tight_hash = tight_got.hash;
 }
 
 static void outcome_alloc(const struct diff_arena *ar, struct diff_outcome *o)
@@ -389,6 +473,130 @@ static void *feeder_main(void *arg)
 	return NULL;
 }
 
+/*
+ * The tight pipe's reader (diff.h): it begins once async_exec() returned
+ * NULL (go), or, for a graph whose SYNC write of it sleeps in the caller,
+ * once /proc shows the caller asleep in that write: the call itself for
+ * emul and uring (a plain write, or pwritev2 for the rest of one that
+ * went in partly), for the kernel async_exec() asleep at pipe_write.
+ * Then it reads whatever comes until the syslet ended (stop).
+ */
+struct drainer {
+	const struct diff_arena	*ar;
+	pid_t			tid;
+	long			exec_nr;
+	bool			kernel;
+	int			go, stop;
+	pthread_t		th;
+};
+
+static bool caller_in_tight_write(const struct drainer *d)
+{
+	char buf[512];
+	unsigned long a0;
+	long nr;
+
+	if (!proc_line(d->tid, "syscall", buf, sizeof(buf)) ||
+	    sscanf(buf, "%ld %lx", &nr, &a0) != 2)
+		return false;
+	if ((nr == SYS_write || nr == SYS_pwritev2) &&
+	    a0 == (unsigned long)d->ar->fd.tight_wr)
+		return true;
+	return d->kernel && nr == d->exec_nr &&
+	       proc_line(d->tid, "wchan", buf, sizeof(buf)) &&
+	       !strcmp(buf, "pipe_write");
+}
+
+static void *drainer_main(void *arg)
+{
+	struct drainer *d = arg;
+	bool reading = false;
+
+	while (!__atomic_load_n(&d->stop, __ATOMIC_ACQUIRE)) {
+		struct pollfd p = { .fd = d->ar->fd.tight_rd, .events = POLLIN };
+
+		if (!reading) {
+			reading = __atomic_load_n(&d->go, __ATOMIC_ACQUIRE) ||
+				  caller_in_tight_write(d);
+			if (!reading) {
+				usleep(50);
+				continue;
+			}
+		}
+		if (poll(&p, 1, 2) == 1)
+			tight_take(d->ar);
+	}
+	return NULL;
+}
+
+static void drainer_start(struct drainer *d, const struct diff_arena *ar)
+{
+	d->ar = ar;
+	d->tid = (pid_t)syscall(SYS_gettid);
+	d->exec_nr = syslet_sysno(SYSLET_CALL_ASYNC_EXEC);
+	d->kernel = !strcmp(syslet_backend_name(), "kernel");
+	if (pthread_create(&d->th, NULL, drainer_main, d))
+		die("pthread_create of the tight pipe's reader");
+}
+
+/*
+ * Whether a thread asleep in a pipe's write shows it in /proc: its call
+ * (emul, uring), and for the kernel, whose atoms' calls run inside
+ * async_exec(), the kernel function it sleeps in (wchan, which needs
+ * kallsyms).  A thread of ours sleeps in a write of a full pipe.
+ */
+struct probe {
+	int	p[2];
+	pid_t	tid;
+};
+
+static void *probe_writer(void *arg)
+{
+	struct probe *pr = arg;
+	char b = 0;
+
+	__atomic_store_n(&pr->tid, (pid_t)syscall(SYS_gettid),
+			 __ATOMIC_RELEASE);
+	if (write(pr->p[1], &b, 1) != 1)
+		die("write of the probe's pipe");
+	return NULL;
+}
+
+static bool tight_sync_ok(const struct diff_arena *ar)
+{
+	struct probe pr = { .tid = 0 };
+	unsigned char buf[65536];
+	bool seen = false;
+	pthread_t th;
+
+	if (!ar->proc_syscall || !ar->tight_cap)
+		return false;
+	if (strcmp(syslet_backend_name(), "kernel"))
+		return true;
+	if (pipe(pr.p))
+		die("pipe");
+	memset(buf, 0, sizeof(buf));
+	if (fcntl(pr.p[1], F_SETPIPE_SZ, (int)ar->page) < 0 ||
+	    write(pr.p[1], buf, ar->page) != (ssize_t)ar->page)
+		die("the probe's pipe");
+	if (pthread_create(&th, NULL, probe_writer, &pr))
+		die("pthread_create of the probe");
+	for (int i = 0; i < 4000 && !seen; i++) {
+		pid_t tid = __atomic_load_n(&pr.tid, __ATOMIC_ACQUIRE);
+
+		if (tid)
+			seen = proc_line(tid, "wchan", (char *)buf,
+					 sizeof(buf)) &&
+			       !strcmp((char *)buf, "pipe_write");
+		usleep(500);
+	}
+	pipe_take(pr.p[0], NULL, 0);
+	pthread_join(th, NULL);
+	close(pr.p[0]);
+	close(pr.p[1]);
+	return seen;
+}
+
 /* Whether this machine shows a thread's call in /proc (the feeder's
  * only way to see the caller asleep). */
 /*
@@ -422,11 +630,13 @@ static bool proc_syscall_ok(void)
  */
 static void run_backend(const struct diff_arena *ar, struct head *h,
 			const struct diff_graph *g, bool batch, bool feed_sync,
-			struct diff_outcome *o)
+			bool drain_sync, struct diff_outcome *o)
 {
 	struct syslet_uatom *done, *entry = (struct syslet_uatom *)g->entry;
 	unsigned int junk = h->model.idx;
 	struct feeder f = { .ar = ar };
+	struct drainer d = { .go = 0 };
+	bool reader = false;
 
 	memset(h->ring, 0, sizeof(h->ring));
 	if (g->ring_junk)
@@ -437,6 +647,10 @@ static void run_backend(const struct diff_arena *ar, struct head *h,
 		f.exec_nr = syslet_sysno(SYSLET_CALL_ASYNC_EXEC);
 		if (pthread_create(&f.th, NULL, feeder_main, &f))
 			die("pthread_create of the feeder");
+	}
+	if (drain_sync) {
+		drainer_start(&d, ar);
+		reader = true;
 	}
 	errno = 0;
 	if (batch) {
@@ -456,6 +670,14 @@ static void run_backend(const struct diff_arena *ar, struct head *h,
 		__atomic_store_n(&f.stop, 1, __ATOMIC_RELEASE);
 		pthread_join(f.th, NULL);
 	}
+	/* The syslet is in flight: now, and not before, the tight pipe's
+	 * reader (diff.h). */
+	if (!done && !o->err) {
+		__atomic_store_n(&d.go, 1, __ATOMIC_RELEASE);
+		if (!reader)
+			drainer_start(&d, ar);
+		reader = true;
+	}
 	/* The syslet is in flight: now, and not before, the late pipe's
 	 * feed (a read of it that went async waits for this), unless the
 	 * feeder wrote it already. */
@@ -466,6 +688,10 @@ static void run_backend(const struct diff_arena *ar, struct head *h,
 	if (!done && !o->err)
 		while (sys_async_wait(1) < 0 && errno == EINTR)
 			;
+	if (reader) {
+		__atomic_store_n(&d.stop, 1, __ATOMIC_RELEASE);
+		pthread_join(d.th, NULL);
+	}
 	memcpy(o->ring1, h->ring, sizeof(o->ring1));
 	if (g->ring_junk && h->ring[junk] == DIFF_JUNK) {
 		h->ring[junk] = NULL;
@@ -485,6 +711,8 @@ static enum ref_status run_ref(const struct diff_arena *ar,
 	struct ref_ring rr = *model;
 	unsigned int junk = model->idx;
 	enum ref_status st;
+	unsigned long tight_len;
+	uint64_t tight_hash;
 
 	memset(rr.slot, 0, sizeof(rr.slot));
 	rr.waiting = false;
@@ -498,7 +726,12 @@ static enum ref_status run_ref(const struct diff_arena *ar,
 		ref_ring_cleared(&rr);
 	}
 	memcpy(o->ring2, rr.slot, sizeof(o->ring2));
+	/* The tight pipe is the reference's model (it has no reader). */
+	tight_len = o->tight_len;
+	tight_hash = o->tight_hash;
 	capture(ar, o);
+	o->tight_len = tight_len;
+	o->tight_hash = tight_hash;
 	*after = rr;
 	return st;
 }
@@ -559,6 +792,14 @@ static void report(const struct opts *op, const char *backend,
 			ref->empty_len, ref->blk_len, ref->late_len, backend,
 			got->in_len, got->out_len, got->empty_len,
 			got->blk_len, got->late_len);
+	if (ref->tight_len != got->tight_len ||
+	    ref->tight_hash != got->tight_hash)
+		fprintf(stderr, "  the tight pipe got (from its fill of %lu "
+			"bytes): reference %lu bytes (hash %#" PRIx64 "), %s "
+			"%lu (hash %#" PRIx64 ")\n",
+			ar->tight_cap - g->tight_room, ref->tight_len,
+			ref->tight_hash, backend, got->tight_len,
+			got->tight_hash);
 	if (op->verbose) {
 		fputs("  the graph as generated:\n", stderr);
 		gen_dump(ar, g, g->image, stderr);
@@ -575,7 +816,8 @@ static const char *compare(const struct diff_outcome *a,
 	if (memcmp(a->ring1, b->ring1, sizeof(a->ring1)) ||
 	    memcmp(a->ring2, b->ring2, sizeof(a->ring2)))
 		return "the ring";
-	if (memcmp(a->mem, b->mem, size))
+	if (memcmp(a->mem, b->mem, size) ||
+	    memcmp(a->top_mem, b->top_mem, sizeof(a->top_mem)))
 		return "memory";
 	if (a->in_len != b->in_len || memcmp(a->in_left, b->in_left, a->in_len))
 		return "the input pipe";
@@ -590,6 +832,8 @@ static const char *compare(const struct diff_outcome *a,
 	if (a->late_len != b->late_len ||
 	    memcmp(a->late, b->late, (size_t)a->late_len))
 		return "the late pipe";
+	if (a->tight_len != b->tight_len || a->tight_hash != b->tight_hash)
+		return "the tight pipe";
 	return NULL;
 }
 
@@ -692,6 +936,7 @@ static bool in_place(const struct diff_arena *ar, struct head *h,
 struct counts {
 	unsigned long	run, mismatches, unsafe, endless, atoms, async;
 	unsigned long	async_at_call, in_place, late, late_sync;
+	unsigned long	tight, tight_sync, top;
 	unsigned long	end[REF_NR_ENDS];
 };
 
@@ -716,6 +961,7 @@ static int run_backend_all(const struct opts *op, struct diff_arena *ar,
 	}
 	ar->umem_nr = (unsigned long)syslet_sysno(SYSLET_CALL_UMEM_ADD);
 	ar->nr_syscalls = ar->umem_nr + 1;
+	ar->tight_sync_ok = tight_sync_ok(ar);
 	snprintf(prog->backend, sizeof(prog->backend), "%s", backend);
 	outcome_alloc(ar, &ref);
 	outcome_alloc(ar, &got);
@@ -749,8 +995,12 @@ static int run_backend_all(const struct opts *op, struct diff_arena *ar,
 		c->async += ref.async;
 		c->late += ref.late_waited;
 		c->late_sync += ref.late_sync;
+		c->tight += ref.tight_waited;
+		c->tight_sync += ref.tight_sync;
+		c->top += g.top_at != 0;
 		c->end[ref.end]++;
-		run_backend(ar, &h, &g, i & 1, ref.late_sync, &got);
+		run_backend(ar, &h, &g, i & 1, ref.late_sync, ref.tight_sync,
+			    &got);
 		bad = compare(&ref, &got, ar->size);
 		if (!bad) {
 			h.model = after;
@@ -801,8 +1051,13 @@ static int child(const struct opts *op)
 
 	memset(&ar, 0, sizeof(ar));
 	arena_init(&ar);
+	top_page_init(&ar);
 	ar.proc_syscall = proc_syscall_ok();
 	ar.late_ok = late_pipe_ok();
+	if (op->verbose)
+		printf("difftest: the top of user space is %#lx (found by the "
+		       "reference), the page below it %s\n", ar.user_top,
+		       ar.top_pg ? "mapped by the test" : "not the test's");
 	/* A write to a pipe without reader must answer -EPIPE, and the
 	 * signal it raises is ignored: it must not end anything. */
 	signal(SIGPIPE, SIG_IGN);
@@ -834,12 +1089,16 @@ static int child(const struct opts *op)
 			       "at a read that waited for the late pipe, %lu "
 			       "more at a read or write, %lu ran in the "
 			       "caller: no parked thread); %lu SYNC reads of "
-			       "the late pipe waited in the caller; ended at a "
-			       "NULL next %lu, by a stop %lu, by a fault %lu\n",
+			       "the late pipe waited in the caller; %lu went "
+			       "async at a write of the tight pipe that "
+			       "sleeps, %lu SYNC ones slept in the caller; "
+			       "ended at a "
+			       "NULL next %lu, by a stop %lu, by a fault %lu; "
+			       "%lu had an atom at the top of user space\n",
 			       b, c.async, c.late, c.async_at_call, c.in_place,
-			       c.late_sync,
+			       c.late_sync, c.tight, c.tight_sync,
 			       c.end[REF_END_NULL],
-			       c.end[REF_END_STOP], c.end[REF_END_FAULT]);
+			       c.end[REF_END_STOP], c.end[REF_END_FAULT], c.top);
 		if (r)
 			status = 1;
 	}

@@ -53,6 +53,7 @@ struct diff_fds {
 	int	epipe_wr;		/* reader closed: -EPIPE */
 	int	blk_rd, blk_wr;		/* blocking; DIFF_BLK_FILL bytes */
 	int	late_rd, late_wr;	/* blocking, empty: see below */
+	int	tight_rd, tight_wr;	/* blocking, one page, full: below */
 };
 
 #define DIFF_BLK_FILL	8		/* bytes in blk at each start */
@@ -75,6 +76,44 @@ struct diff_fds {
 #define DIFF_LATE_FEED	100
 extern const unsigned char diff_late_feed[DIFF_LATE_FEED];
 
+/*
+ * The tight pipe: blocking, its capacity cut to one page (F_SETPIPE_SZ),
+ * and at each start holding a page but the graph's room (diff_graph's
+ * tight_room: 0, a pipe that is full, up to a page, an empty one), in
+ * one write.  Atoms write it: a write of more than the room sleeps (pipe(7):
+ * up to PIPE_BUF bytes go in whole, never partly; more than PIPE_BUF go
+ * partly and the write sleeps for the rest, the room of a one-page pipe
+ * being never more than PIPE_BUF), so the syslet goes to a cachemiss
+ * thread there, mid-chain, as at a read of the late pipe.  Its reader is
+ * the test's: once async_exec() has returned NULL (never before), a
+ * thread of the driver reads everything the pipe gets until the syslet
+ * ended; a SYNC write that sleeps in the caller is drained once the
+ * caller is seen asleep in it (as the late pipe's feeder).  What the
+ * pipe got, the fill and then every write in order, does not depend on
+ * when the reading began, and a blocking write returns its whole length
+ * once read: the outcome compares the stream's length and hash.  Atoms
+ * may not read it (that would race with the test's reader).
+ */
+#define DIFF_TIGHT_MAX	65536		/* a write's length, at most */
+
+/* The byte at offset @i of the tight pipe's fill. */
+static inline unsigned char diff_tight_byte(unsigned long i)
+{
+	return (unsigned char)(i * 7 + 3);
+}
+
+/* FNV-1a, 64 bits: the tight pipe's stream. */
+static inline uint64_t diff_hash(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+#define DIFF_HASH0	0xcbf29ce484222325ULL
+
 struct diff_arena {
 	unsigned char	*base;		/* what atoms point into */
 	unsigned char	*alias;		/* the same pages, writable */
@@ -92,6 +131,18 @@ struct diff_arena {
 	/* Reads of the late pipe are compared (not in a 32-bit process
 	 * under a 64-bit kernel: diff.c, late_pipe_ok()). */
 	bool		late_ok;
+	/* The tight pipe's capacity: a page, or 0 where F_SETPIPE_SZ
+	 * would not make it so (every write of it is then unsafe). */
+	unsigned long	tight_cap;
+	/* A SYNC write of it that sleeps in the caller can be drained:
+	 * /proc shows the caller in that write (for the kernel, asleep in
+	 * async_exec() at pipe_write, /proc/TID/wchan). */
+	bool		tight_sync_ok;
+	/* Where user space ends for access_ok() (TASK_SIZE), found by the
+	 * reference on its own (ref_user_top()), and the page below it,
+	 * mapped read-write by the test where it could be (0: not): an
+	 * atom there may end at the top or past it. */
+	unsigned long	user_top, top_pg;
 };
 
 /* A generated graph: the arena's initial content and how to start it. */
@@ -101,8 +152,13 @@ struct diff_graph {
 	unsigned int	in_fill;	/* bytes in the input pipe at start */
 	unsigned char	in_data[256];
 	bool		ring_junk;	/* the next ring slot is still full */
+	unsigned int	tight_room;	/* room in the tight pipe at start */
 	unsigned int	natoms;		/* atoms generated (for the dump) */
 	unsigned long	atom[DIFF_MAX_ATOMS];
+	/* The atom in the page below the top (ar->top_pg): its words below
+	 * the top, from top_at on. */
+	unsigned long	top_at;
+	unsigned long	top_words[11];
 };
 
 /* Where a chain ended, as async_exec() and the ring tell it. */
@@ -113,11 +169,15 @@ struct diff_outcome {
 	 * any) was cleared and async_wait(0) called. */
 	unsigned long	ring1[DIFF_RING], ring2[DIFF_RING];
 	unsigned char	*mem;		/* the arena at the end */
+	unsigned long	top_mem[11];	/* the top page's atom at the end */
 	size_t		in_len, out_len, empty_len;
 	int		blk_len;	/* bytes in blk at the end */
 	int		late_len;	/* bytes in the late pipe at the end */
 	unsigned char	*in_left, *out, *empty, *blk; /* DIFF_PIPE_MAX each */
 	unsigned char	late[DIFF_LATE_FEED];
+	/* Everything the tight pipe got: its bytes and their hash. */
+	unsigned long	tight_len;
+	uint64_t	tight_hash;
 	unsigned long	atoms;		/* reference only: atoms run */
 	int		end;		/* reference only: enum ref_end */
 	bool		async;		/* reference only: it went async */
@@ -133,6 +193,10 @@ struct diff_outcome {
 	/* Reference only: a SYNC read of it waited in the caller (the
 	 * driver's feeder writes the feed then); the feed was written. */
 	bool		late_sync, late_fed;
+	/* Reference only: the syslet went async at a write of the tight
+	 * pipe that sleeps; a SYNC one slept in the caller (the driver
+	 * drains it then); the draining began. */
+	bool		tight_waited, tight_sync, tight_drained;
 };
 
 /* How the reference saw a chain end (for the summary). */
@@ -156,6 +220,10 @@ struct ref_ring {
 	bool		waiting;
 	unsigned long	waiting_atom;
 };
+
+/* ref.c: the first address past user space, for access_ok(): TASK_SIZE,
+ * found by mmap(MAP_FIXED_NOREPLACE); 0 where the kernel does not say. */
+unsigned long ref_user_top(void);
 
 /* ref.c: run the graph now in the arena, as the 2007 kernel would; the
  * first @no_thread ASYNC atoms find no parked thread (they run in the

@@ -17,11 +17,15 @@
  * chosen to land on -4, -11, -512, -EFAULT..., the test's pipes, read
  * and written at the file position and at an offset (pread64, pwrite64:
  * a pipe has no file position), the late pipe (a read of it waits, and
- * the syslet goes to a cachemiss thread mid-chain: diff.h), numbers
+ * the syslet goes to a cachemiss thread mid-chain: diff.h), the tight
+ * pipe (full or nearly: a write of more than its room sleeps, and the
+ * syslet goes async there; lengths around the room and PIPE_BUF), numbers
  * past the table and in its holes, denied calls), argument and result
  * pointers (unmapped, read-only, page-straddling, misaligned, into other
- * atoms), and where the atoms sit (misaligned, the last one cut by an
- * unmapped page after its NULL argument pointer).
+ * atoms, past the top of user space or across it), and where the atoms
+ * sit (misaligned, the last one cut by an unmapped page after its NULL
+ * argument pointer, one in the page below the top of user space that ends
+ * at the top or past it).
  *
  * Every loop passes through a gate: an atom that takes one from its own
  * fuel cell and stops once that is not positive.  Nothing else targets
@@ -137,6 +141,11 @@ static unsigned long bad_addr(struct gen *G)
 	case 3:
 		return 8 * below(G, 64);
 	case 4:
+		/* At the top of user space (TASK_SIZE, which the
+		 * reference found): past it, or a word across it. */
+		if (ar->user_top && chance(G, 50))
+			return chance(G, 50) ? ar->user_top + 8 * below(G, 64)
+					     : ar->user_top - 1 - below(G, W - 1);
 #if defined(__x86_64__)
 		return chance(G, 50) ? 0xffff888000000000UL + 8 * below(G, 99)
 				     : 0x8000000000000000UL;
@@ -261,6 +270,26 @@ static unsigned long length(struct gen *G)
 	return lens[below(G, sizeof(lens) / sizeof(lens[0]))];
 }
 
+/* A write of the tight pipe: around its rooms and PIPE_BUF (a page). */
+static unsigned long tight_length(struct gen *G)
+{
+	unsigned long p = G->ar->page;
+	const unsigned long lens[] = { 0, 1, 1, 13, 13, 200, 200, 64,
+				       p - 1, p, p + 1, p + 904, 2 * p };
+
+	return lens[below(G, sizeof(lens) / sizeof(lens[0]))];
+}
+
+/* Room left in the tight pipe at the start: mostly none. */
+static unsigned int tight_room(struct gen *G)
+{
+	unsigned long p = G->ar->page;
+	const unsigned long rooms[] = { 0, 0, 0, 0, 1, 13, 200, 904, p - 1,
+					p };
+
+	return (unsigned int)rooms[below(G, sizeof(rooms) / sizeof(rooms[0]))];
+}
+
 static unsigned long some_fd(struct gen *G, bool for_read)
 {
 	const struct diff_fds *f = &G->ar->fd;
@@ -298,6 +327,11 @@ static unsigned long blk_or_fd(struct gen *G, bool for_read)
 {
 	const struct diff_fds *f = &G->ar->fd;
 
+	/* The tight pipe (diff.h): a write of more than its room sleeps,
+	 * and the syslet goes async mid-chain; reads get its write end
+	 * (EBADF at once): one of it would race with the test's reader. */
+	if (chance(G, for_read ? 3 : 16))
+		return (unsigned long)f->tight_wr;
 	if (chance(G, 12))
 		return (unsigned long)(for_read ? f->blk_rd : f->blk_wr);
 	/* The late pipe: a read waits there until the driver's feed, and
@@ -516,18 +550,33 @@ static void gen_atom(struct gen *G, unsigned int i, unsigned int cut_args)
 		break;
 	}
 	case K_READ:
-	case K_WRITE:
+	case K_WRITE: {
+		unsigned long fd = blk_or_fd(G, k == K_READ);
+
 		nr = k == K_READ ? SYS_read : SYS_write;
 		n = chance(G, 90) ? 3 : (unsigned int)below(G, 7);
-		src[0] = chance(G, 98) ? pcell(G, blk_or_fd(G, k == K_READ))
+		src[0] = chance(G, 98) ? pcell(G, fd)
 				       : arg_source(G, some_value(G));
-		src[1] = chance(G, 95) ? pcell(G, buffer(G, k == K_READ))
-				       : bad_addr(G);
-		src[2] = chance(G, 95) ? pcell(G, length(G))
-				       : arg_source(G, length(G));
+		if (k == K_WRITE && fd == (unsigned long)ar->fd.tight_wr) {
+			/* Around the room (tight_room) and PIPE_BUF, from
+			 * the readable pages B, D0 and D1. */
+			unsigned long len = tight_length(G);
+
+			src[1] = pcell(G, chance(G, 97) ?
+				       pg(G, DIFF_PG_B) +
+					       below(G, 3 * ar->page - len) :
+				       bad_addr(G));
+			src[2] = pcell(G, len);
+		} else {
+			src[1] = chance(G, 95) ?
+				 pcell(G, buffer(G, k == K_READ)) : bad_addr(G);
+			src[2] = chance(G, 95) ? pcell(G, length(G))
+					       : arg_source(G, length(G));
+		}
 		for (unsigned int j = 3; j < 6; j++)
 			src[j] = arg_source(G, some_value(G));
 		break;
+	}
 	case K_PREAD:
 	case K_PWRITE: {
 		/* pread64 and pwrite64 of the test's pipes, which have no
@@ -588,6 +637,33 @@ static void gen_atom(struct gen *G, unsigned int i, unsigned int cut_args)
 	put(G, a + 2 * W, ret);
 	put(G, a + 3 * W, some_next(G, i));
 	set_args(G, a, n, src);
+}
+
+/*
+ * An atom in the page below the top of user space: a getppid() whose last
+ * @cut words lie past the top, 0 to 3 (private, then arg_ptr[5], ...),
+ * its arg_ptr[0] NULL, so that no word past the top is read.  2007's
+ * copy_uatom() checked the whole atom with access_ok(): it runs only when
+ * it ends at the top.  The entry, or the next of an A atom, points to it;
+ * its own next ends the chain or faults.
+ */
+static void gen_top_atom(struct gen *G)
+{
+	const struct diff_arena *ar = G->ar;
+	unsigned long cut = below(G, 4), *w = G->g->top_words;
+
+	G->g->top_at = ar->user_top - S + cut * W;
+	for (int i = 0; i < 11; i++)
+		w[i] = ~0UL;
+	w[0] = some_flags(G) & ~(unsigned long)SYSLET_ASYNC;
+	w[1] = SYS_getppid;
+	w[2] = chance(G, 20) ? 0 : d_word(G, false);
+	w[3] = chance(G, 70) ? 0 : bad_addr(G);
+	w[4] = 0;
+	if (chance(G, 50) || !G->na)
+		G->g->entry = G->g->top_at;
+	else
+		put(G, G->g->atom[below(G, G->na)] + 3 * W, G->g->top_at);
 }
 
 static void fill(struct gen *G, int p, unsigned long off, unsigned long len,
@@ -670,6 +746,10 @@ void gen_graph(const struct diff_arena *ar, uint64_t seed,
 	for (i = 0; i < sizeof(g->in_data); i++)
 		g->in_data[i] = (unsigned char)rnd(&G);
 	g->ring_junk = chance(&G, 5);
+	g->tight_room = tight_room(&G);
+	g->top_at = 0;
+	if (ar->top_pg && chance(&G, 10))
+		gen_top_atom(&G);
 }
 
 static const char *flag_names(unsigned long f, char *buf, size_t len)
@@ -694,8 +774,9 @@ static const char *flag_names(unsigned long f, char *buf, size_t len)
 void gen_dump(const struct diff_arena *ar, const struct diff_graph *g,
 	      const unsigned char *mem, FILE *out)
 {
-	fprintf(out, "  entry %#lx; arena %p, page %lu; in_fill %u%s\n",
-		g->entry, (void *)ar->base, ar->page, g->in_fill,
+	fprintf(out, "  entry %#lx; arena %p, page %lu; in_fill %u; tight "
+		"pipe's room %u%s\n",
+		g->entry, (void *)ar->base, ar->page, g->in_fill, g->tight_room,
 		g->ring_junk ? "; next ring slot full" : "");
 	for (unsigned int i = 0; i < g->natoms; i++) {
 		unsigned long a = g->atom[i], w[11], off;

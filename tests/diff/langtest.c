@@ -274,16 +274,18 @@ static struct cval gen_const(struct buf *b, int depth)
 /* ---- programs ------------------------------------------------------ */
 
 /* Variables: data (file scope and local), loop counters, the guard of
- * backward gotos, and n, a write length. */
+ * backward gotos, n, a write length, and e, which only calls store into
+ * (syslet-run(1)'s exit status rule: a stop on the errno it holds is a
+ * failure, status 1), read and tested like any other. */
 /* Also the elements of a word array (syslet(5), ELEMENTS: "used wherever
  * a variable can"), and narrow data elements, read zero-extended. */
 enum { V_A, V_B, V_C, V_D, V_P, V_Q, V_W0, V_W1, V_W2, V_N, V_G, V_I0,
-       V_I1, V_I2, V_H0, V_H1, V_B0, V_D0, V_K, NVARS };
+       V_I1, V_I2, V_E, V_H0, V_H1, V_B0, V_D0, V_K, NVARS };
 #define NDATA		9	/* V_A..V_W2: data that may be assigned */
 #define NSRC		5	/* V_H0..V_K: read-only */
 static const char *const vname[NVARS] = {
 	"a", "b", "c", "d", "p", "q", "w[0]", "w[1]", "w[2]", "n", "g", "i0",
-	"i1", "i2", "h[0]", "h[1]", "bb[1]", "dd[0]", "k",
+	"i1", "i2", "e", "h[0]", "h[1]", "bb[1]", "dd[0]", "k",
 };
 static const bool vlocal[NVARS] = {
 	[V_P] = true, [V_Q] = true, [V_I0] = true, [V_I1] = true,
@@ -445,11 +447,19 @@ static struct cval gen_k(struct buf *b)
 	return v;
 }
 
+/* The next call's kind when not -1: e's stores are mostly close()s,
+ * whose errno the status rule is about. */
+static int gen_call_kind = -1;
+
 static struct call *gen_call(bool for_cond)
 {
 	struct call *c = calloc(1, sizeof(*c));
 	struct buf t = { 0 };
 	unsigned int r = rn(for_cond ? 5 : 6);
+
+	if (gen_call_kind >= 0)
+		r = (unsigned int)gen_call_kind;
+	gen_call_kind = -1;
 
 	if (!c)
 		abort();
@@ -498,6 +508,12 @@ static enum cmp gen_cmp(void)
 	return (enum cmp)rn(6);
 }
 
+/* e now and then, else @v. */
+static int e_or(int v)
+{
+	return rn(3) ? v : V_E;
+}
+
 static struct stmt *gen_simple(struct buf *b, int v);
 
 static struct cond *gen_cond(struct buf *b, int depth)
@@ -528,7 +544,7 @@ static struct cond *gen_cond(struct buf *b, int depth)
 	case 1:
 	case 2:
 		c->kind = K_VAR;
-		c->var = src_var();
+		c->var = e_or(src_var());
 		if (rn(4) == 0) {	/* k OP x, "either way round" */
 			static const char *const mirror[] = {
 				">", ">=", "==", "!=", "<=", "<",
@@ -548,7 +564,7 @@ static struct cond *gen_cond(struct buf *b, int depth)
 		break;
 	case 3:
 		c->kind = rn(2) ? K_BARE : K_NOT_VAR;
-		c->var = src_var();
+		c->var = e_or(src_var());
 		bprintf(b, "%s%s", c->kind == K_BARE ? "" : "!",
 			vname[c->var]);
 		break;
@@ -567,7 +583,9 @@ static struct cond *gen_cond(struct buf *b, int depth)
 	case 6:
 	case 7:
 		c->kind = K_ASGCALL;
-		c->var = data_var();
+		c->var = e_or(data_var());
+		if (c->var == V_E && rn(3))
+			gen_call_kind = C_CLOSE;
 		c->call = gen_call(true);
 		bprintf(b, "(%s = %s) %s ", vname[c->var], c->call->text,
 			cmp_text[c->op]);
@@ -839,6 +857,8 @@ static struct stmt *gen_loop(struct buf *b, int ind, int depth, int loops)
 }
 
 static int gen_force_if;	/* the next statement is an if: else if */
+/* The next statement is a stop on a test of e (the program's last). */
+static int gen_force_estop;
 
 static struct stmt *gen_stmt(struct buf *b, int ind, int depth, int loops)
 {
@@ -849,6 +869,8 @@ static struct stmt *gen_stmt(struct buf *b, int ind, int depth, int loops)
 		gen_force_if = 0;
 		r = 60;
 	}
+	if (gen_force_estop)
+		r = 91;
 
 	if (r < 34) {
 		indent(b, ind);
@@ -867,7 +889,9 @@ static struct stmt *gen_stmt(struct buf *b, int ind, int depth, int loops)
 			bprintf(b, "%s;\n", s->call->text);
 		} else {
 			s = new_stmt(S_ASGCALL);
-			s->var = rn(5) ? data_var() : V_N;
+			s->var = rn(5) ? e_or(data_var()) : V_N;
+			if (s->var == V_E && rn(3))
+				gen_call_kind = C_CLOSE;
 			s->call = gen_call(false);
 			bprintf(b, "%s = %s;\n", vname[s->var], s->call->text);
 		}
@@ -952,7 +976,32 @@ static struct stmt *gen_stmt(struct buf *b, int ind, int depth, int loops)
 
 		indent(b, ind);
 		bprintf(b, "if (");
-		i->cond = gen_cond(b, 1);
+		if (gen_force_estop || rn(2)) {
+			/* The test syslet-run's status rule is about. */
+			gen_force_estop = 0;
+			i->cond = calloc(1, sizeof(*i->cond));
+			if (!i->cond)
+				abort();
+			i->cond->var = V_E;
+			switch (rn(4)) {
+			case 0:
+				i->cond->kind = K_BARE;
+				bprintf(b, "e");
+				break;
+			case 1:
+				i->cond->kind = K_NOT_VAR;
+				bprintf(b, "!e");
+				break;
+			default:
+				i->cond->kind = K_VAR;
+				i->cond->op = gen_cmp();
+				i->cond->k = cv(0);
+				bprintf(b, "e %s 0", cmp_text[i->cond->op]);
+				break;
+			}
+		} else {
+			i->cond = gen_cond(b, 1);
+		}
 		i->body = new_stmt(S_STOP);
 		bprintf(b, ")\n");
 		indent(b, ind + 1);
@@ -1040,7 +1089,9 @@ static void gen_program(struct program *p, uint64_t seed, unsigned long idx)
 			continue;
 		bprintf(&b, "%s%s", first ? "" : ", ", vname[v]);
 		first = 0;
-		if (v != V_G && v != V_N && rn(2)) {
+		/* e: mostly no initial value, so that only calls store
+		 * into it (an errno as its value is no call's). */
+		if (v != V_G && v != V_N && (v == V_E ? !rn(6) : rn(2))) {
 			bprintf(&b, " = ");
 			p->init[v] = gen_k(&b);
 		}
@@ -1068,6 +1119,8 @@ static void gen_program(struct program *p, uint64_t seed, unsigned long idx)
 			bprintf(&b, "\t;\n");
 			*tail = new_stmt(S_BLOCK);
 		} else {
+			/* Half the programs end on a test of e. */
+			gen_force_estop = i == ntop - 1 && rn(2);
 			*tail = gen_stmt(&b, 1, 0, 0);
 		}
 		p->tops[i] = *tail;
@@ -1099,6 +1152,10 @@ struct outcome {
 	unsigned char	pipe[LT_MAX_PIPE];
 	size_t		npipe;
 	int		status;		/* 0, 1, or -1: not fixed */
+	/* The evaluator's status came from the stop at a test of a
+	 * variable holding an errno: 1, only calls store into it; 2, not
+	 * so (arithmetic did last, or nothing stored into it), 0. */
+	int		rule;
 	char		why[256];	/* evaluator: why thrown away */
 };
 
@@ -1494,11 +1551,16 @@ static void co_stmt(const struct stmt *s, int *n, bool *bad)
 {
 	for (; s; s = s->next) {
 		switch (s->kind) {
+		case S_ADDK:
+		case S_SUBK:
+			/* x += 0 is umem_add(&x, 0), which stores nothing
+			 * (sys_umem_add(3), as umem_add(&x, 0) by name). */
+			if (word_of(s->k.v))
+				bad[s->var] = true;
+			break;
 		case S_SETK:
 		case S_COPY:
 		case S_ADDV:
-		case S_ADDK:
-		case S_SUBK:
 		case S_SUM:
 		case S_INC:
 		case S_DEC:
@@ -1574,9 +1636,10 @@ static void eval_program(struct eval *E, const struct program *p)
 		else if (E->last_var < 0)
 			o->status = -1;
 		else if (E->calls_only[E->last_var])
-			o->status = 1;
+			o->status = 1, o->rule = 1;
 		else
-			o->status = E->writer[E->last_var] == W_CALL ? -1 : 0;
+			o->status = E->writer[E->last_var] == W_CALL ? -1 : 0,
+			o->rule = o->status ? 0 : 2;
 		break;
 	default:
 		o->status = 0;
@@ -1849,7 +1912,7 @@ static struct outcome want_o, got_o;
 static int run_backend(const struct opts *op, const char *backend)
 {
 	struct eval E = { 0 };
-	unsigned long done = 0, thrown = 0, errs = 0;
+	unsigned long done = 0, thrown = 0, errs = 0, rule[3] = { 0 };
 	long nr_umem;
 	int rc;
 
@@ -1916,6 +1979,7 @@ static int run_backend(const struct opts *op, const char *backend)
 		}
 		if (compare(&want_o, &got_o, what, sizeof(what)))
 			goto mismatch;
+		rule[want_o.rule]++;
 		free(diag);
 		free_program(&p);
 		continue;
@@ -1934,8 +1998,10 @@ mismatch:
 	}
 	syslet_ring__exit(&ring);
 	printf("langtest: %s: seed %#" PRIx64 ", programs %lu..: %lu compared"
-	       " (%lu of them errors), %lu thrown away\n", backend, op->seed,
-	       op->from, done, errs, thrown);
+	       " (%lu of them errors), %lu thrown away; %lu stopped at a test "
+	       "of an errno that only calls store (status 1), %lu of one "
+	       "that arithmetic stored or nothing did\n", backend, op->seed,
+	       op->from, done, errs, thrown, rule[1], rule[2]);
 	return 0;
 }
 

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -48,6 +49,12 @@ struct ref {
 	/* The late pipe got its feed; the syslet waited for it in the
 	 * caller (and went async there). */
 	bool			fed, late_waited, late_sync;
+	/* The tight pipe (diff.h): what it holds while nobody reads it,
+	 * everything it got (the fill, then each write), and whether the
+	 * driver's reader has begun. */
+	unsigned long		tight_held, tight_len;
+	uint64_t		tight_hash;
+	bool			tight_drained, tight_waited, tight_sync;
 };
 
 #define W	sizeof(unsigned long)
@@ -58,16 +65,67 @@ struct ref {
 #define U_NEXT		3
 #define U_ARG(i)	(4 + (i))
 
-/* From here up every address faults in user mode (kernel or
- * non-canonical on x86_64, above TASK_SIZE for an i386 task), but for the
- * legacy vsyscall page, which may be readable. */
+/* From the top of user space up every address faults in user mode
+ * (kernel or non-canonical on x86_64, above TASK_SIZE for an i386 task),
+ * but for the legacy vsyscall page, which may be readable.  The top is
+ * TASK_SIZE, which the kernel decides: 47 or 56 bits on x86_64; for a
+ * 32-bit process 0xffffe000 under a 64-bit kernel, PAGE_OFFSET (3 GiB by
+ * default) under an i386 one.  ref_user_top() finds it; where it cannot
+ * (a kernel before 4.17 takes MAP_FIXED_NOREPLACE as a hint), the
+ * reference takes the top it assumed before: 47 bits, or the last page. */
 #if defined(__x86_64__)
-#define REF_KERNEL_LO	0x0000800000000000UL
+#define REF_TOP_GUESS	0x0000800000000000UL
 #define REF_VSYSCALL	0xffffffffff600000UL
 #else
-#define REF_KERNEL_LO	0xfffff000UL
+#define REF_TOP_GUESS	0xfffff000UL
 #define REF_VSYSCALL	0UL
 #endif
+
+/* 1: the page at @pg lies below TASK_SIZE (mmap of it gives EEXIST or
+ * works); 0: past it (ENOMEM); -1: the kernel says neither. */
+static int ref_page_user(unsigned long pg)
+{
+	void *m = mmap((void *)pg, 4096, PROT_NONE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE |
+		       MAP_FIXED_NOREPLACE, -1, 0);
+
+	if (m == MAP_FAILED)
+		return errno == EEXIST ? 1 : errno == ENOMEM ? 0 : -1;
+	munmap(m, 4096);
+	return m == (void *)pg ? 1 : -1;
+}
+
+/* A binary search between this frame's page (user space) and the last
+ * page of the address space. */
+unsigned long ref_user_top(void)
+{
+	unsigned long lo = (unsigned long)__builtin_frame_address(0) & ~4095UL;
+	unsigned long hi = ~4095UL, mid;
+	int k;
+
+	if (ref_page_user(lo) != 1 || ref_page_user(hi) != 0)
+		return 0;
+	while (hi - lo > 4096) {
+		mid = lo + (((hi - lo) / 2) & ~4095UL);
+		k = ref_page_user(mid);
+		if (k < 0)
+			return 0;
+		if (k)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return hi;
+}
+
+/* access_ok(addr, len): the range lies below the top and does not wrap. */
+static bool ref_range_ok(const struct ref *r, unsigned long addr,
+			 unsigned long len)
+{
+	unsigned long top = r->ar->user_top ? r->ar->user_top : REF_TOP_GUESS;
+
+	return addr + len >= addr && addr + len <= top;
+}
 
 /* 1: [addr, addr + len) is accessible as @want; 0: it faults; -1: the
  * test does not know (the graph becomes unsafe). */
@@ -76,17 +134,21 @@ static int ref_mem(const struct ref *r, unsigned long addr, unsigned long len,
 {
 	const struct diff_arena *ar = r->ar;
 	unsigned long end = addr + len, a0 = (unsigned long)ar->base;
+	unsigned long top = ar->user_top ? ar->user_top : REF_TOP_GUESS;
 
 	if (!len)
 		return 1;
-	if (addr >= REF_KERNEL_LO) {
+	if (addr >= top) {
 		if (REF_VSYSCALL && addr < REF_VSYSCALL + 4096 &&
 		    (end > REF_VSYSCALL || end < addr))
 			return -1;
 		return 0;
 	}
-	if (end > REF_KERNEL_LO || end < addr)
+	if (end > top || end < addr)
 		return -1;
+	/* The page below the top, the test's. */
+	if (ar->top_pg && addr >= ar->top_pg)
+		return 1;
 	/* The first page is never mapped (mmap_min_addr). */
 	if (end > addr && end <= ar->page)
 		return 0;
@@ -144,7 +206,8 @@ static long ref_umem_add(struct ref *r, unsigned long uptr, unsigned long inc)
 {
 	unsigned long val;
 
-	if (ref_get(r, &val, uptr))
+	/* get_user(): access_ok() first. */
+	if (!ref_range_ok(r, uptr, W) || ref_get(r, &val, uptr))
 		return -EFAULT;
 	if (!inc)
 		return (long)val;
@@ -167,6 +230,9 @@ static long ref_copy_uatom(struct ref *r, struct ref_atom *atom,
 	unsigned long arg_ptr;
 	long ret = 0;
 
+	/* access_ok() of the whole atom, private included (never read). */
+	if (!ref_range_ok(r, uatom, sizeof(struct syslet_uatom)))
+		return -EFAULT;
 	ret |= ref_get(r, &atom->nr, uatom + U_NR * W);
 	ret |= ref_get(r, &atom->ret_ptr, uatom + U_RET * W);
 	ret |= ref_get(r, &atom->flags, uatom + U_FLAGS * W);
@@ -176,6 +242,8 @@ static long ref_copy_uatom(struct ref *r, struct ref_atom *atom,
 		ret |= ref_get(r, &arg_ptr, uatom + U_ARG(i) * W);
 		if (!arg_ptr)
 			return ret;
+		if (!ref_range_ok(r, arg_ptr, W))
+			return -EFAULT;
 		ret |= ref_get(r, &atom->args[i], arg_ptr);
 	}
 	return ret;
@@ -291,7 +359,7 @@ static bool ref_late_waits(const struct ref *r, unsigned long buf, size_t len)
 {
 	int n = 0;
 
-	if (!len || buf + len < buf || buf + len > REF_KERNEL_LO)
+	if (!len || !ref_range_ok(r, buf, len))
 		return false;
 	if (ioctl(r->ar->fd.late_rd, FIONREAD, &n))
 		return true;
@@ -340,6 +408,95 @@ static void ref_late_read(struct ref *r, const struct ref_atom *atom)
 	ref_late_feed(r);
 }
 
+/* The tight pipe gets @len bytes from @buf (readable: checked). */
+static void ref_tight_put(struct ref *r, unsigned long buf, size_t len)
+{
+	r->tight_hash = diff_hash(r->tight_hash, (const void *)buf, len);
+	r->tight_len += len;
+	if (!r->tight_drained)
+		r->tight_held += len;
+}
+
+/*
+ * write(tight_wr, buf, len), blocking, from pipe(7) and not by the real
+ * call (the reference has no reader), but for 0 bytes; while
+ * nobody reads the pipe, a write of up to the room left goes in whole at
+ * once, and one of more sleeps: up to PIPE_BUF bytes are atomic and wait
+ * for room for all of them, more than PIPE_BUF go in partly and wait for
+ * the rest (a one-page pipe never has more than PIPE_BUF of room, so such
+ * a write always sleeps).  Once the driver reads the pipe, every write
+ * ends, and a blocking write returns its whole length ("blocks until n
+ * bytes have been written").  A buffer that cannot be read whole makes
+ * the graph unsafe (pipe_write() would fail partway, and where depends on
+ * its page-sized steps).
+ *
+ * A write that sleeps is the 2007 scheduler hook's, as a read of the late
+ * pipe (ref_late_read()): in the caller with async_ready set,
+ * pick_new_async_head() hands the user context to a cachemiss thread
+ * and async_exec() returns NULL, upon which the driver starts reading;
+ * a SYNC atom (__exec_atom() cleared async_ready) sleeps in the caller,
+ * where the driver's reader starts once it sees it asleep in that write.
+ */
+static long ref_tight_write(struct ref *r, const struct ref_atom *atom)
+{
+	unsigned long buf = atom->args[1];
+	size_t len = (size_t)atom->args[2];
+	const char *why = NULL;
+	long ret;
+
+	/* 0 bytes: the real call, which never waits and writes nothing,
+	 * but whose vfs_write() checks the buffer's address all the same
+	 * (access_ok(): EFAULT for one past the top, length 0 or not). */
+	if (!len) {
+		ret = syscall(SYS_write, (long)r->ar->fd.tight_wr, buf, 0L);
+		r->io_calls++;
+		return ret == -1 ? -errno : ret;
+	}
+	if (!r->ar->tight_cap)
+		why = "a write of the tight pipe, whose size is not a page";
+	else if (len > DIFF_TIGHT_MAX || ref_mem(r, buf, len, DIFF_RO) != 1)
+		why = "a write of the tight pipe from a buffer that faults";
+	if (why) {
+		r->unsafe = why;
+		return -EFAULT;
+	}
+	/* Once a SYNC write slept in the caller, the driver's reader runs
+	 * while the chain goes on there: whether a later write sleeps (and
+	 * hands off) depends on how far it has read. */
+	if (r->in_caller && r->tight_sync && !(atom->flags & SYSLET_SYNC)) {
+		r->unsafe = "a write of the tight pipe in the caller after a "
+			    "SYNC one slept there";
+		return -EFAULT;
+	}
+	/* After a hand-off, whatever made it, the driver reads the pipe. */
+	if (!r->in_caller)
+		r->tight_drained = true;
+	if (!r->tight_drained && len > r->ar->tight_cap - r->tight_held) {
+		/* It sleeps, in the caller: a hand-off for the driver
+		 * will read it only once async_exec() returned. */
+		if (!r->ar->late_ok) {
+			r->unsafe = "a write of the tight pipe that sleeps in a "
+				    "32-bit process under a 64-bit kernel";
+			return -EFAULT;
+		}
+		if ((atom->flags & SYSLET_SYNC) && !r->ar->tight_sync_ok) {
+			r->unsafe = "a SYNC write of the tight pipe in the "
+				    "caller";
+			return -EFAULT;
+		}
+		if (atom->flags & SYSLET_SYNC)
+			r->tight_sync = true;
+		else {
+			r->in_caller = false;
+			r->tight_waited = true;
+		}
+		r->tight_drained = true;
+	}
+	ref_tight_put(r, buf, len);
+	r->io_calls++;
+	return (long)len;
+}
+
 /*
  * sys_call_table[nr](args): the few real calls a graph may make, issued
  * for real, and the entries the test knows to be empty.  Anything else
@@ -374,6 +531,8 @@ static long ref_call(struct ref *r, const struct ref_atom *atom)
 			   fd == (unsigned int)r->ar->fd.blk_wr;
 		bool late = fd == (unsigned int)r->ar->fd.late_rd ||
 			    fd == (unsigned int)r->ar->fd.late_wr;
+		bool tight = fd == (unsigned int)r->ar->fd.tight_rd ||
+			     fd == (unsigned int)r->ar->fd.tight_wr;
 
 		if (blk && !pos && ref_blk_waits(r, nr, fd, len)) {
 			r->unsafe = "a read or write that may block";
@@ -390,7 +549,15 @@ static long ref_call(struct ref *r, const struct ref_atom *atom)
 			if (r->unsafe)
 				return -EFAULT;
 		}
-		blk |= late;
+		if (tight && !pos && nr == SYS_read &&
+		    fd == (unsigned int)r->ar->fd.tight_rd) {
+			r->unsafe = "a read of the tight pipe";
+			return -EFAULT;
+		}
+		if (tight && !pos && nr == SYS_write &&
+		    fd == (unsigned int)r->ar->fd.tight_wr)
+			return ref_tight_write(r, atom);
+		blk |= late | tight;
 		if ((fd < 1024 && !blk && !ref_pipe_fd(&r->ar->fd, fd)) ||
 		    (!pos && (len > DIFF_PIPE_MAX ||
 			      ref_mem(r, a[1], len, DIFF_NONE) < 0))) {
@@ -454,7 +621,9 @@ static long ref_exec_one(struct ref *r, struct ref_atom *atom)
 	if (atom->nr >= r->ar->nr_syscalls)
 		return -ENOSYS;
 	ret = ref_call(r, atom);
-	if (atom->ret_ptr && ref_put(r, atom->ret_ptr, (unsigned long)ret))
+	/* put_user(): access_ok() first. */
+	if (atom->ret_ptr && (!ref_range_ok(r, atom->ret_ptr, W) ||
+			      ref_put(r, atom->ret_ptr, (unsigned long)ret)))
 		return -EFAULT;
 	return ret;
 }
@@ -536,13 +705,23 @@ enum ref_status ref_run(const struct diff_arena *ar, unsigned long entry,
 			struct diff_outcome *out, const char **why)
 {
 	struct ref r = { .ar = ar, .ring = ring, .in_caller = true,
-			 .no_thread = no_thread };
+			 .no_thread = no_thread, .tight_hash = DIFF_HASH0 };
 	struct ref_atom atom, last_atom;
 	unsigned long uatom = entry, last_uatom = 0;
 	bool fault = false;
 	long ret;
+	int fill = 0;
 
 	memset(&last_atom, 0, sizeof(last_atom));
+	/* The tight pipe's fill, as the driver's load() wrote it. */
+	if (ioctl(ar->fd.tight_rd, FIONREAD, &fill) || fill < 0)
+		fill = 0;
+	for (int i = 0; i < fill; i++) {
+		unsigned char b = diff_tight_byte((unsigned long)i);
+
+		r.tight_hash = diff_hash(r.tight_hash, &b, 1);
+	}
+	r.tight_len = r.tight_held = (unsigned long)fill;
 	for (;;) {
 		if (ref_copy_uatom(&r, &atom, uatom)) {
 			fault = true;
@@ -575,6 +754,12 @@ enum ref_status ref_run(const struct diff_arena *ar, unsigned long entry,
 	out->late_waited = r.late_waited;
 	out->late_sync = r.late_sync;
 	out->late_fed = r.fed;
+	out->tight_waited = r.tight_waited;
+	out->tight_sync = r.tight_sync;
+	/* The driver reads the tight pipe once async_exec() returned NULL. */
+	out->tight_drained = r.tight_drained || !r.in_caller;
+	out->tight_len = r.tight_len;
+	out->tight_hash = r.tight_hash;
 	out->last = last_uatom;
 	out->last_nc = (last_atom.flags & SYSLET_NO_COMPLETE) != 0;
 	out->io_calls = r.io_calls;

@@ -64,6 +64,19 @@ for form in '{ fd = open(p, O_RDONLY); }' 'fd = open(p, O_RDONLY); n = 1;' \
 		"$tmpdir/unfused.syslet"
 	expect_eq "unfused '$form', the file there: status" "0 " "$status $(cat "$tmpdir/err")"
 done
+# The test as the program's last statement: both of its ways end there, so
+# the compiler gives its atom no stop flag, and the syslet still ended at
+# it, on the failed call's errno: 1 and the report, as fused.
+for form in 'n = 1;' 'n = getpid();'; do
+	run atend "syslet o(str p) { var fd, n; fd = open(p, O_RDONLY); $form if (fd < 0) stop; }" \
+		"$tmpdir/nothere"
+	expect_eq "the test last, after '$form': status" 1 "$status"
+	grep -q 'o stopped at atom [0-9]* (.*atend.syslet:1: if (fd < 0)): o.fd = -2 ENOENT$' \
+		"$tmpdir/err" || { cat "$tmpdir/err" >&2; fail "the test last: report"; }
+	run atend "syslet o(str p) { var fd, n; fd = open(p, O_RDONLY); $form if (fd < 0) stop; }" \
+		"$tmpdir/atend.syslet"
+	expect_eq "the test last, the file there: status" "0 " "$status $(cat "$tmpdir/err")"
+done
 # With --each, every instance that stops there is reported, whichever
 # instance's stop was judged first (the judgement is made once per
 # image), and an instance that found its file is not.
