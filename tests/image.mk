@@ -79,6 +79,8 @@ CLEANFILES += tests/image/obj-fuzz-libfuzzer
 # reader copying each would multiply (craft.c).
 check_PROGRAMS += tests/image/craft
 tests_image_craft_SOURCES = tests/image/craft.c
+tests_image_craft_LDADD = src/lib/libsyslet.la src/image/libimage.la \
+	src/common/libcommon.la $(LIBELF_LIBS)
 TESTS += tests/image/crafted.sh tests/image/overlap.sh tests/image/trailing.sh
 EXTRA_DIST += tests/image/crafted.sh tests/image/overlap.sh tests/image/trailing.sh
 

@@ -28,6 +28,9 @@ TESTS += tests/run/trace-copy.sh
 EXTRA_DIST += tests/run/trace-copy.sh
 TESTS += tests/run/trace-scratch.sh
 EXTRA_DIST += tests/run/trace-scratch.sh
+# A trace, counters or reports that cannot be written are a failure.
+TESTS += tests/run/lost-report.sh
+EXTRA_DIST += tests/run/lost-report.sh
 # Names from the command line in messages: no control byte reaches the
 # terminal (sysletc's: tests/sysletc/names-quoted.sh).
 TESTS += tests/run/names-quoted.sh

@@ -183,6 +183,19 @@ static int rf_check(struct rf_sniff *s, const char *buf, size_t n, char *err,
 	return 0;
 }
 
+int common_check_elf(const void *buf, size_t len, char *err, size_t errlen)
+{
+	struct rf_sniff s = { .what = COMMON_ELF, .max = COMMON_MAX_IMAGE };
+
+	if (len < 4 || memcmp(buf, "\177ELF", 4))
+		return 0;
+	if (len > s.max) {
+		common_read_too_large(err, errlen, s.max);
+		return -1;
+	}
+	return rf_check(&s, buf, len, err, errlen);
+}
+
 /* Room for max + 1 bytes (one more than allowed shows the file is too
  * large without reading on) and the NUL. */
 static int rf_read_fd(int fd, struct rf_sniff *s, size_t cap, char **out,

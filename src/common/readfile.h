@@ -66,6 +66,15 @@ int common_read_input(const char *path, enum common_content what,
  * caller that applies a tighter bound of its own afterwards. */
 void common_read_too_large(char *err, size_t errlen, size_t max);
 
+/*
+ * The checks common_read_input() makes of COMMON_ELF bytes, on an image
+ * already in memory (syslet_obj__open_mem()): 0, or -1 with errno
+ * EILSEQ and "more bytes than its ELF headers describe", or EFBIG past
+ * COMMON_MAX_IMAGE, so that a buffer is held to what a file is.  Bytes
+ * that are no ELF pass: the image reader says what is wrong with them.
+ */
+int common_check_elf(const void *buf, size_t len, char *err, size_t errlen);
+
 /* For a caller whose standard input belongs to someone else (the program
  * it runs, the shell's commands): "./-" names the file "-" without
  * meaning the standard input. */

@@ -39,3 +39,15 @@ int common_flush_stdout(const char *prog)
 	}
 	return 0;
 }
+
+int common_stderr_lost(const char *prog)
+{
+	int e = fflush(stderr) ? errno : 0;
+
+	if (!e && !ferror(stderr))
+		return 0;
+	clearerr(stderr);
+	fprintf(stderr, "%s: standard error: %s\n", prog,
+		e ? strerror(e) : "write error");
+	return -1;
+}

@@ -23,4 +23,13 @@ void common_std_fds(void);
  */
 int common_flush_stdout(const char *prog);
 
+/*
+ * Whether something written to the standard error was lost (a full
+ * device, a closed pipe with SIGPIPE ignored): 0, or -1 after a try at
+ * saying so there, "PROG: standard error: REASON", for a failure that
+ * passed.  As gnulib's close_stdout() judges stderr: a report, a trace
+ * or counters that did not get out make the command fail.
+ */
+int common_stderr_lost(const char *prog);
+
 #endif

@@ -429,6 +429,13 @@ struct syslet_obj *syslet_obj__open_mem(const void *buf, size_t len,
 		errno = ENOEXEC;
 		return NULL;
 	}
+	/* Held to its headers as a file is (common_read_input()): bytes
+	 * past what they describe are refused from memory too. */
+	if (common_check_elf(buf, len, err, errlen)) {
+		slo_image_free(img);
+		errno = ENOEXEC;
+		return NULL;
+	}
 	return obj_from_image(img, err, errlen);
 }
 

@@ -333,9 +333,12 @@ static int srun_main(int argc, char **argv)
 	}
 	if (shell) {
 		status = interactive(&o, argc - optind, argv + optind);
-		/* A session's output lost (>/dev/full) is no success. */
+		/* A session's output or messages lost (>/dev/full,
+		 * 2>/dev/full) are no success. */
 		if (!status)
 			status = stdout_status();
+		if (common_stderr_lost(progname) && !status)
+			status = SRUN_USAGE;
 		goto out;
 	}
 	if (optind >= argc) {
@@ -351,6 +354,11 @@ static int srun_main(int argc, char **argv)
 	status = entry ? srun_run(&o, obj, entry, argc - optind - 1,
 				  argv + optind + 1) : SRUN_USAGE;
 	syslet_obj__close(obj);
+	/* The trace, the counters or a stop report lost (2>/dev/full, a
+	 * closed pipe with SIGPIPE ignored): the run failed, as cat fails
+	 * on a write error, whatever the syslet did. */
+	if (common_stderr_lost(progname) && status == SRUN_OK)
+		status = SRUN_STOPPED;
 out:
 	srun_set_free(&trace_set);
 	srun_inject_clear(&inject);

@@ -238,7 +238,9 @@ static const struct shl_cmd shl_cmds[] = {
 	{ "x", NULL, "x BUFFER|DATA|CELL [LEN]",
 	  "dump memory in hex and text",
 	  "Dumps LEN bytes (default: the whole object, at most 256) of a\n"
-	  "buffer or data object, or the word of a cell, as hexdump -C does.",
+	  "buffer or data object, or the word of a cell, as hexdump -C does:\n"
+	  "a run of lines equal to the one before is one line '*', and the\n"
+	  "offset past the last byte ends the dump.",
 	  shl_dbg_x, SHL_N_OBJECT | SHL_N_CELL, 0 },
 	{ "ring", NULL, "ring [clear]",
 	  "show the completion ring's slots, or empty them",

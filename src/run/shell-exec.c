@@ -93,7 +93,8 @@ void shl_print_event(struct shell *sh, FILE *out, struct syslet_inst *inst,
 		      "-14 EFAULT\n", out);
 		return;
 	}
-	syslet_print_call(out, ev, SYSLET_PRINT_WHOLE);
+	/* The session's variables by name, as in a program's trace. */
+	srun_print_call(out, inst, ev);
 	fputs(" = ", out);
 	syslet_print_result(out, ev);
 	fputs(ev->injected ? " (INJECTED)" : "", out);

@@ -49,7 +49,8 @@ void shl_map_free(struct shl_map *m);
  * -ENOENT), the whole string; false when it is not one. */
 bool shl_parse_long(const char *s, long *v);
 
-/* hexdump -C style lines with offsets relative to base. */
+/* hexdump -C's lines, offsets relative to base: repeats folded into
+ * "*", the end offset last. */
 void shl_hexdump(FILE *out, const void *p, size_t len, unsigned long base);
 
 /* ---- Input (shell-line.c) ---------------------------------------------- */

@@ -108,12 +108,26 @@ bool shl_parse_long(const char *s, long *v)
 	return *end == '\0';
 }
 
+/*
+ * As hexdump -C prints: a run of full lines equal to the line before
+ * them is one line "*" (a zeroed buffer of 4 KiB is three lines, not
+ * 256), and the offset past the last byte ends the dump, so that a run
+ * folded at the end still tells the length.
+ */
 void shl_hexdump(FILE *out, const void *p, size_t len, unsigned long base)
 {
 	const unsigned char *b = p;
+	bool folded = false;
 	size_t off, i;
 
 	for (off = 0; off < len; off += 16) {
+		if (off && len - off >= 16 && !memcmp(b + off, b + off - 16, 16)) {
+			if (!folded)
+				fputs("*\n", out);
+			folded = true;
+			continue;
+		}
+		folded = false;
 		fprintf(out, "%08lx ", base + (unsigned long)off);
 		for (i = 0; i < 16; i++) {
 			if (i == 8)
@@ -129,6 +143,8 @@ void shl_hexdump(FILE *out, const void *p, size_t len, unsigned long base)
 			      b[off + i] : '.', out);
 		fputs("|\n", out);
 	}
+	if (len)
+		fprintf(out, "%08lx\n", base + (unsigned long)len);
 }
 
 /* ---- Names to indexes ----------------------------------------------------- */

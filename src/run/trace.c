@@ -178,6 +178,13 @@ static bool print_umem_add(FILE *out, const struct syslet_inst *inst,
 	return true;
 }
 
+void srun_print_call(FILE *out, const struct syslet_inst *inst,
+		     const struct syslet_event *ev)
+{
+	if (!print_umem_add(out, inst, ev))
+		syslet_print_call(out, ev, SYSLET_PRINT_WHOLE);
+}
+
 /*
  * One line for @ev, or the part of it @part says (syslet_print_call(3));
  * the prefix only where the line starts.  @dt: -T's time, or negative.
@@ -197,8 +204,10 @@ static void line(FILE *out, const struct syslet_inst *inst, int tag,
 	}
 	/* The call the atom made: its number as fetched, whatever the
 	 * debug records say it was compiled as. */
-	if (part != SYSLET_PRINT_WHOLE || !print_umem_add(out, inst, ev))
+	if (part != SYSLET_PRINT_WHOLE)
 		syslet_print_call(out, ev, part);
+	else
+		srun_print_call(out, inst, ev);
 	if (part == SYSLET_PRINT_ENTER)
 		return;
 	fputs(" = ", out);

@@ -34,4 +34,10 @@ void srun_stats_rows(FILE *out, const struct syslet_stats *st,
 void srun_trace_line(FILE *out, const struct syslet_inst *inst, int tag,
 		     const struct syslet_event *ev);
 
+/* The whole call of @ev as a trace line shows it: umem_add()'s word by
+ * the name the listing gives it in @inst (&count, &%2, &0, fds+4), every
+ * other call as syslet_print_call(3) prints it. */
+void srun_print_call(FILE *out, const struct syslet_inst *inst,
+		     const struct syslet_event *ev);
+
 #endif /* SYSLET_RUN_TRACE_H */

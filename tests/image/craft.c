@@ -1,4 +1,4 @@
-/* craft.c: make images no sysletc writes, from one it wrote: every string of the debug records, or every symbol's name, is one long string, so that a small file names megabytes many times; or two sections share their bytes. */
+/* craft.c: make images no sysletc writes, from one it wrote: every string of the debug records, or every symbol's name, is one long string, so that a small file names megabytes many times; or two sections share their bytes; and say what libsyslet's two openers make of a file. */
 #define _GNU_SOURCE
 #include <elf.h>
 #include <stddef.h>
@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "image/slo-format.h"
+#include "libsyslet.h"
 
 /*
  * craft debug IN OUT: the strings of .syslet.debug's table become one,
@@ -19,6 +20,10 @@
  * .syslet.atoms' does.
  * Sizes and layout stay as they were: only offsets change, so that the
  * file is as small as sysletc wrote it.  64-bit images only.
+ *
+ * craft open IN: open IN with syslet_obj__open_file() and its bytes with
+ * syslet_obj__open_mem(), and print what each said, "file: ok" or
+ * "file: REASON", then "mem: ...": both must judge the same bytes alike.
  */
 
 static unsigned char *img;
@@ -123,14 +128,41 @@ static void craft_overlap(void)
 	cells->sh_offset = section(".syslet.atoms")->sh_offset;
 }
 
+static void open_both(const char *path)
+{
+	struct syslet_obj *obj;
+	char err[512];
+
+	obj = syslet_obj__open_file(path, err, sizeof(err));
+	printf("file: %s\n", obj ? "ok" : err);
+	syslet_obj__close(obj);
+	obj = syslet_obj__open_mem(img, len, err, sizeof(err));
+	printf("mem: %s\n", obj ? "ok" : err);
+	syslet_obj__close(obj);
+}
+
 int main(int argc, char **argv)
 {
 	FILE *f;
 	long n;
 
+	if (argc == 3 && !strcmp(argv[1], "open")) {
+		f = fopen(argv[2], "rb");
+		if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 ||
+		    fseek(f, 0, SEEK_SET))
+			die("cannot read the image");
+		len = (size_t)n;
+		img = malloc(len + 1);
+		if (!img || fread(img, 1, len, f) != len)
+			die("cannot read the image");
+		fclose(f);
+		open_both(argv[2]);
+		free(img);
+		return 0;
+	}
 	if (argc != 4 || (strcmp(argv[1], "debug") &&
 			  strcmp(argv[1], "symbols") && strcmp(argv[1], "overlap")))
-		die("usage: craft debug|symbols|overlap IN OUT");
+		die("usage: craft debug|symbols|overlap IN OUT, or craft open IN");
 	f = fopen(argv[2], "rb");
 	if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 ||
 	    fseek(f, 0, SEEK_SET))

@@ -1,12 +1,18 @@
 #!/bin/sh
-# trailing.sh: an image file with bytes past the sections and section table its ELF header describes is refused as from a pipe, 'more bytes than its ELF headers describe', by syslet-run, its shell's load, sysletc -d and syslet_obj__open_file(), before reading the rest: a sysletc image padded to 900 MB (sparse) was read whole, 25-36 s and 2 GB, and ran, where the same bytes through a pipe were refused at once.
+# trailing.sh: an image file with bytes past the sections and section table its ELF header describes is refused as from a pipe, 'more bytes than its ELF headers describe', by syslet-run, its shell's load, sysletc -d, syslet_obj__open_file() and, for the same bytes in memory, syslet_obj__open_mem() (which took them), before reading the rest: a sysletc image padded to 900 MB (sparse) was read whole, 25-36 s and 2 GB, and ran, where the same bytes through a pipe were refused at once.
 . "$top_srcdir/tests/lib/harness.sh"
 cd "$tmpdir" || exit 99
 printf 'syslet main() { getppid(); }\n' >t.syslet
 want="more bytes than its ELF headers describe"
 
+craft=$top_builddir/tests/image/craft
+[ -x "$craft" ] || exit 99
+
 # check IMAGE WHAT: every reader refuses IMAGE with the message.
 check() {
+	"$craft" open "$1" >open.txt || fail "$2: craft open"
+	grep -q "^file: $1: $want\$" open.txt || { cat open.txt >&2; fail "$2: syslet_obj__open_file(): no '$want'"; }
+	grep -q "^mem: $want\$" open.txt || { cat open.txt >&2; fail "$2: syslet_obj__open_mem(): no '$want'"; }
 	st=0; $SYSLET_RUN "$1" >out.txt 2>err.txt || st=$?
 	[ $st = 2 ] || { head -c 300 err.txt >&2; fail "$2: syslet-run: exit status $st, expected 2"; }
 	grep -q "^syslet-run: $1: $want\$" err.txt || { head -c 300 err.txt >&2; fail "$2: syslet-run: no '$want'"; }
@@ -22,6 +28,11 @@ check() {
 for t in x86_64 i386; do
 	$SYSLETC --target=$t -o $t.slo t.syslet || fail "sysletc --target=$t"
 	$SYSLETC -d $t.slo >/dev/null || fail "$t: the image as sysletc wrote it"
+	# Both say the same of it: ok, or (i386 here) why it cannot run.
+	"$craft" open $t.slo >open.txt || fail "$t: craft open"
+	expect_eq "$t: both openers, the image as sysletc wrote it" \
+		"$(sed -n 's/^file: \(i386.slo: \)\{0,1\}//p' open.txt)" \
+		"$(sed -n 's/^mem: //p' open.txt)"
 	cp $t.slo one.slo
 	printf 'x' >>one.slo
 	check one.slo "$t, one byte more"
