@@ -1,6 +1,7 @@
 /* diff.c: the differential test (difftest): random atom graphs through the reference (ref.c) and through every backend present, compared word for word. */
 #include <config.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -48,14 +49,21 @@ struct opts {
 	const char	*backends;
 	int		verbose;
 	unsigned int	max_reports;
+	unsigned int	hang;	/* seconds without progress: a HANG */
 };
 
-/* Shared with the parent: where the child is. */
+/* Where in a graph the child is (a HANG says which). */
+enum phase { PH_NONE, PH_REF, PH_BACKEND };
+
+/* Shared with the parent: where the child is, and what the parent needs
+ * to generate the same graph again for a HANG's dump. */
 struct progress {
 	volatile unsigned long	graph;
 	volatile unsigned long	beat;
 	volatile unsigned int	ring_index;
 	volatile int		done;	/* the child returned normally */
+	volatile int		phase;	/* enum phase */
+	volatile unsigned long	umem_nr, nr_syscalls;
 	char			backend[16];
 };
 
@@ -716,6 +724,8 @@ static int run_backend_all(const struct opts *op, struct diff_arena *ar,
 	}
 	ar->umem_nr = (unsigned long)syslet_sysno(SYSLET_CALL_UMEM_ADD);
 	ar->nr_syscalls = ar->umem_nr + 1;
+	prog->umem_nr = ar->umem_nr;
+	prog->nr_syscalls = ar->nr_syscalls;
 	snprintf(prog->backend, sizeof(prog->backend), "%s", backend);
 	outcome_alloc(ar, &ref);
 	outcome_alloc(ar, &got);
@@ -733,7 +743,13 @@ static int run_backend_all(const struct opts *op, struct diff_arena *ar,
 		prog->ring_index = h.model.idx;
 		prog->beat++;
 		gen_graph(ar, op->seed, i, &g);
+		if (op->verbose > 2) {
+			fprintf(stderr, "difftest: graph %lu:\n", i);
+			gen_dump(ar, &g, g.image, stderr);
+		}
+		prog->phase = PH_REF;
 		st = run_ref(ar, &h.model, &g, 0, &ref, &after, &why);
+		prog->phase = PH_NONE;
 		if (st != REF_OK) {
 			if (st == REF_UNSAFE)
 				c->unsafe++;
@@ -750,6 +766,7 @@ static int run_backend_all(const struct opts *op, struct diff_arena *ar,
 		c->late += ref.late_waited;
 		c->late_sync += ref.late_sync;
 		c->end[ref.end]++;
+		prog->phase = PH_BACKEND;
 		run_backend(ar, &h, &g, i & 1, ref.late_sync, &got);
 		bad = compare(&ref, &got, ar->size);
 		if (!bad) {
@@ -792,15 +809,13 @@ static int run_backend_all(const struct opts *op, struct diff_arena *ar,
 	return c->mismatches ? 1 : 0;
 }
 
-static int child(const struct opts *op)
+static int child(const struct opts *op, struct diff_arena *arp)
 {
-	struct diff_arena ar;
+	struct diff_arena ar = *arp;
 	char *list = strdup(op->backends), *save = NULL;
 	int status = 0, ran = 0;
 	struct timespec t0, t1;
 
-	memset(&ar, 0, sizeof(ar));
-	arena_init(&ar);
 	ar.proc_syscall = proc_syscall_ok();
 	ar.late_ok = late_pipe_ok();
 	/* A write to a pipe without reader must answer -EPIPE, and the
@@ -854,12 +869,86 @@ static int child(const struct opts *op)
 
 static void usage(FILE *f)
 {
-	fputs("usage: difftest [--seed=N] [--count=N] [--from=N] [--ring-index=N]\n"
-	      "                [--backend=emul,uring,kernel] [--max-reports=N] [-v]\n"
+	fputs("usage: difftest [--seed=N] [--count=N] [--from=N] [--graph=N]\n"
+	      "                [--ring-index=N] [--backend=emul,uring,kernel]\n"
+	      "                [--max-reports=N] [--hang=SECONDS] [-v]\n"
 	      "Random atom graphs through the reference interpreter and each\n"
-	      "backend, compared word for word.  Exit 0: no mismatch; 1:\n"
-	      "mismatches (each printed with the command that reproduces it);\n"
-	      "77: no backend here; 99: the test itself failed.\n", f);
+	      "backend, compared word for word.  --graph=N runs graph N alone\n"
+	      "(--from=N --count=1); -vvv dumps each graph before it runs.\n"
+	      "Exit 0: no mismatch; 1: mismatches (each printed with the\n"
+	      "command that reproduces it), or a HANG: no graph done for\n"
+	      "--hang seconds (120), reported with where each of the child's\n"
+	      "threads waits, and the graph; 77: no backend here;\n"
+	      "99: the test itself failed.\n", f);
+}
+
+/*
+ * A HANG: where each thread of the child is (its call and arguments as
+ * /proc shows them, its state and what it waits in), then the graph,
+ * generated again here from the same arena (made before the fork, at
+ * the same address) and the backend's call numbers.
+ */
+static void hang_report(pid_t pid, struct diff_arena *ar, const struct opts *op)
+{
+	static const char *const phases[] = {
+		[PH_NONE] = "between graphs",
+		[PH_REF] = "in the reference (ref.c)",
+		[PH_BACKEND] = "in the backend's run",
+	};
+	char path[320], sc[256], st[512], wchan[64];
+	struct diff_graph g;
+	struct dirent *d;
+	DIR *dir;
+
+	fprintf(stderr, "difftest: HANG: the child (pid %d) is %s; its "
+		"threads (/proc: syscall; state, wchan):\n", (int)pid,
+		phases[prog->phase <= PH_BACKEND ? prog->phase : PH_NONE]);
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	dir = opendir(path);
+	while (dir && (d = readdir(dir))) {
+		char *p = NULL;
+		FILE *f;
+
+		if (d->d_name[0] == '.')
+			continue;
+		sc[0] = st[0] = wchan[0] = 0;
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/syscall",
+			 (int)pid, d->d_name);
+		if ((f = fopen(path, "r"))) {
+			if (!fgets(sc, sizeof(sc), f))
+				sc[0] = 0;
+			fclose(f);
+		}
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/stat",
+			 (int)pid, d->d_name);
+		if ((f = fopen(path, "r"))) {
+			if (fgets(st, sizeof(st), f))
+				p = strrchr(st, ')');
+			fclose(f);
+		}
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/wchan",
+			 (int)pid, d->d_name);
+		if ((f = fopen(path, "r"))) {
+			if (!fgets(wchan, sizeof(wchan), f))
+				wchan[0] = 0;
+			fclose(f);
+		}
+		sc[strcspn(sc, "\n")] = 0;
+		fprintf(stderr, "  task %s: %s; %c, %s\n", d->d_name,
+			sc[0] ? sc : "?", p && p[1] ? p[2] : '?',
+			wchan[0] ? wchan : "?");
+	}
+	if (dir)
+		closedir(dir);
+	ar->umem_nr = prog->umem_nr;
+	ar->nr_syscalls = prog->nr_syscalls;
+	g.image = malloc(ar->size);
+	if (!g.image || !ar->umem_nr)
+		return;
+	gen_graph(ar, op->seed, prog->graph, &g);
+	fprintf(stderr, "  graph %lu as generated:\n", prog->graph);
+	gen_dump(ar, &g, g.image, stderr);
+	free(g.image);
 }
 
 int main(int argc, char **argv)
@@ -868,9 +957,11 @@ int main(int argc, char **argv)
 		{ "seed", required_argument, NULL, 's' },
 		{ "count", required_argument, NULL, 'n' },
 		{ "from", required_argument, NULL, 'f' },
+		{ "graph", required_argument, NULL, 'g' },
 		{ "ring-index", required_argument, NULL, 'r' },
 		{ "backend", required_argument, NULL, 'b' },
 		{ "max-reports", required_argument, NULL, 'm' },
+		{ "hang", required_argument, NULL, 'H' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -878,8 +969,10 @@ int main(int argc, char **argv)
 	struct opts op = {
 		.seed = DIFF_DEFAULT_SEED, .count = 30000,
 		.backends = "emul,uring,kernel", .max_reports = 5,
+		.hang = DIFF_HANG_SECONDS,
 	};
 	unsigned long last_beat = 0;
+	struct diff_arena ar;
 	int c, st;
 	unsigned int idle = 0;
 	pid_t pid;
@@ -897,11 +990,23 @@ int main(int argc, char **argv)
 		case 'f':
 			op.from = strtoul(optarg, &end, 0);
 			break;
+		case 'g':
+			op.from = strtoul(optarg, &end, 0);
+			op.count = 1;
+			break;
 		case 'r':
 			op.ring_index = (unsigned int)strtoul(optarg, &end, 0);
 			break;
 		case 'm':
 			op.max_reports = (unsigned int)strtoul(optarg, &end, 0);
+			break;
+		case 'H':
+			op.hang = (unsigned int)strtoul(optarg, &end, 0);
+			if (!op.hang && !*end) {
+				fprintf(stderr, "difftest: --hang: at least 1 "
+					"second\n");
+				return 99;
+			}
 			break;
 		case 'b':
 			op.backends = optarg;
@@ -929,12 +1034,16 @@ int main(int argc, char **argv)
 		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (prog == MAP_FAILED)
 		die("mmap");
+	/* Before the fork, so that the parent knows the arena's address and
+	 * descriptors and can dump the graph of a HANG. */
+	memset(&ar, 0, sizeof(ar));
+	arena_init(&ar);
 	fflush(stdout);
 	pid = fork();
 	if (pid < 0)
 		die("fork");
 	if (pid == 0) {
-		st = child(&op);
+		st = child(&op, &ar);
 		fflush(stdout);
 		prog->done = 1;
 		_exit(st);
@@ -951,7 +1060,8 @@ int main(int argc, char **argv)
 		if (prog->beat != last_beat) {
 			last_beat = prog->beat;
 			idle = 0;
-		} else if (++idle >= DIFF_HANG_SECONDS) {
+		} else if (++idle >= op.hang) {
+			hang_report(pid, &ar, &op);
 			kill(pid, SIGKILL);
 			waitpid(pid, &st, 0);
 			fprintf(stderr, "difftest: HANG: %s on seed %#" PRIx64
