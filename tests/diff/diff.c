@@ -803,6 +803,11 @@ static int child(const struct opts *op, struct diff_arena *arp)
 	struct timespec t0, t1;
 
 	ar.proc_syscall = proc_syscall_ok();
+	if (op->verbose)
+		printf("difftest: access_ok() %s (ref_probe())\n",
+		       ar.access_ok_all ? "lets every buffer through: a "
+		       "32-bit process under a 64-bit kernel" :
+		       "refuses kernel space");
 	/* A write to a pipe without reader must answer -EPIPE, and the
 	 * signal it raises is ignored: it must not end anything. */
 	signal(SIGPIPE, SIG_IGN);
