@@ -1,6 +1,7 @@
 /* diff.c: the differential test (difftest): random atom graphs through the reference (ref.c) and through every backend present, compared word for word. */
 #include <config.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -15,7 +16,6 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -49,14 +49,21 @@ struct opts {
 	const char	*backends;
 	int		verbose;
 	unsigned int	max_reports;
+	unsigned int	hang;	/* seconds without progress: a HANG */
 };
 
-/* Shared with the parent: where the child is. */
+/* Where in a graph the child is (a HANG says which). */
+enum phase { PH_NONE, PH_REF, PH_BACKEND };
+
+/* Shared with the parent: where the child is, and what the parent needs
+ * to generate the same graph again for a HANG's dump. */
 struct progress {
 	volatile unsigned long	graph;
 	volatile unsigned long	beat;
 	volatile unsigned int	ring_index;
 	volatile int		done;	/* the child returned normally */
+	volatile int		phase;	/* enum phase */
+	volatile unsigned long	umem_nr, nr_syscalls;
 	char			backend[16];
 };
 
@@ -152,6 +159,7 @@ static void arena_init(struct diff_arena *ar)
 	if (fcntl(p[1], F_SETPIPE_SZ, (int)ar->page) >= 0 &&
 	    fcntl(p[1], F_GETPIPE_SZ) == (int)ar->page)
 		ar->tight_cap = ar->page;
+	ref_probe(ar);
 }
 
 /*
@@ -363,9 +371,10 @@ struct head {
  * sleeps in the caller, as in 2007, and the driver, which feeds the pipe
  * only once async_exec() returned, waits for it for good.  With two, the
  * worker of the last graph, on its way back to the pool, and the thread
- * carrying the caller's context were all the head could have (a HANG in
- * the x86_64 guest, difftest32, graph 1820); with four, async_exec()
- * makes a thread whenever none is parked.
+ * carrying the caller's context could be all the head had; with four,
+ * async_exec() makes a thread whenever none is parked.  (Graph 1820's
+ * HANG in the x86_64 guest, difftest32, that this was first taken for
+ * was the reference's own read: ref.c, ref_probe().)
  */
 static int head_register(struct head *h)
 {
@@ -599,21 +608,6 @@ static bool tight_sync_ok(const struct diff_arena *ar)
 
 /* Whether this machine shows a thread's call in /proc (the feeder's
  * only way to see the caller asleep). */
-/*
- * Not in a 32-bit process under a 64-bit kernel (uname x86_64): there
- * (the x86_64 guests, difftest32) graph 1820 of the default seed, which
- * reads the late pipe, hung on emul and on the kernel alike, whether
- * its SYNC reads were compared or skipped, where the i386 kernel's guest
- * and 64-bit processes run it.  Not diagnosed; the graphs that read the
- * late pipe are skipped there as unsafe.
- */
-static bool late_pipe_ok(void)
-{
-	struct utsname u;
-
-	return sizeof(long) == 8 || uname(&u) || strcmp(u.machine, "x86_64");
-}
-
 static bool proc_syscall_ok(void)
 {
 	char buf[512];
@@ -962,6 +956,8 @@ static int run_backend_all(const struct opts *op, struct diff_arena *ar,
 	ar->umem_nr = (unsigned long)syslet_sysno(SYSLET_CALL_UMEM_ADD);
 	ar->nr_syscalls = ar->umem_nr + 1;
 	ar->tight_sync_ok = tight_sync_ok(ar);
+	prog->umem_nr = ar->umem_nr;
+	prog->nr_syscalls = ar->nr_syscalls;
 	snprintf(prog->backend, sizeof(prog->backend), "%s", backend);
 	outcome_alloc(ar, &ref);
 	outcome_alloc(ar, &got);
@@ -979,7 +975,13 @@ static int run_backend_all(const struct opts *op, struct diff_arena *ar,
 		prog->ring_index = h.model.idx;
 		prog->beat++;
 		gen_graph(ar, op->seed, i, &g);
+		if (op->verbose > 2) {
+			fprintf(stderr, "difftest: graph %lu:\n", i);
+			gen_dump(ar, &g, g.image, stderr);
+		}
+		prog->phase = PH_REF;
 		st = run_ref(ar, &h.model, &g, 0, &ref, &after, &why);
+		prog->phase = PH_NONE;
 		if (st != REF_OK) {
 			if (st == REF_UNSAFE)
 				c->unsafe++;
@@ -999,6 +1001,7 @@ static int run_backend_all(const struct opts *op, struct diff_arena *ar,
 		c->tight_sync += ref.tight_sync;
 		c->top += g.top_at != 0;
 		c->end[ref.end]++;
+		prog->phase = PH_BACKEND;
 		run_backend(ar, &h, &g, i & 1, ref.late_sync, ref.tight_sync,
 			    &got);
 		bad = compare(&ref, &got, ar->size);
@@ -1042,9 +1045,9 @@ static int run_backend_all(const struct opts *op, struct diff_arena *ar,
 	return c->mismatches ? 1 : 0;
 }
 
-static int child(const struct opts *op)
+static int child(const struct opts *op, struct diff_arena *arp)
 {
-	struct diff_arena ar;
+	struct diff_arena ar = *arp;
 	char *list = strdup(op->backends), *save = NULL;
 	int status = 0, ran = 0;
 	struct timespec t0, t1;
@@ -1053,11 +1056,15 @@ static int child(const struct opts *op)
 	arena_init(&ar);
 	top_page_init(&ar);
 	ar.proc_syscall = proc_syscall_ok();
-	ar.late_ok = late_pipe_ok();
 	if (op->verbose)
 		printf("difftest: the top of user space is %#lx (found by the "
 		       "reference), the page below it %s\n", ar.user_top,
 		       ar.top_pg ? "mapped by the test" : "not the test's");
+	if (op->verbose)
+		printf("difftest: access_ok() %s (ref_probe())\n",
+		       ar.access_ok_all ? "lets every buffer through: a "
+		       "32-bit process under a 64-bit kernel" :
+		       "refuses kernel space");
 	/* A write to a pipe without reader must answer -EPIPE, and the
 	 * signal it raises is ignored: it must not end anything. */
 	signal(SIGPIPE, SIG_IGN);
@@ -1113,12 +1120,86 @@ static int child(const struct opts *op)
 
 static void usage(FILE *f)
 {
-	fputs("usage: difftest [--seed=N] [--count=N] [--from=N] [--ring-index=N]\n"
-	      "                [--backend=emul,uring,kernel] [--max-reports=N] [-v]\n"
+	fputs("usage: difftest [--seed=N] [--count=N] [--from=N] [--graph=N]\n"
+	      "                [--ring-index=N] [--backend=emul,uring,kernel]\n"
+	      "                [--max-reports=N] [--hang=SECONDS] [-v]\n"
 	      "Random atom graphs through the reference interpreter and each\n"
-	      "backend, compared word for word.  Exit 0: no mismatch; 1:\n"
-	      "mismatches (each printed with the command that reproduces it);\n"
-	      "77: no backend here; 99: the test itself failed.\n", f);
+	      "backend, compared word for word.  --graph=N runs graph N alone\n"
+	      "(--from=N --count=1); -vvv dumps each graph before it runs.\n"
+	      "Exit 0: no mismatch; 1: mismatches (each printed with the\n"
+	      "command that reproduces it), or a HANG: no graph done for\n"
+	      "--hang seconds (120), reported with where each of the child's\n"
+	      "threads waits, and the graph; 77: no backend here;\n"
+	      "99: the test itself failed.\n", f);
+}
+
+/*
+ * A HANG: where each thread of the child is (its call and arguments as
+ * /proc shows them, its state and what it waits in), then the graph,
+ * generated again here from the same arena (made before the fork, at
+ * the same address) and the backend's call numbers.
+ */
+static void hang_report(pid_t pid, struct diff_arena *ar, const struct opts *op)
+{
+	static const char *const phases[] = {
+		[PH_NONE] = "between graphs",
+		[PH_REF] = "in the reference (ref.c)",
+		[PH_BACKEND] = "in the backend's run",
+	};
+	char path[320], sc[256], st[512], wchan[64];
+	struct diff_graph g;
+	struct dirent *d;
+	DIR *dir;
+
+	fprintf(stderr, "difftest: HANG: the child (pid %d) is %s; its "
+		"threads (/proc: syscall; state, wchan):\n", (int)pid,
+		phases[prog->phase <= PH_BACKEND ? prog->phase : PH_NONE]);
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	dir = opendir(path);
+	while (dir && (d = readdir(dir))) {
+		char *p = NULL;
+		FILE *f;
+
+		if (d->d_name[0] == '.')
+			continue;
+		sc[0] = st[0] = wchan[0] = 0;
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/syscall",
+			 (int)pid, d->d_name);
+		if ((f = fopen(path, "r"))) {
+			if (!fgets(sc, sizeof(sc), f))
+				sc[0] = 0;
+			fclose(f);
+		}
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/stat",
+			 (int)pid, d->d_name);
+		if ((f = fopen(path, "r"))) {
+			if (fgets(st, sizeof(st), f))
+				p = strrchr(st, ')');
+			fclose(f);
+		}
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/wchan",
+			 (int)pid, d->d_name);
+		if ((f = fopen(path, "r"))) {
+			if (!fgets(wchan, sizeof(wchan), f))
+				wchan[0] = 0;
+			fclose(f);
+		}
+		sc[strcspn(sc, "\n")] = 0;
+		fprintf(stderr, "  task %s: %s; %c, %s\n", d->d_name,
+			sc[0] ? sc : "?", p && p[1] ? p[2] : '?',
+			wchan[0] ? wchan : "?");
+	}
+	if (dir)
+		closedir(dir);
+	ar->umem_nr = prog->umem_nr;
+	ar->nr_syscalls = prog->nr_syscalls;
+	g.image = malloc(ar->size);
+	if (!g.image || !ar->umem_nr)
+		return;
+	gen_graph(ar, op->seed, prog->graph, &g);
+	fprintf(stderr, "  graph %lu as generated:\n", prog->graph);
+	gen_dump(ar, &g, g.image, stderr);
+	free(g.image);
 }
 
 int main(int argc, char **argv)
@@ -1127,9 +1208,11 @@ int main(int argc, char **argv)
 		{ "seed", required_argument, NULL, 's' },
 		{ "count", required_argument, NULL, 'n' },
 		{ "from", required_argument, NULL, 'f' },
+		{ "graph", required_argument, NULL, 'g' },
 		{ "ring-index", required_argument, NULL, 'r' },
 		{ "backend", required_argument, NULL, 'b' },
 		{ "max-reports", required_argument, NULL, 'm' },
+		{ "hang", required_argument, NULL, 'H' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -1137,8 +1220,10 @@ int main(int argc, char **argv)
 	struct opts op = {
 		.seed = DIFF_DEFAULT_SEED, .count = 30000,
 		.backends = "emul,uring,kernel", .max_reports = 5,
+		.hang = DIFF_HANG_SECONDS,
 	};
 	unsigned long last_beat = 0;
+	struct diff_arena ar;
 	int c, st;
 	unsigned int idle = 0;
 	pid_t pid;
@@ -1156,11 +1241,23 @@ int main(int argc, char **argv)
 		case 'f':
 			op.from = strtoul(optarg, &end, 0);
 			break;
+		case 'g':
+			op.from = strtoul(optarg, &end, 0);
+			op.count = 1;
+			break;
 		case 'r':
 			op.ring_index = (unsigned int)strtoul(optarg, &end, 0);
 			break;
 		case 'm':
 			op.max_reports = (unsigned int)strtoul(optarg, &end, 0);
+			break;
+		case 'H':
+			op.hang = (unsigned int)strtoul(optarg, &end, 0);
+			if (!op.hang && !*end) {
+				fprintf(stderr, "difftest: --hang: at least 1 "
+					"second\n");
+				return 99;
+			}
 			break;
 		case 'b':
 			op.backends = optarg;
@@ -1188,12 +1285,16 @@ int main(int argc, char **argv)
 		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (prog == MAP_FAILED)
 		die("mmap");
+	/* Before the fork, so that the parent knows the arena's address and
+	 * descriptors and can dump the graph of a HANG. */
+	memset(&ar, 0, sizeof(ar));
+	arena_init(&ar);
 	fflush(stdout);
 	pid = fork();
 	if (pid < 0)
 		die("fork");
 	if (pid == 0) {
-		st = child(&op);
+		st = child(&op, &ar);
 		fflush(stdout);
 		prog->done = 1;
 		_exit(st);
@@ -1210,7 +1311,8 @@ int main(int argc, char **argv)
 		if (prog->beat != last_beat) {
 			last_beat = prog->beat;
 			idle = 0;
-		} else if (++idle >= DIFF_HANG_SECONDS) {
+		} else if (++idle >= op.hang) {
+			hang_report(pid, &ar, &op);
 			kill(pid, SIGKILL);
 			waitpid(pid, &st, 0);
 			fprintf(stderr, "difftest: HANG: %s on seed %#" PRIx64

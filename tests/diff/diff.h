@@ -128,9 +128,6 @@ struct diff_arena {
 	/* /proc shows a thread's call: a SYNC read of the late pipe can
 	 * be fed (diff.c's feeder), else such a graph is unsafe. */
 	bool		proc_syscall;
-	/* Reads of the late pipe are compared (not in a 32-bit process
-	 * under a 64-bit kernel: diff.c, late_pipe_ok()). */
-	bool		late_ok;
 	/* The tight pipe's capacity: a page, or 0 where F_SETPIPE_SZ
 	 * would not make it so (every write of it is then unsafe). */
 	unsigned long	tight_cap;
@@ -143,6 +140,9 @@ struct diff_arena {
 	 * mapped read-write by the test where it could be (0: not): an
 	 * atom there may end at the top or past it. */
 	unsigned long	user_top, top_pg;
+	/* access_ok() lets every buffer through, REF_TOP_GUESS's too: a
+	 * 32-bit process under a 64-bit kernel (ref.c, ref_probe()). */
+	bool		access_ok_all;
 };
 
 /* A generated graph: the arena's initial content and how to start it. */
@@ -231,6 +231,9 @@ unsigned long ref_user_top(void);
 enum ref_status ref_run(const struct diff_arena *ar, unsigned long entry,
 			unsigned long no_thread, struct ref_ring *ring,
 			struct diff_outcome *out, const char **why);
+/* How the running kernel's access_ok() treats the addresses the
+ * reference takes for kernel space (after arena_init's pipes). */
+void ref_probe(struct diff_arena *ar);
 /* The ring's user clears a slot and makes a library call: a completion
  * that waited for that slot goes in (the modelled difference). */
 void ref_ring_cleared(struct ref_ring *ring);
