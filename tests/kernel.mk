@@ -23,7 +23,8 @@ kguest_rt = args fault stop async register umem deny wait signal sigloop \
 	fdlimit renice unblock closerange asyncmask selfcalls mthead threadexit \
 	widelen asdirect waitall api printnovm eintr faultown nowait ringmem \
 	sigkinds waitintr batch asyncfetch tmpmask workersig sendall \
-	seedhead waitafter suspmask pendmove tidtimer
+	seedhead waitafter suspmask pendmove tidtimer futexpi \
+	sighow
 kguest_examples = hello cat copy countdown server
 # The differential test (tests/diff.mk), run against the kernel backend;
 # so is ringtest (many syslets on one head), built as the programs above.
