@@ -24,7 +24,7 @@ kguest_rt = args fault stop async register umem deny wait signal sigloop \
 	widelen asdirect waitall api printnovm eintr faultown nowait ringmem \
 	sigkinds waitintr batch asyncfetch tmpmask workersig sendall \
 	seedhead waitafter suspmask pendmove tidtimer futexpi \
-	sighow
+	sighow workertimer
 kguest_examples = hello cat copy countdown server
 # The differential test (tests/diff.mk), run against the kernel backend;
 # so is ringtest (many syslets on one head), built as the programs above.
