@@ -25,6 +25,9 @@ kguest_rt = args fault stop async register umem deny wait signal sigloop \
 	sigkinds waitintr batch asyncfetch tmpmask workersig sendall \
 	seedhead waitafter suspmask pendmove tidtimer futexpi \
 	sighow workertimer
+# Programs that need two CPUs: run only in the guests whose kernel
+# finds a second one (kernel-patch/kconfig-smp.fragment).
+kguest_smp = affinity
 kguest_examples = hello cat copy countdown server
 # The differential test (tests/diff.mk), run against the kernel backend;
 # so is ringtest (many syslets on one head), built as the programs above.
@@ -44,7 +47,7 @@ kernel-guest: src/lib/libsyslet.la $(kguest_m32) sysletc syslet-run \
 		$(syslet_run_OBJECTS) $(syslet_run_DEPENDENCIES)
 	$(AM_V_GEN)rm -rf $(kguest_dir) && \
 	$(MKDIR_P) $(kguest_dir)/64 $(kguest_dir)/32 $(kguest_dir)/ex && \
-	for t in $(kguest_rt) kbench ringtest; do \
+	for t in $(kguest_rt) $(kguest_smp) kbench ringtest; do \
 		src=$(srcdir)/tests/runtime/$$t.c; \
 		test $$t != kbench || src=$(srcdir)/tests/kernel/kbench.c; \
 		test $$t != ringtest || src=$(srcdir)/tests/diff/ringtest.c; \

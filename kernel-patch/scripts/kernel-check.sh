@@ -57,6 +57,7 @@ v_arch() { echo "${1%%-*}"; }
 v_frags() { # VARIANT -> its configuration fragments
 	echo "$kp/kconfig.fragment $kp/kconfig-$(v_arch "$1").fragment"
 	case $1 in *-debug) echo "$kp/kconfig-debug.fragment" ;; esac
+	case $1 in x86_64) echo "$kp/kconfig-smp.fragment" ;; esac
 }
 kkey() { # VARIANT -> the key of its kernel
 	# shellcheck disable=SC2046
@@ -149,6 +150,14 @@ kt_progs="ktest ksafe"
 rt_progs=$(sed -n '/^kguest_rt = /,/[^\\]$/p' "$top/tests/kernel.mk" |
 	sed 's/^kguest_rt = //; s/\\$//' | tr -s ' \t\n' '  ')
 [ -n "$rt_progs" ] || { echo "kernel-check.sh: no kguest_rt in $top/tests/kernel.mk" >&2; exit 2; }
+# kguest_smp: programs that need two CPUs, in the guests of the
+# variants whose kernel has ACPI (kconfig-smp.fragment) and so sees both.
+smp_progs=$(sed -n 's/^kguest_smp = //p' "$top/tests/kernel.mk")
+v_progs() { # VARIANT -> the runtime programs its guest runs
+	# shellcheck disable=SC2046
+	if grep -qx 'CONFIG_ACPI=y' $(v_frags "$1"); then echo "$rt_progs $smp_progs"
+	else echo "$rt_progs"; fi
+}
 build_guest() { # BITS
 	local m=-m$1 f ok=0
 	for f in init $kt_progs fuzz kexamples; do
@@ -230,7 +239,7 @@ add_guest_progs() { # VARIANT
 		guest_cmd "/bin/fuzz$b $fuzz_seed $fuzz_runs"
 	done
 	for b in $bits; do
-		for t in $rt_progs; do
+		for t in $(v_progs "$v"); do
 			case " ${SYSLET_KONLY:-$t$b} " in *" $t$b "*) ;; *) continue ;; esac
 			if [ -n "$kguest" ] && [ -f "$kguest/$b/$t" ]; then
 				guest_add "$kguest/$b/$t" "/bin/$t$b"; guest_cmd "/bin/$t$b"
@@ -248,7 +257,7 @@ add_guest_progs() { # VARIANT
 	# "PROG on ENGINE".
 	if [ "$v" = "$arch" ] && [ "${SYSLET_KUSER:-1}" != 0 ] && [ -n "$kguest" ]; then
 		for e in emul; do
-			for t in $rt_progs; do
+			for t in $(v_progs "$v"); do
 				case " ${SYSLET_KONLY:-${t}32} " in *" ${t}32 "*) ;; *) continue ;; esac
 				[ ! -f "$kguest/32/$t" ] || guest_cmd "SYSLET_BACKEND=$e /bin/${t}32"
 			done

@@ -226,7 +226,7 @@ int emul_fault_init(void)
  * be in user space means the process is out of mappings) leaves the
  * bound at EMUL_USER_TOP_MIN for this range, and is asked again later.
  */
-static unsigned long user_top;
+unsigned long emul__user_top;
 
 /* 1: the page at @pg lies below TASK_SIZE; 0: it does not; -1: unknown. */
 static int page_in_user(unsigned long pg)
@@ -243,7 +243,7 @@ static int page_in_user(unsigned long pg)
 
 unsigned long emul_user_top(void)
 {
-	unsigned long top = __atomic_load_n(&user_top, __ATOMIC_RELAXED);
+	unsigned long top = __atomic_load_n(&emul__user_top, __ATOMIC_RELAXED);
 	unsigned long lo = EMUL_USER_TOP_MIN - 4096, hi = ~4095UL, mid;
 	int saved = errno, r = 1;
 
@@ -267,6 +267,6 @@ unsigned long emul_user_top(void)
 	errno = saved;
 	if (r < 0)
 		return EMUL_USER_TOP_MIN;
-	__atomic_store_n(&user_top, hi, __ATOMIC_RELAXED);
+	__atomic_store_n(&emul__user_top, hi, __ATOMIC_RELAXED);
 	return hi;
 }

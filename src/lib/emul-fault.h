@@ -33,16 +33,23 @@
 
 /* The first address past user space for this process (TASK_SIZE). */
 unsigned long emul_user_top(void);
+/* emul_user_top()'s answer once found, else 0. */
+extern unsigned long emul__user_top __attribute__((visibility("hidden")));
 
-/* access_ok(p, len): whether [p, p + len) lies in user space. */
+/* access_ok(p, len): whether [p, p + len) lies in user space.  In a
+ * 32-bit process most ranges (the stack, the mmap area) end past
+ * EMUL_USER_TOP_MIN: they read the cached top here, and call out only
+ * until it is found. */
 static inline int emul_range_ok(const void *p, unsigned long len)
 {
-	unsigned long a = (unsigned long)p, e = a + len;
+	unsigned long a = (unsigned long)p, e = a + len, top;
 
 	if (__builtin_expect(e < a, 0))
 		return 0;
-	return __builtin_expect(e <= EMUL_USER_TOP_MIN, 1) ||
-	       e <= emul_user_top();
+	if (__builtin_expect(e <= EMUL_USER_TOP_MIN, 1))
+		return 1;
+	top = __atomic_load_n(&emul__user_top, __ATOMIC_RELAXED);
+	return e <= (top ? top : emul_user_top());
 }
 
 /* What the engine loads and stores: any object may be seen as words. */

@@ -23,23 +23,6 @@ static struct syslet_uatom *ring[4];
 static unsigned long idx;
 
 /* The chain at @a, waited for and reaped; true when it went async. */
-static int handoff(struct syslet_uatom *a)
-{
-	struct syslet_uatom *done, *got[4];
-
-	errno = 0;
-	done = sys_async_exec(a);
-	if (errno)
-		rt_die("async_exec: %s", strerror(errno));
-	if (done)
-		return 0;
-	if (sys_async_wait(~0UL))
-		rt_die("async_wait: %s", strerror(errno));
-	rt_check(rt_drain(ring, 4, &idx, got, 4) == 1,
-		 "no completion in the ring");
-	return 1;
-}
-
 static void check_mask(const char *when, int round, const cpu_set_t *want)
 {
 	cpu_set_t now;
@@ -88,12 +71,12 @@ int main(void)
 	/* A pool made before the program narrows its affinity: on the
 	 * kernel, a thread that gave the context on is parked again. */
 	for (int i = 0; i < AF_ROUNDS && went < 3; i++)
-		went += handoff(&a);
+		went += rt_handoff(ring, 4, &idx, &a, &a);
 
 	if (sched_setaffinity(0, sizeof(one), &one))
 		rt_die("sched_setaffinity: %s", strerror(errno));
 	for (int i = 0; i < AF_ROUNDS; i++) {
-		went += handoff(&a);
+		went += rt_handoff(ring, 4, &idx, &a, &a);
 		check_mask("after the program set its affinity", i, &one);
 	}
 
@@ -105,12 +88,12 @@ int main(void)
 	rt_atom(&b[1], __NR_sched_setaffinity, &r2[1], 0, NULL, &zero,
 		&setsz, &setp);
 	r2[1] = -12345;
-	b_async = handoff(&b[0]);
+	b_async = rt_handoff(ring, 4, &idx, &b[0], &b[1]);
 	went += b_async;
 	rt_check(r2[1] == 0, "the atom's sched_setaffinity gave %ld", r2[1]);
 	/* Run inline, the atom changed the program's thread, as in 2007. */
 	for (int i = 0; i < AF_ROUNDS; i++) {
-		went += handoff(&a);
+		went += rt_handoff(ring, 4, &idx, &a, &a);
 		check_mask("after a worker's atom set its own", i,
 			   b_async ? &one : &other);
 	}

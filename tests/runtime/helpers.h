@@ -351,4 +351,30 @@ static inline unsigned long rt_drain(struct syslet_uatom **ring,
 	return n;
 }
 
+/* Run the chain at @a once.  If it went async, wait for it and check
+ * that its one completion, the chain's last atom @last (2007's
+ * exec_atom() completes last_uatom), is in the ring.  Returns 1 if it
+ * went async, 0 if it ran to its end inline. */
+static inline int rt_handoff(struct syslet_uatom **ring, unsigned long entries,
+			     unsigned long *idx, struct syslet_uatom *a,
+			     struct syslet_uatom *last)
+{
+	struct syslet_uatom *done, *got[4];
+	unsigned long n;
+
+	errno = 0;
+	done = sys_async_exec(a);
+	if (errno)
+		rt_die("async_exec: %s", strerror(errno));
+	if (done)
+		return 0;
+	if (sys_async_wait(~0UL))
+		rt_die("async_wait: %s", strerror(errno));
+	n = rt_drain(ring, entries, idx, got, 4);
+	rt_check(n == 1 && got[0] == last,
+		 "%lu completions in the ring, the first %p, want one: %p",
+		 n, n ? (void *)got[0] : NULL, (void *)last);
+	return 1;
+}
+
 #endif /* RT_HELPERS_H */
