@@ -19,7 +19,8 @@ runtime_tests = tests/runtime/args tests/runtime/fault tests/runtime/stop \
 	tests/runtime/waitall tests/runtime/sendall tests/runtime/tmpmask \
 	tests/runtime/asyncfetch tests/runtime/bigring tests/runtime/workersig \
 	tests/runtime/seedhead tests/runtime/waitafter tests/runtime/suspmask \
-	tests/runtime/pendmove tests/runtime/affinity tests/runtime/tidtimer
+	tests/runtime/pendmove tests/runtime/affinity tests/runtime/tidtimer \
+	tests/runtime/futexpi tests/runtime/sighow tests/runtime/workertimer
 check_PROGRAMS += $(runtime_tests)
 TESTS += $(runtime_tests)
 noinst_HEADERS += tests/runtime/helpers.h
@@ -80,6 +81,9 @@ tests_runtime_suspmask_LDADD = $(runtime_ldadd)
 tests_runtime_pendmove_LDADD = $(runtime_ldadd)
 tests_runtime_affinity_LDADD = $(runtime_ldadd)
 tests_runtime_tidtimer_LDADD = $(runtime_ldadd)
+tests_runtime_futexpi_LDADD = $(runtime_ldadd)
+tests_runtime_sighow_LDADD = $(runtime_ldadd)
+tests_runtime_workertimer_LDADD = $(runtime_ldadd)
 # The library's conventions (libsyslet(3) CONVENTIONS), on any backend.
 check_PROGRAMS += tests/runtime/api
 TESTS += tests/runtime/api
@@ -154,7 +158,9 @@ runtime32_tests = tests/runtime/args32 tests/runtime/fault32 \
 	tests/runtime/asyncfetch32 tests/runtime/workersig32 \
 	tests/runtime/seedhead32 tests/runtime/waitafter32 \
 	tests/runtime/suspmask32 tests/runtime/pendmove32 \
-	tests/runtime/affinity32 tests/runtime/tidtimer32
+	tests/runtime/affinity32 tests/runtime/tidtimer32 \
+	tests/runtime/futexpi32 tests/runtime/sighow32 \
+	tests/runtime/workertimer32
 TESTS += $(runtime32_tests)
 extra_check_programs += $(runtime32_tests)
 # Each NAME32 above is tests/runtime/NAME.c compiled and linked -m32 in

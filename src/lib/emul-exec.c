@@ -122,7 +122,8 @@ long emul_atom_sigmask(sigset_t *mask, const struct emul_atom *a)
 {
 	/* The kernel's sigset: 64 bits, the first of glibc's sigset_t. */
 	unsigned long cur[8 / sizeof(long)], set[8 / sizeof(long)];
-	unsigned long how = a->args[0];
+	/* The calls' how is an int: the upper half is no part of it. */
+	int how = (int)a->args[0];
 	const unsigned long *setp = (const unsigned long *)a->args[1];
 	unsigned long *oldp = (unsigned long *)a->args[2];
 	bool rt = (long)a->nr == SYS_rt_sigprocmask;

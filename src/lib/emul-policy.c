@@ -2,6 +2,7 @@
 #include <config.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/futex.h>
 #include <linux/openat2.h>
 #include <poll.h>
 #include <stdint.h>
@@ -85,6 +86,7 @@ static const struct named_policy special[] = {
 	{ "signal", EMUL_P_SIGACTION },
 	{ "rt_sigprocmask", EMUL_P_SIGMASK }, { "sigprocmask", EMUL_P_SIGMASK },
 	{ "prctl", EMUL_P_ARGS }, { "close_range", EMUL_P_ARGS },
+	{ "futex", EMUL_P_FUTEX },
 };
 
 /*
@@ -681,6 +683,53 @@ static bool pollwait_nowait(const struct emul_atom *a)
 	return (int)a->args[3] == 0;
 }
 
+/*
+ * futex(): which thread makes the call matters for a PI futex, whose
+ * word holds its owner's TID.  2007 ran every atom in the caller until
+ * one slept, so an atom that does not sleep is the caller's: a
+ * FUTEX_TRYLOCK_PI makes the program the owner, a FUTEX_UNLOCK_PI
+ * releases the program's lock (on a worker it was EPERM), and a
+ * FUTEX_LOCK_PI of a lock the program holds is EDEADLK (a worker, not
+ * the owner, waited for it for ever).  The wakes and requeues never
+ * sleep either.  A FUTEX_LOCK_PI or FUTEX_LOCK_PI2 is tried as
+ * FUTEX_TRYLOCK_PI, which answers as the lock would (the same
+ * futex_lock_pi()) but with EWOULDBLOCK where the lock would wait: then
+ * a worker waits.  What the lock checks before (its timeout, a
+ * FUTEX_CLOCK_REALTIME that FUTEX_LOCK_PI refuses) fails at once: such
+ * an atom runs as it is.  The waits may block.
+ */
+static void try_futex(const struct emul_atom *a, struct emul_try *t)
+{
+	int op = (int)a->args[1], cmd = op & FUTEX_CMD_MASK;
+	struct emul_atom b;
+	unsigned long ts[2];
+
+	switch (cmd) {
+	case FUTEX_WAKE: case FUTEX_REQUEUE: case FUTEX_CMP_REQUEUE:
+	case FUTEX_WAKE_OP: case FUTEX_UNLOCK_PI: case FUTEX_TRYLOCK_PI:
+	case FUTEX_WAKE_BITSET: case FUTEX_CMP_REQUEUE_PI:
+		t->ret = emul_raw_syscall(a);
+		return;
+	case FUTEX_LOCK_PI: case FUTEX_LOCK_PI2:
+		break;
+	default:
+		t->blocked = true;
+		return;
+	}
+	if ((cmd == FUTEX_LOCK_PI && (op & FUTEX_CLOCK_REALTIME)) ||
+	    (a->args[3] && (emul_get(&ts[0], (unsigned long *)a->args[3]) ||
+			    emul_get(&ts[1], (unsigned long *)a->args[3] + 1) ||
+			    (long)ts[0] < 0 || ts[1] >= 1000000000UL))) {
+		t->ret = emul_raw_syscall(a);
+		return;
+	}
+	b = *a;
+	b.args[1] = FUTEX_TRYLOCK_PI | (op & FUTEX_PRIVATE_FLAG);
+	t->ret = emul_raw_syscall(&b);
+	if (t->ret == -EWOULDBLOCK)
+		t->blocked = true;
+}
+
 void emul_try_call(const struct emul_atom *a, enum emul_policy pol,
 		   struct emul_try *t)
 {
@@ -728,6 +777,9 @@ void emul_try_call(const struct emul_atom *a, enum emul_policy pol,
 			t->ret = emul_raw_syscall(a);
 		else
 			t->blocked = true;
+		return;
+	case EMUL_P_FUTEX:
+		try_futex(a, t);
 		return;
 	default:
 		t->blocked = true;

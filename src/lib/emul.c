@@ -329,7 +329,8 @@ static long emul_register(struct async_head_user *uah, unsigned long len)
 	struct emul_head *ah;
 	long err;
 
-	if (len != sizeof(struct async_head_user))
+	/* 2007's len is an unsigned int: the upper half is no part of it. */
+	if ((unsigned int)len != sizeof(struct async_head_user))
 		return -EINVAL;
 	if (emul_cur)
 		return -EEXIST;
@@ -356,7 +357,8 @@ static long emul_unregister(struct async_head_user *uah, unsigned long len)
 	struct emul_head *ah = emul_cur;
 	struct emul_worker *w, *nw;
 
-	if (len != sizeof(struct async_head_user))
+	/* 2007's len is an unsigned int: the upper half is no part of it. */
+	if ((unsigned int)len != sizeof(struct async_head_user))
 		return -EINVAL;
 	if (!ah)
 		return -EINVAL;

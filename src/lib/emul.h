@@ -53,6 +53,8 @@ enum emul_policy {
 	EMUL_P_ARGS,		/* refused for some arguments (prctl) */
 	EMUL_P_TMPMASK,		/* may block, with a temporary signal mask
 				 * (ppoll...): on a worker it lets nothing in */
+	EMUL_P_FUTEX,		/* futex: the waits block, the rest never do;
+				 * FUTEX_LOCK_PI tried as FUTEX_TRYLOCK_PI */
 };
 
 /* Or'ed into a policy byte: the call may send a signal to its own caller

@@ -1665,7 +1665,8 @@ static long ur_register(struct async_head_user *uah, unsigned long len)
 	struct ur_head *ah;
 	long err;
 
-	if (len != sizeof(struct async_head_user))
+	/* 2007's len is an unsigned int: the upper half is no part of it. */
+	if ((unsigned int)len != sizeof(struct async_head_user))
 		return -EINVAL;
 	if (ur_cur)
 		return -EEXIST;
@@ -1992,7 +1993,8 @@ static long ur_unregister(struct async_head_user *uah, unsigned long len)
 	struct ur_ctx c;
 	sigset_t user;
 
-	if (len != sizeof(struct async_head_user))
+	/* 2007's len is an unsigned int: the upper half is no part of it. */
+	if ((unsigned int)len != sizeof(struct async_head_user))
 		return -EINVAL;
 	(void)uah;
 	if (!ah)

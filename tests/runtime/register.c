@@ -1,4 +1,4 @@
-/* register.c: ring size rules, -EEXIST, calls without a head (-EINVAL), unregister waiting for running chains, and the thread limit (-1: default, clamped to the ring's entries) without assuming how many syslets go async. */
+/* register.c: ring size rules, the head's length (an unsigned int), -EEXIST, calls without a head (-EINVAL), unregister waiting for running chains, and the thread limit (-1: default, clamped to the ring's entries) without assuming how many syslets go async. */
 #include <pthread.h>
 #include "helpers.h"
 
@@ -93,6 +93,26 @@ int main(void)
 	ahu.ring_size_bytes = sizeof(ring);
 	r = sys_async_register(&ahu, sizeof(ahu) - 1);
 	rt_check(r == -1 && errno == EINVAL, "len-1: %ld %d", r, errno);
+	/* 2007's len is an unsigned int (sys_async_register() and
+	 * sys_async_unregister(), seeds/006): a 64-bit caller's upper half
+	 * is no part of it, so 2^32 + sizeof is sizeof, and 2^32 is 0. */
+	if (sizeof(long) == 8) {
+		unsigned long wide = (unsigned long)((1ULL << 32) + sizeof(ahu));
+
+		r = sys_async_register(&ahu, (unsigned long)(1ULL << 32));
+		rt_check(r == -1 && errno == EINVAL, "len 2^32: %ld %d", r,
+			 errno);
+		r = sys_async_register(&ahu, wide);
+		rt_check(r == 0, "len 2^32 + %zu: %ld %s", sizeof(ahu), r,
+			 strerror(errno));
+		if (r == 0) {
+			r = sys_async_unregister(&ahu, wide);
+			rt_check(r == 0, "unregister, len 2^32 + %zu: %ld %s",
+				 sizeof(ahu), r, strerror(errno));
+			if (r)
+				rt_unregister(&ahu);
+		}
+	}
 
 	/* A one-slot ring is fine; twice is -EEXIST. */
 	ahu.ring_size_bytes = sizeof(void *);
