@@ -23,9 +23,8 @@ kguest_rt = args fault stop async register umem deny wait signal sigloop \
 	fdlimit renice unblock closerange asyncmask selfcalls mthead threadexit \
 	widelen asdirect waitall api printnovm eintr faultown nowait ringmem \
 	sigkinds waitintr batch asyncfetch tmpmask workersig sendall \
-	seedhead waitafter suspmask pendmove tidtimer sighow workertimer
-# Not futexpi: the port does not hand off at an atom's FUTEX_LOCK_PI
-# that waits (kernel-patch/README, known gaps).
+	seedhead waitafter suspmask pendmove tidtimer futexpi \
+	sighow workertimer
 # Programs that need two CPUs: run only in the guests whose kernel
 # finds a second one (kernel-patch/kconfig-smp.fragment).
 kguest_smp = affinity
