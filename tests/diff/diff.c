@@ -499,21 +499,49 @@ struct drainer {
 	pthread_t		th;
 };
 
+/*
+ * On the kernel the caller is not found by its TID: once a syslet went
+ * async, the program's context runs on a pool task, while the TID it
+ * answers to (gettid()) stays with the task that waits for it (asleep in
+ * async_exec() too).  Before async_exec() returned, the only task asleep
+ * at pipe_write inside async_exec() is the caller at a SYNC write.
+ */
+static bool kernel_caller_in_pipe_write(long exec_nr)
+{
+	char buf[512];
+	struct dirent *e;
+	bool found = false;
+	DIR *dir = opendir("/proc/self/task");
+	long nr;
+
+	if (!dir)
+		return false;
+	while (!found && (e = readdir(dir))) {
+		pid_t tid = (pid_t)atoi(e->d_name);
+
+		found = tid > 0 &&
+			proc_line(tid, "syscall", buf, sizeof(buf)) &&
+			sscanf(buf, "%ld", &nr) == 1 && nr == exec_nr &&
+			proc_line(tid, "wchan", buf, sizeof(buf)) &&
+			!strcmp(buf, "pipe_write");
+	}
+	closedir(dir);
+	return found;
+}
+
 static bool caller_in_tight_write(const struct drainer *d)
 {
 	char buf[512];
 	unsigned long a0;
 	long nr;
 
+	if (d->kernel)
+		return kernel_caller_in_pipe_write(d->exec_nr);
 	if (!proc_line(d->tid, "syscall", buf, sizeof(buf)) ||
 	    sscanf(buf, "%ld %lx", &nr, &a0) != 2)
 		return false;
-	if ((nr == SYS_write || nr == SYS_pwritev2) &&
-	    a0 == (unsigned long)d->ar->fd.tight_wr)
-		return true;
-	return d->kernel && nr == d->exec_nr &&
-	       proc_line(d->tid, "wchan", buf, sizeof(buf)) &&
-	       !strcmp(buf, "pipe_write");
+	return (nr == SYS_write || nr == SYS_pwritev2) &&
+	       a0 == (unsigned long)d->ar->fd.tight_wr;
 }
 
 static void *drainer_main(void *arg)
