@@ -41,7 +41,8 @@ EXTRA_DIST += kernel-patch/README kernel-patch/patches/series \
 	kernel-patch/patches/0035-syslet-an-atom-s-FUTEX_LOCK_PI-that-waits-hands-the-.patch \
 	kernel-patch/patches/0036-syslet-async_register-and-async_unregister-take-an-u.patch \
 	kernel-patch/patches/0037-syslet-a-worker-s-sigprocmask-atoms-read-how-as-an-i.patch \
-	kernel-patch/patches/0038-syslet-a-timer-naming-a-worker-s-own-TID-signals-the.patch
+	kernel-patch/patches/0038-syslet-a-timer-naming-a-worker-s-own-TID-signals-the.patch \
+	kernel-patch/patches/0039-syslet-a-PI-futex-attaches-to-a-pool-thread-by-its-o.patch
 
 # Not part of make check: it needs the kernel source package and qemu,
 # and its first run builds two kernels.  TAP in kernel-check.tap; exit
