@@ -167,3 +167,6 @@ EXTRA_DIST += tests/run/trace-decode.sh tests/run/trace-oflags.sh
 check_PROGRAMS += tests/run/apps/reap
 tests_run_apps_reap_SOURCES = tests/run/apps/reap.c
 tests_run_apps_reap_LDADD = src/lib/libsyslet.la
+# --each that fails part-way still reports the syslets that ran.
+TESTS += tests/run/each-partial.sh
+EXTRA_DIST += tests/run/each-partial.sh

@@ -726,6 +726,32 @@ static int drain(struct lane *l)
 #define SUBMIT_BATCH	256
 #define SUBMIT_REUSE	32
 
+/* Wait for the lane's syslets in flight and take their completions: 0,
+ * -1 (async_wait failed; said if @say) or -3 (a signal ends the run). */
+static int wait_pending(struct lane *l, bool say)
+{
+	while (l->pending) {
+		if (srun_signalled())
+			return -3;
+		if (drain(l))
+			continue;
+		if (sys_async_wait(1) < 0) {
+			if (errno == EINTR)
+				continue;
+			if (say)
+				fprintf(stderr, "%s: async_wait: %s\n",
+					l->r->opts->progname, strerror(errno));
+			return -1;
+		}
+		/* async_wait() also returns once nothing is busy: what is
+		 * still pending ended on a nocomplete atom, and nothing more
+		 * will come (after one last look at the ring). */
+		if (!drain(l))
+			break;
+	}
+	return 0;
+}
+
 /* 0, -1 (a call to the backend failed: reported) or -3 (a signal ends
  * the run). */
 static int submit_and_wait(struct lane *l)
@@ -788,25 +814,7 @@ static int submit_and_wait(struct lane *l)
 		if ((size_t)k < n && l->r->tr)
 			srun_wait_handler();
 	}
-	while (l->pending) {
-		if (srun_signalled())
-			return -3;
-		if (drain(l))
-			continue;
-		if (sys_async_wait(1) < 0) {
-			if (errno == EINTR)
-				continue;
-			fprintf(stderr, "%s: async_wait: %s\n", pn,
-				strerror(errno));
-			return -1;
-		}
-		/* async_wait() also returns once nothing is busy: what is
-		 * still pending ended on a nocomplete atom, and nothing more
-		 * will come (after one last look at the ring). */
-		if (!drain(l))
-			break;
-	}
-	return 0;
+	return wait_pending(l, true);
 }
 
 static void lane_unregister(struct lane *l)
@@ -867,6 +875,10 @@ static void *lane_main(void *arg)
 	}
 	/* -4: no lane ran; run_lanes() says why and what it does. */
 	l->err = lane_gate(l->r, err) ? submit_and_wait(l) : -4;
+	/* Failed part-way: the syslets in flight end first and are taken
+	 * from the ring, so that report() tells what they did. */
+	if (l->err == -1)
+		wait_pending(l, false);
 	/* After a signal, workers may still run syslets that complete into
 	 * this ring: unregistering would wait for them.  The process ends
 	 * instead, ring and head with it. */
@@ -1087,6 +1099,10 @@ int srun_run(const struct srun_opts *opts, const struct syslet_obj *obj,
 	}
 	if (err) {
 		status = err == -2 ? SRUN_USAGE : SRUN_STOPPED;
+		/* A failure part-way, said already: what ran is told too,
+		 * the stops of the syslets that ended before it. */
+		if (err == -1)
+			report(&r);
 		goto out;
 	}
 	if (tr)

@@ -416,7 +416,9 @@ static void advance_ring(struct head *h, unsigned long umem_nr)
 /*
  * The feeder of a SYNC read of the late pipe, which sleeps in the caller
  * inside async_exec() (diff.h): it writes the feed once the caller is
- * seen asleep in that read, in /proc/self/task/TID/syscall: the read
+ * seen asleep in that read, in /proc/self/task/TID/syscall of the task
+ * that called async_exec() (task_self(): on the kernel not the TID's
+ * task, which after a hand-off sleeps in async_exec() for good): the read
  * itself where an engine makes the atom's call from the caller's
  * thread (emul, uring), async_exec() in interruptible sleep for the
  * kernel, whose atom's read runs inside that call.
@@ -503,30 +505,23 @@ struct drainer {
  * On the kernel the caller is not found by its TID: once a syslet went
  * async, the program's context runs on a pool task, while the TID it
  * answers to (gettid()) stays with the task that waits for it (asleep in
- * async_exec() too).  Before async_exec() returned, the only task asleep
- * at pipe_write inside async_exec() is the caller at a SYNC write.
+ * async_exec() too).  /proc/thread-self names the task itself; a SYNC
+ * atom runs in it, inside async_exec(), until the chain ends or goes
+ * async, so the task that called async_exec() is the one to watch.
  */
-static bool kernel_caller_in_pipe_write(long exec_nr)
+static pid_t task_self(void)
 {
-	char buf[512];
-	struct dirent *e;
-	bool found = false;
-	DIR *dir = opendir("/proc/self/task");
-	long nr;
+	char link[64];
+	const char *t;
+	ssize_t n = readlink("/proc/thread-self", link, sizeof(link) - 1);
 
-	if (!dir)
-		return false;
-	while (!found && (e = readdir(dir))) {
-		pid_t tid = (pid_t)atoi(e->d_name);
-
-		found = tid > 0 &&
-			proc_line(tid, "syscall", buf, sizeof(buf)) &&
-			sscanf(buf, "%ld", &nr) == 1 && nr == exec_nr &&
-			proc_line(tid, "wchan", buf, sizeof(buf)) &&
-			!strcmp(buf, "pipe_write");
+	if (n > 0) {
+		link[n] = 0;
+		t = strrchr(link, '/');
+		if (t && atoi(t + 1) > 0)
+			return (pid_t)atoi(t + 1);
 	}
-	closedir(dir);
-	return found;
+	return (pid_t)syscall(SYS_gettid);
 }
 
 static bool caller_in_tight_write(const struct drainer *d)
@@ -536,7 +531,10 @@ static bool caller_in_tight_write(const struct drainer *d)
 	long nr;
 
 	if (d->kernel)
-		return kernel_caller_in_pipe_write(d->exec_nr);
+		return proc_line(d->tid, "syscall", buf, sizeof(buf)) &&
+		       sscanf(buf, "%ld", &nr) == 1 && nr == d->exec_nr &&
+		       proc_line(d->tid, "wchan", buf, sizeof(buf)) &&
+		       !strcmp(buf, "pipe_write");
 	if (!proc_line(d->tid, "syscall", buf, sizeof(buf)) ||
 	    sscanf(buf, "%ld %lx", &nr, &a0) != 2)
 		return false;
@@ -569,7 +567,7 @@ static void *drainer_main(void *arg)
 static void drainer_start(struct drainer *d, const struct diff_arena *ar)
 {
 	d->ar = ar;
-	d->tid = (pid_t)syscall(SYS_gettid);
+	d->tid = task_self();
 	d->exec_nr = syslet_sysno(SYSLET_CALL_ASYNC_EXEC);
 	d->kernel = !strcmp(syslet_backend_name(), "kernel");
 	if (pthread_create(&d->th, NULL, drainer_main, d))
@@ -665,7 +663,7 @@ static void run_backend(const struct diff_arena *ar, struct head *h,
 		h->ring[junk] = DIFF_JUNK;
 	load(ar, g);
 	if (feed_sync) {
-		f.tid = (pid_t)syscall(SYS_gettid);
+		f.tid = task_self();
 		f.exec_nr = syslet_sysno(SYSLET_CALL_ASYNC_EXEC);
 		if (pthread_create(&f.th, NULL, feeder_main, &f))
 			die("pthread_create of the feeder");
