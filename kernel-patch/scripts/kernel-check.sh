@@ -12,8 +12,9 @@
 # for debugging, SYSLET_KONLY ("sigloop32 load64": only these runtime
 # programs) and SYSLET_KEXTRA (paths of more static programs to run);
 # SYSLET_KUSER=0 leaves out the 32-bit programs' runs on the emul
-# engine in the plain kernels' guests; SYSLET_KSMP=1 gives the x86_64
-# kernel ACPI and so its guest two CPUs (kguest_smp runs there).
+# engine in the plain kernels' guests; SYSLET_KSMP=0 builds the x86_64
+# kernel without ACPI, and so its guest sees one CPU (default 1: two
+# CPUs, and kguest_smp runs there).
 # Prints TAP on stdout; logs go to kernel-check.log in the current dir.
 set -u
 top=$(cd "${1:-.}" && pwd)
@@ -58,9 +59,9 @@ v_arch() { echo "${1%%-*}"; }
 v_frags() { # VARIANT -> its configuration fragments
 	echo "$kp/kconfig.fragment $kp/kconfig-$(v_arch "$1").fragment"
 	case $1 in *-debug) echo "$kp/kconfig-debug.fragment" ;; esac
-	# SYSLET_KSMP=1: the plain x86_64 kernel with ACPI, so two CPUs
-	# (kernel-patch/README: a known SMP gap keeps it off by default).
-	case ${SYSLET_KSMP:-0}:$1 in 1:x86_64) echo "$kp/kconfig-smp.fragment" ;; esac
+	# The plain x86_64 kernel with ACPI, so two CPUs; SYSLET_KSMP=0:
+	# without, one CPU.
+	case ${SYSLET_KSMP:-1}:$1 in 1:x86_64) echo "$kp/kconfig-smp.fragment" ;; esac
 }
 kkey() { # VARIANT -> the key of its kernel
 	# shellcheck disable=SC2046
