@@ -768,8 +768,15 @@ static void wait_idle(struct run *r)
 	 * every thread is parked again, on every backend (the kernel port
 	 * counted a chain off before its thread parked until its patch
 	 * 0019: a gated read that found none parked blocked the caller).
+	 * Not after a wait for 0: 2007's returns at once when events_left
+	 * is 0, the kernel port's always, with a thread whose chain just
+	 * ended still on its way (in the x86_64-debug guest the task whose
+	 * TID the program keeps, still counted in the pool after its
+	 * completion, left no room for a new thread: the next gated read
+	 * ran in the caller and waited for good).
 	 */
-	r->m.ended = 0;
+	if (n)
+		r->m.ended = 0;
 	settle(r, "a wait");
 }
 
