@@ -170,3 +170,6 @@ tests_run_apps_reap_LDADD = src/lib/libsyslet.la
 # --each that fails part-way still reports the syslets that ran.
 TESTS += tests/run/each-partial.sh
 EXTRA_DIST += tests/run/each-partial.sh
+# --stats of a killed run counts what a worker ran before its wait.
+TESTS += tests/run/stats-killed.sh
+EXTRA_DIST += tests/run/stats-killed.sh

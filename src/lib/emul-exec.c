@@ -268,12 +268,20 @@ emul_exec(struct emul_run *run, struct emul_ctr *c, struct syslet_uatom *u,
 		return emul_atom_sigmask(run->mode == EMUL_RUN_STEP ? NULL :
 					 &run->user_mask, a);
 	}
+	/*
+	 * A call that may wait, in a worker or where the chain must wait
+	 * for it: what ran before it shows in the statistics first, as
+	 * they are read while it waits (syslet-run --stats of a run that
+	 * is killed then printed up to 255 atoms too few).
+	 */
 	if (run->mode != EMUL_RUN_INLINE || resumed) {
 		run->pos_fd = -1;
+		emul_stats_flush(&c->st);
 		return emul_block_here(run, a, pol, partial);
 	}
 	if (a->flags & SYSLET_SYNC) {
 		run->pos_fd = -1;
+		emul_stats_flush(&c->st);
 		return emul_block_here(run, a, pol, 0);
 	}
 	/* The file position is known when this chain opened the file and
@@ -303,6 +311,7 @@ emul_exec(struct emul_run *run, struct emul_ctr *c, struct syslet_uatom *u,
 		return 0;
 	/* The pool is at its limit: like the kernel with no ready thread,
 	 * block right here and go on synchronously. */
+	emul_stats_flush(&c->st);
 	return emul_block_here(run, a, pol, t.partial);
 }
 
