@@ -145,6 +145,20 @@ static const char *object_at(const struct syslet_inst *inst,
 	return NULL;
 }
 
+/* A word that has no symbol, the scratch word a narrow element is
+ * widened into, by the name the compiler gave the atom's pointer, as the
+ * listing shows it: umem_add(&c[0], 0).  False without one. */
+static bool print_umem_hidden(FILE *out, const struct syslet_inst *inst,
+			      const struct syslet_event *ev)
+{
+	SYSLET_OPTS(syslet_atom_info, ai);
+
+	if (syslet_inst__atom_info(inst, ev->atom, &ai) || !ai.arg_name[0])
+		return false;
+	fprintf(out, "umem_add(%s, %ld)", ai.arg_name[0], (long)ev->args[1]);
+	return true;
+}
+
 /* umem_add(&n, -1) where the listing says so, instead of the address
  * strace would print: the trace knows the image's names; a word inside
  * a buffer or data object (a narrow element's copy) as the listing
@@ -169,7 +183,7 @@ static bool print_umem_add(FILE *out, const struct syslet_inst *inst,
 		return true;
 	}
 	if (!(name = object_at(inst, ev->args[0], &off)))
-		return false;
+		return print_umem_hidden(out, inst, ev);
 	if (off)
 		fprintf(out, "umem_add(%s+%lu, %ld)", name, off,
 			(long)ev->args[1]);
