@@ -942,6 +942,28 @@ static void shl_show_cell(struct shell *sh, const char *name,
 		shl_print_cell(sh, name, v);
 }
 
+/*
+ * @name is the loaded program's, which has no instance yet: an error that
+ * says so and what gives it memory, where 'no cell' denied that the name
+ * existed.  A run starts from the image's values, so a value set before
+ * it would be lost: set is told to stop at the first atom.  False when
+ * the name is not the program's, or the program has an instance.
+ */
+static bool shl_not_started(struct shell *sh, const char *cmd,
+			    const char *name)
+{
+	const char *kind, *prog;
+
+	if (sh->dbg->inst || !(kind = shl_dbg_prog_has(sh, name, &prog)))
+		return false;
+	shl_error(sh, "%s: '%s' is %s of %s, which has no memory until run "
+		  "or step starts the program%s", cmd, name, kind, prog,
+		  strcmp(cmd, "set") ? "" :
+		  " (each run starts from the image's values: break [0], "
+		  "run, then set)");
+	return true;
+}
+
 SHL_HANDLER(print)
 {
 	struct shl_dbg *d = sh->dbg;
@@ -979,10 +1001,8 @@ SHL_HANDLER(print)
 			shl_error(sh, "print: '%s' is a constant, which has "
 				  "no cell (info lists its declaration)",
 				  argv[i]);
-		else
-			shl_error(sh, "print: no cell '%s'%s", argv[i],
-				  d->prog && !d->inst ?
-				  " (the program has not run)" : "");
+		else if (!shl_not_started(sh, "print", argv[i]))
+			shl_error(sh, "print: no cell '%s'", argv[i]);
 		bad = -1;
 	}
 	return bad;
@@ -1012,7 +1032,8 @@ SHL_HANDLER(set)
 	}
 	c = shl_cell(sh, name.s, &prog);
 	if (!c) {
-		shl_error(sh, "set: no cell '%s'", name.s);
+		if (!shl_not_started(sh, "set", name.s))
+			shl_error(sh, "set: no cell '%s'", name.s);
 		shl_buf_free(&name);
 		return -1;
 	}
@@ -1045,9 +1066,9 @@ SHL_HANDLER(x)
 	}
 	if (!p) {
 		/* Buffers and data exist only in an instance. */
-		shl_error(sh, "x: no buffer, data or cell '%s'%s", argv[1],
-			  sh->dbg->prog && !sh->dbg->inst ?
-			  " (the program has not run)" : "");
+		if (!shl_not_started(sh, "x", argv[1]))
+			shl_error(sh, "x: no buffer, data or cell '%s'",
+				  argv[1]);
 		return -1;
 	}
 	if (len < 0)
