@@ -622,7 +622,18 @@ static int shl_start(struct shell *sh, const char *entry, int argc,
 		return -1;
 	}
 	if (syslet_inst__bind(inst, entry, argc, argv, err, sizeof(err))) {
-		shl_error(sh, "run: %s", err);
+		int i;
+
+		/* run --each a b: an option of the command line typed to
+		 * run, which takes none and bound it as an argument. */
+		for (i = 0; i < argc && (strncmp(argv[i], "--", 2) ||
+					 !argv[i][2]); i++)
+			;
+		shl_error(sh, "run: %s%s", err, i == argc ? "" :
+			  " (run takes no options: syslet-run's, such as "
+			  "--each, go on its command line; the shell's trace, "
+			  "inject and stats do what --trace, --inject and "
+			  "--stats do)");
 		syslet_inst__free(inst);
 		return -1;
 	}
