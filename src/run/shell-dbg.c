@@ -646,7 +646,7 @@ static int shl_start(struct shell *sh, const char *entry, int argc,
 
 /* What happened when the chain ended after atom `last` with `ev`. */
 static void shl_report_end(struct shell *sh, struct syslet_uatom *last,
-			   long ret)
+			   long ret, bool injected)
 {
 	struct shl_dbg *d = sh->dbg;
 	char res[64];
@@ -659,7 +659,7 @@ static void shl_report_end(struct shell *sh, struct syslet_uatom *last,
 	if ((srun_is_call(last->nr) && ret < 0 && ret > -4096) ||
 	    srun_failed(d->inst, last, &val, NULL)) {
 		srun_stop_report(sh->out, sh->prog, NULL, d->entry, d->inst, last,
-				 ret);
+				 ret, injected);
 		return;
 	}
 	srun_format_result(res, sizeof(res), ret, srun_is_call(last->nr));
@@ -691,7 +691,7 @@ static bool shl_step_one(struct shell *sh, bool show)
 	if (d->pc)
 		return true;
 	shl_report_end(sh, atom, x.last.end == SYSLET_END_FAULT
-				 ? -EFAULT : x.last.ret);
+				 ? -EFAULT : x.last.ret, x.last.injected);
 	return false;
 }
 
@@ -743,7 +743,9 @@ static int shl_resume(struct shell *sh, bool first)
 			shl_said_async(sh);
 			return 0;
 		}
-		shl_report_end(sh, x.end, srun_result(d->inst, x.end));
+		shl_report_end(sh, x.end, srun_result(d->inst, x.end),
+			       x.have_last && x.last.atom == x.end &&
+			       x.last.injected);
 		return 0;
 	}
 	shl_interrupted = 0;

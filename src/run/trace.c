@@ -23,6 +23,8 @@ struct slot {
 	 * went async, the call a worker or the ring is blocked in. */
 	const struct syslet_uatom	*cur;
 	double				t_last;	/* -T: its last event */
+	/* Its last atom that ended, when --inject chose its result. */
+	const struct syslet_uatom	*injected;
 };
 
 struct srun_trace {
@@ -321,6 +323,8 @@ static void observe(const struct syslet_event *ev, void *ctx)
 	/* Only the atom's own end tells that it is no longer under way. */
 	s->cur = ev->end == SYSLET_END_NONE ? ev->next :
 		 ev->end == SYSLET_END_UNFINISHED ? ev->atom : NULL;
+	if (ev->end != SYSLET_END_UNFINISHED)
+		s->injected = ev->injected ? ev->atom : NULL;
 	if (!o->trace || tr->closed)
 		goto out;
 	if (o->syscall_times)
@@ -526,6 +530,19 @@ void srun_trace_add(struct srun_trace *tr, size_t i, struct syslet_inst *inst)
 	pthread_mutex_unlock(&tr->lock);
 }
 
+bool srun_trace_injected(struct srun_trace *tr, size_t i,
+			 const struct syslet_uatom *atom)
+{
+	bool inj;
+
+	if (!tr || i >= tr->nr)
+		return false;
+	pthread_mutex_lock(&tr->lock);
+	inj = tr->slots[i].inst && tr->slots[i].injected == atom;
+	pthread_mutex_unlock(&tr->lock);
+	return inj;
+}
+
 void srun_trace_drop(struct srun_trace *tr, size_t i, struct syslet_inst *inst)
 {
 	if (!tr || i >= tr->nr)
@@ -534,6 +551,7 @@ void srun_trace_drop(struct srun_trace *tr, size_t i, struct syslet_inst *inst)
 	srun_span_drop(tr->spans, tr->nspans, syslet_inst__atom(inst, 0));
 	tr->slots[i].inst = NULL;
 	tr->slots[i].cur = NULL;
+	tr->slots[i].injected = NULL;
 	pthread_mutex_unlock(&tr->lock);
 }
 
