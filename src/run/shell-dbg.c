@@ -597,6 +597,30 @@ SHL_HANDLER(delete)
 /* ---- running ---------------------------------------------------------- */
 
 /* A fresh instance at entry with args bound; 0 or -1 (message printed). */
+static int shl_param_type(const struct shl_dbg *d, const char *name);
+
+/* " a.fd = 3, a.n = 0": the program instance's variables, on one line
+ * (the parameters are the run's arguments); " none" without any. */
+static void shl_cells_inline(struct shell *sh)
+{
+	struct shl_dbg *d = sh->dbg;
+	size_t n = syslet_obj__cell_count(d->prog->obj), k;
+	bool any = false;
+
+	for (k = 0; k < n; k++) {
+		const char *name = syslet_obj__cell_name(d->prog->obj, k);
+		unsigned long *c = syslet_inst__cell(d->inst, name);
+
+		if (!c || shl_param_type(d, name))
+			continue;
+		fprintf(sh->out, "%s %s = %ld", any ? "," : "", name,
+			(long)*c);
+		any = true;
+	}
+	if (!any)
+		fputs(" none", sh->out);
+}
+
 static int shl_start(struct shell *sh, const char *entry, int argc,
 		     char **argv)
 {
@@ -636,6 +660,24 @@ static int shl_start(struct shell *sh, const char *entry, int argc,
 			  "--stats do)");
 		syslet_inst__free(inst);
 		return -1;
+	}
+	/* gdb's run kills the old process, and its descriptors go with
+	 * it; a syslet's calls opened them in this one, where they stay:
+	 * run again on a server stopped after its listen() fails at bind
+	 * (EADDRINUSE) with no word why. */
+	if (d->inst && d->pc) {
+		long idx = shl_pc_index(sh);
+
+		fprintf(sh->out, "the run of %s stopped at ", d->entry);
+		if (idx >= 0)
+			shl_describe_atom(sh, (size_t)idx);
+		else
+			fputs("an atom", sh->out);
+		fputs(" is left: the descriptors its calls opened stay open "
+		      "in this process; its variables were", sh->out);
+		shl_cells_inline(sh);
+		fputs(" (a statement closes a descriptor: close(N);)\n",
+		      sh->out);
 	}
 	shl_drop_inst(sh);
 	d->inst = inst;
