@@ -891,6 +891,7 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx,
 	size_t msglen = 0;
 	FILE *f = open_memstream(&msg, &msglen);
 	bool semi = false, name_wanted = false, paren_only = false;
+	const struct ast_word *w;
 	const char *kw;
 	size_t kwlen;
 	int n;
@@ -952,6 +953,12 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx,
 		 (kw = word_before(ctx, loc, &kwlen)) &&
 		 ((kwlen == 3 && !memcmp(kw, "len", 3)) ||
 		  (kwlen == 6 && !memcmp(kw, "sizeof", 6))))
+		keyword_note(ctx, loc, kw, kwlen);
+	/* loop: as a goto label, the keyword before the ':'. */
+	else if (!ctx->too_many && tok != YYSYMBOL_YYEOF &&
+		 !strcmp(yysymbol_name(tok), "':'") &&
+		 (kw = word_before(ctx, loc, &kwlen)) &&
+		 (w = ast_word_find(kw, kwlen)) && w->cls != AST_WORD_ELEM)
 		keyword_note(ctx, loc, kw, kwlen);
 	if (!ctx->too_many && semi && tok != YYSYMBOL_YYEOF)
 		semicolon_note(ctx, loc);
