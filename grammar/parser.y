@@ -793,6 +793,43 @@ static void c_habit_note(struct parse_ctx *ctx, const struct ast_loc *loc)
 }
 
 /*
+ * A keyword where a name was wanted, 'var fd, len;' (a C programmer's
+ * name for a length), or written as a name, 'len = 0;' where len() must
+ * follow: the error says only what the parser expected, not that the
+ * word is taken.  @kw: the keyword token the parser met, or the word
+ * before the error when only '(' could follow it.
+ */
+static void keyword_note(struct parse_ctx *ctx, const struct ast_loc *loc,
+			 const char *kw, size_t kwlen)
+{
+	if (!ctx->d)
+		return;
+	diag_report(ctx->d, DIAG_NOTE, ast_diag_loc(*loc),
+		    "'%.*s' is a keyword (syslet(5) lists them), which no "
+		    "variable, buffer, data or label can be named: choose "
+		    "another name", (int)kwlen, kw);
+}
+
+/* The word that ends right before @loc (blanks skipped), or NULL. */
+static const char *word_before(const struct parse_ctx *ctx,
+			       const struct ast_loc *loc, size_t *len)
+{
+	size_t at = loc->first_off, end;
+
+	if (at > ctx->len)
+		return NULL;
+	while (at > 0 && strchr(" \t\r\n", ctx->src[at - 1]))
+		at--;
+	end = at;
+	while (at > 0 && (ctx->src[at - 1] == '_' ||
+	       ((ctx->src[at - 1] | 0x20) >= 'a' &&
+		(ctx->src[at - 1] | 0x20) <= 'z')))
+		at--;
+	*len = end - at;
+	return end > at ? ctx->src + at : NULL;
+}
+
+/*
  * A statement whose ';' was left out at the end of its line: the error is
  * at the next line's first word, which the parser could not take; the
  * note points at the end of the line before, where the ';' belongs, as
@@ -853,7 +890,10 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx,
 	char *msg = NULL;
 	size_t msglen = 0;
 	FILE *f = open_memstream(&msg, &msglen);
-	bool semi = false;
+	bool semi = false, name_wanted = false, paren_only = false;
+	const struct ast_word *w;
+	const char *kw;
+	size_t kwlen;
 	int n;
 
 	(void)scanner;
@@ -881,8 +921,11 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx,
 		for (int i = 0; i < n; i++)
 			ctx->wants_stmt |= expected[i] == YYSYMBOL_IF;
 	}
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		semi |= !strcmp(yysymbol_name(expected[i]), "';'");
+	}
+	name_wanted = n == 1 && expected[0] == YYSYMBOL_NAME;
+	paren_only = n == 1 && !strcmp(yysymbol_name(expected[0]), "'('");
 	if (n > MAX_SHOWN)
 		n = group_expected(expected, n);
 
@@ -901,6 +944,22 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx,
 	free(msg);
 	if (!ctx->too_many)
 		c_habit_note(ctx, loc);
+	if (!ctx->too_many && name_wanted && tok >= YYSYMBOL_CONST &&
+	    tok <= YYSYMBOL_LEN && loc->last_off > loc->first_off &&
+	    loc->last_off <= ctx->len)
+		keyword_note(ctx, loc, ctx->src + loc->first_off,
+			     loc->last_off - loc->first_off);
+	else if (!ctx->too_many && paren_only &&
+		 (kw = word_before(ctx, loc, &kwlen)) &&
+		 ((kwlen == 3 && !memcmp(kw, "len", 3)) ||
+		  (kwlen == 6 && !memcmp(kw, "sizeof", 6))))
+		keyword_note(ctx, loc, kw, kwlen);
+	/* loop: as a goto label, the keyword before the ':'. */
+	else if (!ctx->too_many && tok != YYSYMBOL_YYEOF &&
+		 !strcmp(yysymbol_name(tok), "':'") &&
+		 (kw = word_before(ctx, loc, &kwlen)) &&
+		 (w = ast_word_find(kw, kwlen)) && w->cls != AST_WORD_ELEM)
+		keyword_note(ctx, loc, kw, kwlen);
 	if (!ctx->too_many && semi && tok != YYSYMBOL_YYEOF)
 		semicolon_note(ctx, loc);
 	return 0;

@@ -26,6 +26,12 @@ EXTRA_DIST += tests/run/not-syslet.sh
 # The trace names a copy atom's word as the listing does.
 TESTS += tests/run/trace-copy.sh
 EXTRA_DIST += tests/run/trace-copy.sh
+# The trace names a widened narrow element as the listing does (&c[0]).
+TESTS += tests/run/trace-widened.sh
+# A stop that --inject chose says (INJECTED).
+TESTS += tests/run/inject-report.sh
+EXTRA_DIST += tests/run/inject-report.sh
+EXTRA_DIST += tests/run/trace-widened.sh
 TESTS += tests/run/trace-scratch.sh
 EXTRA_DIST += tests/run/trace-scratch.sh
 # A trace, counters or reports that cannot be written are a failure.

@@ -9,6 +9,9 @@ TESTS += tests/shell/history.sh tests/shell/lazy-readline.sh \
 	tests/shell/backends.sh tests/shell/info-flight.sh tests/shell/help-man.sh
 EXTRA_DIST += tests/shell/history.sh tests/shell/lazy-readline.sh \
 	tests/shell/backends.sh tests/shell/info-flight.sh tests/shell/help-man.sh
+# The worked session of syslet-run(1) runs as printed.
+TESTS += tests/shell/man-session.sh
+EXTRA_DIST += tests/shell/man-session.sh
 # A message is one write, however long the name it quotes.
 TESTS += tests/shell/errwrites.sh
 # ring counts the slots it lists while a worker fills one.

@@ -383,6 +383,7 @@ struct syslet_atom_info {
 	const char	*source;	/* source file name, or NULL */
 	unsigned int	line, col;	/* 0 without debug records */
 	const char	*text;		/* the source statement, or NULL */
+	const char	*arg_name[6];	/* the listing's: "fds[1]", "&c[0]" */
 };
 
 struct syslet_obj *syslet_obj__open_file(const char *path, char *err,

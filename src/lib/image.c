@@ -649,6 +649,8 @@ int syslet_obj__atom_info(const struct syslet_obj *obj, size_t index,
 		if (d->syscall && *d->syscall)
 			ai.syscall = d->syscall;
 		ai.text = d->text;
+		for (int a = 0; a < 6; a++)
+			ai.arg_name[a] = d->name[1 + a];
 	}
 	ai.role_name = syslet_role_name(ai.role);
 	api_sz_copy(info, &ai, sizeof(ai));

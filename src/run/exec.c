@@ -431,7 +431,8 @@ static bool print_failed_call(FILE *out, const struct syslet_uatom *atom,
 
 void srun_stop_report(FILE *out, const char *progname, const char *arg,
 		      const char *entry, const struct syslet_inst *inst,
-		      const struct syslet_uatom *atom, long result)
+		      const struct syslet_uatom *atom, long result,
+		      bool injected)
 {
 	SYSLET_OPTS(syslet_atom_info, ai);
 	const char *ran = srun_call_name(atom->nr);
@@ -463,7 +464,8 @@ void srun_stop_report(FILE *out, const char *progname, const char *arg,
 	} else
 		fprintf(out, "%s: ", progname);
 	if (syslet_inst__atom_info(inst, atom, &ai)) {
-		fprintf(out, "%s stopped: %s: %s\n", entry, ran, res);
+		fprintf(out, "%s stopped: %s: %s%s\n", entry, ran, res,
+			injected ? " (INJECTED)" : "");
 		return;
 	}
 	fprintf(out, "%s stopped at atom %zu", entry, ai.index);
@@ -490,7 +492,8 @@ void srun_stop_report(FILE *out, const char *progname, const char *arg,
 		fprintf(out, "%s = ", var);
 	else if (print_failed_call(out, atom, result))
 		fputs(" = ", out);
-	fprintf(out, "%s\n", res);
+	/* Not the call's own failure: --inject chose it. */
+	fprintf(out, "%s%s\n", res, injected ? " (INJECTED)" : "");
 }
 
 /* The instances of the run, kept until the process ends (srun_run);
@@ -682,7 +685,10 @@ static void lane_ended(struct lane *l, struct job *j)
 		if (!mem)
 			return;
 		srun_stop_report(mem, r->opts->progname, j->arg, r->entry,
-				 j->inst, j->last, res);
+				 j->inst, j->last, res,
+				 srun_trace_injected(r->tr,
+						     (size_t)(j - r->jobs),
+						     j->last));
 		if (fclose(mem) || !text || !len) {
 			free(text);
 			return;
@@ -1033,7 +1039,10 @@ static int report(struct runner *r)
 			continue;
 		status = SRUN_STOPPED;
 		srun_stop_report(stderr, r->opts->progname, j->arg, r->entry,
-				 j->inst, j->last, res);
+				 j->inst, j->last, res,
+				 srun_trace_injected(r->tr,
+						     (size_t)(j - r->jobs),
+						     j->last));
 	}
 	return status;
 }
@@ -1054,6 +1063,7 @@ int srun_run(const struct srun_opts *opts, const struct syslet_obj *obj,
 			    .gate_cond = PTHREAD_COND_INITIALIZER };
 	struct srun_trace *tr = NULL;
 	struct sigaction old_sa[sizeof(srun_sigs) / sizeof(srun_sigs[0])];
+	bool caught = false;
 	int status = SRUN_USAGE, err, sig;
 	size_t lanes;
 	double t0;
@@ -1075,7 +1085,9 @@ int srun_run(const struct srun_opts *opts, const struct syslet_obj *obj,
 	}
 	if (setup(&r, obj, argc, argv))
 		goto out;
-	if (opts->trace || opts->stats) {
+	/* With --inject alone the observer only tells which stops were
+	 * injected, for their reports. */
+	if (opts->trace || opts->stats || opts->inject) {
 		tr = srun_trace_start(opts, r.nr_jobs);
 		if (!tr)
 			goto out;
@@ -1083,7 +1095,10 @@ int srun_run(const struct srun_opts *opts, const struct syslet_obj *obj,
 		for (size_t i = 0; !r.reuse && i < r.nr_jobs; i++)
 			srun_trace_add(tr, i, r.jobs[i].inst);
 		r.tr = tr;
+	}
+	if (tr && (opts->trace || opts->stats)) {
 		srun_catch(old_sa);
+		caught = true;
 	}
 	/* Only the trace shows the time: the clock's first read in a
 	 * process maps the vDSO's data pages, two page faults. */
@@ -1109,7 +1124,7 @@ int srun_run(const struct srun_opts *opts, const struct syslet_obj *obj,
 		srun_trace_stop(tr, now() - t0);
 	status = report(&r);
 out:
-	if (tr) {
+	if (caught) {
 		srun_uncatch(old_sa);
 		/* Caught after the run had ended: it still ends us. */
 		sig = srun_signalled();

@@ -57,10 +57,12 @@ int srun_run(const struct srun_opts *opts, const struct syslet_obj *obj,
 	     const char *entry, int argc, char **argv);
 
 /* "PROG: [ARG: ]cat stopped at atom 0 (cat.syslet:6: fd = open(...)):
- * -2 ENOENT"; arg (the --each argument) may be NULL. */
+ * -2 ENOENT"; arg (the --each argument) may be NULL; @injected: --inject
+ * chose the atom's result, which ends "(INJECTED)" as in the trace. */
 void srun_stop_report(FILE *out, const char *progname, const char *arg,
 		      const char *entry, const struct syslet_inst *inst,
-		      const struct syslet_uatom *atom, long result);
+		      const struct syslet_uatom *atom, long result,
+		      bool injected);
 
 /* A result, with its errno name when it is a call's: "3", "-2 ENOENT";
  * a test or arithmetic atom's value is only a number ("-2"). */

@@ -360,8 +360,16 @@ bool shl_is_command(const char *line)
 	p += strspn(p, " \t");
 	if (p[0] == '=' && p[1] != '=')
 		return false;
-	if ((p[0] == '+' || p[0] == '-') && (p[1] == '=' || p[1] == p[0]))
+	if ((p[0] == '+' || p[0] == '-') && p[1] == '=')
 		return false;
+	/* `s++` ends there; `run --each a` is the command with an
+	 * argument written as an option, not run-- and the words 'each a'. */
+	if ((p[0] == '+' || p[0] == '-') && p[1] == p[0]) {
+		p += 2;
+		p += strspn(p, " \t");
+		if (!*p || *p == ';' || *p == ')' || *p == '/')
+			return false;
+	}
 	if (p[0] == '(')
 		return false;
 	return true;

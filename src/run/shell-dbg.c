@@ -597,6 +597,30 @@ SHL_HANDLER(delete)
 /* ---- running ---------------------------------------------------------- */
 
 /* A fresh instance at entry with args bound; 0 or -1 (message printed). */
+static int shl_param_type(const struct shl_dbg *d, const char *name);
+
+/* " a.fd = 3, a.n = 0": the program instance's variables, on one line
+ * (the parameters are the run's arguments); " none" without any. */
+static void shl_cells_inline(struct shell *sh)
+{
+	struct shl_dbg *d = sh->dbg;
+	size_t n = syslet_obj__cell_count(d->prog->obj), k;
+	bool any = false;
+
+	for (k = 0; k < n; k++) {
+		const char *name = syslet_obj__cell_name(d->prog->obj, k);
+		unsigned long *c = syslet_inst__cell(d->inst, name);
+
+		if (!c || shl_param_type(d, name))
+			continue;
+		fprintf(sh->out, "%s %s = %ld", any ? "," : "", name,
+			(long)*c);
+		any = true;
+	}
+	if (!any)
+		fputs(" none", sh->out);
+}
+
 static int shl_start(struct shell *sh, const char *entry, int argc,
 		     char **argv)
 {
@@ -622,9 +646,38 @@ static int shl_start(struct shell *sh, const char *entry, int argc,
 		return -1;
 	}
 	if (syslet_inst__bind(inst, entry, argc, argv, err, sizeof(err))) {
-		shl_error(sh, "run: %s", err);
+		int i;
+
+		/* run --each a b: an option of the command line typed to
+		 * run, which takes none and bound it as an argument. */
+		for (i = 0; i < argc && (strncmp(argv[i], "--", 2) ||
+					 !argv[i][2]); i++)
+			;
+		shl_error(sh, "run: %s%s", err, i == argc ? "" :
+			  " (run takes no options: syslet-run's, such as "
+			  "--each, go on its command line; the shell's trace, "
+			  "inject and stats do what --trace, --inject and "
+			  "--stats do)");
 		syslet_inst__free(inst);
 		return -1;
+	}
+	/* gdb's run kills the old process, and its descriptors go with
+	 * it; a syslet's calls opened them in this one, where they stay:
+	 * run again on a server stopped after its listen() fails at bind
+	 * (EADDRINUSE) with no word why. */
+	if (d->inst && d->pc) {
+		long idx = shl_pc_index(sh);
+
+		fprintf(sh->out, "the run of %s stopped at ", d->entry);
+		if (idx >= 0)
+			shl_describe_atom(sh, (size_t)idx);
+		else
+			fputs("an atom", sh->out);
+		fputs(" is left: the descriptors its calls opened stay open "
+		      "in this process; its variables were", sh->out);
+		shl_cells_inline(sh);
+		fputs(" (a statement closes a descriptor: close(N);)\n",
+		      sh->out);
 	}
 	shl_drop_inst(sh);
 	d->inst = inst;
@@ -635,7 +688,7 @@ static int shl_start(struct shell *sh, const char *entry, int argc,
 
 /* What happened when the chain ended after atom `last` with `ev`. */
 static void shl_report_end(struct shell *sh, struct syslet_uatom *last,
-			   long ret)
+			   long ret, bool injected)
 {
 	struct shl_dbg *d = sh->dbg;
 	char res[64];
@@ -648,7 +701,7 @@ static void shl_report_end(struct shell *sh, struct syslet_uatom *last,
 	if ((srun_is_call(last->nr) && ret < 0 && ret > -4096) ||
 	    srun_failed(d->inst, last, &val, NULL)) {
 		srun_stop_report(sh->out, sh->prog, NULL, d->entry, d->inst, last,
-				 ret);
+				 ret, injected);
 		return;
 	}
 	srun_format_result(res, sizeof(res), ret, srun_is_call(last->nr));
@@ -680,7 +733,7 @@ static bool shl_step_one(struct shell *sh, bool show)
 	if (d->pc)
 		return true;
 	shl_report_end(sh, atom, x.last.end == SYSLET_END_FAULT
-				 ? -EFAULT : x.last.ret);
+				 ? -EFAULT : x.last.ret, x.last.injected);
 	return false;
 }
 
@@ -732,7 +785,9 @@ static int shl_resume(struct shell *sh, bool first)
 			shl_said_async(sh);
 			return 0;
 		}
-		shl_report_end(sh, x.end, srun_result(d->inst, x.end));
+		shl_report_end(sh, x.end, srun_result(d->inst, x.end),
+			       x.have_last && x.last.atom == x.end &&
+			       x.last.injected);
 		return 0;
 	}
 	shl_interrupted = 0;
@@ -942,6 +997,28 @@ static void shl_show_cell(struct shell *sh, const char *name,
 		shl_print_cell(sh, name, v);
 }
 
+/*
+ * @name is the loaded program's, which has no instance yet: an error that
+ * says so and what gives it memory, where 'no cell' denied that the name
+ * existed.  A run starts from the image's values, so a value set before
+ * it would be lost: set is told to stop at the first atom.  False when
+ * the name is not the program's, or the program has an instance.
+ */
+static bool shl_not_started(struct shell *sh, const char *cmd,
+			    const char *name)
+{
+	const char *kind, *prog;
+
+	if (sh->dbg->inst || !(kind = shl_dbg_prog_has(sh, name, &prog)))
+		return false;
+	shl_error(sh, "%s: '%s' is %s of %s, which has no memory until run "
+		  "or step starts the program%s", cmd, name, kind, prog,
+		  strcmp(cmd, "set") ? "" :
+		  " (each run starts from the image's values: break [0], "
+		  "run, then set)");
+	return true;
+}
+
 SHL_HANDLER(print)
 {
 	struct shl_dbg *d = sh->dbg;
@@ -979,10 +1056,8 @@ SHL_HANDLER(print)
 			shl_error(sh, "print: '%s' is a constant, which has "
 				  "no cell (info lists its declaration)",
 				  argv[i]);
-		else
-			shl_error(sh, "print: no cell '%s'%s", argv[i],
-				  d->prog && !d->inst ?
-				  " (the program has not run)" : "");
+		else if (!shl_not_started(sh, "print", argv[i]))
+			shl_error(sh, "print: no cell '%s'", argv[i]);
 		bad = -1;
 	}
 	return bad;
@@ -1012,7 +1087,8 @@ SHL_HANDLER(set)
 	}
 	c = shl_cell(sh, name.s, &prog);
 	if (!c) {
-		shl_error(sh, "set: no cell '%s'", name.s);
+		if (!shl_not_started(sh, "set", name.s))
+			shl_error(sh, "set: no cell '%s'", name.s);
 		shl_buf_free(&name);
 		return -1;
 	}
@@ -1045,9 +1121,9 @@ SHL_HANDLER(x)
 	}
 	if (!p) {
 		/* Buffers and data exist only in an instance. */
-		shl_error(sh, "x: no buffer, data or cell '%s'%s", argv[1],
-			  sh->dbg->prog && !sh->dbg->inst ?
-			  " (the program has not run)" : "");
+		if (!shl_not_started(sh, "x", argv[1]))
+			shl_error(sh, "x: no buffer, data or cell '%s'",
+				  argv[1]);
 		return -1;
 	}
 	if (len < 0)

@@ -23,6 +23,8 @@ struct slot {
 	 * went async, the call a worker or the ring is blocked in. */
 	const struct syslet_uatom	*cur;
 	double				t_last;	/* -T: its last event */
+	/* Its last atom that ended, when --inject chose its result. */
+	const struct syslet_uatom	*injected;
 };
 
 struct srun_trace {
@@ -145,6 +147,20 @@ static const char *object_at(const struct syslet_inst *inst,
 	return NULL;
 }
 
+/* A word that has no symbol, the scratch word a narrow element is
+ * widened into, by the name the compiler gave the atom's pointer, as the
+ * listing shows it: umem_add(&c[0], 0).  False without one. */
+static bool print_umem_hidden(FILE *out, const struct syslet_inst *inst,
+			      const struct syslet_event *ev)
+{
+	SYSLET_OPTS(syslet_atom_info, ai);
+
+	if (syslet_inst__atom_info(inst, ev->atom, &ai) || !ai.arg_name[0])
+		return false;
+	fprintf(out, "umem_add(%s, %ld)", ai.arg_name[0], (long)ev->args[1]);
+	return true;
+}
+
 /* umem_add(&n, -1) where the listing says so, instead of the address
  * strace would print: the trace knows the image's names; a word inside
  * a buffer or data object (a narrow element's copy) as the listing
@@ -169,7 +185,7 @@ static bool print_umem_add(FILE *out, const struct syslet_inst *inst,
 		return true;
 	}
 	if (!(name = object_at(inst, ev->args[0], &off)))
-		return false;
+		return print_umem_hidden(out, inst, ev);
 	if (off)
 		fprintf(out, "umem_add(%s+%lu, %ld)", name, off,
 			(long)ev->args[1]);
@@ -307,6 +323,8 @@ static void observe(const struct syslet_event *ev, void *ctx)
 	/* Only the atom's own end tells that it is no longer under way. */
 	s->cur = ev->end == SYSLET_END_NONE ? ev->next :
 		 ev->end == SYSLET_END_UNFINISHED ? ev->atom : NULL;
+	if (ev->end != SYSLET_END_UNFINISHED)
+		s->injected = ev->injected ? ev->atom : NULL;
 	if (!o->trace || tr->closed)
 		goto out;
 	if (o->syscall_times)
@@ -512,6 +530,19 @@ void srun_trace_add(struct srun_trace *tr, size_t i, struct syslet_inst *inst)
 	pthread_mutex_unlock(&tr->lock);
 }
 
+bool srun_trace_injected(struct srun_trace *tr, size_t i,
+			 const struct syslet_uatom *atom)
+{
+	bool inj;
+
+	if (!tr || i >= tr->nr)
+		return false;
+	pthread_mutex_lock(&tr->lock);
+	inj = tr->slots[i].inst && tr->slots[i].injected == atom;
+	pthread_mutex_unlock(&tr->lock);
+	return inj;
+}
+
 void srun_trace_drop(struct srun_trace *tr, size_t i, struct syslet_inst *inst)
 {
 	if (!tr || i >= tr->nr)
@@ -520,6 +551,7 @@ void srun_trace_drop(struct srun_trace *tr, size_t i, struct syslet_inst *inst)
 	srun_span_drop(tr->spans, tr->nspans, syslet_inst__atom(inst, 0));
 	tr->slots[i].inst = NULL;
 	tr->slots[i].cur = NULL;
+	tr->slots[i].injected = NULL;
 	pthread_mutex_unlock(&tr->lock);
 }
 

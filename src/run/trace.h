@@ -23,6 +23,10 @@ void srun_trace_stop(struct srun_trace *tr, double wall);
  * line after; then what srun_trace_stop() prints. */
 void srun_trace_killed(struct srun_trace *tr, int sig, double wall);
 void srun_trace_free(struct srun_trace *tr);
+/* Whether instance i's @atom last ended with a result --inject chose
+ * (false without @tr). */
+bool srun_trace_injected(struct srun_trace *tr, size_t i,
+			 const struct syslet_uatom *atom);
 /* The counters' rows that --stats prints (and the shell's stats): @st
  * from syslet_get_stats(3), @trampolines counted by an observer. */
 void srun_stats_rows(FILE *out, const struct syslet_stats *st,

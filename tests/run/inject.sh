@@ -39,7 +39,7 @@ for b in $backends; do
 	run 1 "" --trace --inject=open:error=EACCES cat.syslet in.txt
 	grep -q '\[0\] open("in.txt", O_RDONLY) = -13 EACCES (INJECTED) <[a-z]*> -> stop$' \
 		"$tmpdir/err" || { cat "$tmpdir/err" >&2; fail "$b: no (INJECTED) line"; }
-	grep -q 'cat stopped at atom 0 (.*): open("in.txt", O_RDONLY) = -13 EACCES$' "$tmpdir/err" ||
+	grep -q 'cat stopped at atom 0 (.*): open("in.txt", O_RDONLY) = -13 EACCES (INJECTED)$' "$tmpdir/err" ||
 		fail "$b: the stop is not reported"
 	# read returning 0: the loop ends, close runs, nothing printed.
 	run 0 "" --inject=read:retval=0 cat.syslet in.txt
@@ -47,7 +47,7 @@ for b in $backends; do
 	touch victim
 	run 1 "" --inject=%file:error=EPERM u.syslet victim
 	[ -e victim ] || fail "$b: an injected unlink was made"
-	grep -q 'unlink.*-1 EPERM$' "$tmpdir/err" ||
+	grep -q 'unlink.*-1 EPERM (INJECTED)$' "$tmpdir/err" ||
 		{ cat "$tmpdir/err" >&2; fail "$b: unlink report"; }
 	run 0 "" u.syslet victim
 	[ -e victim ] && fail "$b: unlink without injection did nothing"

@@ -115,7 +115,7 @@ done
 # Before the first run a program has no buffers yet: say why.
 printf 'load examples/cat.syslet tests/shell/hello.txt\nx buf\n' >"$tmpdir/in"
 sh_run xbuf
-grep -q "^syslet-run: x: no buffer, data or cell 'buf' (the program has not run)$" \
+grep -q "^syslet-run: x: 'buf' is a buffer of examples/cat.syslet, which has no memory until run or step starts the program$" \
 	"$tmpdir/xbuf.out" || { cat "$tmpdir/xbuf.out" >&2
 	fail "x before run: no reason given"; }
 
