@@ -170,3 +170,6 @@ tests_run_apps_reap_LDADD = src/lib/libsyslet.la
 # --each that fails part-way still reports the syslets that ran.
 TESTS += tests/run/each-partial.sh
 EXTRA_DIST += tests/run/each-partial.sh
+# --each: an async_exec() that fails does not lose its batch's stops.
+TESTS += tests/run/each-execfail.sh
+EXTRA_DIST += tests/run/each-execfail.sh
