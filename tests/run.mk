@@ -173,3 +173,6 @@ EXTRA_DIST += tests/run/each-partial.sh
 # --each: an async_exec() that fails does not lose its batch's stops.
 TESTS += tests/run/each-execfail.sh
 EXTRA_DIST += tests/run/each-execfail.sh
+# ... nor what --stats counted.
+TESTS += tests/run/each-partial-stats.sh
+EXTRA_DIST += tests/run/each-partial-stats.sh

@@ -1114,9 +1114,13 @@ int srun_run(const struct srun_opts *opts, const struct syslet_obj *obj,
 	if (err) {
 		status = err == -2 ? SRUN_USAGE : SRUN_STOPPED;
 		/* A failure part-way, said already: what ran is told too,
-		 * the stops of the syslets that ended before it. */
-		if (err == -1)
+		 * what --stats counted and the stops of the syslets that
+		 * ended before it, as at a run's end. */
+		if (err == -1) {
+			if (tr)
+				srun_trace_stop(tr, now() - t0);
 			report(&r);
+		}
 		goto out;
 	}
 	if (tr)
