@@ -179,3 +179,9 @@ EXTRA_DIST += tests/run/each-partial.sh
 # --stats of a killed run counts what a worker ran before its wait.
 TESTS += tests/run/stats-killed.sh
 EXTRA_DIST += tests/run/stats-killed.sh
+# --each: an async_exec() that fails does not lose its batch's stops.
+TESTS += tests/run/each-execfail.sh
+EXTRA_DIST += tests/run/each-execfail.sh
+# ... nor what --stats counted.
+TESTS += tests/run/each-partial-stats.sh
+EXTRA_DIST += tests/run/each-partial-stats.sh

@@ -47,6 +47,24 @@ void common_read_too_large(char *err, size_t errlen, size_t max)
 }
 
 /*
+ * A section or the section table that the ELF header puts past the bound:
+ * the file itself may be a few hundred bytes, so the message says that it
+ * is what the headers describe (a 1,632-byte image whose .symtab began at
+ * 1 GiB was "larger than the limit of 1 GiB").
+ */
+static int rf_described_too_large(char *err, size_t errlen, size_t max)
+{
+	char msg[64];
+
+	common_read_too_large(msg, sizeof(msg), max);
+	if (err && errlen)
+		snprintf(err, errlen, "its ELF headers describe a file %s",
+			 msg);
+	errno = EFBIG;
+	return -1;
+}
+
+/*
  * The checks of common_read_input(), run on what has arrived so far.
  * what is COMMON_TEXT_OR_ELF until the first byte; 0 checks nothing.
  */
@@ -124,8 +142,7 @@ static int rf_elf(struct rf_sniff *s, const unsigned char *b, size_t n,
 		}
 		s->need = shoff + shnum * shentsize;
 		if (s->need > s->max) {
-			common_read_too_large(err, errlen, s->max);
-			return -1;
+			return rf_described_too_large(err, errlen, s->max);
 		}
 		s->extent = s->need > ehsize ? s->need : ehsize;
 		s->elf_stage = 1;
@@ -144,8 +161,8 @@ static int rf_elf(struct rf_sniff *s, const unsigned char *b, size_t n,
 			if (type == 8 /* SHT_NOBITS */ || type == 0)
 				continue;
 			if (off > s->max || size > s->max - off) {
-				common_read_too_large(err, errlen, s->max);
-				return -1;
+				return rf_described_too_large(err, errlen,
+							      s->max);
 			}
 			if (off + size > s->extent)
 				s->extent = off + size;

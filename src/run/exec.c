@@ -767,6 +767,7 @@ static int submit_and_wait(struct lane *l)
 	 * submitting; one by one when each syslet's submission is timed
 	 * (-T). */
 	size_t chunk = l->ring_entries / 4 ? l->ring_entries / 4 : 1;
+	bool failed = false;
 
 	if (chunk > SUBMIT_BATCH)
 		chunk = SUBMIT_BATCH;
@@ -799,6 +800,9 @@ static int submit_and_wait(struct lane *l)
 				strerror(errno));
 			return -1;
 		}
+		/* Every syslet of the batch ran, after one that failed too:
+		 * each is taken (its stop reported, or waited for) before
+		 * the lane ends on the failure. */
 		for (long m = 0; m < k; m++) {
 			struct job *j = &l->r->jobs[i + (size_t)m];
 
@@ -808,14 +812,24 @@ static int submit_and_wait(struct lane *l)
 				continue;
 			}
 			if (errs[m]) {
-				fprintf(stderr, "%s: async_exec: %s\n", pn,
+				/* --each: whose syslet it was. */
+				if (j->arg)
+					fprintf(stderr, "%s: %s: ", pn,
+						common_quote_max(j->arg,
+								 PATH_MAX));
+				else
+					fprintf(stderr, "%s: ", pn);
+				fprintf(stderr, "async_exec: %s\n",
 					strerror(errs[m]));
-				return -1;
+				failed = true;
+				continue;
 			}
 			l->pending++;
 		}
 		i += (size_t)k;
 		drain(l);
+		if (failed)
+			return -1;
 		/* The loop's test then ends the lane. */
 		if ((size_t)k < n && l->r->tr)
 			srun_wait_handler();
@@ -1115,9 +1129,13 @@ int srun_run(const struct srun_opts *opts, const struct syslet_obj *obj,
 	if (err) {
 		status = err == -2 ? SRUN_USAGE : SRUN_STOPPED;
 		/* A failure part-way, said already: what ran is told too,
-		 * the stops of the syslets that ended before it. */
-		if (err == -1)
+		 * what --stats counted and the stops of the syslets that
+		 * ended before it, as at a run's end. */
+		if (err == -1) {
+			if (tr)
+				srun_trace_stop(tr, now() - t0);
 			report(&r);
+		}
 		goto out;
 	}
 	if (tr)

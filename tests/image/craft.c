@@ -1,4 +1,4 @@
-/* craft.c: make images no sysletc writes, from one it wrote: every string of the debug records, or every symbol's name, is one long string, so that a small file names megabytes many times; or two sections share their bytes; and say what libsyslet's two openers make of a file. */
+/* craft.c: make images no sysletc writes, from one it wrote: every string of the debug records, or every symbol's name, is one long string, so that a small file names megabytes many times; or two sections share their bytes; or a symbol takes another's name; and say what libsyslet's two openers make of a file. */
 #define _GNU_SOURCE
 #include <elf.h>
 #include <stddef.h>
@@ -18,6 +18,8 @@
  * names the longest string of .strtab.
  * craft overlap IN OUT: .syslet.cells' file data starts where
  * .syslet.atoms' does.
+ * craft rename IN OUT OLD NEW: the symbol named OLD in .strtab is named
+ * NEW, of the same length (with the image's prefix: two_mbin).
  * Sizes and layout stay as they were: only offsets change, so that the
  * file is as small as sysletc wrote it.  64-bit images only.
  *
@@ -141,6 +143,23 @@ static void open_both(const char *path)
 	syslet_obj__close(obj);
 }
 
+/* OLD's bytes in .strtab become NEW's, of the same length. */
+static void craft_rename(const char *old, const char *new)
+{
+	const Elf64_Shdr *st = section(".strtab");
+	const char *tab = (const char *)img + st->sh_offset;
+	size_t n = strlen(old);
+
+	if (strlen(new) != n || st->sh_offset + st->sh_size > len)
+		die("rename: names of different lengths, or no .strtab");
+	for (size_t off = 0; off < st->sh_size; off += strlen(tab + off) + 1)
+		if (!strcmp(tab + off, old)) {
+			memcpy(img + st->sh_offset + off, new, n);
+			return;
+		}
+	die("rename: no such name in .strtab");
+}
+
 int main(int argc, char **argv)
 {
 	FILE *f;
@@ -160,9 +179,12 @@ int main(int argc, char **argv)
 		free(img);
 		return 0;
 	}
-	if (argc != 4 || (strcmp(argv[1], "debug") &&
-			  strcmp(argv[1], "symbols") && strcmp(argv[1], "overlap")))
-		die("usage: craft debug|symbols|overlap IN OUT, or craft open IN");
+	if (!((argc == 4 && (!strcmp(argv[1], "debug") ||
+			     !strcmp(argv[1], "symbols") ||
+			     !strcmp(argv[1], "overlap"))) ||
+	      (argc == 6 && !strcmp(argv[1], "rename"))))
+		die("usage: craft debug|symbols|overlap IN OUT, "
+		    "craft rename IN OUT OLD NEW, or craft open IN");
 	f = fopen(argv[2], "rb");
 	if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 ||
 	    fseek(f, 0, SEEK_SET))
@@ -177,6 +199,8 @@ int main(int argc, char **argv)
 		craft_debug();
 	else if (!strcmp(argv[1], "overlap"))
 		craft_overlap();
+	else if (!strcmp(argv[1], "rename"))
+		craft_rename(argv[4], argv[5]);
 	else
 		craft_symbols();
 	f = fopen(argv[3], "wb");
