@@ -583,10 +583,21 @@ static void test_trace_off_waits(void)
 	long r = 0;
 
 	rt_register(&ahu, ring, 4, -1UL);
-	/* cell counts up to 0, one atom a step, in a worker. */
+	/* cell counts up to 0, one atom a step, in a worker.  Traced from
+	 * its start, and the toggling begins once the callback was called:
+	 * an engine may check for a trace turned on only now and then
+	 * (emul's path for untraced chains looks every 16,384 atoms), and
+	 * a slow machine toggling fast then saw no call at all. */
+	__atomic_store_n(&ob_lives[0].alive, 1, __ATOMIC_RELEASE);
+	syslet_set_trace(ob_trace_life, &ob_lives[0]);
 	ob_umem(&a, &p, &ob_inc1, &r, SYSLET_ASYNC | SYSLET_STOP_ON_ZERO, &a);
 	done = sys_async_exec(&a);
 	rt_check(!done, "the loop did not go async: %p", (void *)done);
+	while (!__atomic_load_n(&ob_calls, __ATOMIC_ACQUIRE) &&
+	       !__atomic_load_n(&ring[0], __ATOMIC_ACQUIRE))
+		sched_yield();
+	syslet_set_trace(NULL, NULL);
+	__atomic_store_n(&ob_lives[0].alive, 0, __ATOMIC_RELEASE);
 	while (!__atomic_load_n(&ring[0], __ATOMIC_ACQUIRE) &&
 	       turns < 2000000) {
 		struct ob_life *l = &ob_lives[turns++ & 1];
