@@ -128,7 +128,7 @@ EXTRA_DIST += tests/run/compare-range.sh
 EXTRA_DIST += tests/run/examples.sh tests/run/errors.sh tests/run/each.sh tests/run/trace-stats.sh \
 	tests/run/status.sh \
 	tests/run/shebang.sh tests/run/readme.sh tests/run/signal.sh tests/run/overflow.sh tests/run/linear.sh \
-	tests/run/cat.syslet tests/run/two.syslet \
+	tests/run/cat.syslet tests/run/two.syslet tests/run/over.syslet \
 	tests/run/shebang.syslet tests/run/hello.txt
 # strace's habits (issue 15): --trace=SET, --inject, <unfinished ...>,
 # -T, -t and -r, and the tail printed when a signal ends the run.

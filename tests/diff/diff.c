@@ -432,13 +432,16 @@ struct feeder {
 	pthread_t		th;
 };
 
-static bool proc_line(pid_t tid, const char *file, char *buf, size_t len)
+/* One read of /proc/PID/task/TID/FILE into @buf, NUL-terminated. */
+static bool task_line(pid_t pid, pid_t tid, const char *file, char *buf,
+		      size_t len)
 {
 	char path[64];
 	ssize_t n;
 	int fd;
 
-	snprintf(path, sizeof(path), "/proc/self/task/%d/%s", (int)tid, file);
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/%s", (int)pid,
+		 (int)tid, file);
 	fd = open(path, O_RDONLY);
 	if (fd < 0)
 		return false;
@@ -448,6 +451,12 @@ static bool proc_line(pid_t tid, const char *file, char *buf, size_t len)
 		return false;
 	buf[n] = 0;
 	return true;
+}
+
+/* The same for a thread of this process. */
+static bool proc_line(pid_t tid, const char *file, char *buf, size_t len)
+{
+	return task_line(getpid(), tid, file, buf, len);
 }
 
 static bool caller_in_late_read(const struct feeder *f)
@@ -1172,7 +1181,7 @@ static void hang_report(pid_t pid, struct diff_arena *ar, const struct opts *op)
 		[PH_REF] = "in the reference (ref.c)",
 		[PH_BACKEND] = "in the backend's run",
 	};
-	char path[320], sc[256], st[512], wchan[64];
+	char path[64], sc[256], st[512], wchan[64];
 	struct diff_graph g;
 	struct dirent *d;
 	DIR *dir;
@@ -1184,32 +1193,16 @@ static void hang_report(pid_t pid, struct diff_arena *ar, const struct opts *op)
 	dir = opendir(path);
 	while (dir && (d = readdir(dir))) {
 		char *p = NULL;
-		FILE *f;
+		pid_t tid = (pid_t)atoi(d->d_name);
 
 		if (d->d_name[0] == '.')
 			continue;
-		sc[0] = st[0] = wchan[0] = 0;
-		snprintf(path, sizeof(path), "/proc/%d/task/%s/syscall",
-			 (int)pid, d->d_name);
-		if ((f = fopen(path, "r"))) {
-			if (!fgets(sc, sizeof(sc), f))
-				sc[0] = 0;
-			fclose(f);
-		}
-		snprintf(path, sizeof(path), "/proc/%d/task/%s/stat",
-			 (int)pid, d->d_name);
-		if ((f = fopen(path, "r"))) {
-			if (fgets(st, sizeof(st), f))
-				p = strrchr(st, ')');
-			fclose(f);
-		}
-		snprintf(path, sizeof(path), "/proc/%d/task/%s/wchan",
-			 (int)pid, d->d_name);
-		if ((f = fopen(path, "r"))) {
-			if (!fgets(wchan, sizeof(wchan), f))
-				wchan[0] = 0;
-			fclose(f);
-		}
+		if (!task_line(pid, tid, "syscall", sc, sizeof(sc)))
+			sc[0] = 0;
+		if (task_line(pid, tid, "stat", st, sizeof(st)))
+			p = strrchr(st, ')');
+		if (!task_line(pid, tid, "wchan", wchan, sizeof(wchan)))
+			wchan[0] = 0;
 		sc[strcspn(sc, "\n")] = 0;
 		fprintf(stderr, "  task %s: %s; %c, %s\n", d->d_name,
 			sc[0] ? sc : "?", p && p[1] ? p[2] : '?',

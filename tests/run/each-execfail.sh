@@ -6,18 +6,7 @@ cd "$tmpdir" || exit 99
 # over the atoms before its buffer (p = b - 512): the next atom's
 # pointers are 0x0202..., which no fetch can follow.  A missing file
 # stops at the open.
-cat >over.syslet <<'SRC'
-buffer b[64];
-syslet s(str a) {
-	var fd, p;
-	fd = open(a, O_RDONLY);
-	if (fd < 0) stop;
-	p = b;
-	p -= 512;
-	sync read(fd, p, 512);
-	close(fd);
-}
-SRC
+cp "$top_srcdir/tests/run/over.syslet" over.syslet
 head -c 512 /dev/zero | tr '\0' '\2' >bad
 st=0
 $SYSLET_RUN --backend=emul over.syslet bad >out.txt 2>err.txt || st=$?

@@ -4,18 +4,7 @@
 cd "$tmpdir" || exit 99
 # As tests/run/each-execfail.sh: 'bad' holds bytes that its syslet reads
 # over its own atoms, so that its chain faults in the caller.
-cat >over.syslet <<'SRC'
-buffer b[64];
-syslet s(str a) {
-	var fd, p;
-	fd = open(a, O_RDONLY);
-	if (fd < 0) stop;
-	p = b;
-	p -= 512;
-	sync read(fd, p, 512);
-	close(fd);
-}
-SRC
+cp "$top_srcdir/tests/run/over.syslet" over.syslet
 head -c 512 /dev/zero | tr '\0' '\2' >bad
 for opt in --stats "--stats --trace"; do
 	st=0
