@@ -1254,7 +1254,7 @@ SHL_HANDLER(backend)
 
 	if (argc == 1) {
 		now = syslet_backend_name();
-		fprintf(sh->out, "backend %s\n", now ? now : "(none)");
+		fprintf(sh->out, "backend: %s\n", now ? now : "(none)");
 		return 0;
 	}
 	if (argc != 2) {
@@ -1285,7 +1285,7 @@ SHL_HANDLER(backend)
 		return -1;
 	}
 	now = syslet_backend_name();
-	fprintf(sh->out, "backend %s\n", now ? now : argv[1]);
+	fprintf(sh->out, "backend: %s\n", now ? now : argv[1]);
 	return 0;
 }
 
