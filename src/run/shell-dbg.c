@@ -1129,9 +1129,13 @@ SHL_HANDLER(x)
 	if (len < 0)
 		len = size > SHL_DUMP_MAX ? SHL_DUMP_MAX : (long)size;
 	if ((size_t)len > size) {
-		shl_error(sh, "x: %s has only %zu byte%s", argv[1], size,
-			  size == 1 ? "" : "s");
-		len = (long)size;
+		/* As gdb's x past a mapping: the bytes there are, then
+		 * where they end, and the command fails. */
+		shl_hexdump(sh->out, p, size, 0);
+		shl_error(sh, "x: %s ends at %08zx: it has %zu byte%s, "
+			  "not %ld", argv[1], size, size,
+			  size == 1 ? "" : "s", len);
+		return -1;
 	}
 	shl_hexdump(sh->out, p, (size_t)len, 0);
 	return 0;
