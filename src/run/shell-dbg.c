@@ -1049,7 +1049,21 @@ SHL_HANDLER(print)
 		unsigned long *c = shl_cell(sh, argv[i], &prog);
 
 		if (c) {
+			unsigned long *own = prog ? shl_imm_cell(sh, argv[i])
+						  : NULL;
+			char res[64];
+
 			shl_show_cell(sh, argv[i], *c, prog);
+			/* n = 5 typed at the prompt declared a session n
+			 * beside the program's: both, each said whose. */
+			if (own) {
+				srun_format_result(res, sizeof(res),
+						   (long)*own, false);
+				fprintf(sh->out, "the session's %s = %s "
+					"(statements typed here use it; the "
+					"line above is the program's)\n",
+					argv[i], res);
+			}
 			continue;
 		}
 		if (shl_imm_is_const(sh, argv[i]))
