@@ -952,8 +952,21 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx,
 	else if (!ctx->too_many && paren_only &&
 		 (kw = word_before(ctx, loc, &kwlen)) &&
 		 ((kwlen == 3 && !memcmp(kw, "len", 3)) ||
-		  (kwlen == 6 && !memcmp(kw, "sizeof", 6))))
-		keyword_note(ctx, loc, kw, kwlen);
+		  (kwlen == 6 && !memcmp(kw, "sizeof", 6)))) {
+		/* 'sizeof addr', C's sizeof of a variable: the operand
+		 * wants parentheses; nobody named a variable sizeof. */
+		if (tok == YYSYMBOL_NAME && ctx->d &&
+		    loc->last_off > loc->first_off &&
+		    loc->last_off <= ctx->len)
+			diag_report(ctx->d, DIAG_NOTE, ast_diag_loc(*loc),
+				    "%.*s takes its operand in parentheses: "
+				    "%.*s(%.*s)", (int)kwlen, kw,
+				    (int)kwlen, kw,
+				    (int)(loc->last_off - loc->first_off),
+				    ctx->src + loc->first_off);
+		else
+			keyword_note(ctx, loc, kw, kwlen);
+	}
 	/* loop: as a goto label, the keyword before the ':'. */
 	else if (!ctx->too_many && tok != YYSYMBOL_YYEOF &&
 		 !strcmp(yysymbol_name(tok), "':'") &&

@@ -185,3 +185,6 @@ EXTRA_DIST += tests/run/each-execfail.sh
 # ... nor what --stats counted.
 TESTS += tests/run/each-partial-stats.sh
 EXTRA_DIST += tests/run/each-partial-stats.sh
+# --stats on uring says who ran the cachemiss atoms.
+TESTS += tests/run/stats-who.sh
+EXTRA_DIST += tests/run/stats-who.sh

@@ -12,6 +12,9 @@ EXTRA_DIST += tests/shell/history.sh tests/shell/lazy-readline.sh \
 # The worked session of syslet-run(1) runs as printed.
 TESTS += tests/shell/man-session.sh
 EXTRA_DIST += tests/shell/man-session.sh
+# So do syslet(5)'s program and session for getting results out.
+TESTS += tests/shell/man-results.sh
+EXTRA_DIST += tests/shell/man-results.sh
 # A message is one write, however long the name it quotes.
 TESTS += tests/shell/errwrites.sh
 # ring counts the slots it lists while a worker fills one.

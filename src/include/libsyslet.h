@@ -225,6 +225,9 @@ struct syslet_stats {
 	unsigned long long	signal_stops;	/* chains ended by a signal */
 	unsigned long long	denied;		/* refused syscalls */
 	unsigned long long	threads;	/* workers created */
+	/* Last, so that a caller built before them keeps working (sz). */
+	unsigned long long	uring_atoms;	/* of cachemiss: by io_uring */
+	unsigned long long	uring_worker_atoms; /* ...: its workers */
 };
 
 /* ---- System calls by number (src/lib/decode.c) -------------------------

@@ -169,6 +169,8 @@ static inline long emul_raw_syscall(const struct emul_atom *a)
 struct emul_lstats {
 	unsigned long	atoms, syscalls, umem, inl, cm, faults, sigstops,
 			denied;
+	/* Of cm, on uring: run by io_uring, by a worker thread. */
+	unsigned long	ur, urw;
 };
 void emul_stats_flush(struct emul_lstats *ls);
 void emul_stats_add(unsigned int field_off, unsigned long n);

@@ -173,6 +173,8 @@ void emul_stats_flush(struct emul_lstats *ls)
 		stats_bump(&s->faults, ls->faults);
 		stats_bump(&s->signal_stops, ls->sigstops);
 		stats_bump(&s->denied, ls->denied);
+		stats_bump(&s->uring_atoms, ls->ur);
+		stats_bump(&s->uring_worker_atoms, ls->urw);
 	}
 	memset(ls, 0, sizeof(*ls));
 }

@@ -93,6 +93,7 @@ struct ur_sl {
 	unsigned char		pol;
 	unsigned char		op;	/* of the SQE in flight; 0: a worker */
 	bool			handoff;	/* it went async at this atom */
+	bool			driver_ran;	/* its call, no worker free */
 	/* Its SQE was entered by async_exec(), which takes the completion
 	 * itself if it is there on return (probe_ring()); probed: it was,
 	 * its result in ret. */
@@ -373,6 +374,7 @@ static struct ur_sl *sl_get(struct ur_head *ah)
 	sl->probing = false;
 	sl->own_mask = false;
 	sl->fetched = false;
+	sl->driver_ran = false;
 	return sl;
 }
 
@@ -1275,6 +1277,7 @@ static bool redo_call(struct ur_ctx *c, struct ur_sl *sl, long redo,
 	if (worker_queue(c->ah, sl, false))
 		return true;
 	*ret = emul_block_call(&sl->a, (enum emul_policy)sl->pol, redo, true);
+	sl->driver_ran = true;
 	return false;
 }
 
@@ -1304,6 +1307,12 @@ static void resume(struct ur_ctx *c, struct ur_sl *sl, bool have_ret,
 		ret = interp_store(&sl->a, ret, &stored);
 		c->st.atoms++;
 		c->st.cm++;
+		/* Who ran it: --stats splits the cachemiss atoms so. */
+		if (sl->op)
+			c->st.ur++;
+		else if (!sl->driver_ran)
+			c->st.urw++;
+		sl->driver_ran = false;
 		lflags = sl->a.flags;
 		/* A failed call may have raised a signal (a write to a pipe
 		 * nobody reads: SIGPIPE), in the thread that submitted it. */

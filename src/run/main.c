@@ -337,7 +337,9 @@ static int srun_main(int argc, char **argv)
 		 * 2>/dev/full) are no success. */
 		if (!status)
 			status = stdout_status();
-		if (common_stderr_lost(progname) && !status)
+		/* Lost messages say more than the 1 of a script whose
+		 * last line failed (what that line said is among them). */
+		if (common_stderr_lost(progname) && status <= 1)
 			status = SRUN_USAGE;
 		goto out;
 	}

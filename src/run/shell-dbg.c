@@ -1049,7 +1049,21 @@ SHL_HANDLER(print)
 		unsigned long *c = shl_cell(sh, argv[i], &prog);
 
 		if (c) {
+			unsigned long *own = prog ? shl_imm_cell(sh, argv[i])
+						  : NULL;
+			char res[64];
+
 			shl_show_cell(sh, argv[i], *c, prog);
+			/* n = 5 typed at the prompt declared a session n
+			 * beside the program's: both, each said whose. */
+			if (own) {
+				srun_format_result(res, sizeof(res),
+						   (long)*own, false);
+				fprintf(sh->out, "the session's %s = %s "
+					"(statements typed here use it; the "
+					"line above is the program's)\n",
+					argv[i], res);
+			}
 			continue;
 		}
 		if (shl_imm_is_const(sh, argv[i]))
@@ -1129,9 +1143,13 @@ SHL_HANDLER(x)
 	if (len < 0)
 		len = size > SHL_DUMP_MAX ? SHL_DUMP_MAX : (long)size;
 	if ((size_t)len > size) {
-		shl_error(sh, "x: %s has only %zu byte%s", argv[1], size,
-			  size == 1 ? "" : "s");
-		len = (long)size;
+		/* As gdb's x past a mapping: the bytes there are, then
+		 * where they end, and the command fails. */
+		shl_hexdump(sh->out, p, size, 0);
+		shl_error(sh, "x: %s ends at %08zx: it has %zu byte%s, "
+			  "not %ld", argv[1], size, size,
+			  size == 1 ? "" : "s", len);
+		return -1;
 	}
 	shl_hexdump(sh->out, p, (size_t)len, 0);
 	return 0;
@@ -1254,7 +1272,7 @@ SHL_HANDLER(backend)
 
 	if (argc == 1) {
 		now = syslet_backend_name();
-		fprintf(sh->out, "backend %s\n", now ? now : "(none)");
+		fprintf(sh->out, "backend: %s\n", now ? now : "(none)");
 		return 0;
 	}
 	if (argc != 2) {
@@ -1285,7 +1303,7 @@ SHL_HANDLER(backend)
 		return -1;
 	}
 	now = syslet_backend_name();
-	fprintf(sh->out, "backend %s\n", now ? now : argv[1]);
+	fprintf(sh->out, "backend: %s\n", now ? now : argv[1]);
 	return 0;
 }
 

@@ -36,18 +36,24 @@ void shl_error(struct shell *sh, const char *fmt, ...)
 }
 
 /* A line is a command, or else language text for immediate mode. */
-static void shl_dispatch(struct shell *sh, const char *text)
+static bool shl_dispatch(struct shell *sh, const char *text)
 {
+	unsigned int errors = sh->errors;
+	bool failed = false;
+
 	if (shl_is_command(text))
-		shl_cmd_run(sh, text);
+		failed = shl_cmd_run(sh, text) < 0;
 	else
 		shl_imm_eval(sh, text);
 	fflush(sh->out);
+	/* A line failed when it said an error, as gdb's commands do. */
+	return failed || sh->errors != errors;
 }
 
 int srun_shell(const struct srun_shell_opts *opt, int argc, char **argv)
 {
 	struct shell sh;
+	bool last_failed = false;
 	char *text;
 
 	memset(&sh, 0, sizeof(sh));
@@ -79,9 +85,15 @@ int srun_shell(const struct srun_shell_opts *opt, int argc, char **argv)
 				"Ctrl-D to leave.\n");
 	while (!sh.quit && (text = shl_input_read(&sh))) {
 		if (*text)
-			shl_dispatch(&sh, text);
+			last_failed = shl_dispatch(&sh, text);
 		free(text);
 	}
+	/* A script whose last line failed leaves with status 1, as gdb
+	 * -batch does: a script ending in a check (x past a buffer, print
+	 * of a missing cell) tells its caller.  quit and an input cut
+	 * short set their own status. */
+	if (!sh.in.tty && !sh.quit && !sh.status && last_failed)
+		sh.status = 1;
 	if (sh.in.tty && !sh.quit)
 		fputc('\n', sh.out);	/* Ctrl-D leaves the cursor mid-line */
 out:

@@ -582,8 +582,17 @@ static long long injected_total(void)
 void srun_stats_rows(FILE *out, const struct syslet_stats *st,
 		     unsigned long long trampolines)
 {
+	const char *b = syslet_backend_name();
+	bool uring = b && !strcmp(b, "uring");
 	long long inj;
 
+	if (b && !strcmp(b, "kernel")) {
+		/* Its atoms run in the kernel, which counts none of them:
+		 * rows of zeros would say that nothing ran. */
+		fprintf(out, "  (the kernel counts no atoms, threads or "
+			     "completions: no counters)\n");
+		return;
+	}
 	stat_line(out, "syslets", st->execs);
 	stat_line(out, "atoms", st->atoms);
 	stat_line(out, "syscalls", st->syscalls);
@@ -591,9 +600,23 @@ void srun_stats_rows(FILE *out, const struct syslet_stats *st,
 	stat_line(out, "trampolines", trampolines);
 	stat_line(out, "inline atoms", st->inline_atoms);
 	stat_line(out, "cachemiss atoms", st->cachemiss_atoms);
+	if (uring) {
+		/* Who ran them: io_uring, a worker thread (a call io_uring
+		 * has no operation for), or the ring's driver (arithmetic,
+		 * calls that could not block).  The three add up. */
+		unsigned long long ur = st->uring_atoms,
+				   urw = st->uring_worker_atoms,
+				   cm = st->cachemiss_atoms;
+
+		stat_line(out, "  through io_uring", ur);
+		stat_line(out, "  on worker threads", urw);
+		stat_line(out, "  in the driver",
+			  cm > ur + urw ? cm - ur - urw : 0);
+	}
 	stat_line(out, "went async", st->handoffs);
 	stat_line(out, "completions", st->completions);
-	stat_line(out, "cachemiss threads", st->threads);
+	stat_line(out, uring ? "worker threads" : "cachemiss threads",
+		  st->threads);
 	if (st->faults)
 		stat_line(out, "faults", st->faults);
 	if (st->denied)
