@@ -42,7 +42,11 @@ EXTRA_DIST += kernel-patch/README kernel-patch/patches/series \
 	kernel-patch/patches/0036-syslet-async_register-and-async_unregister-take-an-u.patch \
 	kernel-patch/patches/0037-syslet-a-worker-s-sigprocmask-atoms-read-how-as-an-i.patch \
 	kernel-patch/patches/0038-syslet-a-timer-naming-a-worker-s-own-TID-signals-the.patch \
-	kernel-patch/patches/0039-syslet-a-PI-futex-attaches-to-a-pool-thread-by-its-o.patch
+	kernel-patch/patches/0039-syslet-a-PI-futex-attaches-to-a-pool-thread-by-its-o.patch \
+	kernel-patch/patches/0040-syslet-setpriority-getpriority-ioprio_set-ioprio_get.patch \
+	kernel-patch/patches/0041-syslet-a-pool-thread-found-by-its-own-TID-answers-to.patch \
+	kernel-patch/patches/0042-syslet-a-nice-value-scheduling-class-or-CPU-mask-set.patch \
+	kernel-patch/patches/0043-syslet-get_robust_list-by-TID-reads-the-program-s-li.patch
 
 # Not part of make check: it needs the kernel source package and qemu,
 # and its first run builds two kernels.  TAP in kernel-check.tap; exit

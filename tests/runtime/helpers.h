@@ -17,6 +17,17 @@
 #include <sys/syscall.h>
 #include <libsyslet.h>
 
+/* ioprio_set(2)'s constants, which glibc does not declare. */
+#ifndef IOPRIO_WHO_PROCESS
+#define IOPRIO_WHO_PROCESS	1
+#endif
+#ifndef IOPRIO_CLASS_BE
+#define IOPRIO_CLASS_BE		2
+#endif
+#ifndef IOPRIO_VALUE
+#define IOPRIO_VALUE(cls, data)	(((cls) << 13) | (data))
+#endif
+
 #define RT_PASS 0
 #define RT_FAIL 1
 #define RT_SKIP 77

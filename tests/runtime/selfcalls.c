@@ -23,9 +23,6 @@
  */
 
 #define ENTRIES		8
-#define IOPRIO_WHO_PROCESS	1
-#define IOPRIO_CLASS_BE		2
-#define IOPRIO_VALUE(cls, data)	(((cls) << 13) | (data))
 
 static const char prog_name[] = "selfcalls";
 
