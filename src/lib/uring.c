@@ -55,12 +55,16 @@
 /* Looks of the progress thread that found nothing to do before it
  * sleeps in the ring until a completion (ur_progress()). */
 #define UR_IDLE_TICKS	8
-/* SQEs a syslet_exec_batch() prepares before it submits them and takes
- * the completions so far (batch_drive()): half the SQ, which then has
- * room for the next atoms of the chunk's syslets that completed at once.
- * Each io_uring_enter costs a system call (dear under virtualisation):
- * 1,000 cached files took 48 of them at 64, 24 at 128. */
-#define UR_BATCH_CHUNK	128
+/*
+ * A syslet_exec_batch() submits what it prepared, and takes the
+ * completions so far, each time the SQ is full (batch_drive()): each
+ * io_uring_enter costs a system call (dear under virtualisation), and
+ * a full SQ is as much as one can take.  1,000 cached files (open,
+ * read, close: 3,000 SQEs) took 48 io_uring_enter at 64 SQEs, 24 at
+ * 128, 12 at 256 (liburing's linked calls, 64 files in flight: 16).
+ * The SQ is empty again on return, room for the next atoms of the
+ * syslets that completed at once.
+ */
 /* Rounds of submitting and taking completions at the end of a batch
  * (settle()). */
 #define UR_SETTLE_ROUNDS	8
@@ -116,6 +120,7 @@ struct ur_head {
 	struct cring		cring;
 	unsigned long		busy;		/* async, not yet complete */
 	unsigned int		unsubmitted;
+	unsigned int		sq_entries;	/* the SQ's size */
 	struct ur_sl		*ready, *ready_tail;
 	struct ur_sl		*free_sl;
 	unsigned char		*ops;		/* nr -> uring op */
@@ -1703,6 +1708,7 @@ static long ur_register(struct async_head_user *uah, unsigned long len)
 		return err;
 	}
 	ah->ring.ring_fd = ah->ring.enter_ring_fd = fd_high(ah->ring.ring_fd);
+	ah->sq_entries = p.sq_entries;
 	{
 		/* io_uring's own blocking work (an open that must read the
 		 * disk) runs on its io-wq threads, the cachemiss threads of
@@ -1856,8 +1862,8 @@ static struct syslet_uatom *ur_exec(struct syslet_uatom *atom, long *err)
 }
 
 /*
- * A long batch hands what it prepared to the kernel every UR_BATCH_CHUNK
- * SQEs and takes the completions that came meanwhile, as the driver
+ * A long batch hands what it prepared to the kernel each time the SQ is
+ * full and takes the completions that came meanwhile, as the driver
  * (signals are blocked for the whole batch): the first syslets' next
  * atoms then go in with the next chunk, while later syslets are still
  * being prepared.  With one io_uring_enter at the end instead, the first
@@ -1922,7 +1928,7 @@ static long ur_exec_batch(struct syslet_uatom *const *atoms, size_t n,
 
 		done[i] = exec_one(&c, atoms[i], &err, &parked);
 		errs[i] = (int)-err;
-		if (ah->unsubmitted >= UR_BATCH_CHUNK)
+		if (ah->unsubmitted >= ah->sq_entries)
 			batch_drive(&c);
 	}
 	if (parked)

@@ -1,4 +1,4 @@
-/* batchread.c: one instance of an image's entry per file named on the command line, all submitted by one syslet_exec_batch() on a backend (a getppid call marks its return) and waited for; prints the bytes the entry's cell n got in all. */
+/* batchread.c: one instance of an image's entry per file named on the command line, all submitted by one syslet_exec_batch() on a backend (a getppid call marks its start, another its return) and waited for; prints the bytes the entry's cell n got in all. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +57,9 @@ int main(int argc, char **argv)
 		perror("batchread: async_register");
 		return 1;
 	}
+	/* Marks for a trace: the batch starts here, and returns at the
+	 * next one (uring-enters.sh). */
+	syscall(SYS_getppid);
 	for (size_t i = 0; i < nr;) {
 		long k = syslet_exec_batch(first + i, nr - i, done + i,
 					   errs + i);
@@ -75,7 +78,6 @@ int main(int argc, char **argv)
 		}
 		i += (size_t)k;
 	}
-	/* A mark for a trace: the batch returned here (uring-enters.sh). */
 	syscall(SYS_getppid);
 	while (pending) {
 		if (!ring[head]) {

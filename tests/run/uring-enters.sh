@@ -1,19 +1,23 @@
 #!/bin/sh
-# uring-enters.sh: a syslet_exec_batch() of 1,000 syslets that open, read and close a file each hands their calls to io_uring 128 SQEs at a time, not 64 (each io_uring_enter is a system call, dear under virtualisation: issue 13), whether the kernel completes the calls inside io_uring_enter (cached files) or later (procfs files it hands to its workers); counted per call with strace, the bytes read checked.
+# uring-enters.sh: a syslet_exec_batch() of 1,000 syslets that open, read and close a file each hands their calls to io_uring a whole SQ (256 SQEs) at a time, not 128 or 64 (each io_uring_enter is a system call, dear under virtualisation: issue 13), so that 1,000 cached files take at most 16 io_uring_enter (liburing's linked openat/read/close with 64 in flight take 16), whether the kernel completes the calls inside io_uring_enter (cached files) or later (procfs files it hands to its workers); and the batch checks the fault handler and holds signals back once for all its syslets (at most 2 rt_sigaction, 2 rt_sigprocmask); counted per call with strace, the bytes read checked.
 . "$top_srcdir/tests/lib/harness.sh"
 command -v strace >/dev/null 2>&1 || skip "no strace"
 batchread=$top_builddir/tests/run/batchread
 
-# What the engine promises, whatever the kernel does with each call: until
-# syslet_exec_batch() returns (batchread then calls getppid), it submits
-# UR_BATCH_CHUNK SQEs or more at a time, then at most UR_SETTLE_ROUNDS
+# What the engine promises, whatever the kernel does with each call: from
+# the start of syslet_exec_batch() until it returns (batchread calls
+# getppid before and after), it submits a full SQ (UR_SQ_ENTRIES)
+# or more at a time, then at most UR_SETTLE_ROUNDS
 # smaller ones, taking what completed at once, and never waits.  How many
 # calls complete inside those io_uring_enter calls, and so how many the
 # batch prepares and how often async_wait() enters afterwards, is the
 # kernel's: a cached open or read usually completes there, but one it
 # hands to its workers, or whose page is not in memory any more,
-# completes later.
-chunk=128 settle=8
+# completes later.  Inside the batch the signal calls are the engine's
+# once for all its syslets: the check that its fault handler is still
+# installed (rt_sigaction of SIGSEGV and SIGBUS, emul_fault_own()), and
+# signals blocked while atoms run in place and restored at the end.
+chunk=256 settle=8 sigcalls=2
 
 $SYSLETC -o "$tmpdir/readfile.slo" "$top_srcdir/tests/bench/readfile.syslet" ||
 	fail "sysletc readfile.syslet"
@@ -26,18 +30,21 @@ done
 want=$(cat "$tmpdir"/f/* | wc -c)
 files=$(cd "$tmpdir/f" && ls)
 
-# run LABEL FILE...: batchread of the FILEs, the calling thread's
-# io_uring_enter calls (the batch's, then async_wait()'s) checked as said
-# above; $got: the bytes read in all.
+# run LABEL MAX FILE...: batchread of the FILEs, the calling thread's
+# io_uring_enter calls (the batch's, then async_wait()'s) and the batch's
+# signal calls checked as said above, and at most MAX io_uring_enter in
+# the batch (-: no bound, nor on its signal calls: a batch that leaves
+# syslets in flight starts the progress thread, and pthread_create()
+# makes signal calls of its own); $got: the bytes read in all.
 run() {
-	label=$1
-	shift
+	label=$1 max=$2
+	shift 2
 	st=0
 	# LeakSanitizer cannot run under ptrace (make check-sanitize).
 	got=$(cd "$tmpdir/f" &&
 		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
 		strace -qq -o "$tmpdir/strace" \
-		-e trace=io_uring_enter,getppid \
+		-e trace=io_uring_enter,getppid,rt_sigaction,rt_sigprocmask \
 		"$batchread" uring "$tmpdir/readfile.slo" \
 		"$@" 2>"$tmpdir/err") || st=$?
 	[ "$st" = 77 ] && skip "$(cat "$tmpdir/err")"
@@ -45,43 +52,53 @@ run() {
 		skip "strace cannot trace here: $(head -n 1 "$tmpdir/err")"
 	[ "$st" = 0 ] || { cat "$tmpdir/err" >&2; fail "$label: batchread: status $st"; }
 	# io_uring_enter(fd, to_submit, min_complete, flags, sig, sz) = N;
-	# the first one with nothing to submit is the backend's probe; the
-	# getppid calls before any are the libtool wrapper's.
+	# the first one is the backend's probe (nothing to submit); the
+	# getppid calls before it are the libtool wrapper's, the two after
+	# it batchread's marks.
 	counts=$(awk -v chunk=$chunk '
-		/^getppid\(/ && seen { after = 1 }
+		/^getppid\(/ && seen { mark++; next }
+		mark == 1 && /^rt_sigaction\(/ { sa++ }
+		mark == 1 && /^rt_sigprocmask\(/ { sm++ }
 		/^io_uring_enter\(/ {
-			seen = 1
+			if (!seen) { seen = 1; next }
 			split($0, a, /[(,)]/)
 			split($0, r, / = /)
 			n = r[2] + 0
 			if (n < 0) n = 0
 			sqes += n
-			if (after) { later++; next }
-			if (a[3] + 0 == 0 && a[4] + 0 == 0) next
+			if (mark >= 2) { later++; next }
+			if (mark != 1) next
 			if (a[4] + 0 > 0) waits++
 			else if (n >= chunk) big++
 			else small++
 			bsqes += n
 		}
 		END {
-			printf "%d %d %d %d %d %d %d\n", big, small, waits,
-			       bsqes, later, sqes, after
+			printf "%d %d %d %d %d %d %d %d %d\n", big, small, waits,
+			       bsqes, later, sqes, mark, sa, sm
 		}' "$tmpdir/strace")
 	set -- $counts
-	[ "$7" = 1 ] || { cat "$tmpdir/strace" >&2; fail "$label: no getppid after the batch"; }
-	echo "$label: the batch: $1 io_uring_enter of $chunk SQEs or more, $2 fewer, $3 waits ($4 SQEs); then $5 io_uring_enter; $6 SQEs in all"
+	[ "$7" = 2 ] || { cat "$tmpdir/strace" >&2; fail "$label: $7 getppid marks around the batch, not 2"; }
+	echo "$label: the batch: $1 io_uring_enter of $chunk SQEs or more, $2 fewer, $3 waits ($4 SQEs), $8 rt_sigaction, $9 rt_sigprocmask; then $5 io_uring_enter; $6 SQEs in all"
+	[ "$max" = - ] || [ $(($1 + $2 + $3)) -le "$max" ] ||
+		fail "$(($1 + $2 + $3)) io_uring_enter for 1,000 $label files (at most $max)"
 	# Every syslet's open, its first call, goes in before the batch
 	# returns.
 	[ "$4" -ge 1000 ] || { cat "$tmpdir/strace" >&2; fail "$label: the batch submitted $4 SQEs for 1,000 syslets"; }
 	[ "$3" = 0 ] || fail "$label: the batch waited in io_uring_enter $3 times"
 	[ "$2" -le $settle ] ||
 		fail "$label: the batch made $2 submissions of fewer than $chunk SQEs (at most $settle, at its end)"
+	[ "$max" = - ] || [ "$8" -le $sigcalls ] ||
+		fail "$label: $8 rt_sigaction in the batch (at most $sigcalls)"
+	[ "$max" = - ] || [ "$9" -le $sigcalls ] ||
+		fail "$label: $9 rt_sigprocmask in the batch (at most $sigcalls)"
 	return 0
 }
 
 # The files in the page cache: a read of each warms the dentries too.
 cat "$tmpdir"/f/* >/dev/null
-run cached $files
+# Their 3,000 calls complete inside io_uring_enter: a dozen full SQs.
+run cached 16 $files
 expect_eq "cached: bytes read" "$want" "$got"
 # Files whose opens and reads the kernel hands to its workers (procfs's
 # per-process files take no non-blocking attempt): their completions come
@@ -93,7 +110,7 @@ if [ -r /proc/self/stat ]; then
 		set -- "$@" /proc/self/stat
 		i=$((i + 1))
 	done
-	run procfs "$@"
+	run procfs - "$@"
 	# A stat line has 52 fields.
 	[ "$got" -ge 100000 ] || fail "procfs: $got bytes read by 1,000 reads"
 fi
