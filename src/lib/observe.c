@@ -173,6 +173,8 @@ void emul_stats_flush(struct emul_lstats *ls)
 		stats_bump(&s->faults, ls->faults);
 		stats_bump(&s->signal_stops, ls->sigstops);
 		stats_bump(&s->denied, ls->denied);
+		stats_bump(&s->handoffs, ls->handoffs);
+		stats_bump(&s->completions, ls->completions);
 	}
 	memset(ls, 0, sizeof(*ls));
 }

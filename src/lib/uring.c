@@ -607,7 +607,7 @@ static void complete(struct ur_ctx *c, struct ur_sl *sl,
 	struct ur_head *ah = c->ah;
 
 	if (!(flags & SYSLET_NO_COMPLETE))
-		cring_complete(&ah->cring, last, NULL);
+		cring_complete(&ah->cring, last, NULL, &c->st);
 	sl_put(ah, sl);
 	__atomic_sub_fetch(&ah->busy, 1, __ATOMIC_RELAXED);
 }
@@ -617,7 +617,7 @@ static void went_async(struct ur_ctx *c, struct ur_sl *sl)
 	struct ur_head *ah = c->ah;
 
 	(void)sl;
-	EMUL_STAT_ADD(handoffs, 1);
+	c->st.handoffs++;
 	if (__atomic_add_fetch(&ah->busy, 1, __ATOMIC_SEQ_CST) == 1 &&
 	    __atomic_load_n(&ah->prog_parked, __ATOMIC_SEQ_CST)) {
 		__atomic_add_fetch(&ah->prog_word, 1, __ATOMIC_RELEASE);
