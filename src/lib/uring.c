@@ -629,7 +629,7 @@ static void went_async(struct ur_ctx *c, struct ur_sl *sl)
  * Park the syslet at atom @u (fetched into @a): *slp is its record (NULL
  * inline: one is taken now).
  */
-static struct ur_sl *park(struct ur_ctx *c, struct ur_sl **slp,
+static inline __attribute__((always_inline)) struct ur_sl *park(struct ur_ctx *c, struct ur_sl **slp,
 			  struct syslet_uatom *u, const struct emul_atom *a,
 			  const struct ur_fdk *k)
 {
@@ -776,7 +776,7 @@ static bool guarded(const struct ur_head *ah, const struct emul_atom *a,
 
 /* What the chain learns of its descriptors from the ring's call @op
  * that returned @ret: the one it opened, or that it closed one. */
-static void fd_learn(struct ur_fdk *k, int op, const struct emul_atom *a,
+static inline __attribute__((always_inline)) void fd_learn(struct ur_fdk *k, int op, const struct emul_atom *a,
 		     long ret)
 {
 	bool nb = false;
