@@ -116,7 +116,7 @@ EXTRA_DIST += tests/run/uring-denied.sh
 # read atoms' arguments (deny-call).
 TESTS += tests/run/novm.sh
 EXTRA_DIST += tests/run/novm.sh
-# A batch of syslets enters io_uring once per 128 of their calls (issue 13).
+# A batch of syslets enters io_uring once per full SQ of their calls (issue 13).
 check_PROGRAMS += tests/run/batchread
 tests_run_batchread_SOURCES = tests/run/batchread.c
 tests_run_batchread_LDADD = src/lib/libsyslet.la

@@ -113,8 +113,10 @@ long cring_setup(struct cring *r, struct async_head_user *uah,
 	return 0;
 }
 
-/* Put @atom in the next slot if it is free (NULL); false if not. */
-static bool cring_put(struct cring *r, struct syslet_uatom *atom)
+/* Put @atom in the next slot if it is free (NULL); false if not.
+ * Counted in @st, or at once where it is NULL. */
+static bool cring_put(struct cring *r, struct syslet_uatom *atom,
+		      struct emul_lstats *st)
 {
 	struct syslet_uatom **slot = r->slots + r->cur_idx;
 	unsigned long v;
@@ -126,7 +128,10 @@ static bool cring_put(struct cring *r, struct syslet_uatom *atom)
 	if (++r->cur_idx == r->max_idx)
 		r->cur_idx = 0;
 	r->completions++;
-	EMUL_STAT_ADD(completions, 1);
+	if (st)
+		st->completions++;
+	else
+		EMUL_STAT_ADD(completions, 1);
 	return true;
 }
 
@@ -134,7 +139,7 @@ bool cring_flush(struct cring *r)
 {
 	bool moved = false;
 
-	while (r->dq_head && cring_put(r, r->dq_head->atom)) {
+	while (r->dq_head && cring_put(r, r->dq_head->atom, NULL)) {
 		struct cring_defer *d = r->dq_head;
 
 		r->dq_head = d->next;
@@ -147,12 +152,12 @@ bool cring_flush(struct cring *r)
 }
 
 void cring_complete(struct cring *r, struct syslet_uatom *atom,
-		    pthread_mutex_t *lock)
+		    pthread_mutex_t *lock, struct emul_lstats *st)
 {
 	struct cring_defer *d;
 
 	cring_flush(r);
-	if (!r->dq_head && cring_put(r, atom))
+	if (!r->dq_head && cring_put(r, atom, st))
 		return;
 	EMUL_STAT_ADD(deferred, 1);
 	/* Never lose it: wait for memory rather than drop. */

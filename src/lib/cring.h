@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include "libsyslet.h"
 
+struct emul_lstats;
+
 /*
  * The emul and uring engines fill the user's ring the same way, under
  * their head's lock: one completion a slot, in order, a slot the user
@@ -44,10 +46,11 @@ bool cring_flush(struct cring *r);
  * wait --, syslet_ring__pop, or another completion: cring_flush()).  Only
  * async_unregister drops what still waits (cring_drop()).  Without
  * memory it waits for some, with @lock (held; may be NULL) dropped
- * meanwhile.
+ * meanwhile.  A completion that goes into its slot at once is counted in
+ * @st (a run's statistics, flushed later), or at once where @st is NULL.
  */
 void cring_complete(struct cring *r, struct syslet_uatom *atom,
-		    pthread_mutex_t *lock);
+		    pthread_mutex_t *lock, struct emul_lstats *st);
 
 /* Whether completions wait for a slot; may be read without the lock. */
 static inline bool cring_waiting(const struct cring *r)

@@ -176,7 +176,7 @@ static void *emul_worker_main(void *arg)
 		user_mask = w->run.user_mask;
 		pthread_mutex_lock(&ah->lock);
 		if (!nc)
-			cring_complete(&ah->ring, last, &ah->lock);
+			cring_complete(&ah->ring, last, &ah->lock, NULL);
 		__atomic_store_n(&w->go, 0, __ATOMIC_RELAXED);
 		w->next_idle = ah->idle_list;
 		ah->idle_list = w;

@@ -165,10 +165,12 @@ static inline long emul_raw_syscall(const struct emul_atom *a)
 			     a->args[3], a->args[4], a->args[5]);
 }
 
-/* Per-run statistics, flushed into the totals at the end of a run. */
+/* Per-run statistics, flushed into the totals at the end of a run: a
+ * count of each event there would cost a look-up of the thread's
+ * totals (__tls_get_addr in a shared library). */
 struct emul_lstats {
 	unsigned long	atoms, syscalls, umem, inl, cm, faults, sigstops,
-			denied;
+			denied, handoffs, completions;
 	/* Of cm, on uring: run by io_uring, by a worker thread. */
 	unsigned long	ur, urw;
 };

@@ -175,6 +175,8 @@ void emul_stats_flush(struct emul_lstats *ls)
 		stats_bump(&s->denied, ls->denied);
 		stats_bump(&s->uring_atoms, ls->ur);
 		stats_bump(&s->uring_worker_atoms, ls->urw);
+		stats_bump(&s->handoffs, ls->handoffs);
+		stats_bump(&s->completions, ls->completions);
 	}
 	memset(ls, 0, sizeof(*ls));
 }

@@ -55,12 +55,16 @@
 /* Looks of the progress thread that found nothing to do before it
  * sleeps in the ring until a completion (ur_progress()). */
 #define UR_IDLE_TICKS	8
-/* SQEs a syslet_exec_batch() prepares before it submits them and takes
- * the completions so far (batch_drive()): half the SQ, which then has
- * room for the next atoms of the chunk's syslets that completed at once.
- * Each io_uring_enter costs a system call (dear under virtualisation):
- * 1,000 cached files took 48 of them at 64, 24 at 128. */
-#define UR_BATCH_CHUNK	128
+/*
+ * A syslet_exec_batch() submits what it prepared, and takes the
+ * completions so far, each time the SQ is full (batch_drive()): each
+ * io_uring_enter costs a system call (dear under virtualisation), and
+ * a full SQ is as much as one can take.  1,000 cached files (open,
+ * read, close: 3,000 SQEs) took 48 io_uring_enter at 64 SQEs, 24 at
+ * 128, 12 at 256 (liburing's linked calls, 64 files in flight: 16).
+ * The SQ is empty again on return, room for the next atoms of the
+ * syslets that completed at once.
+ */
 /* Rounds of submitting and taking completions at the end of a batch
  * (settle()). */
 #define UR_SETTLE_ROUNDS	8
@@ -109,6 +113,17 @@ struct ur_sl {
 	sigset_t		mask;
 };
 
+/* Syslet records come UR_SLAB_SL to a block: a malloc() each cost ~85
+ * instructions a syslet (a batch of 1,000, 256 and more in flight).
+ * The blocks go with the head (ur_unregister()), with the records of
+ * syslets that a broken ring left in flight. */
+#define UR_SLAB_SL	64
+
+struct ur_slab {
+	struct ur_slab		*next;
+	struct ur_sl		sl[UR_SLAB_SL];
+};
+
 struct ur_head {
 	struct io_uring		ring;
 	/* The driver's lock: the ring, the slots and every list below
@@ -117,8 +132,13 @@ struct ur_head {
 	struct cring		cring;
 	unsigned long		busy;		/* async, not yet complete */
 	unsigned int		unsubmitted;
+	unsigned int		sq_entries;	/* the SQ's size */
 	struct ur_sl		*ready, *ready_tail;
 	struct ur_sl		*free_sl;
+	/* Every record's block, the newest first, its first slab_used
+	 * records handed out. */
+	struct ur_slab		*slabs;
+	unsigned int		slab_used;
 	unsigned char		*ops;		/* nr -> uring op */
 	int			efd;
 	bool			efd_armed;
@@ -368,8 +388,18 @@ static struct ur_sl *sl_get(struct ur_head *ah)
 	if (sl) {
 		ah->free_sl = sl->next;
 	} else {
-		while (!(sl = malloc(sizeof(*sl))))
-			usleep(1000);
+		/* The next unused record of the newest block, or a new
+		 * block. */
+		struct ur_slab *b = ah->slabs;
+
+		if (!b || ah->slab_used == UR_SLAB_SL) {
+			while (!(b = malloc(sizeof(*b))))
+				usleep(1000);
+			b->next = ah->slabs;
+			ah->slabs = b;
+			ah->slab_used = 0;
+		}
+		sl = &b->sl[ah->slab_used++];
 	}
 	sl->probing = false;
 	sl->own_mask = false;
@@ -579,7 +609,7 @@ static void complete(struct ur_ctx *c, struct ur_sl *sl,
 	struct ur_head *ah = c->ah;
 
 	if (!(flags & SYSLET_NO_COMPLETE))
-		cring_complete(&ah->cring, last, NULL);
+		cring_complete(&ah->cring, last, NULL, &c->st);
 	sl_put(ah, sl);
 	__atomic_sub_fetch(&ah->busy, 1, __ATOMIC_RELAXED);
 }
@@ -589,7 +619,7 @@ static void went_async(struct ur_ctx *c, struct ur_sl *sl)
 	struct ur_head *ah = c->ah;
 
 	(void)sl;
-	EMUL_STAT_ADD(handoffs, 1);
+	c->st.handoffs++;
 	if (__atomic_add_fetch(&ah->busy, 1, __ATOMIC_SEQ_CST) == 1 &&
 	    __atomic_load_n(&ah->prog_parked, __ATOMIC_SEQ_CST)) {
 		__atomic_add_fetch(&ah->prog_word, 1, __ATOMIC_RELEASE);
@@ -601,7 +631,7 @@ static void went_async(struct ur_ctx *c, struct ur_sl *sl)
  * Park the syslet at atom @u (fetched into @a): *slp is its record (NULL
  * inline: one is taken now).
  */
-static struct ur_sl *park(struct ur_ctx *c, struct ur_sl **slp,
+static inline __attribute__((always_inline)) struct ur_sl *park(struct ur_ctx *c, struct ur_sl **slp,
 			  struct syslet_uatom *u, const struct emul_atom *a,
 			  const struct ur_fdk *k)
 {
@@ -748,7 +778,7 @@ static bool guarded(const struct ur_head *ah, const struct emul_atom *a,
 
 /* What the chain learns of its descriptors from the ring's call @op
  * that returned @ret: the one it opened, or that it closed one. */
-static void fd_learn(struct ur_fdk *k, int op, const struct emul_atom *a,
+static inline __attribute__((always_inline)) void fd_learn(struct ur_fdk *k, int op, const struct emul_atom *a,
 		     long ret)
 {
 	bool nb = false;
@@ -1712,6 +1742,7 @@ static long ur_register(struct async_head_user *uah, unsigned long len)
 		return err;
 	}
 	ah->ring.ring_fd = ah->ring.enter_ring_fd = fd_high(ah->ring.ring_fd);
+	ah->sq_entries = p.sq_entries;
 	{
 		/* io_uring's own blocking work (an open that must read the
 		 * disk) runs on its io-wq threads, the cachemiss threads of
@@ -1865,8 +1896,8 @@ static struct syslet_uatom *ur_exec(struct syslet_uatom *atom, long *err)
 }
 
 /*
- * A long batch hands what it prepared to the kernel every UR_BATCH_CHUNK
- * SQEs and takes the completions that came meanwhile, as the driver
+ * A long batch hands what it prepared to the kernel each time the SQ is
+ * full and takes the completions that came meanwhile, as the driver
  * (signals are blocked for the whole batch): the first syslets' next
  * atoms then go in with the next chunk, while later syslets are still
  * being prepared.  With one io_uring_enter at the end instead, the first
@@ -1931,7 +1962,7 @@ static long ur_exec_batch(struct syslet_uatom *const *atoms, size_t n,
 
 		done[i] = exec_one(&c, atoms[i], &err, &parked);
 		errs[i] = (int)-err;
-		if (ah->unsubmitted >= UR_BATCH_CHUNK)
+		if (ah->unsubmitted >= ah->sq_entries)
 			batch_drive(&c);
 	}
 	if (parked)
@@ -2038,11 +2069,11 @@ static long ur_unregister(struct async_head_user *uah, unsigned long len)
 	io_uring_queue_exit(&ah->ring);
 	if (ah->efd >= 0)
 		close(ah->efd);
-	while (ah->free_sl) {
-		struct ur_sl *sl = ah->free_sl;
+	while (ah->slabs) {
+		struct ur_slab *b = ah->slabs;
 
-		ah->free_sl = sl->next;
-		free(sl);
+		ah->slabs = b->next;
+		free(b);
 	}
 	pthread_cond_destroy(&ah->wcond);
 	pthread_mutex_destroy(&ah->wlock);

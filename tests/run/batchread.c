@@ -1,10 +1,35 @@
-/* batchread.c: one instance of an image's entry per file named on the command line, all submitted by one syslet_exec_batch() on a backend (a getppid call marks its return) and waited for; prints the bytes the entry's cell n got in all. */
+/* batchread.c: one instance of an image's entry per file named on the command line, all submitted by one syslet_exec_batch() on a backend (a getppid call marks its start, another its return) and waited for; prints the bytes the entry's cell n got in all, and on stderr the malloc() and calloc() calls the batch made. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <libsyslet.h>
+
+/*
+ * The batch's allocations, counted by interposing glibc's malloc() and
+ * calloc() (libsyslet's calls come here): the engine's per-syslet
+ * records (uring-enters.sh).  Not under a sanitizer, which has its own.
+ */
+#if defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__)
+#define BR_COUNT_MALLOCS 1
+extern void *__libc_malloc(size_t n);
+extern void *__libc_calloc(size_t n, size_t size);
+static unsigned long br_mallocs;
+static int br_counting;
+
+void *malloc(size_t n)
+{
+	br_mallocs += br_counting;
+	return __libc_malloc(n);
+}
+
+void *calloc(size_t n, size_t size)
+{
+	br_mallocs += br_counting;
+	return __libc_calloc(n, size);
+}
+#endif
 
 int main(int argc, char **argv)
 {
@@ -57,6 +82,12 @@ int main(int argc, char **argv)
 		perror("batchread: async_register");
 		return 1;
 	}
+	/* Marks for a trace: the batch starts here, and returns at the
+	 * next one (uring-enters.sh). */
+	syscall(SYS_getppid);
+#ifdef BR_COUNT_MALLOCS
+	br_counting = 1;
+#endif
 	for (size_t i = 0; i < nr;) {
 		long k = syslet_exec_batch(first + i, nr - i, done + i,
 					   errs + i);
@@ -75,7 +106,11 @@ int main(int argc, char **argv)
 		}
 		i += (size_t)k;
 	}
-	/* A mark for a trace: the batch returned here (uring-enters.sh). */
+#ifdef BR_COUNT_MALLOCS
+	br_counting = 0;
+	fprintf(stderr, "batchread: %lu malloc and calloc calls in the batch\n",
+		br_mallocs);
+#endif
 	syscall(SYS_getppid);
 	while (pending) {
 		if (!ring[head]) {
