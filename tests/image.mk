@@ -82,9 +82,9 @@ tests_image_craft_SOURCES = tests/image/craft.c
 tests_image_craft_LDADD = src/lib/libsyslet.la src/image/libimage.la \
 	src/common/libcommon.la $(LIBELF_LIBS)
 TESTS += tests/image/crafted.sh tests/image/overlap.sh tests/image/trailing.sh \
-	tests/image/dupnames.sh tests/image/described.sh
+	tests/image/dupnames.sh tests/image/described.sh tests/image/reloc-field.sh
 EXTRA_DIST += tests/image/crafted.sh tests/image/overlap.sh tests/image/trailing.sh \
-	tests/image/dupnames.sh tests/image/described.sh
+	tests/image/dupnames.sh tests/image/described.sh tests/image/reloc-field.sh
 
 # Images mutated from the examples, seeded (mutate.c), listed and run.
 check_PROGRAMS += tests/image/mutate

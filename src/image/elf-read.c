@@ -622,6 +622,22 @@ static int read_one_rel(struct reader *rd, Elf_Data *d, size_t k, int rela,
 	    img->size[where] - re.r_offset < rd->w)
 		return bad(rd, "relocation %zu in %s: offset out of range", k,
 			   slo_elf_sec_names[where]);
+	/*
+	 * Of an atom's words only ret_ptr, next, arg_ptr[] and private are
+	 * pointers; copy_uatom() reads flags and nr as they are, so a
+	 * relocation there would run with an address where the model (and
+	 * every check of it) holds zero.
+	 */
+	if (where == SLO_SEC_ATOMS) {
+		uint64_t asz = (uint64_t)SLO_ATOM_WORDS * rd->w;
+		uint64_t word = re.r_offset % asz / rd->w;
+
+		if (word < 2)
+			return bad(rd, "relocation %zu in %s: atom %llu's %s holds no pointer",
+				   k, slo_elf_sec_names[where],
+				   (unsigned long long)(re.r_offset / asz),
+				   word ? "nr" : "flags");
+	}
 	if (symi == 0 || symi >= rd->nsyms ||
 	    !gelf_getsym(rd->symdata, (int)symi, &sym))
 		return bad(rd, "relocation %zu in %s: bad symbol", k,

@@ -1,4 +1,4 @@
-/* craft.c: make images no sysletc writes, from one it wrote: every string of the debug records, or every symbol's name, is one long string, so that a small file names megabytes many times; or two sections share their bytes; or a symbol takes another's name; and say what libsyslet's two openers make of a file. */
+/* craft.c: make images no sysletc writes, from one it wrote: every string of the debug records, or every symbol's name, is one long string, so that a small file names megabytes many times; or two sections share their bytes; or a symbol takes another's name; or a relocation moves onto another field of its atom; and say what libsyslet's two openers make of a file. */
 #define _GNU_SOURCE
 #include <elf.h>
 #include <stddef.h>
@@ -20,6 +20,9 @@
  * .syslet.atoms' does.
  * craft rename IN OUT OLD NEW: the symbol named OLD in .strtab is named
  * NEW, of the same length (with the image's prefix: two_mbin).
+ * craft reloc IN OUT K FIELD: relocation K of .rela.syslet.atoms moves
+ * onto FIELD (flags, nr, ret_ptr, next, arg0..arg5, private) of the atom
+ * it was in; the field it leaves keeps its bytes (0 as sysletc writes).
  * Sizes and layout stay as they were: only offsets change, so that the
  * file is as small as sysletc wrote it.  64-bit images only.
  *
@@ -130,6 +133,30 @@ static void craft_overlap(void)
 	cells->sh_offset = section(".syslet.atoms")->sh_offset;
 }
 
+static const char *const atom_fields[] = {
+	"flags", "nr", "ret_ptr", "next", "arg0", "arg1", "arg2", "arg3",
+	"arg4", "arg5", "private",
+};
+
+static void craft_reloc(const char *k, const char *field)
+{
+	const Elf64_Shdr *rs = section(".rela.syslet.atoms");
+	uint64_t asz = sizeof(atom_fields) / sizeof(atom_fields[0]) * 8;
+	size_t n = rs->sh_size / sizeof(Elf64_Rela), f;
+	char *end;
+	unsigned long i = strtoul(k, &end, 10);
+	Elf64_Rela *r;
+
+	for (f = 0; f < asz / 8; f++)
+		if (!strcmp(field, atom_fields[f]))
+			break;
+	if (!*k || *end || i >= n || f == asz / 8 ||
+	    rs->sh_offset + rs->sh_size > len)
+		die("reloc: no such relocation or field");
+	r = (Elf64_Rela *)(img + rs->sh_offset) + i;
+	r->r_offset = r->r_offset / asz * asz + f * 8;
+}
+
 static void open_both(const char *path)
 {
 	struct syslet_obj *obj;
@@ -182,9 +209,11 @@ int main(int argc, char **argv)
 	if (!((argc == 4 && (!strcmp(argv[1], "debug") ||
 			     !strcmp(argv[1], "symbols") ||
 			     !strcmp(argv[1], "overlap"))) ||
-	      (argc == 6 && !strcmp(argv[1], "rename"))))
+	      (argc == 6 && (!strcmp(argv[1], "rename") ||
+			     !strcmp(argv[1], "reloc")))))
 		die("usage: craft debug|symbols|overlap IN OUT, "
-		    "craft rename IN OUT OLD NEW, or craft open IN");
+		    "craft rename IN OUT OLD NEW, craft reloc IN OUT K FIELD, "
+		    "or craft open IN");
 	f = fopen(argv[2], "rb");
 	if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 ||
 	    fseek(f, 0, SEEK_SET))
@@ -201,6 +230,8 @@ int main(int argc, char **argv)
 		craft_overlap();
 	else if (!strcmp(argv[1], "rename"))
 		craft_rename(argv[4], argv[5]);
+	else if (!strcmp(argv[1], "reloc"))
+		craft_reloc(argv[4], argv[5]);
 	else
 		craft_symbols();
 	f = fopen(argv[3], "wb");
