@@ -1,4 +1,4 @@
-/* craft.c: make images no sysletc writes, from one it wrote: every string of the debug records, or every symbol's name, is one long string, so that a small file names megabytes many times; or two sections share their bytes; or a symbol takes another's name; or a relocation moves onto another field of its atom; and say what libsyslet's two openers make of a file. */
+/* craft.c: make images no sysletc writes, from one it wrote: every string of the debug records, or every symbol's name, is one long string, so that a small file names megabytes many times; or two sections share their bytes; or a symbol takes another's name; or a relocation moves onto another field of its atom; or .symtab's sh_info changes; and say what libsyslet's two openers make of a file. */
 #define _GNU_SOURCE
 #include <elf.h>
 #include <stddef.h>
@@ -20,6 +20,8 @@
  * .syslet.atoms' does.
  * craft rename IN OUT OLD NEW: the symbol named OLD in .strtab is named
  * NEW, of the same length (with the image's prefix: two_mbin).
+ * craft shinfo IN OUT N: .symtab's sh_info (one past its last local
+ * symbol) becomes N.
  * craft reloc IN OUT K FIELD: relocation K of .rela.syslet.atoms moves
  * onto FIELD (flags, nr, ret_ptr, next, arg0..arg5, private) of the atom
  * it was in; the field it leaves keeps its bytes (0 as sysletc writes).
@@ -157,6 +159,17 @@ static void craft_reloc(const char *k, const char *field)
 	r->r_offset = r->r_offset / asz * asz + f * 8;
 }
 
+static void craft_shinfo(const char *n)
+{
+	Elf64_Shdr *sym = (Elf64_Shdr *)section(".symtab");
+	char *end;
+	unsigned long v = strtoul(n, &end, 0);
+
+	if (!*n || *end || v > UINT32_MAX)
+		die("shinfo: not a 32-bit number");
+	sym->sh_info = (uint32_t)v;
+}
+
 static void open_both(const char *path)
 {
 	struct syslet_obj *obj;
@@ -209,10 +222,12 @@ int main(int argc, char **argv)
 	if (!((argc == 4 && (!strcmp(argv[1], "debug") ||
 			     !strcmp(argv[1], "symbols") ||
 			     !strcmp(argv[1], "overlap"))) ||
+	      (argc == 5 && !strcmp(argv[1], "shinfo")) ||
 	      (argc == 6 && (!strcmp(argv[1], "rename") ||
 			     !strcmp(argv[1], "reloc")))))
 		die("usage: craft debug|symbols|overlap IN OUT, "
 		    "craft rename IN OUT OLD NEW, craft reloc IN OUT K FIELD, "
+		    "craft shinfo IN OUT N, "
 		    "or craft open IN");
 	f = fopen(argv[2], "rb");
 	if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 ||
@@ -230,6 +245,8 @@ int main(int argc, char **argv)
 		craft_overlap();
 	else if (!strcmp(argv[1], "rename"))
 		craft_rename(argv[4], argv[5]);
+	else if (!strcmp(argv[1], "shinfo"))
+		craft_shinfo(argv[4]);
 	else if (!strcmp(argv[1], "reloc"))
 		craft_reloc(argv[4], argv[5]);
 	else
