@@ -563,6 +563,14 @@ static int read_symbols(struct reader *rd)
 			out->kind = bind == STB_LOCAL ? SLO_SYM_LABEL : SLO_SYM_ENTRY;
 			if (sym.st_value % ((uint64_t)SLO_ATOM_WORDS * rd->w))
 				return bad(rd, "symbol %s is not at an atom", name);
+			/* Its atoms are counted from its size (the listing's
+			 * names, sysletc -H's NAME__nr_atoms). */
+			if (out->kind == SLO_SYM_ENTRY &&
+			    (!sym.st_size ||
+			     sym.st_size % ((uint64_t)SLO_ATOM_WORDS * rd->w)))
+				return bad(rd, "entry %s spans %llu bytes, not one or more whole atoms of %u",
+					   name, (unsigned long long)sym.st_size,
+					   SLO_ATOM_WORDS * rd->w);
 			break;
 		case SLO_SEC_CELLS:
 			out->kind = SLO_SYM_VAR;

@@ -1,4 +1,4 @@
-/* craft.c: make images no sysletc writes, from one it wrote: every string of the debug records, or every symbol's name, is one long string, so that a small file names megabytes many times; or two sections share their bytes; or a symbol takes another's name; or a relocation moves onto another field of its atom; or .symtab's sh_info changes; and say what libsyslet's two openers make of a file. */
+/* craft.c: make images no sysletc writes, from one it wrote: every string of the debug records, or every symbol's name, is one long string, so that a small file names megabytes many times; or two sections share their bytes; or a symbol takes another's name; or a relocation moves onto another field of its atom; or .symtab's sh_info, or a symbol's size, changes; and say what libsyslet's two openers make of a file. */
 #define _GNU_SOURCE
 #include <elf.h>
 #include <stddef.h>
@@ -22,6 +22,7 @@
  * NEW, of the same length (with the image's prefix: two_mbin).
  * craft shinfo IN OUT N: .symtab's sh_info (one past its last local
  * symbol) becomes N.
+ * craft symsize IN OUT NAME N: the symbol NAME's st_size becomes N.
  * craft reloc IN OUT K FIELD: relocation K of .rela.syslet.atoms moves
  * onto FIELD (flags, nr, ret_ptr, next, arg0..arg5, private) of the atom
  * it was in; the field it leaves keeps its bytes (0 as sysletc writes).
@@ -170,6 +171,26 @@ static void craft_shinfo(const char *n)
 	sym->sh_info = (uint32_t)v;
 }
 
+static void craft_symsize(const char *name, const char *n)
+{
+	const Elf64_Shdr *sym = section(".symtab");
+	const Elf64_Shdr *str = shdr(sym->sh_link);
+	Elf64_Sym *s = (Elf64_Sym *)(img + sym->sh_offset);
+	char *end;
+	unsigned long long v = strtoull(n, &end, 0);
+
+	if (!*n || *end)
+		die("symsize: not a number");
+	for (size_t i = 1; i < sym->sh_size / sizeof(*s); i++)
+		if (s[i].st_name < str->sh_size &&
+		    !strcmp((const char *)img + str->sh_offset + s[i].st_name,
+			    name)) {
+			s[i].st_size = v;
+			return;
+		}
+	die("symsize: no such symbol");
+}
+
 static void open_both(const char *path)
 {
 	struct syslet_obj *obj;
@@ -224,10 +245,11 @@ int main(int argc, char **argv)
 			     !strcmp(argv[1], "overlap"))) ||
 	      (argc == 5 && !strcmp(argv[1], "shinfo")) ||
 	      (argc == 6 && (!strcmp(argv[1], "rename") ||
-			     !strcmp(argv[1], "reloc")))))
+			     !strcmp(argv[1], "reloc") ||
+			     !strcmp(argv[1], "symsize")))))
 		die("usage: craft debug|symbols|overlap IN OUT, "
 		    "craft rename IN OUT OLD NEW, craft reloc IN OUT K FIELD, "
-		    "craft shinfo IN OUT N, "
+		    "craft shinfo IN OUT N, craft symsize IN OUT NAME N, "
 		    "or craft open IN");
 	f = fopen(argv[2], "rb");
 	if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 ||
@@ -245,6 +267,8 @@ int main(int argc, char **argv)
 		craft_overlap();
 	else if (!strcmp(argv[1], "rename"))
 		craft_rename(argv[4], argv[5]);
+	else if (!strcmp(argv[1], "symsize"))
+		craft_symsize(argv[4], argv[5]);
 	else if (!strcmp(argv[1], "shinfo"))
 		craft_shinfo(argv[4]);
 	else if (!strcmp(argv[1], "reloc"))
