@@ -654,10 +654,15 @@ static int read_one_rel(struct reader *rd, Elf_Data *d, size_t k, int rela,
 	if (type != (rd->w == 4 ? R_386_32 : R_X86_64_64))
 		return bad(rd, "relocation %zu in %s: unsupported type %u", k,
 			   slo_elf_sec_names[where], (unsigned)type);
-	if (re.r_offset % rd->w || re.r_offset > img->size[where] ||
+	if (re.r_offset > img->size[where] ||
 	    img->size[where] - re.r_offset < rd->w)
 		return bad(rd, "relocation %zu in %s: offset out of range", k,
 			   slo_elf_sec_names[where]);
+	/* Every pointer of an atom or a cell is a whole word. */
+	if (re.r_offset % rd->w)
+		return bad(rd, "relocation %zu in %s: offset %#llx is not at a word",
+			   k, slo_elf_sec_names[where],
+			   (unsigned long long)re.r_offset);
 	/*
 	 * Of an atom's words only ret_ptr, next, arg_ptr[] and private are
 	 * pointers; copy_uatom() reads flags and nr as they are, so a

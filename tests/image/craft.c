@@ -24,8 +24,9 @@
  * symbol) becomes N.
  * craft symsize IN OUT NAME N: the symbol NAME's st_size becomes N.
  * craft reloc IN OUT K FIELD: relocation K of .rela.syslet.atoms moves
- * onto FIELD (flags, nr, ret_ptr, next, arg0..arg5, private) of the atom
- * it was in; the field it leaves keeps its bytes (0 as sysletc writes).
+ * onto FIELD (flags, nr, ret_ptr, next, arg0..arg5, private, or a number
+ * of bytes into the atom) of the atom it was in; the field it leaves keeps
+ * its bytes (0 as sysletc writes).
  * Sizes and layout stay as they were: only offsets change, so that the
  * file is as small as sysletc wrote it.  64-bit images only.
  *
@@ -147,17 +148,22 @@ static void craft_reloc(const char *k, const char *field)
 	uint64_t asz = sizeof(atom_fields) / sizeof(atom_fields[0]) * 8;
 	size_t n = rs->sh_size / sizeof(Elf64_Rela), f;
 	char *end;
-	unsigned long i = strtoul(k, &end, 10);
+	unsigned long i;
 	Elf64_Rela *r;
+	uint64_t at;
 
 	for (f = 0; f < asz / 8; f++)
 		if (!strcmp(field, atom_fields[f]))
 			break;
-	if (!*k || *end || i >= n || f == asz / 8 ||
-	    rs->sh_offset + rs->sh_size > len)
-		die("reloc: no such relocation or field");
+	/* A number: that many bytes into the atom. */
+	at = f < asz / 8 ? f * 8 : strtoull(field, &end, 0);
+	if (f == asz / 8 && (!*field || *end || at >= asz))
+		die("reloc: no such field");
+	i = strtoul(k, &end, 10);
+	if (!*k || *end || i >= n || rs->sh_offset + rs->sh_size > len)
+		die("reloc: no such relocation");
 	r = (Elf64_Rela *)(img + rs->sh_offset) + i;
-	r->r_offset = r->r_offset / asz * asz + f * 8;
+	r->r_offset = r->r_offset / asz * asz + at;
 }
 
 static void craft_shinfo(const char *n)

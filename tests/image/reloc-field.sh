@@ -1,5 +1,5 @@
 #!/bin/sh
-# reloc-field.sh: a relocation moved onto an atom's flags or nr word (plain words the kernel's copy_uatom() reads as they are; only ret_ptr, next, arg_ptr[] and private are pointers) is refused by syslet-run (from the file and through a pipe), sysletc -d and both of libsyslet's openers, 'relocation 0 in .syslet.atoms: atom 0's flags holds no pointer', where the reader zeroed the word in its model: the listing and every check saw 0 while the instance ran with an address there (open lost its stop and cat ran read(0, ...); on nr the listing said 'read(path, NULL)').
+# reloc-field.sh: a relocation moved onto an atom's flags or nr word (plain words the kernel's copy_uatom() reads as they are; only ret_ptr, next, arg_ptr[] and private are pointers) is refused by syslet-run (from the file and through a pipe), sysletc -d and both of libsyslet's openers, 'relocation 0 in .syslet.atoms: atom 0's flags holds no pointer', a relocation on any other byte of an atom is 'not at a word' (it was 'offset out of range'); where the reader zeroed the word in its model: the listing and every check saw 0 while the instance ran with an address there (open lost its stop and cat ran read(0, ...); on nr the listing said 'read(path, NULL)').
 . "$top_srcdir/tests/lib/harness.sh"
 craft=$top_builddir/tests/image/craft
 [ -x "$craft" ] || exit 99
@@ -26,6 +26,17 @@ for case in "0 flags" "1 flags" "0 nr" "1 nr"; do
 	expect_eq "$case: the openers" \
 		"file: bad.slo: $want|mem: $want" \
 		"$(tr '\n' '|' <open.txt | sed 's/|$//')"
+done
+# Every other byte of an atom is inside one of its words: a relocation
+# there is not at a word (relocation 0 is atom 0's, at byte 16).
+for at in 1 4 20 87; do
+	"$craft" reloc cat.slo bad.slo 0 $at || exit 99
+	want="relocation 0 in .syslet.atoms: offset $(printf '%#x' $at) is not at a word"
+	"$craft" open bad.slo >open.txt || exit 99
+	expect_eq "byte $at: the openers" "file: bad.slo: $want|mem: $want" \
+		"$(tr '\n' '|' <open.txt | sed 's/|$//')"
+	st=0; $SYSLET_RUN bad.slo /dev/null >out.txt 2>err.txt || st=$?
+	expect_eq "byte $at: syslet-run" "2 syslet-run: bad.slo: $want" "$st $(cat err.txt)"
 done
 # private is a pointer the kernel never touches: a relocation may go there.
 "$craft" reloc cat.slo priv.slo 0 private || exit 99
