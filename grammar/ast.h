@@ -49,6 +49,9 @@ struct ast_loc {
 /* Deeper expressions are refused by the parser, so every walk over
  * the tree is bounded (the fuzzer feeds `a+a+a+...`). */
 #define AST_MAX_EXPR_DEPTH	200
+/* The same for statements inside statements: if, else, while, do, for,
+ * loop, a block, a label or a modifier each add a level. */
+#define AST_MAX_STMT_DEPTH	1000
 
 enum ast_expr_kind {
 	AST_NUM,	/* num */
@@ -144,6 +147,7 @@ struct ast_stmt {
 	struct ast_stmt		*last;		/* valid in the list head */
 	struct ast_loc		loc;
 	struct ast_loc		head;		/* "while (...)": for listings */
+	unsigned int		height;		/* levels, this one included */
 };
 
 enum ast_decl_kind {

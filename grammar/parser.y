@@ -27,9 +27,11 @@ struct ast_string { char *s; size_t n; };
 #include <string.h>
 
 #define YYLLOC_DEFAULT(cur, rhs, n) AST_LLOC_DEFAULT(cur, rhs, n)
-/* Bounds the nesting of statements, so later walks stay shallow (one
- * more for the unit's start token). */
-#define YYMAXDEPTH 4001
+/* Room for AST_MAX_STMT_DEPTH levels of the widest statement (for:
+ * 8 symbols a level) around an expression of AST_MAX_EXPR_DEPTH levels
+ * (a call, 4 a level), and more: past it is past one of them, and
+ * syl_error() says so.  Both bound the walks over the tree. */
+#define YYMAXDEPTH 12000
 
 int syl_lex(SYL_STYPE *lval, SYL_LTYPE *lloc, yyscan_t scanner);
 void syl_error(SYL_LTYPE *loc, yyscan_t scanner, struct parse_ctx *ctx,
@@ -63,6 +65,33 @@ static struct ast_expr *depth_check(struct parse_ctx *ctx,
 		if (e)
 			e->depth = DEPTH_REPORTED;
 	}
+	return e;
+}
+
+/* As depth_check() for statements: one too deep becomes an empty one
+ * marked as reported, so the levels around it add no second message. */
+static struct ast_stmt *nest_check(struct parse_ctx *ctx,
+				   struct ast_stmt *s)
+{
+	unsigned int h = 0;
+	struct ast_stmt *e;
+
+	if (!s)
+		return NULL;
+	for (const struct ast_stmt *c = s->body; c; c = c->next)
+		h = c->height > h ? c->height : h;
+	if (s->els && s->els->height > h)
+		h = s->els->height;
+	s->height = h + 1;
+	if (s->height <= AST_MAX_STMT_DEPTH)
+		return s;
+	if (s->height < DEPTH_REPORTED)
+		parse_error(ctx, s->loc, "program nested too deeply (more than %d levels of statements)",
+			    AST_MAX_STMT_DEPTH);
+	e = ast_stmt_new(AST_S_EMPTY, s->loc);
+	ast_stmt_free(s);
+	if (e)
+		e->height = DEPTH_REPORTED;
 	return e;
 }
 
@@ -170,7 +199,7 @@ static struct ast_stmt *stmt(enum ast_stmt_kind k, struct ast_loc loc,
 
 %type <expr> expr expr_opt primary args args_opt string data_items data_item
 %type <expr> byte_list
-%type <stmt> stmts stmt block
+%type <stmt> stmts stmt bare_stmt block
 %type <decl> top decl var_list var_item params params_opt param syslet
 %type <mods> modifier
 
@@ -379,7 +408,16 @@ modifier:	ASYNC			{ $$ = AST_MOD_ASYNC; }
 	|	NOCOMPLETE		{ $$ = AST_MOD_NOCOMPLETE; }
 	;
 
-stmt:		';'			{ NN($$ = stmt(AST_S_EMPTY, @$, NULL, NULL)); }
+stmt:		bare_stmt
+		{
+			struct ast_stmt *in = $1;
+
+			$$ = nest_check(ctx, in);
+			NN($$ || !in);
+		}
+	;
+
+bare_stmt:	';'			{ NN($$ = stmt(AST_S_EMPTY, @$, NULL, NULL)); }
 	|	expr ';'		{ NN($$ = stmt(AST_S_EXPR, @$, $1, NULL)); }
 	|	block
 	|	IF '(' expr ')' stmt %prec THEN
@@ -978,12 +1016,21 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx,
 	return 0;
 }
 
-/* Bison's own messages ("memory exhausted" when nesting is too deep). */
+/*
+ * Bison's own messages.  Its stack runs out ("memory exhausted") only
+ * past one of the two limits: YYMAXDEPTH holds the deepest statements
+ * with the deepest expression inside, so that the message can name
+ * them (a nesting is seen from its innermost part, once the stack holds
+ * all of it).
+ */
 void syl_error(SYL_LTYPE *loc, yyscan_t scanner, struct parse_ctx *ctx,
 	       const char *msg)
 {
 	(void)scanner;
-	if (!strcmp(msg, "memory exhausted"))
-		msg = "program nested too deeply";
+	if (!strcmp(msg, "memory exhausted")) {
+		parse_error(ctx, *loc, "program nested too deeply (more than %d levels of statements or %d of an expression)",
+			    AST_MAX_STMT_DEPTH, AST_MAX_EXPR_DEPTH);
+		return;
+	}
 	parse_error(ctx, *loc, "%s", msg);
 }

@@ -25,6 +25,7 @@ struct reader {
 	size_t			symtab, strtab, note, debug, params;
 	Elf_Data		*symdata;
 	size_t			nsyms;
+	size_t			nlocals;	/* .symtab's sh_info */
 	size_t			*symmap;	/* ELF symbol -> model index */
 	size_t			strsize;	/* .strtab's */
 	size_t			names_left;	/* bytes of names still to copy */
@@ -446,6 +447,11 @@ static int open_symtab(struct reader *rd)
 	rd->nsyms = sh.sh_size / entsz;
 	if (!rd->nsyms)
 		return bad(rd, ".symtab: empty");
+	/* The ELF rule: locals first, sh_info one past the last of them. */
+	if (sh.sh_info > rd->nsyms)
+		return bad(rd, ".symtab's sh_info %llu is past its %zu symbols",
+			   (unsigned long long)sh.sh_info, rd->nsyms);
+	rd->nlocals = sh.sh_info;
 	/* Besides the image's own: the null, file and section symbols. */
 	if (rd->nsyms > (size_t)SLO_MAX_SYMBOLS + 2 + MAX_SECTIONS)
 		return bad(rd, ".symtab: %zu symbols, more than an image may "
@@ -454,6 +460,26 @@ static int open_symtab(struct reader *rd)
 	if (!rd->symmap)
 		return bad(rd, "out of memory");
 	return 0;
+}
+
+/* A linker takes the locals as sh_info says: one reason, naming the
+ * first symbol on the wrong side of it. */
+static int bad_local(struct reader *rd, size_t i, const char *name,
+		     int local)
+{
+	/* Not yet checked as the image's own names are: shown only when
+	 * printable. */
+	for (const char *c = name; *c; c++)
+		if ((unsigned char)*c < 0x21 || (unsigned char)*c > 0x7e) {
+			name = "";
+			break;
+		}
+	if (!rd->nlocals)
+		return bad(rd, "symbol %zu%s%s is local, but .symtab's sh_info says that it has no locals",
+			   i, *name ? " " : "", name);
+	return bad(rd, "symbol %zu%s%s is %slocal, but .symtab's sh_info says that its locals are symbols 0 to %zu",
+		   i, *name ? " " : "", name, local ? "" : "not ",
+		   rd->nlocals - 1);
 }
 
 static int read_symbols(struct reader *rd)
@@ -479,6 +505,8 @@ static int read_symbols(struct reader *rd)
 			return bad(rd, "symbol %zu: bad name", i);
 		bind = GELF_ST_BIND(sym.st_info);
 		type = GELF_ST_TYPE(sym.st_info);
+		if ((bind == STB_LOCAL) != (i < rd->nlocals))
+			return bad_local(rd, i, name, bind == STB_LOCAL);
 		if (i == 0 || type == STT_FILE)
 			continue;
 		/* sysletc writes identifiers, dots and underscores: a name
@@ -535,6 +563,14 @@ static int read_symbols(struct reader *rd)
 			out->kind = bind == STB_LOCAL ? SLO_SYM_LABEL : SLO_SYM_ENTRY;
 			if (sym.st_value % ((uint64_t)SLO_ATOM_WORDS * rd->w))
 				return bad(rd, "symbol %s is not at an atom", name);
+			/* Its atoms are counted from its size (the listing's
+			 * names, sysletc -H's NAME__nr_atoms). */
+			if (out->kind == SLO_SYM_ENTRY &&
+			    (!sym.st_size ||
+			     sym.st_size % ((uint64_t)SLO_ATOM_WORDS * rd->w)))
+				return bad(rd, "entry %s spans %llu bytes, not one or more whole atoms of %u",
+					   name, (unsigned long long)sym.st_size,
+					   SLO_ATOM_WORDS * rd->w);
 			break;
 		case SLO_SEC_CELLS:
 			out->kind = SLO_SYM_VAR;
@@ -618,10 +654,31 @@ static int read_one_rel(struct reader *rd, Elf_Data *d, size_t k, int rela,
 	if (type != (rd->w == 4 ? R_386_32 : R_X86_64_64))
 		return bad(rd, "relocation %zu in %s: unsupported type %u", k,
 			   slo_elf_sec_names[where], (unsigned)type);
-	if (re.r_offset % rd->w || re.r_offset > img->size[where] ||
+	if (re.r_offset > img->size[where] ||
 	    img->size[where] - re.r_offset < rd->w)
 		return bad(rd, "relocation %zu in %s: offset out of range", k,
 			   slo_elf_sec_names[where]);
+	/* Every pointer of an atom or a cell is a whole word. */
+	if (re.r_offset % rd->w)
+		return bad(rd, "relocation %zu in %s: offset %#llx is not at a word",
+			   k, slo_elf_sec_names[where],
+			   (unsigned long long)re.r_offset);
+	/*
+	 * Of an atom's words only ret_ptr, next, arg_ptr[] and private are
+	 * pointers; copy_uatom() reads flags and nr as they are, so a
+	 * relocation there would run with an address where the model (and
+	 * every check of it) holds zero.
+	 */
+	if (where == SLO_SEC_ATOMS) {
+		uint64_t asz = (uint64_t)SLO_ATOM_WORDS * rd->w;
+		uint64_t word = re.r_offset % asz / rd->w;
+
+		if (word < 2)
+			return bad(rd, "relocation %zu in %s: atom %llu's %s holds no pointer",
+				   k, slo_elf_sec_names[where],
+				   (unsigned long long)(re.r_offset / asz),
+				   word ? "nr" : "flags");
+	}
 	if (symi == 0 || symi >= rd->nsyms ||
 	    !gelf_getsym(rd->symdata, (int)symi, &sym))
 		return bad(rd, "relocation %zu in %s: bad symbol", k,

@@ -72,6 +72,12 @@ static void check_atom(struct verifier *v, size_t i)
 	uint64_t stop = flags & SYSLET_STOP_MASK;
 	const struct slo_reloc *next;
 
+	/* Plain words: a relocation would put an address where the model
+	 * (and every check below) sees the value it holds. */
+	if (slo_image_reloc_at(img, SLO_SEC_ATOMS, base))
+		problem(v, i, "flags holds no pointer, yet has a relocation");
+	if (slo_image_reloc_at(img, SLO_SEC_ATOMS, base + W_NR * img->word_size))
+		problem(v, i, "nr holds no pointer, yet has a relocation");
 	if (flags & ~SYSLET_FLAGS_MASK)
 		problem(v, i, "atom has flags outside the ABI");
 	/* The kernel switches on the masked value: two stop flags never stop. */

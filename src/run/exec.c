@@ -44,6 +44,7 @@ struct runner {
 	size_t			gate_expected, gate_arrived, gate_failed;
 	int			gate_errno;	/* the first failure's */
 	bool			gate_reported;	/* a lane said why */
+	bool			ring_said;	/* "no memory for a ring" */
 };
 
 /*
@@ -611,8 +612,10 @@ static int lane_register(struct lane *l)
 			  n < 64 ? 64 : n;
 	l->ring = calloc(l->ring_entries, sizeof(*l->ring));
 	if (!l->ring) {
-		fprintf(stderr, "%s: no memory for a ring of %lu entries\n",
-			pn, l->ring_entries);
+		/* Every lane asks for the same ring: one says so. */
+		if (!__atomic_exchange_n(&r->ring_said, true, __ATOMIC_RELAXED))
+			fprintf(stderr, "%s: no memory for a ring of %lu entries\n",
+				pn, l->ring_entries);
 		__atomic_store_n(&r->gate_reported, true, __ATOMIC_RELAXED);
 		return -ENOMEM;
 	}

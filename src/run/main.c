@@ -2,6 +2,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,12 +67,20 @@ static void usage(FILE *out)
 "or --stats prints them, then dies of the same signal.\n", out);
 }
 
-static int parse_count(const char *opt, const char *s, long *out)
+/* A positive number of at most @max, said as "@pre @max@post". */
+static int parse_count(const char *opt, const char *s, unsigned long max,
+		       const char *pre, const char *post, long *out)
 {
 	char *end;
 
 	errno = 0;
 	*out = strtol(s, &end, 10);
+	if (*s && !*end && *out > 0 &&
+	    (errno == ERANGE || (unsigned long)*out > max)) {
+		fprintf(stderr, "%s: --%s=%s is out of range: %s %lu%s\n",
+			progname, opt, s, pre, max, post);
+		return -1;
+	}
 	if (!*s || *end || errno || *out <= 0) {
 		fprintf(stderr, "%s: --%s wants a positive number, got %s\n",
 			progname, opt, common_quote(s, 1));
@@ -202,11 +211,16 @@ static int srun_main(int argc, char **argv)
 			o.backend = optarg;
 			break;
 		case OPT_THREADS:
-			if (parse_count("threads", optarg, &o.threads))
+			if (parse_count("threads", optarg, LONG_MAX,
+					"at most", "", &o.threads))
 				goto out;
 			break;
 		case OPT_RING:
-			if (parse_count("ring", optarg, &o.ring))
+			/* The ABI's ring_size_bytes is an unsigned long. */
+			if (parse_count("ring", optarg,
+					ULONG_MAX / sizeof(void *),
+					"a ring holds at most", " entries",
+					&o.ring))
 				goto out;
 			break;
 		case OPT_TRACE:
@@ -239,7 +253,8 @@ static int srun_main(int argc, char **argv)
 			o.each = true;
 			break;
 		case OPT_JOBS:
-			if (parse_count("jobs", optarg, &o.jobs))
+			if (parse_count("jobs", optarg, LONG_MAX, "at most", "",
+					&o.jobs))
 				goto out;
 			break;
 		case 'i':

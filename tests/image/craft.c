@@ -1,4 +1,4 @@
-/* craft.c: make images no sysletc writes, from one it wrote: every string of the debug records, or every symbol's name, is one long string, so that a small file names megabytes many times; or two sections share their bytes; or a symbol takes another's name; and say what libsyslet's two openers make of a file. */
+/* craft.c: make images no sysletc writes, from one it wrote: every string of the debug records, or every symbol's name, is one long string, so that a small file names megabytes many times; or two sections share their bytes; or a symbol takes another's name; or a relocation moves onto another field of its atom; or .symtab's sh_info, or a symbol's size, changes; and say what libsyslet's two openers make of a file. */
 #define _GNU_SOURCE
 #include <elf.h>
 #include <stddef.h>
@@ -20,6 +20,13 @@
  * .syslet.atoms' does.
  * craft rename IN OUT OLD NEW: the symbol named OLD in .strtab is named
  * NEW, of the same length (with the image's prefix: two_mbin).
+ * craft shinfo IN OUT N: .symtab's sh_info (one past its last local
+ * symbol) becomes N.
+ * craft symsize IN OUT NAME N: the symbol NAME's st_size becomes N.
+ * craft reloc IN OUT K FIELD: relocation K of .rela.syslet.atoms moves
+ * onto FIELD (flags, nr, ret_ptr, next, arg0..arg5, private, or a number
+ * of bytes into the atom) of the atom it was in; the field it leaves keeps
+ * its bytes (0 as sysletc writes).
  * Sizes and layout stay as they were: only offsets change, so that the
  * file is as small as sysletc wrote it.  64-bit images only.
  *
@@ -130,6 +137,66 @@ static void craft_overlap(void)
 	cells->sh_offset = section(".syslet.atoms")->sh_offset;
 }
 
+static const char *const atom_fields[] = {
+	"flags", "nr", "ret_ptr", "next", "arg0", "arg1", "arg2", "arg3",
+	"arg4", "arg5", "private",
+};
+
+static void craft_reloc(const char *k, const char *field)
+{
+	const Elf64_Shdr *rs = section(".rela.syslet.atoms");
+	uint64_t asz = sizeof(atom_fields) / sizeof(atom_fields[0]) * 8;
+	size_t n = rs->sh_size / sizeof(Elf64_Rela), f;
+	char *end;
+	unsigned long i;
+	Elf64_Rela *r;
+	uint64_t at;
+
+	for (f = 0; f < asz / 8; f++)
+		if (!strcmp(field, atom_fields[f]))
+			break;
+	/* A number: that many bytes into the atom. */
+	at = f < asz / 8 ? f * 8 : strtoull(field, &end, 0);
+	if (f == asz / 8 && (!*field || *end || at >= asz))
+		die("reloc: no such field");
+	i = strtoul(k, &end, 10);
+	if (!*k || *end || i >= n || rs->sh_offset + rs->sh_size > len)
+		die("reloc: no such relocation");
+	r = (Elf64_Rela *)(img + rs->sh_offset) + i;
+	r->r_offset = r->r_offset / asz * asz + at;
+}
+
+static void craft_shinfo(const char *n)
+{
+	Elf64_Shdr *sym = (Elf64_Shdr *)section(".symtab");
+	char *end;
+	unsigned long v = strtoul(n, &end, 0);
+
+	if (!*n || *end || v > UINT32_MAX)
+		die("shinfo: not a 32-bit number");
+	sym->sh_info = (uint32_t)v;
+}
+
+static void craft_symsize(const char *name, const char *n)
+{
+	const Elf64_Shdr *sym = section(".symtab");
+	const Elf64_Shdr *str = shdr(sym->sh_link);
+	Elf64_Sym *s = (Elf64_Sym *)(img + sym->sh_offset);
+	char *end;
+	unsigned long long v = strtoull(n, &end, 0);
+
+	if (!*n || *end)
+		die("symsize: not a number");
+	for (size_t i = 1; i < sym->sh_size / sizeof(*s); i++)
+		if (s[i].st_name < str->sh_size &&
+		    !strcmp((const char *)img + str->sh_offset + s[i].st_name,
+			    name)) {
+			s[i].st_size = v;
+			return;
+		}
+	die("symsize: no such symbol");
+}
+
 static void open_both(const char *path)
 {
 	struct syslet_obj *obj;
@@ -182,9 +249,14 @@ int main(int argc, char **argv)
 	if (!((argc == 4 && (!strcmp(argv[1], "debug") ||
 			     !strcmp(argv[1], "symbols") ||
 			     !strcmp(argv[1], "overlap"))) ||
-	      (argc == 6 && !strcmp(argv[1], "rename"))))
+	      (argc == 5 && !strcmp(argv[1], "shinfo")) ||
+	      (argc == 6 && (!strcmp(argv[1], "rename") ||
+			     !strcmp(argv[1], "reloc") ||
+			     !strcmp(argv[1], "symsize")))))
 		die("usage: craft debug|symbols|overlap IN OUT, "
-		    "craft rename IN OUT OLD NEW, or craft open IN");
+		    "craft rename IN OUT OLD NEW, craft reloc IN OUT K FIELD, "
+		    "craft shinfo IN OUT N, craft symsize IN OUT NAME N, "
+		    "or craft open IN");
 	f = fopen(argv[2], "rb");
 	if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 ||
 	    fseek(f, 0, SEEK_SET))
@@ -201,6 +273,12 @@ int main(int argc, char **argv)
 		craft_overlap();
 	else if (!strcmp(argv[1], "rename"))
 		craft_rename(argv[4], argv[5]);
+	else if (!strcmp(argv[1], "symsize"))
+		craft_symsize(argv[4], argv[5]);
+	else if (!strcmp(argv[1], "shinfo"))
+		craft_shinfo(argv[4]);
+	else if (!strcmp(argv[1], "reloc"))
+		craft_reloc(argv[4], argv[5]);
 	else
 		craft_symbols();
 	f = fopen(argv[3], "wb");

@@ -141,6 +141,13 @@ static void test_verify(void **state)
 	img = two_atoms();	/* an argument past the end of the cells */
 	img->relocs[2].addend = 12;
 	assert_int_equal(count(img), 1);
+
+	img = two_atoms();	/* flags and nr are plain words */
+	img->relocs[0].offset = 0;
+	assert_int_equal(count(img), 1);
+	img = two_atoms();
+	img->relocs[0].offset = 8;
+	assert_int_equal(count(img), 1);
 }
 
 int main(void)

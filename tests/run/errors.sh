@@ -111,14 +111,28 @@ for bad in '' 1x 0x 99999999999999999999 -99999999999999999999 '1 2'; do
 		$SYSLET_RUN --entry=add "$src/two.syslet" "$bad"
 done
 
-# A ring too large for memory (its size in bytes overflows a 64-bit
-# size_t): one message, nothing about unregistering.
+# A ring whose size in bytes no unsigned long holds (the ABI's
+# ring_size_bytes) is out of range, with the bound; one within it that
+# memory cannot hold is no memory: one message, even with a lane per
+# job, nothing about unregistering.
 if [ "$(getconf LONG_BIT 2>/dev/null)" = 64 ]; then
-	expect 2 '^syslet-run: no memory for a ring of 4611686018427387904 entries$' \
-		$SYSLET_RUN --ring=4611686018427387904 "$src/cat.syslet" /dev/null
-	[ "$(wc -l <"$tmpdir/err")" = 1 ] || { cat "$tmpdir/err" >&2
-		fail "a huge --ring: more than one message"; }
+	for n in 2305843009213693952 4611686018427387904 \
+		99999999999999999999; do
+		expect 2 "^syslet-run: --ring=$n is out of range: a ring holds at most 2305843009213693951 entries\$" \
+			$SYSLET_RUN --ring=$n "$src/cat.syslet" /dev/null
+		[ "$(wc -l <"$tmpdir/err")" = 1 ] || { cat "$tmpdir/err" >&2
+			fail "--ring=$n: more than one message"; }
+	done
+	for jobs in 1 3; do
+		expect 2 '^syslet-run: no memory for a ring of 2305843009213693951 entries$' \
+			$SYSLET_RUN --each --jobs=$jobs --ring=2305843009213693951 \
+			"$src/cat.syslet" /dev/null /dev/null /dev/null
+		[ "$(wc -l <"$tmpdir/err")" = 1 ] || { cat "$tmpdir/err" >&2
+			fail "--each --jobs=$jobs, a huge --ring: more than one message"; }
+	done
 fi
+expect 2 '^syslet-run: --threads=99999999999999999999 is out of range: at most [0-9]+$' \
+	$SYSLET_RUN --threads=99999999999999999999 "$src/cat.syslet" /dev/null
 
 # "-" is a file name (the standard input stays the syslet's): the message
 # says so, and how to read a program from the standard input.

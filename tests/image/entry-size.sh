@@ -1,0 +1,24 @@
+#!/bin/sh
+# entry-size.sh: an image whose entry symbol's size is not one or more whole atoms is refused by syslet-run, sysletc -d and both of libsyslet's openers, 'entry cat spans 7 bytes, not one or more whole atoms of 88', where each accepted it: the listing then named cells as another syslet's, and sysletc -H declared 'cat_cat__nr_atoms = 0' for a syslet of 5 atoms.  Found by setting each symbol field of a compiled examples/cat.syslet to boundary values.
+. "$top_srcdir/tests/lib/harness.sh"
+craft=$top_builddir/tests/image/craft
+[ -x "$craft" ] || exit 99
+cd "$tmpdir" || exit 99
+$SYSLETC --target=x86_64 -o cat.slo "$top_srcdir/examples/cat.syslet" || exit 99
+"$craft" symsize cat.slo same.slo cat_cat 440 || exit 99
+cmp -s cat.slo same.slo || fail "sysletc did not write cat's size as 5 atoms of 88"
+for n in 7 0 128 528; do
+	"$craft" symsize cat.slo bad.slo cat_cat $n || exit 99
+	[ $n = 528 ] && want='symbol cat_cat lies outside its section' ||
+		want="entry cat spans $n bytes, not one or more whole atoms of 88"
+	st=0; $SYSLET_RUN bad.slo /dev/null >out.txt 2>err.txt || st=$?
+	[ $st = 2 ] || { cat err.txt >&2; fail "size $n: syslet-run: exit status $st, expected 2"; }
+	expect_eq "size $n: syslet-run" "syslet-run: bad.slo: $want" "$(cat err.txt)"
+	st=0; $SYSLETC -d bad.slo >out.txt 2>err.txt || st=$?
+	[ $st = 1 ] || { cat err.txt >&2; fail "size $n: sysletc -d: exit status $st, expected 1"; }
+	expect_eq "size $n: sysletc -d" "sysletc: bad.slo: $want" "$(cat err.txt)"
+	"$craft" open bad.slo >open.txt || exit 99
+	expect_eq "size $n: the openers" "file: bad.slo: $want|mem: $want" \
+		"$(tr '\n' '|' <open.txt | sed 's/|$//')"
+done
+exit 0
