@@ -86,7 +86,7 @@ TESTS += tests/image/crafted.sh tests/image/overlap.sh tests/image/trailing.sh \
 	tests/image/shinfo.sh tests/image/entry-size.sh
 EXTRA_DIST += tests/image/crafted.sh tests/image/overlap.sh tests/image/trailing.sh \
 	tests/image/dupnames.sh tests/image/described.sh tests/image/reloc-field.sh \
-	tests/image/shinfo.sh tests/image/entry-size.sh
+	tests/image/shinfo.sh tests/image/entry-size.sh tests/image/refused.sh
 
 # Images mutated from the examples, seeded (mutate.c), listed and run.
 check_PROGRAMS += tests/image/mutate

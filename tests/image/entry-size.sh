@@ -3,6 +3,7 @@
 . "$top_srcdir/tests/lib/harness.sh"
 craft=$top_builddir/tests/image/craft
 [ -x "$craft" ] || exit 99
+. "$top_srcdir/tests/image/refused.sh"
 cd "$tmpdir" || exit 99
 $SYSLETC --target=x86_64 -o cat.slo "$top_srcdir/examples/cat.syslet" || exit 99
 "$craft" symsize cat.slo same.slo cat_cat 440 || exit 99
@@ -11,14 +12,6 @@ for n in 7 0 128 528; do
 	"$craft" symsize cat.slo bad.slo cat_cat $n || exit 99
 	[ $n = 528 ] && want='symbol cat_cat lies outside its section' ||
 		want="entry cat spans $n bytes, not one or more whole atoms of 88"
-	st=0; $SYSLET_RUN bad.slo /dev/null >out.txt 2>err.txt || st=$?
-	[ $st = 2 ] || { cat err.txt >&2; fail "size $n: syslet-run: exit status $st, expected 2"; }
-	expect_eq "size $n: syslet-run" "syslet-run: bad.slo: $want" "$(cat err.txt)"
-	st=0; $SYSLETC -d bad.slo >out.txt 2>err.txt || st=$?
-	[ $st = 1 ] || { cat err.txt >&2; fail "size $n: sysletc -d: exit status $st, expected 1"; }
-	expect_eq "size $n: sysletc -d" "sysletc: bad.slo: $want" "$(cat err.txt)"
-	"$craft" open bad.slo >open.txt || exit 99
-	expect_eq "size $n: the openers" "file: bad.slo: $want|mem: $want" \
-		"$(tr '\n' '|' <open.txt | sed 's/|$//')"
+	refused "size $n" bad.slo "$want" /dev/null
 done
 exit 0

@@ -3,6 +3,7 @@
 . "$top_srcdir/tests/lib/harness.sh"
 craft=$top_builddir/tests/image/craft
 [ -x "$craft" ] || exit 99
+. "$top_srcdir/tests/image/refused.sh"
 cd "$tmpdir" || exit 99
 $SYSLETC --target=x86_64 -o cat.slo "$top_srcdir/examples/cat.syslet" || exit 99
 # Relocation 0 is open's ret_ptr (&fd), relocation 1 its next.
@@ -10,22 +11,7 @@ for case in "0 flags" "1 flags" "0 nr" "1 nr"; do
 	set -- $case
 	"$craft" reloc cat.slo bad.slo "$1" "$2" || exit 99
 	want="relocation $1 in .syslet.atoms: atom 0's $2 holds no pointer"
-	st=0; $SYSLET_RUN bad.slo /dev/null >out.txt 2>err.txt || st=$?
-	[ $st = 2 ] || { cat out.txt err.txt >&2; fail "$case: syslet-run: exit status $st, expected 2"; }
-	grep -q "^syslet-run: bad.slo: $want\$" err.txt ||
-		{ cat err.txt >&2; fail "$case: syslet-run: no '$want'"; }
-	st=0; $SYSLET_RUN /dev/stdin /dev/null <bad.slo >out.txt 2>err.txt || st=$?
-	[ $st = 2 ] || { cat out.txt err.txt >&2; fail "$case: syslet-run from a pipe: exit status $st, expected 2"; }
-	grep -q "^syslet-run: /dev/stdin: $want\$" err.txt ||
-		{ cat err.txt >&2; fail "$case: syslet-run from a pipe: no '$want'"; }
-	st=0; $SYSLETC -d bad.slo >out.txt 2>err.txt || st=$?
-	[ $st = 1 ] || { cat out.txt err.txt >&2; fail "$case: sysletc -d: exit status $st, expected 1"; }
-	grep -q "^sysletc: bad.slo: $want\$" err.txt ||
-		{ cat err.txt >&2; fail "$case: sysletc -d: no '$want'"; }
-	"$craft" open bad.slo >open.txt || exit 99
-	expect_eq "$case: the openers" \
-		"file: bad.slo: $want|mem: $want" \
-		"$(tr '\n' '|' <open.txt | sed 's/|$//')"
+	refused "$case" bad.slo "$want" /dev/null
 done
 # Every other byte of an atom is inside one of its words: a relocation
 # there is not at a word (relocation 0 is atom 0's, at byte 16).

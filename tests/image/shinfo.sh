@@ -3,6 +3,7 @@
 . "$top_srcdir/tests/lib/harness.sh"
 craft=$top_builddir/tests/image/craft
 [ -x "$craft" ] || exit 99
+. "$top_srcdir/tests/image/refused.sh"
 cd "$tmpdir" || exit 99
 cat >two.syslet <<'SRC'
 syslet main() { var l; l: l++; if (l < 3) goto l; }
@@ -24,14 +25,6 @@ for case in \
 do
 	n=${case%%|*} want=${case#*|}
 	"$craft" shinfo two.slo bad.slo "$n" || exit 99
-	st=0; $SYSLET_RUN --entry=main bad.slo >out.txt 2>err.txt || st=$?
-	[ $st = 2 ] || { cat err.txt >&2; fail "sh_info $n: syslet-run: exit status $st, expected 2"; }
-	expect_eq "sh_info $n: syslet-run" "syslet-run: bad.slo: $want" "$(cat err.txt)"
-	st=0; $SYSLETC -d bad.slo >out.txt 2>err.txt || st=$?
-	[ $st = 1 ] || { cat err.txt >&2; fail "sh_info $n: sysletc -d: exit status $st, expected 1"; }
-	expect_eq "sh_info $n: sysletc -d" "sysletc: bad.slo: $want" "$(cat err.txt)"
-	"$craft" open bad.slo >open.txt || exit 99
-	expect_eq "sh_info $n: the openers" "file: bad.slo: $want|mem: $want" \
-		"$(tr '\n' '|' <open.txt | sed 's/|$//')"
+	refused_opts=--entry=main refused "sh_info $n" bad.slo "$want"
 done
 exit 0
