@@ -209,8 +209,11 @@ run_guest() { # VARIANT QEMU (files and commands from guest_add/guest_cmd)
 	# kernel log after each program (=== kmsg lines).  no_timer_check:
 	# on a loaded host TCG can miss the IO-APIC timer test's few ticks
 	# and the boot panics ("IO-APIC + timer doesn't work!"); KVM guests
-	# skip that test the same way.
-	timeout "$timeout_s" "$qemu" $accel -m 512 -smp 2 -nographic -no-reboot \
+	# skip that test the same way.  768 MB: the initramfs (every static
+	# test program of both ABIs, with debug info, ~170 MB) is unpacked
+	# from a copy of itself, and 512 MB no longer held both ("Initramfs
+	# unpacking failed: write error", then no root: ci55).
+	timeout "$timeout_s" "$qemu" $accel -m 768 -smp 2 -nographic -no-reboot \
 		-kernel "$k/bzImage" -initrd "$gdir/initrd-$v.cpio" \
 		-append "console=ttyS0 panic=-1 oops=panic loglevel=5 no_timer_check" \
 		>"$out" 2>&1 </dev/null
