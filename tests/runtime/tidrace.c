@@ -1,4 +1,4 @@
-/* tidrace.c: a nice value or CPU mask set by the program's ID while the program hands off is never lost: a thread sets and reads back, by that ID, two nice values and two CPU masks in turn while the program runs ASYNC atoms in a loop. */
+/* tidrace.c: a nice value, I/O priority or CPU mask set by the program's ID while the program hands off is never lost: a thread sets and reads back, by that ID, two nice values, two I/O priorities and two CPU masks in turn while the program runs ASYNC atoms in a loop. */
 #define _GNU_SOURCE
 #include <sched.h>
 #include <sys/resource.h>
@@ -10,7 +10,8 @@
  * the carrier's (kernel-patch 0020, 0027).  A set by ID looks the task
  * up, then changes it under its pi_lock; if the context moved on in
  * between, the set landed on the task the program had just left and
- * the program went on with the old value (kernel-patch 0042).  On the
+ * the program went on with the old value (kernel-patch 0042; 0044 for
+ * the I/O priority, which ioprio_set() changes under task_lock).  On the
  * user-space engines the program never moves.
  */
 #define TR_SETS		20000
@@ -21,7 +22,7 @@ static volatile int done_sets;
 static pid_t prog;
 static cpu_set_t masks[2];
 static int nmasks;
-static long lost_nice, lost_mask, first_bad = -1;
+static long lost_nice, lost_mask, lost_io, first_bad = -1;
 static char bad[256];
 
 static void *setter(void *arg)
@@ -43,6 +44,24 @@ static void *setter(void *arg)
 			snprintf(bad, sizeof(bad), "set %d: renice of the "
 				 "program's ID to %d read back %d", i, want,
 				 got);
+		}
+		{
+			long wantio = IOPRIO_VALUE(IOPRIO_CLASS_BE, 5 + (i & 1));
+			long gotio;
+
+			if (syscall(SYS_ioprio_set, IOPRIO_WHO_PROCESS,
+				    (int)prog, (int)wantio))
+				rt_die("set %d: ioprio_set(%d): %s", i,
+				       (int)prog, strerror(errno));
+			gotio = syscall(SYS_ioprio_get, IOPRIO_WHO_PROCESS,
+					(int)prog);
+			if (gotio != wantio && lost_io++ == 0 &&
+			    first_bad < 0) {
+				first_bad = i;
+				snprintf(bad, sizeof(bad), "set %d: ionice of "
+					 "the program's ID to %#lx read back "
+					 "%#lx", i, wantio, gotio);
+			}
 		}
 		if (nmasks == 2) {
 			cpu_set_t now;
@@ -113,10 +132,11 @@ int main(void)
 		runs++;
 	}
 	pthread_join(th, NULL);
-	rt_check(lost_nice == 0 && lost_mask == 0,
-		 "%s ... %ld of %d renices and %ld of %d CPU masks were lost "
-		 "(%ld of %ld syslets went async)", bad, lost_nice, TR_SETS,
-		 lost_mask, nmasks == 2 ? TR_SETS : 0, went, runs);
+	rt_check(lost_nice == 0 && lost_mask == 0 && lost_io == 0,
+		 "%s ... %ld of %d renices, %ld of %d CPU masks and %ld of %d "
+		 "ionices were lost (%ld of %ld syslets went async)", bad,
+		 lost_nice, TR_SETS, lost_mask, nmasks == 2 ? TR_SETS : 0,
+		 lost_io, TR_SETS, went, runs);
 	rt_unregister(&ahu);
 	printf("tidrace: %d sets of nice%s while %ld of %ld syslets went "
 	       "async\n", TR_SETS, nmasks == 2 ? " and CPU mask" : "", went,
