@@ -399,6 +399,24 @@ report() { # VARIANT: turn the guest's per-program TAP into ours
 	else tap ok "$arch: kernel log has no BUG, WARNING or Oops"; fi
 }
 
+# The series is not written for PREEMPT_RT (syslet_pass_tid() takes a
+# task_lock, a sleeping lock there, in the scheduler hook): such a
+# configuration must leave CONFIG_SYSLET out.  0 out, 1 kept, 2 error.
+rt_config_drops_syslet() {
+	local b=$cache/build-rtconfig
+	prepare_src || return 2
+	rm -rf "$b" && mkdir -p "$b" &&
+		printf 'CONFIG_EXPERT=y\nCONFIG_PREEMPT_RT=y\n' >"$b/rt.fragment" || return 2
+	# shellcheck disable=SC2046
+	(cd "$cache/src" &&
+	 make O="$b" ARCH=x86_64 tinyconfig &&
+	 scripts/kconfig/merge_config.sh -m -O "$b" "$b/.config" $(v_frags x86_64) "$b/rt.fragment" &&
+	 make O="$b" ARCH=x86_64 olddefconfig) >>"$log" 2>&1 || return 2
+	grep -q '^CONFIG_PREEMPT_RT=y' "$b/.config" || { say "PREEMPT_RT=y did not survive olddefconfig"; return 2; }
+	grep -q '^CONFIG_SYSLET=y' "$b/.config" && return 1
+	rm -rf "$b"
+}
+
 exec 9>"$cache/lock"
 flock 9
 have32=yes
@@ -422,5 +440,11 @@ for v in $variants; do
 	fi
 	report "$v"
 done
+rt_config_drops_syslet
+case $? in
+0) tap ok "a PREEMPT_RT configuration leaves CONFIG_SYSLET out" ;;
+1) tap not-ok "a PREEMPT_RT configuration leaves CONFIG_SYSLET out (it kept CONFIG_SYSLET=y)" ;;
+*) tap not-ok "a PREEMPT_RT configuration leaves CONFIG_SYSLET out (see $log)" ;;
+esac
 echo "1..$n"
 [ "$failed" = 0 ]
