@@ -1,4 +1,5 @@
-/* tidpidfd.c: a signal sent through a pidfd of the program's thread (pidfd_open(gettid(), PIDFD_THREAD)) is that thread's, after its syslets went async as before. */
+/* tidpidfd.c: a signal sent through a pidfd of the program's thread (pidfd_open(gettid(), PIDFD_THREAD)), or a SIGIO for a file owned by its TID (F_SETOWN_EX, F_OWNER_TID), is that thread's, after its syslets went async as before. */
+#define _GNU_SOURCE	/* struct f_owner_ex, F_SETOWN_EX */
 #include "helpers.h"
 #include <fcntl.h>
 #include <signal.h>
@@ -15,9 +16,14 @@
  * after the first hand-off.  The user-space backends never move the
  * program's thread.
  *
- * The program blocks SIGUSR1, sends it to its own thread's pidfd, and
- * reads /proc/thread-self/status: SigPnd (the thread's) must have it,
- * ShdPnd (the process's) not; then takes it with sigtimedwait().
+ * So must fcntl(F_SETOWN_EX) with F_OWNER_TID: a file's SIGIO (and
+ * SIGURG) then goes to that thread alone.
+ *
+ * The program blocks SIGUSR1 and SIGIO, sends SIGUSR1 to its own
+ * thread's pidfd, and reads /proc/thread-self/status: SigPnd (the
+ * thread's) must have it, ShdPnd (the process's) not; then takes it
+ * with sigtimedwait().  Then the same for the SIGIO of a pipe, owned by
+ * its TID, that it writes a byte to.
  */
 #ifndef PIDFD_THREAD
 #define PIDFD_THREAD	O_EXCL
@@ -49,18 +55,49 @@ static int pending_in(const char *key, int sig)
 	return found;
 }
 
-/* Take a pending SIGUSR1 at once: its si_code, or -1000 if none. */
-static int take(void)
+/* Take a pending @sig at once: its si_code, or -1000 if none. */
+static int take_sig(int sig)
 {
 	struct timespec zero = { 0, 0 };
 	sigset_t set;
 	siginfo_t si;
 
 	sigemptyset(&set);
-	sigaddset(&set, SIGUSR1);
-	if (sigtimedwait(&set, &si, &zero) != SIGUSR1)
+	sigaddset(&set, sig);
+	if (sigtimedwait(&set, &si, &zero) != sig)
 		return -1000;
 	return si.si_code;
+}
+
+static int take(void)
+{
+	return take_sig(SIGUSR1);
+}
+
+/* The SIGIO of a pipe whose owner is the program's TID. */
+static void check_sigio(int round, int went, pid_t tid)
+{
+	struct f_owner_ex own = { F_OWNER_TID, tid };
+	int p[2];
+
+	if (pipe(p))
+		rt_die("pipe: %s", strerror(errno));
+	if (fcntl(p[0], F_SETOWN_EX, &own) ||
+	    fcntl(p[0], F_SETFL, O_ASYNC | O_NONBLOCK))
+		rt_die("fcntl(F_SETOWN_EX, F_OWNER_TID %d): %s", (int)tid,
+		       strerror(errno));
+	if (write(p[1], "x", 1) != 1)
+		rt_die("write: %s", strerror(errno));
+	rt_check(pending_in("SigPnd", SIGIO) && !pending_in("ShdPnd", SIGIO),
+		 "round %d (%d syslets went async): the SIGIO of a pipe owned "
+		 "by the program's thread %d (F_OWNER_TID) is pending for %s",
+		 round, went, (int)tid,
+		 pending_in("ShdPnd", SIGIO) ? "the whole process, not "
+		 "the thread" : "neither the thread nor the process");
+	rt_check(take_sig(SIGIO) != -1000,
+		 "round %d: sigtimedwait() took no SIGIO", round);
+	close(p[0]);
+	close(p[1]);
 }
 
 static void check_round(int round, int went)
@@ -106,6 +143,7 @@ static void check_round(int round, int went)
 			 "round %d: own siginfo: si_code %d, want SI_USER",
 			 round, code);
 	close(fd);
+	check_sigio(round, went, tid);
 }
 
 int main(void)
@@ -119,6 +157,7 @@ int main(void)
 	rt_init();
 	sigemptyset(&set);
 	sigaddset(&set, SIGUSR1);
+	sigaddset(&set, SIGIO);
 	if (sigprocmask(SIG_BLOCK, &set, NULL))
 		rt_die("sigprocmask: %s", strerror(errno));
 	check_round(0, 0);
