@@ -1,4 +1,4 @@
-/* tidprio.c: the calls that name a task by ID reach the task that runs the program when the program's ID is named after a hand-off: setpriority/getpriority, ioprio_set/ioprio_get, capget, get_robust_list. */
+/* tidprio.c: the calls that name a task by ID reach the task that runs the program when the program's ID is named after a hand-off: setpriority/getpriority, ioprio_set/ioprio_get, capget/capset, get_robust_list. */
 #include <linux/capability.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -132,9 +132,15 @@ static void check_caps(pid_t tid)
 	if (syscall(SYS_capget, &h, own))
 		rt_die("capget: %s", strerror(errno));
 	/* Drop one capability from the effective set, if there is one to
-	 * drop: the program's differs from its home's then. */
-	if (own[0].effective & (1u << CAP_SYS_NICE)) {
-		own[0].effective &= ~(1u << CAP_SYS_NICE);
+	 * drop: the program's differs from its home's then.  By the
+	 * program's own TID, which capset() takes as the caller, as 0
+	 * (glibc's getpid() in a single-threaded program, the TID
+	 * in others: what programs that drop privileges pass). */
+	own[0].effective &= ~(1u << CAP_SYS_NICE);
+	h.pid = tid;
+	if (syscall(SYS_capset, &h, own)) {
+		rt_check(0, "capset(%d), the program's own ID: %s", (int)tid,
+			 strerror(errno));
 		h.pid = 0;
 		if (syscall(SYS_capset, &h, own))
 			rt_die("capset: %s", strerror(errno));
