@@ -210,7 +210,8 @@ static const struct shl_cmd shl_cmds[] = {
 	  "Runs the next atom with the same engine as a full run and prints\n"
 	  "the call with its arguments as the atom fetched them, the result\n"
 	  "and where the syslet goes next.  Starts the program first when it\n"
-	  "is not running.",
+	  "is not running, with the arguments given to load or on the command\n"
+	  "line (for others: break [0], then run ARG..., then step).",
 	  shl_dbg_step, 0, 0 },
 	{ "next", "n", "next [N]",
 	  "run one statement: an atom and the helper atoms after it",
