@@ -966,9 +966,20 @@ static void shl_imm_run(struct shell *sh, const char *text)
 	}
 	if (x.async) {
 		/* Interrupted while a worker still runs it: its cells stay
-		 * its own; the completion will show in the ring. */
-		fputs("interrupted; the statement goes on in a worker (ring, "
-		      "wait)\n", sh->out);
+		 * its own; the completion will show in the ring.  Said,
+		 * since a user waits for n to be read into. */
+		fputs("interrupted; the statement goes on in a worker", sh->out);
+		if (n) {
+			fputs(", on its own copy of ", sh->out);
+			for (i = 0; i < n; i++)
+				fprintf(sh->out, "%s%s",
+					i == 0 ? "" : i + 1 == n ? " and " : ", ",
+					m->vars[ix[i]].name);
+			fputs(": its result comes into the ring (ring, wait), "
+			      "not into them\n", sh->out);
+		} else {
+			fputs(" (ring, wait)\n", sh->out);
+		}
 		shl_dbg_keep(sh, inst, p);
 		free(before);
 		free(ix);
