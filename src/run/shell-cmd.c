@@ -239,7 +239,8 @@ static const struct shl_cmd shl_cmds[] = {
 	{ "x", NULL, "x BUFFER|DATA|CELL [LEN]",
 	  "dump memory in hex and text",
 	  "Dumps LEN bytes (default: the whole object, at most 256) of a\n"
-	  "buffer or data object, or the word of a cell, as hexdump -C does:\n"
+	  "buffer or data object, or the word of a cell, as hexdump -C does\n"
+	  "(LEN a number, or a variable: x buf n after n = read(fd, buf, 64)):\n"
 	  "a run of lines equal to the one before is one line '*', and the\n"
 	  "offset past the last byte ends the dump.",
 	  shl_dbg_x, SHL_N_OBJECT | SHL_N_CELL, 0 },

@@ -1129,10 +1129,29 @@ SHL_HANDLER(x)
 	bool prog;
 
 	if (argc < 2 || argc > 3 ||
-	    (argc == 3 && (!shl_parse_long(argv[2], &len) || len < 0))) {
+	    (argc == 3 && shl_parse_long(argv[2], &len) && len < 0)) {
 		shl_error(sh, "x: expected BUFFER|DATA|CELL [LEN], got '%s'",
 			  rest);
 		return -1;
+	}
+	/* 'x b n' after n = read(fd, b, 16): a cell's value as the length,
+	 * as gdb's x takes an expression. */
+	if (argc == 3 && !shl_parse_long(argv[2], &len)) {
+		unsigned long *c = shl_cell(sh, argv[2], &prog);
+
+		if (!c) {
+			shl_error(sh, "x: LEN is a number or a variable, got "
+				  "'%s'", argv[2]);
+			return -1;
+		}
+		len = (long)*c;
+		if (len < 0) {
+			char res[64];
+
+			srun_format_result(res, sizeof(res), len, true);
+			shl_error(sh, "x: %s = %s is no length", argv[2], res);
+			return -1;
+		}
 	}
 	if (sh->dbg->inst)
 		p = syslet_inst__object(sh->dbg->inst, argv[1], &size);
