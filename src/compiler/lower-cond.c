@@ -530,10 +530,12 @@ int lower_expr_stmt(struct lower *L, const struct ast_expr *e, int succ)
 		    !strcmp(e->name, "return"))
 			lower_note(L, e->loc, "a syslet has no return: "
 				   "'stop;' ends it");
-		/* 'brake;', 'stpo;': a statement keyword misspelt. */
+		/* 'breka;', 'stpo;': a statement keyword misspelt, unless
+		 * a variable has that name. */
 		else if (e->kind == AST_NAME && e->name &&
 			 (w = ast_word_near(e->name, strlen(e->name))) &&
-			 w->cls == AST_WORD_STMT)
+			 w->cls == AST_WORD_STMT &&
+			 !lower_lookup(L, e->name, e->loc))
 			lower_note(L, e->loc, "'%s' is not a keyword: did you "
 				   "mean '%s'?", e->name, w->name);
 		return succ;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "compiler/sysletc.h"
+#include "grammar/words.h"
 #include "run/run.h"
 #include "run/shell-exec.h"
 
@@ -855,6 +856,7 @@ void shl_probe_stmts(const char *text, struct sysletc_probe *r)
  */
 static void shl_value_note(struct shell *sh, const char *text)
 {
+	const struct ast_word *w;
 	size_t lead = strspn(text, " \t"), len = 0;
 	const char *s = text + lead, *rest;
 	unsigned long line;
@@ -877,8 +879,12 @@ static void shl_value_note(struct shell *sh, const char *text)
 	/* The line of the compiler's error before it (shl_emit_diags()):
 	 * the script's, or 1 at a terminal. */
 	line = (!sh->in.tty && sh->in.unit_line ? sh->in.unit_line : 1);
-	/* The compiler's note says what ends a syslet: return is no cell. */
-	if (!strcmp(name, "return")) {
+	/* The compiler's note says what ends a syslet: return is no cell;
+	 * nor is 'stpo', whose note names the keyword (unless the session
+	 * has such a cell, and the compiler no such note). */
+	if (!strcmp(name, "return") ||
+	    ((w = ast_word_near(name, len)) && w->cls == AST_WORD_STMT &&
+	     !shl_imm_cell(sh, name))) {
 		free(name);
 		return;
 	}
