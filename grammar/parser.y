@@ -918,17 +918,101 @@ static void semicolon_note(struct parse_ctx *ctx, const struct ast_loc *loc)
 		    "a ';' may be missing at the end of this line");
 }
 
+/*
+ * A keyword misspelled by one edit, 'bufer buf[64];' or 'whlie (...)':
+ * the parser saw a name, so the error says what it expected, or, for a
+ * word that reads as a call, that a ';' may be missing after it.  As a
+ * C compiler says "did you mean", the note names the keyword: for the
+ * name the parser met where that keyword could stand, or for the first
+ * word of the statement in error when what follows it is what follows
+ * that keyword (a '(' after while, a name after buffer).  Returns true
+ * when it wrote the note, which then replaces the one about a ';'.
+ */
+static bool misspelt_note(struct parse_ctx *ctx, const struct ast_loc *loc,
+			  yysymbol_kind_t tok, const yysymbol_kind_t *expected,
+			  int n)
+{
+	const struct ast_word *w = NULL;
+	struct ast_loc at = *loc;
+	size_t p, start, end;
+
+	if (!ctx->d || loc->first_off > ctx->len)
+		return false;
+	if (tok == YYSYMBOL_NAME && loc->last_off > loc->first_off &&
+	    loc->last_off <= ctx->len &&
+	    (w = ast_word_near(ctx->src + loc->first_off,
+			       loc->last_off - loc->first_off))) {
+		int i;
+
+		for (i = 0; i < n && expected[i] != YYTRANSLATE(w->token); i++)
+			;
+		if (i == n)
+			w = NULL;
+	}
+	if (!w) {
+		/* The statement's first word, as c_habit_note finds it. */
+		p = loc->first_off;
+		while (p > 0 && !strchr(";{}", ctx->src[p - 1]))
+			p--;
+		while (p < loc->first_off && strchr(" \t\r\n", ctx->src[p]))
+			p++;
+		start = p;
+		while (p < loc->first_off && (ctx->src[p] == '_' ||
+		       ((ctx->src[p] | 0x20) >= 'a' &&
+			(ctx->src[p] | 0x20) <= 'z')))
+			p++;
+		end = p;
+		while (p < loc->first_off && strchr(" \t\r\n", ctx->src[p]))
+			p++;
+		if (end == start || p >= loc->first_off + 1 || p >= ctx->len ||
+		    !(w = ast_word_near(ctx->src + start, end - start)))
+			return false;
+		if (ctx->src[p] == '(' ?
+		    strcmp(w->name, "if") && strcmp(w->name, "while") &&
+		    strcmp(w->name, "for") :
+		    !(ctx->src[p] == '_' || ctx->src[p] == '{' ||
+		      ((ctx->src[p] | 0x20) >= 'a' &&
+		       (ctx->src[p] | 0x20) <= 'z')) ||
+		    !(w->cls == AST_WORD_DECL || w->cls == AST_WORD_MOD ||
+		      w->cls == AST_WORD_CLAUSE ||
+		      !strcmp(w->name, "loop") || !strcmp(w->name, "do") ||
+		      !strcmp(w->name, "goto")) ||
+		    (ctx->src[p] == '{' && w->cls == AST_WORD_DECL))
+			return false;
+		/* Where the word is: count the lines back to it. */
+		for (size_t q = start; q < loc->first_off; q++)
+			at.first_line -= ctx->src[q] == '\n';
+		for (p = start; p > 0 && ctx->src[p - 1] != '\n'; p--)
+			;
+		at.first_column = (unsigned int)(start - p) + 1;
+		if (p == 0 && ctx->len >= 3 &&
+		    !memcmp(ctx->src, "\xef\xbb\xbf", 3))
+			at.first_column -= 3;
+		at.first_off = start;
+		at.last_off = end;
+		at.last_line = at.first_line;
+		at.last_column = at.first_column + (unsigned int)(end - start) - 1;
+	}
+	diag_report(ctx->d, DIAG_NOTE, ast_diag_loc(at),
+		    "'%.*s' is not a keyword: did you mean '%s'?",
+		    (int)(at.last_off - at.first_off), ctx->src + at.first_off,
+		    w->name);
+	return true;
+}
+
 static int yyreport_syntax_error(const yypcontext_t *yyctx,
 				 yyscan_t scanner, struct parse_ctx *ctx)
 {
 	enum { MAX_SHOWN = 6 };
-	yysymbol_kind_t expected[YYNTOKENS];
+	yysymbol_kind_t expected[YYNTOKENS], raw[YYNTOKENS];
 	yysymbol_kind_t tok = yypcontext_token(yyctx);
+	int nraw;
 	const struct ast_loc *loc = yypcontext_location(yyctx);
 	char *msg = NULL;
 	size_t msglen = 0;
 	FILE *f = open_memstream(&msg, &msglen);
 	bool semi = false, name_wanted = false, paren_only = false;
+	bool misspelt = false;
 	const struct ast_word *w;
 	const char *kw;
 	size_t kwlen;
@@ -964,6 +1048,9 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx,
 	}
 	name_wanted = n == 1 && expected[0] == YYSYMBOL_NAME;
 	paren_only = n == 1 && !strcmp(yysymbol_name(expected[0]), "'('");
+	/* Before grouping: the keywords themselves are wanted. */
+	memcpy(raw, expected, (size_t)n * sizeof(expected[0]));
+	nraw = n;
 	if (n > MAX_SHOWN)
 		n = group_expected(expected, n);
 
@@ -982,6 +1069,8 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx,
 	free(msg);
 	if (!ctx->too_many)
 		c_habit_note(ctx, loc);
+	if (!ctx->too_many)
+		misspelt = misspelt_note(ctx, loc, tok, raw, nraw);
 	if (!ctx->too_many && name_wanted && tok >= YYSYMBOL_CONST &&
 	    tok <= YYSYMBOL_LEN && loc->last_off > loc->first_off &&
 	    loc->last_off <= ctx->len)
@@ -1011,7 +1100,7 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx,
 		 (kw = word_before(ctx, loc, &kwlen)) &&
 		 (w = ast_word_find(kw, kwlen)) && w->cls != AST_WORD_ELEM)
 		keyword_note(ctx, loc, kw, kwlen);
-	if (!ctx->too_many && semi && tok != YYSYMBOL_YYEOF)
+	if (!ctx->too_many && semi && !misspelt && tok != YYSYMBOL_YYEOF)
 		semicolon_note(ctx, loc);
 	return 0;
 }

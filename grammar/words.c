@@ -1,4 +1,5 @@
 /* words.c: the table of the language's words and its look-ups. */
+#include <stdbool.h>
 #include <string.h>
 
 #include "grammar/words.h"
@@ -58,6 +59,46 @@ const struct ast_word *ast_word_of_token(int tok)
 {
 	for (size_t i = 0; i < NR_WORDS; i++)
 		if (words[i].token == tok && words[i].cls != AST_WORD_ELEM)
+			return &words[i];
+	return NULL;
+}
+
+/*
+ * One edit from @kw to s[0..n): two neighbours swapped at any length;
+ * a letter changed, added or dropped only when kw has 4 letters or
+ * more, so that a name such as 'fork' or 'it' is never taken for for
+ * or if.
+ */
+static bool one_edit(const char *kw, const char *s, size_t n)
+{
+	size_t k = strlen(kw), i = 0;
+
+	while (i < k && i < n && kw[i] == s[i])
+		i++;
+	if (k == n) {
+		if (i == k)
+			return false;
+		if (i + 1 < k && kw[i] == s[i + 1] && kw[i + 1] == s[i] &&
+		    !strncmp(kw + i + 2, s + i + 2, k - i - 2))
+			return true;
+		return k >= 4 && !strncmp(kw + i + 1, s + i + 1, k - i - 1);
+	}
+	if (k < 4)
+		return false;
+	if (n == k + 1)
+		return !strncmp(kw + i, s + i + 1, k - i);
+	if (n + 1 == k)
+		return !strncmp(kw + i + 1, s + i, n - i);
+	return false;
+}
+
+const struct ast_word *ast_word_near(const char *s, size_t n)
+{
+	if (ast_word_find(s, n))
+		return NULL;
+	for (size_t i = 0; i < NR_WORDS; i++)
+		if (words[i].cls != AST_WORD_ELEM &&
+		    one_edit(words[i].name, s, n))
 			return &words[i];
 	return NULL;
 }

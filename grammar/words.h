@@ -31,6 +31,9 @@ struct ast_word {
 const struct ast_word *ast_words(size_t *n);
 /* The word spelled s[0..n), or NULL for a plain name. */
 const struct ast_word *ast_word_find(const char *s, size_t n);
+/* The keyword that s[0..n), no word itself, misspells by one edit (a
+ * letter changed, added or dropped, or two swapped), or NULL. */
+const struct ast_word *ast_word_near(const char *s, size_t n);
 /* The keyword whose token is tok (not ELEM words), or NULL. */
 const struct ast_word *ast_word_of_token(int tok);
 

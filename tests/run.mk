@@ -107,6 +107,8 @@ EXTRA_DIST += tests/run/stats-async.sh
 # --each lanes whose io_uring head cannot be set up give their jobs away.
 TESTS += tests/run/each-heads.sh
 EXTRA_DIST += tests/run/each-heads.sh
+TESTS += tests/run/tty-eintr.sh
+EXTRA_DIST += tests/run/tty-eintr.sh
 # io_uring's calls refused by a seccomp filter (deny-call).
 check_PROGRAMS += tests/run/deny-call
 tests_run_deny_call_SOURCES = tests/run/deny-call.c

@@ -12,6 +12,9 @@ EXTRA_DIST += tests/shell/history.sh tests/shell/lazy-readline.sh \
 # The worked session of syslet-run(1) runs as printed.
 TESTS += tests/shell/man-session.sh
 EXTRA_DIST += tests/shell/man-session.sh
+# An async statement interrupted with Ctrl-C works on its own cells.
+TESTS += tests/shell/async-copy.sh
+EXTRA_DIST += tests/shell/async-copy.sh
 # So do syslet(5)'s program and session for getting results out.
 TESTS += tests/shell/man-results.sh
 EXTRA_DIST += tests/shell/man-results.sh

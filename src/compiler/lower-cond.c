@@ -3,6 +3,7 @@
 
 #include "common/systab.h"
 #include "compiler/lower.h"
+#include "grammar/words.h"
 #include "syslet.h"
 
 /*
@@ -507,6 +508,7 @@ int lower_assign(struct lower *L, int cell, int op, const struct ast_expr *lhs,
 
 int lower_expr_stmt(struct lower *L, const struct ast_expr *e, int succ)
 {
+	const struct ast_word *w;
 	int cell;
 
 	switch (e->kind) {
@@ -528,6 +530,14 @@ int lower_expr_stmt(struct lower *L, const struct ast_expr *e, int succ)
 		    !strcmp(e->name, "return"))
 			lower_note(L, e->loc, "a syslet has no return: "
 				   "'stop;' ends it");
+		/* 'breka;', 'stpo;': a statement keyword misspelt, unless
+		 * a variable has that name. */
+		else if (e->kind == AST_NAME && e->name &&
+			 (w = ast_word_near(e->name, strlen(e->name))) &&
+			 w->cls == AST_WORD_STMT &&
+			 !lower_lookup(L, e->name, e->loc))
+			lower_note(L, e->loc, "'%s' is not a keyword: did you "
+				   "mean '%s'?", e->name, w->name);
 		return succ;
 	}
 }

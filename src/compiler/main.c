@@ -267,9 +267,20 @@ static int parse_args(struct args *a, int argc, char **argv)
 	}
 	if (optind == argc)
 		return usage_error("%s", "no input file");
-	if (optind + 1 < argc)
+	if (optind + 1 < argc) {
+		const char *x = argv[optind + 1];
+		size_t n = strlen(x);
+
+		/* 'sysletc cat.syslet cat.slo': -o forgotten, as cc's is. */
+		if (optind + 2 == argc && !a->output && n > 4 &&
+		    !strcmp(x + n - 4, ".slo"))
+			return usage_error("one input file at a time (%s is "
+					   "extra; to write the image there: "
+					   "-o %s)", common_quote(x, 1),
+					   common_quote(x, 1));
 		return usage_error("one input file at a time (%s is extra)",
-				   common_quote(argv[optind + 1], 1));
+				   common_quote(x, 1));
+	}
 	a->input = argv[optind];
 	return 0;
 }

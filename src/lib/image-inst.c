@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <netinet/in.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -453,27 +454,39 @@ static int parse_int(const char *s, long *out)
 /*
  * "HOST:PORT" -> struct sockaddr_in, without name lookups (a runner must
  * not block on DNS): a dotted IPv4 address, "localhost", or nothing or
- * "*" for any address.
+ * "*" for any address.  On failure, @why (@whylen bytes) says what is
+ * wrong, since the form alone does not tell a host name from a typo.
  */
-static int parse_sockaddr_in(const char *s, struct sockaddr_in *sa)
+static int parse_sockaddr_in(const char *s, struct sockaddr_in *sa,
+			     char *why, size_t whylen)
 {
 	const char *colon = strrchr(s, ':');
 	char host[64], *end;
 	unsigned long port;
 	size_t n;
 
-	if (!colon)
+	if (!colon) {
+		snprintf(why, whylen, "no ':PORT'");
 		return -1;
+	}
 	n = (size_t)(colon - s);
-	if (n >= sizeof(host))
+	if (n >= sizeof(host)) {
+		snprintf(why, whylen, "the host is longer than an address");
 		return -1;
+	}
 	memcpy(host, s, n);
 	host[n] = '\0';
 	errno = 0;
 	port = strtoul(colon + 1, &end, 10);
-	if (!colon[1] || *end || errno || port > 65535 ||
-	    colon[1] == '-' || colon[1] == '+' || colon[1] == ' ')
+	if (!colon[1] || *end || colon[1] == '-' || colon[1] == '+' ||
+	    colon[1] == ' ') {
+		snprintf(why, whylen, "'%.16s' is no port number", colon + 1);
 		return -1;
+	}
+	if (errno || port > 65535) {
+		snprintf(why, whylen, "port %.24s is past 65535", colon + 1);
+		return -1;
+	}
 	memset(sa, 0, sizeof(*sa));
 	sa->sin_family = AF_INET;
 	sa->sin_port = htons((uint16_t)port);
@@ -481,8 +494,11 @@ static int parse_sockaddr_in(const char *s, struct sockaddr_in *sa)
 		sa->sin_addr.s_addr = htonl(INADDR_ANY);
 	else if (!strcmp(host, "localhost"))
 		sa->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	else if (inet_pton(AF_INET, host, &sa->sin_addr) != 1)
+	else if (inet_pton(AF_INET, host, &sa->sin_addr) != 1) {
+		snprintf(why, whylen, "'%.63s' is no IPv4 address: names are "
+			 "not looked up", host);
 		return -1;
+	}
 	return 0;
 }
 
@@ -503,7 +519,7 @@ int syslet_inst__bind(struct syslet_inst *inst, const char *entry, int argc,
 	const void *small_blob[SLIO_BIND_SMALL];
 	size_t small_len[SLIO_BIND_SMALL];
 	void *small_at[SLIO_BIND_SMALL];
-	char list[256];
+	char list[256], why[128];
 	int eno = EINVAL;
 
 	if (!inst || !entry) {
@@ -565,12 +581,14 @@ int syslet_inst__bind(struct syslet_inst *inst, const char *entry, int argc,
 				 e->params[i].name, entry, argv[i]);
 			goto out;
 		case SYSLET_PARAM_SOCKADDR_IN:
-			if (parse_sockaddr_in(argv[i], &sin[i])) {
+			if (parse_sockaddr_in(argv[i], &sin[i], why,
+					      sizeof(why))) {
 				slio_err(err, errlen,
 					 "parameter %s of %s: expected HOST:PORT "
 					 "(127.0.0.1:8080, or :8080 for any "
-					 "address), got '%s'",
-					 e->params[i].name, entry, argv[i]);
+					 "address), got '%s': %s",
+					 e->params[i].name, entry, argv[i],
+					 why);
 				goto out;
 			}
 			blob[i] = &sin[i];

@@ -1289,6 +1289,15 @@ static long open_redo(const struct ur_head *ah, const struct ur_sl *sl,
 static long redo_of(const struct ur_head *ah, const struct ur_sl *sl,
 		    long ret)
 {
+	/*
+	 * EINTR from the ring is io_uring's, never a signal of the
+	 * program's (io-wq's threads take none): a write to a terminal
+	 * that two rings' io-wq threads made at once failed so, now and
+	 * then, where write(2) is restarted.  The worker makes the call,
+	 * as a blocking syscall, whose own EINTR is then the program's.
+	 */
+	if (ret == -EINTR && sl->op)
+		return 0;
 	if (!(uring_op_props[sl->op] & UOPP_REDO))
 		return -1;
 	if (ret > 0 && (unsigned long)ret < uring_op_whole(sl->op, &sl->a))
@@ -1322,8 +1331,7 @@ static void resume(struct ur_ctx *c, struct ur_sl *sl, bool have_ret,
 
 	/* io_uring's answer is not the call's: a worker writes the rest,
 	 * makes the open again or waits for the FIFO's writer. */
-	if (have_ret && (uring_op_props[sl->op] & UOPP_REDO) &&
-	    (redo = redo_of(c->ah, sl, ret)) >= 0 &&
+	if (have_ret && sl->op && (redo = redo_of(c->ah, sl, ret)) >= 0 &&
 	    redo_call(c, sl, redo, &ret))
 		return;
 	if (have_ret) {

@@ -116,6 +116,23 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* strace's letters that a user of strace types here from habit: what
+ * this program spells them (-T, -t and -r are the same). */
+static const char *strace_hint(int letter)
+{
+	switch (letter) {
+	case 'e':
+		return " (strace's -e trace=SET and -e inject=RULE are "
+		       "--trace=SET and --inject=RULE here)";
+	case 'c':
+		return " (strace's -c is --stats here)";
+	case 'o':
+		return " (the trace goes to the standard error: 2>FILE)";
+	default:
+		return "";
+	}
+}
+
 /*
  * getopt_long() failed on @arg, the last word it read: say so as glibc
  * does, with the word quoted (common_quote()), since an option's name or
@@ -141,8 +158,8 @@ static void bad_option(int c, const char *arg)
 		fprintf(stderr, "%s: unrecognized option %s\n", progname,
 			common_quote(arg, 1));
 	else
-		fprintf(stderr, "%s: invalid option -- %s\n", progname,
-			common_quote(letter, 1));
+		fprintf(stderr, "%s: invalid option -- %s%s\n", progname,
+			common_quote(letter, 1), strace_hint(optopt));
 }
 
 #ifdef HAVE_READLINE

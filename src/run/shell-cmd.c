@@ -210,7 +210,8 @@ static const struct shl_cmd shl_cmds[] = {
 	  "Runs the next atom with the same engine as a full run and prints\n"
 	  "the call with its arguments as the atom fetched them, the result\n"
 	  "and where the syslet goes next.  Starts the program first when it\n"
-	  "is not running.",
+	  "is not running, with the arguments given to load or on the command\n"
+	  "line (for others: break [0], then run ARG..., then step).",
 	  shl_dbg_step, 0, 0 },
 	{ "next", "n", "next [N]",
 	  "run one statement: an atom and the helper atoms after it",
@@ -238,7 +239,8 @@ static const struct shl_cmd shl_cmds[] = {
 	{ "x", NULL, "x BUFFER|DATA|CELL [LEN]",
 	  "dump memory in hex and text",
 	  "Dumps LEN bytes (default: the whole object, at most 256) of a\n"
-	  "buffer or data object, or the word of a cell, as hexdump -C does:\n"
+	  "buffer or data object, or the word of a cell, as hexdump -C does\n"
+	  "(LEN a number, or a variable: x buf n after n = read(fd, buf, 64)):\n"
 	  "a run of lines equal to the one before is one line '*', and the\n"
 	  "offset past the last byte ends the dump.",
 	  shl_dbg_x, SHL_N_OBJECT | SHL_N_CELL, 0 },

@@ -621,8 +621,10 @@ static void shl_cells_inline(struct shell *sh)
 		fputs(" none", sh->out);
 }
 
-static int shl_start(struct shell *sh, const char *entry, int argc,
-		     char **argv)
+/* @cmd: run, or step and next, which start a program not running with
+ * the arguments of load or of the command line, and cannot take others. */
+static int shl_start(struct shell *sh, const char *cmd, const char *entry,
+		     int argc, char **argv)
 {
 	struct shl_dbg *d = sh->dbg;
 	char err[256] = "";
@@ -633,16 +635,16 @@ static int shl_start(struct shell *sh, const char *entry, int argc,
 	if (!entry && syslet_obj__entry_count(d->prog->obj) > 0)
 		entry = syslet_obj__entry_name(d->prog->obj, 0);
 	if (!entry) {
-		shl_error(sh, "run: the program has no entry");
+		shl_error(sh, "%s: the program has no entry", cmd);
 		return -1;
 	}
 	if (syslet_obj__entry_params(d->prog->obj, entry) < 0) {
-		shl_error(sh, "run: no entry '%s'", entry);
+		shl_error(sh, "%s: no entry '%s'", cmd, entry);
 		return -1;
 	}
 	inst = syslet_obj__instantiate(d->prog->obj, err, sizeof(err));
 	if (!inst) {
-		shl_error(sh, "run: %s", err);
+		shl_error(sh, "%s: %s", cmd, err);
 		return -1;
 	}
 	if (syslet_inst__bind(inst, entry, argc, argv, err, sizeof(err))) {
@@ -653,11 +655,17 @@ static int shl_start(struct shell *sh, const char *entry, int argc,
 		for (i = 0; i < argc && (strncmp(argv[i], "--", 2) ||
 					 !argv[i][2]); i++)
 			;
-		shl_error(sh, "run: %s%s", err, i == argc ? "" :
-			  " (run takes no options: syslet-run's, such as "
-			  "--each, go on its command line; the shell's trace, "
-			  "inject and stats do what --trace, --inject and "
-			  "--stats do)");
+		if (strcmp(cmd, "run"))
+			shl_error(sh, "%s: %s (%s starts the program with the "
+				  "arguments given to load or on the command "
+				  "line; to give others: break [0], then run "
+				  "ARG...)", cmd, err, cmd);
+		else
+			shl_error(sh, "run: %s%s", err, i == argc ? "" :
+				  " (run takes no options: syslet-run's, such "
+				  "as --each, go on its command line; the "
+				  "shell's trace, inject and stats do what "
+				  "--trace, --inject and --stats do)");
 		syslet_inst__free(inst);
 		return -1;
 	}
@@ -824,8 +832,8 @@ SHL_HANDLER(run)
 		entry = argv[1];
 		skip = 2;
 	}
-	if (argc > skip ? shl_start(sh, entry, argc - skip, argv + skip)
-			: shl_start(sh, entry, d->nargs, d->args))
+	if (argc > skip ? shl_start(sh, "run", entry, argc - skip, argv + skip)
+			: shl_start(sh, "run", entry, d->nargs, d->args))
 		return -1;
 	idx = shl_pc_index(sh);
 	/* A breakpoint on the entry stops before anything runs. */
@@ -850,7 +858,8 @@ static int shl_steps(struct shell *sh, int argc, char **argv,
 	}
 	if (!shl_need_prog(sh, argv[0]))
 		return -1;
-	if (!d->pc && shl_start(sh, NULL, d->nargs, d->args))
+	if (!d->pc && shl_start(sh, statement ? "next" : "step", NULL,
+				d->nargs, d->args))
 		return -1;
 	shl_interrupted = 0;
 	for (i = 0; i < n && !shl_interrupted; i++) {
@@ -1120,10 +1129,29 @@ SHL_HANDLER(x)
 	bool prog;
 
 	if (argc < 2 || argc > 3 ||
-	    (argc == 3 && (!shl_parse_long(argv[2], &len) || len < 0))) {
+	    (argc == 3 && shl_parse_long(argv[2], &len) && len < 0)) {
 		shl_error(sh, "x: expected BUFFER|DATA|CELL [LEN], got '%s'",
 			  rest);
 		return -1;
+	}
+	/* 'x b n' after n = read(fd, b, 16): a cell's value as the length,
+	 * as gdb's x takes an expression. */
+	if (argc == 3 && !shl_parse_long(argv[2], &len)) {
+		unsigned long *c = shl_cell(sh, argv[2], &prog);
+
+		if (!c) {
+			shl_error(sh, "x: LEN is a number or a variable, got "
+				  "'%s'", argv[2]);
+			return -1;
+		}
+		len = (long)*c;
+		if (len < 0) {
+			char res[64];
+
+			srun_format_result(res, sizeof(res), len, true);
+			shl_error(sh, "x: %s = %s is no length", argv[2], res);
+			return -1;
+		}
 	}
 	if (sh->dbg->inst)
 		p = syslet_inst__object(sh->dbg->inst, argv[1], &size);

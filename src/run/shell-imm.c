@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "compiler/sysletc.h"
+#include "grammar/words.h"
 #include "run/run.h"
 #include "run/shell-exec.h"
 
@@ -855,6 +856,7 @@ void shl_probe_stmts(const char *text, struct sysletc_probe *r)
  */
 static void shl_value_note(struct shell *sh, const char *text)
 {
+	const struct ast_word *w;
 	size_t lead = strspn(text, " \t"), len = 0;
 	const char *s = text + lead, *rest;
 	unsigned long line;
@@ -877,8 +879,12 @@ static void shl_value_note(struct shell *sh, const char *text)
 	/* The line of the compiler's error before it (shl_emit_diags()):
 	 * the script's, or 1 at a terminal. */
 	line = (!sh->in.tty && sh->in.unit_line ? sh->in.unit_line : 1);
-	/* The compiler's note says what ends a syslet: return is no cell. */
-	if (!strcmp(name, "return")) {
+	/* The compiler's note says what ends a syslet: return is no cell;
+	 * nor is 'stpo', whose note names the keyword (unless the session
+	 * has such a cell, and the compiler no such note). */
+	if (!strcmp(name, "return") ||
+	    ((w = ast_word_near(name, len)) && w->cls == AST_WORD_STMT &&
+	     !shl_imm_cell(sh, name))) {
 		free(name);
 		return;
 	}
@@ -966,9 +972,20 @@ static void shl_imm_run(struct shell *sh, const char *text)
 	}
 	if (x.async) {
 		/* Interrupted while a worker still runs it: its cells stay
-		 * its own; the completion will show in the ring. */
-		fputs("interrupted; the statement goes on in a worker (ring, "
-		      "wait)\n", sh->out);
+		 * its own; the completion will show in the ring.  Said,
+		 * since a user waits for n to be read into. */
+		fputs("interrupted; the statement goes on in a worker", sh->out);
+		if (n) {
+			fputs(", on its own copy of ", sh->out);
+			for (i = 0; i < n; i++)
+				fprintf(sh->out, "%s%s",
+					i == 0 ? "" : i + 1 == n ? " and " : ", ",
+					m->vars[ix[i]].name);
+			fputs(": its result comes into the ring (ring, wait), "
+			      "not into them\n", sh->out);
+		} else {
+			fputs(" (ring, wait)\n", sh->out);
+		}
 		shl_dbg_keep(sh, inst, p);
 		free(before);
 		free(ix);

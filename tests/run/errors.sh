@@ -33,6 +33,13 @@ for opt in --bogus -x --threads --stats=1 --e; do
 	[ "$(grep -c '^syslet-run: ' "$tmpdir/err")" = 1 ] ||
 		fail "$opt: the message does not start with 'syslet-run: '"
 done
+# strace's options, typed from habit: the message names this one's.
+expect 2 "^syslet-run: invalid option -- 'e' \\(strace's -e trace=SET and -e inject=RULE are --trace=SET and --inject=RULE here\\)$" \
+	$SYSLET_RUN -e trace=read x
+expect 2 "^syslet-run: invalid option -- 'c' \\(strace's -c is --stats here\\)$" \
+	$SYSLET_RUN -c x
+expect 2 "^syslet-run: invalid option -- 'o' \\(the trace goes to the standard error: 2>FILE\\)$" \
+	$SYSLET_RUN -o f --trace x
 expect 2 'wants a positive number' $SYSLET_RUN --threads=0 x
 expect 2 'wants a positive number' $SYSLET_RUN --ring=lots x
 expect 2 'backend' $SYSLET_RUN --backend=nonesuch "$src/cat.syslet" x

@@ -14,6 +14,16 @@ for bad in 127.0.0.1 127.0.0.1:99999 example.org:80 1.2.3.4:x; do
 	[ "$status" = 2 ] || fail "'$bad': exit status $status, expected 2"
 	grep -q "parameter addr of show: expected HOST:PORT .*got '$bad'" \
 		"$tmpdir/err" || { cat "$tmpdir/err" >&2; fail "'$bad': message"; }
+	# What is wrong with it, not only the form: a newcomer gives a
+	# host name, or a port past 65535, and is told which.
+	case $bad in
+	127.0.0.1) why="no ':PORT'" ;;
+	*:99999) why="port 99999 is past 65535" ;;
+	example.org:*) why="'example.org' is no IPv4 address: names are not looked up" ;;
+	*:x) why="'x' is no port number" ;;
+	esac
+	grep -q "got '$bad': $why\$" "$tmpdir/err" ||
+		{ cat "$tmpdir/err" >&2; fail "'$bad': no reason '$why'"; }
 done
 
 # --each: one instance per address, each with its own struct.

@@ -18,6 +18,15 @@ grep -q "unknown target 'arm'" err.txt || fail "bad target message"
 expect_eq "bad warning" 2 "$(status $SYSLETC -Wbogus "$ex/cat.syslet")"
 expect_eq "missing -o argument" 2 "$(status $SYSLETC "$ex/cat.syslet" -o)"
 expect_eq "two inputs" 2 "$(status $SYSLETC "$ex/cat.syslet" "$ex/hello.syslet")"
+# The output named without -o, as a newcomer does: the message says how to
+# name it, and nothing is written there.
+expect_eq "output without -o" 2 "$(status $SYSLETC "$ex/cat.syslet" mine.slo)"
+grep -qx "sysletc: one input file at a time ('mine.slo' is extra; to write the image there: -o 'mine.slo')" err.txt ||
+	fail "output without -o: $(cat err.txt)"
+[ ! -e mine.slo ] && [ ! -e cat.slo ] || fail "output without -o wrote an image"
+expect_eq "output with -o" 2 "$(status $SYSLETC -o a.slo "$ex/cat.syslet" mine.slo)"
+grep -qx "sysletc: one input file at a time ('mine.slo' is extra)" err.txt ||
+	fail "extra input with -o: $(cat err.txt)"
 expect_eq "-S with --dot" 2 "$(status $SYSLETC -S --dot "$ex/cat.syslet")"
 # --dump=ir prints the front end's IR, as the front end's goldens see it.
 expect_eq "--dump=ir" 0 "$(status $SYSLETC --dump=ir "$ex/cat.syslet")"
