@@ -1998,7 +1998,9 @@ static void drive_begin(struct ur_ctx *c, struct ur_head *ah, sigset_t *user)
 	caller_came(ah);
 }
 
-static long ur_wait(unsigned long min)
+/* With @slot: back at once when it holds an atom as the count starts
+ * (backend.h). */
+static long ur_wait_slot(unsigned long min, struct syslet_uatom *const *slot)
 {
 	struct ur_head *ah = ur_cur;
 	unsigned long start;
@@ -2013,6 +2015,8 @@ static long ur_wait(unsigned long min)
 	drive_begin(&c, ah, &user);
 	cring_flush(&ah->cring);
 	start = ah->cring.completions;
+	if (slot && __atomic_load_n(slot, __ATOMIC_ACQUIRE))
+		min = 0;
 	step(&c);
 	while (min && ah->cring.completions - start < min && ah->busy) {
 		ret = wait_step(&c, &user);
@@ -2025,6 +2029,11 @@ static long ur_wait(unsigned long min)
 	pthread_mutex_unlock(&ah->lock);
 	emul_sigmask(SIG_SETMASK, &user, NULL);
 	return ret;
+}
+
+static long ur_wait(unsigned long min)
+{
+	return ur_wait_slot(min, NULL);
 }
 
 static long ur_unregister(struct async_head_user *uah, unsigned long len)
@@ -2134,6 +2143,7 @@ const struct backend uring_backend = {
 	.async_exec = ur_exec,
 	.async_exec_batch = ur_exec_batch,
 	.async_wait = ur_wait,
+	.async_wait_slot = ur_wait_slot,
 	.async_unregister = ur_unregister,
 	.umem_add = ur_umem_add,
 	.set_profile = ur_set_profile,
