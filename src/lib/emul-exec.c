@@ -79,10 +79,11 @@ static long emul_block_here(struct emul_run *run, const struct emul_atom *a,
 	clock_gettime(CLOCK_MONOTONIC_COARSE, &t0);
 	if (run->mode != EMUL_RUN_INLINE) {
 		ret = emul_block_call(a, pol, partial,
-				      run->mode == EMUL_RUN_WORKER);
+				      run->mode == EMUL_RUN_WORKER ?
+				      &run->user_mask : NULL);
 	} else {
 		emul_sigmask(SIG_SETMASK, &run->user_mask, &blocked);
-		ret = emul_block_call(a, pol, partial, false);
+		ret = emul_block_call(a, pol, partial, NULL);
 		emul_sigmask(SIG_SETMASK, &blocked, NULL);
 		if (ret == -EINTR)
 			run->interrupted = true;

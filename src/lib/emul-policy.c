@@ -846,11 +846,10 @@ static long tmpmask_call(const struct emul_atom *a)
 	return emul_raw_syscall(&b);
 }
 
-long emul_block_call(const struct emul_atom *a, enum emul_policy pol,
-		     long partial, bool worker)
+/* The call, or the rest of one that went partly in place. */
+static long block_call(const struct emul_atom *a, enum emul_policy pol,
+		       long partial)
 {
-	if (pol == EMUL_P_TMPMASK && worker)
-		return tmpmask_call(a);
 	if (partial > 0) {
 		if (pol == EMUL_P_OPEN)
 			return emul_fifo_wait((int)partial - 1);
@@ -863,4 +862,52 @@ long emul_block_call(const struct emul_atom *a, enum emul_policy pol,
 		return partial;
 	}
 	return emul_raw_syscall(a);
+}
+
+/*
+ * A terminal's job control looks at the signal mask of the thread that
+ * reads or writes it: a process outside the terminal's foreground group
+ * that reads it (or writes it, with tostop) is sent SIGTTIN (SIGTTOU),
+ * which stops it, and the call is restarted once it is continued; where
+ * the thread blocks or ignores the signal, the read fails with EIO (the
+ * write goes through).  A worker blocks every signal: a syslet's read of
+ * its terminal in the background would fail where the program's would
+ * stop.  So a worker's call has SIGTTIN and SIGTTOU open where the caller
+ * left them open and nothing but their default action (stop) would run:
+ * a stop acts on the whole process, whichever thread takes it, and no
+ * handler of the program's ever runs on a worker.
+ */
+static bool tty_stops_open(const sigset_t *user, sigset_t *old)
+{
+	static const int sigs[] = { SIGTTIN, SIGTTOU };
+	struct sigaction sa;
+	sigset_t open;
+	bool any = false;
+
+	sigemptyset(&open);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		if (sigismember(user, sigs[i]) ||
+		    sigaction(sigs[i], NULL, &sa) || sa.sa_handler != SIG_DFL)
+			continue;
+		sigaddset(&open, sigs[i]);
+		any = true;
+	}
+	if (any)
+		emul_sigmask(SIG_UNBLOCK, &open, old);
+	return any;
+}
+
+long emul_block_call(const struct emul_atom *a, enum emul_policy pol,
+		     long partial, const sigset_t *worker_mask)
+{
+	sigset_t old;
+	long ret;
+
+	if (pol == EMUL_P_TMPMASK && worker_mask)
+		return tmpmask_call(a);
+	if (!worker_mask || !tty_stops_open(worker_mask, &old))
+		return block_call(a, pol, partial);
+	ret = block_call(a, pol, partial);
+	emul_sigmask(SIG_SETMASK, &old, NULL);
+	return ret;
 }

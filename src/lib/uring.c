@@ -111,6 +111,8 @@ struct ur_sl {
 	bool			fetched;
 	struct ur_fdk		k;
 	sigset_t		mask;
+	/* The mask a worker's call is made for (emul_block_call()). */
+	sigset_t		wmask;
 };
 
 /* Syslet records come UR_SLAB_SL to a block: a malloc() each cost ~85
@@ -480,7 +482,7 @@ static void *ur_worker(void *arg)
 			ah->wq_tail = NULL;
 		pthread_mutex_unlock(&ah->wlock);
 		sl->ret = emul_block_call(&sl->a, (enum emul_policy)sl->pol,
-					  sl->partial, true);
+					  sl->partial, &sl->wmask);
 		sl->next = __atomic_load_n(&ah->wdone, __ATOMIC_RELAXED);
 		while (!__atomic_compare_exchange_n(&ah->wdone, &sl->next, sl,
 						    true, __ATOMIC_RELEASE,
@@ -501,6 +503,8 @@ static bool worker_queue(struct ur_head *ah, struct ur_sl *sl, bool may_refuse)
 {
 	bool ok = true;
 
+	/* The lock held: the chain's mask, or the caller's as last seen. */
+	sl->wmask = sl->own_mask ? sl->mask : ah->user_mask;
 	if (ah->efd < 0) {
 		int fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 
@@ -570,7 +574,7 @@ static long block_here(struct ur_ctx *c, const struct emul_atom *a,
 	 * this call may well wait for one of them. */
 	pthread_mutex_unlock(&c->ah->lock);
 	emul_sigmask(SIG_SETMASK, &c->user_mask, &blocked);
-	ret = emul_block_call(a, pol, partial, false);
+	ret = emul_block_call(a, pol, partial, NULL);
 	emul_sigmask(SIG_SETMASK, &blocked, NULL);
 	pthread_mutex_lock(&c->ah->lock);
 	/* The program ran meanwhile and may have replaced the handler. */
@@ -1072,7 +1076,7 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 			if (worker_queue(ah, sl, false))
 				return UR_PARKED;
 			/* No thread at all: the driver makes it. */
-			ret = emul_block_call(&a, pol, 0, true);
+			ret = emul_block_call(&a, pol, 0, &sl->wmask);
 			goto ran;
 		}
 		if (c->inline_ && pol != EMUL_P_INLINE &&
@@ -1172,7 +1176,7 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 			if (worker_queue(ah, sl, false))
 				return UR_PARKED;
 			/* No thread at all: the driver blocks instead. */
-			ret = emul_block_call(&a, pol, t.partial, true);
+			ret = emul_block_call(&a, pol, t.partial, &sl->wmask);
 			goto ran;
 		}
 ran:
@@ -1306,7 +1310,8 @@ static bool redo_call(struct ur_ctx *c, struct ur_sl *sl, long redo,
 	sl->op = 0;
 	if (worker_queue(c->ah, sl, false))
 		return true;
-	*ret = emul_block_call(&sl->a, (enum emul_policy)sl->pol, redo, true);
+	*ret = emul_block_call(&sl->a, (enum emul_policy)sl->pol, redo,
+			       &sl->wmask);
 	sl->driver_ran = true;
 	return false;
 }
