@@ -11,8 +11,10 @@
 #include <string.h>
 #include <fcntl.h>
 #include <sys/eventfd.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 #include "uring.h"
@@ -84,6 +86,8 @@ struct ur_fdk {
 	bool	mine;		/* this chain opened it */
 	bool	seekable;	/* has a file position */
 	bool	seek_known;	/* seekable is known (lseek asked) */
+	bool	tty;		/* a terminal */
+	bool	tty_known;	/* tty is known (TCGETS asked) */
 };
 
 /* A syslet that went async. */
@@ -503,8 +507,6 @@ static bool worker_queue(struct ur_head *ah, struct ur_sl *sl, bool may_refuse)
 {
 	bool ok = true;
 
-	/* The lock held: the chain's mask, or the caller's as last seen. */
-	sl->wmask = sl->own_mask ? sl->mask : ah->user_mask;
 	if (ah->efd < 0) {
 		int fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 
@@ -670,8 +672,11 @@ static inline __attribute__((always_inline)) struct ur_sl *park(struct ur_ctx *c
  * file position of a seekable file this chain did not open itself:
  * io_uring reads and updates f_pos without the lock that read(2) and
  * write(2) take, so two writers of one file (a shared stdout) could
- * write at the same place.  The chain's knowledge saves the fcntl and
- * lseek where it can.
+ * write at the same place.  Nor for a terminal: io_uring polls it
+ * before the call, so a background job's read would wait for a line
+ * where the terminal's job control stops the process at once (SIGTTIN),
+ * which the call on a worker meets.  The chain's knowledge saves the
+ * fcntl, lseek and ioctl where it can.
  */
 static bool fd_ring_ok(struct ur_fdk *k, int fd, bool filepos, bool pos)
 {
@@ -688,6 +693,7 @@ static bool fd_ring_ok(struct ur_fdk *k, int fd, bool filepos, bool pos)
 		k->nonblock = (fl & O_NONBLOCK) != 0;
 		k->mine = false;
 		k->seek_known = false;
+		k->tty_known = false;
 	}
 	if (k->nonblock)
 		return false;
@@ -696,6 +702,16 @@ static bool fd_ring_ok(struct ur_fdk *k, int fd, bool filepos, bool pos)
 					    SEEK_CUR, 0, 0, 0) != -ESPIPE;
 		k->seek_known = true;
 	}
+	/* A terminal has no file position: asked only then. */
+	if (filepos && !k->mine && !k->seekable && !k->tty_known) {
+		struct termios t;
+
+		k->tty = emul_syscall6(__NR_ioctl, (unsigned long)fd, TCGETS,
+				       (unsigned long)&t, 0, 0, 0) == 0;
+		k->tty_known = true;
+	}
+	if (filepos && !k->mine && !k->seekable && k->tty)
+		return false;
 	/* At an offset of its own: ESPIPE from the call where io_uring
 	 * would read a pipe all the same. */
 	if (pos && !k->seekable)
@@ -1073,6 +1089,7 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 			sl->op = 0;
 			sl->pol = (unsigned char)pol;
 			sl->partial = 0;
+			sl->wmask = *chain_mask(c, sl);
 			if (worker_queue(ah, sl, false))
 				return UR_PARKED;
 			/* No thread at all: the driver makes it. */
@@ -1150,6 +1167,7 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 				sl->op = 0;
 				sl->pol = (unsigned char)pol;
 				sl->partial = t.partial;
+				sl->wmask = *chain_mask(c, sl);
 				if (!worker_queue(ah, sl, true)) {
 					sl_put(ah, sl);
 					ret = block_here(c, &a, pol, t.partial);
@@ -1173,6 +1191,7 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 			sl->op = 0;
 			sl->pol = (unsigned char)pol;
 			sl->partial = t.partial;
+			sl->wmask = *chain_mask(c, sl);
 			if (worker_queue(ah, sl, false))
 				return UR_PARKED;
 			/* No thread at all: the driver blocks instead. */
@@ -1308,6 +1327,7 @@ static bool redo_call(struct ur_ctx *c, struct ur_sl *sl, long redo,
 	sl->pol = emul_prof->policy[sl->a.nr] & EMUL_P_MASK;
 	sl->partial = redo;
 	sl->op = 0;
+	sl->wmask = *chain_mask(c, sl);
 	if (worker_queue(c->ah, sl, false))
 		return true;
 	*ret = emul_block_call(&sl->a, (enum emul_policy)sl->pol, redo,
@@ -1820,7 +1840,7 @@ static struct syslet_uatom *exec_one(struct ur_ctx *c,
 {
 	struct syslet_uatom *last = NULL;
 	struct ur_sl *sl = NULL;
-	struct ur_fdk k = { -1, false, false, false, false };
+	struct ur_fdk k = { -1, false, false, false, false, false, false };
 	unsigned long lflags = 0;
 
 	*err = 0;
