@@ -289,6 +289,7 @@ emul_exec(struct emul_run *run, struct emul_ctr *c, struct syslet_uatom *u,
 	 * only read it since: a short read then tells the end of the file
 	 * from the end of what is cached without another call. */
 	t.pos = -1;
+	t.mask = run->mode == EMUL_RUN_STEP ? NULL : &run->user_mask;
 	if (pol == EMUL_P_READ && run->pos_fd >= 0 &&
 	    (long)a->args[0] == run->pos_fd)
 		t.pos = run->pos;

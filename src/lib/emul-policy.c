@@ -314,12 +314,30 @@ static struct iovec *iov_skip(const struct iovec *iov, unsigned long *cnt,
 static void short_read(const struct rw_shape *s, long total,
 		       struct emul_try *t);
 
+static bool tty_stops_open(const sigset_t *user, sigset_t *old);
+
+/* A call on a character device (a terminal) made in place: with the stop
+ * signals of its job control open as on a worker (tty_stops_open()). */
+static long chr_call(const struct emul_atom *a, const sigset_t *mask)
+{
+	sigset_t old;
+	long ret;
+
+	if (!mask || !tty_stops_open(mask, &old))
+		return emul_raw_syscall(a);
+	ret = emul_raw_syscall(a);
+	emul_sigmask(SIG_SETMASK, &old, NULL);
+	return ret;
+}
+
 static void try_rw(const struct emul_atom *a, enum emul_policy pol,
 		   struct emul_try *t)
 {
 	struct rw_shape s;
 	struct stat st;
 	long r, total;
+
+	st.st_mode = 0;
 
 	rw_shape(a, pol, &s);
 	/* preadv2() rejects negative offsets that pread64() also rejects,
@@ -345,7 +363,8 @@ static void try_rw(const struct emul_atom *a, enum emul_policy pol,
 		 * the disk, so it goes to a worker. */
 		if (fd_regular(s.fd, &st) ? s.wr :
 		    fd_ready(s.fd, s.wr ? POLLOUT : POLLIN)) {
-			t->ret = emul_raw_syscall(a);
+			t->ret = S_ISCHR(st.st_mode) ? chr_call(a, t->mask) :
+						       emul_raw_syscall(a);
 			return;
 		}
 		t->blocked = true;

@@ -68,6 +68,9 @@ struct emul_try {
 	bool		blocked;	/* would block: a worker must go on */
 	long		partial;	/* bytes already moved before blocking */
 	int64_t		pos;		/* in: read()'s file position, or -1 */
+	/* in: the caller's signal mask, for a terminal's job control
+	 * (emul_block_call()); NULL: a step, none. */
+	const sigset_t	*mask;
 };
 
 /* The calls that take a temporary signal mask (emul-policy.c). */

@@ -1153,6 +1153,7 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 
 			inline_mask(c);
 			t.pos = -1;
+			t.mask = chain_mask(c, *slp);
 			emul_try_call(&a, pol, &t);
 			if (!t.blocked) {
 				ret = t.ret;

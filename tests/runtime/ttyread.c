@@ -33,12 +33,23 @@
  * The member must stop; the leader then makes its group the foreground,
  * continues it and types a line, which the atom must read.  With SIGTTIN
  * set to SIG_IGN, or blocked by the program, the atom must give -EIO
- * and nothing stops.
+ * and nothing stops.  A line typed before the read makes it run in place
+ * in the caller, which must stop all the same; so must a write under
+ * TOSTOP (SIGTTOU), which then goes through.
  */
 
-enum { TR_DFL, TR_IGN, TR_BLOCK };
+enum { TR_DFL, TR_IGN, TR_BLOCK, TR_AHEAD, TR_TOSTOP, TR_NMODES };
 
-static const char *const tr_names[] = { "default", "ignored", "blocked" };
+static const char *const tr_names[] = {
+	"default", "ignored", "blocked", "typed ahead", "tostop write",
+};
+
+/* The mode's stop signal, or 0 where the call must fail with EIO. */
+static int tr_stop(int mode)
+{
+	return mode == TR_TOSTOP ? SIGTTOU :
+	       mode == TR_DFL || mode == TR_AHEAD ? SIGTTIN : 0;
+}
 
 /* The member: one read atom of the terminal; exit 0 when it read @line,
  * 3 for -EIO, 1 otherwise. */
@@ -63,7 +74,12 @@ static int member(int tty, int mode, const char *line)
 	}
 	rt_register(&ahu, ring, 4, -1UL);
 	memset(buf, 0, sizeof(buf));
-	rt_atom(&a, SYS_read, &ret, 0, NULL, &fd, &bp, &len);
+	if (mode == TR_TOSTOP) {
+		strcpy(buf, line);
+		len = strlen(line);
+	}
+	rt_atom(&a, mode == TR_TOSTOP ? SYS_write : SYS_read, &ret, 0, NULL,
+		&fd, &bp, &len);
 	done = sys_async_exec(&a);
 	if (!done && errno)
 		rt_die("async_exec: %s", strerror(errno));
@@ -82,17 +98,28 @@ static int member(int tty, int mode, const char *line)
 }
 
 /* The session leader: 0 when the member did what a plain read does. */
-static int leader(const char *slave, int mode)
+static int leader(const char *slave, int mfd, int mode)
 {
 	static const char line[] = "hello\n";
 	int tty, st = 0, waited = 0;
+	struct termios tio;
 	pid_t m, r;
 
 	if (setsid() < 0)
 		return 99;
 	tty = open(slave, O_RDWR);
-	if (tty < 0 || ioctl(tty, TIOCSCTTY, 0))
+	if (tty < 0 || ioctl(tty, TIOCSCTTY, 0) || tcgetattr(tty, &tio))
 		return 99;
+	if (mode == TR_TOSTOP) {
+		tio.c_lflag |= TOSTOP;
+		if (tcsetattr(tty, TCSANOW, &tio))
+			return 99;
+	}
+	if (mode == TR_AHEAD) {
+		if (write(mfd, line, strlen(line)) != (ssize_t)strlen(line))
+			return 99;
+		usleep(50000);	/* the line discipline has it */
+	}
 	m = fork();
 	if (m < 0)
 		return 99;
@@ -114,7 +141,7 @@ static int leader(const char *slave, int mode)
 		kill(m, SIGKILL);
 		return 1;
 	}
-	if (mode != TR_DFL) {
+	if (!tr_stop(mode)) {
 		if (WIFEXITED(st) && WEXITSTATUS(st) == 3)
 			return 0;
 		fprintf(stderr, "FAIL: %s SIGTTIN: the read did not fail "
@@ -126,9 +153,10 @@ static int leader(const char *slave, int mode)
 		kill(m, SIGKILL);
 		return 1;
 	}
-	if (!WIFSTOPPED(st) || WSTOPSIG(st) != SIGTTIN) {
-		fprintf(stderr, "FAIL: the background read did not stop the "
-			"program with SIGTTIN, as a plain read does (%s %d%s)\n",
+	if (!WIFSTOPPED(st) || WSTOPSIG(st) != tr_stop(mode)) {
+		fprintf(stderr, "FAIL: %s: the background call did not stop "
+			"the program with signal %d, as a plain one does "
+			"(%s %d%s)\n", tr_names[mode], tr_stop(mode),
 			WIFEXITED(st) ? "exit" : WIFSTOPPED(st) ? "stopped by" :
 			"signal", WIFEXITED(st) ? WEXITSTATUS(st) :
 			WIFSTOPPED(st) ? WSTOPSIG(st) : WTERMSIG(st),
@@ -154,7 +182,7 @@ int main(void)
 		fprintf(stderr, "SKIP: checked on emul only\n");
 		return RT_SKIP;
 	}
-	for (int mode = TR_DFL; mode <= TR_BLOCK; mode++) {
+	for (int mode = TR_DFL; mode < TR_NMODES; mode++) {
 		int mfd = posix_openpt(O_RDWR | O_NOCTTY), st = 0;
 		int p[2];
 		char *slave;
@@ -172,7 +200,7 @@ int main(void)
 		if (l < 0)
 			rt_die("fork");
 		if (!l) {
-			int r = leader(slave, mode);
+			int r = leader(slave, mfd, mode);
 
 			if (r < 0) {
 				/* Continued: tell the test to type, then
@@ -207,7 +235,7 @@ int main(void)
 		close(mfd);
 		if (!WIFEXITED(st) || WEXITSTATUS(st) == 99)
 			rt_die("%s: the session's leader failed", tr_names[mode]);
-		rt_check(WEXITSTATUS(st) == 0, "SIGTTIN %s: see above",
+		rt_check(WEXITSTATUS(st) == 0, "%s: see above",
 			 tr_names[mode]);
 	}
 	return rt_done("ttyread");
