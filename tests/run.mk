@@ -124,6 +124,13 @@ tests_run_batchread_SOURCES = tests/run/batchread.c
 tests_run_batchread_LDADD = src/lib/libsyslet.la
 TESTS += tests/run/uring-enters.sh
 EXTRA_DIST += tests/run/uring-enters.sh
+# syslet_ring__wait_pop() and a completion that lands just before its
+# wait, another syslet busy (wraps syslet_ring__pop: a shared build).
+check_PROGRAMS += tests/run/waitpop
+tests_run_waitpop_SOURCES = tests/run/waitpop.c
+tests_run_waitpop_LDADD = src/lib/libsyslet.la -ldl
+TESTS += tests/run/waitpop.sh
+EXTRA_DIST += tests/run/waitpop.sh
 # Comparisons with constants over the whole range of a word.
 TESTS += tests/run/compare-range.sh
 EXTRA_DIST += tests/run/compare-range.sh

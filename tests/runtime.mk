@@ -22,12 +22,13 @@ runtime_tests = tests/runtime/args tests/runtime/fault tests/runtime/stop \
 	tests/runtime/pendmove tests/runtime/affinity tests/runtime/tidtimer \
 	tests/runtime/futexpi tests/runtime/sighow tests/runtime/workertimer \
 	tests/runtime/pirace tests/runtime/tidprio tests/runtime/tidown \
-	tests/runtime/tidrace tests/runtime/tidpidfd
+	tests/runtime/tidrace tests/runtime/tidpidfd tests/runtime/ttyread
 check_PROGRAMS += $(runtime_tests)
 TESTS += $(runtime_tests)
 noinst_HEADERS += tests/runtime/helpers.h
 runtime_ldadd = src/lib/libsyslet.la -lpthread
 tests_runtime_args_LDADD = $(runtime_ldadd)
+tests_runtime_ttyread_LDADD = $(runtime_ldadd)
 tests_runtime_bnames_LDADD = $(runtime_ldadd)
 tests_runtime_fault_LDADD = $(runtime_ldadd)
 tests_runtime_stop_LDADD = $(runtime_ldadd)

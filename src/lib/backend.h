@@ -28,6 +28,12 @@ struct backend {
 					    size_t n, struct syslet_uatom **done,
 					    int *errs);
 	long		(*async_wait)(unsigned long min_events);
+	/* Optional: async_wait() that returns 0 at once when *@slot holds
+	 * an atom when it starts counting, checked where completions go
+	 * into the ring (syslet_ring__wait_pop(): a completion that came
+	 * after its look at the slot is not counted).  NULL: async_wait. */
+	long		(*async_wait_slot)(unsigned long min_events,
+					   struct syslet_uatom *const *slot);
 	long		(*async_unregister)(struct async_head_user *ahu,
 					    unsigned long len);
 	long		(*umem_add)(unsigned long *uptr, unsigned long inc);

@@ -79,10 +79,11 @@ static long emul_block_here(struct emul_run *run, const struct emul_atom *a,
 	clock_gettime(CLOCK_MONOTONIC_COARSE, &t0);
 	if (run->mode != EMUL_RUN_INLINE) {
 		ret = emul_block_call(a, pol, partial,
-				      run->mode == EMUL_RUN_WORKER);
+				      run->mode == EMUL_RUN_WORKER ?
+				      &run->user_mask : NULL);
 	} else {
 		emul_sigmask(SIG_SETMASK, &run->user_mask, &blocked);
-		ret = emul_block_call(a, pol, partial, false);
+		ret = emul_block_call(a, pol, partial, NULL);
 		emul_sigmask(SIG_SETMASK, &blocked, NULL);
 		if (ret == -EINTR)
 			run->interrupted = true;
@@ -288,6 +289,7 @@ emul_exec(struct emul_run *run, struct emul_ctr *c, struct syslet_uatom *u,
 	 * only read it since: a short read then tells the end of the file
 	 * from the end of what is cached without another call. */
 	t.pos = -1;
+	t.mask = run->mode == EMUL_RUN_STEP ? NULL : &run->user_mask;
 	if (pol == EMUL_P_READ && run->pos_fd >= 0 &&
 	    (long)a->args[0] == run->pos_fd)
 		t.pos = run->pos;

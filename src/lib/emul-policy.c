@@ -314,12 +314,30 @@ static struct iovec *iov_skip(const struct iovec *iov, unsigned long *cnt,
 static void short_read(const struct rw_shape *s, long total,
 		       struct emul_try *t);
 
+static bool tty_stops_open(const sigset_t *user, sigset_t *old);
+
+/* A call on a character device (a terminal) made in place: with the stop
+ * signals of its job control open as on a worker (tty_stops_open()). */
+static long chr_call(const struct emul_atom *a, const sigset_t *mask)
+{
+	sigset_t old;
+	long ret;
+
+	if (!mask || !tty_stops_open(mask, &old))
+		return emul_raw_syscall(a);
+	ret = emul_raw_syscall(a);
+	emul_sigmask(SIG_SETMASK, &old, NULL);
+	return ret;
+}
+
 static void try_rw(const struct emul_atom *a, enum emul_policy pol,
 		   struct emul_try *t)
 {
 	struct rw_shape s;
 	struct stat st;
 	long r, total;
+
+	st.st_mode = 0;
 
 	rw_shape(a, pol, &s);
 	/* preadv2() rejects negative offsets that pread64() also rejects,
@@ -345,7 +363,8 @@ static void try_rw(const struct emul_atom *a, enum emul_policy pol,
 		 * the disk, so it goes to a worker. */
 		if (fd_regular(s.fd, &st) ? s.wr :
 		    fd_ready(s.fd, s.wr ? POLLOUT : POLLIN)) {
-			t->ret = emul_raw_syscall(a);
+			t->ret = S_ISCHR(st.st_mode) ? chr_call(a, t->mask) :
+						       emul_raw_syscall(a);
 			return;
 		}
 		t->blocked = true;
@@ -846,11 +865,10 @@ static long tmpmask_call(const struct emul_atom *a)
 	return emul_raw_syscall(&b);
 }
 
-long emul_block_call(const struct emul_atom *a, enum emul_policy pol,
-		     long partial, bool worker)
+/* The call, or the rest of one that went partly in place. */
+static long block_call(const struct emul_atom *a, enum emul_policy pol,
+		       long partial)
 {
-	if (pol == EMUL_P_TMPMASK && worker)
-		return tmpmask_call(a);
 	if (partial > 0) {
 		if (pol == EMUL_P_OPEN)
 			return emul_fifo_wait((int)partial - 1);
@@ -863,4 +881,52 @@ long emul_block_call(const struct emul_atom *a, enum emul_policy pol,
 		return partial;
 	}
 	return emul_raw_syscall(a);
+}
+
+/*
+ * A terminal's job control looks at the signal mask of the thread that
+ * reads or writes it: a process outside the terminal's foreground group
+ * that reads it (or writes it, with tostop) is sent SIGTTIN (SIGTTOU),
+ * which stops it, and the call is restarted once it is continued; where
+ * the thread blocks or ignores the signal, the read fails with EIO (the
+ * write goes through).  A worker blocks every signal: a syslet's read of
+ * its terminal in the background would fail where the program's would
+ * stop.  So a worker's call has SIGTTIN and SIGTTOU open where the caller
+ * left them open and nothing but their default action (stop) would run:
+ * a stop acts on the whole process, whichever thread takes it, and no
+ * handler of the program's ever runs on a worker.
+ */
+static bool tty_stops_open(const sigset_t *user, sigset_t *old)
+{
+	static const int sigs[] = { SIGTTIN, SIGTTOU };
+	struct sigaction sa;
+	sigset_t open;
+	bool any = false;
+
+	sigemptyset(&open);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		if (sigismember(user, sigs[i]) ||
+		    sigaction(sigs[i], NULL, &sa) || sa.sa_handler != SIG_DFL)
+			continue;
+		sigaddset(&open, sigs[i]);
+		any = true;
+	}
+	if (any)
+		emul_sigmask(SIG_UNBLOCK, &open, old);
+	return any;
+}
+
+long emul_block_call(const struct emul_atom *a, enum emul_policy pol,
+		     long partial, const sigset_t *worker_mask)
+{
+	sigset_t old;
+	long ret;
+
+	if (pol == EMUL_P_TMPMASK && worker_mask)
+		return tmpmask_call(a);
+	if (!worker_mask || !tty_stops_open(worker_mask, &old))
+		return block_call(a, pol, partial);
+	ret = block_call(a, pol, partial);
+	emul_sigmask(SIG_SETMASK, &old, NULL);
+	return ret;
 }

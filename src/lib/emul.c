@@ -488,8 +488,9 @@ static long futex_wait(uint32_t *addr, uint32_t val, const struct timespec *ts)
  * the call, or nothing is busy.  Also back when completions wait for a
  * slot the user has not cleared and nothing else can make progress: the
  * user must drain the ring first (the kernel would have dropped them).
+ * With @slot, back at once when it holds an atom as the count starts.
  */
-static long emul_wait(unsigned long min)
+static long emul_wait_slot(unsigned long min, struct syslet_uatom *const *slot)
 {
 	struct emul_head *ah = emul_cur;
 	const struct timespec tick = { 0, 1000000 };
@@ -500,6 +501,8 @@ static long emul_wait(unsigned long min)
 	pthread_mutex_lock(&ah->lock);
 	cring_flush(&ah->ring);
 	start = ah->ring.completions;
+	if (slot && __atomic_load_n(slot, __ATOMIC_ACQUIRE))
+		min = 0;
 	pthread_mutex_unlock(&ah->lock);
 	if (!min)
 		return 0;
@@ -525,6 +528,11 @@ static long emul_wait(unsigned long min)
 		if (r == -EINTR)
 			return -EINTR;
 	}
+}
+
+static long emul_wait(unsigned long min)
+{
+	return emul_wait_slot(min, NULL);
 }
 
 static long emul_backend_umem_add(unsigned long *uptr, unsigned long inc)
@@ -556,6 +564,7 @@ const struct backend emul_backend = {
 	.async_exec = emul_exec,
 	.async_exec_batch = emul_exec_batch,
 	.async_wait = emul_wait,
+	.async_wait_slot = emul_wait_slot,
 	.async_unregister = emul_unregister,
 	.umem_add = emul_backend_umem_add,
 	.set_profile = emul_set_profile,

@@ -68,6 +68,9 @@ struct emul_try {
 	bool		blocked;	/* would block: a worker must go on */
 	long		partial;	/* bytes already moved before blocking */
 	int64_t		pos;		/* in: read()'s file position, or -1 */
+	/* in: the caller's signal mask, for a terminal's job control
+	 * (emul_block_call()); NULL: a step, none. */
+	const sigset_t	*mask;
 };
 
 /* The calls that take a temporary signal mask (emul-policy.c). */
@@ -98,8 +101,10 @@ void emul_try_call(const struct emul_atom *a, enum emul_policy pol,
 unsigned long emul_msg_len(unsigned long msg);
 /* The bytes of @cnt iovecs at @iov, 0 when they cannot be read. */
 unsigned long emul_iov_len(unsigned long iov, unsigned long cnt);
+/* A call that may block, run now: inline (@worker_mask NULL), or on a
+ * worker, for a caller whose signal mask was *@worker_mask. */
 long emul_block_call(const struct emul_atom *a, enum emul_policy pol,
-		     long partial, bool worker);
+		     long partial, const sigset_t *worker_mask);
 
 /*
  * An open that did not wait (the engines' attempts add O_NONBLOCK, as

@@ -80,15 +80,30 @@ struct syslet_uatom *syslet_ring__pop(struct syslet_ring *ring)
 	return a;
 }
 
+/*
+ * async_wait(n) counts only the completions after its own call (2007's
+ * events_left): one that goes into the slot between the pop that found
+ * it empty and the wait would not end the wait, and with another syslet
+ * busy for good the program would sleep beside it.  Where the backend
+ * can, the wait itself looks at the slot as it starts counting.
+ */
 struct syslet_uatom *syslet_ring__wait_pop(struct syslet_ring *ring,
 					   unsigned long n)
 {
 	struct syslet_uatom *a = syslet_ring__pop(ring);
+	const struct backend *b;
+	long err = 0;
 
 	if (a || errno != EAGAIN)
 		return a;
-	if (sys_async_wait(n))
+	b = backend_get(&err);
+	if (b && b->async_wait_slot) {
+		err = b->async_wait_slot(n, &ring->slots[ring->head_idx]);
+		if (err)
+			return api_null((int)err);
+	} else if (sys_async_wait(n)) {
 		return NULL;
+	}
 	a = syslet_ring__pop(ring);
 	/* async_wait returned without a completion: nothing is busy, so
 	 * nothing will come (as wait(2) says when no child is left). */

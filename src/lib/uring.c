@@ -11,8 +11,10 @@
 #include <string.h>
 #include <fcntl.h>
 #include <sys/eventfd.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 #include "uring.h"
@@ -84,6 +86,8 @@ struct ur_fdk {
 	bool	mine;		/* this chain opened it */
 	bool	seekable;	/* has a file position */
 	bool	seek_known;	/* seekable is known (lseek asked) */
+	bool	tty;		/* a terminal */
+	bool	tty_known;	/* tty is known (TCGETS asked) */
 };
 
 /* A syslet that went async. */
@@ -111,6 +115,8 @@ struct ur_sl {
 	bool			fetched;
 	struct ur_fdk		k;
 	sigset_t		mask;
+	/* The mask a worker's call is made for (emul_block_call()). */
+	sigset_t		wmask;
 };
 
 /* Syslet records come UR_SLAB_SL to a block: a malloc() each cost ~85
@@ -480,7 +486,7 @@ static void *ur_worker(void *arg)
 			ah->wq_tail = NULL;
 		pthread_mutex_unlock(&ah->wlock);
 		sl->ret = emul_block_call(&sl->a, (enum emul_policy)sl->pol,
-					  sl->partial, true);
+					  sl->partial, &sl->wmask);
 		sl->next = __atomic_load_n(&ah->wdone, __ATOMIC_RELAXED);
 		while (!__atomic_compare_exchange_n(&ah->wdone, &sl->next, sl,
 						    true, __ATOMIC_RELEASE,
@@ -570,7 +576,7 @@ static long block_here(struct ur_ctx *c, const struct emul_atom *a,
 	 * this call may well wait for one of them. */
 	pthread_mutex_unlock(&c->ah->lock);
 	emul_sigmask(SIG_SETMASK, &c->user_mask, &blocked);
-	ret = emul_block_call(a, pol, partial, false);
+	ret = emul_block_call(a, pol, partial, NULL);
 	emul_sigmask(SIG_SETMASK, &blocked, NULL);
 	pthread_mutex_lock(&c->ah->lock);
 	/* The program ran meanwhile and may have replaced the handler. */
@@ -666,8 +672,11 @@ static inline __attribute__((always_inline)) struct ur_sl *park(struct ur_ctx *c
  * file position of a seekable file this chain did not open itself:
  * io_uring reads and updates f_pos without the lock that read(2) and
  * write(2) take, so two writers of one file (a shared stdout) could
- * write at the same place.  The chain's knowledge saves the fcntl and
- * lseek where it can.
+ * write at the same place.  Nor for a terminal: io_uring polls it
+ * before the call, so a background job's read would wait for a line
+ * where the terminal's job control stops the process at once (SIGTTIN),
+ * which the call on a worker meets.  The chain's knowledge saves the
+ * fcntl, lseek and ioctl where it can.
  */
 static bool fd_ring_ok(struct ur_fdk *k, int fd, bool filepos, bool pos)
 {
@@ -684,6 +693,7 @@ static bool fd_ring_ok(struct ur_fdk *k, int fd, bool filepos, bool pos)
 		k->nonblock = (fl & O_NONBLOCK) != 0;
 		k->mine = false;
 		k->seek_known = false;
+		k->tty_known = false;
 	}
 	if (k->nonblock)
 		return false;
@@ -692,6 +702,16 @@ static bool fd_ring_ok(struct ur_fdk *k, int fd, bool filepos, bool pos)
 					    SEEK_CUR, 0, 0, 0) != -ESPIPE;
 		k->seek_known = true;
 	}
+	/* A terminal has no file position: asked only then. */
+	if (filepos && !k->mine && !k->seekable && !k->tty_known) {
+		struct termios t;
+
+		k->tty = emul_syscall6(__NR_ioctl, (unsigned long)fd, TCGETS,
+				       (unsigned long)&t, 0, 0, 0) == 0;
+		k->tty_known = true;
+	}
+	if (filepos && !k->mine && !k->seekable && k->tty)
+		return false;
 	/* At an offset of its own: ESPIPE from the call where io_uring
 	 * would read a pipe all the same. */
 	if (pos && !k->seekable)
@@ -1069,10 +1089,11 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 			sl->op = 0;
 			sl->pol = (unsigned char)pol;
 			sl->partial = 0;
+			sl->wmask = *chain_mask(c, sl);
 			if (worker_queue(ah, sl, false))
 				return UR_PARKED;
 			/* No thread at all: the driver makes it. */
-			ret = emul_block_call(&a, pol, 0, true);
+			ret = emul_block_call(&a, pol, 0, &sl->wmask);
 			goto ran;
 		}
 		if (c->inline_ && pol != EMUL_P_INLINE &&
@@ -1132,6 +1153,7 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 
 			inline_mask(c);
 			t.pos = -1;
+			t.mask = chain_mask(c, *slp);
 			emul_try_call(&a, pol, &t);
 			if (!t.blocked) {
 				ret = t.ret;
@@ -1146,6 +1168,7 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 				sl->op = 0;
 				sl->pol = (unsigned char)pol;
 				sl->partial = t.partial;
+				sl->wmask = *chain_mask(c, sl);
 				if (!worker_queue(ah, sl, true)) {
 					sl_put(ah, sl);
 					ret = block_here(c, &a, pol, t.partial);
@@ -1169,10 +1192,11 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 			sl->op = 0;
 			sl->pol = (unsigned char)pol;
 			sl->partial = t.partial;
+			sl->wmask = *chain_mask(c, sl);
 			if (worker_queue(ah, sl, false))
 				return UR_PARKED;
 			/* No thread at all: the driver blocks instead. */
-			ret = emul_block_call(&a, pol, t.partial, true);
+			ret = emul_block_call(&a, pol, t.partial, &sl->wmask);
 			goto ran;
 		}
 ran:
@@ -1313,9 +1337,11 @@ static bool redo_call(struct ur_ctx *c, struct ur_sl *sl, long redo,
 	sl->pol = emul_prof->policy[sl->a.nr] & EMUL_P_MASK;
 	sl->partial = redo;
 	sl->op = 0;
+	sl->wmask = *chain_mask(c, sl);
 	if (worker_queue(c->ah, sl, false))
 		return true;
-	*ret = emul_block_call(&sl->a, (enum emul_policy)sl->pol, redo, true);
+	*ret = emul_block_call(&sl->a, (enum emul_policy)sl->pol, redo,
+			       &sl->wmask);
 	sl->driver_ran = true;
 	return false;
 }
@@ -1823,7 +1849,7 @@ static struct syslet_uatom *exec_one(struct ur_ctx *c,
 {
 	struct syslet_uatom *last = NULL;
 	struct ur_sl *sl = NULL;
-	struct ur_fdk k = { -1, false, false, false, false };
+	struct ur_fdk k = { -1, false, false, false, false, false, false };
 	unsigned long lflags = 0;
 
 	*err = 0;
@@ -2006,7 +2032,9 @@ static void drive_begin(struct ur_ctx *c, struct ur_head *ah, sigset_t *user)
 	caller_came(ah);
 }
 
-static long ur_wait(unsigned long min)
+/* With @slot: back at once when it holds an atom as the count starts
+ * (backend.h). */
+static long ur_wait_slot(unsigned long min, struct syslet_uatom *const *slot)
 {
 	struct ur_head *ah = ur_cur;
 	unsigned long start;
@@ -2021,6 +2049,8 @@ static long ur_wait(unsigned long min)
 	drive_begin(&c, ah, &user);
 	cring_flush(&ah->cring);
 	start = ah->cring.completions;
+	if (slot && __atomic_load_n(slot, __ATOMIC_ACQUIRE))
+		min = 0;
 	step(&c);
 	while (min && ah->cring.completions - start < min && ah->busy) {
 		ret = wait_step(&c, &user);
@@ -2033,6 +2063,11 @@ static long ur_wait(unsigned long min)
 	pthread_mutex_unlock(&ah->lock);
 	emul_sigmask(SIG_SETMASK, &user, NULL);
 	return ret;
+}
+
+static long ur_wait(unsigned long min)
+{
+	return ur_wait_slot(min, NULL);
 }
 
 static long ur_unregister(struct async_head_user *uah, unsigned long len)
@@ -2142,6 +2177,7 @@ const struct backend uring_backend = {
 	.async_exec = ur_exec,
 	.async_exec_batch = ur_exec_batch,
 	.async_wait = ur_wait,
+	.async_wait_slot = ur_wait_slot,
 	.async_unregister = ur_unregister,
 	.umem_add = ur_umem_add,
 	.set_profile = ur_set_profile,

@@ -25,7 +25,8 @@
  * atoms, past the top of user space or across it), and where the atoms
  * sit (misaligned, the last one cut by an unmapped page after its NULL
  * argument pointer, one in the page below the top of user space that ends
- * at the top or past it).
+ * at the top or past it).  Reads land in the atoms too, with input that
+ * holds atom-like words, so a graph rewrites itself while it runs.
  *
  * Every loop passes through a gate: an atom that takes one from its own
  * fuel cell and stops once that is not positive.  Nothing else targets
@@ -255,6 +256,10 @@ static unsigned long buffer(struct gen *G, bool for_read)
 	case 1:
 		return bad_addr(G);
 	case 2:
+		/* Into the atoms themselves: a read rewrites the graph
+		 * while it runs, the next fetch sees what came. */
+		if (for_read && chance(G, 50))
+			return G->g->atom[below(G, G->na)] + below(G, S);
 		return for_read ? pg(G, DIFF_PG_R) + below(G, 64)
 				: pg(G, (int)below(G, DIFF_NPAGES)) +
 					  below(G, ar->page - 256);
@@ -745,6 +750,31 @@ void gen_graph(const struct diff_arena *ar, uint64_t seed,
 	g->in_fill = (unsigned int)below(&G, sizeof(g->in_data) + 1);
 	for (i = 0; i < sizeof(g->in_data); i++)
 		g->in_data[i] = (unsigned char)rnd(&G);
+	/* Sometimes words an atom could be made of (reads land in the
+	 * atoms too): flags, numbers, the graph's atoms, NULL. */
+	if (chance(&G, 30))
+		for (i = 0; i + W <= sizeof(g->in_data); i += W) {
+			unsigned long w;
+
+			switch (below(&G, 5)) {
+			case 0:
+				w = some_flags(&G);
+				break;
+			case 1:
+				w = chance(&G, 50) ? SYS_getppid : ar->umem_nr;
+				break;
+			case 2:
+				w = g->atom[below(&G, n)];
+				break;
+			case 3:
+				w = 0;
+				break;
+			default:
+				w = some_value(&G);
+				break;
+			}
+			memcpy(g->in_data + i, &w, W);
+		}
 	g->ring_junk = chance(&G, 5);
 	g->tight_room = tight_room(&G);
 	g->top_at = 0;
