@@ -123,6 +123,8 @@ check_PROGRAMS += tests/run/batchread
 tests_run_batchread_SOURCES = tests/run/batchread.c
 tests_run_batchread_LDADD = src/lib/libsyslet.la
 TESTS += tests/run/uring-enters.sh
+TESTS += tests/run/worker-sigcalls.sh
+EXTRA_DIST += tests/run/worker-sigcalls.sh
 EXTRA_DIST += tests/run/uring-enters.sh
 # syslet_ring__wait_pop() and a completion that lands just before its
 # wait, another syslet busy (wraps syslet_ring__pop: a shared build).

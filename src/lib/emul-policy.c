@@ -1,6 +1,7 @@
 /* emul-policy.c: per-syscall policy of the emul engine and its non-blocking attempts (RWF_NOWAIT, RESOLVE_CACHED, MSG_DONTWAIT, poll). */
 #include <config.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <linux/futex.h>
 #include <linux/openat2.h>
@@ -916,6 +917,15 @@ static bool tty_stops_open(const sigset_t *user, sigset_t *old)
 	return any;
 }
 
+/* Is @fd a character device (a terminal, say)? */
+static bool fd_chr(unsigned long fd)
+{
+	struct stat st;
+
+	return fd <= INT_MAX && fstat((int)fd, &st) == 0 &&
+	       S_ISCHR(st.st_mode);
+}
+
 long emul_block_call(const struct emul_atom *a, enum emul_policy pol,
 		     long partial, const sigset_t *worker_mask)
 {
@@ -924,8 +934,35 @@ long emul_block_call(const struct emul_atom *a, enum emul_policy pol,
 
 	if (pol == EMUL_P_TMPMASK && worker_mask)
 		return tmpmask_call(a);
-	if (!worker_mask || !tty_stops_open(worker_mask, &old))
+	if (!worker_mask)
 		return block_call(a, pol, partial);
+	/*
+	 * Only a read or write of a terminal meets its job control
+	 * (tty_stops_open()), and the signal calls that opening the stop
+	 * signals takes (four) are not paid for every call of a worker:
+	 * a read made with them blocked fails at once with EIO where it
+	 * would stop, so it is made again with them open only then; a
+	 * write under tostop goes through instead, so a write first asks
+	 * whether its descriptor is a character device (one fstat()).
+	 */
+	switch (pol) {
+	case EMUL_P_READ:
+	case EMUL_P_READV:
+		ret = block_call(a, pol, partial);
+		if (ret != -EIO || !fd_chr(a->args[0]))
+			return ret;
+		break;
+	case EMUL_P_WRITE:
+	case EMUL_P_WRITEV:
+		if (!fd_chr(a->args[0]))
+			return block_call(a, pol, partial);
+		break;
+	default:
+		return block_call(a, pol, partial);
+	}
+	if (!tty_stops_open(worker_mask, &old))
+		return pol == EMUL_P_READ || pol == EMUL_P_READV ? ret :
+			block_call(a, pol, partial);
 	ret = block_call(a, pol, partial);
 	emul_sigmask(SIG_SETMASK, &old, NULL);
 	return ret;
