@@ -576,6 +576,14 @@ static int read_symbols(struct reader *rd)
 			out->kind = SLO_SYM_VAR;
 			if (sym.st_value % rd->w)
 				return bad(rd, "symbol %s is not at a cell", name);
+			/* A cell is one machine word: the ABI's arguments
+			 * and results, syslet_inst__cell()'s unsigned long,
+			 * the shell's print and set.  The language has no
+			 * wider or narrower one. */
+			if (sym.st_size != rd->w)
+				return bad(rd, "cell %s spans %llu bytes, not one cell of %u",
+					   name, (unsigned long long)sym.st_size,
+					   rd->w);
 			break;
 		case SLO_SEC_BSS:
 			out->kind = SLO_SYM_BUFFER;
