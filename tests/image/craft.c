@@ -1,4 +1,4 @@
-/* craft.c: make images no sysletc writes, from one it wrote: every string of the debug records, or every symbol's name, is one long string, so that a small file names megabytes many times; or two sections share their bytes; or a symbol takes another's name; or a relocation moves onto another field of its atom; or .symtab's sh_info, a symbol's size, a field of the ELF header or of section header 0, changes; and say what libsyslet's two openers make of a file. */
+/* craft.c: make images no sysletc writes, from one it wrote: every string of the debug records, or every symbol's name, is one long string, so that a small file names megabytes many times; or two sections share their bytes; or a symbol takes another's name; or a relocation moves onto another field of its atom, or an address cell's onto another section; or .symtab's sh_info, a symbol's size, a field of the ELF header or of section header 0, changes; and say what libsyslet's two openers make of a file. */
 #define _GNU_SOURCE
 #include <elf.h>
 #include <stddef.h>
@@ -27,6 +27,10 @@
  * onto FIELD (flags, nr, ret_ptr, next, arg0..arg5, private, or a number
  * of bytes into the atom) of the atom it was in; the field it leaves keeps
  * its bytes (0 as sysletc writes).
+ * craft cellreloc IN OUT K SECTION ADDEND: relocation K of
+ * .rela.syslet.cells (an address cell) points at SECTION + ADDEND,
+ * through SECTION's section symbol: an address sysletc never writes,
+ * as that of an atom's own field.
  * craft header IN OUT FIELD N: a field of the ELF header (osabi,
  * abiversion, version, entry, phoff, flags, ehsize, phentsize, phnum,
  * shentsize) or of section header 0 (sh0.name, sh0.type, sh0.flags,
@@ -203,6 +207,39 @@ static void craft_symsize(const char *name, const char *n)
 	die("symsize: no such symbol");
 }
 
+static void craft_cellreloc(const char *k, const char *to, const char *add)
+{
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img;
+	const Elf64_Shdr *rs = section(".rela.syslet.cells");
+	const Elf64_Shdr *sym = section(".symtab");
+	const Elf64_Shdr *names = shdr(eh->e_shstrndx);
+	const Elf64_Sym *s = (const Elf64_Sym *)(img + sym->sh_offset);
+	size_t n = rs->sh_size / sizeof(Elf64_Rela), target = 0, symi;
+	char *end;
+	unsigned long i = strtoul(k, &end, 10);
+	long long addend;
+	Elf64_Rela *r;
+
+	if (!*k || *end || i >= n || rs->sh_offset + rs->sh_size > len)
+		die("cellreloc: no such relocation");
+	addend = strtoll(add, &end, 0);
+	if (!*add || *end)
+		die("cellreloc: not a number");
+	for (size_t j = 1; j < eh->e_shnum; j++)
+		if (!strcmp((const char *)img + names->sh_offset +
+			    shdr(j)->sh_name, to))
+			target = j;
+	for (symi = 1; target && symi < sym->sh_size / sizeof(*s); symi++)
+		if (ELF64_ST_TYPE(s[symi].st_info) == STT_SECTION &&
+		    s[symi].st_shndx == target)
+			break;
+	if (!target || symi == sym->sh_size / sizeof(*s))
+		die("cellreloc: no such section, or no symbol for it");
+	r = (Elf64_Rela *)(img + rs->sh_offset) + i;
+	r->r_info = ELF64_R_INFO(symi, ELF64_R_TYPE(r->r_info));
+	r->r_addend = addend;
+}
+
 /* Offset and width of each field in Elf32 and in Elf64 headers. */
 static const struct {
 	const char *name;
@@ -315,6 +352,7 @@ int main(int argc, char **argv)
 			     !strcmp(argv[1], "symbols") ||
 			     !strcmp(argv[1], "overlap"))) ||
 	      (argc == 5 && !strcmp(argv[1], "shinfo")) ||
+	      (argc == 7 && !strcmp(argv[1], "cellreloc")) ||
 	      (argc == 6 && (!strcmp(argv[1], "rename") ||
 			     !strcmp(argv[1], "reloc") ||
 			     !strcmp(argv[1], "header") ||
@@ -322,7 +360,8 @@ int main(int argc, char **argv)
 		die("usage: craft debug|symbols|overlap IN OUT, "
 		    "craft rename IN OUT OLD NEW, craft reloc IN OUT K FIELD, "
 		    "craft shinfo IN OUT N, craft symsize IN OUT NAME N, "
-		    "craft header IN OUT FIELD N, or craft open IN");
+		    "craft header IN OUT FIELD N, "
+		    "craft cellreloc IN OUT K SECTION ADDEND, or craft open IN");
 	f = fopen(argv[2], "rb");
 	if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 ||
 	    fseek(f, 0, SEEK_SET))
@@ -337,6 +376,8 @@ int main(int argc, char **argv)
 	fclose(f);
 	if (!strcmp(argv[1], "header"))
 		craft_header(argv[4], argv[5]);
+	else if (!strcmp(argv[1], "cellreloc"))
+		craft_cellreloc(argv[4], argv[5], argv[6]);
 	else if (!strcmp(argv[1], "debug"))
 		craft_debug();
 	else if (!strcmp(argv[1], "overlap"))
