@@ -418,7 +418,18 @@ stmt:		bare_stmt
 	;
 
 bare_stmt:	';'			{ NN($$ = stmt(AST_S_EMPTY, @$, NULL, NULL)); }
-	|	expr ';'		{ NN($$ = stmt(AST_S_EXPR, @$, $1, NULL)); }
+	|	expr ';'
+		{
+			if (++ctx->expr_stmts > AST_MAX_EXPR_STMTS) {
+				parse_error(ctx, @$, "more than %u statements that call the kernel or assign a variable: an image holds at most %u atoms",
+					    AST_MAX_EXPR_STMTS,
+					    AST_MAX_EXPR_STMTS);
+				/* An abort leaves the rule's own symbols. */
+				ast_expr_free($1);
+				YYABORT;
+			}
+			NN($$ = stmt(AST_S_EXPR, @$, $1, NULL));
+		}
 	|	block
 	|	IF '(' expr ')' stmt %prec THEN
 		{
