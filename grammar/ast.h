@@ -57,6 +57,9 @@ struct ast_loc {
  * the parser stops, before a 64 MiB source of `x++;` takes ~1 KB a
  * statement (16 GB) only to be refused at the end. */
 #define AST_MAX_EXPR_STMTS	(1u << 20)
+/* The same for variables: each takes a cell, and an image holds at most
+ * SLO_MAX_CELLS (64 MiB of `var v1, v2, ...` took ~4 GB). */
+#define AST_MAX_VARS		(1u << 20)
 
 enum ast_expr_kind {
 	AST_NUM,	/* num */

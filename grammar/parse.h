@@ -37,6 +37,8 @@ struct parse_ctx {
 	int		wants_stmt;
 	/* Statements that make atoms, up to AST_MAX_EXPR_STMTS. */
 	unsigned long	expr_stmts;
+	/* Variables declared, up to AST_MAX_VARS. */
+	unsigned long	vars;
 };
 
 #define PARSE_MAX_ERRORS	50
