@@ -52,6 +52,14 @@ struct ast_loc {
 /* The same for statements inside statements: if, else, while, do, for,
  * loop, a block, a label or a modifier each add a level. */
 #define AST_MAX_STMT_DEPTH	1000
+/* Each statement that calls the kernel or assigns a variable makes one
+ * atom or more, and an image holds at most SLO_MAX_ATOMS: past this many
+ * the parser stops, before a 64 MiB source of `x++;` takes ~1 KB a
+ * statement (16 GB) only to be refused at the end. */
+#define AST_MAX_EXPR_STMTS	(1u << 20)
+/* The same for variables: each takes a cell, and an image holds at most
+ * SLO_MAX_CELLS (64 MiB of `var v1, v2, ...` took ~4 GB). */
+#define AST_MAX_VARS		(1u << 20)
 
 enum ast_expr_kind {
 	AST_NUM,	/* num */

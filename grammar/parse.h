@@ -35,6 +35,10 @@ struct parse_ctx {
 	int		end_in_comment;
 	int		eof_error;	/* the first error was at END */
 	int		wants_stmt;
+	/* Statements that make atoms, up to AST_MAX_EXPR_STMTS. */
+	unsigned long	expr_stmts;
+	/* Variables declared, up to AST_MAX_VARS. */
+	unsigned long	vars;
 };
 
 #define PARSE_MAX_ERRORS	50

@@ -95,6 +95,17 @@ static struct ast_stmt *nest_check(struct parse_ctx *ctx,
 	return e;
 }
 
+/* One variable more: past the cells an image holds, say so (the parse
+ * then stops). */
+static bool too_many_vars(struct parse_ctx *ctx, struct ast_loc loc)
+{
+	if (++ctx->vars <= AST_MAX_VARS)
+		return false;
+	parse_error(ctx, loc, "more than %u variables: an image holds at most %u cells",
+		    AST_MAX_VARS, AST_MAX_VARS);
+	return true;
+}
+
 static struct ast_loc span(struct ast_loc a, struct ast_loc b)
 {
 	a.last_line = b.last_line;
@@ -313,10 +324,20 @@ var_list:	var_item
 
 var_item:	NAME
 		{
+			/* An abort leaves the rule's own symbols. */
+			if (too_many_vars(ctx, @$)) {
+				free($1);
+				YYABORT;
+			}
 			NN($$ = ast_decl_new(AST_D_VAR, $1, @$));
 		}
 	|	NAME '=' expr
 		{
+			if (too_many_vars(ctx, @$)) {
+				free($1);
+				ast_expr_free($3);
+				YYABORT;
+			}
 			NN($$ = ast_decl_new(AST_D_VAR, $1, @$));
 			$$->name_loc = @1;
 			$$->expr = $3;
@@ -418,7 +439,18 @@ stmt:		bare_stmt
 	;
 
 bare_stmt:	';'			{ NN($$ = stmt(AST_S_EMPTY, @$, NULL, NULL)); }
-	|	expr ';'		{ NN($$ = stmt(AST_S_EXPR, @$, $1, NULL)); }
+	|	expr ';'
+		{
+			if (++ctx->expr_stmts > AST_MAX_EXPR_STMTS) {
+				parse_error(ctx, @$, "more than %u statements that call the kernel or assign a variable: an image holds at most %u atoms",
+					    AST_MAX_EXPR_STMTS,
+					    AST_MAX_EXPR_STMTS);
+				/* An abort leaves the rule's own symbols. */
+				ast_expr_free($1);
+				YYABORT;
+			}
+			NN($$ = stmt(AST_S_EXPR, @$, $1, NULL));
+		}
 	|	block
 	|	IF '(' expr ')' stmt %prec THEN
 		{

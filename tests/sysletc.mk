@@ -40,6 +40,9 @@ EXTRA_DIST += tests/sysletc/cli.sh tests/sysletc/output.sh tests/sysletc/names-q
 # Doubling any input at most triples sysletc's time (tests/lib/linear.sh).
 TESTS += tests/sysletc/linear.sh
 EXTRA_DIST += tests/sysletc/linear.sh tests/lib/linear.sh
+# More statements than an image has atoms: refused before they cost memory.
+TESTS += tests/sysletc/atom-flood.sh
+EXTRA_DIST += tests/sysletc/atom-flood.sh
 TESTS += tests/sysletc/examples.sh tests/sysletc/corrupt.sh
 EXTRA_DIST += tests/sysletc/examples.sh tests/sysletc/corrupt.sh
 # Symbol prefixes, and images of format 1 (made by sysletc 0.1.0).

@@ -5,7 +5,13 @@
 
 #include "compiler/compiler.h"
 #include "common/systab.h"
+#include "grammar/ast.h"
 #include "syslet.h"
+
+_Static_assert(AST_MAX_EXPR_STMTS == SLO_MAX_ATOMS,
+	       "the parser stops at the statements an image's atoms can hold");
+_Static_assert(AST_MAX_VARS == SLO_MAX_CELLS,
+	       "the parser stops at the variables an image's cells can hold");
 
 #define ATOM_WORDS 11
 enum { W_FLAGS, W_NR, W_RET, W_NEXT, W_ARG0 };

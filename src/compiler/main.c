@@ -334,12 +334,39 @@ static int output_is_input(const char *input, const char *output)
 	return 1;
 }
 
+/*
+ * As cat: what is printed onto a standard output that is the input's
+ * regular file (sysletc -S x.syslet >>x.syslet: the shell did not empty
+ * it) would be appended to the program or the image it came from.
+ */
+static int stdout_is_input(const char *input)
+{
+	struct stat si, so;
+	int in_stdin = !strcmp(input, "-");
+
+	if (fstat(STDOUT_FILENO, &so) || !S_ISREG(so.st_mode) ||
+	    (in_stdin ? fstat(STDIN_FILENO, &si) : stat(input, &si)) ||
+	    si.st_dev != so.st_dev || si.st_ino != so.st_ino)
+		return 0;
+	fprintf(stderr, "%s: input file %s is the same as the standard output\n",
+		prog, in_stdin ? "'-' (the standard input)" :
+		common_quote(input, 1));
+	return 1;
+}
+
 /* The image compile() writes (-o, else the default unless -S or --dot
  * print instead) and the header, checked before anything is read. */
 static int outputs_are_input(const struct args *a)
 {
 	char *image = NULL;
 	int clash;
+
+	/* -S, --dot, --dump, -o - or -H - print. */
+	if ((a->listing || a->dot || a->dump ||
+	     (a->output && !strcmp(a->output, "-")) ||
+	     (a->header && !strcmp(a->header, "-"))) &&
+	    stdout_is_input(a->input))
+		return 1;
 
 	if (a->output)
 		image = strdup(a->output);
@@ -543,6 +570,10 @@ static int disassemble(const struct args *a)
 	int rc = 0;
 
 	if (output_is_input(a->image, a->header))
+		return 1;
+	/* The listing, the graph, or -H -. */
+	if ((a->dot || !a->header || !strcmp(a->header, "-")) &&
+	    stdout_is_input(a->image))
 		return 1;
 	if (!common_read_input(a->image, COMMON_ELF, &buf, &len, NULL, err,
 			       sizeof(err))) {

@@ -93,9 +93,11 @@ static uint64_t get_word(const uint8_t *p, unsigned int w)
 static int check_header(struct reader *rd)
 {
 	const uint8_t *b = rd->buf;
-	size_t ehsz, shentsz;
-	uint64_t shoff;
+	size_t ehsz, shentsz, phentsz;
+	uint64_t shoff, phoff, entry;
 	unsigned int shnum, shentsize, shstrndx, machine, type;
+	unsigned int ehsize, phentsize, phnum;
+	uint32_t version, flags;
 
 	if (rd->len < EI_NIDENT || memcmp(b, ELFMAG, SELFMAG))
 		return bad(rd, "not an ELF file");
@@ -103,10 +105,12 @@ static int check_header(struct reader *rd)
 		rd->w = 4;
 		ehsz = sizeof(Elf32_Ehdr);
 		shentsz = sizeof(Elf32_Shdr);
+		phentsz = sizeof(Elf32_Phdr);
 	} else if (b[EI_CLASS] == ELFCLASS64) {
 		rd->w = 8;
 		ehsz = sizeof(Elf64_Ehdr);
 		shentsz = sizeof(Elf64_Shdr);
+		phentsz = sizeof(Elf64_Phdr);
 	} else {
 		return bad(rd, "unknown ELF class %u", b[EI_CLASS]);
 	}
@@ -126,17 +130,59 @@ static int check_header(struct reader *rd)
 	if (rd->w == 8 && machine != EM_X86_64)
 		return bad(rd, "wrong machine %u for a 64-bit image (want EM_X86_64)",
 			   machine);
+	version = get32(b + 20);
 	if (rd->w == 4) {
+		entry = get32(b + 24);
+		phoff = get32(b + 28);
 		shoff = get32(b + 32);
+		flags = get32(b + 36);
+		ehsize = get16(b + 40);
+		phentsize = get16(b + 42);
+		phnum = get16(b + 44);
 		shentsize = get16(b + 46);
 		shnum = get16(b + 48);
 		shstrndx = get16(b + 50);
 	} else {
+		entry = get_word(b + 24, 8);
+		phoff = get_word(b + 32, 8);
 		shoff = get_word(b + 40, 8);
+		flags = get32(b + 48);
+		ehsize = get16(b + 52);
+		phentsize = get16(b + 54);
+		phnum = get16(b + 56);
 		shentsize = get16(b + 58);
 		shnum = get16(b + 60);
 		shstrndx = get16(b + 62);
 	}
+	/*
+	 * What an x86 relocatable object holds, as sysletc, gcc -c and
+	 * ld -r write it; libelf would take most of the rest as it comes.
+	 * The identification's padding is left alone, as the gABI asks.
+	 */
+	if (b[EI_OSABI] != ELFOSABI_NONE && b[EI_OSABI] != ELFOSABI_GNU)
+		return bad(rd, "ELF OS ABI %u, not System V (0) or GNU (3)",
+			   b[EI_OSABI]);
+	if (b[EI_ABIVERSION])
+		return bad(rd, "ELF ABI version %u, not 0", b[EI_ABIVERSION]);
+	if (version != EV_CURRENT)
+		return bad(rd, "ELF version %u in the header, not %u", version,
+			   EV_CURRENT);
+	if (ehsize != ehsz)
+		return bad(rd, "ELF header size %u, not the %zu of its class",
+			   ehsize, ehsz);
+	if (entry)
+		return bad(rd, "entry point %#llx in a relocatable object",
+			   (unsigned long long)entry);
+	if (flags)
+		return bad(rd, "ELF flags %#x, where this machine defines none",
+			   flags);
+	if (phnum || phoff)
+		return bad(rd, "program headers in a relocatable object (%u at offset %llu)",
+			   phnum, (unsigned long long)phoff);
+	/* No program headers: 0 (as gcc and ld write) or the class's. */
+	if (phentsize && phentsize != phentsz)
+		return bad(rd, "program header size %u, not 0 or the %zu of its class",
+			   phentsize, phentsz);
 	if (shentsize != shentsz)
 		return bad(rd, "bad section header size %u", shentsize);
 	if (shnum < 2 || shnum > MAX_SECTIONS)
@@ -145,6 +191,15 @@ static int check_header(struct reader *rd)
 		return bad(rd, "truncated file: section headers past the end");
 	if (shstrndx == SHN_UNDEF || shstrndx >= shnum)
 		return bad(rd, "bad section name table index %u", shstrndx);
+	/*
+	 * Section 0 (SHN_UNDEF) is all zeros.  Only extended numbering
+	 * stores anything there (the count in sh_size, the name table's
+	 * index in sh_link, past 0xff00 sections), and an image has at
+	 * most MAX_SECTIONS: a nonzero field is an image nothing wrote.
+	 */
+	for (size_t i = 0; i < shentsz; i++)
+		if (b[shoff + i])
+			return bad(rd, "section header 0 is not all zeros");
 	rd->shnum = shnum;
 	rd->shstrndx = shstrndx;
 	return 0;
@@ -576,6 +631,14 @@ static int read_symbols(struct reader *rd)
 			out->kind = SLO_SYM_VAR;
 			if (sym.st_value % rd->w)
 				return bad(rd, "symbol %s is not at a cell", name);
+			/* A cell is one machine word: the ABI's arguments
+			 * and results, syslet_inst__cell()'s unsigned long,
+			 * the shell's print and set.  The language has no
+			 * wider or narrower one. */
+			if (sym.st_size != rd->w)
+				return bad(rd, "cell %s spans %llu bytes, not one cell of %u",
+					   name, (unsigned long long)sym.st_size,
+					   rd->w);
 			break;
 		case SLO_SEC_BSS:
 			out->kind = SLO_SYM_BUFFER;

@@ -220,12 +220,13 @@ static bool is_errno(long v)
 	return v < 0 && v > -4096;
 }
 
-/* The word @atom reads when it is a read, umem_add(p, 0): p, else NULL. */
-static const void *read_of(const struct syslet_uatom *atom)
+/* The word @atom, run as @nr, reads when it is a read, umem_add(p, 0):
+ * p, else NULL. */
+static const void *read_of(const struct syslet_uatom *atom, unsigned long nr)
 {
 	unsigned long p, inc;
 
-	if (srun_is_call(atom->nr) || !atom->arg_ptr[0] || !atom->arg_ptr[1] ||
+	if (srun_is_call(nr) || !atom->arg_ptr[0] || !atom->arg_ptr[1] ||
 	    !srun_peek(&p, atom->arg_ptr[0], sizeof(p)) ||
 	    !srun_peek(&inc, atom->arg_ptr[1], sizeof(inc)) || inc)
 		return NULL;
@@ -304,7 +305,7 @@ static bool calls_only(const struct syslet_inst *inst, const void *addr)
 				return false;
 			calls++;
 		}
-		if (read_of(a) == addr)
+		if (read_of(a, a->nr) == addr)
 			continue;
 		for (int k = 0; k < 6 && a->arg_ptr[k]; k++) {
 			unsigned long w;
@@ -369,13 +370,32 @@ static bool bare_test(const struct syslet_inst *inst,
 	return !atom->ret_ptr;
 }
 
+/*
+ * The number in the atom now is what it ran with, even when an earlier
+ * atom rewrote it; not when the atom rewrote it itself.  A umem_add
+ * whose target is its own nr left umem_add + inc there (and its result):
+ * that one is known from its arguments, which it does not change.  What
+ * a call wrote over its own number through a pointer only an observer
+ * saw (struct syslet_event's nr, srun_trace_ended()).
+ */
+unsigned long srun_ran_nr(const struct syslet_uatom *atom)
+{
+	long umem = syslet_sysno(SYSLET_CALL_UMEM_ADD);
+	unsigned long p, inc;
+
+	if (umem >= 0 && atom->arg_ptr[0] && atom->arg_ptr[1] &&
+	    srun_peek(&p, atom->arg_ptr[0], sizeof(p)) &&
+	    p == (unsigned long)&atom->nr &&
+	    srun_peek(&inc, atom->arg_ptr[1], sizeof(inc)) &&
+	    atom->nr - inc == (unsigned long)umem)
+		return (unsigned long)umem;
+	return atom->nr;
+}
+
 bool srun_failed(const struct syslet_inst *inst,
-		 const struct syslet_uatom *atom, long *res,
+		 const struct syslet_uatom *atom, unsigned long nr, long *res,
 		 struct srun_memo *memo)
 {
-	/* The number in the atom now: what it ran with, even when an
-	 * earlier atom rewrote it. */
-	unsigned long nr = atom->nr;
 	const void *v;
 
 	if (nr >= (unsigned long)syslet_syscall_count()) {
@@ -393,7 +413,7 @@ bool srun_failed(const struct syslet_inst *inst,
 	 * by a NULL next when its test let it go on (next_uatom() of
 	 * seeds/006): `if (fd < 0) stop;` as a program's last statement,
 	 * whose atom needs no stop flag, both of its ways ending there. */
-	v = read_of(atom);
+	v = read_of(atom, nr);
 	return v && (stops_on(atom, *res) ?
 		     !(atom->flags & SYSLET_SKIP_TO_NEXT_ON_STOP) :
 		     !atom->next && bare_test(inst, atom)) &&
@@ -410,13 +430,13 @@ bool srun_failed(const struct syslet_inst *inst,
  * is shown (false), rather than a value it did not run with.
  */
 static bool print_failed_call(FILE *out, const struct syslet_uatom *atom,
-			      long result)
+			      unsigned long nr, long result)
 {
 	struct syslet_event ev = { .sz = sizeof(ev) };
 
 	ev.atom = (struct syslet_uatom *)atom;
 	ev.flags = atom->flags;
-	ev.nr = atom->nr;
+	ev.nr = nr;
 	ev.ret = result;
 	ev.end = SYSLET_END_STOP;
 	while (ev.nargs < 6 && atom->arg_ptr[ev.nargs]) {
@@ -432,26 +452,24 @@ static bool print_failed_call(FILE *out, const struct syslet_uatom *atom,
 
 void srun_stop_report(FILE *out, const char *progname, const char *arg,
 		      const char *entry, const struct syslet_inst *inst,
-		      const struct syslet_uatom *atom, long result,
-		      bool injected)
+		      const struct syslet_uatom *atom, unsigned long nr,
+		      long result, bool injected)
 {
 	SYSLET_OPTS(syslet_atom_info, ai);
-	const char *ran = srun_call_name(atom->nr);
+	const char *ran = srun_call_name(nr);
 	char res[48], num[48];
 
 	/* A test of a variable that a failed call wrote (srun_failed()):
 	 * its value is that call's errno. */
-	const char *var = srun_is_call(atom->nr) ? NULL :
-			  syslet_inst__cell_at(inst, read_of(atom));
+	const char *var = srun_is_call(nr) ? NULL :
+			  syslet_inst__cell_at(inst, read_of(atom, nr));
 
-	srun_format_result(res, sizeof(res), result,
-			   srun_is_call(atom->nr) || var);
-	if (atom->nr >= (unsigned long)syslet_syscall_count()) {
-		snprintf(num, sizeof(num), "syscall %lu, past the table",
-			 atom->nr);
+	srun_format_result(res, sizeof(res), result, srun_is_call(nr) || var);
+	if (nr >= (unsigned long)syslet_syscall_count()) {
+		snprintf(num, sizeof(num), "syscall %lu, past the table", nr);
 		ran = num;
 	} else if (!ran) {
-		snprintf(num, sizeof(num), "syscall %lu", atom->nr);
+		snprintf(num, sizeof(num), "syscall %lu", nr);
 		ran = num;
 	}
 	if (arg) {
@@ -491,7 +509,7 @@ void srun_stop_report(FILE *out, const char *progname, const char *arg,
 	fputs(": ", out);
 	if (var)
 		fprintf(out, "%s = ", var);
-	else if (print_failed_call(out, atom, result))
+	else if (print_failed_call(out, atom, nr, result))
 		fputs(" = ", out);
 	/* Not the call's own failure: --inject chose it. */
 	fprintf(out, "%s%s\n", res, injected ? " (INJECTED)" : "");
@@ -508,6 +526,17 @@ static struct job *job_of(const struct runner *r,
 	long i = srun_span_find(r->index, r->nr_jobs, atom);
 
 	return i < 0 ? NULL : &r->jobs[i];
+}
+
+/* The number job @j's last atom ran with: as the observer saw it run,
+ * where one watches (--trace, --stats, --inject), else srun_ran_nr(). */
+static unsigned long job_nr(const struct runner *r, const struct job *j)
+{
+	unsigned long nr;
+
+	if (srun_trace_ended(r->tr, (size_t)(j - r->jobs), j->last, &nr))
+		return nr;
+	return srun_ran_nr(j->last);
 }
 
 /*
@@ -676,11 +705,13 @@ static struct job *lane_job(const struct lane *l,
 static void lane_ended(struct lane *l, struct job *j)
 {
 	struct runner *r = l->r;
+	unsigned long nr;
 	long res;
 
 	if (!r->reuse)
 		return;
-	if (srun_failed(j->inst, j->last, &res, &r->memo)) {
+	nr = job_nr(r, j);
+	if (srun_failed(j->inst, j->last, nr, &res, &r->memo)) {
 		char *text = NULL;
 		size_t len;
 		FILE *mem = open_memstream(&text, &len);
@@ -688,7 +719,7 @@ static void lane_ended(struct lane *l, struct job *j)
 		if (!mem)
 			return;
 		srun_stop_report(mem, r->opts->progname, j->arg, r->entry,
-				 j->inst, j->last, res,
+				 j->inst, j->last, nr, res,
 				 srun_trace_injected(r->tr,
 						     (size_t)(j - r->jobs),
 						     j->last));
@@ -1039,6 +1070,7 @@ static int report(struct runner *r)
 
 	for (size_t i = 0; i < r->nr_jobs; i++) {
 		struct job *j = &r->jobs[i];
+		unsigned long nr;
 		long res;
 
 		if (j->report) {
@@ -1052,11 +1084,12 @@ static int report(struct runner *r)
 			continue;
 		/* A test or an arithmetic atom ends a syslet normally,
 		 * whatever its value. */
-		if (!srun_failed(j->inst, j->last, &res, &r->memo))
+		nr = job_nr(r, j);
+		if (!srun_failed(j->inst, j->last, nr, &res, &r->memo))
 			continue;
 		status = SRUN_STOPPED;
 		srun_stop_report(stderr, r->opts->progname, j->arg, r->entry,
-				 j->inst, j->last, res,
+				 j->inst, j->last, nr, res,
 				 srun_trace_injected(r->tr,
 						     (size_t)(j - r->jobs),
 						     j->last));

@@ -57,12 +57,13 @@ int srun_run(const struct srun_opts *opts, const struct syslet_obj *obj,
 	     const char *entry, int argc, char **argv);
 
 /* "PROG: [ARG: ]cat stopped at atom 0 (cat.syslet:6: fd = open(...)):
- * -2 ENOENT"; arg (the --each argument) may be NULL; @injected: --inject
+ * -2 ENOENT"; arg (the --each argument) may be NULL; @nr: the number
+ * the atom ran with (srun_ran_nr(), or its event's); @injected: --inject
  * chose the atom's result, which ends "(INJECTED)" as in the trace. */
 void srun_stop_report(FILE *out, const char *progname, const char *arg,
 		      const char *entry, const struct syslet_inst *inst,
-		      const struct syslet_uatom *atom, long result,
-		      bool injected);
+		      const struct syslet_uatom *atom, unsigned long nr,
+		      long result, bool injected);
 
 /* A result, with its errno name when it is a call's: "3", "-2 ENOENT";
  * a test or arithmetic atom's value is only a number ("-2"). */
@@ -91,12 +92,15 @@ struct srun_memo {
 /* 0, or -1 when there is no memory (srun_failed() then works without). */
 int srun_memo_init(struct srun_memo *memo, const struct syslet_obj *obj);
 void srun_memo_free(struct srun_memo *memo);
-/* Whether a syslet that ended at @atom ended because a call failed: its
- * number was past the table (-ENOSYS, not stored), or it is a system
- * call whose result is an errno.  The result in *res.  @memo: the
- * program's (srun_memo_init()), or NULL to work everything out. */
+/* The number @atom ran with, as its memory tells after the run (an
+ * event's nr, where there is one, is exact). */
+unsigned long srun_ran_nr(const struct syslet_uatom *atom);
+/* Whether a syslet that ended at @atom, run as @nr, ended because a call
+ * failed: its number was past the table (-ENOSYS, not stored), or it is
+ * a system call whose result is an errno.  The result in *res.  @memo:
+ * the program's (srun_memo_init()), or NULL to work everything out. */
 bool srun_failed(const struct syslet_inst *inst,
-		 const struct syslet_uatom *atom, long *res,
+		 const struct syslet_uatom *atom, unsigned long nr, long *res,
 		 struct srun_memo *memo);
 /* Copy @len bytes at @addr, read through the kernel: false, and no
  * fault, where they are not all readable (an atom or the shell's set

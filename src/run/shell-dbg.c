@@ -694,11 +694,17 @@ static int shl_start(struct shell *sh, const char *cmd, const char *entry,
 	return 0;
 }
 
-/* What happened when the chain ended after atom `last` with `ev`. */
+/* What happened when the chain ended after atom `last`, which ran as
+ * @ev says where there is one (its nr, not the atom's now: the atom may
+ * have rewritten it). */
 static void shl_report_end(struct shell *sh, struct syslet_uatom *last,
-			   long ret, bool injected)
+			   const struct syslet_event *ev, long ret,
+			   bool injected)
 {
 	struct shl_dbg *d = sh->dbg;
+	unsigned long nr = ev && ev->atom == last &&
+			   ev->end != SYSLET_END_FAULT ? ev->nr :
+			   srun_ran_nr(last);
 	char res[64];
 	long val;
 
@@ -706,13 +712,13 @@ static void shl_report_end(struct shell *sh, struct syslet_uatom *last,
 	/* A failed call is reported as syslet-run reports it, also at the
 	 * test of the variable it failed into; a test or arithmetic atom's
 	 * value is otherwise only a value. */
-	if ((srun_is_call(last->nr) && ret < 0 && ret > -4096) ||
-	    srun_failed(d->inst, last, &val, NULL)) {
+	if ((srun_is_call(nr) && ret < 0 && ret > -4096) ||
+	    srun_failed(d->inst, last, nr, &val, NULL)) {
 		srun_stop_report(sh->out, sh->prog, NULL, d->entry, d->inst, last,
-				 ret, injected);
+				 nr, ret, injected);
 		return;
 	}
-	srun_format_result(res, sizeof(res), ret, srun_is_call(last->nr));
+	srun_format_result(res, sizeof(res), ret, srun_is_call(nr));
 	fprintf(sh->out, "%s finished at [%ld]: %s\n", d->entry,
 		syslet_inst__atom_index(d->inst, last), res);
 }
@@ -740,7 +746,7 @@ static bool shl_step_one(struct shell *sh, bool show)
 		shl_print_event(sh, sh->out, d->inst, &x.last);
 	if (d->pc)
 		return true;
-	shl_report_end(sh, atom, x.last.end == SYSLET_END_FAULT
+	shl_report_end(sh, atom, &x.last, x.last.end == SYSLET_END_FAULT
 				 ? -EFAULT : x.last.ret, x.last.injected);
 	return false;
 }
@@ -793,7 +799,8 @@ static int shl_resume(struct shell *sh, bool first)
 			shl_said_async(sh);
 			return 0;
 		}
-		shl_report_end(sh, x.end, srun_result(d->inst, x.end),
+		shl_report_end(sh, x.end, x.have_last ? &x.last : NULL,
+			       srun_result(d->inst, x.end),
 			       x.have_last && x.last.atom == x.end &&
 			       x.last.injected);
 		return 0;

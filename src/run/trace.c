@@ -25,6 +25,10 @@ struct slot {
 	double				t_last;	/* -T: its last event */
 	/* Its last atom that ended, when --inject chose its result. */
 	const struct syslet_uatom	*injected;
+	/* Its last atom that ended, and the number it ran with: the
+	 * atom's nr may hold another since (one it wrote itself). */
+	const struct syslet_uatom	*ended;
+	unsigned long			ended_nr;
 };
 
 struct srun_trace {
@@ -323,8 +327,12 @@ static void observe(const struct syslet_event *ev, void *ctx)
 	/* Only the atom's own end tells that it is no longer under way. */
 	s->cur = ev->end == SYSLET_END_NONE ? ev->next :
 		 ev->end == SYSLET_END_UNFINISHED ? ev->atom : NULL;
-	if (ev->end != SYSLET_END_UNFINISHED)
+	if (ev->end != SYSLET_END_UNFINISHED) {
 		s->injected = ev->injected ? ev->atom : NULL;
+		/* A fault may have left no number fetched. */
+		s->ended = ev->end == SYSLET_END_FAULT ? NULL : ev->atom;
+		s->ended_nr = ev->nr;
+	}
 	if (!o->trace || tr->closed)
 		goto out;
 	if (o->syscall_times)
@@ -527,7 +535,22 @@ void srun_trace_add(struct srun_trace *tr, size_t i, struct syslet_inst *inst)
 	srun_span_put(tr->spans, &tr->nspans, &sp);
 	tr->slots[i].inst = inst;
 	tr->slots[i].cur = NULL;
+	tr->slots[i].ended = NULL;
 	pthread_mutex_unlock(&tr->lock);
+}
+
+bool srun_trace_ended(struct srun_trace *tr, size_t i,
+		      const struct syslet_uatom *atom, unsigned long *nr)
+{
+	bool ended;
+
+	if (!tr || i >= tr->nr)
+		return false;
+	pthread_mutex_lock(&tr->lock);
+	ended = tr->slots[i].inst && tr->slots[i].ended == atom;
+	*nr = tr->slots[i].ended_nr;
+	pthread_mutex_unlock(&tr->lock);
+	return ended;
 }
 
 bool srun_trace_injected(struct srun_trace *tr, size_t i,
@@ -552,6 +575,7 @@ void srun_trace_drop(struct srun_trace *tr, size_t i, struct syslet_inst *inst)
 	tr->slots[i].inst = NULL;
 	tr->slots[i].cur = NULL;
 	tr->slots[i].injected = NULL;
+	tr->slots[i].ended = NULL;
 	pthread_mutex_unlock(&tr->lock);
 }
 

@@ -25,6 +25,10 @@ void srun_trace_killed(struct srun_trace *tr, int sig, double wall);
 void srun_trace_free(struct srun_trace *tr);
 /* Whether instance i's @atom last ended with a result --inject chose
  * (false without @tr). */
+/* Whether slot @i's last atom to end was @atom, and the number it ran
+ * with (its event's) in *nr. */
+bool srun_trace_ended(struct srun_trace *tr, size_t i,
+		      const struct syslet_uatom *atom, unsigned long *nr);
 bool srun_trace_injected(struct srun_trace *tr, size_t i,
 			 const struct syslet_uatom *atom);
 /* The counters' rows that --stats prints (and the shell's stats): @st

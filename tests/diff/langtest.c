@@ -1794,7 +1794,7 @@ static int run_program(const struct program *p, struct outcome *o,
 		long res = 0;
 
 		/* What syslet-run exits with: srun_failed(), its rule. */
-		o->status = srun_failed(R.inst, last, &res, NULL);
+		o->status = srun_failed(R.inst, last, srun_ran_nr(last), &res, NULL);
 	}
 	for (int v = 0; v < NVARS; v++)
 		switch (velem[v].width) {

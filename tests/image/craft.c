@@ -1,4 +1,4 @@
-/* craft.c: make images no sysletc writes, from one it wrote: every string of the debug records, or every symbol's name, is one long string, so that a small file names megabytes many times; or two sections share their bytes; or a symbol takes another's name; or a relocation moves onto another field of its atom; or .symtab's sh_info, or a symbol's size, changes; and say what libsyslet's two openers make of a file. */
+/* craft.c: make images no sysletc writes, from one it wrote: every string of the debug records, or every symbol's name, is one long string, so that a small file names megabytes many times; or two sections share their bytes; or a symbol takes another's name; or a relocation moves onto another field of its atom, or an address cell's onto another section; or .symtab's sh_info, a symbol's size, a field of the ELF header or of section header 0, changes; and say what libsyslet's two openers make of a file. */
 #define _GNU_SOURCE
 #include <elf.h>
 #include <stddef.h>
@@ -27,8 +27,18 @@
  * onto FIELD (flags, nr, ret_ptr, next, arg0..arg5, private, or a number
  * of bytes into the atom) of the atom it was in; the field it leaves keeps
  * its bytes (0 as sysletc writes).
+ * craft cellreloc IN OUT K SECTION ADDEND: relocation K of
+ * .rela.syslet.cells (an address cell) points at SECTION + ADDEND,
+ * through SECTION's section symbol: an address sysletc never writes,
+ * as that of an atom's own field.
+ * craft header IN OUT FIELD N: a field of the ELF header (osabi,
+ * abiversion, version, entry, phoff, flags, ehsize, phentsize, phnum,
+ * shentsize) or of section header 0 (sh0.name, sh0.type, sh0.flags,
+ * sh0.addr, sh0.offset, sh0.size, sh0.link, sh0.info, sh0.addralign,
+ * sh0.entsize) becomes N; of a 32-bit image too.
  * Sizes and layout stay as they were: only offsets change, so that the
- * file is as small as sysletc wrote it.  64-bit images only.
+ * file is as small as sysletc wrote it.  64-bit images only, but for
+ * craft header.
  *
  * craft open IN: open IN with syslet_obj__open_file() and its bytes with
  * syslet_obj__open_mem(), and print what each said, "file: ok" or
@@ -197,6 +207,98 @@ static void craft_symsize(const char *name, const char *n)
 	die("symsize: no such symbol");
 }
 
+static void craft_cellreloc(const char *k, const char *to, const char *add)
+{
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img;
+	const Elf64_Shdr *rs = section(".rela.syslet.cells");
+	const Elf64_Shdr *sym = section(".symtab");
+	const Elf64_Shdr *names = shdr(eh->e_shstrndx);
+	const Elf64_Sym *s = (const Elf64_Sym *)(img + sym->sh_offset);
+	size_t n = rs->sh_size / sizeof(Elf64_Rela), target = 0, symi;
+	char *end;
+	unsigned long i = strtoul(k, &end, 10);
+	long long addend;
+	Elf64_Rela *r;
+
+	if (!*k || *end || i >= n || rs->sh_offset + rs->sh_size > len)
+		die("cellreloc: no such relocation");
+	addend = strtoll(add, &end, 0);
+	if (!*add || *end)
+		die("cellreloc: not a number");
+	for (size_t j = 1; j < eh->e_shnum; j++)
+		if (!strcmp((const char *)img + names->sh_offset +
+			    shdr(j)->sh_name, to))
+			target = j;
+	for (symi = 1; target && symi < sym->sh_size / sizeof(*s); symi++)
+		if (ELF64_ST_TYPE(s[symi].st_info) == STT_SECTION &&
+		    s[symi].st_shndx == target)
+			break;
+	if (!target || symi == sym->sh_size / sizeof(*s))
+		die("cellreloc: no such section, or no symbol for it");
+	r = (Elf64_Rela *)(img + rs->sh_offset) + i;
+	r->r_info = ELF64_R_INFO(symi, ELF64_R_TYPE(r->r_info));
+	r->r_addend = addend;
+}
+
+/* Offset and width of each field in Elf32 and in Elf64 headers. */
+static const struct {
+	const char *name;
+	unsigned char off32, len32, off64, len64;
+} header_fields[] = {
+	{ "osabi", EI_OSABI, 1, EI_OSABI, 1 },
+	{ "abiversion", EI_ABIVERSION, 1, EI_ABIVERSION, 1 },
+	{ "version", 20, 4, 20, 4 },
+	{ "entry", 24, 4, 24, 8 },
+	{ "phoff", 28, 4, 32, 8 },
+	{ "flags", 36, 4, 48, 4 },
+	{ "ehsize", 40, 2, 52, 2 },
+	{ "phentsize", 42, 2, 54, 2 },
+	{ "phnum", 44, 2, 56, 2 },
+	{ "shentsize", 46, 2, 58, 2 },
+	{ "sh0.name", 0, 4, 0, 4 },
+	{ "sh0.type", 4, 4, 4, 4 },
+	{ "sh0.flags", 8, 4, 8, 8 },
+	{ "sh0.addr", 12, 4, 16, 8 },
+	{ "sh0.offset", 16, 4, 24, 8 },
+	{ "sh0.size", 20, 4, 32, 8 },
+	{ "sh0.link", 24, 4, 40, 4 },
+	{ "sh0.info", 28, 4, 44, 4 },
+	{ "sh0.addralign", 32, 4, 48, 8 },
+	{ "sh0.entsize", 36, 4, 56, 8 },
+};
+
+static void craft_header(const char *field, const char *n)
+{
+	int is64 = img[EI_CLASS] == ELFCLASS64;
+	unsigned long long v;
+	uint64_t base = 0;
+	unsigned int off, w;
+	char *end;
+	size_t f;
+
+	for (f = 0; f < sizeof(header_fields) / sizeof(*header_fields); f++)
+		if (!strcmp(field, header_fields[f].name))
+			break;
+	if (f == sizeof(header_fields) / sizeof(*header_fields))
+		die("header: no such field");
+	v = strtoull(n, &end, 0);
+	if (!*n || *end)
+		die("header: not a number");
+	off = is64 ? header_fields[f].off64 : header_fields[f].off32;
+	w = is64 ? header_fields[f].len64 : header_fields[f].len32;
+	if (w < 8 && v >> (8 * w))
+		die("header: the number does not fit the field");
+	if (!strncmp(field, "sh0.", 4)) {
+		for (unsigned int i = is64 ? 8 : 4; i-- > 0;)
+			base = base << 8 | img[(is64 ? 40 : 32) + i];
+		if (base > len || len - base < (is64 ? sizeof(Elf64_Shdr) :
+						 sizeof(Elf32_Shdr)))
+			die("header: section header 0 outside the file");
+	}
+	for (unsigned int i = 0; i < w; i++, v >>= 8)
+		img[base + off + i] = (unsigned char)v;
+}
+
 static void open_both(const char *path)
 {
 	struct syslet_obj *obj;
@@ -250,13 +352,16 @@ int main(int argc, char **argv)
 			     !strcmp(argv[1], "symbols") ||
 			     !strcmp(argv[1], "overlap"))) ||
 	      (argc == 5 && !strcmp(argv[1], "shinfo")) ||
+	      (argc == 7 && !strcmp(argv[1], "cellreloc")) ||
 	      (argc == 6 && (!strcmp(argv[1], "rename") ||
 			     !strcmp(argv[1], "reloc") ||
+			     !strcmp(argv[1], "header") ||
 			     !strcmp(argv[1], "symsize")))))
 		die("usage: craft debug|symbols|overlap IN OUT, "
 		    "craft rename IN OUT OLD NEW, craft reloc IN OUT K FIELD, "
 		    "craft shinfo IN OUT N, craft symsize IN OUT NAME N, "
-		    "or craft open IN");
+		    "craft header IN OUT FIELD N, "
+		    "craft cellreloc IN OUT K SECTION ADDEND, or craft open IN");
 	f = fopen(argv[2], "rb");
 	if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 ||
 	    fseek(f, 0, SEEK_SET))
@@ -264,10 +369,16 @@ int main(int argc, char **argv)
 	len = (size_t)n;
 	img = malloc(len);
 	if (!img || fread(img, 1, len, f) != len ||
-	    len < sizeof(Elf64_Ehdr) || img[EI_CLASS] != ELFCLASS64)
+	    len < sizeof(Elf64_Ehdr) || (img[EI_CLASS] != ELFCLASS64 &&
+					 (img[EI_CLASS] != ELFCLASS32 ||
+					  strcmp(argv[1], "header"))))
 		die("cannot read a 64-bit image");
 	fclose(f);
-	if (!strcmp(argv[1], "debug"))
+	if (!strcmp(argv[1], "header"))
+		craft_header(argv[4], argv[5]);
+	else if (!strcmp(argv[1], "cellreloc"))
+		craft_cellreloc(argv[4], argv[5], argv[6]);
+	else if (!strcmp(argv[1], "debug"))
 		craft_debug();
 	else if (!strcmp(argv[1], "overlap"))
 		craft_overlap();

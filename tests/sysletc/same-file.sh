@@ -1,5 +1,5 @@
 #!/bin/sh
-# same-file.sh: sysletc never writes an output over its input, nor two outputs into one file or into the standard output together; it refuses as gcc does ("input file is the same as output file").
+# same-file.sh: sysletc never writes an output over its input, nor two outputs into one file or into the standard output together; it refuses as gcc does ("input file is the same as output file"), and, as cat does, to print onto a standard output that is its input file ('sysletc -S x.syslet >>x.syslet' appended the listing to the program; '-o -' the image, '-d' a listing to the image).
 . "$top_srcdir/tests/lib/harness.sh"
 cd "$tmpdir" || exit 99
 src=$top_srcdir/examples/hello.syslet
@@ -76,6 +76,45 @@ expect_eq "-d - -H IMAGE, the image on stdin" 1 "$(status $SYSLETC -d - -H h.slo
 grep -q "^sysletc: input file '-' (the standard input) is the same as output file 'h.slo'$" err.txt ||
 	fail "-d - -H the image: $(cat err.txt)"
 cmp -s h.slo ref.slo || fail "-d - -H the image: the image was replaced"
+
+# A standard output that is the input file (>>: the shell did not empty
+# it) gets nothing: what is printed would be appended to the program.
+# appended CMD...: CMD's status, its standard output appended to the
+# file that $out names.
+appended() { st=0; "$@" >>"$out" 2>err.txt || st=$?; echo $st; }
+for opts in "-S" "--dot" "-o -" "--dump=ir" "-H - -o h2.slo"; do
+	cp "$src" h.syslet
+	out=h.syslet
+	# shellcheck disable=SC2086
+	expect_eq "$opts >>the input" 1 "$(appended $SYSLETC $opts h.syslet)"
+	grep -q "^sysletc: input file 'h.syslet' is the same as the standard output$" err.txt ||
+		fail "$opts >>the input: $(cat err.txt)"
+	kept h.syslet "$opts >>the input"
+	# shellcheck disable=SC2086
+	expect_eq "$opts - <the input >>the input" 1 \
+		"$(appended $SYSLETC $opts - <h.syslet)"
+	grep -q "^sysletc: input file '-' (the standard input) is the same as the standard output$" err.txt ||
+		fail "$opts - >>the input: $(cat err.txt)"
+	kept h.syslet "$opts - >>the input"
+done
+for opts in "" "--dot" "-H -"; do
+	cp ref.slo h.slo
+	out=h.slo
+	# shellcheck disable=SC2086
+	expect_eq "-d $opts >>the image" 1 "$(appended $SYSLETC -d h.slo $opts)"
+	grep -q "^sysletc: input file 'h.slo' is the same as the standard output$" err.txt ||
+		fail "-d $opts >>the image: $(cat err.txt)"
+	cmp -s h.slo ref.slo || fail "-d $opts >>the image: the image was changed"
+done
+# Nothing goes to the standard output: it may be the input.
+cp "$src" h.syslet
+out=h.syslet
+expect_eq "-o FILE >>the input" 0 "$(appended $SYSLETC -o h3.slo h.syslet)"
+kept h.syslet "-o FILE >>the input"
+cp ref.slo h.slo
+out=h.slo
+expect_eq "-d -H FILE >>the image" 0 "$(appended $SYSLETC -d h.slo -H h3.h)"
+cmp -s h.slo ref.slo || fail "-d -H FILE >>the image: the image was changed"
 
 # What stays allowed: devices, both at once, and a copy of the input.
 expect_eq "-o and -H /dev/null" 0 "$(status $SYSLETC -o /dev/null -H /dev/null h.syslet)"

@@ -1,0 +1,33 @@
+#!/bin/sh
+# atom-flood.sh: a source of 10 million statements (60 MB, under the 64 MiB a source may have) is refused as soon as the parser has seen more statements that make atoms than an image may hold (1048576), in little memory, by sysletc and by syslet-run's in-memory compile: it took ~1 KB a statement to parse and lower them all and only then say 'the program needs 10000000 atoms' (~10 GB; under ulimit -v 1 GB, 'out of memory' at the millionth statement).  So are 3 million variables (each takes a cell, and an image holds 1048576), where 530 bytes each were spent first.
+. "$top_srcdir/tests/lib/harness.sh"
+cd "$tmpdir" || exit 99
+lim=1000000
+printf 'syslet main() { var x; x++; }\n' >small.syslet
+(ulimit -v $lim && $SYSLETC -o small.slo small.syslet) 2>err.txt ||
+	skip "sysletc does not compile under ulimit -v $lim (a sanitizer build?): $(head -n 2 err.txt)"
+{
+	echo 'syslet main() {'
+	echo '	var x;'
+	yes '	x++;' | head -n 10000000
+	echo '}'
+} >flood.syslet
+want='flood.syslet:1048579:2: error: more than 1048576 statements that call the kernel or assign a variable: an image holds at most 1048576 atoms'
+st=0
+(ulimit -v $lim && $SYSLETC -o flood.slo flood.syslet) >out.txt 2>err.txt || st=$?
+expect_eq "sysletc: status" 1 "$st"
+expect_eq "sysletc: the message" "$want" "$(head -n 1 err.txt)"
+[ -e flood.slo ] && fail "sysletc wrote an image"
+st=0
+(ulimit -v $lim && $SYSLET_RUN flood.syslet) >out.txt 2>err.txt || st=$?
+expect_eq "syslet-run: status" 2 "$st"
+expect_eq "syslet-run: the message" "$want" "$(head -n 1 err.txt)"
+awk 'BEGIN { printf "var "; for (i = 0; i < 3000000; i++) printf "v%d, ", i;
+	print "w;"; print "syslet main() { getpid(); }" }' >vars.syslet
+want='error: more than 1048576 variables: an image holds at most 1048576 cells'
+st=0
+(ulimit -v $lim && $SYSLETC -Wno-unused -o vars.slo vars.syslet) >out.txt 2>err.txt || st=$?
+expect_eq "sysletc, variables: status" 1 "$st"
+expect_eq "sysletc, variables: the message" "vars.syslet:1:9374655: $want" \
+	"$(head -n 1 err.txt)"
+exit 0
