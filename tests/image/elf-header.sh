@@ -1,10 +1,6 @@
 #!/bin/sh
 # elf-header.sh: an image whose ELF header or section header 0 holds what no relocatable x86 object of ours can (a header or program header size not its class's, program headers, an entry point, machine flags, an ELF version, OS ABI or ABI version nobody wrote, a section header 0 that is not all zeros) is refused by syslet-run, sysletc -d and both of libsyslet's openers with one reason, where each accepted every such field whatever it held.  Found by setting each field of a compiled examples/cat.syslet, 64-bit and 32-bit, to boundary values.
-. "$top_srcdir/tests/lib/harness.sh"
-craft=$top_builddir/tests/image/craft
-[ -x "$craft" ] || exit 99
 . "$top_srcdir/tests/image/refused.sh"
-cd "$tmpdir" || exit 99
 for t in x86_64 i386; do
 	$SYSLETC --target=$t -o cat-$t.slo "$top_srcdir/examples/cat.syslet" || exit 99
 	[ $t = x86_64 ] && eh=64 ph=56 sh=64 || eh=52 ph=32 sh=40

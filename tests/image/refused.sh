@@ -1,9 +1,15 @@
-# refused.sh: sourced by tests/image/*.sh after harness.sh, with $craft
-# set: refused LABEL IMAGE WANT [ARG...] checks that every reader of
+# refused.sh: sourced by tests/image/*.sh that refuse crafted images: it
+# sources harness.sh, sets $craft (tests/image/craft) and goes to $tmpdir;
+# refused LABEL IMAGE WANT [ARG...] checks that every reader of
 # images refuses IMAGE with the one message WANT: syslet-run (exit 2,
 # from the file and through a pipe; ARG... are its arguments after the
 # image; $refused_opts, its options before the image), sysletc -d (exit 1) and both of libsyslet's openers (craft
 # open: from the file and from memory).
+. "$top_srcdir/tests/lib/harness.sh"
+craft=$top_builddir/tests/image/craft
+[ -x "$craft" ] || exit 99
+cd "$tmpdir" || exit 99
+
 refused() {
 	r_label=$1 r_img=$2 r_want=$3
 	shift 3

@@ -7,16 +7,6 @@ pid=
 cd "$tmpdir" || exit 99
 export XDG_DATA_HOME="$tmpdir/data" HOME="$tmpdir" SYSLET_BACKEND=emul
 
-# wait_for FILE PATTERN WHAT: until FILE has a line matching PATTERN.
-wait_for() {
-	i=0
-	while ! grep -q -- "$2" "$1" 2>/dev/null; do
-		i=$((i + 1))
-		[ $i -lt 300 ] || { cat out err >&2; fail "$3"; }
-		sleep 0.1
-	done
-}
-
 mkfifo in data
 exec 4<>data
 "$SYSLET_RUN" -i <in >out 2>err &
@@ -25,7 +15,7 @@ exec 3>in
 printf '%s\n' 'var fd;' "fd = open(\"$tmpdir/data\", O_RDONLY);" \
 	'buffer b[16];' 'n = 7;' \
 	'write(1, "ready\n", 6); async n = read(fd, b, 16);' >&3
-wait_for out '^ready$' "the statement never ran"
+wait_line out '^ready$' "the statement never ran"
 # Ctrl-C until the shell says the statement goes on (as inflight.sh).
 i=0
 until grep -q 'goes on in a worker' out; do

@@ -8,16 +8,6 @@ pid=
 cd "$tmpdir" || exit 99
 export XDG_DATA_HOME="$tmpdir/data" HOME="$tmpdir" SYSLET_BACKEND=emul
 
-# wait_for FILE PATTERN WHAT: until FILE has a line matching PATTERN.
-wait_for() {
-	i=0
-	while ! grep -q -- "$2" "$1" 2>/dev/null; do
-		i=$((i + 1))
-		[ $i -lt 300 ] || { cat out err >&2; fail "$3"; }
-		sleep 0.1
-	done
-}
-
 # start STATEMENT...: a shell reading the FIFO "in" (written through
 # fd 3), the statements typed one by one; the last writes "ready" and
 # then waits, and gets SIGINT until the shell says it goes on in a
@@ -33,7 +23,7 @@ start() {
 	for line in "$@"; do
 		printf '%s\n' "$line" >&3
 	done
-	wait_for out '^ready$' "$*: the statement never ran"
+	wait_line out '^ready$' "$*: the statement never ran"
 	# The engine holds signals while the statement runs inline: repeat,
 	# but seldom: a Ctrl-C that finds the script's prompt ends it, dead
 	# of SIGINT.
@@ -90,7 +80,7 @@ for ending in quit eof; do
 		'buffer b[16];' \
 		'write(1, "ready\n", 6); async read(fd, b, 16); write(1, "went\n", 5); loop getppid();'
 	printf 'go' >&4
-	wait_for out '^went$' "loop, $ending: the read never returned"
+	wait_line out '^went$' "loop, $ending: the read never returned"
 	finish "loop, $ending" $ending
 	grep -q '1 syslet still running in a worker; stopping it$' err ||
 		{ cat err >&2; fail "loop, $ending: not said"; }

@@ -9,6 +9,18 @@ shell_require() {
 	esac
 }
 
+# wait_line FILE PATTERN WHAT: until FILE has a line matching PATTERN (30 s
+# at most; then the files out and err of the current directory are shown
+# and the test fails with WHAT).
+wait_line() {
+	i=0
+	while ! grep -q -- "$2" "$1" 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -lt 300 ] || { cat out err >&2; fail "$3"; }
+		sleep 0.1
+	done
+}
+
 # Addresses differ from run to run; everything else must not.
 shell_filter() {
 	sed -e 's/0x[0-9a-f]\{6,\}/0xADDR/g'
