@@ -190,6 +190,18 @@ static sigset_t ur_blockset;
 static pthread_once_t ur_once = PTHREAD_ONCE_INIT;
 static int ur_init_err;
 static unsigned char *ur_ops_map;	/* probed once, native profile */
+/*
+ * The probe's ring, set up as a head's ring is: the first head of the
+ * thread that probed takes it over (ur_spare_take()), rather than the
+ * probe setting up a ring of its own, probing it, closing it, and the
+ * head setting up another (one io_uring_setup, one ring torn down and
+ * five system calls less for a process that runs syslets).  Whatever
+ * registers first takes it out of here: a head of another thread, or
+ * one that needs a larger CQ, closes it.
+ */
+static int ur_spare_fd = -1;
+static struct io_uring_params ur_spare_p;
+static __thread bool ur_spare_here;	/* this thread probed */
 /* What the fast loop may run in place: inline, and in the driver (where
  * calls io_uring offers go to the ring instead, to be batched). */
 static unsigned char *ur_tab_inline, *ur_tab_driver;
@@ -211,6 +223,9 @@ static void ur_atfork_child(void)
 	struct ur_head *ah = ur_cur;
 
 	__atomic_store_n(&ur_heads, 0, __ATOMIC_RELAXED);
+	if (ur_spare_fd >= 0)
+		close(ur_spare_fd);
+	ur_spare_fd = -1;
 	if (!ah)
 		return;
 	close(ah->ring.ring_fd);
@@ -220,6 +235,78 @@ static void ur_atfork_child(void)
 }
 
 static int fd_high(int fd);
+
+/*
+ * A ring as every head has it: UR_SQ_ENTRIES SQEs, room for @cq
+ * completions; its descriptor (@p filled in) or -errno.
+ */
+static int ring_setup(unsigned int cq, struct io_uring_params *p)
+{
+	int fd;
+
+	memset(p, 0, sizeof(*p));
+	p->flags = IORING_SETUP_CQSIZE | IORING_SETUP_CLAMP |
+		   IORING_SETUP_SUBMIT_ALL;
+	p->cq_entries = cq;
+	fd = io_uring_setup(UR_SQ_ENTRIES, p);
+	if (fd == -EINVAL) {
+		/* Before 5.18. */
+		memset(p, 0, sizeof(*p));
+		p->flags = IORING_SETUP_CQSIZE | IORING_SETUP_CLAMP;
+		p->cq_entries = cq;
+		fd = io_uring_setup(UR_SQ_ENTRIES, p);
+	}
+	return fd;
+}
+
+/*
+ * A head's ring in @ring, with room for @cq completions: the probe's
+ * when this thread probed and its CQ is large enough, else a new one,
+ * its descriptor moved out of the way (fd_high()).  0 or -errno.
+ */
+static int fd_high_moved(int fd, bool *moved);
+static int ring_new(struct io_uring *ring, unsigned int cq)
+{
+	struct io_uring_params p;
+	int fd = __atomic_exchange_n(&ur_spare_fd, -1, __ATOMIC_ACQ_REL);
+	int err;
+
+	if (fd >= 0 && (!ur_spare_here || ur_spare_p.cq_entries < cq)) {
+		close(fd);
+		fd = -1;
+	}
+	/*
+	 * The program may have closed it meanwhile, and given its number
+	 * to a file of its own: that is not mapped as a ring (nor
+	 * closed).  io_uring_enter() with nothing to do answers
+	 * EOPNOTSUPP for a descriptor that is not an io_uring.
+	 */
+	if (fd >= 0 && io_uring_enter((unsigned int)fd, 0, 0, 0, NULL) < 0)
+		fd = -1;
+	if (fd >= 0) {
+		p = ur_spare_p;
+		err = io_uring_queue_mmap(fd, &p, ring);
+		if (!err)
+			goto mapped;
+		close(fd);
+	}
+	fd = ring_setup(cq, &p);
+	if (fd < 0)
+		return fd;
+	fd = fd_high(fd);
+	err = io_uring_queue_mmap(fd, &p, ring);
+	if (err) {
+		close(fd);
+		return err;
+	}
+mapped:
+	/* As io_uring_queue_init_params() leaves a ring: SQ slot i holds
+	 * SQE i. */
+	for (unsigned int i = 0; i < *ring->sq.kring_entries; i++)
+		ring->sq.array[i] = i;
+	ring->features = p.features;
+	return 0;
+}
 
 /*
  * Calls that change the thread that makes them (its name, its nice value,
@@ -240,7 +327,7 @@ static void ur_init_once(void)
 {
 	struct io_uring_params p;
 	unsigned long n;
-	long cpus;
+	bool high;
 	int err, fd;
 
 	sigfillset(&ur_blockset);
@@ -256,20 +343,19 @@ static void ur_init_once(void)
 		return;
 	}
 	pthread_atfork(NULL, NULL, ur_atfork_child);
-	/* Container profiles often refuse io_uring_setup: then this
-	 * backend is not available (auto falls back to emul).  The probe
-	 * needs only the ring's descriptor, not its queues mapped: a
-	 * third of the time of a ring set up and torn down with liburing
-	 * (io_uring_queue_init, io_uring_queue_exit), which every process
-	 * choosing a backend paid. */
-	memset(&p, 0, sizeof(p));
-	/* The thread's io-wq comes with the first ring it sets up, its
-	 * workers for bounded work limited to that ring's entries (and 4
-	 * per CPU): as many entries as that, so that the probe leaves the
-	 * thread the kernel's default for the program's own rings. */
-	cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	fd = io_uring_setup(cpus > 0 && cpus < 1024 ? 4 * (unsigned)cpus : 4,
-			    &p);
+	/*
+	 * Container profiles often refuse io_uring_setup: then this
+	 * backend is not available (auto falls back to emul).  The ring
+	 * probed is a head's (ring_setup()), kept for this thread's first
+	 * head (ur_spare_fd).  The thread's io-wq comes with the first
+	 * ring it sets up, its workers for bounded work limited to that
+	 * ring's entries and 4 per CPU: a head's 256 leave the kernel's
+	 * default of 4 per CPU (up to 64 CPUs) for the program's own rings
+	 * on a thread that probed and registered no head, with no count
+	 * of CPUs read (/sys/devices/system/cpu/online: three system
+	 * calls) to size the ring by.
+	 */
+	fd = ring_setup(UR_CQ_ENTRIES, &p);
 	if (fd < 0) {
 		ur_init_err = fd;
 		return;
@@ -282,7 +368,7 @@ static void ur_init_once(void)
 	 * kernel waits for an RCU grace period (expand_fdtable()): 8 ms
 	 * per head for syslet-run --each --jobs=2 here.
 	 */
-	fd = fd_high(fd);
+	fd = fd_high_moved(fd, &high);
 	ur_init_err = uring_ops_map(fd, emul_prof->profile,
 				    emul_prof->nr_syscalls, &ur_ops_map);
 	/* A filter may let the ring be set up and refuse to enter it (a
@@ -297,7 +383,11 @@ static void ur_init_once(void)
 		if (r < 0 && r != -EINTR)
 			ur_init_err = r;
 	}
-	close(fd);
+	/* Kept only where it is out of the way: under a limit of 128
+	 * descriptors or fewer it is where the program's next open() would
+	 * have put its own. */
+	if (ur_init_err || !high)
+		close(fd);
 	if (ur_init_err)
 		return;
 	n = emul_prof->nr_syscalls;
@@ -306,7 +396,14 @@ static void ur_init_once(void)
 	ur_tab_self = calloc(n, 1);
 	if (!ur_tab_inline || !ur_tab_driver || !ur_tab_self) {
 		ur_init_err = -ENOMEM;
+		if (high)
+			close(fd);
 		return;
+	}
+	if (high) {
+		ur_spare_p = p;
+		ur_spare_here = true;
+		__atomic_store_n(&ur_spare_fd, fd, __ATOMIC_RELEASE);
 	}
 	ur_close_nr = systab_lookup(emul_prof->profile, "close");
 	ur_dup2_nr = systab_lookup(emul_prof->profile, "dup2");
@@ -362,12 +459,13 @@ static void futex_wait(uint32_t *addr, uint32_t val, const struct timespec *ts)
  */
 #define UR_FD_TOP	65536L
 
-static int fd_high(int fd)
+static int fd_high_moved(int fd, bool *moved)
 {
 	struct rlimit rl;
 	long lo = 3;
 	int hi;
 
+	*moved = false;
 	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur > 128)
 		lo = (rl.rlim_cur == RLIM_INFINITY ||
 		      rl.rlim_cur > (rlim_t)UR_FD_TOP ?
@@ -376,7 +474,15 @@ static int fd_high(int fd)
 	if (hi < 0)
 		return fd;
 	close(fd);
+	*moved = lo > 3;
 	return hi;
+}
+
+static int fd_high(int fd)
+{
+	bool moved;
+
+	return fd_high_moved(fd, &moved);
 }
 
 /* ---- Syslet records, lists ------------------------------------------ */
@@ -1699,8 +1805,8 @@ static void caller_came(struct ur_head *ah)
 static long ur_register(struct async_head_user *uah, unsigned long len)
 {
 	unsigned long maxthr;
+	unsigned int cq;
 	struct cring cr;
-	struct io_uring_params p;
 	struct ur_head *ah;
 	long err;
 
@@ -1723,26 +1829,18 @@ static long ur_register(struct async_head_user *uah, unsigned long len)
 		free(ah);
 		return -ENOMEM;
 	}
-	memset(&p, 0, sizeof(p));
-	p.flags = IORING_SETUP_CQSIZE | IORING_SETUP_CLAMP |
-		  IORING_SETUP_SUBMIT_ALL;
 	/* Room for a completion of every syslet in flight (at most one SQE
 	 * each) and the eventfd's, so the CQ never overflows. */
-	p.cq_entries = UR_CQ_ENTRIES;
-	while (p.cq_entries < 2 * maxthr + 64 && p.cq_entries < (1U << 20))
-		p.cq_entries *= 2;
-	err = io_uring_queue_init_params(UR_SQ_ENTRIES, &ah->ring, &p);
-	if (err == -EINVAL) {
-		p.flags &= ~IORING_SETUP_SUBMIT_ALL;
-		err = io_uring_queue_init_params(UR_SQ_ENTRIES, &ah->ring, &p);
-	}
+	cq = UR_CQ_ENTRIES;
+	while (cq < 2 * maxthr + 64 && cq < (1U << 20))
+		cq *= 2;
+	err = ring_new(&ah->ring, cq);
 	if (err) {
 		free(ah->threads);
 		free(ah);
 		return err;
 	}
-	ah->ring.ring_fd = ah->ring.enter_ring_fd = fd_high(ah->ring.ring_fd);
-	ah->sq_entries = p.sq_entries;
+	ah->sq_entries = *ah->ring.sq.kring_entries;
 	{
 		/* io_uring's own blocking work (an open that must read the
 		 * disk) runs on its io-wq threads, the cachemiss threads of
