@@ -1865,21 +1865,29 @@ static long ur_register(struct async_head_user *uah, unsigned long len)
 	return 0;
 }
 
-/* @mask_known: ah->user_mask is the caller's now; else the mask the
- * caller has, read here anyway, is. */
-static void start_progress(struct ur_head *ah, bool mask_known)
+/*
+ * The progress thread starts with the calling thread's mask, which must
+ * be ur_blockset.  @masked: the caller holds signals back already
+ * (inline_mask(): a batch does, for all its syslets), with that mask,
+ * and ah->user_mask is the caller's own: nothing to set and restore
+ * around pthread_create() (two rt_sigprocmask calls).  Else the mask is
+ * set here, and the one it replaces is the caller's.
+ */
+static void start_progress(struct ur_head *ah, bool masked)
 {
 	pthread_attr_t attr;
 	sigset_t old;
 
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, UR_WORKER_STACK);
-	pthread_sigmask(SIG_SETMASK, &ur_blockset, &old);
-	if (!mask_known)
+	if (!masked) {
+		pthread_sigmask(SIG_SETMASK, &ur_blockset, &old);
 		ah->user_mask = old;
+	}
 	ah->prog_started = pthread_create(&ah->prog, &attr, ur_progress,
 					  ah) == 0;
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!masked)
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
 	pthread_attr_destroy(&attr);
 }
 
