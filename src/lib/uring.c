@@ -534,15 +534,33 @@ static void ready_add(struct ur_head *ah, struct ur_sl *sl)
  * when it sleeps for want of work. */
 static void went_async(struct ur_ctx *c, struct ur_sl *sl);
 
+/*
+ * The next SQE, as io_uring_get_sqe() gives it, without asking the
+ * ring's flags at every SQE whether its SQEs are 128 bytes or a kernel
+ * thread polls the SQ: neither, for a head's ring (ring_setup()).  The
+ * SQ's head moves only in io_uring_enter() calls that submit, made
+ * under the driver's lock as this is.
+ */
+static inline __attribute__((always_inline)) struct io_uring_sqe *
+sqe_next(struct io_uring_sq *sq)
+{
+	unsigned int tail = sq->sqe_tail;
+
+	if (tail - IO_URING_READ_ONCE(*sq->khead) >= *sq->kring_entries)
+		return NULL;
+	sq->sqe_tail = tail + 1;
+	return &sq->sqes[tail & *sq->kring_mask];
+}
+
 static struct io_uring_sqe *get_sqe(struct ur_head *ah)
 {
-	struct io_uring_sqe *sqe = io_uring_get_sqe(&ah->ring);
+	struct io_uring_sqe *sqe = sqe_next(&ah->ring.sq);
 
-	if (!sqe) {
+	if (__builtin_expect(!sqe, 0)) {
 		/* The SQ is full: hand it to the kernel now. */
 		io_uring_submit(&ah->ring);
 		ah->unsubmitted = 0;
-		sqe = io_uring_get_sqe(&ah->ring);
+		sqe = sqe_next(&ah->ring.sq);
 	}
 	return sqe;
 }
@@ -754,7 +772,8 @@ static inline __attribute__((always_inline)) struct ur_sl *park(struct ur_ctx *c
 		interp_unfinished(u, a);
 	}
 	sl->u = u;
-	sl->a = *a;
+	if (&sl->a != a)
+		sl->a = *a;
 	sl->fetched = false;
 	sl->last_flags = a->flags;
 	return sl;
@@ -1015,7 +1034,7 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 	unsigned int slice = UR_SLICE;
 	enum syslet_where where = c->inline_ ? SYSLET_WHERE_INLINE :
 					       SYSLET_WHERE_CACHEMISS;
-	struct emul_atom a;
+	struct emul_atom own, *a;
 
 	for (;;) {
 		struct syslet_uatom *next;
@@ -1026,11 +1045,13 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 		long ret;
 		int op, marks;
 
+		/* An async syslet's atom is read into its record, where
+		 * park() and the worker want it, not copied there. */
+		a = *slp ? &(*slp)->a : &own;
 		if (*slp && (*slp)->fetched) {
 			/* The ASYNC atom async_exec() parked, as it read it. */
-			a = (*slp)->a;
 			(*slp)->fetched = false;
-		} else if (interp_fetch(&a, u)) {
+		} else if (interp_fetch(a, u)) {
 			struct emul_atom z;
 
 			memset(&z, 0, sizeof(z));
@@ -1040,7 +1061,7 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 			*err = -EFAULT;
 			return UR_END;
 		}
-		if (fastable(c, &a)) {
+		if (fastable(c, a)) {
 			struct interp_fast f;
 			struct syslet_uatom *l;
 			unsigned long n;
@@ -1086,16 +1107,16 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 			/* Nothing ran (its memory changed under us): the
 			 * full path below takes the atom. */
 		}
-		if (c->inline_ && (a.flags & SYSLET_ASYNC) && room(c)) {
+		if (c->inline_ && (a->flags & SYSLET_ASYNC) && room(c)) {
 			/* Not run here: the driver takes it from the top,
 			 * as read now. */
-			struct ur_sl *sl = park(c, slp, u, &a, k);
+			struct ur_sl *sl = park(c, slp, u, a, k);
 
 			sl->fetched = true;
 			ready_add(ah, sl);
 			return UR_PARKED;
 		}
-		if (a.nr >= prof->nr_syscalls) {
+		if (a->nr >= prof->nr_syscalls) {
 			ret = -ENOSYS;
 			istore = false;
 			goto ran;
@@ -1103,18 +1124,18 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 		/* Where the atom runs, once (an ASYNC one parked above is
 		 * decided when the driver takes it). */
 		if (__builtin_expect(interp_inject_on(), 0) &&
-		    interp_injected(a.nr, &ret)) {
+		    interp_injected(a->nr, &ret)) {
 			inj = true;
 			goto ran;
 		}
-		pol = (enum emul_policy)(prof->policy[a.nr] & EMUL_P_MASK);
-		if (prof->policy[a.nr] & EMUL_P_SIGCHECK)
+		pol = (enum emul_policy)(prof->policy[a->nr] & EMUL_P_MASK);
+		if (prof->policy[a->nr] & EMUL_P_SIGCHECK)
 			check = true;
 		switch (pol) {
 		case EMUL_P_UMEM:
 			inline_mask(c);
 			c->st.umem++;
-			ret = interp_umem((unsigned long *)a.args[0], a.args[1]);
+			ret = interp_umem((unsigned long *)a->args[0], a->args[1]);
 			goto ran;
 		case EMUL_P_DENY:
 			c->st.denied++;
@@ -1125,8 +1146,8 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 			goto ran;
 		case EMUL_P_ARGS:
 			/* The deny list by argument (prctl). */
-			if (systab_denied_args(prof->profile, (long)a.nr,
-					       a.args, a.nargs)) {
+			if (systab_denied_args(prof->profile, (long)a->nr,
+					       a->args, a->nargs)) {
 				c->st.denied++;
 				ret = -EPERM;
 				goto ran;
@@ -1137,7 +1158,7 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 			/* The engine's fault handler is taken back at once. */
 			inline_mask(c);
 			c->st.syscalls++;
-			ret = emul_raw_syscall(&a);
+			ret = emul_raw_syscall(a);
 			emul_fault_own();
 			goto ran;
 		case EMUL_P_SIGMASK: {
@@ -1157,7 +1178,7 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 			}
 			inline_mask(c);
 			c->st.syscalls++;
-			ret = emul_atom_sigmask(m, &a);
+			ret = emul_atom_sigmask(m, a);
 			check = true;
 			goto ran;
 		}
@@ -1166,11 +1187,11 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 		}
 		c->st.syscalls++;
 		/* The engine's own descriptors are not the syslet's. */
-		if (guarded(ah, &a, &ret))
+		if (guarded(ah, a, &ret))
 			goto ran;
 		/* Not on the driver's own thread (ur_self_names). */
-		if (!c->inline_ && ur_tab_self[a.nr]) {
-			struct ur_sl *sl = park(c, slp, u, &a, k);
+		if (!c->inline_ && ur_tab_self[a->nr]) {
+			struct ur_sl *sl = park(c, slp, u, a, k);
 
 			sl->op = 0;
 			sl->pol = (unsigned char)pol;
@@ -1178,37 +1199,37 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 			if (worker_queue(ah, sl, false))
 				return UR_PARKED;
 			/* No thread at all: the driver makes it. */
-			ret = emul_block_call(&a, pol, 0, true);
+			ret = emul_block_call(a, pol, 0, true);
 			goto ran;
 		}
 		if (c->inline_ && pol != EMUL_P_INLINE &&
-		    ((a.flags & SYSLET_SYNC) || !room(c))) {
-			ret = block_here(c, &a, pol, 0);
+		    ((a->flags & SYSLET_SYNC) || !room(c))) {
+			ret = block_here(c, a, pol, 0);
 			/* A call interrupted in place ends the chain there. */
 			intr = ret == -EINTR;
 			goto ran;
 		}
-		op = ah->ops[a.nr];
+		op = ah->ops[a->nr];
 		if (op && uring_op_nbfd(op) &&
-		    !fd_ring_ok(k, (int)a.args[0], uring_op_filepos(op, &a),
-				uring_op_positioned(op, &a)))
+		    !fd_ring_ok(k, (int)a->args[0], uring_op_filepos(op, a),
+				uring_op_positioned(op, a)))
 			op = 0;
 		if (op && !(c->inline_ && pol == EMUL_P_INLINE)) {
 			struct io_uring_sqe *sqe = get_sqe(ah);
 			long now;
-			int r = sqe ? uring_op_prep(sqe, op, &a, &now) : -1;
+			int r = sqe ? uring_op_prep(sqe, op, a, &now) : -1;
 
 			if (r == 0 && c->probe && !*slp) {
 				bool sig = false;
 
-				if (!exec_probe(c, slp, u, &a, k, op, sqe,
+				if (!exec_probe(c, slp, u, a, k, op, sqe,
 						&ret, &sig))
 					return UR_PARKED;
 				check |= sig;
 				goto ran;
 			}
 			if (r == 0) {
-				struct ur_sl *sl = park(c, slp, u, &a, k);
+				struct ur_sl *sl = park(c, slp, u, a, k);
 
 				sl->op = (unsigned char)op;
 				io_uring_sqe_set_data(sqe, sl);
@@ -1231,14 +1252,14 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 		k->fd = -1;
 		if (pol == EMUL_P_INLINE) {
 			inline_mask(c);
-			ret = emul_raw_syscall(&a);
+			ret = emul_raw_syscall(a);
 		} else {
 			struct emul_try t;
 			struct ur_sl *sl;
 
 			inline_mask(c);
 			t.pos = -1;
-			emul_try_call(&a, pol, &t);
+			emul_try_call(a, pol, &t);
 			if (!t.blocked) {
 				ret = t.ret;
 				goto ran;
@@ -1247,14 +1268,14 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 			 * is ready inline, where the caller blocks. */
 			if (c->inline_ && !*slp) {
 				sl = sl_get(ah);
-				sl->a = a;
+				sl->a = *a;
 				sl->k = *k;
 				sl->op = 0;
 				sl->pol = (unsigned char)pol;
 				sl->partial = t.partial;
 				if (!worker_queue(ah, sl, true)) {
 					sl_put(ah, sl);
-					ret = block_here(c, &a, pol, t.partial);
+					ret = block_here(c, a, pol, t.partial);
 					intr = ret == -EINTR;
 					goto ran;
 				}
@@ -1264,33 +1285,33 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 				*slp = sl;
 				sl->u = u;
 				sl->handoff = true;
-				sl->last_flags = a.flags;
+				sl->last_flags = a->flags;
 				went_async(c, sl);
 				/* Its result is reported by the driver, under
 				 * the lock held here. */
-				interp_unfinished(u, &a);
+				interp_unfinished(u, a);
 				return UR_PARKED;
 			}
-			sl = park(c, slp, u, &a, k);
+			sl = park(c, slp, u, a, k);
 			sl->op = 0;
 			sl->pol = (unsigned char)pol;
 			sl->partial = t.partial;
 			if (worker_queue(ah, sl, false))
 				return UR_PARKED;
 			/* No thread at all: the driver blocks instead. */
-			ret = emul_block_call(&a, pol, t.partial, true);
+			ret = emul_block_call(a, pol, t.partial, true);
 			goto ran;
 		}
 ran:
 		if (istore)
-			ret = interp_store(&a, ret, &stored);
+			ret = interp_store(a, ret, &stored);
 		c->st.atoms++;
 		if (c->inline_)
 			c->st.inl++;
 		else
 			c->st.cm++;
 		*lastp = u;
-		*lflags = a.flags;
+		*lflags = a->flags;
 		/* The first event since it went async says so. */
 		marks = inj ? INTERP_EV_INJECTED : 0;
 		if (*slp && (*slp)->handoff) {
@@ -1316,16 +1337,16 @@ ran:
 						    !c->inline_)) {
 					c->st.sigstops++;
 					c->sig_ended = true;
-					interp_event(u, &a, ret, stored, NULL,
+					interp_event(u, a, ret, stored, NULL,
 						     SYSLET_END_SIGNAL, where,
 						     marks, NULL);
 					return UR_END;
 				}
 			}
 		}
-		next = interp_next(u, &a, ret, &end);
+		next = interp_next(u, a, ret, &end);
 		if (__builtin_expect(emul_trace_fn != NULL, 0))
-			interp_event(u, &a, ret, stored, next, end, where,
+			interp_event(u, a, ret, stored, next, end, where,
 				     marks, NULL);
 		if (!next)
 			return UR_END;
