@@ -1416,10 +1416,14 @@ static long open_redo(const struct ur_head *ah, const struct ur_sl *sl,
 static long redo_of(const struct ur_head *ah, const struct ur_sl *sl,
 		    long ret)
 {
-	if (!(uring_op_props[sl->op] & UOPP_REDO))
+	unsigned int p = uring_op_props[sl->op];
+
+	if (!(p & UOPP_REDO))
 		return -1;
-	if (ret > 0 && (unsigned long)ret < uring_op_whole(sl->op, &sl->a))
-		return ret;
+	if (p & UOPP_SHORT)
+		return ret > 0 &&
+		       (unsigned long)ret < uring_op_whole(sl->op, &sl->a) ?
+			       ret : -1;
 	return open_redo(ah, sl, ret);
 }
 
