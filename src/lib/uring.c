@@ -196,6 +196,18 @@ static sigset_t ur_blockset;
 static pthread_once_t ur_once = PTHREAD_ONCE_INIT;
 static int ur_init_err;
 static unsigned char *ur_ops_map;	/* probed once, native profile */
+/*
+ * The probe's ring, set up as a head's ring is: the first head of the
+ * thread that probed takes it over (ur_spare_take()), rather than the
+ * probe setting up a ring of its own, probing it, closing it, and the
+ * head setting up another (one io_uring_setup, one ring torn down and
+ * five system calls less for a process that runs syslets).  Whatever
+ * registers first takes it out of here: a head of another thread, or
+ * one that needs a larger CQ, closes it.
+ */
+static int ur_spare_fd = -1;
+static struct io_uring_params ur_spare_p;
+static __thread bool ur_spare_here;	/* this thread probed */
 /* What the fast loop may run in place: inline, and in the driver (where
  * calls io_uring offers go to the ring instead, to be batched). */
 static unsigned char *ur_tab_inline, *ur_tab_driver;
@@ -217,6 +229,9 @@ static void ur_atfork_child(void)
 	struct ur_head *ah = ur_cur;
 
 	__atomic_store_n(&ur_heads, 0, __ATOMIC_RELAXED);
+	if (ur_spare_fd >= 0)
+		close(ur_spare_fd);
+	ur_spare_fd = -1;
 	if (!ah)
 		return;
 	close(ah->ring.ring_fd);
@@ -226,6 +241,78 @@ static void ur_atfork_child(void)
 }
 
 static int fd_high(int fd);
+
+/*
+ * A ring as every head has it: UR_SQ_ENTRIES SQEs, room for @cq
+ * completions; its descriptor (@p filled in) or -errno.
+ */
+static int ring_setup(unsigned int cq, struct io_uring_params *p)
+{
+	int fd;
+
+	memset(p, 0, sizeof(*p));
+	p->flags = IORING_SETUP_CQSIZE | IORING_SETUP_CLAMP |
+		   IORING_SETUP_SUBMIT_ALL;
+	p->cq_entries = cq;
+	fd = io_uring_setup(UR_SQ_ENTRIES, p);
+	if (fd == -EINVAL) {
+		/* Before 5.18. */
+		memset(p, 0, sizeof(*p));
+		p->flags = IORING_SETUP_CQSIZE | IORING_SETUP_CLAMP;
+		p->cq_entries = cq;
+		fd = io_uring_setup(UR_SQ_ENTRIES, p);
+	}
+	return fd;
+}
+
+/*
+ * A head's ring in @ring, with room for @cq completions: the probe's
+ * when this thread probed and its CQ is large enough, else a new one,
+ * its descriptor moved out of the way (fd_high()).  0 or -errno.
+ */
+static int fd_high_moved(int fd, bool *moved);
+static int ring_new(struct io_uring *ring, unsigned int cq)
+{
+	struct io_uring_params p;
+	int fd = __atomic_exchange_n(&ur_spare_fd, -1, __ATOMIC_ACQ_REL);
+	int err;
+
+	if (fd >= 0 && (!ur_spare_here || ur_spare_p.cq_entries < cq)) {
+		close(fd);
+		fd = -1;
+	}
+	/*
+	 * The program may have closed it meanwhile, and given its number
+	 * to a file of its own: that is not mapped as a ring (nor
+	 * closed).  io_uring_enter() with nothing to do answers
+	 * EOPNOTSUPP for a descriptor that is not an io_uring.
+	 */
+	if (fd >= 0 && io_uring_enter((unsigned int)fd, 0, 0, 0, NULL) < 0)
+		fd = -1;
+	if (fd >= 0) {
+		p = ur_spare_p;
+		err = io_uring_queue_mmap(fd, &p, ring);
+		if (!err)
+			goto mapped;
+		close(fd);
+	}
+	fd = ring_setup(cq, &p);
+	if (fd < 0)
+		return fd;
+	fd = fd_high(fd);
+	err = io_uring_queue_mmap(fd, &p, ring);
+	if (err) {
+		close(fd);
+		return err;
+	}
+mapped:
+	/* As io_uring_queue_init_params() leaves a ring: SQ slot i holds
+	 * SQE i. */
+	for (unsigned int i = 0; i < *ring->sq.kring_entries; i++)
+		ring->sq.array[i] = i;
+	ring->features = p.features;
+	return 0;
+}
 
 /*
  * Calls that change the thread that makes them (its name, its nice value,
@@ -246,7 +333,7 @@ static void ur_init_once(void)
 {
 	struct io_uring_params p;
 	unsigned long n;
-	long cpus;
+	bool high;
 	int err, fd;
 
 	sigfillset(&ur_blockset);
@@ -262,20 +349,19 @@ static void ur_init_once(void)
 		return;
 	}
 	pthread_atfork(NULL, NULL, ur_atfork_child);
-	/* Container profiles often refuse io_uring_setup: then this
-	 * backend is not available (auto falls back to emul).  The probe
-	 * needs only the ring's descriptor, not its queues mapped: a
-	 * third of the time of a ring set up and torn down with liburing
-	 * (io_uring_queue_init, io_uring_queue_exit), which every process
-	 * choosing a backend paid. */
-	memset(&p, 0, sizeof(p));
-	/* The thread's io-wq comes with the first ring it sets up, its
-	 * workers for bounded work limited to that ring's entries (and 4
-	 * per CPU): as many entries as that, so that the probe leaves the
-	 * thread the kernel's default for the program's own rings. */
-	cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	fd = io_uring_setup(cpus > 0 && cpus < 1024 ? 4 * (unsigned)cpus : 4,
-			    &p);
+	/*
+	 * Container profiles often refuse io_uring_setup: then this
+	 * backend is not available (auto falls back to emul).  The ring
+	 * probed is a head's (ring_setup()), kept for this thread's first
+	 * head (ur_spare_fd).  The thread's io-wq comes with the first
+	 * ring it sets up, its workers for bounded work limited to that
+	 * ring's entries and 4 per CPU: a head's 256 leave the kernel's
+	 * default of 4 per CPU (up to 64 CPUs) for the program's own rings
+	 * on a thread that probed and registered no head, with no count
+	 * of CPUs read (/sys/devices/system/cpu/online: three system
+	 * calls) to size the ring by.
+	 */
+	fd = ring_setup(UR_CQ_ENTRIES, &p);
 	if (fd < 0) {
 		ur_init_err = fd;
 		return;
@@ -288,7 +374,7 @@ static void ur_init_once(void)
 	 * kernel waits for an RCU grace period (expand_fdtable()): 8 ms
 	 * per head for syslet-run --each --jobs=2 here.
 	 */
-	fd = fd_high(fd);
+	fd = fd_high_moved(fd, &high);
 	ur_init_err = uring_ops_map(fd, emul_prof->profile,
 				    emul_prof->nr_syscalls, &ur_ops_map);
 	/* A filter may let the ring be set up and refuse to enter it (a
@@ -303,7 +389,11 @@ static void ur_init_once(void)
 		if (r < 0 && r != -EINTR)
 			ur_init_err = r;
 	}
-	close(fd);
+	/* Kept only where it is out of the way: under a limit of 128
+	 * descriptors or fewer it is where the program's next open() would
+	 * have put its own. */
+	if (ur_init_err || !high)
+		close(fd);
 	if (ur_init_err)
 		return;
 	n = emul_prof->nr_syscalls;
@@ -312,7 +402,14 @@ static void ur_init_once(void)
 	ur_tab_self = calloc(n, 1);
 	if (!ur_tab_inline || !ur_tab_driver || !ur_tab_self) {
 		ur_init_err = -ENOMEM;
+		if (high)
+			close(fd);
 		return;
+	}
+	if (high) {
+		ur_spare_p = p;
+		ur_spare_here = true;
+		__atomic_store_n(&ur_spare_fd, fd, __ATOMIC_RELEASE);
 	}
 	ur_close_nr = systab_lookup(emul_prof->profile, "close");
 	ur_dup2_nr = systab_lookup(emul_prof->profile, "dup2");
@@ -368,12 +465,13 @@ static void futex_wait(uint32_t *addr, uint32_t val, const struct timespec *ts)
  */
 #define UR_FD_TOP	65536L
 
-static int fd_high(int fd)
+static int fd_high_moved(int fd, bool *moved)
 {
 	struct rlimit rl;
 	long lo = 3;
 	int hi;
 
+	*moved = false;
 	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur > 128)
 		lo = (rl.rlim_cur == RLIM_INFINITY ||
 		      rl.rlim_cur > (rlim_t)UR_FD_TOP ?
@@ -382,7 +480,15 @@ static int fd_high(int fd)
 	if (hi < 0)
 		return fd;
 	close(fd);
+	*moved = lo > 3;
 	return hi;
+}
+
+static int fd_high(int fd)
+{
+	bool moved;
+
+	return fd_high_moved(fd, &moved);
 }
 
 /* ---- Syslet records, lists ------------------------------------------ */
@@ -434,15 +540,33 @@ static void ready_add(struct ur_head *ah, struct ur_sl *sl)
  * when it sleeps for want of work. */
 static void went_async(struct ur_ctx *c, struct ur_sl *sl);
 
+/*
+ * The next SQE, as io_uring_get_sqe() gives it, without asking the
+ * ring's flags at every SQE whether its SQEs are 128 bytes or a kernel
+ * thread polls the SQ: neither, for a head's ring (ring_setup()).  The
+ * SQ's head moves only in io_uring_enter() calls that submit, made
+ * under the driver's lock as this is.
+ */
+static inline __attribute__((always_inline)) struct io_uring_sqe *
+sqe_next(struct io_uring_sq *sq)
+{
+	unsigned int tail = sq->sqe_tail;
+
+	if (tail - IO_URING_READ_ONCE(*sq->khead) >= *sq->kring_entries)
+		return NULL;
+	sq->sqe_tail = tail + 1;
+	return &sq->sqes[tail & *sq->kring_mask];
+}
+
 static struct io_uring_sqe *get_sqe(struct ur_head *ah)
 {
-	struct io_uring_sqe *sqe = io_uring_get_sqe(&ah->ring);
+	struct io_uring_sqe *sqe = sqe_next(&ah->ring.sq);
 
-	if (!sqe) {
+	if (__builtin_expect(!sqe, 0)) {
 		/* The SQ is full: hand it to the kernel now. */
 		io_uring_submit(&ah->ring);
 		ah->unsubmitted = 0;
-		sqe = io_uring_get_sqe(&ah->ring);
+		sqe = sqe_next(&ah->ring.sq);
 	}
 	return sqe;
 }
@@ -654,7 +778,8 @@ static inline __attribute__((always_inline)) struct ur_sl *park(struct ur_ctx *c
 		interp_unfinished(u, a);
 	}
 	sl->u = u;
-	sl->a = *a;
+	if (&sl->a != a)
+		sl->a = *a;
 	sl->fetched = false;
 	sl->last_flags = a->flags;
 	return sl;
@@ -929,7 +1054,7 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 	unsigned int slice = UR_SLICE;
 	enum syslet_where where = c->inline_ ? SYSLET_WHERE_INLINE :
 					       SYSLET_WHERE_CACHEMISS;
-	struct emul_atom a;
+	struct emul_atom own, *a;
 
 	for (;;) {
 		struct syslet_uatom *next;
@@ -940,11 +1065,13 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 		long ret;
 		int op, marks;
 
+		/* An async syslet's atom is read into its record, where
+		 * park() and the worker want it, not copied there. */
+		a = *slp ? &(*slp)->a : &own;
 		if (*slp && (*slp)->fetched) {
 			/* The ASYNC atom async_exec() parked, as it read it. */
-			a = (*slp)->a;
 			(*slp)->fetched = false;
-		} else if (interp_fetch(&a, u)) {
+		} else if (interp_fetch(a, u)) {
 			struct emul_atom z;
 
 			memset(&z, 0, sizeof(z));
@@ -954,7 +1081,7 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 			*err = -EFAULT;
 			return UR_END;
 		}
-		if (fastable(c, &a)) {
+		if (fastable(c, a)) {
 			struct interp_fast f;
 			struct syslet_uatom *l;
 			unsigned long n;
@@ -1000,16 +1127,16 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 			/* Nothing ran (its memory changed under us): the
 			 * full path below takes the atom. */
 		}
-		if (c->inline_ && (a.flags & SYSLET_ASYNC) && room(c)) {
+		if (c->inline_ && (a->flags & SYSLET_ASYNC) && room(c)) {
 			/* Not run here: the driver takes it from the top,
 			 * as read now. */
-			struct ur_sl *sl = park(c, slp, u, &a, k);
+			struct ur_sl *sl = park(c, slp, u, a, k);
 
 			sl->fetched = true;
 			ready_add(ah, sl);
 			return UR_PARKED;
 		}
-		if (a.nr >= prof->nr_syscalls) {
+		if (a->nr >= prof->nr_syscalls) {
 			ret = -ENOSYS;
 			istore = false;
 			goto ran;
@@ -1017,18 +1144,18 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 		/* Where the atom runs, once (an ASYNC one parked above is
 		 * decided when the driver takes it). */
 		if (__builtin_expect(interp_inject_on(), 0) &&
-		    interp_injected(a.nr, &ret)) {
+		    interp_injected(a->nr, &ret)) {
 			inj = true;
 			goto ran;
 		}
-		pol = (enum emul_policy)(prof->policy[a.nr] & EMUL_P_MASK);
-		if (prof->policy[a.nr] & EMUL_P_SIGCHECK)
+		pol = (enum emul_policy)(prof->policy[a->nr] & EMUL_P_MASK);
+		if (prof->policy[a->nr] & EMUL_P_SIGCHECK)
 			check = true;
 		switch (pol) {
 		case EMUL_P_UMEM:
 			inline_mask(c);
 			c->st.umem++;
-			ret = interp_umem((unsigned long *)a.args[0], a.args[1]);
+			ret = interp_umem((unsigned long *)a->args[0], a->args[1]);
 			goto ran;
 		case EMUL_P_DENY:
 			c->st.denied++;
@@ -1039,8 +1166,8 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 			goto ran;
 		case EMUL_P_ARGS:
 			/* The deny list by argument (prctl). */
-			if (systab_denied_args(prof->profile, (long)a.nr,
-					       a.args, a.nargs)) {
+			if (systab_denied_args(prof->profile, (long)a->nr,
+					       a->args, a->nargs)) {
 				c->st.denied++;
 				ret = -EPERM;
 				goto ran;
@@ -1051,7 +1178,7 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 			/* The engine's fault handler is taken back at once. */
 			inline_mask(c);
 			c->st.syscalls++;
-			ret = emul_raw_syscall(&a);
+			ret = emul_raw_syscall(a);
 			emul_fault_own();
 			goto ran;
 		case EMUL_P_SIGMASK: {
@@ -1071,7 +1198,7 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 			}
 			inline_mask(c);
 			c->st.syscalls++;
-			ret = emul_atom_sigmask(m, &a);
+			ret = emul_atom_sigmask(m, a);
 			check = true;
 			goto ran;
 		}
@@ -1080,11 +1207,11 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 		}
 		c->st.syscalls++;
 		/* The engine's own descriptors are not the syslet's. */
-		if (guarded(ah, &a, &ret))
+		if (guarded(ah, a, &ret))
 			goto ran;
 		/* Not on the driver's own thread (ur_self_names). */
-		if (!c->inline_ && ur_tab_self[a.nr]) {
-			struct ur_sl *sl = park(c, slp, u, &a, k);
+		if (!c->inline_ && ur_tab_self[a->nr]) {
+			struct ur_sl *sl = park(c, slp, u, a, k);
 
 			sl->op = 0;
 			sl->pol = (unsigned char)pol;
@@ -1093,37 +1220,37 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 			if (worker_queue(ah, sl, false))
 				return UR_PARKED;
 			/* No thread at all: the driver makes it. */
-			ret = emul_block_call(&a, pol, 0, &sl->wmask);
+			ret = emul_block_call(a, pol, 0, &sl->wmask);
 			goto ran;
 		}
 		if (c->inline_ && pol != EMUL_P_INLINE &&
-		    ((a.flags & SYSLET_SYNC) || !room(c))) {
-			ret = block_here(c, &a, pol, 0);
+		    ((a->flags & SYSLET_SYNC) || !room(c))) {
+			ret = block_here(c, a, pol, 0);
 			/* A call interrupted in place ends the chain there. */
 			intr = ret == -EINTR;
 			goto ran;
 		}
-		op = ah->ops[a.nr];
+		op = ah->ops[a->nr];
 		if (op && uring_op_nbfd(op) &&
-		    !fd_ring_ok(k, (int)a.args[0], uring_op_filepos(op, &a),
-				uring_op_positioned(op, &a)))
+		    !fd_ring_ok(k, (int)a->args[0], uring_op_filepos(op, a),
+				uring_op_positioned(op, a)))
 			op = 0;
 		if (op && !(c->inline_ && pol == EMUL_P_INLINE)) {
 			struct io_uring_sqe *sqe = get_sqe(ah);
 			long now;
-			int r = sqe ? uring_op_prep(sqe, op, &a, &now) : -1;
+			int r = sqe ? uring_op_prep(sqe, op, a, &now) : -1;
 
 			if (r == 0 && c->probe && !*slp) {
 				bool sig = false;
 
-				if (!exec_probe(c, slp, u, &a, k, op, sqe,
+				if (!exec_probe(c, slp, u, a, k, op, sqe,
 						&ret, &sig))
 					return UR_PARKED;
 				check |= sig;
 				goto ran;
 			}
 			if (r == 0) {
-				struct ur_sl *sl = park(c, slp, u, &a, k);
+				struct ur_sl *sl = park(c, slp, u, a, k);
 
 				sl->op = (unsigned char)op;
 				io_uring_sqe_set_data(sqe, sl);
@@ -1146,7 +1273,7 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 		k->fd = -1;
 		if (pol == EMUL_P_INLINE) {
 			inline_mask(c);
-			ret = emul_raw_syscall(&a);
+			ret = emul_raw_syscall(a);
 		} else {
 			struct emul_try t;
 			struct ur_sl *sl;
@@ -1154,7 +1281,7 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 			inline_mask(c);
 			t.pos = -1;
 			t.mask = chain_mask(c, *slp);
-			emul_try_call(&a, pol, &t);
+			emul_try_call(a, pol, &t);
 			if (!t.blocked) {
 				ret = t.ret;
 				goto ran;
@@ -1163,7 +1290,7 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 			 * is ready inline, where the caller blocks. */
 			if (c->inline_ && !*slp) {
 				sl = sl_get(ah);
-				sl->a = a;
+				sl->a = *a;
 				sl->k = *k;
 				sl->op = 0;
 				sl->pol = (unsigned char)pol;
@@ -1171,7 +1298,7 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 				sl->wmask = *chain_mask(c, sl);
 				if (!worker_queue(ah, sl, true)) {
 					sl_put(ah, sl);
-					ret = block_here(c, &a, pol, t.partial);
+					ret = block_here(c, a, pol, t.partial);
 					intr = ret == -EINTR;
 					goto ran;
 				}
@@ -1181,14 +1308,14 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 				*slp = sl;
 				sl->u = u;
 				sl->handoff = true;
-				sl->last_flags = a.flags;
+				sl->last_flags = a->flags;
 				went_async(c, sl);
 				/* Its result is reported by the driver, under
 				 * the lock held here. */
-				interp_unfinished(u, &a);
+				interp_unfinished(u, a);
 				return UR_PARKED;
 			}
-			sl = park(c, slp, u, &a, k);
+			sl = park(c, slp, u, a, k);
 			sl->op = 0;
 			sl->pol = (unsigned char)pol;
 			sl->partial = t.partial;
@@ -1196,19 +1323,19 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 			if (worker_queue(ah, sl, false))
 				return UR_PARKED;
 			/* No thread at all: the driver blocks instead. */
-			ret = emul_block_call(&a, pol, t.partial, &sl->wmask);
+			ret = emul_block_call(a, pol, t.partial, &sl->wmask);
 			goto ran;
 		}
 ran:
 		if (istore)
-			ret = interp_store(&a, ret, &stored);
+			ret = interp_store(a, ret, &stored);
 		c->st.atoms++;
 		if (c->inline_)
 			c->st.inl++;
 		else
 			c->st.cm++;
 		*lastp = u;
-		*lflags = a.flags;
+		*lflags = a->flags;
 		/* The first event since it went async says so. */
 		marks = inj ? INTERP_EV_INJECTED : 0;
 		if (*slp && (*slp)->handoff) {
@@ -1234,16 +1361,16 @@ ran:
 						    !c->inline_)) {
 					c->st.sigstops++;
 					c->sig_ended = true;
-					interp_event(u, &a, ret, stored, NULL,
+					interp_event(u, a, ret, stored, NULL,
 						     SYSLET_END_SIGNAL, where,
 						     marks, NULL);
 					return UR_END;
 				}
 			}
 		}
-		next = interp_next(u, &a, ret, &end);
+		next = interp_next(u, a, ret, &end);
 		if (__builtin_expect(emul_trace_fn != NULL, 0))
-			interp_event(u, &a, ret, stored, next, end, where,
+			interp_event(u, a, ret, stored, next, end, where,
 				     marks, NULL);
 		if (!next)
 			return UR_END;
@@ -1313,6 +1440,8 @@ static long open_redo(const struct ur_head *ah, const struct ur_sl *sl,
 static long redo_of(const struct ur_head *ah, const struct ur_sl *sl,
 		    long ret)
 {
+	unsigned int p = uring_op_props[sl->op];
+
 	/*
 	 * EINTR from the ring is io_uring's, never a signal of the
 	 * program's (io-wq's threads take none): a write to a terminal
@@ -1322,10 +1451,12 @@ static long redo_of(const struct ur_head *ah, const struct ur_sl *sl,
 	 */
 	if (ret == -EINTR && sl->op)
 		return 0;
-	if (!(uring_op_props[sl->op] & UOPP_REDO))
+	if (!(p & UOPP_REDO))
 		return -1;
-	if (ret > 0 && (unsigned long)ret < uring_op_whole(sl->op, &sl->a))
-		return ret;
+	if (p & UOPP_SHORT)
+		return ret > 0 &&
+		       (unsigned long)ret < uring_op_whole(sl->op, &sl->a) ?
+			       ret : -1;
 	return open_redo(ah, sl, ret);
 }
 
@@ -1733,8 +1864,8 @@ static void caller_came(struct ur_head *ah)
 static long ur_register(struct async_head_user *uah, unsigned long len)
 {
 	unsigned long maxthr;
+	unsigned int cq;
 	struct cring cr;
-	struct io_uring_params p;
 	struct ur_head *ah;
 	long err;
 
@@ -1757,26 +1888,18 @@ static long ur_register(struct async_head_user *uah, unsigned long len)
 		free(ah);
 		return -ENOMEM;
 	}
-	memset(&p, 0, sizeof(p));
-	p.flags = IORING_SETUP_CQSIZE | IORING_SETUP_CLAMP |
-		  IORING_SETUP_SUBMIT_ALL;
 	/* Room for a completion of every syslet in flight (at most one SQE
 	 * each) and the eventfd's, so the CQ never overflows. */
-	p.cq_entries = UR_CQ_ENTRIES;
-	while (p.cq_entries < 2 * maxthr + 64 && p.cq_entries < (1U << 20))
-		p.cq_entries *= 2;
-	err = io_uring_queue_init_params(UR_SQ_ENTRIES, &ah->ring, &p);
-	if (err == -EINVAL) {
-		p.flags &= ~IORING_SETUP_SUBMIT_ALL;
-		err = io_uring_queue_init_params(UR_SQ_ENTRIES, &ah->ring, &p);
-	}
+	cq = UR_CQ_ENTRIES;
+	while (cq < 2 * maxthr + 64 && cq < (1U << 20))
+		cq *= 2;
+	err = ring_new(&ah->ring, cq);
 	if (err) {
 		free(ah->threads);
 		free(ah);
 		return err;
 	}
-	ah->ring.ring_fd = ah->ring.enter_ring_fd = fd_high(ah->ring.ring_fd);
-	ah->sq_entries = p.sq_entries;
+	ah->sq_entries = *ah->ring.sq.kring_entries;
 	{
 		/* io_uring's own blocking work (an open that must read the
 		 * disk) runs on its io-wq threads, the cachemiss threads of
@@ -1801,21 +1924,29 @@ static long ur_register(struct async_head_user *uah, unsigned long len)
 	return 0;
 }
 
-/* @mask_known: ah->user_mask is the caller's now; else the mask the
- * caller has, read here anyway, is. */
-static void start_progress(struct ur_head *ah, bool mask_known)
+/*
+ * The progress thread starts with the calling thread's mask, which must
+ * be ur_blockset.  @masked: the caller holds signals back already
+ * (inline_mask(): a batch does, for all its syslets), with that mask,
+ * and ah->user_mask is the caller's own: nothing to set and restore
+ * around pthread_create() (two rt_sigprocmask calls).  Else the mask is
+ * set here, and the one it replaces is the caller's.
+ */
+static void start_progress(struct ur_head *ah, bool masked)
 {
 	pthread_attr_t attr;
 	sigset_t old;
 
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, UR_WORKER_STACK);
-	pthread_sigmask(SIG_SETMASK, &ur_blockset, &old);
-	if (!mask_known)
+	if (!masked) {
+		pthread_sigmask(SIG_SETMASK, &ur_blockset, &old);
 		ah->user_mask = old;
+	}
 	ah->prog_started = pthread_create(&ah->prog, &attr, ur_progress,
 					  ah) == 0;
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!masked)
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
 	pthread_attr_destroy(&attr);
 }
 

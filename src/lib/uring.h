@@ -45,9 +45,12 @@ enum {
 	UOPP_NEWFD	= 0x40,
 	/* A negative result may need translating (uring_op_result_fix()). */
 	UOPP_FIXRES	= 0x80,
+	/* Of UOPP_REDO: a transfer io_uring may end early
+	 * (uring_op_whole()); the others are opens. */
+	UOPP_SHORT	= 0x100,
 };
 
-extern const unsigned char uring_op_props[];
+extern const unsigned short uring_op_props[];
 
 static inline bool uring_op_nbfd(int op)
 {

@@ -1,5 +1,5 @@
 #!/bin/sh
-# startup.sh: what syslet-run does before its syslet runs, each a cost at every start (a page fault is 10-12 us of CPU on a VM that shadows page tables, a system call about 1 us): its text and read-only data are mapped whole (one madvise, not a fault per 64 KB window touched), and a run without --each reads no count of CPUs (a sysfs file opened, read and parsed), nor formats an error text that nobody sees (libc's printf code).
+# startup.sh: what syslet-run does before its syslet runs, each a cost at every start (a page fault is 10-12 us of CPU on a VM that shadows page tables, a system call about 1 us): its text and read-only data are mapped whole (one madvise, not a fault per 64 KB window touched), and a run without --each reads no count of CPUs (a sysfs file opened, read and parsed), nor formats an error text that nobody sees (libc's printf code); the uring backend sets up one io_uring, probed and then its head's, and reads no count of CPUs.
 . "$top_srcdir/tests/lib/harness.sh"
 . "$top_srcdir/tests/run/lib-backends.sh"
 [ -r /proc/self/smaps ] || skip "no /proc/self/smaps"
@@ -74,4 +74,22 @@ strace -f -qq -o "$tmpdir/strace" -e trace=open,openat \
 n=$(grep -c "/sys/devices/system/cpu" "$tmpdir/strace")
 echo "--backend=emul, no --each: $n opens of /sys/devices/system/cpu"
 expect_eq "opens of /sys/devices/system/cpu" 0 "$n"
+
+# The uring backend's probe is made on the ring its first head then
+# uses: one ring set up in all, and no count of CPUs read to size a
+# ring of the probe's own.
+case " $backends " in
+*" uring "*)
+	strace -f -qq -o "$tmpdir/strace" \
+		-e trace=open,openat,io_uring_setup \
+		$SYSLET_RUN --backend=uring "$tmpdir/probe.syslet" \
+		2>"$tmpdir/err" ||
+		{ cat "$tmpdir/err" >&2; fail "strace of a uring run"; }
+	n=$(grep -c "/sys/devices/system/cpu" "$tmpdir/strace")
+	s=$(grep -c "io_uring_setup(" "$tmpdir/strace")
+	echo "--backend=uring: $s io_uring_setup, $n opens of /sys/devices/system/cpu"
+	expect_eq "--backend=uring: io_uring_setup calls" 1 "$s"
+	expect_eq "--backend=uring: opens of /sys/devices/system/cpu" 0 "$n"
+	;;
+esac
 exit 0
