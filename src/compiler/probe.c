@@ -90,10 +90,8 @@ void sysletc_scan_names(const char *src, size_t len,
 	ast_scan_names(src, len, fn, ctx);
 }
 
-int sysletc_word_class(const char *s, size_t n)
+static int word_class(const struct ast_word *w)
 {
-	const struct ast_word *w = n ? ast_word_find(s, n) : NULL;
-
 	if (!w)
 		return SYSLETC_WORD_NAME;
 	switch (w->cls) {
@@ -106,4 +104,14 @@ int sysletc_word_class(const char *s, size_t n)
 	case AST_WORD_ELEM:	return SYSLETC_WORD_ELEM;
 	}
 	return SYSLETC_WORD_NAME;
+}
+
+int sysletc_word_class(const char *s, size_t n)
+{
+	return word_class(n ? ast_word_find(s, n) : NULL);
+}
+
+int sysletc_word_near_class(const char *s, size_t n)
+{
+	return word_class(n ? ast_word_near(s, n) : NULL);
 }

@@ -128,5 +128,9 @@ enum sysletc_word_class {
 
 /* The class of the word spelled s[0..n) (enum sysletc_word_class). */
 int sysletc_word_class(const char *s, size_t n);
+/* The class of the keyword that s[0..n), no word itself, misspells by
+ * one edit (a letter changed, added or dropped, or two swapped: what
+ * the compiler's "did you mean" names), or SYSLETC_WORD_NAME. */
+int sysletc_word_near_class(const char *s, size_t n);
 
 #endif /* SYSLET_SYSLETC_H */

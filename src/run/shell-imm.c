@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "compiler/sysletc.h"
-#include "grammar/words.h"
 #include "run/run.h"
 #include "run/shell-exec.h"
 
@@ -856,7 +855,6 @@ void shl_probe_stmts(const char *text, struct sysletc_probe *r)
  */
 static void shl_value_note(struct shell *sh, const char *text)
 {
-	const struct ast_word *w;
 	size_t lead = strspn(text, " \t"), len = 0;
 	const char *s = text + lead, *rest;
 	unsigned long line;
@@ -883,7 +881,7 @@ static void shl_value_note(struct shell *sh, const char *text)
 	 * nor is 'stpo', whose note names the keyword (unless the session
 	 * has such a cell, and the compiler no such note). */
 	if (!strcmp(name, "return") ||
-	    ((w = ast_word_near(name, len)) && w->cls == AST_WORD_STMT &&
+	    (sysletc_word_near_class(name, len) == SYSLETC_WORD_STMT &&
 	     !shl_imm_cell(sh, name))) {
 		free(name);
 		return;
