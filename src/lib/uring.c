@@ -1487,8 +1487,12 @@ static void resume(struct ur_ctx *c, struct ur_sl *sl, bool have_ret,
 	long err = 0, redo;
 
 	/* io_uring's answer is not the call's: a worker writes the rest,
-	 * makes the open again or waits for the FIFO's writer. */
-	if (have_ret && sl->op && (redo = redo_of(c->ah, sl, ret)) >= 0 &&
+	 * makes the open again or waits for the FIFO's writer, or makes
+	 * again a call that io_uring answered EINTR (redo_of()).  The
+	 * test here keeps the call off the path of the other answers. */
+	if (have_ret && sl->op &&
+	    ((uring_op_props[sl->op] & UOPP_REDO) || ret == -EINTR) &&
+	    (redo = redo_of(c->ah, sl, ret)) >= 0 &&
 	    redo_call(c, sl, redo, &ret))
 		return;
 	if (have_ret) {

@@ -1,5 +1,5 @@
 #!/bin/sh
-# uring-enters.sh: a syslet_exec_batch() of 1,000 syslets that open, read and close a file each hands their calls to io_uring a whole SQ (256 SQEs) at a time, not 128 or 64 (each io_uring_enter is a system call, dear under virtualisation: issue 13), so that 1,000 cached files take at most 16 io_uring_enter (liburing's linked openat/read/close with 64 in flight take 16), whether the kernel completes the calls inside io_uring_enter (cached files) or later (procfs files it hands to its workers); and the batch checks the fault handler and holds signals back once for all its syslets (at most 2 rt_sigaction, 2 rt_sigprocmask; one rt_sigprocmask installing the engine's mask, also in a batch that starts the progress thread for a read of a FIFO still waiting) and allocates their records 64 at a time (at most 24 malloc calls); its statistics cost no thread-local look-up a syslet (at most 64 __tls_get_addr calls for 1,000 syslets in callgrind, a few each time the batch enters the ring), and the interpreter runs at most 1,615 instructions a syslet there; counted per call with strace, the bytes read checked.
+# uring-enters.sh: a syslet_exec_batch() of 1,000 syslets that open, read and close a file each hands their calls to io_uring a whole SQ (256 SQEs) at a time, not 128 or 64 (each io_uring_enter is a system call, dear under virtualisation: issue 13), so that 1,000 cached files take at most 16 io_uring_enter (liburing's linked openat/read/close with 64 in flight take 16), whether the kernel completes the calls inside io_uring_enter (cached files) or later (procfs files it hands to its workers); and the batch checks the fault handler and holds signals back once for all its syslets (at most 2 rt_sigaction, 2 rt_sigprocmask; one rt_sigprocmask installing the engine's mask, also in a batch that starts the progress thread for a read of a FIFO still waiting) and allocates their records 64 at a time (at most 24 malloc calls); its statistics cost no thread-local look-up a syslet (at most 64 __tls_get_addr calls for 1,000 syslets in callgrind, a few each time the batch enters the ring), and the interpreter runs at most 1,625 instructions a syslet there; counted per call with strace, the bytes read checked.
 . "$top_srcdir/tests/lib/harness.sh"
 command -v strace >/dev/null 2>&1 || skip "no strace"
 batchread=$top_builddir/tests/run/batchread
@@ -162,9 +162,12 @@ elif [ "$st" != - ]; then
 	# copied there, an SQE taken without asking the ring's flags, and
 	# an open's completion not measured as a transfer that io_uring may
 	# have ended early (gcc 12 -O2: 1,605 instructions; 1,680, 1,621
-	# before; issue 13).
-	[ "$2" -le 1615 ] ||
-		fail "cached: $2 instructions a syslet in the batch (at most 1615)"
+	# before; issue 13); then 1,614 with the terminal's job control
+	# (a worker's call made for the syslet's mask) and an EINTR of
+	# io_uring's made again on a worker, both tested only where they
+	# apply (1,666 when every completion asked redo_of()).
+	[ "$2" -le 1625 ] ||
+		fail "cached: $2 instructions a syslet in the batch (at most 1625)"
 fi
 # Files whose opens and reads the kernel hands to its workers (procfs's
 # per-process files take no non-blocking attempt): their completions come
