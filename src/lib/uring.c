@@ -185,6 +185,8 @@ struct ur_ctx {
 	bool			probe;
 	bool			masked;		/* inline: signals blocked */
 	bool			sig_ended;	/* a signal ended a chain */
+	/* io_uring_enter() said EINTR: a handler of the caller's ran. */
+	bool			handled;
 	unsigned int		budget;
 	sigset_t		user_mask;
 	struct emul_lstats	st;
@@ -1682,6 +1684,7 @@ static int wait_step(struct ur_ctx *c, const sigset_t *waitmask)
 		ah->unsubmitted = 0;
 		if (r == -EINTR) {
 			err = -EINTR;
+			c->handled = true;
 		} else if (ring_broken(r)) {
 			__atomic_store_n(&ah->ring_err, r, __ATOMIC_RELEASE);
 			err = r;
@@ -2167,6 +2170,32 @@ static void drive_begin(struct ur_ctx *c, struct ur_head *ah, sigset_t *user)
 	caller_came(ah);
 }
 
+/*
+ * A wait that a signal cut short, its handler run (io_uring_enter()
+ * answered EINTR): is it restarted, as the kernel's async_wait() is
+ * (2007's wait_event_interruptible() answered -ERESTARTSYS)?  Only
+ * when the handler had SA_RESTART; which signal came is not known
+ * here, so when every signal that @user leaves open and the caller
+ * catches has it (SIGCHLD's and SIGALRM's handlers often have it).
+ * The engine's own fault handler (SIGSEGV, SIGBUS) is no such signal.
+ * Asked on this path only: a signal call for each signal.
+ */
+static bool all_restart(const sigset_t *user)
+{
+	struct sigaction sa;
+
+	for (int sig = 1; sig < NSIG; sig++) {
+		if (sig == SIGKILL || sig == SIGSTOP || sig == SIGSEGV ||
+		    sig == SIGBUS || sigismember(user, sig) == 1 ||
+		    sigaction(sig, NULL, &sa))
+			continue;
+		if (sa.sa_handler != SIG_DFL && sa.sa_handler != SIG_IGN &&
+		    !(sa.sa_flags & SA_RESTART))
+			return false;
+	}
+	return true;
+}
+
 /* With @slot: back at once when it holds an atom as the count starts
  * (backend.h). */
 static long ur_wait_slot(unsigned long min, struct syslet_uatom *const *slot)
@@ -2188,7 +2217,14 @@ static long ur_wait_slot(unsigned long min, struct syslet_uatom *const *slot)
 		min = 0;
 	step(&c);
 	while (min && ah->cring.completions - start < min && ah->busy) {
+		c.handled = false;
 		ret = wait_step(&c, &user);
+		/* Restarted: the count starts again, as the kernel's. */
+		if (ret == -EINTR && c.handled && all_restart(&user)) {
+			ret = 0;
+			start = ah->cring.completions;
+			continue;
+		}
 		if (ret)
 			break;
 	}
