@@ -2177,8 +2177,10 @@ static void drive_begin(struct ur_ctx *c, struct ur_head *ah, sigset_t *user)
  * when the handler had SA_RESTART; which signal came is not known
  * here, so when every signal that @user leaves open and the caller
  * catches has it (SIGCHLD's and SIGALRM's handlers often have it).
- * The engine's own fault handler (SIGSEGV, SIGBUS) is no such signal.
- * Asked on this path only: a signal call for each signal.
+ * The signals of a fault (SIGSEGV, SIGBUS: the engine's own handler;
+ * SIGFPE, SIGILL, SIGTRAP, SIGSYS: a sanitizer's) come to the thread
+ * that faults, not to one that waits: they are no such signal.  Asked
+ * on this path only: a signal call for each signal.
  */
 static bool all_restart(const sigset_t *user)
 {
@@ -2186,8 +2188,9 @@ static bool all_restart(const sigset_t *user)
 
 	for (int sig = 1; sig < NSIG; sig++) {
 		if (sig == SIGKILL || sig == SIGSTOP || sig == SIGSEGV ||
-		    sig == SIGBUS || sigismember(user, sig) == 1 ||
-		    sigaction(sig, NULL, &sa))
+		    sig == SIGBUS || sig == SIGFPE || sig == SIGILL ||
+		    sig == SIGTRAP || sig == SIGSYS ||
+		    sigismember(user, sig) == 1 || sigaction(sig, NULL, &sa))
 			continue;
 		if (sa.sa_handler != SIG_DFL && sa.sa_handler != SIG_IGN &&
 		    !(sa.sa_flags & SA_RESTART))

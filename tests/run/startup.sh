@@ -80,6 +80,7 @@ expect_eq "opens of /sys/devices/system/cpu" 0 "$n"
 # ring of the probe's own.
 case " $backends " in
 *" uring "*)
+	ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}" \
 	strace -f -qq -o "$tmpdir/strace" \
 		-e trace=open,openat,io_uring_setup \
 		$SYSLET_RUN --backend=uring "$tmpdir/probe.syslet" \
