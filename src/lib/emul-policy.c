@@ -949,20 +949,18 @@ long emul_block_call(const struct emul_atom *a, enum emul_policy pol,
 	case EMUL_P_READ:
 	case EMUL_P_READV:
 		ret = block_call(a, pol, partial);
-		if (ret != -EIO || !fd_chr(a->args[0]))
+		if (ret != -EIO || !fd_chr(a->args[0]) ||
+		    !tty_stops_open(worker_mask, &old))
 			return ret;
 		break;
 	case EMUL_P_WRITE:
 	case EMUL_P_WRITEV:
-		if (!fd_chr(a->args[0]))
+		if (!fd_chr(a->args[0]) || !tty_stops_open(worker_mask, &old))
 			return block_call(a, pol, partial);
 		break;
 	default:
 		return block_call(a, pol, partial);
 	}
-	if (!tty_stops_open(worker_mask, &old))
-		return pol == EMUL_P_READ || pol == EMUL_P_READV ? ret :
-			block_call(a, pol, partial);
 	ret = block_call(a, pol, partial);
 	emul_sigmask(SIG_SETMASK, &old, NULL);
 	return ret;

@@ -830,15 +830,18 @@ static bool fd_ring_ok(struct ur_fdk *k, int fd, bool filepos, bool pos)
 		k->seek_known = true;
 	}
 	/* A terminal has no file position: asked only then. */
-	if (filepos && !k->mine && !k->seekable && !k->tty_known) {
-		struct termios t;
+	if (filepos && !k->mine && !k->seekable) {
+		if (!k->tty_known) {
+			struct termios t;
 
-		k->tty = emul_syscall6(__NR_ioctl, (unsigned long)fd, TCGETS,
-				       (unsigned long)&t, 0, 0, 0) == 0;
-		k->tty_known = true;
+			k->tty = emul_syscall6(__NR_ioctl, (unsigned long)fd,
+					       TCGETS, (unsigned long)&t, 0, 0,
+					       0) == 0;
+			k->tty_known = true;
+		}
+		if (k->tty)
+			return false;
 	}
-	if (filepos && !k->mine && !k->seekable && k->tty)
-		return false;
 	/* At an offset of its own: ESPIPE from the call where io_uring
 	 * would read a pipe all the same. */
 	if (pos && !k->seekable)
