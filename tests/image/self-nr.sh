@@ -19,18 +19,29 @@ $SYSLETC --target=x86_64 -o self.slo self.syslet || exit 99
 "$craft" cellreloc self.slo selfm.slo 0 .syslet.atoms 8 || exit 99
 backends=emul
 $SYSLET_RUN --backend=uring self.slo >/dev/null 2>&1 && backends="emul uring"
-for b in $backends; do
-	for opt in "" --trace --stats; do
-		st=0
-		$SYSLET_RUN --backend=$b $opt selfm.slo >out.txt 2>err.txt || st=$?
-		grep -v -e '^self.syslet:3 \[0\] umem_add(0x[0-9a-f]*, -1006) = -2 <inline> -> end$' \
-			-e '^syslet-run: stats' -e '^  ' err.txt >rest.txt
-		[ $st = 0 ] && [ ! -s rest.txt ] ||
-			fail "$b $opt: status $st, expected 0 and no report: $(cat rest.txt)"
+# runs_clean NAME IMAGE TRACELINE OPTS...: with each option on every
+# backend, status 0 and nothing on stderr but the trace line of the
+# atom and --stats' summary.
+runs_clean() {
+	name=$1 img=$2 line=$3
+	shift 3
+	for b in $backends; do
+		for opt in "$@"; do
+			st=0
+			$SYSLET_RUN --backend=$b $opt "$img" >out.txt 2>err.txt || st=$?
+			grep -v -e "$line" -e '^syslet-run: stats' -e '^  ' \
+				err.txt >rest.txt
+			[ $st = 0 ] && [ ! -s rest.txt ] ||
+				fail "$b $opt$name: status $st, expected 0 and no report: $(cat rest.txt)"
+		done
 	done
+}
+umem_line='^self.syslet:3 \[0\] umem_add(0x[0-9a-f]*, -1006) = -2 <inline> -> end$'
+runs_clean "" selfm.slo "$umem_line" "" --trace --stats
+for b in $backends; do
 	st=0
 	$SYSLET_RUN --backend=$b --trace selfm.slo 2>err.txt || st=$?
-	grep -q '^self.syslet:3 \[0\] umem_add(0x[0-9a-f]*, -1006) = -2 <inline> -> end$' err.txt ||
+	grep -q "$umem_line" err.txt ||
 		fail "$b --trace: no umem_add line: $(cat err.txt)"
 done
 # A call that writes over its own number through a pointer (pipe() into
@@ -45,16 +56,9 @@ syslet main() {
 SRC
 $SYSLETC --target=x86_64 -o pipe.slo pipe.syslet 2>/dev/null || exit 99
 "$craft" cellreloc pipe.slo pipem.slo 0 .syslet.atoms 8 || exit 99
-for b in $backends; do
-	for opt in --trace --stats; do
-		st=0
-		$SYSLET_RUN --backend=$b $opt pipem.slo >out.txt 2>err.txt || st=$?
-		grep -v -e '^pipe.syslet:3 \[0\] pipe(\[[0-9]*, [0-9]*\]) = 0 <inline> -> end$' \
-			-e '^syslet-run: stats' -e '^  ' err.txt >rest.txt
-		[ $st = 0 ] && [ ! -s rest.txt ] ||
-			fail "$b $opt pipe: status $st, expected 0 and no report: $(cat rest.txt)"
-	done
-done
+runs_clean " pipe" pipem.slo \
+	'^pipe.syslet:3 \[0\] pipe(\[[0-9]*, [0-9]*\]) = 0 <inline> -> end$' \
+	--trace --stats
 # The shell: a run, and a step, end at the arithmetic atom.
 printf 'run\n' | $SYSLET_RUN -i selfm.slo >out.txt 2>&1
 expect_eq "the shell's run" "main finished at [0]: -2" "$(tail -n 1 out.txt)"
