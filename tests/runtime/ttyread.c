@@ -179,7 +179,8 @@ int main(void)
 
 	/* Not yet measured against the kernel port's hand-off. */
 	if (strcmp(b, "emul") && strcmp(b, "uring")) {
-		fprintf(stderr, "SKIP: checked on emul only\n");
+		fprintf(stderr, "SKIP: checked on the emul and uring "
+			"backends only, not on %s\n", b);
 		return RT_SKIP;
 	}
 	for (int mode = TR_DFL; mode < TR_NMODES; mode++) {
