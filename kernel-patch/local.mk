@@ -51,7 +51,8 @@ EXTRA_DIST += kernel-patch/README kernel-patch/patches/series \
 	kernel-patch/patches/0045-syslet-not-with-PREEMPT_RT-setpriority-by-TID-stops-.patch \
 	kernel-patch/patches/0046-syslet-a-signal-through-a-thread-s-pidfd-reaches-the.patch \
 	kernel-patch/patches/0047-syslet-a-file-s-SIGIO-and-SIGURG-for-F_OWNER_TID-rea.patch \
-	kernel-patch/patches/0048-syslet-capset-takes-the-TID-of-the-context-its-calle.patch
+	kernel-patch/patches/0048-syslet-capset-takes-the-TID-of-the-context-its-calle.patch \
+	kernel-patch/patches/0049-syslet-the-thread-s-name-timer-slack-parent-death-si.patch
 
 # Not part of make check: it needs the kernel source package and qemu,
 # and its first run builds two kernels.  TAP in kernel-check.tap; exit
