@@ -388,4 +388,34 @@ static inline int rt_handoff(struct syslet_uatom **ring, unsigned long entries,
 	return 1;
 }
 
+/* Runs @a, an ASYNC getppid atom storing into @ret whose ring holds 4,
+ * until three went async, at most 20 times: how many went.  (On the
+ * kernel: the program then runs on a pool thread, and its ID's home
+ * sleeps in the first async_exec().) */
+static inline int rt_handoffs(struct syslet_uatom **ring, unsigned long *idx,
+			      struct syslet_uatom *a, const long *ret)
+{
+	int went = 0;
+
+	for (int i = 0; i < 20 && went < 3; i++) {
+		went += rt_handoff(ring, 4, idx, a, a);
+		rt_check(*ret == (long)getppid(), "getppid gave %ld", *ret);
+	}
+	return went;
+}
+
+/* pipe(@p) and fork(), flushed first; dies if either fails. */
+static inline pid_t rt_fork_pipe(int p[2])
+{
+	pid_t c;
+
+	if (pipe(p))
+		rt_die("pipe: %s", strerror(errno));
+	fflush(NULL);
+	c = fork();
+	if (c < 0)
+		rt_die("fork: %s", strerror(errno));
+	return c;
+}
+
 #endif /* RT_HELPERS_H */

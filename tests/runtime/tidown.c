@@ -63,8 +63,7 @@ int main(void)
 	}
 	rt_register(&ahu, ring, 4, 2);
 	rt_atom(&a, __NR_getppid, &ret, SYSLET_ASYNC, NULL, NULL, NULL, NULL);
-	for (i = 0; i < 20 && went < 3; i++)
-		went += rt_handoff(ring, 4, &idx, &a, &a);
+	went = rt_handoffs(ring, &idx, &a, &ret);
 	own = self_task();
 	/* The word says: owned by the carrier's own ID. */
 	word = (uint32_t)own;

@@ -18,37 +18,16 @@
  * home's list, which the hand-off had cleared (kernel-patch 0040,
  * 0043).  The user-space engines never move the program's thread.
  */
-#define TP_ROUNDS	20
-
 static struct syslet_uatom *ring[4];
 static unsigned long idx;
-
-/* Hand-offs until three went async (on the kernel: the program runs on
- * a pool thread, its ID's home sleeps in the first async_exec()). */
-static int handoffs(struct syslet_uatom *a, long *ret)
-{
-	int went = 0;
-
-	for (int i = 0; i < TP_ROUNDS && went < 3; i++) {
-		went += rt_handoff(ring, 4, &idx, a, a);
-		rt_check(*ret == (long)getppid(), "getppid gave %ld", *ret);
-	}
-	return went;
-}
 
 /* A child process renices @tid to @nice and reads it back by @tid:
  * what it read, or -100 if the child failed. */
 static int renice_from_child(pid_t tid, int nice)
 {
 	int pfd[2], got = -100, st;
-	pid_t c;
+	pid_t c = rt_fork_pipe(pfd);
 
-	if (pipe(pfd))
-		rt_die("pipe: %s", strerror(errno));
-	fflush(NULL);
-	c = fork();
-	if (c < 0)
-		rt_die("fork: %s", strerror(errno));
 	if (c == 0) {
 		int v = -100;
 
@@ -183,12 +162,12 @@ int main(void)
 	rt_init();
 	rt_register(&ahu, ring, 4, 2);
 	rt_atom(&a, __NR_getppid, &ret, SYSLET_ASYNC, NULL, NULL, NULL, NULL);
-	went = handoffs(&a, &ret);
+	went = rt_handoffs(ring, &idx, &a, &ret);
 	tid = (pid_t)syscall(SYS_gettid);
 	check_nice(tid, went);
-	went += handoffs(&a, &ret);
+	went += rt_handoffs(ring, &idx, &a, &ret);
 	check_ioprio(tid);
-	went += handoffs(&a, &ret);
+	went += rt_handoffs(ring, &idx, &a, &ret);
 	check_caps(tid);
 	check_robust(tid);
 	rt_unregister(&ahu);

@@ -34,21 +34,8 @@
  * program, so nothing goes async.  The user-space engines never move
  * the program's thread.
  */
-#define TS_ROUNDS	20
-
 static struct syslet_uatom *ring[4];
 static unsigned long idx;
-
-static int handoffs(struct syslet_uatom *a, long *ret)
-{
-	int went = 0;
-
-	for (int i = 0; i < TS_ROUNDS && went < 3; i++) {
-		went += rt_handoff(ring, 4, &idx, a, a);
-		rt_check(*ret == (long)getppid(), "getppid gave %ld", *ret);
-	}
-	return went;
-}
 
 static void check_name(struct syslet_uatom *a, long *ret, int round)
 {
@@ -58,7 +45,7 @@ static void check_name(struct syslet_uatom *a, long *ret, int round)
 	snprintf(want, sizeof(want), "tidself-%d", round);
 	if (prctl(PR_SET_NAME, want, 0, 0, 0))
 		rt_die("PR_SET_NAME: %s", strerror(errno));
-	went = handoffs(a, ret);
+	went = rt_handoffs(ring, &idx, a, ret);
 	if (prctl(PR_GET_NAME, now, 0, 0, 0))
 		rt_die("PR_GET_NAME: %s", strerror(errno));
 	rt_check(!strcmp(now, want),
@@ -74,7 +61,7 @@ static void check_slack(struct syslet_uatom *a, long *ret, int round)
 
 	if (prctl(PR_SET_TIMERSLACK, want, 0, 0, 0))
 		rt_die("PR_SET_TIMERSLACK: %s", strerror(errno));
-	went = handoffs(a, ret);
+	went = rt_handoffs(ring, &idx, a, ret);
 	now = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
 	rt_check(now == (long)want,
 		 "round %d (%d went async): PR_GET_TIMERSLACK gave %ld after "
@@ -91,7 +78,7 @@ static void check_slack_default(struct syslet_uatom *a, long *ret,
 
 	if (prctl(PR_SET_TIMERSLACK, 0, 0, 0, 0))
 		rt_die("PR_SET_TIMERSLACK: %s", strerror(errno));
-	went = handoffs(a, ret);
+	went = rt_handoffs(ring, &idx, a, ret);
 	now = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
 	rt_check(now == slack0,
 		 "(%d went async) PR_SET_TIMERSLACK 0 left %ld, the thread's "
@@ -126,10 +113,10 @@ static int pdeath_grandchild(int sig, bool clear, int ready)
 	rt_register(&ahu, ring, 4, 2);
 	rt_atom(&a, __NR_getppid, &ret, SYSLET_ASYNC, NULL, NULL, NULL,
 		NULL);
-	handoffs(&a, &ret);
+	rt_handoffs(ring, &idx, &a, &ret);
 	if (prctl(PR_SET_PDEATHSIG, sig, 0, 0, 0))
 		return 90;
-	went = handoffs(&a, &ret);
+	went = rt_handoffs(ring, &idx, &a, &ret);
 	if (prctl(PR_GET_PDEATHSIG, &got, 0, 0, 0) || got != sig) {
 		fprintf(stderr, "FAIL grandchild: (%d went async) "
 			"PR_GET_PDEATHSIG gave %d after PR_SET_PDEATHSIG %d\n",
@@ -139,7 +126,7 @@ static int pdeath_grandchild(int sig, bool clear, int ready)
 	if (clear) {
 		if (prctl(PR_SET_PDEATHSIG, 0, 0, 0, 0))
 			return 91;
-		went += handoffs(&a, &ret);
+		went += rt_handoffs(ring, &idx, &a, &ret);
 	}
 	if (write(ready, "r", 1) != 1)
 		return 92;
@@ -164,12 +151,9 @@ static void check_pdeath(void)
 		unsigned char r = 99;
 		pid_t c;
 
-		if (pipe(res) || pipe(rdy))
+		if (pipe(res))
 			rt_die("pipe: %s", strerror(errno));
-		fflush(NULL);
-		c = fork();
-		if (c < 0)
-			rt_die("fork: %s", strerror(errno));
+		c = rt_fork_pipe(rdy);
 		if (c == 0) {
 			/* The parent: exits once the grandchild is ready. */
 			pid_t g = fork();
@@ -216,7 +200,7 @@ static void check_flusher(struct syslet_uatom *a, long *ret)
 			       strerror(errno));
 			return;
 		}
-		went = handoffs(a, ret);
+		went = rt_handoffs(ring, &idx, a, ret);
 		now = prctl(PR_GET_IO_FLUSHER, 0, 0, 0, 0);
 		rt_check(now == on,
 			 "(%d went async) PR_GET_IO_FLUSHER gave %ld after "
@@ -228,14 +212,8 @@ static void check_flusher(struct syslet_uatom *a, long *ret)
 static int child_policy(void)
 {
 	int pfd[2], got = -1, st;
-	pid_t c;
+	pid_t c = rt_fork_pipe(pfd);
 
-	if (pipe(pfd))
-		rt_die("pipe: %s", strerror(errno));
-	fflush(NULL);
-	c = fork();
-	if (c < 0)
-		rt_die("fork: %s", strerror(errno));
 	if (c == 0) {
 		int v = sched_getscheduler(0);
 
@@ -262,13 +240,13 @@ static void check_reset_on_fork(struct syslet_uatom *a, long *ret)
 		       strerror(errno));
 		return;
 	}
-	went = handoffs(a, ret);
+	went = rt_handoffs(ring, &idx, a, ret);
 	for (int round = 0; round < 2; round++) {
 		if (sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK,
 				       &sp))
 			rt_die("SCHED_FIFO | SCHED_RESET_ON_FORK: %s",
 			       strerror(errno));
-		went = handoffs(a, ret);
+		went = rt_handoffs(ring, &idx, a, ret);
 		now = sched_getscheduler(0);
 		kid = child_policy();
 		rt_check(now == (SCHED_FIFO | SCHED_RESET_ON_FORK),
@@ -280,7 +258,7 @@ static void check_reset_on_fork(struct syslet_uatom *a, long *ret)
 			 round, went, kid);
 		rt_check(went > 0,
 			 "round %d: under SCHED_FIFO | SCHED_RESET_ON_FORK no "
-			 "syslet went async in %d hand-offs", round, TS_ROUNDS);
+			 "syslet went async in 20 hand-offs", round);
 	}
 	if (sched_setscheduler(0, SCHED_OTHER, &zero))
 		rt_die("SCHED_OTHER: %s", strerror(errno));
@@ -296,7 +274,7 @@ int main(void)
 	slack0 = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
 	rt_register(&ahu, ring, 4, 2);
 	rt_atom(&a, __NR_getppid, &ret, SYSLET_ASYNC, NULL, NULL, NULL, NULL);
-	handoffs(&a, &ret);
+	rt_handoffs(ring, &idx, &a, &ret);
 	for (int round = 0; round < 3; round++) {
 		check_name(&a, &ret, round);
 		check_slack(&a, &ret, round);
