@@ -670,14 +670,23 @@ static int read_params(struct reader *rd)
 		struct slo_symbol *s;
 		size_t e;
 
+		/* Records name symbols by their index, which a relinking
+		 * changes (ld -r puts its own section symbols first): say
+		 * so, rather than only that an index is wrong. */
 		if (sym >= rd->nsyms || rd->symmap[sym] == NO_SYM ||
-		    entry >= rd->nsyms || rd->symmap[entry] == NO_SYM)
-			return bad(rd, "%s: bad symbol index", SLO_SEC_NAME_PARAMS);
+		    entry >= rd->nsyms || rd->symmap[entry] == NO_SYM ||
+		    img->syms[rd->symmap[sym]].kind != SLO_SYM_VAR ||
+		    img->syms[rd->symmap[entry]].kind != SLO_SYM_ENTRY)
+			return bad(rd, "%s: parameter record %zu names symbols "
+				   "%u and %u, which are not a cell and its "
+				   "syslet: the symbols were renumbered after "
+				   "sysletc wrote the image (as ld -r does); "
+				   "compile the source again",
+				   SLO_SEC_NAME_PARAMS,
+				   off / sizeof(struct slo_param_rec) + 1,
+				   (unsigned)sym, (unsigned)entry);
 		s = &img->syms[rd->symmap[sym]];
 		e = rd->symmap[entry];
-		if (s->kind != SLO_SYM_VAR || img->syms[e].kind != SLO_SYM_ENTRY)
-			return bad(rd, "%s: %s is not a parameter cell of an entry",
-				   SLO_SEC_NAME_PARAMS, s->name);
 		if ((type != SLO_PARAM_INT && type != SLO_PARAM_STR &&
 		     type != SLO_PARAM_SOCKADDR_IN) || index >= SLO_MAX_PARAMS)
 			return bad(rd, "%s: parameter %s: bad type or position",
