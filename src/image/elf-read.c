@@ -795,9 +795,11 @@ static int read_relocs(struct reader *rd)
 		if (rela != (rd->w == 8))
 			return bad(rd, "section %zu: %s relocations on this machine",
 				   i, rela ? "RELA" : "REL");
+		if (sh.sh_link != rd->symtab)
+			return bad(rd, "section %zu: relocations whose sh_link %u is not the symbol table (section %zu)",
+				   i, (unsigned)sh.sh_link, rd->symtab);
 		where = section_of(rd, sh.sh_info);
-		if (sh.sh_link != rd->symtab ||
-		    (where != SLO_SEC_ATOMS && where != SLO_SEC_CELLS))
+		if (where != SLO_SEC_ATOMS && where != SLO_SEC_CELLS)
 			return bad(rd, "section %zu: relocations for a section that has no pointers",
 				   i);
 		entsz = gelf_fsize(rd->elf, rela ? ELF_T_RELA : ELF_T_REL, 1,
