@@ -968,6 +968,12 @@ struct slo_image *slo_image_read_mem(const void *buf, size_t len, char *err,
 		bad(&rd, "libelf is too old");
 		return NULL;
 	}
+	/* A file is held to the limit as it is read; a buffer, before it
+	 * is copied (it may be as large as the caller's memory). */
+	if (len > COMMON_MAX_IMAGE) {
+		common_read_too_large(err, errlen, COMMON_MAX_IMAGE);
+		return NULL;
+	}
 	/* libelf may write to a private buffer; the caller's stays intact. */
 	rd.buf = malloc(len ? len : 1);
 	rd.img = slo_image_new(8, SYSTAB_X86_64);
