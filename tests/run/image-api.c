@@ -363,6 +363,29 @@ static void test_bind(void **state)
 	assert_int_equal((long)*syslet_inst__cell(in, "cat.path"), -5);
 	assert_int_equal(syslet_inst__bind(in, "cat", 1, nums + 2, err,
 					   sizeof(err)), -EINVAL);
+	/* Past the word below 0, after blanks too (strtoul() negated
+	 * " -18446744073709551615" to 1: the sign was looked for at the
+	 * first byte only); a blank before a number in range is taken. */
+	{
+		char *past[] = { " -18446744073709551615",
+				 "\t-9223372036854775809", " -1",
+				 "  18446744073709551615" };
+
+		for (int i = 0; i < 2; i++) {
+			*syslet_inst__cell(in, "cat.path") = 77;
+			if (syslet_inst__bind(in, "cat", 1, past + i, err,
+					      sizeof(err)) != -EINVAL)
+				fail_msg("'%s' bound as %ld", past[i],
+					 (long)*syslet_inst__cell(in,
+								  "cat.path"));
+		}
+		assert_int_equal(syslet_inst__bind(in, "cat", 1, past + 2, err,
+						   sizeof(err)), 0);
+		assert_int_equal((long)*syslet_inst__cell(in, "cat.path"), -1);
+		assert_int_equal(syslet_inst__bind(in, "cat", 1, past + 3, err,
+						   sizeof(err)), 0);
+		assert_int_equal((long)*syslet_inst__cell(in, "cat.path"), -1);
+	}
 	syslet_inst__free(in);
 	syslet_obj__close(obj);
 }
