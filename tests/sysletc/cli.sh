@@ -13,6 +13,15 @@ grep -q '^sysletc (syslet) [0-9]' out.txt || fail "--version: $(cat out.txt)"
 expect_eq "no input" 2 "$(status $SYSLETC)"
 expect_eq "unknown option" 2 "$(status $SYSLETC --frobnicate x.syslet)"
 grep -q "unknown option '--frobnicate'" err.txt || fail "unknown option message: $(cat err.txt)"
+# An unknown letter inside a cluster is named, not the word before it
+# (the program's own path, -o's value, another option).
+for pre in "" "-o x.slo" "-S" "--target=x86_64"; do
+	expect_eq "unknown letter after '$pre'" 2 "$(status $SYSLETC $pre -xyz "$ex/cat.syslet")"
+	grep -qx "sysletc: unknown option '-x'" err.txt ||
+		fail "unknown letter after '$pre': $(cat err.txt)"
+done
+expect_eq "--dot=3" 2 "$(status $SYSLETC --dot=3 "$ex/cat.syslet")"
+grep -qx "sysletc: option '--dot' takes no value" err.txt || fail "--dot=3: $(cat err.txt)"
 expect_eq "bad target" 2 "$(status $SYSLETC --target=arm "$ex/cat.syslet")"
 grep -q "unknown target 'arm'" err.txt || fail "bad target message"
 expect_eq "bad warning" 2 "$(status $SYSLETC -Wbogus "$ex/cat.syslet")"
