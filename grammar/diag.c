@@ -45,6 +45,12 @@ static const char *find_line(struct diag *d, unsigned int line, size_t *n)
 
 	if (!p || line == 0)
 		return NULL;
+	/* The same line again (many errors on one long line): its length
+	 * is known, not searched for once per diagnostic. */
+	if (d->seen_line == line && d->seen_off <= d->len) {
+		*n = d->seen_len;
+		return d->src + d->seen_off;
+	}
 	if (d->seen_line && d->seen_off <= d->len) {
 		p = d->src + d->seen_off;
 		at = d->seen_line;
@@ -68,6 +74,7 @@ static const char *find_line(struct diag *d, unsigned int line, size_t *n)
 	/* The CR of a CRLF line end is the end, not a byte to show. */
 	if (nl && *n && p[*n - 1] == '\r')
 		(*n)--;
+	d->seen_len = *n;
 	return p;
 }
 

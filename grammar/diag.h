@@ -59,6 +59,7 @@ struct diag {
 	 * order find their lines in one pass over the text. */
 	unsigned int	seen_line;
 	size_t		seen_off;
+	size_t		seen_len;	/* its length, CR excluded */
 };
 
 void diag_init(struct diag *d, const char *file, const char *src, size_t len,
