@@ -325,6 +325,14 @@ static int srun_main(int argc, char **argv)
 			goto out;
 		}
 	}
+	/* --jobs shares out --each's instances; a single run has one:
+	 * refused, not dropped in silence, as the shell's options are. */
+	if (o.jobs && !o.each && !shell) {
+		fprintf(stderr, "%s: --jobs applies to --each only (it shares "
+			"the instances among threads); this runs one\n",
+			progname);
+		goto out;
+	}
 	/* Choose now, so that a bad name or a missing kernel is reported
 	 * before anything runs. */
 	{
