@@ -687,9 +687,11 @@ static int compile(const struct args *a)
 		return 1;
 	}
 	if (kind == COMMON_ELF) {
+		/* The hint is a command: the input as given ('-', not the
+		 * '<stdin>' that messages call it). */
 		fprintf(stderr, "%s: %s: this is an ELF file, not a syslet source (to list an image: %s -d %s)\n",
 			prog, common_quote(name, 0), prog,
-			common_quote(name, 0));
+			common_quote(a->input, 0));
 		free(src);
 		return 1;
 	}

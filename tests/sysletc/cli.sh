@@ -209,6 +209,11 @@ expect_eq "-Wno-unused" 0 "$(status $SYSLETC -Wall -Wno-unused -Werror warn.sysl
 
 expect_eq "an image given as source" 1 "$(status $SYSLETC -o junk.slo cat.slo)"
 grep -q 'ELF file, not a syslet source' err.txt || fail "image as source: $(cat err.txt)"
+# From the standard input, the hint names '-', which -d reads, not the
+# '<stdin>' messages call it.
+expect_eq "an image given as source on stdin" 1 "$(status sh -c '"$1" -o junk.slo - <cat.slo' sh "$SYSLETC")"
+grep -qx "sysletc: <stdin>: this is an ELF file, not a syslet source (to list an image: sysletc -d -)" err.txt ||
+	fail "image as source on stdin: $(cat err.txt)"
 expect_eq "-H of a syslet named main" 0 "$(status $SYSLETC -H hello.h -o hello.slo "$ex/hello.syslet")"
 [ ! -s err.txt ] || fail "main warned about with a prefix: $(cat err.txt)"
 grep -q '^extern struct syslet_uatom hello_main\[' hello.h || fail "-H did not declare hello_main"
