@@ -2,6 +2,7 @@
 #ifndef SYSLET_DIAG_H
 #define SYSLET_DIAG_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -58,6 +59,7 @@ struct diag {
 	 * order find their lines in one pass over the text. */
 	unsigned int	seen_line;
 	size_t		seen_off;
+	size_t		seen_len;	/* its length, CR excluded */
 };
 
 void diag_init(struct diag *d, const char *file, const char *src, size_t len,
@@ -65,6 +67,9 @@ void diag_init(struct diag *d, const char *file, const char *src, size_t len,
 /* Queue a record (counted at once in errors/warnings). */
 void diag_report(struct diag *d, enum diag_level lvl, struct diag_loc loc,
 		 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void diag_vreport(struct diag *d, enum diag_level lvl, struct diag_loc loc,
+		  const char *fmt, va_list ap)
+	__attribute__((format(printf, 4, 0)));
 /* The same, with a second location the message is about. */
 void diag_report2(struct diag *d, enum diag_level lvl, struct diag_loc loc,
 		  struct diag_loc loc2, const char *fmt, ...)
@@ -72,6 +77,8 @@ void diag_report2(struct diag *d, enum diag_level lvl, struct diag_loc loc,
 /* A note under the last record queued (a record of its own if none). */
 void diag_note(struct diag *d, struct diag_loc loc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+void diag_vnote(struct diag *d, struct diag_loc loc, const char *fmt,
+		va_list ap) __attribute__((format(printf, 3, 0)));
 /* Order the records from index `from` on by position (stable): a stage
  * that reports out of source order sorts what it added. */
 void diag_sort(struct diag *d, size_t from);

@@ -84,12 +84,13 @@ tests_image_craft_LDADD = src/lib/libsyslet.la src/image/libimage.la \
 TESTS += tests/image/crafted.sh tests/image/overlap.sh tests/image/trailing.sh \
 	tests/image/dupnames.sh tests/image/described.sh tests/image/reloc-field.sh \
 	tests/image/shinfo.sh tests/image/entry-size.sh tests/image/cell-size.sh \
-	tests/image/elf-header.sh tests/image/self-nr.sh
+	tests/image/elf-header.sh tests/image/self-nr.sh tests/image/relinked.sh \
+	tests/image/rel-link.sh
 EXTRA_DIST += tests/image/crafted.sh tests/image/overlap.sh tests/image/trailing.sh \
 	tests/image/dupnames.sh tests/image/described.sh tests/image/reloc-field.sh \
 	tests/image/shinfo.sh tests/image/entry-size.sh tests/image/cell-size.sh \
-	tests/image/elf-header.sh tests/image/self-nr.sh \
-	tests/image/refused.sh
+	tests/image/elf-header.sh tests/image/self-nr.sh tests/image/relinked.sh \
+	tests/image/rel-link.sh tests/image/refused.sh
 
 # Images mutated from the examples, seeded (mutate.c), listed and run.
 check_PROGRAMS += tests/image/mutate

@@ -26,6 +26,12 @@ EXTRA_DIST += tests/sysletc/golden.sh \
 	$(wildcard $(srcdir)/tests/sysletc/golden/*.S)
 TESTS += tests/sysletc/cli.sh tests/sysletc/output.sh tests/sysletc/same-file.sh \
 	tests/sysletc/names-quoted.sh
+# A diagnostic about a very long name keeps its end.
+TESTS += tests/sysletc/long-names.sh
+EXTRA_DIST += tests/sysletc/long-names.sh
+# Each diagnostic is written in one go.
+TESTS += tests/sysletc/errwrites.sh
+EXTRA_DIST += tests/sysletc/errwrites.sh
 # A UTF-8 byte order mark at the start of a source is skipped.
 TESTS += tests/sysletc/bom.sh
 EXTRA_DIST += tests/sysletc/bom.sh

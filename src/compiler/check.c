@@ -48,16 +48,14 @@ static void report(struct check *C, enum diag_level lvl, struct ast_loc loc,
 static void report(struct check *C, enum diag_level lvl, struct ast_loc loc,
 		   const char *fmt, ...)
 {
-	char msg[1024];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
 	if (lvl == DIAG_NOTE)
-		diag_note(C->d, ast_diag_loc(loc), "%s", msg);
+		diag_vnote(C->d, ast_diag_loc(loc), fmt, ap);
 	else
-		diag_report(C->d, lvl, ast_diag_loc(loc), "%s", msg);
+		diag_vreport(C->d, lvl, ast_diag_loc(loc), fmt, ap);
+	va_end(ap);
 }
 
 static bool warning_on(const struct check *C, unsigned int wbit)

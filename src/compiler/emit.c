@@ -36,10 +36,23 @@ static void verror(struct emitter *e, const struct ir_loc *loc,
 		   const char *prefix, const char *fmt, va_list ap)
 {
 	struct diag_loc dl = { loc ? loc->line : 0, loc ? loc->col : 0, 1 };
-	char msg[256];
+	char *msg = NULL;
+	va_list aq;
+	int n;
 
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n >= 0)
+		msg = malloc((size_t)n + 1);
+	if (!msg) {
+		diag_report(e->d, DIAG_ERROR, dl, "%sno memory for the message",
+			    prefix);
+		return;
+	}
+	vsnprintf(msg, (size_t)n + 1, fmt, ap);
 	diag_report(e->d, DIAG_ERROR, dl, "%s%s", prefix, msg);
+	free(msg);
 }
 
 static void __attribute__((format(printf, 3, 4)))

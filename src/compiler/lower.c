@@ -27,13 +27,10 @@
 static void report(struct lower *L, enum diag_level lvl, struct ast_loc loc,
 		   const char *fmt, va_list ap)
 {
-	char msg[1024];
-
-	vsnprintf(msg, sizeof(msg), fmt, ap);
 	if (lvl == DIAG_NOTE)
-		diag_note(L->d, ast_diag_loc(loc), "%s", msg);
+		diag_vnote(L->d, ast_diag_loc(loc), fmt, ap);
 	else
-		diag_report(L->d, lvl, ast_diag_loc(loc), "%s", msg);
+		diag_vreport(L->d, lvl, ast_diag_loc(loc), fmt, ap);
 }
 
 void lower_error(struct lower *L, struct ast_loc loc, const char *fmt, ...)

@@ -19,6 +19,9 @@
 #include "compiler/compiler.h"
 
 enum { EXIT_USAGE = 2 };
+/* The short options (getopt_long()'s string without its ":"). */
+#define SYSLETC_SHORT_OPTS	"o:SH:d:W:hV"
+
 enum { OPT_DOT = 256, OPT_PREFIX, OPT_DUMP };
 
 /* --dump=STAGE: the IR after the front end, or after layout. */
@@ -161,6 +164,28 @@ static int same_file(const char *a, const char *b)
 	return !ea && !eb && !strcmp(a, b);
 }
 
+/*
+ * getopt_long() returned '?'.  optopt is the letter of an unknown short
+ * option, which it reports before it moves past the word when more
+ * letters follow (-xyz), so the word before is no guide: name the
+ * letter.  Else it is 0 for an unknown long option, or the value of a
+ * long one given a value it takes none of, and @word is that option.
+ */
+static int bad_option(const char *word)
+{
+	const char *eq = strchr(word, '=');
+	char letter[3] = { '-', (char)optopt, '\0' };
+
+	if (optopt > 0 && optopt < 256 && optopt != ':' &&
+	    !strchr(SYSLETC_SHORT_OPTS, optopt))
+		return usage_error("unknown option %s",
+				   common_quote(letter, 1));
+	if (optopt && eq && !strncmp(word, "--", 2))
+		return usage_error("option '%.*s' takes no value",
+				   (int)(eq - word), word);
+	return usage_error("unknown option %s", common_quote(word, 1));
+}
+
 static int parse_args(struct args *a, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -179,8 +204,8 @@ static int parse_args(struct args *a, int argc, char **argv)
 
 	a->opt.profile = systab_native_profile();
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:SH:d:W:hV", longopts, NULL)) !=
-	       -1) {
+	while ((c = getopt_long(argc, argv, ":" SYSLETC_SHORT_OPTS, longopts,
+				NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			a->output = optarg;
@@ -234,8 +259,7 @@ static int parse_args(struct args *a, int argc, char **argv)
 			return usage_error("option %s needs an argument",
 					   common_quote(argv[optind - 1], 1));
 		default:
-			return usage_error("unknown option %s",
-					   common_quote(argv[optind - 1], 1));
+			return bad_option(argv[optind - 1]);
 		}
 	}
 	if (a->dump && (a->listing || a->dot || a->output || a->header ||
@@ -663,9 +687,11 @@ static int compile(const struct args *a)
 		return 1;
 	}
 	if (kind == COMMON_ELF) {
+		/* The hint is a command: the input as given ('-', not the
+		 * '<stdin>' that messages call it). */
 		fprintf(stderr, "%s: %s: this is an ELF file, not a syslet source (to list an image: %s -d %s)\n",
 			prog, common_quote(name, 0), prog,
-			common_quote(name, 0));
+			common_quote(a->input, 0));
 		free(src);
 		return 1;
 	}

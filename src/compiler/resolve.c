@@ -58,13 +58,11 @@ static void error(struct resolve *R, struct ast_loc loc, const char *fmt, ...)
 
 static void error(struct resolve *R, struct ast_loc loc, const char *fmt, ...)
 {
-	char msg[1024];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	diag_vreport(R->d, DIAG_ERROR, ast_diag_loc(loc), fmt, ap);
 	va_end(ap);
-	diag_report(R->d, DIAG_ERROR, ast_diag_loc(loc), "%s", msg);
 }
 
 /* The element type of an array or data object: a data constructor that

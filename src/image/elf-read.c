@@ -670,14 +670,23 @@ static int read_params(struct reader *rd)
 		struct slo_symbol *s;
 		size_t e;
 
+		/* Records name symbols by their index, which a relinking
+		 * changes (ld -r puts its own section symbols first): say
+		 * so, rather than only that an index is wrong. */
 		if (sym >= rd->nsyms || rd->symmap[sym] == NO_SYM ||
-		    entry >= rd->nsyms || rd->symmap[entry] == NO_SYM)
-			return bad(rd, "%s: bad symbol index", SLO_SEC_NAME_PARAMS);
+		    entry >= rd->nsyms || rd->symmap[entry] == NO_SYM ||
+		    img->syms[rd->symmap[sym]].kind != SLO_SYM_VAR ||
+		    img->syms[rd->symmap[entry]].kind != SLO_SYM_ENTRY)
+			return bad(rd, "%s: parameter record %zu names symbols "
+				   "%u and %u, which are not a cell and its "
+				   "syslet: the symbols were renumbered after "
+				   "sysletc wrote the image (as ld -r does); "
+				   "compile the source again",
+				   SLO_SEC_NAME_PARAMS,
+				   off / sizeof(struct slo_param_rec) + 1,
+				   (unsigned)sym, (unsigned)entry);
 		s = &img->syms[rd->symmap[sym]];
 		e = rd->symmap[entry];
-		if (s->kind != SLO_SYM_VAR || img->syms[e].kind != SLO_SYM_ENTRY)
-			return bad(rd, "%s: %s is not a parameter cell of an entry",
-				   SLO_SEC_NAME_PARAMS, s->name);
 		if ((type != SLO_PARAM_INT && type != SLO_PARAM_STR &&
 		     type != SLO_PARAM_SOCKADDR_IN) || index >= SLO_MAX_PARAMS)
 			return bad(rd, "%s: parameter %s: bad type or position",
@@ -786,9 +795,11 @@ static int read_relocs(struct reader *rd)
 		if (rela != (rd->w == 8))
 			return bad(rd, "section %zu: %s relocations on this machine",
 				   i, rela ? "RELA" : "REL");
+		if (sh.sh_link != rd->symtab)
+			return bad(rd, "section %zu: relocations whose sh_link %u is not the symbol table (section %zu)",
+				   i, (unsigned)sh.sh_link, rd->symtab);
 		where = section_of(rd, sh.sh_info);
-		if (sh.sh_link != rd->symtab ||
-		    (where != SLO_SEC_ATOMS && where != SLO_SEC_CELLS))
+		if (where != SLO_SEC_ATOMS && where != SLO_SEC_CELLS)
 			return bad(rd, "section %zu: relocations for a section that has no pointers",
 				   i);
 		entsz = gelf_fsize(rd->elf, rela ? ELF_T_RELA : ELF_T_REL, 1,
@@ -955,6 +966,12 @@ struct slo_image *slo_image_read_mem(const void *buf, size_t len, char *err,
 
 	if (elf_version(EV_CURRENT) == EV_NONE) {
 		bad(&rd, "libelf is too old");
+		return NULL;
+	}
+	/* A file is held to the limit as it is read; a buffer, before it
+	 * is copied (it may be as large as the caller's memory). */
+	if (len > COMMON_MAX_IMAGE) {
+		common_read_too_large(err, errlen, COMMON_MAX_IMAGE);
 		return NULL;
 	}
 	/* libelf may write to a private buffer; the caller's stays intact. */

@@ -438,9 +438,11 @@ static int parse_int(const char *s, long *out)
 	*out = strtol(s, &end, 0);
 	if (*s && !*end && !errno)
 		return 0;
-	/* Unsigned literals up to the word's range are fine too. */
+	/* Unsigned literals up to the word's range are fine too; but
+	 * strtoul() negates what follows a '-' (after blanks, as strtol()
+	 * skips them), which would take "-18446744073709551615" for 1. */
 	errno = 0;
-	if (*s && *s != '-') {
+	if (*s && s[strspn(s, " \t\n\v\f\r")] != '-') {
 		unsigned long u = strtoul(s, &end, 0);
 
 		if (!*end && !errno) {

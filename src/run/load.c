@@ -47,6 +47,18 @@ static bool has_entry(const char *src, size_t len)
 	return false;
 }
 
+/* Whether src parses as a syslet(5) file: then it is a program in the
+ * language, and the compiler's errors say what it lacks (one with no
+ * syslet and no other error is told "no syslet in this file"), so the
+ * hint for files in another language would only repeat them. */
+static bool parses(const char *src, size_t len)
+{
+	struct sysletc_probe r = { .sz = sizeof(r) };
+
+	return !sysletc_probe(src, len, SYSLETC_UNIT_FILE, &r) &&
+	       r.status == SYSLETC_PROBE_OK;
+}
+
 /* A name that C files have: foo.h, foo.c. */
 static bool is_c(const char *path)
 {
@@ -71,7 +83,7 @@ static struct syslet_obj *compile(const char *path, const char *src,
 		fprintf(stderr, "%s: %s: %d error%s\n", progname,
 			common_quote(path, 0), n,
 			n == 1 ? "" : "s");
-		if (!has_entry(src, len))
+		if (!has_entry(src, len) && !parses(src, len))
 			fprintf(stderr, "%s: %s declares no syslet ('syslet "
 				"NAME(...) { ... }'): %s runs an image written "
 				"by sysletc(1) or a program in the language of "

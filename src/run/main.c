@@ -95,6 +95,9 @@ static int stdout_status(void)
 	return common_flush_stdout(progname) ? SRUN_USAGE : 0;
 }
 
+/* The short options (getopt_long()'s string without its "+:"). */
+#define SRUN_SHORT_OPTS	"hiVTrt"
+
 enum { OPT_BACKEND = 256, OPT_THREADS, OPT_RING, OPT_TRACE, OPT_STATS,
        OPT_ENTRY, OPT_EACH, OPT_JOBS, OPT_INJECT };
 
@@ -151,6 +154,12 @@ static void bad_option(int c, const char *arg)
 	else if (c == ':')
 		fprintf(stderr, "%s: option requires an argument -- %s\n",
 			progname, common_quote(letter, 1));
+	/* An unknown letter, reported before getopt moves past its word
+	 * when more letters follow (-xyz): @arg is then the word before. */
+	else if (optopt > 0 && optopt < OPT_BACKEND &&
+		 !strchr(SRUN_SHORT_OPTS, optopt))
+		fprintf(stderr, "%s: invalid option -- %s%s\n", progname,
+			common_quote(letter, 1), strace_hint(optopt));
 	else if (!strncmp(arg, "--", 2) && optopt && (eq = strchr(arg, '=')))
 		fprintf(stderr, "%s: option '%.*s' doesn't allow an argument\n",
 			progname, (int)(eq - arg), arg);
@@ -221,7 +230,7 @@ static int srun_main(int argc, char **argv)
 	/* Options end at the image: what follows belongs to the syslet.
 	 * getopt's own messages would quote the option raw: ours. */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:hiVTrt", long_opts,
+	while ((c = getopt_long(argc, argv, "+:" SRUN_SHORT_OPTS, long_opts,
 				NULL)) != -1) {
 		switch (c) {
 		case OPT_BACKEND:
@@ -315,6 +324,14 @@ static int srun_main(int argc, char **argv)
 				no, alt);
 			goto out;
 		}
+	}
+	/* --jobs shares out --each's instances; a single run has one:
+	 * refused, not dropped in silence, as the shell's options are. */
+	if (o.jobs && !o.each && !shell) {
+		fprintf(stderr, "%s: --jobs applies to --each only (it shares "
+			"the instances among threads); this runs one\n",
+			progname);
+		goto out;
 	}
 	/* Choose now, so that a bad name or a missing kernel is reported
 	 * before anything runs. */

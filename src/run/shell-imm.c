@@ -339,13 +339,14 @@ static const char *shl_imm_prog_note(struct shell *sh, const char *from,
 }
 
 static void shl_emit_diags(struct shell *sh, const char *text,
-			   unsigned int prelude)
+			   unsigned int prelude, unsigned int typed)
 {
 	const char *p = text, *nl, *note = NULL;
 	char note_buf[512];
 	size_t pre = strlen(SHL_IMM_FILE ":");
 	unsigned long base = !sh->in.tty && sh->in.unit_line ?
 			     sh->in.unit_line - 1 : 0;
+	bool told = false, skip = false;
 
 	for (; *p; p = nl) {
 		nl = strchr(p, '\n');
@@ -354,7 +355,19 @@ static void shl_emit_diags(struct shell *sh, const char *text,
 		    isdigit((unsigned char)p[pre])) {
 			char *end;
 			unsigned long line = strtoul(p + pre, &end, 10);
+			const char *lvl = end + strspn(end, ":0123456789 ");
+			bool is_note = !strncmp(lvl, "note: ", 6);
 
+			/* A record on the shell's wrapper after the typed
+			 * text ("syslet __shell() { }", the closing '}')
+			 * follows from an error the text already got (a
+			 * string left open swallowed the line end): it and
+			 * its notes would quote text nobody typed. */
+			if (!is_note)
+				skip = told && line > prelude + typed;
+			if (skip)
+				continue;
+			told |= !strncmp(lvl, "error: ", 7);
 			if (line > prelude)
 				line -= prelude;
 			fprintf(sh->err, "%s:%lu", SHL_IMM_FILE, line + base);
@@ -366,7 +379,8 @@ static void shl_emit_diags(struct shell *sh, const char *text,
 							 sizeof(note_buf));
 			continue;
 		}
-		fwrite(p, 1, (size_t)(nl - p), sh->err);
+		if (!skip)
+			fwrite(p, 1, (size_t)(nl - p), sh->err);
 	}
 	if (note)
 		fputs(note, sh->err);
@@ -596,7 +610,8 @@ static struct shl_prog *shl_imm_build(struct shell *sh, const char *text,
 		fclose(mem);
 		shl_buf_free(&src);
 		if (p || all || retry) {
-			shl_emit_diags(sh, diags, pre + tail_pre);
+			shl_emit_diags(sh, diags, pre + tail_pre,
+				       shl_count_lines(text) + 1);
 			free(diags);
 			return p;
 		}

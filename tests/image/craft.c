@@ -1,4 +1,4 @@
-/* craft.c: make images no sysletc writes, from one it wrote: every string of the debug records, or every symbol's name, is one long string, so that a small file names megabytes many times; or two sections share their bytes; or a symbol takes another's name; or a relocation moves onto another field of its atom, or an address cell's onto another section; or .symtab's sh_info, a symbol's size, a field of the ELF header or of section header 0, changes; and say what libsyslet's two openers make of a file. */
+/* craft.c: make images no sysletc writes, from one it wrote: every string of the debug records, or every symbol's name, is one long string, so that a small file names megabytes many times; or two sections share their bytes; or a symbol takes another's name; or a relocation moves onto another field of its atom, or an address cell's onto another section; or .symtab's sh_info, a section's sh_link, a symbol's size, a field of the ELF header or of section header 0, changes; and say what libsyslet's two openers make of a file. */
 #define _GNU_SOURCE
 #include <elf.h>
 #include <stddef.h>
@@ -22,6 +22,7 @@
  * NEW, of the same length (with the image's prefix: two_mbin).
  * craft shinfo IN OUT N: .symtab's sh_info (one past its last local
  * symbol) becomes N.
+ * craft shlink IN OUT SECTION N: SECTION's sh_link becomes N.
  * craft symsize IN OUT NAME N: the symbol NAME's st_size becomes N.
  * craft reloc IN OUT K FIELD: relocation K of .rela.syslet.atoms moves
  * onto FIELD (flags, nr, ret_ptr, next, arg0..arg5, private, or a number
@@ -185,6 +186,17 @@ static void craft_shinfo(const char *n)
 	if (!*n || *end || v > UINT32_MAX)
 		die("shinfo: not a 32-bit number");
 	sym->sh_info = (uint32_t)v;
+}
+
+static void craft_shlink(const char *name, const char *n)
+{
+	Elf64_Shdr *sh = (Elf64_Shdr *)section(name);
+	char *end;
+	unsigned long v = strtoul(n, &end, 0);
+
+	if (!*n || *end || v > UINT32_MAX)
+		die("shlink: not a 32-bit number");
+	sh->sh_link = (uint32_t)v;
 }
 
 static void craft_symsize(const char *name, const char *n)
@@ -355,11 +367,13 @@ int main(int argc, char **argv)
 	      (argc == 7 && !strcmp(argv[1], "cellreloc")) ||
 	      (argc == 6 && (!strcmp(argv[1], "rename") ||
 			     !strcmp(argv[1], "reloc") ||
+			     !strcmp(argv[1], "shlink") ||
 			     !strcmp(argv[1], "header") ||
 			     !strcmp(argv[1], "symsize")))))
 		die("usage: craft debug|symbols|overlap IN OUT, "
 		    "craft rename IN OUT OLD NEW, craft reloc IN OUT K FIELD, "
-		    "craft shinfo IN OUT N, craft symsize IN OUT NAME N, "
+		    "craft shinfo IN OUT N, craft shlink IN OUT SECTION N, "
+		    "craft symsize IN OUT NAME N, "
 		    "craft header IN OUT FIELD N, "
 		    "craft cellreloc IN OUT K SECTION ADDEND, or craft open IN");
 	f = fopen(argv[2], "rb");
@@ -388,6 +402,8 @@ int main(int argc, char **argv)
 		craft_symsize(argv[4], argv[5]);
 	else if (!strcmp(argv[1], "shinfo"))
 		craft_shinfo(argv[4]);
+	else if (!strcmp(argv[1], "shlink"))
+		craft_shlink(argv[4], argv[5]);
 	else if (!strcmp(argv[1], "reloc"))
 		craft_reloc(argv[4], argv[5]);
 	else

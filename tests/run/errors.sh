@@ -26,6 +26,13 @@ $SYSLET_RUN --version | grep -q '^syslet-run ' || fail "--version"
 
 expect 2 'no image or source given' $SYSLET_RUN
 expect 2 'unrecognized option|unknown option' $SYSLET_RUN --bogus x
+# An unknown letter inside a cluster is named, not the long option before
+# it.
+expect 2 "^syslet-run: invalid option -- 'x'$" $SYSLET_RUN --trace -xyz x
+expect 2 "^syslet-run: invalid option -- 'x'$" $SYSLET_RUN --backend=emul -Txyz x
+expect 2 "^syslet-run: option '--stats' doesn't allow an argument$" $SYSLET_RUN --stats=3 x
+# --jobs without --each would do nothing: refused.
+expect 2 "^syslet-run: --jobs applies to --each only" $SYSLET_RUN --jobs=4 x
 # Every usage error starts with the program's name, never with the
 # libtool wrapper's (.libs/syslet-run, lt-syslet-run) or a path.
 for opt in --bogus -x --threads --stats=1 --e; do

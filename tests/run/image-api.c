@@ -1,4 +1,4 @@
-/* image-api.c: libsyslet's image API: open and validation, instances, lookups, binding, atom info. */
+/* image-api.c: libsyslet's image API: open and validation (a buffer past the limit refused before it is copied), instances, lookups, binding, atom info. */
 #define _GNU_SOURCE	/* posix_openpt, ptsname */
 #include <errno.h>
 #include <fcntl.h>
@@ -363,6 +363,29 @@ static void test_bind(void **state)
 	assert_int_equal((long)*syslet_inst__cell(in, "cat.path"), -5);
 	assert_int_equal(syslet_inst__bind(in, "cat", 1, nums + 2, err,
 					   sizeof(err)), -EINVAL);
+	/* Past the word below 0, after blanks too (strtoul() negated
+	 * " -18446744073709551615" to 1: the sign was looked for at the
+	 * first byte only); a blank before a number in range is taken. */
+	{
+		char *past[] = { " -18446744073709551615",
+				 "\t-9223372036854775809", " -1",
+				 "  18446744073709551615" };
+
+		for (int i = 0; i < 2; i++) {
+			*syslet_inst__cell(in, "cat.path") = 77;
+			if (syslet_inst__bind(in, "cat", 1, past + i, err,
+					      sizeof(err)) != -EINVAL)
+				fail_msg("'%s' bound as %ld", past[i],
+					 (long)*syslet_inst__cell(in,
+								  "cat.path"));
+		}
+		assert_int_equal(syslet_inst__bind(in, "cat", 1, past + 2, err,
+						   sizeof(err)), 0);
+		assert_int_equal((long)*syslet_inst__cell(in, "cat.path"), -1);
+		assert_int_equal(syslet_inst__bind(in, "cat", 1, past + 3, err,
+						   sizeof(err)), 0);
+		assert_int_equal((long)*syslet_inst__cell(in, "cat.path"), -1);
+	}
 	syslet_inst__free(in);
 	syslet_obj__close(obj);
 }
@@ -467,6 +490,36 @@ static void test_bad_input(void **state)
 	assert_string_equal(err,
 			    "/nonexistent/x.slo: No such file or directory");
 	assert_int_equal(errno, ENOENT);
+}
+
+/* A buffer past the 1 GiB limit is refused before anything is copied:
+ * open_mem copied all of it first (a 1.1 GiB buffer: 1.1 GB more
+ * resident and 4 s), then said it was too large.  The buffer holds an
+ * image at its start; its untouched pages cost nothing until read. */
+static void test_open_mem_too_large(void **state)
+{
+	struct blob b = write_image(sample_image(systab_native_profile()));
+	size_t len = ((size_t)1 << 30) + ((size_t)64 << 20);
+	char *big = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	struct rusage before, after;
+	char err[256] = "";
+
+	(void)state;
+	if (big == MAP_FAILED)
+		skip();
+	memcpy(big, b.buf, b.len);
+	assert_int_equal(getrusage(RUSAGE_SELF, &before), 0);
+	assert_null(syslet_obj__open_mem(big, len, err, sizeof(err)));
+	assert_int_equal(getrusage(RUSAGE_SELF, &after), 0);
+	assert_string_equal(err, "larger than the limit of 1 GiB");
+	/* ru_maxrss is in KiB: far less than the buffer's 1.06 GiB. */
+	if (after.ru_maxrss - before.ru_maxrss > 64 * 1024)
+		fail_msg("open_mem of a %zu-byte buffer grew the resident "
+			 "set by %ld KiB", len,
+			 after.ru_maxrss - before.ru_maxrss);
+	munmap(big, len);
+	free(b.buf);
 }
 
 /* A hostile image's words never reach a terminal as control bytes: its
@@ -1164,6 +1217,7 @@ int main(void)
 		cmocka_unit_test(test_prefix),
 		cmocka_unit_test(test_bind_sockaddr_in),
 		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_open_mem_too_large),
 		cmocka_unit_test(test_hostile_text),
 		cmocka_unit_test(test_open_file_device),
 		cmocka_unit_test(test_open_file_source),

@@ -1,5 +1,5 @@
 #!/bin/sh
-# not-syslet.sh: a file that is no syslet program (a C header from sysletc -H, given by mistake; a text file) gives at most 10 errors, how many more there were, and what syslet-run expects, with exit status 2; a syslet program's errors get no such hint.
+# not-syslet.sh: a file that is no syslet program (a C header from sysletc -H, given by mistake; a text file) gives at most 10 errors, how many more there were, and what syslet-run expects, with exit status 2; a syslet program's errors get no such hint. An empty file, or one of comments or declarations only, is told "no syslet" once.
 . "$top_srcdir/tests/lib/harness.sh"
 cd "$tmpdir" || exit 99
 
@@ -23,6 +23,19 @@ echo 'hello' >notes.txt
 [ $? -eq 2 ] || fail "syslet-run notes.txt did not exit 2"
 grep -q "notes.txt declares no syslet" err || fail "no hint for notes.txt: $(cat err)"
 grep -q "more error" err && fail "one error said more: $(cat err)"
+
+# An empty file, one of comments, one of declarations alone: each is a
+# syslet program that the compiler says has no syslet; said once.
+: >empty.syslet
+printf '/* nothing */\n\n// here\n' >comments.syslet
+printf 'const A = 1;\nvar x = A;\n' >decls.syslet
+for f in empty.syslet comments.syslet decls.syslet; do
+	"$SYSLET_RUN" $f >out 2>err
+	rc=$?
+	[ $rc -eq 2 ] || fail "syslet-run $f exited $rc, not 2"
+	n=$(grep -ci 'no syslet' err)
+	[ "$n" -eq 1 ] || fail "syslet-run $f said 'no syslet' $n times: $(cat err)"
+done
 
 # A syslet program with an error is one: no hint.
 printf 'syslet x() {\n\tfoo\n}\n' >bad.syslet

@@ -13,6 +13,15 @@ grep -q '^sysletc (syslet) [0-9]' out.txt || fail "--version: $(cat out.txt)"
 expect_eq "no input" 2 "$(status $SYSLETC)"
 expect_eq "unknown option" 2 "$(status $SYSLETC --frobnicate x.syslet)"
 grep -q "unknown option '--frobnicate'" err.txt || fail "unknown option message: $(cat err.txt)"
+# An unknown letter inside a cluster is named, not the word before it
+# (the program's own path, -o's value, another option).
+for pre in "" "-o x.slo" "-S" "--target=x86_64"; do
+	expect_eq "unknown letter after '$pre'" 2 "$(status $SYSLETC $pre -xyz "$ex/cat.syslet")"
+	grep -qx "sysletc: unknown option '-x'" err.txt ||
+		fail "unknown letter after '$pre': $(cat err.txt)"
+done
+expect_eq "--dot=3" 2 "$(status $SYSLETC --dot=3 "$ex/cat.syslet")"
+grep -qx "sysletc: option '--dot' takes no value" err.txt || fail "--dot=3: $(cat err.txt)"
 expect_eq "bad target" 2 "$(status $SYSLETC --target=arm "$ex/cat.syslet")"
 grep -q "unknown target 'arm'" err.txt || fail "bad target message"
 expect_eq "bad warning" 2 "$(status $SYSLETC -Wbogus "$ex/cat.syslet")"
@@ -200,6 +209,11 @@ expect_eq "-Wno-unused" 0 "$(status $SYSLETC -Wall -Wno-unused -Werror warn.sysl
 
 expect_eq "an image given as source" 1 "$(status $SYSLETC -o junk.slo cat.slo)"
 grep -q 'ELF file, not a syslet source' err.txt || fail "image as source: $(cat err.txt)"
+# From the standard input, the hint names '-', which -d reads, not the
+# '<stdin>' messages call it.
+expect_eq "an image given as source on stdin" 1 "$(status sh -c '"$1" -o junk.slo - <cat.slo' sh "$SYSLETC")"
+grep -qx "sysletc: <stdin>: this is an ELF file, not a syslet source (to list an image: sysletc -d -)" err.txt ||
+	fail "image as source on stdin: $(cat err.txt)"
 expect_eq "-H of a syslet named main" 0 "$(status $SYSLETC -H hello.h -o hello.slo "$ex/hello.syslet")"
 [ ! -s err.txt ] || fail "main warned about with a prefix: $(cat err.txt)"
 grep -q '^extern struct syslet_uatom hello_main\[' hello.h || fail "-H did not declare hello_main"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# linear.sh: sysletc's time grows linearly with its input: declarations, strings, labels, entries, errors, warnings, listings, headers, graphs and image reading (doubling the input may at most triple the CPU time).
+# linear.sh: sysletc's time grows linearly with its input: declarations, strings, labels, entries, errors (also many on one long line), warnings, listings, headers, graphs and image reading (doubling the input may at most triple the CPU time).
 . "$top_srcdir/tests/lib/harness.sh"
 . "$top_srcdir/tests/lib/linear.sh"
 
@@ -43,6 +43,14 @@ gen_undeclared() {
 		 for (i = 0; i < n; i++) print "\tu" i "++;"
 		 print "}"' "$@"
 }
+# The same on one line, each statement with a comment: every error quotes
+# the one long line.
+gen_oneline() {
+	gen_awk 'printf "var x; syslet main() {"
+		 for (i = 0; i < n; i++)
+			printf " x = u; /* the same line, one error after another */"
+		 print " }"' "$@"
+}
 gen_unused() {
 	gen_awk 'print "syslet main() {"
 		 for (i = 0; i < n; i++) print "\tvar w" i ";"
@@ -75,6 +83,7 @@ linear_check "syslets with parameters" gen_entries compile
 linear_check "local variables" gen_locals compile
 LINEAR_STATUS=1
 linear_check "undeclared names (errors)" gen_undeclared compile
+linear_check "errors on one long line" gen_oneline compile
 LINEAR_STATUS=0
 linear_check "unused variables (warnings)" gen_unused compile_wall
 linear_check "listing (-S)" gen_program listing
