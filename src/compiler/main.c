@@ -230,12 +230,12 @@ static int parse_args(struct args *a, int argc, char **argv)
 		case 'V':
 			printf("sysletc (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
 			exit(flush_stdout());
-		case ':':
-			return usage_error("option %s needs an argument",
-					   common_quote(argv[optind - 1], 1));
 		default:
-			return usage_error("unknown option %s",
-					   common_quote(argv[optind - 1], 1));
+			common_bad_option(prog, c, optopt, argv[optind - 1],
+					  "");
+			fprintf(stderr, "Try '%s --help' for more information.\n",
+				prog);
+			return EXIT_USAGE;
 		}
 	}
 	if (a->dump && (a->listing || a->dot || a->output || a->header ||

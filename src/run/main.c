@@ -133,35 +133,6 @@ static const char *strace_hint(int letter)
 	}
 }
 
-/*
- * getopt_long() failed on @arg, the last word it read: say so as glibc
- * does, with the word quoted (common_quote()), since an option's name or
- * value may hold an escape or a newline.  @c is ':' for a missing value,
- * '?' for an unknown option (optopt 0: a long one; else its letter) or a
- * known long one given a value it does not take.
- */
-static void bad_option(int c, const char *arg)
-{
-	char letter[2] = { (char)optopt, '\0' };
-	const char *eq;
-
-	if (c == ':' && optopt >= OPT_BACKEND)
-		fprintf(stderr, "%s: option %s requires an argument\n",
-			progname, common_quote(arg, 1));
-	else if (c == ':')
-		fprintf(stderr, "%s: option requires an argument -- %s\n",
-			progname, common_quote(letter, 1));
-	else if (!strncmp(arg, "--", 2) && optopt && (eq = strchr(arg, '=')))
-		fprintf(stderr, "%s: option '%.*s' doesn't allow an argument\n",
-			progname, (int)(eq - arg), arg);
-	else if (!strncmp(arg, "--", 2) || !optopt)
-		fprintf(stderr, "%s: unrecognized option %s\n", progname,
-			common_quote(arg, 1));
-	else
-		fprintf(stderr, "%s: invalid option -- %s%s\n", progname,
-			common_quote(letter, 1), strace_hint(optopt));
-}
-
 #ifdef HAVE_READLINE
 /* Weak, so that syslet-run links (and says -i is missing) in a tree
  * where the shell's files are not built. */
@@ -287,7 +258,9 @@ static int srun_main(int argc, char **argv)
 			status = stdout_status();
 			goto out;
 		default:
-			bad_option(c, argv[optind - 1]);
+			common_bad_option(progname, c, optopt,
+					  argv[optind - 1],
+					  strace_hint(optopt));
 			fprintf(stderr, "Try '%s --help' for more information.\n",
 				progname);
 			goto out;

@@ -12,7 +12,17 @@ expect_eq "--version" 0 "$(status $SYSLETC --version)"
 grep -q '^sysletc (syslet) [0-9]' out.txt || fail "--version: $(cat out.txt)"
 expect_eq "no input" 2 "$(status $SYSLETC)"
 expect_eq "unknown option" 2 "$(status $SYSLETC --frobnicate x.syslet)"
-grep -q "unknown option '--frobnicate'" err.txt || fail "unknown option message: $(cat err.txt)"
+grep -qx "sysletc: unrecognized option '--frobnicate'" err.txt || fail "unknown option message: $(cat err.txt)"
+# getopt's words, as syslet-run (and every GNU tool) says them.
+for args in '--frobnicate' '-x' '--help=3' '--version=1'; do
+	$SYSLETC $args x.syslet 2>&1 | head -1 | sed 's/^sysletc: //' >c.txt
+	$SYSLET_RUN $args x.slo 2>&1 | head -1 | sed 's/^syslet-run: //' >r.txt
+	cmp -s c.txt r.txt || fail "sysletc $args: '$(cat c.txt)', syslet-run: '$(cat r.txt)'"
+done
+expect_eq "-o at the end" 2 "$(status $SYSLETC "$ex/cat.syslet" -o)"
+grep -qx "sysletc: option requires an argument -- 'o'" err.txt || fail "-o at the end: $(cat err.txt)"
+expect_eq "--output at the end" 2 "$(status $SYSLETC "$ex/cat.syslet" --output)"
+grep -qx "sysletc: option '--output' requires an argument" err.txt || fail "--output at the end: $(cat err.txt)"
 expect_eq "bad target" 2 "$(status $SYSLETC --target=arm "$ex/cat.syslet")"
 grep -q "unknown target 'arm'" err.txt || fail "bad target message"
 expect_eq "bad warning" 2 "$(status $SYSLETC -Wbogus "$ex/cat.syslet")"
