@@ -190,6 +190,9 @@ EXTRA_DIST += tests/run/each-partial.sh
 # --stats of a killed run counts what a worker ran before its wait.
 TESTS += tests/run/stats-killed.sh
 EXTRA_DIST += tests/run/stats-killed.sh
+# ... and a run killed by a signal its syslet raised ends as strace's.
+TESTS += tests/run/trace-killed-self.sh
+EXTRA_DIST += tests/run/trace-killed-self.sh
 # --each: an async_exec() that fails does not lose its batch's stops.
 TESTS += tests/run/each-execfail.sh
 EXTRA_DIST += tests/run/each-execfail.sh
