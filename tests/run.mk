@@ -181,6 +181,9 @@ EXTRA_DIST += tests/run/apps.sh $(wildcard $(srcdir)/tests/run/apps/*.syslet)
 # --trace decodes what calls wrote, as strace does.
 TESTS += tests/run/trace-decode.sh tests/run/trace-oflags.sh
 EXTRA_DIST += tests/run/trace-decode.sh tests/run/trace-oflags.sh
+# ... every byte of a buffer that ends where its mapping ends.
+TESTS += tests/run/trace-bufend.sh
+EXTRA_DIST += tests/run/trace-bufend.sh
 check_PROGRAMS += tests/run/apps/reap
 tests_run_apps_reap_SOURCES = tests/run/apps/reap.c
 tests_run_apps_reap_LDADD = src/lib/libsyslet.la

@@ -154,13 +154,14 @@ static int print_mem_string(FILE *out, unsigned long addr, size_t len,
 
 	if (want > DECODE_STRMAX)
 		want = DECODE_STRMAX;
-	/* A string may end just before unreadable memory: what can be
-	 * read, the last byte read kept to say whether more follows. */
+	/* One byte past what is shown says whether more follows; the
+	 * memory may end before it (a buffer at the end of its mapping):
+	 * every byte that could be read is shown then. */
 	got = read_some(buf, addr, want + 1);
 	if (got < 0)
 		return -1;
 	if ((size_t)got <= want)
-		want = (size_t)got - 1;
+		want = (size_t)got;
 	fputc('"', out);
 	for (i = 0; i < (size_t)got && i < want; i++) {
 		unsigned char c = buf[i];
@@ -186,8 +187,9 @@ static int print_mem_string(FILE *out, unsigned long addr, size_t len,
 		}
 	}
 	fputc('"', out);
-	/* Longer than shown: for NUL-ended strings when no NUL was seen. */
-	if ((nul_ends && i == want && (size_t)got > want && buf[want]) ||
+	/* Longer than shown: for NUL-ended strings when no NUL was seen,
+	 * in what is shown or right after it (or the memory ended). */
+	if ((nul_ends && i == want && !((size_t)got > want && !buf[want])) ||
 	    (!nul_ends && len > want))
 		fputs("...", out);
 	return 0;
