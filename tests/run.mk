@@ -184,6 +184,9 @@ EXTRA_DIST += tests/run/trace-decode.sh tests/run/trace-oflags.sh
 # ... every byte of a buffer that ends where its mapping ends.
 TESTS += tests/run/trace-bufend.sh
 EXTRA_DIST += tests/run/trace-bufend.sh
+# ... the socket addresses of sendto(), recvfrom() and accept().
+TESTS += tests/run/trace-sockaddr.sh
+EXTRA_DIST += tests/run/trace-sockaddr.sh
 check_PROGRAMS += tests/run/apps/reap
 tests_run_apps_reap_SOURCES = tests/run/apps/reap.c
 tests_run_apps_reap_LDADD = src/lib/libsyslet.la

@@ -23,6 +23,8 @@ struct sig {
  *  t struct timespec   W wait status
  *  S struct stat (fstat, newfstatat; stat64 and kin on i386)
  *  U struct new_utsname (uname)
+ *  A sockaddr (its length is the int the next arg points to)
+ *  l int, a value-result length (socklen_t *: accept, recvfrom)
  */
 static const struct sig sigs[] = {
 	{ "open", "som" },	{ "openat", "Dsom" },	{ "creat", "sm" },
@@ -33,8 +35,8 @@ static const struct sig sigs[] = {
 	{ "chdir", "s" },	{ "truncate", "sd" },	{ "rename", "ss" },
 	{ "unlinkat", "Dsx" },	{ "mkdirat", "Dsm" },	{ "fsync", "d" },
 	{ "socket", "FTd" },	{ "bind", "dad" },	{ "connect", "dad" },
-	{ "listen", "dd" },	{ "accept", "dpp" },	{ "accept4", "dppx" },
-	{ "sendto", "dwdxpd" },	{ "recvfrom", "drdxpp" },
+	{ "listen", "dd" },	{ "accept", "dAl" },	{ "accept4", "dAlx" },
+	{ "sendto", "dwdxad" },	{ "recvfrom", "drdxAl" },
 	{ "shutdown", "dd" },	{ "setsockopt", "dddid" },
 	{ "socketpair", "FTdP" },
 	{ "dup", "d" },		{ "dup2", "dd" },	{ "kill", "dd" },

@@ -505,6 +505,18 @@ static bool print_out(FILE *out, const char *name, char kind,
 		return result == 0 && print_stat(out, name, v);
 	case 'U':
 		return result == 0 && print_utsname(out, v);
+	case 'A':
+		/* The address the call filled in, as long as its length
+		 * (which the call rewrote) says. */
+		if (!next || safe_read(two, next, sizeof(two[0])) < 0 ||
+		    two[0] <= 0)
+			return false;
+		return !print_sockaddr(out, v, (unsigned long)two[0]);
+	case 'l':
+		if (safe_read(two, v, sizeof(two[0])) < 0)
+			return false;
+		fprintf(out, "[%d]", two[0]);
+		return true;
 	}
 	return false;
 }
@@ -616,6 +628,7 @@ static void print_arg(FILE *out, const char *name, char kind,
 		break;
 	}
 	case 'P': case 'c': case 'E': case 't': case 'W': case 'S': case 'U':
+	case 'A': case 'l':
 		if (print_out(out, name, kind, v, next, result))
 			return;
 		if (!v) {
