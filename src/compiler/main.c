@@ -103,6 +103,15 @@ static int usage_error_opt(const char *what, const char *opt,
 	return rc;
 }
 
+/* Whether @s ends with @a, or with @b when it is not NULL. */
+static int ends_with(const char *s, const char *a, const char *b)
+{
+	size_t n = strlen(s), na = strlen(a), nb = b ? strlen(b) : 0;
+
+	return (n > na && !strcmp(s + n - na, a)) ||
+	       (b && n > nb && !strcmp(s + n - nb, b));
+}
+
 static int warning_option(struct args *a, const char *w)
 {
 	static const struct {
@@ -253,6 +262,18 @@ static int parse_args(struct args *a, int argc, char **argv)
 				   "image");
 	if ((a->listing || a->dot) && a->output && !strcmp(a->output, "-"))
 		return usage_error("%s", "-o - would write the image into the listing on the standard output; name a file");
+	/* 'sysletc --dot -o g.dot', as 'gcc -S -o f.s' names the listing:
+	 * here -o names the image, so g.dot would be an ELF file. */
+	if ((a->listing || a->dot) && a->output &&
+	    ends_with(a->output, a->dot ? ".dot" : ".S", a->dot ? NULL : ".s"))
+		return usage_error("-o %s names the image's file; %s prints the %s on the standard output (%s %s > %s)",
+				   common_quote(a->output, 1),
+				   a->dot ? "--dot" : "-S",
+				   a->dot ? "graph" : "listing",
+				   a->dot ? "sysletc --dot" : "sysletc -S",
+				   common_quote(optind < argc ? argv[optind] :
+						"FILE.syslet", 1),
+				   common_quote(a->output, 1));
 	if (a->image) {
 		if (optind < argc)
 			return usage_error("-d reads an image; %s is one file too many",

@@ -28,6 +28,17 @@ grep -q "unknown target 'arm'" err.txt || fail "bad target message"
 expect_eq "bad warning" 2 "$(status $SYSLETC -Wbogus "$ex/cat.syslet")"
 expect_eq "missing -o argument" 2 "$(status $SYSLETC "$ex/cat.syslet" -o)"
 expect_eq "two inputs" 2 "$(status $SYSLETC "$ex/cat.syslet" "$ex/hello.syslet")"
+# -o names the image, never the listing or the graph: 'sysletc --dot -o
+# g.dot', as 'gcc -S -o f.s' is typed, is refused rather than an ELF file
+# named g.dot.
+expect_eq "--dot -o g.dot" 2 "$(status $SYSLETC --dot -o g.dot "$ex/cat.syslet")"
+grep -qx "sysletc: -o 'g.dot' names the image's file; --dot prints the graph on the standard output (sysletc --dot '$ex/cat.syslet' > 'g.dot')" err.txt ||
+	fail "--dot -o g.dot: $(cat err.txt)"
+expect_eq "-S -o l.s" 2 "$(status $SYSLETC -S -o l.s "$ex/cat.syslet")"
+grep -q "^sysletc: -o 'l.s' names the image's file; -S prints the listing" err.txt ||
+	fail "-S -o l.s: $(cat err.txt)"
+[ ! -e g.dot ] && [ ! -e l.s ] && [ ! -e cat.slo ] || fail "a refused -o wrote a file"
+expect_eq "-S -o l.slo" 0 "$(status $SYSLETC -S -o l.slo "$ex/cat.syslet")"
 # The output named without -o, as a newcomer does: the message says how to
 # name it, and nothing is written there.
 expect_eq "output without -o" 2 "$(status $SYSLETC "$ex/cat.syslet" mine.slo)"
