@@ -40,6 +40,12 @@ static const struct sig sigs[] = {
 	{ "shutdown", "dd" },	{ "setsockopt", "dddid" },
 	{ "socketpair", "FTdP" },
 	{ "dup", "d" },		{ "dup2", "dd" },	{ "kill", "dd" },
+	/* Calls that take a pid: decimal, however large (pid_max is
+	 * 4194304 on 64-bit machines), where 'n' would show 0xf423f. */
+	{ "tkill", "dd" },	{ "tgkill", "ddd" },	{ "getpgid", "d" },
+	{ "getsid", "d" },	{ "setpgid", "dd" },	{ "pidfd_open", "dx" },
+	{ "pidfd_send_signal", "ddpx" },	{ "pidfd_getfd", "ddx" },
+	{ "prlimit64", "ddpp" },
 	{ "getpid", "" },	{ "getppid", "" },	{ "nanosleep", "kp" },
 	{ "umem_add", "pd" },	{ "sendfile", "ddpd" },	{ "ftruncate", "dd" },
 	/* Calls that take pointers, so that a null one reads NULL, as
