@@ -46,6 +46,10 @@ static const struct sig sigs[] = {
 	{ "getsid", "d" },	{ "setpgid", "dd" },	{ "pidfd_open", "dx" },
 	{ "pidfd_send_signal", "ddpx" },	{ "pidfd_getfd", "ddx" },
 	{ "prlimit64", "ddpp" },
+	/* Offsets are pointers (NULL: the file's position), lengths
+	 * numbers, as strace shows them. */
+	{ "splice", "dpdpdx" },	{ "tee", "dddx" },
+	{ "copy_file_range", "dpdpdx" },	{ "vmsplice", "dpdx" },
 	{ "getpid", "" },	{ "getppid", "" },	{ "nanosleep", "kp" },
 	{ "umem_add", "pd" },	{ "sendfile", "ddpd" },	{ "ftruncate", "dd" },
 	/* Calls that take pointers, so that a null one reads NULL, as
