@@ -283,7 +283,8 @@ static const struct shl_cmd shl_cmds[] = {
 	  "N..M+STEP choose the runs, counted per call from the moment a\n"
 	  "rule is added (all the rules count again then).  Without an\n"
 	  "argument, lists the rules with their counts; inject off\n"
-	  "removes them.  The trace marks an injected result (INJECTED).",
+	  "removes them.  The trace, and the variable a statement stores\n"
+	  "it in, mark an injected result (INJECTED).",
 	  shl_cmd_inject, SHL_N_SYSCALL | SHL_N_RULE | SHL_N_OFF, 0 },
 	{ "stats", NULL, "stats [reset]",
 	  "show the engine's counters, as --stats does, or zero them",
