@@ -193,6 +193,14 @@ static const struct shl_cmd shl_cmds[] = {
 	  "line (its first atom), a name an entry or a label.  Without an\n"
 	  "argument, lists the breakpoints.  See also delete.",
 	  shl_dbg_break, SHL_N_ENTRY | SHL_N_LABEL, 0 },
+	{ "watch", NULL, "watch CELL",
+	  "stop when a cell changes",
+	  "Makes run and continue stop after an atom that changed CELL (a\n"
+	  "variable or parameter, named as print names it), saying its old\n"
+	  "and new values: watchpoint 2: n: 3 -> 2.  Watchpoints are\n"
+	  "numbered with the breakpoints; break lists both and delete N\n"
+	  "removes either.",
+	  shl_dbg_watch, SHL_N_CELL, 0 },
 	{ "delete", "d", "delete [N]",
 	  "delete breakpoint N, or all of them",
 	  "N is the breakpoint's number in the list `break` prints.",
