@@ -128,6 +128,14 @@ static const char *strace_hint(int letter)
 		return " (strace's -c is --stats here)";
 	case 'o':
 		return " (the trace goes to the standard error: 2>FILE)";
+	case 's':
+		return " (the trace shows a string's first 32 bytes, as "
+		       "strace's default -s 32 does; the shell's x BUFFER "
+		       "LEN shows more)";
+	case 'f':
+		return " (a syslet makes no process or thread: fork and "
+		       "clone are denied in atoms; --trace shows every "
+		       "atom, a worker's too)";
 	default:
 		return "";
 	}
