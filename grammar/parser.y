@@ -486,6 +486,19 @@ bare_stmt:	';'			{ NN($$ = stmt(AST_S_EMPTY, @$, NULL, NULL)); }
 			$$->step = $7;
 			$$->head = span(@1, @8);
 		}
+	/* C99's for (int i = 0; ...): a syslet's locals are the whole
+	 * syslet's, so the loop cannot own one; said plainly, instead of
+	 * a syntax error at 'var' and another at the ')'. */
+	|	FOR '(' VAR var_list ';' expr_opt ';' expr_opt ')' stmt
+		{
+			parse_error(ctx, span(@3, @4), "a for loop cannot declare its variable: a syslet's variables are the whole syslet's; declare it before the loop ('var %s;') and write 'for (%s = ...; ...)'",
+				    $4 ? $4->name : "i", $4 ? $4->name : "i");
+			ast_decl_free($4);
+			ast_expr_free($6);
+			ast_expr_free($8);
+			ast_stmt_free($10);
+			$$ = NULL;
+		}
 	|	LOOP stmt
 		{
 			NN($$ = stmt(AST_S_LOOP, @$, NULL, $2));

@@ -181,6 +181,12 @@ EXTRA_DIST += tests/run/apps.sh $(wildcard $(srcdir)/tests/run/apps/*.syslet)
 # --trace decodes what calls wrote, as strace does.
 TESTS += tests/run/trace-decode.sh tests/run/trace-oflags.sh
 EXTRA_DIST += tests/run/trace-decode.sh tests/run/trace-oflags.sh
+# ... every byte of a buffer that ends where its mapping ends.
+TESTS += tests/run/trace-bufend.sh
+EXTRA_DIST += tests/run/trace-bufend.sh
+# ... the socket addresses of sendto(), recvfrom() and accept().
+TESTS += tests/run/trace-sockaddr.sh
+EXTRA_DIST += tests/run/trace-sockaddr.sh
 check_PROGRAMS += tests/run/apps/reap
 tests_run_apps_reap_SOURCES = tests/run/apps/reap.c
 tests_run_apps_reap_LDADD = src/lib/libsyslet.la
@@ -190,6 +196,9 @@ EXTRA_DIST += tests/run/each-partial.sh
 # --stats of a killed run counts what a worker ran before its wait.
 TESTS += tests/run/stats-killed.sh
 EXTRA_DIST += tests/run/stats-killed.sh
+# ... and a run killed by a signal its syslet raised ends as strace's.
+TESTS += tests/run/trace-killed-self.sh
+EXTRA_DIST += tests/run/trace-killed-self.sh
 # --each: an async_exec() that fails does not lose its batch's stops.
 TESTS += tests/run/each-execfail.sh
 EXTRA_DIST += tests/run/each-execfail.sh

@@ -23,6 +23,8 @@ struct sig {
  *  t struct timespec   W wait status
  *  S struct stat (fstat, newfstatat; stat64 and kin on i386)
  *  U struct new_utsname (uname)
+ *  A sockaddr (its length is the int the next arg points to)
+ *  l int, a value-result length (socklen_t *: accept, recvfrom)
  */
 static const struct sig sigs[] = {
 	{ "open", "som" },	{ "openat", "Dsom" },	{ "creat", "sm" },
@@ -33,11 +35,21 @@ static const struct sig sigs[] = {
 	{ "chdir", "s" },	{ "truncate", "sd" },	{ "rename", "ss" },
 	{ "unlinkat", "Dsx" },	{ "mkdirat", "Dsm" },	{ "fsync", "d" },
 	{ "socket", "FTd" },	{ "bind", "dad" },	{ "connect", "dad" },
-	{ "listen", "dd" },	{ "accept", "dpp" },	{ "accept4", "dppx" },
-	{ "sendto", "dwdxpd" },	{ "recvfrom", "drdxpp" },
+	{ "listen", "dd" },	{ "accept", "dAl" },	{ "accept4", "dAlx" },
+	{ "sendto", "dwdxad" },	{ "recvfrom", "drdxAl" },
 	{ "shutdown", "dd" },	{ "setsockopt", "dddid" },
 	{ "socketpair", "FTdP" },
 	{ "dup", "d" },		{ "dup2", "dd" },	{ "kill", "dd" },
+	/* Calls that take a pid: decimal, however large (pid_max is
+	 * 4194304 on 64-bit machines), where 'n' would show 0xf423f. */
+	{ "tkill", "dd" },	{ "tgkill", "ddd" },	{ "getpgid", "d" },
+	{ "getsid", "d" },	{ "setpgid", "dd" },	{ "pidfd_open", "dx" },
+	{ "pidfd_send_signal", "ddpx" },	{ "pidfd_getfd", "ddx" },
+	{ "prlimit64", "ddpp" },
+	/* Offsets are pointers (NULL: the file's position), lengths
+	 * numbers, as strace shows them. */
+	{ "splice", "dpdpdx" },	{ "tee", "dddx" },
+	{ "copy_file_range", "dpdpdx" },	{ "vmsplice", "dpdx" },
 	{ "getpid", "" },	{ "getppid", "" },	{ "nanosleep", "kp" },
 	{ "umem_add", "pd" },	{ "sendfile", "ddpd" },	{ "ftruncate", "dd" },
 	/* Calls that take pointers, so that a null one reads NULL, as

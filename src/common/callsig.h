@@ -5,7 +5,7 @@
 #include <stdbool.h>
 
 /* The kinds of what the call writes, shown once it returned. */
-#define CALLSIG_OUT "rPcEtWSU"
+#define CALLSIG_OUT "rPcEtWSUAl"
 /* The kinds that are addresses: 0 is NULL, as strace writes it. */
 #define CALLSIG_PTR "pswrakiL" CALLSIG_OUT
 

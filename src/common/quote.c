@@ -107,3 +107,31 @@ const char *common_quote_max(const char *s, size_t max)
 	*slot = out;
 	return out;
 }
+
+void common_bad_option(const char *prog, int c, int opt, const char *arg,
+		       const char *shorts, const char *hint)
+{
+	char letter[2] = { (char)opt, '\0' };
+	bool dashes = !strncmp(arg, "--", 2);
+	const char *eq = strchr(arg, '=');
+
+	if (c == ':' && dashes)
+		fprintf(stderr, "%s: option %s requires an argument\n", prog,
+			common_quote(arg, 1));
+	else if (c == ':')
+		fprintf(stderr, "%s: option requires an argument -- %s\n",
+			prog, common_quote(letter, 1));
+	else if (opt > 0 && opt < 256 && opt != ':' && !strchr(shorts, opt))
+		fprintf(stderr, "%s: invalid option -- %s%s\n", prog,
+			common_quote(letter, 1), hint);
+	else if (dashes && opt && eq)
+		/* A known option's name: no control byte to quote. */
+		fprintf(stderr, "%s: option '%.*s' doesn't allow an argument\n",
+			prog, (int)(eq - arg), arg);
+	else if (dashes || !opt)
+		fprintf(stderr, "%s: unrecognized option %s\n", prog,
+			common_quote(arg, 1));
+	else
+		fprintf(stderr, "%s: invalid option -- %s%s\n", prog,
+			common_quote(letter, 1), hint);
+}

@@ -24,4 +24,20 @@ const char *common_quote(const char *s, int single);
  */
 const char *common_quote_max(const char *s, size_t max);
 
+/*
+ * getopt_long() (run with opterr 0 and a leading ':' in its short
+ * options) returned @c, ':' or '?', on @arg, the last word it read
+ * (argv[optind - 1]), with @opt its optopt: print "@prog: " and what was
+ * wrong in glibc's own words (unrecognized option '--x', invalid option
+ * -- 'x', option '--x' requires an argument, option requires an argument
+ * -- 'x', option '--x' doesn't allow an argument), the word quoted as
+ * common_quote() quotes it, then @hint (may be "") for an invalid short
+ * option, so that sysletc and syslet-run say the same thing the same way.
+ * @shorts is the command's short-option string: getopt reports an
+ * unknown letter before it moves past its word when more letters follow
+ * (-xyz), so @arg is then the word before, and the letter is named.
+ */
+void common_bad_option(const char *prog, int c, int opt, const char *arg,
+		       const char *shorts, const char *hint);
+
 #endif /* SYSLET_COMMON_QUOTE_H */

@@ -319,6 +319,43 @@ static int check_arity(struct lower *L, const struct ast_expr *e,
 	return 0;
 }
 
+/* C library functions a C programmer types from habit that no system
+ * call is named like (sleep and waitpid are systab_suggest()'s), each
+ * with what a syslet writes instead: the call under it, or a
+ * declaration. */
+static const char *libc_hint(const char *name)
+{
+	static const struct {
+		const char	*fn;
+		const char	*hint;
+	} fns[] = {
+		{ "printf", "write(1, DATA, len(DATA)) writes data or a string" },
+		{ "puts", "write(1, DATA, len(DATA)) writes data or a string" },
+		{ "putchar", "write(1, \"x\", 1) writes a byte" },
+		{ "fputs", "write(FD, DATA, len(DATA)) writes data or a string" },
+		{ "fprintf", "write(FD, DATA, len(DATA)) writes data or a string" },
+		{ "dprintf", "write(FD, DATA, len(DATA)) writes data or a string" },
+		{ "perror", "write(2, DATA, len(DATA)) writes a message" },
+		{ "malloc", "memory is declared, 'buffer NAME[SIZE];' (or taken with mmap())" },
+		{ "calloc", "memory is declared, 'buffer NAME[SIZE];' (or taken with mmap())" },
+		{ "realloc", "memory is declared, 'buffer NAME[SIZE];' (or taken with mmap())" },
+		{ "free", "a buffer is the image's for as long as it lives (munmap() returns what mmap() took)" },
+		{ "strlen", "len(NAME) is the length of a buffer, data or string; a str parameter's is passed as an int parameter" },
+		{ "fopen", "open(PATH, FLAGS) opens a file" },
+		{ "fclose", "close(FD) closes a descriptor" },
+		{ "fread", "read(FD, BUF, N) reads" },
+		{ "fgets", "read(FD, BUF, N) reads" },
+		{ "fwrite", "write(FD, BUF, N) writes" },
+		{ "system", "a syslet runs no program: fork and execve are not allowed in one" },
+		{ "popen", "a syslet runs no program: fork and execve are not allowed in one" },
+	};
+
+	for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++)
+		if (!strcmp(fns[i].fn, name))
+			return fns[i].hint;
+	return NULL;
+}
+
 /* Resolve the call's number; -1 after an error. */
 static long resolve(struct lower *L, const struct ast_expr *e,
 		    const struct ast_expr **args, unsigned int *nargs,
@@ -382,6 +419,12 @@ static long resolve(struct lower *L, const struct ast_expr *e,
 			lower_error(L, e->loc, "'%s' is a syslet, not a system "
 				    "call; a syslet cannot call another (use "
 				    "goto within one syslet)", name);
+			return -1;
+		}
+		sug = libc_hint(name);
+		if (sug) {
+			lower_error(L, e->loc, "'%s' is a C library function, "
+				    "not a system call; %s", name, sug);
 			return -1;
 		}
 		sug = systab_suggest(L->profile, name);

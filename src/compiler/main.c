@@ -106,6 +106,15 @@ static int usage_error_opt(const char *what, const char *opt,
 	return rc;
 }
 
+/* Whether @s ends with @a, or with @b when it is not NULL. */
+static int ends_with(const char *s, const char *a, const char *b)
+{
+	size_t n = strlen(s), na = strlen(a), nb = b ? strlen(b) : 0;
+
+	return (n > na && !strcmp(s + n - na, a)) ||
+	       (b && n > nb && !strcmp(s + n - nb, b));
+}
+
 static int warning_option(struct args *a, const char *w)
 {
 	static const struct {
@@ -162,28 +171,6 @@ static int same_file(const char *a, const char *b)
 		return S_ISREG(sa.st_mode) && sa.st_dev == sb.st_dev &&
 		       sa.st_ino == sb.st_ino;
 	return !ea && !eb && !strcmp(a, b);
-}
-
-/*
- * getopt_long() returned '?'.  optopt is the letter of an unknown short
- * option, which it reports before it moves past the word when more
- * letters follow (-xyz), so the word before is no guide: name the
- * letter.  Else it is 0 for an unknown long option, or the value of a
- * long one given a value it takes none of, and @word is that option.
- */
-static int bad_option(const char *word)
-{
-	const char *eq = strchr(word, '=');
-	char letter[3] = { '-', (char)optopt, '\0' };
-
-	if (optopt > 0 && optopt < 256 && optopt != ':' &&
-	    !strchr(SYSLETC_SHORT_OPTS, optopt))
-		return usage_error("unknown option %s",
-				   common_quote(letter, 1));
-	if (optopt && eq && !strncmp(word, "--", 2))
-		return usage_error("option '%.*s' takes no value",
-				   (int)(eq - word), word);
-	return usage_error("unknown option %s", common_quote(word, 1));
 }
 
 static int parse_args(struct args *a, int argc, char **argv)
@@ -255,11 +242,12 @@ static int parse_args(struct args *a, int argc, char **argv)
 		case 'V':
 			printf("sysletc (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
 			exit(flush_stdout());
-		case ':':
-			return usage_error("option %s needs an argument",
-					   common_quote(argv[optind - 1], 1));
 		default:
-			return bad_option(argv[optind - 1]);
+			common_bad_option(prog, c, optopt, argv[optind - 1],
+					  SYSLETC_SHORT_OPTS, "");
+			fprintf(stderr, "Try '%s --help' for more information.\n",
+				prog);
+			return EXIT_USAGE;
 		}
 	}
 	if (a->dump && (a->listing || a->dot || a->output || a->header ||
@@ -277,6 +265,18 @@ static int parse_args(struct args *a, int argc, char **argv)
 				   "image");
 	if ((a->listing || a->dot) && a->output && !strcmp(a->output, "-"))
 		return usage_error("%s", "-o - would write the image into the listing on the standard output; name a file");
+	/* 'sysletc --dot -o g.dot', as 'gcc -S -o f.s' names the listing:
+	 * here -o names the image, so g.dot would be an ELF file. */
+	if ((a->listing || a->dot) && a->output &&
+	    ends_with(a->output, a->dot ? ".dot" : ".S", a->dot ? NULL : ".s"))
+		return usage_error("-o %s names the image's file; %s prints the %s on the standard output (%s %s > %s)",
+				   common_quote(a->output, 1),
+				   a->dot ? "--dot" : "-S",
+				   a->dot ? "graph" : "listing",
+				   a->dot ? "sysletc --dot" : "sysletc -S",
+				   common_quote(optind < argc ? argv[optind] :
+						"FILE.syslet", 1),
+				   common_quote(a->output, 1));
 	if (a->image) {
 		if (optind < argc)
 			return usage_error("-d reads an image; %s is one file too many",

@@ -35,6 +35,9 @@ static void probe_names(const struct ast_file *f, struct sysletc_probe *r)
 		if (d->name && kind >= 0)
 			r->name(r->ctx, d->name, kind);
 	}
+	/* `async n = read(...)`: the modifiers' statement is the one. */
+	while (s && s->kind == AST_S_MOD)
+		s = s->body;
 	e = s && s->kind == AST_S_EXPR ? s->expr : NULL;
 	if (e && e->kind == AST_ASSIGN && e->op == '=' && e->l &&
 	    e->l->kind == AST_NAME && e->l->name)

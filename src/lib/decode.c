@@ -154,13 +154,14 @@ static int print_mem_string(FILE *out, unsigned long addr, size_t len,
 
 	if (want > DECODE_STRMAX)
 		want = DECODE_STRMAX;
-	/* A string may end just before unreadable memory: what can be
-	 * read, the last byte read kept to say whether more follows. */
+	/* One byte past what is shown says whether more follows; the
+	 * memory may end before it (a buffer at the end of its mapping):
+	 * every byte that could be read is shown then. */
 	got = read_some(buf, addr, want + 1);
 	if (got < 0)
 		return -1;
 	if ((size_t)got <= want)
-		want = (size_t)got - 1;
+		want = (size_t)got;
 	fputc('"', out);
 	for (i = 0; i < (size_t)got && i < want; i++) {
 		unsigned char c = buf[i];
@@ -186,8 +187,9 @@ static int print_mem_string(FILE *out, unsigned long addr, size_t len,
 		}
 	}
 	fputc('"', out);
-	/* Longer than shown: for NUL-ended strings when no NUL was seen. */
-	if ((nul_ends && i == want && (size_t)got > want && buf[want]) ||
+	/* Longer than shown: for NUL-ended strings when no NUL was seen,
+	 * in what is shown or right after it (or the memory ended). */
+	if ((nul_ends && i == want && !((size_t)got > want && !buf[want])) ||
 	    (!nul_ends && len > want))
 		fputs("...", out);
 	return 0;
@@ -503,6 +505,18 @@ static bool print_out(FILE *out, const char *name, char kind,
 		return result == 0 && print_stat(out, name, v);
 	case 'U':
 		return result == 0 && print_utsname(out, v);
+	case 'A':
+		/* The address the call filled in, as long as its length
+		 * (which the call rewrote) says. */
+		if (!next || safe_read(two, next, sizeof(two[0])) < 0 ||
+		    two[0] <= 0)
+			return false;
+		return !print_sockaddr(out, v, (unsigned long)two[0]);
+	case 'l':
+		if (safe_read(two, v, sizeof(two[0])) < 0)
+			return false;
+		fprintf(out, "[%d]", two[0]);
+		return true;
 	}
 	return false;
 }
@@ -614,6 +628,7 @@ static void print_arg(FILE *out, const char *name, char kind,
 		break;
 	}
 	case 'P': case 'c': case 'E': case 't': case 'W': case 'S': case 'U':
+	case 'A': case 'l':
 		if (print_out(out, name, kind, v, next, result))
 			return;
 		if (!v) {

@@ -87,7 +87,11 @@ struct lane {
 static int srun_caught;
 static pid_t *srun_lane_tids;
 static size_t srun_nlanes;
-static const int srun_sigs[] = { SIGINT, SIGTERM, SIGHUP };
+/* And the signals whose default ends a process that a syslet raises on
+ * itself (a write to a closed pipe, alarm(), kill(getpid(), ...)): strace
+ * shows the end those make too. */
+static const int srun_sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGALRM,
+				 SIGUSR1, SIGUSR2, SIGVTALRM, SIGPROF };
 
 static void srun_on_signal(int sig)
 {

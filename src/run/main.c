@@ -131,44 +131,17 @@ static const char *strace_hint(int letter)
 		return " (strace's -c is --stats here)";
 	case 'o':
 		return " (the trace goes to the standard error: 2>FILE)";
+	case 's':
+		return " (the trace shows a string's first 32 bytes, as "
+		       "strace's default -s 32 does; the shell's x BUFFER "
+		       "LEN shows more)";
+	case 'f':
+		return " (a syslet makes no process or thread: fork and "
+		       "clone are denied in atoms; --trace shows every "
+		       "atom, a worker's too)";
 	default:
 		return "";
 	}
-}
-
-/*
- * getopt_long() failed on @arg, the last word it read: say so as glibc
- * does, with the word quoted (common_quote()), since an option's name or
- * value may hold an escape or a newline.  @c is ':' for a missing value,
- * '?' for an unknown option (optopt 0: a long one; else its letter) or a
- * known long one given a value it does not take.
- */
-static void bad_option(int c, const char *arg)
-{
-	char letter[2] = { (char)optopt, '\0' };
-	const char *eq;
-
-	if (c == ':' && optopt >= OPT_BACKEND)
-		fprintf(stderr, "%s: option %s requires an argument\n",
-			progname, common_quote(arg, 1));
-	else if (c == ':')
-		fprintf(stderr, "%s: option requires an argument -- %s\n",
-			progname, common_quote(letter, 1));
-	/* An unknown letter, reported before getopt moves past its word
-	 * when more letters follow (-xyz): @arg is then the word before. */
-	else if (optopt > 0 && optopt < OPT_BACKEND &&
-		 !strchr(SRUN_SHORT_OPTS, optopt))
-		fprintf(stderr, "%s: invalid option -- %s%s\n", progname,
-			common_quote(letter, 1), strace_hint(optopt));
-	else if (!strncmp(arg, "--", 2) && optopt && (eq = strchr(arg, '=')))
-		fprintf(stderr, "%s: option '%.*s' doesn't allow an argument\n",
-			progname, (int)(eq - arg), arg);
-	else if (!strncmp(arg, "--", 2) || !optopt)
-		fprintf(stderr, "%s: unrecognized option %s\n", progname,
-			common_quote(arg, 1));
-	else
-		fprintf(stderr, "%s: invalid option -- %s%s\n", progname,
-			common_quote(letter, 1), strace_hint(optopt));
 }
 
 #ifdef HAVE_READLINE
@@ -296,7 +269,9 @@ static int srun_main(int argc, char **argv)
 			status = stdout_status();
 			goto out;
 		default:
-			bad_option(c, argv[optind - 1]);
+			common_bad_option(progname, c, optopt,
+					  argv[optind - 1], SRUN_SHORT_OPTS,
+					  strace_hint(optopt));
 			fprintf(stderr, "Try '%s --help' for more information.\n",
 				progname);
 			goto out;

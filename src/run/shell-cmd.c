@@ -193,6 +193,14 @@ static const struct shl_cmd shl_cmds[] = {
 	  "line (its first atom), a name an entry or a label.  Without an\n"
 	  "argument, lists the breakpoints.  See also delete.",
 	  shl_dbg_break, SHL_N_ENTRY | SHL_N_LABEL, 0 },
+	{ "watch", NULL, "watch CELL",
+	  "stop when a cell changes",
+	  "Makes run and continue stop after an atom that changed CELL (a\n"
+	  "variable or parameter, named as print names it), saying its old\n"
+	  "and new values: watchpoint 2: n: 3 -> 2.  Watchpoints are\n"
+	  "numbered with the breakpoints; break lists both and delete N\n"
+	  "removes either.",
+	  shl_dbg_watch, SHL_N_CELL, 0 },
 	{ "delete", "d", "delete [N]",
 	  "delete breakpoint N, or all of them",
 	  "N is the breakpoint's number in the list `break` prints.",
@@ -283,7 +291,8 @@ static const struct shl_cmd shl_cmds[] = {
 	  "N..M+STEP choose the runs, counted per call from the moment a\n"
 	  "rule is added (all the rules count again then).  Without an\n"
 	  "argument, lists the rules with their counts; inject off\n"
-	  "removes them.  The trace marks an injected result (INJECTED).",
+	  "removes them.  The trace, and the variable a statement stores\n"
+	  "it in, mark an injected result (INJECTED).",
 	  shl_cmd_inject, SHL_N_SYSCALL | SHL_N_RULE | SHL_N_OFF, 0 },
 	{ "stats", NULL, "stats [reset]",
 	  "show the engine's counters, as --stats does, or zero them",

@@ -18,6 +18,14 @@ struct shl_bp {
 	size_t	atom;
 };
 
+/* watch CELL: continue stops after an atom that changed the cell. */
+struct shl_watch {
+	int		id;		/* numbered with the breakpoints */
+	char		*name;
+	unsigned long	old;
+	bool		have_old;
+};
+
 struct shl_dbg {
 	struct shl_prog		*prog;
 	char			**args;		/* run's default arguments */
@@ -28,6 +36,8 @@ struct shl_dbg {
 	bool			async;		/* inst went to a worker */
 	struct shl_bp		*bps;
 	size_t			nbps;
+	struct shl_watch	*watches;
+	size_t			nwatches;
 	int			bp_ids;
 	struct syslet_ring	ring;
 	bool			ring_on;
@@ -79,6 +89,15 @@ int shl_dbg_init(struct shell *sh)
 		return -1;
 	shl_exec_init(sh);
 	return 0;
+}
+
+static void shl_watch_clear(struct shl_dbg *d)
+{
+	for (size_t i = 0; i < d->nwatches; i++)
+		free(d->watches[i].name);
+	free(d->watches);
+	d->watches = NULL;
+	d->nwatches = 0;
 }
 
 static void shl_free_args(struct shl_dbg *d)
@@ -141,6 +160,7 @@ void shl_dbg_free(struct shell *sh)
 	shl_exec_free_flights(!running);
 	shl_free_args(d);
 	free(d->bps);
+	shl_watch_clear(d);
 	shl_prog_free(d->prog);
 	free(d);
 	sh->dbg = NULL;
@@ -207,6 +227,7 @@ static void shl_dbg_set_prog(struct shell *sh, struct shl_prog *p, int argc,
 	free(d->bps);
 	d->bps = NULL;
 	d->nbps = 0;
+	shl_watch_clear(d);
 	shl_free_args(d);
 	d->args = calloc(argc + 1, sizeof(*d->args));
 	if (!d->args)
@@ -535,13 +556,16 @@ SHL_HANDLER(break)
 	if (!shl_need_prog(sh, "break"))
 		return -1;
 	if (argc == 1) {
-		if (!d->nbps)
+		if (!d->nbps && !d->nwatches)
 			fputs("no breakpoints\n", sh->out);
 		for (i = 0; i < d->nbps; i++) {
 			fprintf(sh->out, "%d: ", d->bps[i].id);
 			shl_describe_atom(sh, d->bps[i].atom);
 			fputc('\n', sh->out);
 		}
+		for (i = 0; i < d->nwatches; i++)
+			fprintf(sh->out, "%d: watch %s\n", d->watches[i].id,
+				d->watches[i].name);
 		return 0;
 	}
 	atom = shl_locate(sh, argc, argv);
@@ -575,6 +599,7 @@ SHL_HANDLER(delete)
 
 	if (argc == 1) {
 		d->nbps = 0;
+		shl_watch_clear(d);
 		return 0;
 	}
 	if (argc != 2 || !shl_parse_long(argv[1], &id)) {
@@ -590,8 +615,114 @@ SHL_HANDLER(delete)
 			return 0;
 		}
 	}
+	for (i = 0; i < d->nwatches; i++) {
+		if (d->watches[i].id == id) {
+			free(d->watches[i].name);
+			memmove(&d->watches[i], &d->watches[i + 1],
+				(d->nwatches - i - 1) * sizeof(d->watches[0]));
+			d->nwatches--;
+			return 0;
+		}
+	}
 	shl_error(sh, "delete: no breakpoint %ld (break lists them)", id);
 	return -1;
+}
+
+static unsigned long *shl_cell(struct shell *sh, const char *name,
+			       bool *prog);
+
+/*
+ * gdb's watch: continue (and run) stops after an atom that changed the
+ * cell, saying its old and new values.  The cell is named as print names
+ * it; a program's cell exists from run on, so it may be watched before.
+ */
+SHL_HANDLER(watch)
+{
+	struct shl_dbg *d = sh->dbg;
+	struct shl_watch *v;
+	const char *kind, *prog;
+	bool in_prog;
+	unsigned long *c;
+
+	if (!shl_need_prog(sh, "watch"))
+		return -1;
+	if (argc == 1)
+		return shl_dbg_break(sh, argc, argv, rest);
+	if (argc != 2) {
+		shl_error(sh, "watch: expected one cell, got '%s'", rest);
+		return -1;
+	}
+	c = shl_cell(sh, argv[1], &in_prog);
+	kind = c ? NULL : shl_dbg_prog_has(sh, argv[1], &prog);
+	if (!c && (!kind || (strcmp(kind, "a variable") &&
+			     strcmp(kind, "a parameter")))) {
+		shl_error(sh, "watch: no cell '%s'%s", argv[1],
+			  kind ? " (buffers and data are not watched: a "
+				 "cell is)" : "");
+		return -1;
+	}
+	for (size_t i = 0; i < d->nwatches; i++)
+		if (!strcmp(d->watches[i].name, argv[1])) {
+			fprintf(sh->out, "watchpoint already on %s\n",
+				argv[1]);
+			return 0;
+		}
+	v = realloc(d->watches, (d->nwatches + 1) * sizeof(*v));
+	if (!v)
+		abort();
+	d->watches = v;
+	v = &d->watches[d->nwatches];
+	v->id = ++d->bp_ids;
+	v->name = strdup(argv[1]);
+	if (!v->name)
+		abort();
+	v->have_old = c != NULL;
+	v->old = c ? *c : 0;
+	d->nwatches++;
+	fprintf(sh->out, "watchpoint %d: %s\n", v->id, argv[1]);
+	return 0;
+}
+
+/* Take the watched cells' values now (a run's fresh instance). */
+static void shl_watch_arm(struct shell *sh)
+{
+	struct shl_dbg *d = sh->dbg;
+	bool prog;
+
+	for (size_t i = 0; i < d->nwatches; i++) {
+		unsigned long *c = shl_cell(sh, d->watches[i].name, &prog);
+
+		d->watches[i].have_old = c != NULL;
+		d->watches[i].old = c ? *c : 0;
+	}
+}
+
+/* The first watched cell the last atom changed: said, and true. */
+static bool shl_watch_hit(struct shell *sh)
+{
+	struct shl_dbg *d = sh->dbg;
+	bool prog, hit = false;
+
+	for (size_t i = 0; i < d->nwatches; i++) {
+		struct shl_watch *w = &d->watches[i];
+		unsigned long *c = shl_cell(sh, w->name, &prog);
+
+		if (!c || (w->have_old && *c == w->old))
+			continue;
+		if (!hit) {
+			char was[64], now[64];
+
+			srun_format_result(was, sizeof(was), (long)w->old,
+					   false);
+			srun_format_result(now, sizeof(now), (long)*c, false);
+			fprintf(sh->out, "watchpoint %d: %s: %s -> %s\n",
+				w->id, w->name, w->have_old ? was : "?", now);
+		}
+		hit = true;
+		w->old = *c;
+		w->have_old = true;
+	}
+	return hit;
 }
 
 /* ---- running ---------------------------------------------------------- */
@@ -784,7 +915,7 @@ static int shl_resume(struct shell *sh, bool first)
 	struct shl_exec x;
 	long idx;
 
-	if (d->nbps == 0) {
+	if (d->nbps == 0 && d->nwatches == 0) {
 		/* At a terminal the run has it until it ends, as gdb hands
 		 * it to the inferior: readline reading meanwhile would share
 		 * the typed lines with a syslet that reads them.  Ctrl-C
@@ -806,6 +937,7 @@ static int shl_resume(struct shell *sh, bool first)
 		return 0;
 	}
 	shl_interrupted = 0;
+	shl_watch_arm(sh);
 	for (;;) {
 		idx = shl_pc_index(sh);
 		if (!first && idx >= 0 && shl_is_bp(d, (size_t)idx)) {
@@ -823,6 +955,10 @@ static int shl_resume(struct shell *sh, bool first)
 		}
 		if (!shl_step_one(sh, false))
 			return 0;
+		if (shl_watch_hit(sh)) {
+			shl_show_next(sh);
+			return 0;
+		}
 	}
 }
 

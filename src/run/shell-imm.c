@@ -122,9 +122,10 @@ unsigned char *shl_imm_object(struct shell *sh, const char *name,
 	return v->bytes;
 }
 
-/* @call: the value is what a call just returned (an errno is named). */
+/* @call: the value is what a call just returned (an errno is named);
+ * @injected: an --inject rule chose it, marked as the trace marks it. */
 static void shl_print_var(struct shell *sh, const struct shl_var *v,
-			  bool call)
+			  bool call, bool injected)
 {
 	char res[64];
 
@@ -134,7 +135,8 @@ static void shl_print_var(struct shell *sh, const struct shl_var *v,
 		return;
 	}
 	srun_format_result(res, sizeof(res), (long)v->value, call);
-	fprintf(sh->out, "%s = %s\n", v->name, res);
+	fprintf(sh->out, "%s = %s%s\n", v->name, res,
+		call && injected ? " (INJECTED)" : "");
 }
 
 void shl_imm_print_all(struct shell *sh)
@@ -142,7 +144,7 @@ void shl_imm_print_all(struct shell *sh)
 	size_t i;
 
 	for (i = 0; i < sh->imm->nvars; i++)
-		shl_print_var(sh, &sh->imm->vars[i], false);
+		shl_print_var(sh, &sh->imm->vars[i], false, false);
 }
 
 const char *shl_imm_source(struct shell *sh)
@@ -793,13 +795,14 @@ static void shl_imm_report(struct shell *sh, const size_t *ix, size_t n,
 	for (i = 0; i < n; i++) {
 		const struct shl_var *v = &m->vars[ix[i]];
 		const struct syslet_event *c = &x->last_call;
+		bool call;
 
 		if (v->object || v->value == before[i])
 			continue;
 		/* `fd = open(...)`: the variable holds the call's result. */
-		shl_print_var(sh, v, x->have_call && c->ret_stored &&
-				     srun_is_call(c->nr) &&
-				     (long)v->value == c->ret);
+		call = x->have_call && c->ret_stored && srun_is_call(c->nr) &&
+		       (long)v->value == c->ret;
+		shl_print_var(sh, v, call, call && c->injected);
 		any = true;
 	}
 	/* An ASYNC atom hands off before its call whether or not the call

@@ -172,6 +172,7 @@ SHL_HANDLER(load);
 SHL_HANDLER(list);
 SHL_HANDLER(break);
 SHL_HANDLER(delete);
+SHL_HANDLER(watch);
 SHL_HANDLER(run);
 SHL_HANDLER(step);
 SHL_HANDLER(next);

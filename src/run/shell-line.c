@@ -200,6 +200,7 @@ static char *shl_rl_read(struct shell *sh, const char *prompt, bool *intr)
 
 	shl_rl_shell = sh;
 	in->rl_got = false;
+	in->rl_eof = false;
 	in->rl_line = NULL;
 	shl_interrupted = 0;
 	rl_callback_handler_install(prompt, shl_rl_on_line);
@@ -463,6 +464,23 @@ char *shl_input_read(struct shell *sh)
 		if (!line) {
 			if (intr && sh->in.tty) {
 				shl_buf_free(&b);
+				return strdup("");
+			}
+			/* Ctrl-D at the continuation prompt drops the unit
+			 * typed so far, as bash and python do at theirs: at a
+			 * terminal it is a change of mind, not the end of a
+			 * script; at the main prompt it still leaves. */
+			if (b.len && sh->in.tty && sh->in.rl_eof) {
+				FILE *o = rl_outstream ? rl_outstream : stdout;
+
+				fputs("\n", o);
+				fflush(o);
+				fflush(sh->out);
+				fprintf(sh->err, "%s: the unfinished statement is dropped (Ctrl-D at the 'syslet>' prompt leaves)\n",
+					sh->prog);
+				fflush(sh->err);
+				shl_buf_free(&b);
+				memset(&sc, 0, sizeof(sc));
 				return strdup("");
 			}
 			if (b.len && shl_unit_open(&sc, b.s, b.len)) {

@@ -397,6 +397,12 @@ static const char *sig_name(int sig, char *buf, size_t len)
 	case SIGTERM: return "SIGTERM";
 	case SIGHUP: return "SIGHUP";
 	case SIGQUIT: return "SIGQUIT";
+	case SIGPIPE: return "SIGPIPE";
+	case SIGALRM: return "SIGALRM";
+	case SIGUSR1: return "SIGUSR1";
+	case SIGUSR2: return "SIGUSR2";
+	case SIGVTALRM: return "SIGVTALRM";
+	case SIGPROF: return "SIGPROF";
 	}
 	snprintf(buf, len, "signal %d", sig);
 	return buf;

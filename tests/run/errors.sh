@@ -47,6 +47,10 @@ expect 2 "^syslet-run: invalid option -- 'c' \\(strace's -c is --stats here\\)$"
 	$SYSLET_RUN -c x
 expect 2 "^syslet-run: invalid option -- 'o' \\(the trace goes to the standard error: 2>FILE\\)$" \
 	$SYSLET_RUN -o f --trace x
+expect 2 "^syslet-run: invalid option -- 's' \\(the trace shows a string's first 32 bytes, as strace's default -s 32 does; the shell's x BUFFER LEN shows more\\)$" \
+	$SYSLET_RUN -s 256 --trace x
+expect 2 "^syslet-run: invalid option -- 'f' \\(a syslet makes no process or thread: fork and clone are denied in atoms; --trace shows every atom, a worker's too\\)$" \
+	$SYSLET_RUN -f --trace x
 expect 2 'wants a positive number' $SYSLET_RUN --threads=0 x
 expect 2 'wants a positive number' $SYSLET_RUN --ring=lots x
 expect 2 'backend' $SYSLET_RUN --backend=nonesuch "$src/cat.syslet" x

@@ -1,5 +1,5 @@
 #!/bin/sh
-# trace-decode.sh: --trace shows what a call wrote, as strace does: pipe's descriptors, getcwd's string, the entries getdents64 read, clock_gettime's and nanosleep's timespec, setsockopt's int, wait4's status, mmap's address in hex, fstat's and newfstatat's struct stat, uname's names, fcntl's F_GETFL and F_GETFD flags, and a null buffer as NULL.
+# trace-decode.sh: --trace shows what a call wrote, as strace does: pipe's descriptors, getcwd's string, the entries getdents64 read, clock_gettime's and nanosleep's timespec, setsockopt's int, wait4's status, mmap's address in hex, fstat's and newfstatat's struct stat, uname's names, fcntl's F_GETFL and F_GETFD flags, a pid (pidfd_open's) in decimal, splice's offsets and length, and a null buffer as NULL.
 . "$top_srcdir/tests/lib/harness.sh"
 . "$top_srcdir/tests/run/lib-backends.sh"
 cd "$tmpdir" || exit 99
@@ -37,6 +37,8 @@ syslet decode(str dir, int child) {
 	fcntl(fd, F_GETFD);
 	newfstatat(AT_FDCWD, "/", st, 0);
 	uname(uts);
+	pidfd_open(999999, 0);
+	splice(-1, NULL, -1, NULL, 65536, 0);
 	write(fd, NULL, 0);
 }
 SRC
@@ -63,7 +65,9 @@ for b in $backends; do
 		'fcntl([0-9]*, F_GETFD) = 0x1 (flags FD_CLOEXEC)' \
 		"newfstatat(AT_FDCWD, \"/\", {st_mode=S_IFDIR|0[0-7]*, st_size=$dirsize, ...}, 0) = 0" \
 		"uname({sysname=\"$sysname\", nodename=\"[^\"]*\", ...}) = 0" \
-		'write([0-9]*, NULL, 0) = 0'
+		'write([0-9]*, NULL, 0) = 0' \
+		'pidfd_open(999999, 0) = .*' \
+		'splice(-1, NULL, -1, NULL, 65536, 0) = -9 EBADF'
 	do
 		grep -qx "$re" calls || { cat trace >&2
 			fail "$b: no line matches '$re'"; }

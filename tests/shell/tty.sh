@@ -44,6 +44,22 @@ type '}'
 key Enter
 wait_for '^k = 3$' "the block did not run"
 
+# Ctrl-D at the continuation prompt drops the unfinished statement, as
+# bash and python do, and the shell stays: only at 'syslet>' it leaves.
+type 'if (k == 3) {'
+key Enter
+wait_for '^   \.\.\.> ?$' "no continuation prompt after 'if (k == 3) {'"
+type 'k = 7;'
+key Enter
+key C-d
+wait_for "the unfinished statement is dropped \(Ctrl-D at the 'syslet>' prompt leaves\)" \
+	"Ctrl-D at the continuation prompt did not drop the statement"
+wait_prompt "no prompt after Ctrl-D at the continuation prompt"
+type 'k += 10;'
+key Enter
+wait_for '^k = 13$' "the dropped statement ran, or the shell left"
+wait_prompt
+
 # Ctrl-C drops the line being typed and gives a fresh prompt.
 type 'this is never run'
 wait_for 'this is never run'

@@ -12,21 +12,42 @@ expect_eq "--version" 0 "$(status $SYSLETC --version)"
 grep -q '^sysletc (syslet) [0-9]' out.txt || fail "--version: $(cat out.txt)"
 expect_eq "no input" 2 "$(status $SYSLETC)"
 expect_eq "unknown option" 2 "$(status $SYSLETC --frobnicate x.syslet)"
-grep -q "unknown option '--frobnicate'" err.txt || fail "unknown option message: $(cat err.txt)"
+grep -qx "sysletc: unrecognized option '--frobnicate'" err.txt || fail "unknown option message: $(cat err.txt)"
+# getopt's words, as syslet-run (and every GNU tool) says them.
+for args in '--frobnicate' '-x' '--help=3' '--version=1'; do
+	$SYSLETC $args x.syslet 2>&1 | head -1 | sed 's/^sysletc: //' >c.txt
+	$SYSLET_RUN $args x.slo 2>&1 | head -1 | sed 's/^syslet-run: //' >r.txt
+	cmp -s c.txt r.txt || fail "sysletc $args: '$(cat c.txt)', syslet-run: '$(cat r.txt)'"
+done
+expect_eq "-o at the end" 2 "$(status $SYSLETC "$ex/cat.syslet" -o)"
+grep -qx "sysletc: option requires an argument -- 'o'" err.txt || fail "-o at the end: $(cat err.txt)"
+expect_eq "--output at the end" 2 "$(status $SYSLETC "$ex/cat.syslet" --output)"
+grep -qx "sysletc: option '--output' requires an argument" err.txt || fail "--output at the end: $(cat err.txt)"
 # An unknown letter inside a cluster is named, not the word before it
 # (the program's own path, -o's value, another option).
 for pre in "" "-o x.slo" "-S" "--target=x86_64"; do
 	expect_eq "unknown letter after '$pre'" 2 "$(status $SYSLETC $pre -xyz "$ex/cat.syslet")"
-	grep -qx "sysletc: unknown option '-x'" err.txt ||
+	grep -qx "sysletc: invalid option -- 'x'" err.txt ||
 		fail "unknown letter after '$pre': $(cat err.txt)"
 done
 expect_eq "--dot=3" 2 "$(status $SYSLETC --dot=3 "$ex/cat.syslet")"
-grep -qx "sysletc: option '--dot' takes no value" err.txt || fail "--dot=3: $(cat err.txt)"
+grep -qx "sysletc: option '--dot' doesn't allow an argument" err.txt || fail "--dot=3: $(cat err.txt)"
 expect_eq "bad target" 2 "$(status $SYSLETC --target=arm "$ex/cat.syslet")"
 grep -q "unknown target 'arm'" err.txt || fail "bad target message"
 expect_eq "bad warning" 2 "$(status $SYSLETC -Wbogus "$ex/cat.syslet")"
 expect_eq "missing -o argument" 2 "$(status $SYSLETC "$ex/cat.syslet" -o)"
 expect_eq "two inputs" 2 "$(status $SYSLETC "$ex/cat.syslet" "$ex/hello.syslet")"
+# -o names the image, never the listing or the graph: 'sysletc --dot -o
+# g.dot', as 'gcc -S -o f.s' is typed, is refused rather than an ELF file
+# named g.dot.
+expect_eq "--dot -o g.dot" 2 "$(status $SYSLETC --dot -o g.dot "$ex/cat.syslet")"
+grep -qx "sysletc: -o 'g.dot' names the image's file; --dot prints the graph on the standard output (sysletc --dot '$ex/cat.syslet' > 'g.dot')" err.txt ||
+	fail "--dot -o g.dot: $(cat err.txt)"
+expect_eq "-S -o l.s" 2 "$(status $SYSLETC -S -o l.s "$ex/cat.syslet")"
+grep -q "^sysletc: -o 'l.s' names the image's file; -S prints the listing" err.txt ||
+	fail "-S -o l.s: $(cat err.txt)"
+[ ! -e g.dot ] && [ ! -e l.s ] && [ ! -e cat.slo ] || fail "a refused -o wrote a file"
+expect_eq "-S -o l.slo" 0 "$(status $SYSLETC -S -o l.slo "$ex/cat.syslet")"
 # The output named without -o, as a newcomer does: the message says how to
 # name it, and nothing is written there.
 expect_eq "output without -o" 2 "$(status $SYSLETC "$ex/cat.syslet" mine.slo)"
