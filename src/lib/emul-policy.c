@@ -6,6 +6,7 @@
 #include <linux/futex.h>
 #include <linux/openat2.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "emul.h"
 #include "emul-fault.h"
@@ -963,5 +965,113 @@ long emul_block_call(const struct emul_atom *a, enum emul_policy pol,
 	}
 	ret = block_call(a, pol, partial);
 	emul_sigmask(SIG_SETMASK, &old, NULL);
+	return ret;
+}
+
+/*
+ * A wait that a signal cut short, its handler run: is it restarted, as
+ * outside a syslet?  Only when the handler had SA_RESTART; which signal
+ * came is not known, so when every signal that @user leaves open and
+ * the caller catches has it (SIGCHLD's and SIGALRM's handlers often
+ * have it).  The signals of a fault (SIGSEGV, SIGBUS: the engine's own
+ * handler; SIGFPE, SIGILL, SIGTRAP, SIGSYS: a sanitizer's) come to the
+ * thread that faults, not to one that waits: they are no such signal.
+ * A signal call for each signal: asked on slow paths only.
+ */
+bool emul_all_restart(const sigset_t *user)
+{
+	struct sigaction sa;
+
+	for (int sig = 1; sig < NSIG; sig++) {
+		if (sig == SIGKILL || sig == SIGSTOP || sig == SIGSEGV ||
+		    sig == SIGBUS || sig == SIGFPE || sig == SIGILL ||
+		    sig == SIGTRAP || sig == SIGSYS ||
+		    sigismember(user, sig) == 1 || sigaction(sig, NULL, &sa))
+			continue;
+		if (sa.sa_handler != SIG_DFL && sa.sa_handler != SIG_IGN &&
+		    !(sa.sa_flags & SA_RESTART))
+			return false;
+	}
+	return true;
+}
+
+/* wait4() (or i386's waitpid()) that would wait for a child whose end
+ * sends a SIGCHLD the caller catches and leaves open (@user): its
+ * options word, or -1 when it is none. */
+static long child_wait_opts(const struct emul_atom *a, const sigset_t *user)
+{
+	struct sigaction sa;
+	unsigned long o;
+
+	if ((long)a->nr != __NR_wait4
+#ifdef __NR_waitpid
+	    && (long)a->nr != __NR_waitpid
+#endif
+	   )
+		return -1;
+	o = a->args[2];
+	/* WNOHANG never waits; a clone child may send no signal at all. */
+	if (o & (WNOHANG | __WCLONE | __WALL) || o > INT_MAX ||
+	    sigismember(user, SIGCHLD) == 1 ||
+	    sigaction(SIGCHLD, NULL, &sa) ||
+	    sa.sa_handler == SIG_DFL || sa.sa_handler == SIG_IGN ||
+	    /* A child that stops then sends nothing. */
+	    ((o & (WUNTRACED | WCONTINUED)) && (sa.sa_flags & SA_NOCLDSTOP)))
+		return -1;
+	return (long)o;
+}
+
+/*
+ * The child's end sends SIGCHLD as it wakes the wait: the 2.6.20
+ * do_wait() looked for children before signals, so wait4() returned the
+ * child with SIGCHLD pending and the syslet ended after it.  Made with
+ * the caller's mask open, the handler runs inside the call, which then
+ * returns the child: nothing is left pending, and the syslet went on.
+ * So the wait is made with WNOHANG while the signals stay held, and the
+ * caller waits for a signal in ppoll() with its own mask: a handler that
+ * runs there is a signal that came during the call (*@intr).  Then the
+ * wait is tried again: a child it finds is the call's result, and the
+ * syslet ends after it as in 2007; none is the kernel's interrupted
+ * wait, restarted as outside a syslet when the handler had SA_RESTART.
+ */
+static long child_wait(const struct emul_atom *a, unsigned long opts,
+		       const sigset_t *user, bool *intr)
+{
+	struct emul_atom w = *a;
+	long ret;
+
+	w.args[2] = opts | WNOHANG;
+	for (;;) {
+		ret = emul_raw_syscall(&w);
+		if (ret != 0)
+			return ret;
+		if (*intr) {
+			if (!emul_all_restart(user))
+				return -EINTR;
+			*intr = false;
+		}
+		ret = emul_syscall6(__NR_ppoll, 0, 0, 0, (unsigned long)user,
+				    _NSIG / 8, 0);
+		if (ret == -EINTR)
+			*intr = true;
+		else if (ret < 0)
+			return ret;
+	}
+}
+
+long emul_block_open(const struct emul_atom *a, enum emul_policy pol,
+		     long partial, const sigset_t *user, bool *intr)
+{
+	sigset_t held;
+	long opts = child_wait_opts(a, user);
+	long ret;
+
+	*intr = false;
+	if (opts >= 0)
+		return child_wait(a, (unsigned long)opts, user, intr);
+	emul_sigmask(SIG_SETMASK, user, &held);
+	ret = emul_block_call(a, pol, partial, NULL);
+	emul_sigmask(SIG_SETMASK, &held, NULL);
+	*intr = ret == -EINTR;
 	return ret;
 }

@@ -1,0 +1,176 @@
+/* waitchld.c: a wait4() atom run in the caller (SYSLET_SYNC) that reaps a child whose exit sends a caught SIGCHLD ends the syslet after it, its handler run once, as the 2007 kernel's signal_pending() after the call did; with SIGCHLD at its default the syslet goes on; a wait4() that another signal interrupts (no child to reap) stores EINTR and ends it. */
+#include <signal.h>
+#include <sys/wait.h>
+#include "helpers.h"
+
+/*
+ * seeds/006 exec_atom(): after __exec_atom() a pending signal ends the
+ * chain (signal_pending(t) -> stop) with the atom that ran as the last.
+ * The 2.6.20 do_wait() scans the children before it looks at signals, so
+ * a child whose exit woke it is returned even though its SIGCHLD is then
+ * pending: the wait4() atom stores the child's pid, and the syslet ends
+ * there; the handler runs when the call returns to user space, i.e. when
+ * async_exec() returns.  A plain C program's wait4() returns the pid too,
+ * and its handler has run once the call returns.
+ *
+ * The chain: a0 wait4(-1, &status, 0, NULL) with SYSLET_SYNC (in the
+ * caller whatever the pool), a1 getpid().  The child exits 100 ms after
+ * the syslet started, while a0 waits.
+ */
+
+static volatile sig_atomic_t handled;
+
+static void on_sig(int sig)
+{
+	(void)sig;
+	handled++;
+}
+
+struct chain {
+	struct syslet_uatom	a[2];
+	unsigned long		pid, status, opts;
+	long			r0, r1;
+	int			st;
+};
+
+static void chain_init(struct chain *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->pid = (unsigned long)-1;
+	c->status = (unsigned long)&c->st;
+	rt_atom(&c->a[0], __NR_wait4, &c->r0, SYSLET_SYNC, &c->a[1], &c->pid,
+		&c->status, &c->opts);
+	rt_atom(&c->a[1], __NR_getpid, &c->r1, 0, NULL, NULL, NULL, NULL);
+	c->r0 = c->r1 = -12345;
+}
+
+static struct syslet_uatom *run(struct chain *c)
+{
+	struct syslet_uatom *done;
+
+	errno = 0;
+	done = sys_async_exec(&c->a[0]);
+	if (!done)
+		rt_die("the SYNC wait4 chain went async: %s", strerror(errno));
+	return done;
+}
+
+static const char *which(const struct chain *c, const struct syslet_uatom *d)
+{
+	return d == &c->a[0] ? "a0 (wait4)" : d == &c->a[1] ? "a1 (getpid)" :
+	       "?";
+}
+
+/* A caught SIGCHLD, with SA_RESTART or without: the chain ends at a0. */
+static void caught(int flags)
+{
+	struct sigaction sa = { .sa_handler = on_sig, .sa_flags = flags };
+	struct syslet_uatom *done;
+	struct chain c;
+	pid_t child;
+
+	sigaction(SIGCHLD, &sa, NULL);
+	handled = 0;
+	chain_init(&c);
+	child = rt_child_exits_later(7);
+	done = run(&c);
+	rt_check(c.r0 == child && WIFEXITED(c.st) && WEXITSTATUS(c.st) == 7,
+		 "%s: wait4 stored %ld (status %#x), the child is %d",
+		 flags ? "SA_RESTART" : "no SA_RESTART", c.r0, c.st,
+		 (int)child);
+	rt_check(done == &c.a[0] && c.r1 == -12345,
+		 "%s: the chain ended at %s, getpid stored %ld: the SIGCHLD "
+		 "that came with the child ends the syslet after wait4",
+		 flags ? "SA_RESTART" : "no SA_RESTART", which(&c, done),
+		 c.r1);
+	rt_check(handled == 1, "%s: handler ran %d time(s), not once",
+		 flags ? "SA_RESTART" : "no SA_RESTART", (int)handled);
+}
+
+/* SIGCHLD at its default: never pending, the chain goes on to a1. */
+static void dfl(void)
+{
+	struct sigaction sa = { .sa_handler = SIG_DFL };
+	struct syslet_uatom *done;
+	struct chain c;
+	pid_t child;
+
+	sigaction(SIGCHLD, &sa, NULL);
+	chain_init(&c);
+	child = rt_child_exits_later(5);
+	done = run(&c);
+	rt_check(c.r0 == child && done == &c.a[1] && c.r1 == getpid(),
+		 "SIG_DFL: wait4 %ld (child %d), ended at %s, getpid %ld",
+		 c.r0, (int)child, which(&c, done), c.r1);
+}
+
+/* SIGUSR1 (no SA_RESTART) from a thread while wait4 waits for a child
+ * that stays: the wait is interrupted, EINTR stored, the chain ends. */
+static void *usr1_late(void *arg)
+{
+	struct timespec ts = { 0, 50 * 1000 * 1000 };
+
+	nanosleep(&ts, NULL);
+	kill(getpid(), SIGUSR1);
+	return arg;
+}
+
+static void other_signal(void)
+{
+	struct sigaction sa = { .sa_handler = on_sig };
+	struct syslet_uatom *done;
+	struct chain c;
+	pthread_t t;
+	pid_t child;
+	int st;
+
+	sigaction(SIGCHLD, &sa, NULL);
+	sigaction(SIGUSR1, &sa, NULL);
+	handled = 0;
+	chain_init(&c);
+	fflush(NULL);
+	child = fork();
+	if (child < 0)
+		rt_die("fork: %s", strerror(errno));
+	if (child == 0) {
+		pause();
+		_exit(0);
+	}
+	c.pid = (unsigned long)child;
+	if (pthread_create(&t, NULL, usr1_late, NULL))
+		rt_die("pthread_create");
+	done = run(&c);
+	pthread_join(t, NULL);
+	rt_check(c.r0 == -EINTR && done == &c.a[0] && handled == 1,
+		 "SIGUSR1: wait4 stored %ld, ended at %s, handler ran %d "
+		 "time(s): EINTR, a0, once", c.r0, which(&c, done),
+		 (int)handled);
+	kill(child, SIGKILL);
+	waitpid(child, &st, 0);
+}
+
+int main(void)
+{
+	static struct syslet_uatom *ring[8];
+	struct async_head_user ahu = {
+		.completion_ring = ring,
+		.ring_size_bytes = sizeof(ring),
+		.max_nr_threads = 2,
+	};
+	sigset_t none;
+
+	rt_init();
+	/* The handlers' counts are read while SIGCHLD and SIGUSR1 are
+	 * open: a signal left over from an earlier case would show. */
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	if (sys_async_register(&ahu, sizeof(ahu)))
+		rt_die("async_register: %s", strerror(errno));
+	caught(0);
+	caught(SA_RESTART);
+	dfl();
+	other_signal();
+	if (sys_async_unregister(&ahu, sizeof(ahu)))
+		rt_die("async_unregister: %s", strerror(errno));
+	return rt_done("waitchld");
+}
