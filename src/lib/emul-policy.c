@@ -995,30 +995,48 @@ bool emul_all_restart(const sigset_t *user)
 	return true;
 }
 
-/* wait4() (or i386's waitpid()) that would wait for a child whose end
- * sends a SIGCHLD the caller catches and leaves open (@user): its
- * options word, or -1 when it is none. */
-static long child_wait_opts(const struct emul_atom *a, const sigset_t *user)
+/* wait4() (or i386's waitpid()), or waitid() with a siginfo to say
+ * whether it found a child, that would wait for a child whose end sends
+ * a SIGCHLD the caller catches and leaves open (@user): the index of its
+ * options argument, or -1 when it is none of these. */
+static int child_wait_arg(const struct emul_atom *a, const sigset_t *user)
 {
 	struct sigaction sa;
 	unsigned long o;
+	int i;
 
-	if ((long)a->nr != __NR_wait4
+	if ((long)a->nr == __NR_wait4)
+		i = 2;
 #ifdef __NR_waitpid
-	    && (long)a->nr != __NR_waitpid
+	else if ((long)a->nr == __NR_waitpid)
+		i = 2;
 #endif
-	   )
+	else if ((long)a->nr == __NR_waitid && a->args[2])
+		i = 3;
+	else
 		return -1;
-	o = a->args[2];
+	o = a->args[i];
 	/* WNOHANG never waits; a clone child may send no signal at all. */
 	if (o & (WNOHANG | __WCLONE | __WALL) || o > INT_MAX ||
 	    sigismember(user, SIGCHLD) == 1 ||
 	    sigaction(SIGCHLD, NULL, &sa) ||
 	    sa.sa_handler == SIG_DFL || sa.sa_handler == SIG_IGN ||
 	    /* A child that stops then sends nothing. */
-	    ((o & (WUNTRACED | WCONTINUED)) && (sa.sa_flags & SA_NOCLDSTOP)))
+	    ((o & (WUNTRACED | WSTOPPED | WCONTINUED)) &&
+	     (sa.sa_flags & SA_NOCLDSTOP)))
 		return -1;
-	return (long)o;
+	return i;
+}
+
+/* Did the WNOHANG wait @w, which returned @ret, find a child?  waitid()
+ * says 0 either way, and si_signo 0 in the siginfo when it found none. */
+static bool child_found(const struct emul_atom *w, long ret)
+{
+	unsigned long v;
+
+	if (ret != 0 || (long)w->nr != __NR_waitid)
+		return ret != 0;
+	return emul_get(&v, (const void *)w->args[2]) || (int)v != 0;
 }
 
 /*
@@ -1034,16 +1052,16 @@ static long child_wait_opts(const struct emul_atom *a, const sigset_t *user)
  * syslet ends after it as in 2007; none is the kernel's interrupted
  * wait, restarted as outside a syslet when the handler had SA_RESTART.
  */
-static long child_wait(const struct emul_atom *a, unsigned long opts,
+static long child_wait(const struct emul_atom *a, int i,
 		       const sigset_t *user, bool *intr)
 {
 	struct emul_atom w = *a;
 	long ret;
 
-	w.args[2] = opts | WNOHANG;
+	w.args[i] |= WNOHANG;
 	for (;;) {
 		ret = emul_raw_syscall(&w);
-		if (ret != 0)
+		if (ret < 0 || child_found(&w, ret))
 			return ret;
 		if (*intr) {
 			if (!emul_all_restart(user))
@@ -1063,12 +1081,12 @@ long emul_block_open(const struct emul_atom *a, enum emul_policy pol,
 		     long partial, const sigset_t *user, bool *intr)
 {
 	sigset_t held;
-	long opts = child_wait_opts(a, user);
+	int i = child_wait_arg(a, user);
 	long ret;
 
 	*intr = false;
-	if (opts >= 0)
-		return child_wait(a, (unsigned long)opts, user, intr);
+	if (i >= 0)
+		return child_wait(a, i, user, intr);
 	emul_sigmask(SIG_SETMASK, user, &held);
 	ret = emul_block_call(a, pol, partial, NULL);
 	emul_sigmask(SIG_SETMASK, &held, NULL);

@@ -1,4 +1,4 @@
-/* waitchld.c: a wait4() atom run in the caller (SYSLET_SYNC) that reaps a child whose exit sends a caught SIGCHLD ends the syslet after it, its handler run once, as the 2007 kernel's signal_pending() after the call did; with SIGCHLD at its default the syslet goes on; a wait4() that another signal interrupts (no child to reap) stores EINTR and ends it. */
+/* waitchld.c: a wait4() or waitid() atom run in the caller (SYSLET_SYNC) that reaps a child whose exit sends a caught SIGCHLD ends the syslet after it, its handler run once, as the 2007 kernel's signal_pending() after the call did; with SIGCHLD at its default the syslet goes on; a wait4() that another signal interrupts (no child to reap) stores EINTR and ends it. */
 #include <signal.h>
 #include <sys/wait.h>
 #include "helpers.h"
@@ -87,6 +87,37 @@ static void caught(int flags)
 		 flags ? "SA_RESTART" : "no SA_RESTART", (int)handled);
 }
 
+/* waitid(P_ALL, 0, &info, WEXITED), caught SIGCHLD: the same, with
+ * the child in the siginfo and 0 stored. */
+static void caught_waitid(void)
+{
+	struct sigaction sa = { .sa_handler = on_sig };
+	struct syslet_uatom *done;
+	unsigned long idtype = P_ALL, id = 0, infop, opts = WEXITED;
+	siginfo_t info;
+	struct chain c;
+	pid_t child;
+
+	sigaction(SIGCHLD, &sa, NULL);
+	handled = 0;
+	chain_init(&c);
+	memset(&info, 0, sizeof(info));
+	infop = (unsigned long)&info;
+	rt_atom(&c.a[0], __NR_waitid, &c.r0, SYSLET_SYNC, &c.a[1], &idtype,
+		&id, &infop);
+	c.a[0].arg_ptr[3] = &opts;
+	child = rt_child_exits_later(9);
+	done = run(&c);
+	rt_check(c.r0 == 0 && info.si_pid == child && info.si_status == 9 &&
+		 info.si_code == CLD_EXITED,
+		 "waitid stored %ld, si_pid %d (child %d), si_status %d",
+		 c.r0, (int)info.si_pid, (int)child, info.si_status);
+	rt_check(done == &c.a[0] && c.r1 == -12345 && handled == 1,
+		 "waitid: the chain ended at %s, getpid stored %ld, handler "
+		 "ran %d time(s): a0, not run, once", which(&c, done), c.r1,
+		 (int)handled);
+}
+
 /* SIGCHLD at its default: never pending, the chain goes on to a1. */
 static void dfl(void)
 {
@@ -168,6 +199,7 @@ int main(void)
 		rt_die("async_register: %s", strerror(errno));
 	caught(0);
 	caught(SA_RESTART);
+	caught_waitid();
 	dfl();
 	other_signal();
 	if (sys_async_unregister(&ahu, sizeof(ahu)))
