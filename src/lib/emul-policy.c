@@ -1021,9 +1021,10 @@ static int child_wait_arg(const struct emul_atom *a, const sigset_t *user)
 	    sigismember(user, SIGCHLD) == 1 ||
 	    sigaction(SIGCHLD, NULL, &sa) ||
 	    sa.sa_handler == SIG_DFL || sa.sa_handler == SIG_IGN ||
-	    /* A child that stops then sends nothing. */
-	    ((o & (WUNTRACED | WSTOPPED | WCONTINUED)) &&
-	     (sa.sa_flags & SA_NOCLDSTOP)))
+	    /* A child that stops or continues then sends nothing, and a
+	     * tracer's wait returns for its tracee's stops whatever the
+	     * options say. */
+	    (sa.sa_flags & SA_NOCLDSTOP))
 		return -1;
 	return i;
 }

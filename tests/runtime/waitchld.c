@@ -1,5 +1,6 @@
 /* waitchld.c: a wait4() or waitid() atom run in the caller (SYSLET_SYNC) that reaps a child whose exit sends a caught SIGCHLD ends the syslet after it, its handler run once, as the 2007 kernel's signal_pending() after the call did; with SIGCHLD at its default the syslet goes on; a wait4() that another signal interrupts (no child to reap) stores EINTR and ends it. */
 #include <signal.h>
+#include <sys/ptrace.h>
 #include <sys/wait.h>
 #include "helpers.h"
 
@@ -118,6 +119,53 @@ static void caught_waitid(void)
 		 (int)handled);
 }
 
+/* A tracer's wait4() without WUNTRACED returns for its tracee's stop,
+ * which sends no SIGCHLD under SA_NOCLDSTOP: the wait must not wait for
+ * a signal that never comes (alarm() ends a test that hangs).  No
+ * signal: the chain goes on to a1. */
+static void tracee_stop(void)
+{
+	struct sigaction sa = { .sa_handler = on_sig,
+				.sa_flags = SA_NOCLDSTOP };
+	struct syslet_uatom *done;
+	struct chain c;
+	pid_t child;
+	int st;
+
+	sigaction(SIGCHLD, &sa, NULL);
+	handled = 0;
+	chain_init(&c);
+	fflush(NULL);
+	child = fork();
+	if (child < 0)
+		rt_die("fork: %s", strerror(errno));
+	if (child == 0) {
+		struct timespec later = { 0, 100 * 1000 * 1000 };
+
+		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL))
+			_exit(77);
+		nanosleep(&later, NULL);
+		raise(SIGSTOP);
+		_exit(0);
+	}
+	c.pid = (unsigned long)child;
+	alarm(10);
+	done = run(&c);
+	alarm(0);
+	if (c.r0 == child && WIFEXITED(c.st) && WEXITSTATUS(c.st) == 77) {
+		printf("waitchld: PTRACE_TRACEME refused here: tracee case "
+		       "skipped\n");
+		return;
+	}
+	rt_check(c.r0 == child && WIFSTOPPED(c.st) && done == &c.a[1] &&
+		 c.r1 == getpid() && handled == 0,
+		 "tracee: wait4 stored %ld (status %#x, child %d), ended at "
+		 "%s, handler ran %d time(s)", c.r0, c.st, (int)child,
+		 which(&c, done), (int)handled);
+	kill(child, SIGKILL);
+	waitpid(child, &st, 0);
+}
+
 /* SIGCHLD at its default: never pending, the chain goes on to a1. */
 static void dfl(void)
 {
@@ -200,6 +248,7 @@ int main(void)
 	caught(0);
 	caught(SA_RESTART);
 	caught_waitid();
+	tracee_stop();
 	dfl();
 	other_signal();
 	if (sys_async_unregister(&ahu, sizeof(ahu)))
