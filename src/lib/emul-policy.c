@@ -1078,19 +1078,45 @@ static long child_wait(const struct emul_atom *a, int i,
 	}
 }
 
+/*
+ * A write to a pipe or socket whose reader goes away while the call
+ * waits raises SIGPIPE in the writer as the call returns (EPIPE, or the
+ * count it wrote before): in 2007 the signal was pending after the atom
+ * and ended the syslet there.  Open during the call, its handler would
+ * run inside it and leave nothing pending, so the call is made with
+ * SIGPIPE held and the engine looks for it afterwards: pending, and not
+ * ignored (a handler, or the default action, which ends the process once
+ * async_exec() returns), it ends the syslet after the call, and acts when
+ * the caller's mask comes back.
+ */
+static bool sigpipe_came(void)
+{
+	struct sigaction sa;
+	sigset_t pend;
+
+	return !sigpending(&pend) && sigismember(&pend, SIGPIPE) == 1 &&
+	       !sigaction(SIGPIPE, NULL, &sa) && sa.sa_handler != SIG_IGN;
+}
+
 long emul_block_open(const struct emul_atom *a, enum emul_policy pol,
 		     long partial, const sigset_t *user, bool *intr)
 {
-	sigset_t held;
+	sigset_t held, open;
+	bool hold_pipe;
 	int i = child_wait_arg(a, user);
 	long ret;
 
 	*intr = false;
 	if (i >= 0)
 		return child_wait(a, i, user, intr);
-	emul_sigmask(SIG_SETMASK, user, &held);
+	/* SIGPIPE stays held: see sigpipe_came(). */
+	open = *user;
+	hold_pipe = sigismember(user, SIGPIPE) != 1;
+	if (hold_pipe)
+		sigaddset(&open, SIGPIPE);
+	emul_sigmask(SIG_SETMASK, &open, &held);
 	ret = emul_block_call(a, pol, partial, NULL);
 	emul_sigmask(SIG_SETMASK, &held, NULL);
-	*intr = ret == -EINTR;
+	*intr = ret == -EINTR || (hold_pipe && sigpipe_came());
 	return ret;
 }
