@@ -1059,6 +1059,26 @@ static long child_wait(const struct emul_atom *a, int i,
 	struct emul_atom w = *a;
 	long ret;
 
+	/*
+	 * A wait for any child (pid -1, P_ALL) ends with whichever child's
+	 * SIGCHLD comes first: it is made as it is, with SIGCHLD held and
+	 * looked for after, so that another signal interrupts or restarts
+	 * it exactly as outside a syslet (emul_all_restart() cannot tell
+	 * which handler ran).  A child's stop it does not report then
+	 * leaves SIGCHLD pending without ending the wait (2007 ended it).
+	 */
+	if ((long)a->nr == __NR_waitid ? a->args[0] == P_ALL :
+	    (long)a->args[0] == -1) {
+		sigset_t open = *user, held, pend;
+
+		sigaddset(&open, SIGCHLD);
+		emul_sigmask(SIG_SETMASK, &open, &held);
+		ret = emul_raw_syscall(a);
+		emul_sigmask(SIG_SETMASK, &held, NULL);
+		*intr = ret == -EINTR ||
+			(!sigpending(&pend) && sigismember(&pend, SIGCHLD) == 1);
+		return ret;
+	}
 	w.args[i] |= WNOHANG;
 	for (;;) {
 		ret = emul_raw_syscall(&w);

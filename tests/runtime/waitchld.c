@@ -166,6 +166,64 @@ static void tracee_stop(void)
 	waitpid(child, &st, 0);
 }
 
+/* wait4(-1) with SIGCHLD caught (SA_RESTART), SIGUSR1 caught with
+ * SA_RESTART and sent at 50 ms, and SIGUSR2 caught without it (never
+ * sent): the wait is restarted after SIGUSR1's handler, as the same
+ * wait4() outside a syslet is (syslet(7): a handler with SA_RESTART
+ * restarts the call and the syslet goes on), then returns the child,
+ * whose SIGCHLD ends the syslet there. */
+static volatile sig_atomic_t usr1;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	usr1++;
+}
+
+static void *usr1_early(void *arg)
+{
+	struct timespec ts = { 0, 40 * 1000 * 1000 };
+
+	nanosleep(&ts, NULL);
+	kill(getpid(), SIGUSR1);
+	return arg;
+}
+
+static void mixed_restart(void)
+{
+	struct sigaction chld = { .sa_handler = on_sig,
+				  .sa_flags = SA_RESTART };
+	struct sigaction u1 = { .sa_handler = on_usr1,
+				.sa_flags = SA_RESTART };
+	struct sigaction u2 = { .sa_handler = on_sig };
+	struct syslet_uatom *done;
+	struct chain c;
+	pthread_t t;
+	pid_t child;
+
+	sigaction(SIGCHLD, &chld, NULL);
+	sigaction(SIGUSR1, &u1, NULL);
+	sigaction(SIGUSR2, &u2, NULL);
+	handled = usr1 = 0;
+	chain_init(&c);
+	child = rt_child_exits_later(4);
+	if (pthread_create(&t, NULL, usr1_early, NULL))
+		rt_die("pthread_create");
+	done = run(&c);
+	pthread_join(t, NULL);
+	rt_check(c.r0 == child && done == &c.a[0] && c.r1 == -12345 &&
+		 usr1 == 1 && handled == 1,
+		 "mixed SA_RESTART: wait4 stored %ld (child %d), ended at %s, "
+		 "SIGUSR1 handled %d, SIGCHLD %d: the wait restarted, the "
+		 "child, a0, once each", c.r0, (int)child, which(&c, done),
+		 (int)usr1, (int)handled);
+	/* Not reaped by a wait that failed: not left to the next case. */
+	if (c.r0 != child)
+		waitpid(child, NULL, 0);
+	signal(SIGUSR2, SIG_DFL);
+	signal(SIGUSR1, SIG_DFL);
+}
+
 /* SIGCHLD at its default: never pending, the chain goes on to a1. */
 static void dfl(void)
 {
@@ -249,6 +307,7 @@ int main(void)
 	caught(SA_RESTART);
 	caught_waitid();
 	tracee_stop();
+	mixed_restart();
 	dfl();
 	other_signal();
 	if (sys_async_unregister(&ahu, sizeof(ahu)))
