@@ -1089,8 +1089,17 @@ static long child_wait(const struct emul_atom *a, int i,
 				return -EINTR;
 			*intr = false;
 		}
-		ret = emul_syscall6(__NR_ppoll, 0, 0, 0, (unsigned long)user,
-				    _NSIG / 8, 0);
+		/* SIGCHLD goes to the thread that forked the child, which
+		 * may be another of the program's: the child's end then
+		 * wakes nothing here, and the look every 10 ms finds it
+		 * (in 2007 the caller had no signal pending then either). */
+		/* A timespec as __NR_ppoll reads it, two longs (i386's is
+		 * the 32-bit one whatever libc's is), set anew each time:
+		 * the call writes back what was left of it. */
+		long tick[2] = { 0, 10 * 1000 * 1000 };
+
+		ret = emul_syscall6(__NR_ppoll, 0, 0, (unsigned long)tick,
+				    (unsigned long)user, _NSIG / 8, 0);
 		if (ret == -EINTR)
 			*intr = true;
 		else if (ret < 0)

@@ -224,6 +224,67 @@ static void mixed_restart(void)
 	signal(SIGUSR1, SIG_DFL);
 }
 
+/* wait4(pid) for a child that another thread forked, which has SIGCHLD
+ * open too: the signal may go to that thread, and the caller's wait
+ * must then not wait for a signal that went elsewhere (alarm() ends a
+ * test that hangs). */
+struct forker {
+	pid_t		child;
+	int		go[2];
+};
+
+static void *fork_main(void *arg)
+{
+	struct forker *f = arg;
+	struct timespec ts = { 0, 400 * 1000 * 1000 };
+	sigset_t chld;
+
+	f->child = rt_child_exits_later(6);
+	if (write(f->go[1], "f", 1) != 1)
+		_exit(RT_FAIL);
+	/* Here SIGCHLD comes, while this thread sleeps. */
+	nanosleep(&ts, NULL);
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	pthread_sigmask(SIG_BLOCK, &chld, NULL);
+	return NULL;
+}
+
+static void other_forker(void)
+{
+	struct sigaction sa = { .sa_handler = on_sig };
+	struct syslet_uatom *done;
+	struct forker f;
+	struct chain c;
+	pthread_t t;
+	char b;
+
+	sigaction(SIGCHLD, &sa, NULL);
+	handled = 0;
+	chain_init(&c);
+	if (pipe(f.go))
+		rt_die("pipe: %s", strerror(errno));
+	if (pthread_create(&t, NULL, fork_main, &f))
+		rt_die("pthread_create");
+	if (read(f.go[0], &b, 1) != 1)
+		rt_die("read: %s", strerror(errno));
+	c.pid = (unsigned long)f.child;
+	alarm(10);
+	done = run(&c);
+	alarm(0);
+	pthread_join(t, NULL);
+	/* Which thread took SIGCHLD is the kernel's choice: the chain
+	 * ended at a0 if the caller did, else went on. */
+	rt_check(c.r0 == f.child && WIFEXITED(c.st) &&
+		 WEXITSTATUS(c.st) == 6 && handled == 1 &&
+		 (done == &c.a[0] || (done == &c.a[1] && c.r1 == getpid())),
+		 "another thread's child: wait4 stored %ld (child %d), ended "
+		 "at %s, getpid %ld, handler ran %d time(s)", c.r0,
+		 (int)f.child, which(&c, done), c.r1, (int)handled);
+	close(f.go[0]);
+	close(f.go[1]);
+}
+
 /* SIGCHLD at its default: never pending, the chain goes on to a1. */
 static void dfl(void)
 {
@@ -308,6 +369,7 @@ int main(void)
 	caught_waitid();
 	tracee_stop();
 	mixed_restart();
+	other_forker();
 	dfl();
 	other_signal();
 	if (sys_async_unregister(&ahu, sizeof(ahu)))
