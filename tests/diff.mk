@@ -22,17 +22,21 @@ endif
 
 DIFF_LONG_COUNT = 2000000
 .PHONY: check-long
-check-long: tests/diff/difftest $(diff_long32)
+check-long: tests/diff/difftest $(diff_long32) tests/diff/ringtest
 	@for t in tests/diff/difftest $(diff_long32); do \
 		echo "$$t --count=$(DIFF_LONG_COUNT) $(DIFF_FLAGS)"; \
 		$$t --count=$(DIFF_LONG_COUNT) $(DIFF_FLAGS) || exit 1; \
 	done
+	tests/diff/ringtest --heads=8 --phases=3000
 
 # ringtest: many syslets in flight on one head (ring slots, index,
 # wrap-around, full slots, the thread limit, async_wait) against a model
 # of the 2007 head, on random steps.
 check_PROGRAMS += tests/diff/ringtest
 TESTS += tests/diff/ringtest
+# ringheads.sh: the same on four heads at once, one a thread each.
+TESTS += tests/diff/ringheads.sh
+EXTRA_DIST += tests/diff/ringheads.sh
 tests_diff_ringtest_SOURCES = tests/diff/ringtest.c
 tests_diff_ringtest_LDADD = src/lib/libsyslet.la -lpthread
 if HAVE_M32

@@ -24,7 +24,8 @@ kguest_rt = args fault stop async register umem deny wait signal sigloop \
 	widelen asdirect waitall api printnovm eintr faultown nowait ringmem \
 	sigkinds waitintr batch asyncfetch tmpmask workersig sendall \
 	seedhead waitafter suspmask pendmove tidtimer futexpi \
-	sighow workertimer pirace tidprio tidown tidrace tidpidfd tidself
+	sighow workertimer pirace tidprio tidown tidrace tidpidfd tidself \
+	waitchld pipesig waitkept
 # Programs that need two CPUs: run only in the guests whose kernel
 # finds a second one (kernel-patch/kconfig-smp.fragment).
 kguest_smp = affinity

@@ -23,7 +23,8 @@ runtime_tests = tests/runtime/args tests/runtime/fault tests/runtime/stop \
 	tests/runtime/futexpi tests/runtime/sighow tests/runtime/workertimer \
 	tests/runtime/pirace tests/runtime/tidprio tests/runtime/tidown \
 	tests/runtime/tidrace tests/runtime/tidpidfd tests/runtime/ttyread \
-	tests/runtime/tidself
+	tests/runtime/tidself tests/runtime/waitchld tests/runtime/pipesig \
+	tests/runtime/waitkept
 check_PROGRAMS += $(runtime_tests)
 TESTS += $(runtime_tests)
 noinst_HEADERS += tests/runtime/helpers.h
@@ -81,6 +82,9 @@ tests_runtime_bigring_LDADD = $(runtime_ldadd)
 tests_runtime_workersig_LDADD = $(runtime_ldadd)
 tests_runtime_seedhead_LDADD = $(runtime_ldadd)
 tests_runtime_waitafter_LDADD = $(runtime_ldadd)
+tests_runtime_waitchld_LDADD = $(runtime_ldadd)
+tests_runtime_pipesig_LDADD = $(runtime_ldadd)
+tests_runtime_waitkept_LDADD = $(runtime_ldadd)
 tests_runtime_suspmask_LDADD = $(runtime_ldadd)
 tests_runtime_pendmove_LDADD = $(runtime_ldadd)
 tests_runtime_affinity_LDADD = $(runtime_ldadd)
@@ -172,7 +176,8 @@ runtime32_tests = tests/runtime/args32 tests/runtime/fault32 \
 	tests/runtime/futexpi32 tests/runtime/sighow32 \
 	tests/runtime/workertimer32 tests/runtime/pirace32 \
 	tests/runtime/tidprio32 tests/runtime/tidown32 tests/runtime/tidrace32 \
-	tests/runtime/tidpidfd32 tests/runtime/ttyread32 tests/runtime/tidself32
+	tests/runtime/tidpidfd32 tests/runtime/ttyread32 tests/runtime/tidself32 \
+	tests/runtime/waitchld32 tests/runtime/pipesig32 tests/runtime/waitkept32
 TESTS += $(runtime32_tests)
 extra_check_programs += $(runtime32_tests)
 # Each NAME32 above is tests/runtime/NAME.c compiled and linked -m32 in

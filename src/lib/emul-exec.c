@@ -67,13 +67,13 @@ static bool emul_signal_pending(struct emul_run *run)
  * back around it so that a signal interrupts it as it would in the
  * kernel.  A call that ran with the caller's signals open fails with
  * EINTR only because a signal came (and its handler has run by now, so
- * it is no longer pending): that is run->interrupted, and the chain ends
- * after this atom. */
+ * it is no longer pending), and a wait for a child knows when the
+ * child's SIGCHLD came with it (emul_block_open()): that is
+ * run->interrupted, and the chain ends after this atom. */
 static long emul_block_here(struct emul_run *run, const struct emul_atom *a,
 			    enum emul_policy pol, long partial)
 {
 	struct timespec t0, t1;
-	sigset_t blocked;
 	long ret;
 
 	clock_gettime(CLOCK_MONOTONIC_COARSE, &t0);
@@ -82,10 +82,10 @@ static long emul_block_here(struct emul_run *run, const struct emul_atom *a,
 				      run->mode == EMUL_RUN_WORKER ?
 				      &run->user_mask : NULL);
 	} else {
-		emul_sigmask(SIG_SETMASK, &run->user_mask, &blocked);
-		ret = emul_block_call(a, pol, partial, NULL);
-		emul_sigmask(SIG_SETMASK, &blocked, NULL);
-		if (ret == -EINTR)
+		bool intr;
+
+		ret = emul_block_open(a, pol, partial, &run->user_mask, &intr);
+		if (intr)
 			run->interrupted = true;
 	}
 	/* A call that slept (the coarse clock ticked): the program ran

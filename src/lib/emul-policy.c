@@ -6,6 +6,7 @@
 #include <linux/futex.h>
 #include <linux/openat2.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "emul.h"
 #include "emul-fault.h"
@@ -963,5 +965,187 @@ long emul_block_call(const struct emul_atom *a, enum emul_policy pol,
 	}
 	ret = block_call(a, pol, partial);
 	emul_sigmask(SIG_SETMASK, &old, NULL);
+	return ret;
+}
+
+/*
+ * A wait that a signal cut short, its handler run: is it restarted, as
+ * outside a syslet?  Only when the handler had SA_RESTART; which signal
+ * came is not known, so when every signal that @user leaves open and
+ * the caller catches has it (SIGCHLD's and SIGALRM's handlers often
+ * have it).  The signals of a fault (SIGSEGV, SIGBUS: the engine's own
+ * handler; SIGFPE, SIGILL, SIGTRAP, SIGSYS: a sanitizer's) come to the
+ * thread that faults, not to one that waits: they are no such signal.
+ * A signal call for each signal: asked on slow paths only.
+ */
+bool emul_all_restart(const sigset_t *user)
+{
+	struct sigaction sa;
+
+	for (int sig = 1; sig < NSIG; sig++) {
+		if (sig == SIGKILL || sig == SIGSTOP || sig == SIGSEGV ||
+		    sig == SIGBUS || sig == SIGFPE || sig == SIGILL ||
+		    sig == SIGTRAP || sig == SIGSYS ||
+		    sigismember(user, sig) == 1 || sigaction(sig, NULL, &sa))
+			continue;
+		if (sa.sa_handler != SIG_DFL && sa.sa_handler != SIG_IGN &&
+		    !(sa.sa_flags & SA_RESTART))
+			return false;
+	}
+	return true;
+}
+
+/* wait4() (or i386's waitpid()), or waitid() with a siginfo to say
+ * whether it found a child, that would wait for a child whose end sends
+ * a SIGCHLD the caller catches and leaves open (@user): the index of its
+ * options argument, or -1 when it is none of these. */
+static int child_wait_arg(const struct emul_atom *a, const sigset_t *user)
+{
+	struct sigaction sa;
+	unsigned long o;
+	int i;
+
+	if ((long)a->nr == __NR_wait4)
+		i = 2;
+#ifdef __NR_waitpid
+	else if ((long)a->nr == __NR_waitpid)
+		i = 2;
+#endif
+	else if ((long)a->nr == __NR_waitid && a->args[2])
+		i = 3;
+	else
+		return -1;
+	o = a->args[i];
+	/* WNOHANG never waits; a clone child may send no signal at all. */
+	if (o & (WNOHANG | __WCLONE | __WALL) || o > INT_MAX ||
+	    sigismember(user, SIGCHLD) == 1 ||
+	    sigaction(SIGCHLD, NULL, &sa) ||
+	    sa.sa_handler == SIG_DFL || sa.sa_handler == SIG_IGN ||
+	    /* A child that stops or continues then sends nothing, and a
+	     * tracer's wait returns for its tracee's stops whatever the
+	     * options say. */
+	    (sa.sa_flags & SA_NOCLDSTOP))
+		return -1;
+	return i;
+}
+
+/* Did the WNOHANG wait @w, which returned @ret, find a child?  waitid()
+ * says 0 either way, and si_signo 0 in the siginfo when it found none. */
+static bool child_found(const struct emul_atom *w, long ret)
+{
+	unsigned long v;
+
+	if (ret != 0 || (long)w->nr != __NR_waitid)
+		return ret != 0;
+	return emul_get(&v, (const void *)w->args[2]) || (int)v != 0;
+}
+
+/*
+ * The child's end sends SIGCHLD as it wakes the wait: the 2.6.20
+ * do_wait() looked for children before signals, so wait4() returned the
+ * child with SIGCHLD pending and the syslet ended after it.  Made with
+ * the caller's mask open, the handler runs inside the call, which then
+ * returns the child: nothing is left pending, and the syslet went on.
+ * So the wait is made with WNOHANG while the signals stay held, and the
+ * caller waits for a signal in ppoll() with its own mask: a handler that
+ * runs there is a signal that came during the call (*@intr).  Then the
+ * wait is tried again: a child it finds is the call's result, and the
+ * syslet ends after it as in 2007; none is the kernel's interrupted
+ * wait, restarted as outside a syslet when the handler had SA_RESTART.
+ */
+static long child_wait(const struct emul_atom *a, int i,
+		       const sigset_t *user, bool *intr)
+{
+	struct emul_atom w = *a;
+	long ret;
+
+	/*
+	 * A wait for any child (pid -1, P_ALL) ends with whichever child's
+	 * SIGCHLD comes first: it is made as it is, with SIGCHLD held and
+	 * looked for after, so that another signal interrupts or restarts
+	 * it exactly as outside a syslet (emul_all_restart() cannot tell
+	 * which handler ran).  A child's stop it does not report then
+	 * leaves SIGCHLD pending without ending the wait (2007 ended it).
+	 */
+	if ((long)a->nr == __NR_waitid ? a->args[0] == P_ALL :
+	    (long)a->args[0] == -1) {
+		sigset_t open = *user, held, pend;
+
+		sigaddset(&open, SIGCHLD);
+		emul_sigmask(SIG_SETMASK, &open, &held);
+		ret = emul_raw_syscall(a);
+		emul_sigmask(SIG_SETMASK, &held, NULL);
+		*intr = ret == -EINTR ||
+			(!sigpending(&pend) && sigismember(&pend, SIGCHLD) == 1);
+		return ret;
+	}
+	w.args[i] |= WNOHANG;
+	for (;;) {
+		ret = emul_raw_syscall(&w);
+		if (ret < 0 || child_found(&w, ret))
+			return ret;
+		if (*intr) {
+			if (!emul_all_restart(user))
+				return -EINTR;
+			*intr = false;
+		}
+		/* SIGCHLD goes to the thread that forked the child, which
+		 * may be another of the program's: the child's end then
+		 * wakes nothing here, and the look every 10 ms finds it
+		 * (in 2007 the caller had no signal pending then either). */
+		/* A timespec as __NR_ppoll reads it, two longs (i386's is
+		 * the 32-bit one whatever libc's is), set anew each time:
+		 * the call writes back what was left of it. */
+		long tick[2] = { 0, 10 * 1000 * 1000 };
+
+		ret = emul_syscall6(__NR_ppoll, 0, 0, (unsigned long)tick,
+				    (unsigned long)user, _NSIG / 8, 0);
+		if (ret == -EINTR)
+			*intr = true;
+		else if (ret < 0)
+			return ret;
+	}
+}
+
+/*
+ * A write to a pipe or socket whose reader goes away while the call
+ * waits raises SIGPIPE in the writer as the call returns (EPIPE, or the
+ * count it wrote before): in 2007 the signal was pending after the atom
+ * and ended the syslet there.  Open during the call, its handler would
+ * run inside it and leave nothing pending, so the call is made with
+ * SIGPIPE held and the engine looks for it afterwards: pending, and not
+ * ignored (a handler, or the default action, which ends the process once
+ * async_exec() returns), it ends the syslet after the call, and acts when
+ * the caller's mask comes back.
+ */
+static bool sigpipe_came(void)
+{
+	struct sigaction sa;
+	sigset_t pend;
+
+	return !sigpending(&pend) && sigismember(&pend, SIGPIPE) == 1 &&
+	       !sigaction(SIGPIPE, NULL, &sa) && sa.sa_handler != SIG_IGN;
+}
+
+long emul_block_open(const struct emul_atom *a, enum emul_policy pol,
+		     long partial, const sigset_t *user, bool *intr)
+{
+	sigset_t held, open;
+	bool hold_pipe;
+	int i = child_wait_arg(a, user);
+	long ret;
+
+	*intr = false;
+	if (i >= 0)
+		return child_wait(a, i, user, intr);
+	/* SIGPIPE stays held: see sigpipe_came(). */
+	open = *user;
+	hold_pipe = sigismember(user, SIGPIPE) != 1;
+	if (hold_pipe)
+		sigaddset(&open, SIGPIPE);
+	emul_sigmask(SIG_SETMASK, &open, &held);
+	ret = emul_block_call(a, pol, partial, NULL);
+	emul_sigmask(SIG_SETMASK, &held, NULL);
+	*intr = ret == -EINTR || (hold_pipe && sigpipe_came());
 	return ret;
 }

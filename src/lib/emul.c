@@ -484,6 +484,29 @@ static long futex_wait(uint32_t *addr, uint32_t val, const struct timespec *ts)
 }
 
 /*
+ * The untimed futex wait is restarted by the kernel after a handler with
+ * SA_RESTART, as the kernel's async_wait() was (2007's
+ * wait_event_interruptible() answered -ERESTARTSYS); a timed one (the
+ * look every tick while completions wait for a slot) answers EINTR for
+ * any handler, SA_RESTART or not.  Restarted then when every signal the
+ * caller catches and leaves open has SA_RESTART (which one came is not
+ * known, as on uring), its count started again, as the kernel's.
+ */
+static bool timed_restart(unsigned long *start)
+{
+	struct emul_head *ah = emul_cur;
+	sigset_t cur;
+
+	if (pthread_sigmask(SIG_BLOCK, NULL, &cur) || !emul_all_restart(&cur))
+		return false;
+	pthread_mutex_lock(&ah->lock);
+	cring_flush(&ah->ring);
+	*start = ah->ring.completions;
+	pthread_mutex_unlock(&ah->lock);
+	return true;
+}
+
+/*
  * sys_async_wait(): back once @min completions went into the ring after
  * the call, or nothing is busy.  Also back when completions wait for a
  * slot the user has not cleared and nothing else can make progress: the
@@ -525,7 +548,7 @@ static long emul_wait_slot(unsigned long min, struct syslet_uatom *const *slot)
 		__atomic_sub_fetch(&ah->waiters, 1, __ATOMIC_SEQ_CST);
 		if (done || idle)
 			return 0;
-		if (r == -EINTR)
+		if (r == -EINTR && !(waiting && timed_restart(&start)))
 			return -EINTR;
 	}
 }

@@ -105,6 +105,14 @@ unsigned long emul_iov_len(unsigned long iov, unsigned long cnt);
  * worker, for a caller whose signal mask was *@worker_mask. */
 long emul_block_call(const struct emul_atom *a, enum emul_policy pol,
 		     long partial, const sigset_t *worker_mask);
+/* The same call in the caller, the caller's mask @user open around it:
+ * *@intr when a signal came during the call (its handler has run), and
+ * the chain ends after it. */
+long emul_block_open(const struct emul_atom *a, enum emul_policy pol,
+		     long partial, const sigset_t *user, bool *intr);
+/* Whether every signal @user leaves open and the caller catches has
+ * SA_RESTART. */
+bool emul_all_restart(const sigset_t *user);
 
 /*
  * An open that did not wait (the engines' attempts add O_NONBLOCK, as

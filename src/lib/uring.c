@@ -692,18 +692,15 @@ static inline void inline_mask(struct ur_ctx *c)
 }
 
 static long block_here(struct ur_ctx *c, const struct emul_atom *a,
-		       enum emul_policy pol, long partial)
+		       enum emul_policy pol, long partial, bool *intr)
 {
-	sigset_t blocked;
 	long ret;
 
 	inline_mask(c);
 	/* Syslets in flight go on meanwhile (the progress thread drives):
 	 * this call may well wait for one of them. */
 	pthread_mutex_unlock(&c->ah->lock);
-	emul_sigmask(SIG_SETMASK, &c->user_mask, &blocked);
-	ret = emul_block_call(a, pol, partial, NULL);
-	emul_sigmask(SIG_SETMASK, &blocked, NULL);
+	ret = emul_block_open(a, pol, partial, &c->user_mask, intr);
 	pthread_mutex_lock(&c->ah->lock);
 	/* The program ran meanwhile and may have replaced the handler. */
 	emul_fault_own();
@@ -1230,9 +1227,8 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 		}
 		if (c->inline_ && pol != EMUL_P_INLINE &&
 		    ((a->flags & SYSLET_SYNC) || !room(c))) {
-			ret = block_here(c, a, pol, 0);
 			/* A call interrupted in place ends the chain there. */
-			intr = ret == -EINTR;
+			ret = block_here(c, a, pol, 0, &intr);
 			goto ran;
 		}
 		op = ah->ops[a->nr];
@@ -1303,8 +1299,8 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 				sl->wmask = *chain_mask(c, sl);
 				if (!worker_queue(ah, sl, true)) {
 					sl_put(ah, sl);
-					ret = block_here(c, a, pol, t.partial);
-					intr = ret == -EINTR;
+					ret = block_here(c, a, pol, t.partial,
+							 &intr);
 					goto ran;
 				}
 				/* Queued before it is recorded as ours:
@@ -2175,32 +2171,10 @@ static void drive_begin(struct ur_ctx *c, struct ur_head *ah, sigset_t *user)
 
 /*
  * A wait that a signal cut short, its handler run (io_uring_enter()
- * answered EINTR): is it restarted, as the kernel's async_wait() is
- * (2007's wait_event_interruptible() answered -ERESTARTSYS)?  Only
- * when the handler had SA_RESTART; which signal came is not known
- * here, so when every signal that @user leaves open and the caller
- * catches has it (SIGCHLD's and SIGALRM's handlers often have it).
- * The signals of a fault (SIGSEGV, SIGBUS: the engine's own handler;
- * SIGFPE, SIGILL, SIGTRAP, SIGSYS: a sanitizer's) come to the thread
- * that faults, not to one that waits: they are no such signal.  Asked
- * on this path only: a signal call for each signal.
+ * answered EINTR) is restarted, as the kernel's async_wait() is (2007's
+ * wait_event_interruptible() answered -ERESTARTSYS), when the handler
+ * had SA_RESTART: emul_all_restart(), as which signal came is not known.
  */
-static bool all_restart(const sigset_t *user)
-{
-	struct sigaction sa;
-
-	for (int sig = 1; sig < NSIG; sig++) {
-		if (sig == SIGKILL || sig == SIGSTOP || sig == SIGSEGV ||
-		    sig == SIGBUS || sig == SIGFPE || sig == SIGILL ||
-		    sig == SIGTRAP || sig == SIGSYS ||
-		    sigismember(user, sig) == 1 || sigaction(sig, NULL, &sa))
-			continue;
-		if (sa.sa_handler != SIG_DFL && sa.sa_handler != SIG_IGN &&
-		    !(sa.sa_flags & SA_RESTART))
-			return false;
-	}
-	return true;
-}
 
 /* With @slot: back at once when it holds an atom as the count starts
  * (backend.h). */
@@ -2226,7 +2200,7 @@ static long ur_wait_slot(unsigned long min, struct syslet_uatom *const *slot)
 		c.handled = false;
 		ret = wait_step(&c, &user);
 		/* Restarted: the count starts again, as the kernel's. */
-		if (ret == -EINTR && c.handled && all_restart(&user)) {
+		if (ret == -EINTR && c.handled && emul_all_restart(&user)) {
 			ret = 0;
 			start = ah->cring.completions;
 			continue;

@@ -51,7 +51,8 @@
 #define RT_GATED	24	/* gated syslets a phase may have */
 #define RT_SETTLE_S	20	/* how long a ring may take to settle */
 
-static uint64_t rt_state;
+/* Per thread: with --heads, each head draws its own sequence. */
+static __thread uint64_t rt_state;
 
 static uint64_t rnd(void)
 {
@@ -128,6 +129,14 @@ struct run {
 	unsigned long		nlog, phase, steps;
 	int			failed;
 	bool			verbose;
+	/* --heads: one of several heads, each on its own thread; the
+	 * watchdog thread, not alarm(), ends a phase that hangs. */
+	bool			multi;
+	uint64_t		seed;
+	unsigned long		phases;
+	int			status;
+	long			phase_start;	/* now() in s */
+	bool			done;
 	/* The kernel backend: it keeps at most a ring's worth of
 	 * completions behind full slots and then refuses async_exec with
 	 * EAGAIN (syslet(7)), where the user-space engines keep any number;
@@ -875,7 +884,11 @@ static void phase(struct run *r)
 	r->nlog = 0;
 	/* A syslet that should have gone async but blocks in the caller,
 	 * or a wait that never returns, ends the run (SIGALRM). */
-	alarm(RT_SETTLE_S * 3);
+	if (r->multi)
+		__atomic_store_n(&r->phase_start, (long)now(),
+				 __ATOMIC_RELAXED);
+	else
+		alarm(RT_SETTLE_S * 3);
 	m->entries = entries;
 	/* Slots the user never cleared since an earlier head, or junk:
 	 * 2007 neither clears nor checks them at registration. */
@@ -979,7 +992,8 @@ unregistered:
 		     strerror(errno));
 	for (unsigned long i = 0; i < RT_GATED; i++)
 		r->g[i].inflight = false;
-	alarm(0);
+	if (!r->multi)
+		alarm(0);
 }
 
 static struct run *alarm_run;
@@ -1015,9 +1029,8 @@ static void alarm_putu(unsigned long v)
  * write(2) only, then die of the signal as before, so that the parent
  * reports it.  Without this a hang left nothing to go on.
  */
-static void on_alarm(int sig)
+static void hang_report(const struct run *r)
 {
-	const struct run *r = alarm_run;
 	unsigned long from = r->nlog > 64 ? r->nlog - 64 : 0;
 
 	alarm_puts("ringtest: ");
@@ -1032,12 +1045,105 @@ static void on_alarm(int sig)
 		alarm_puts(r->log[i % 64]);
 		alarm_puts("\n");
 	}
+}
+
+static void on_alarm(int sig)
+{
+	hang_report(alarm_run);
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
 
+/* One head's phases, on the thread that registers it. */
+static void run_head(struct run *r)
+{
+	rt_state = r->seed ? r->seed : 1;
+	for (r->phase = 0; r->phase < r->phases && !r->failed; r->phase++)
+		phase(r);
+	if (!r->failed && r->n_unparked > 1 + r->n_handoff / RT_UNPARKED_MAX)
+		fail(r, "%lu ASYNC atoms ran in the caller with a thread "
+		     "free, for %lu hand-offs", r->n_unparked, r->n_handoff);
+	if (r->failed) {
+		fprintf(stderr, "  reproduce: ringtest --seed=%#" PRIx64
+			" --backend=%s -v\n", r->seed, r->backend);
+		r->status = 1;
+		return;
+	}
+	printf("ringtest: %s: seed %#" PRIx64 ", %lu phases, %lu steps: ok "
+	       "(%lu hand-offs, %lu ASYNC atoms run in the caller, every "
+	       "thread busy; %lu completions into the ring, %lu wraps, %lu "
+	       "kept behind a full slot; %lu waits with chains busy; %lu "
+	       "unregisters with chains busy)\n", r->backend,
+	       r->seed, r->phases, r->steps, r->n_handoff, r->n_inline,
+	       r->n_ring, r->n_wrap, r->n_kept, r->n_waitbusy, r->n_unreg);
+}
+
+static void *head_main(void *arg)
+{
+	struct run *r = arg;
+
+	run_head(r);
+	__atomic_store_n(&r->done, true, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/*
+ * --heads=N: N threads, each with a head of its own (2007's head was the
+ * task's: t->ah), its own ring, pool and model, all at once, so that
+ * what one head's syslets do can be seen to stay in that head: a
+ * completion in another's ring, a thread of another's pool taken or
+ * counted, a wait woken by another's completion each shows as a
+ * mismatch of that head's model.  A phase that hangs is reported by the
+ * watchdog (the loop below), as alarm() does for one head.
+ */
+static int run_heads(struct run *rs, unsigned long heads)
+{
+	pthread_t *t = calloc(heads, sizeof(*t));
+	int status = 0;
+
+	if (!t)
+		return 99;
+	for (unsigned long i = 0; i < heads; i++) {
+		__atomic_store_n(&rs[i].phase_start, (long)now(),
+				 __ATOMIC_RELAXED);
+		if (pthread_create(&t[i], NULL, head_main, &rs[i])) {
+			fprintf(stderr, "ringtest: pthread_create failed\n");
+			_exit(99);
+		}
+	}
+	for (;;) {
+		bool all = true;
+
+		for (unsigned long i = 0; i < heads; i++) {
+			const struct run *r = &rs[i];
+
+			if (__atomic_load_n(&r->done, __ATOMIC_ACQUIRE))
+				continue;
+			all = false;
+			if ((long)now() - __atomic_load_n(&r->phase_start,
+							  __ATOMIC_RELAXED) >
+			    RT_SETTLE_S * 3) {
+				hang_report(r);
+				signal(SIGALRM, SIG_DFL);
+				raise(SIGALRM);
+			}
+		}
+		if (all)
+			break;
+		usleep(100 * 1000);
+	}
+	for (unsigned long i = 0; i < heads; i++) {
+		pthread_join(t[i], NULL);
+		if (rs[i].status && status != 99)
+			status = rs[i].status;
+	}
+	free(t);
+	return status;
+}
+
 static int run_backend(const char *backend, uint64_t seed,
-		       unsigned long phases, bool verbose)
+		       unsigned long phases, bool verbose,
+		       unsigned long heads)
 {
 	static struct run r;
 	struct sigaction sa = { .sa_handler = on_alarm };
@@ -1060,35 +1166,36 @@ static int run_backend(const char *backend, uint64_t seed,
 	r.umem_nr = (unsigned long)nr;
 	r.verbose = verbose;
 	r.bounded = !strcmp(backend, "kernel");
+	r.seed = seed;
+	r.phases = phases;
+	if (heads > 1) {
+		/* Big (rings, gates, logs): on the heap, not a stack. */
+		struct run *rs = calloc(heads, sizeof(*rs));
+
+		if (!rs)
+			return 99;
+		for (unsigned long i = 0; i < heads; i++) {
+			rs[i] = r;
+			rs[i].multi = true;
+			/* Distinct and reproducible: head i of --seed=S
+			 * runs as --seed=S+i alone would. */
+			rs[i].seed = seed + i;
+		}
+		return run_heads(rs, heads);
+	}
 	alarm_run = &r;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGALRM, &sa, NULL);
-	rt_state = seed ? seed : 1;
-	for (r.phase = 0; r.phase < phases && !r.failed; r.phase++)
-		phase(&r);
-	if (!r.failed && r.n_unparked > 1 + r.n_handoff / RT_UNPARKED_MAX)
-		fail(&r, "%lu ASYNC atoms ran in the caller with a thread "
-		     "free, for %lu hand-offs", r.n_unparked, r.n_handoff);
-	if (r.failed) {
-		fprintf(stderr, "  reproduce: ringtest --seed=%#" PRIx64
-			" --backend=%s -v\n", seed, backend);
-		return 1;
-	}
-	printf("ringtest: %s: seed %#" PRIx64 ", %lu phases, %lu steps: ok "
-	       "(%lu hand-offs, %lu ASYNC atoms run in the caller, every "
-	       "thread busy; %lu completions into the ring, %lu wraps, %lu "
-	       "kept behind a full slot; %lu waits with chains busy; %lu "
-	       "unregisters with chains busy)\n", backend,
-	       seed, phases, r.steps, r.n_handoff, r.n_inline, r.n_ring,
-	       r.n_wrap, r.n_kept, r.n_waitbusy, r.n_unreg);
-	return 0;
+	run_head(&r);
+	return r.status;
 }
 
 static void usage(FILE *f)
 {
-	fputs("usage: ringtest [--seed=N] [--phases=N] "
+	fputs("usage: ringtest [--seed=N] [--phases=N] [--heads=N] "
 	      "[--backend=emul,uring,kernel] [-v]\n"
-	      "Many syslets in flight on one head, through a model of the\n"
+	      "Many syslets in flight on one head (--heads: on each of N\n"
+	      "heads at once, one a thread), through a model of the\n"
 	      "2007 head and each backend.  Exit 0: no mismatch; 1: a\n"
 	      "mismatch; 77: no backend here; 99: the test itself failed.\n",
 	      f);
@@ -1099,6 +1206,7 @@ int main(int argc, char **argv)
 	static const struct option lo[] = {
 		{ "seed", required_argument, NULL, 's' },
 		{ "phases", required_argument, NULL, 'p' },
+		{ "heads", required_argument, NULL, 'H' },
 		{ "backend", required_argument, NULL, 'b' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -1113,7 +1221,7 @@ int main(int argc, char **argv)
 			       strcmp(getenv("SYSLET_BACKEND"), "auto") ?
 			       getenv("SYSLET_BACKEND") : "emul,uring";
 	uint64_t seed = 0x2007d1ffUL;
-	unsigned long phases = 300;
+	unsigned long phases = 300, heads = 1;
 	bool verbose = false, ran = false;
 	int c, status = 0;
 	char *list, *save = NULL;
@@ -1127,6 +1235,13 @@ int main(int argc, char **argv)
 			break;
 		case 'p':
 			phases = strtoul(optarg, &end, 0);
+			break;
+		case 'H':
+			heads = strtoul(optarg, &end, 0);
+			if (!heads || heads > 64) {
+				fprintf(stderr, "ringtest: --heads: 1 to 64\n");
+				return 99;
+			}
 			break;
 		case 'b':
 			backends = optarg;
@@ -1165,7 +1280,7 @@ int main(int argc, char **argv)
 			return 99;
 		}
 		if (!pid) {
-			st = run_backend(b, seed, phases, verbose);
+			st = run_backend(b, seed, phases, verbose, heads);
 			fflush(stdout);
 			_exit(st);
 		}
