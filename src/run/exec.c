@@ -764,7 +764,7 @@ static int drain(struct lane *l)
 /* Syslets handed to the library at once (syslet_exec_batch: the engine
  * checks its fault handler and masks signals once for all of them). */
 #define SUBMIT_BATCH	256
-#define SUBMIT_REUSE	32
+#define SUBMIT_REUSE	64
 
 /* Wait for the lane's syslets in flight and take their completions: 0,
  * -1 (async_wait failed; said if @say) or -3 (a signal ends the run). */
@@ -808,7 +808,14 @@ static int submit_and_wait(struct lane *l)
 	/* Instances made as they go (r->reuse): a small chunk lets the
 	 * next take the slots of the syslets that ended meanwhile (1,000
 	 * cached files, 2 jobs: 910 page faults at 125, 680 at 64, 550 at
-	 * 32, 480 at 16, for the same CPU time). */
+	 * 32, 480 at 16, for the same CPU time, when each instance took
+	 * its faults).  Each chunk costs the engine its fault handler's
+	 * check and its signal mask set and restored (4 system calls) and
+	 * on uring 3 io_uring_enter for an open/read/close syslet: 64 a
+	 * chunk, now that new slots come in a few to a call and the
+	 * engine's records are small, makes 290 calls where 32 made 387
+	 * (422 before those), for 108-114 page faults (32: 103-111, and
+	 * 109-112 before; 128: 116-125). */
 	if (l->r->reuse && chunk > SUBMIT_REUSE)
 		chunk = SUBMIT_REUSE;
 	if (l->r->opts->syscall_times)
