@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "image-priv.h"
+#include "once.h"
 
 /*
  * Every instance gets a slot: page-aligned writable memory whose end
@@ -473,7 +474,7 @@ struct slio_chunk {
 #define SLIO_CHUNK	(64 * 1024)
 
 static struct slio_chunk *slio_chunk_cur;
-static pthread_once_t slio_fork_once = PTHREAD_ONCE_INIT;
+static struct lib_once slio_fork_once = LIB_ONCE_INIT;
 
 static size_t round_up(size_t n, size_t align)
 {
@@ -568,7 +569,7 @@ struct slio_chunk *slio_blobs_copy(const void *const blobs[],
 			len += round_up(lens[i], sizeof(long));
 	if (!len)
 		return NULL;
-	pthread_once(&slio_fork_once, slio_fork_init);
+	lib_once(&slio_fork_once, slio_fork_init);
 	pthread_mutex_lock(&slio_mem_lock);
 	c = slio_chunk_cur;
 	if (!c || c->size - c->used < len) {

@@ -21,6 +21,7 @@
 #include "cring.h"
 #include "interp.h"
 #include "common/systab.h"
+#include "once.h"
 
 /*
  * How it runs.  async_exec() runs a syslet in the caller for as long as
@@ -204,7 +205,7 @@ struct ur_ctx {
 static __thread struct ur_head *ur_cur;
 static int ur_heads;
 static sigset_t ur_blockset;
-static pthread_once_t ur_once = PTHREAD_ONCE_INIT;
+static struct lib_once ur_once = LIB_ONCE_INIT;
 static int ur_init_err;
 static unsigned char *ur_ops_map;	/* probed once, native profile */
 /*
@@ -448,7 +449,7 @@ static void ur_init_once(void)
 
 static int ur_init(void)
 {
-	pthread_once(&ur_once, ur_init_once);
+	lib_once(&ur_once, ur_init_once);
 	return ur_init_err;
 }
 

@@ -958,7 +958,10 @@ static void *lane_main(void *arg)
 			pause();
 	}
 	__atomic_store_n(&l->ended, 1, __ATOMIC_RELEASE);
-	syscall(SYS_futex, &l->ended, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+	/* Lane 0 is the caller's, and nobody joins it. */
+	if (l->idx)
+		syscall(SYS_futex, &l->ended, FUTEX_WAKE_PRIVATE, 1, NULL,
+			NULL, 0);
 	return NULL;
 }
 
