@@ -460,13 +460,14 @@ void slio_slot_put(struct slio_slab *s, void *rw, size_t from)
 /*
  * Bound strings: copied into read-only chunks, the strings of many
  * instances to a chunk, so that binding costs no mapping per instance.
- * A chunk is a memfd mapped twice: read-only where cells point, writable
- * for the copy.  Without memfd_create, one private mapping is made
- * writable while strings are copied in.  A chunk goes away with the last
+ * A chunk is shared memory mapped twice: read-only where cells point,
+ * writable for the copy (anonymous, or a memfd where mremap() cannot
+ * map it again).  Without either, one private mapping is made writable
+ * while strings are copied in.  A chunk goes away with the last
  * instance that uses it.
  */
 struct slio_chunk {
-	unsigned char	*ro, *rw;	/* rw: NULL without a memfd */
+	unsigned char	*ro, *rw;	/* rw: NULL without a second view */
 	size_t		size, used;
 	unsigned long	refs;
 };
@@ -490,7 +491,7 @@ static void chunk_unmap(struct slio_chunk *c)
 }
 
 /*
- * A memfd chunk is shared with a child after fork(): were either process
+ * A shared chunk is shared with a child after fork(): were either process
  * to go on copying strings into it, or to reuse it from the start, it
  * would write over the other's.  Both leave it as it is (it goes away
  * with its last instance in each) and start a new one.  The lock is
@@ -527,6 +528,29 @@ static struct slio_chunk *chunk_new(size_t len)
 	if (!c)
 		return NULL;
 	c->size = size;
+	/*
+	 * Shared anonymous memory seen twice: mremap() of a shared mapping
+	 * with an old size of 0 maps the same pages again, and that view
+	 * is made read-only.  Three system calls where a memfd takes five
+	 * (memfd_create, ftruncate, two mmap, close) and a descriptor.
+	 */
+	{
+		void *rw = mmap(NULL, size, PROT_READ | PROT_WRITE,
+				MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		void *ro = MAP_FAILED;
+
+		if (rw != MAP_FAILED) {
+			ro = mremap(rw, 0, size, MREMAP_MAYMOVE);
+			if (ro != MAP_FAILED && !mprotect(ro, size, PROT_READ)) {
+				c->ro = ro;
+				c->rw = rw;
+				return c;
+			}
+			if (ro != MAP_FAILED)
+				munmap(ro, size);
+			munmap(rw, size);
+		}
+	}
 	fd = memfd_create("syslet-strings", MFD_CLOEXEC);
 	if (fd >= 0) {
 		void *ro = MAP_FAILED, *rw = MAP_FAILED;
