@@ -1,5 +1,5 @@
 #!/bin/sh
-# startup.sh: what syslet-run does before its syslet runs, each a cost at every start (a page fault is 10-12 us of CPU on a VM that shadows page tables, a system call about 1 us): its text and read-only data are mapped whole (one madvise, not a fault per 64 KB window touched), and a run without --each reads no count of CPUs (a sysfs file opened, read and parsed), nor formats an error text that nobody sees (libc's printf code); the uring backend sets up one io_uring, probed and then its head's, and reads no count of CPUs; a one-file --each run makes no futex call (one-time initialisations without pthread_once(), whose every first run wakes a futex), and its bound string goes to shared anonymous memory mapped twice, not to a memfd.
+# startup.sh: what syslet-run does before its syslet runs, each a cost at every start (a page fault is 10-12 us of CPU on a VM that shadows page tables, a system call about 1 us): its text and read-only data are mapped whole (one madvise, not a fault per 64 KB window touched), and a run without --each reads no count of CPUs (a sysfs file opened, read and parsed), nor formats an error text that nobody sees (libc's printf code); the uring backend sets up one io_uring, probed and then its head's, and reads no count of CPUs; a one-file --each run makes no futex call (one-time initialisations without pthread_once(), whose every first run wakes a futex), and its bound string goes to shared anonymous memory mapped twice, not to a memfd; a small image is read without a pread() of its first byte.
 . "$top_srcdir/tests/lib/harness.sh"
 . "$top_srcdir/tests/run/lib-backends.sh"
 [ -r /proc/self/smaps ] || skip "no /proc/self/smaps"
@@ -98,7 +98,7 @@ done
 $SYSLETC -o "$tmpdir/one.slo" "$tmpdir/one.syslet" || fail "sysletc one.syslet"
 ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}" \
 strace -f -qq -o "$tmpdir/strace" \
-	-e trace=memfd_create,ftruncate,mremap \
+	-e trace=memfd_create,ftruncate,mremap,pread64,rt_sigaction \
 	$SYSLET_RUN --each --backend=emul "$tmpdir/one.slo" x \
 	2>"$tmpdir/err" ||
 	{ cat "$tmpdir/err" >&2; fail "strace of a --backend=emul run"; }
@@ -107,6 +107,12 @@ r=$(grep -c "mremap(.*MREMAP_MAYMOVE) = 0x" "$tmpdir/strace")
 echo "--each of one: $m memfd_create and ftruncate, $r mremap"
 expect_eq "--each of one: memfd_create and ftruncate calls" 0 "$m"
 expect_eq "--each of one: mremap calls" 1 "$r"
+# The image, a regular file under 64 KiB, is told from a source by its
+# first read: no pread() of its first byte (the loader's reads of libc
+# come before syslet-run's first signal call, the handler's install).
+p=$(awk '/rt_sigaction\(/ { s = 1 } s && /pread64\(/ { n++ } END { print n + 0 }' "$tmpdir/strace")
+echo "--each of one: $p pread64 reading the image"
+expect_eq "--each of one: pread64 reading the image" 0 "$p"
 
 # The uring backend's probe is made on the ring its first head then
 # uses: one ring set up in all, and no count of CPUs read to size a
