@@ -519,6 +519,8 @@ void srun_stop_report(FILE *out, const char *progname, const char *arg,
  * volatile, or the compiler drops the store to a variable nothing reads
  * and leak checkers see the instances lost. */
 static struct job *volatile srun_left;
+/* Lane 0's ring, its head left to the exit (lane_main()). */
+static struct syslet_uatom **volatile srun_left_ring;
 
 static struct job *job_of(const struct runner *r,
 			  const struct syslet_uatom *atom)
@@ -943,8 +945,21 @@ static void *lane_main(void *arg)
 	/* After a signal, workers may still run syslets that complete into
 	 * this ring: unregistering would wait for them.  The process ends
 	 * instead, ring and head with it. */
-	if (l->err != -3 && !srun_signalled())
+	if (l->err == 0 && !l->idx && !srun_signalled()) {
+		/*
+		 * Lane 0 runs on the caller's thread, and the process ends
+		 * once the run is reported (srun_run()): its head, with
+		 * nothing in flight (every syslet taken or ended,
+		 * wait_pending()), goes with the exit, which unregisters it
+		 * as the kernel's does.  Unregistered here it cost the
+		 * engine's handler check, its mask set and restored, and
+		 * the ring unmapped and closed: 7 system calls on uring.
+		 * The ring is kept reachable, as the instances are.
+		 */
+		srun_left_ring = l->ring;
+	} else if (l->err != -3 && !srun_signalled()) {
 		lane_unregister(l);
+	}
 	if (srun_lane_tids)
 		__atomic_store_n(&srun_lane_tids[l->idx], 0,
 				 __ATOMIC_SEQ_CST);
