@@ -94,6 +94,13 @@ tests_run_libclockcalls_la_LIBADD = -ldl
 # allocations (LD_PRELOAD).
 TESTS += tests/run/each-heap.sh
 EXTRA_DIST += tests/run/each-heap.sh
+# --each populates its instances' new slots a few to a system call.
+TESTS += tests/run/each-populate.sh
+EXTRA_DIST += tests/run/each-populate.sh
+# --each hands the engine 64 syslets a batch: fewer signal calls and
+# io_uring_enter.
+TESTS += tests/run/each-calls.sh
+EXTRA_DIST += tests/run/each-calls.sh
 check_LTLIBRARIES += tests/run/libheapcalls.la
 tests_run_libheapcalls_la_SOURCES = tests/run/heapcalls.c
 tests_run_libheapcalls_la_LDFLAGS = -module -avoid-version -shared \

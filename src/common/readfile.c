@@ -350,8 +350,11 @@ static int rf_read(const char *path, size_t max, enum common_content what,
 	if (S_ISREG(st.st_mode)) {
 		unsigned char first;
 
-		/* Which bound applies, before a buffer of the size is made. */
-		if (s.what == COMMON_TEXT_OR_ELF && st.st_size > 0 &&
+		/* Which bound applies, before a buffer of the size is made;
+		 * up to 64 KiB the buffer and the reads are the same for
+		 * both, and the first read decides (a system call less for
+		 * every small image or source). */
+		if (s.what == COMMON_TEXT_OR_ELF && st.st_size > 65536 &&
 		    pread(fd, &first, 1, 0) == 1)
 			rf_decide(&s, (char)first);
 		if ((unsigned long long)st.st_size > s.max) {

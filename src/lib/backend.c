@@ -11,6 +11,7 @@
 #include "backend.h"
 #include "emul.h"
 #include "common/systab.h"
+#include "once.h"
 
 /*
  * Every backend, in the order auto tries them: the patched kernel, then
@@ -39,7 +40,7 @@ static const char *const backend_missing[] = {
 };
 
 static const char *backend_names[NR_BACKENDS + 1];
-static pthread_once_t names_once = PTHREAD_ONCE_INIT;
+static struct lib_once names_once = LIB_ONCE_INIT;
 
 static void names_init(void)
 {
@@ -60,7 +61,7 @@ static int profile_cur = -1;		/* -1: native */
 
 const char *const *syslet_backend_list(void)
 {
-	pthread_once(&names_once, names_init);
+	lib_once(&names_once, names_init);
 	return backend_names;
 }
 

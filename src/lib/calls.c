@@ -5,6 +5,7 @@
 #include <string.h>
 #include "libsyslet.h"
 #include "backend.h"
+#include "once.h"
 
 /*
  * 2007's do_exit() began with async_exit(): a task that ended with its
@@ -18,7 +19,7 @@
  * kernel does this itself (backend.h: observed is the user-space ones).
  */
 static pthread_key_t calls_exit_key;
-static pthread_once_t calls_exit_once = PTHREAD_ONCE_INIT;
+static struct lib_once calls_exit_once = LIB_ONCE_INIT;
 static int calls_exit_ok;
 
 static void calls_thread_exit(void *arg)
@@ -41,7 +42,7 @@ static void calls_exit_track(const struct backend *b)
 {
 	if (b && !b->observed)
 		return;
-	pthread_once(&calls_exit_once, calls_exit_init);
+	lib_once(&calls_exit_once, calls_exit_init);
 	if (calls_exit_ok)
 		(void)pthread_setspecific(calls_exit_key, (void *)b);
 }

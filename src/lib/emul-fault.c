@@ -11,6 +11,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 #include "emul-fault.h"
+#include "once.h"
 
 /*
  * The engine reads atoms and arguments with plain loads and answers
@@ -58,7 +59,7 @@ static struct sigaction prog_act[2][2];
 static int prog_cur[2];
 static pthread_mutex_t own_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct sigaction our_act;
-static pthread_once_t fault_once = PTHREAD_ONCE_INIT;
+static struct lib_once fault_once = LIB_ONCE_INIT;
 static int fault_err;
 
 #if defined(__x86_64__)
@@ -205,7 +206,7 @@ int emul_fault_init(void)
 	 * address (and warn that it points at nothing). */
 	const void *volatile page0 = (const void *)16;
 
-	pthread_once(&fault_once, fault_install);
+	lib_once(&fault_once, fault_install);
 	/* Page 0 is never mapped (mmap_min_addr): proves the fixups work,
 	 * and gives the table at least one entry. */
 	if (!fault_err && emul_get(&v, page0) != -EFAULT)

@@ -17,6 +17,7 @@
 #include "emul-fault.h"
 #include "interp.h"
 #include "common/systab.h"
+#include "once.h"
 
 /* kernel/async.c: "Pretty arbitrary for now." */
 #define EMUL_DEFAULT_THREADS	1024
@@ -55,7 +56,7 @@ struct emul_head {
 static __thread struct emul_head *emul_cur;
 static int emul_heads;
 static sigset_t emul_blockset;
-static pthread_once_t emul_once = PTHREAD_ONCE_INIT;
+static struct lib_once emul_once = LIB_ONCE_INIT;
 static int emul_init_err;
 
 int emul_registered_heads(void)
@@ -106,7 +107,7 @@ static void emul_init_once(void)
 
 int emul_init(void)
 {
-	pthread_once(&emul_once, emul_init_once);
+	lib_once(&emul_once, emul_init_once);
 	return emul_init_err;
 }
 

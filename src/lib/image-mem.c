@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "image-priv.h"
+#include "once.h"
 
 /*
  * Every instance gets a slot: page-aligned writable memory whose end
@@ -29,7 +30,7 @@
  * anonymous memory: a large .bss costs nothing until a syslet writes to
  * it (populating a whole slab as it is made costs as much as the page
  * faults of its slots: measured, not done; a small slot's pages are
- * brought in by one madvise() when it is first taken, populate()).  A
+ * brought in when it is first taken, a few slots a call, populate()).  A
  * freed slot is kept for the next instance of that size and zeroed when
  * it is taken again, not when it is freed: a program that frees its
  * instances before it exits, or a slab that empties and goes back to the
@@ -54,6 +55,9 @@ struct slio_slab {
 	size_t			len;
 	unsigned int		nr, nfree;
 	unsigned int		fresh;		/* slots [fresh, nr) never used */
+	unsigned int		ready;		/* slots [0, ready) populated */
+	unsigned int		win;		/* slots the next populate()
+						 * brings in */
 	bool			idle;		/* empty, counted in slio_idle */
 	void			*free;		/* used, freed: linked through
 						 * first words */
@@ -271,23 +275,62 @@ static void slot_clear(void *rw, size_t from, size_t len)
  * where a slot taken again would be zeroed by hand (what it holds is
  * expected to be used); large buffers stay lazy.  A kernel without the
  * advice (before 5.14), or a sandbox that refuses it, is not asked again.
+ *
+ * A slab's fresh slots are brought in ahead, as readahead does: the
+ * first alone (a program that makes one instance populates no more),
+ * then 2, 4, up to SLIO_POP_MAX slots at once, by one process_madvise()
+ * where the kernel takes PIDFD_SELF with any advice (6.14 and later),
+ * so that a program making instances one after the other (syslet-run
+ * --each: a syslet's instance made as the one before it ends) makes a
+ * system call every few instances rather than one each.
  */
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE	23
 #endif
+#define SLIO_POP_MAX		8
 static int slio_populate = 1;
+static int slio_pop_batch = 1;		/* process_madvise() takes it */
 
-static void populate(void *rw, size_t from, size_t len)
+/* The pages of @rw (@len bytes, those before @from no instance's) worth
+ * bringing in, in *@v; false where none are. */
+static bool pop_range(void *rw, size_t from, size_t len, struct iovec *v)
 {
 	size_t page = slio_page_size();
 	unsigned char *at = (unsigned char *)rw + (from & ~(page - 1));
 
-	if (len - from > SLIO_MEMSET_MAX ||
-	    !__atomic_load_n(&slio_populate, __ATOMIC_RELAXED))
+	if (len - from > SLIO_MEMSET_MAX)
+		return false;
+	v->iov_base = at;
+	v->iov_len = (size_t)((unsigned char *)rw + len - at);
+	return true;
+}
+
+static void populate(struct iovec *v, unsigned int n)
+{
+	long r = -1;
+
+	if (!n || !__atomic_load_n(&slio_populate, __ATOMIC_RELAXED))
 		return;
-	if (madvise(at, (unsigned char *)rw + len - at, MADV_POPULATE_WRITE) &&
-	    (errno == EINVAL || errno == ENOSYS || errno == EPERM))
-		__atomic_store_n(&slio_populate, 0, __ATOMIC_RELAXED);
+	if (n > 1 && __atomic_load_n(&slio_pop_batch, __ATOMIC_RELAXED)) {
+		r = syscall(SYS_process_madvise, SLIO_PIDFD_SELF, v, n,
+			    MADV_POPULATE_WRITE, 0);
+		if (r >= 0)
+			return;
+		/* No PIDFD_SELF, or not this advice for it: a madvise()
+		 * each from now on.  Another error (ENOMEM): the pages
+		 * fault in as they are used. */
+		if (errno != EBADF && errno != EINVAL && errno != ENOSYS &&
+		    errno != EPERM && errno != ESRCH)
+			return;
+		__atomic_store_n(&slio_pop_batch, 0, __ATOMIC_RELAXED);
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		if (!madvise(v[i].iov_base, v[i].iov_len, MADV_POPULATE_WRITE))
+			continue;
+		if (errno == EINVAL || errno == ENOSYS || errno == EPERM)
+			__atomic_store_n(&slio_populate, 0, __ATOMIC_RELAXED);
+		return;
+	}
 }
 
 /* A freed slot's first words, until it is taken again: the next freed
@@ -303,7 +346,9 @@ void *slio_slot_get(size_t rw_len, size_t from, struct slio_slab **slab)
 	struct slio_slab *s;
 	struct slio_freed fr;
 	void *rw = NULL;
-	bool used = false, fresh = false;
+	bool used = false;
+	struct iovec pop[SLIO_POP_MAX];
+	unsigned int npop = 0;
 
 	pthread_mutex_lock(&slio_mem_lock);
 	for (c = slio_classes; c && c->rw_len != rw_len; c = c->next)
@@ -332,10 +377,24 @@ void *slio_slot_get(size_t rw_len, size_t from, struct slio_slab **slab)
 		s->free = fr.next;
 		used = true;
 	} else if (s->fresh < s->nr) {
-		/* Never used: as the kernel made it, zero. */
-		rw = s->base + slio_page_size() +
-		     s->fresh++ * (c->rw_len + slio_page_size());
-		fresh = true;
+		/* Never used: as the kernel made it, zero; brought in
+		 * with the next few, unless it already was. */
+		size_t page = slio_page_size(), slot = c->rw_len + page;
+		unsigned int i = s->fresh++;
+
+		rw = s->base + page + i * slot;
+		if (i >= s->ready) {
+			unsigned int n = s->win ? s->win : 1;
+
+			if (n > s->nr - i)
+				n = s->nr - i;
+			s->ready = i + n;
+			s->win = n * 2 > SLIO_POP_MAX ? SLIO_POP_MAX : n * 2;
+			for (unsigned int k = 0; k < n; k++)
+				if (pop_range((unsigned char *)rw + k * slot,
+					      from, c->rw_len, &pop[npop]))
+					npop++;
+		}
 	} else {
 		goto out;	/* cannot be: nfree counts both kinds */
 	}
@@ -360,8 +419,8 @@ out:
 			fr.from = 0;
 		slot_clear(rw, fr.from, c->rw_len);
 		memset(rw, 0, sizeof(fr));
-	} else if (fresh) {
-		populate(rw, from, c->rw_len);
+	} else {
+		populate(pop, npop);
 	}
 	return rw;
 }
@@ -401,13 +460,14 @@ void slio_slot_put(struct slio_slab *s, void *rw, size_t from)
 /*
  * Bound strings: copied into read-only chunks, the strings of many
  * instances to a chunk, so that binding costs no mapping per instance.
- * A chunk is a memfd mapped twice: read-only where cells point, writable
- * for the copy.  Without memfd_create, one private mapping is made
- * writable while strings are copied in.  A chunk goes away with the last
+ * A chunk is shared memory mapped twice: read-only where cells point,
+ * writable for the copy (anonymous, or a memfd where mremap() cannot
+ * map it again).  Without either, one private mapping is made writable
+ * while strings are copied in.  A chunk goes away with the last
  * instance that uses it.
  */
 struct slio_chunk {
-	unsigned char	*ro, *rw;	/* rw: NULL without a memfd */
+	unsigned char	*ro, *rw;	/* rw: NULL without a second view */
 	size_t		size, used;
 	unsigned long	refs;
 };
@@ -415,7 +475,7 @@ struct slio_chunk {
 #define SLIO_CHUNK	(64 * 1024)
 
 static struct slio_chunk *slio_chunk_cur;
-static pthread_once_t slio_fork_once = PTHREAD_ONCE_INIT;
+static struct lib_once slio_fork_once = LIB_ONCE_INIT;
 
 static size_t round_up(size_t n, size_t align)
 {
@@ -431,7 +491,7 @@ static void chunk_unmap(struct slio_chunk *c)
 }
 
 /*
- * A memfd chunk is shared with a child after fork(): were either process
+ * A shared chunk is shared with a child after fork(): were either process
  * to go on copying strings into it, or to reuse it from the start, it
  * would write over the other's.  Both leave it as it is (it goes away
  * with its last instance in each) and start a new one.  The lock is
@@ -468,6 +528,29 @@ static struct slio_chunk *chunk_new(size_t len)
 	if (!c)
 		return NULL;
 	c->size = size;
+	/*
+	 * Shared anonymous memory seen twice: mremap() of a shared mapping
+	 * with an old size of 0 maps the same pages again, and that view
+	 * is made read-only.  Three system calls where a memfd takes five
+	 * (memfd_create, ftruncate, two mmap, close) and a descriptor.
+	 */
+	{
+		void *rw = mmap(NULL, size, PROT_READ | PROT_WRITE,
+				MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		void *ro = MAP_FAILED;
+
+		if (rw != MAP_FAILED) {
+			ro = mremap(rw, 0, size, MREMAP_MAYMOVE);
+			if (ro != MAP_FAILED && !mprotect(ro, size, PROT_READ)) {
+				c->ro = ro;
+				c->rw = rw;
+				return c;
+			}
+			if (ro != MAP_FAILED)
+				munmap(ro, size);
+			munmap(rw, size);
+		}
+	}
 	fd = memfd_create("syslet-strings", MFD_CLOEXEC);
 	if (fd >= 0) {
 		void *ro = MAP_FAILED, *rw = MAP_FAILED;
@@ -510,7 +593,7 @@ struct slio_chunk *slio_blobs_copy(const void *const blobs[],
 			len += round_up(lens[i], sizeof(long));
 	if (!len)
 		return NULL;
-	pthread_once(&slio_fork_once, slio_fork_init);
+	lib_once(&slio_fork_once, slio_fork_init);
 	pthread_mutex_lock(&slio_mem_lock);
 	c = slio_chunk_cur;
 	if (!c || c->size - c->used < len) {

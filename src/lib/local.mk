@@ -11,7 +11,7 @@ libsyslet_core_sources = src/lib/calls.c src/lib/backend.c src/lib/backend.h \
 	src/lib/emul-exec.c src/lib/emul-policy.c src/lib/emul-fault.c \
 	src/lib/emul-fault.h src/lib/observe.c src/lib/ring.c \
 	src/lib/interp.h src/lib/interp.c src/lib/cring.h src/lib/cring.c \
-	src/lib/api.h src/lib/decode.c
+	src/lib/api.h src/lib/decode.c src/lib/once.h src/lib/once.c
 # The image API (helper "run"): add its files here.
 libsyslet_image_sources =
 

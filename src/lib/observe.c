@@ -9,6 +9,7 @@
 #include "api.h"
 #include "emul.h"
 #include "interp.h"
+#include "once.h"
 
 syslet_trace_fn emul_trace_fn;
 void *emul_trace_ctx;
@@ -95,7 +96,7 @@ static pthread_mutex_t stats_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct emul_tstats *stats_live;
 static struct syslet_stats stats_gone, stats_base;
 static pthread_key_t stats_key;
-static pthread_once_t stats_once = PTHREAD_ONCE_INIT;
+static struct lib_once stats_once = LIB_ONCE_INIT;
 static __thread struct emul_tstats *stats_mine;
 
 static void stats_thread_exit(void *arg)
@@ -126,7 +127,7 @@ static struct emul_tstats *stats_self(void)
 
 	if (__builtin_expect(t != NULL, 1))
 		return t;
-	pthread_once(&stats_once, stats_key_init);
+	lib_once(&stats_once, stats_key_init);
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return NULL;

@@ -523,6 +523,8 @@ void srun_stop_report(FILE *out, const char *progname, const char *arg,
  * volatile, or the compiler drops the store to a variable nothing reads
  * and leak checkers see the instances lost. */
 static struct job *volatile srun_left;
+/* Lane 0's ring, its head left to the exit (lane_main()). */
+static struct syslet_uatom **volatile srun_left_ring;
 
 static struct job *job_of(const struct runner *r,
 			  const struct syslet_uatom *atom)
@@ -768,7 +770,7 @@ static int drain(struct lane *l)
 /* Syslets handed to the library at once (syslet_exec_batch: the engine
  * checks its fault handler and masks signals once for all of them). */
 #define SUBMIT_BATCH	256
-#define SUBMIT_REUSE	32
+#define SUBMIT_REUSE	64
 
 /* Wait for the lane's syslets in flight and take their completions: 0,
  * -1 (async_wait failed; said if @say) or -3 (a signal ends the run). */
@@ -812,7 +814,14 @@ static int submit_and_wait(struct lane *l)
 	/* Instances made as they go (r->reuse): a small chunk lets the
 	 * next take the slots of the syslets that ended meanwhile (1,000
 	 * cached files, 2 jobs: 910 page faults at 125, 680 at 64, 550 at
-	 * 32, 480 at 16, for the same CPU time). */
+	 * 32, 480 at 16, for the same CPU time, when each instance took
+	 * its faults).  Each chunk costs the engine its fault handler's
+	 * check and its signal mask set and restored (4 system calls) and
+	 * on uring 3 io_uring_enter for an open/read/close syslet: 64 a
+	 * chunk, now that new slots come in a few to a call and the
+	 * engine's records are small, makes 290 calls where 32 made 387
+	 * (422 before those), for 108-114 page faults (32: 103-111, and
+	 * 109-112 before; 128: 116-125). */
 	if (l->r->reuse && chunk > SUBMIT_REUSE)
 		chunk = SUBMIT_REUSE;
 	if (l->r->opts->syscall_times)
@@ -940,8 +949,21 @@ static void *lane_main(void *arg)
 	/* After a signal, workers may still run syslets that complete into
 	 * this ring: unregistering would wait for them.  The process ends
 	 * instead, ring and head with it. */
-	if (l->err != -3 && !srun_signalled())
+	if (l->err == 0 && !l->idx && !srun_signalled()) {
+		/*
+		 * Lane 0 runs on the caller's thread, and the process ends
+		 * once the run is reported (srun_run()): its head, with
+		 * nothing in flight (every syslet taken or ended,
+		 * wait_pending()), goes with the exit, which unregisters it
+		 * as the kernel's does.  Unregistered here it cost the
+		 * engine's handler check, its mask set and restored, and
+		 * the ring unmapped and closed: 7 system calls on uring.
+		 * The ring is kept reachable, as the instances are.
+		 */
+		srun_left_ring = l->ring;
+	} else if (l->err != -3 && !srun_signalled()) {
 		lane_unregister(l);
+	}
 	if (srun_lane_tids)
 		__atomic_store_n(&srun_lane_tids[l->idx], 0,
 				 __ATOMIC_SEQ_CST);
@@ -955,7 +977,10 @@ static void *lane_main(void *arg)
 			pause();
 	}
 	__atomic_store_n(&l->ended, 1, __ATOMIC_RELEASE);
-	syscall(SYS_futex, &l->ended, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+	/* Lane 0 is the caller's, and nobody joins it. */
+	if (l->idx)
+		syscall(SYS_futex, &l->ended, FUTEX_WAKE_PRIVATE, 1, NULL,
+			NULL, 0);
 	return NULL;
 }
 

@@ -1,7 +1,8 @@
-/* batchread.c: one instance of an image's entry per file named on the command line, all submitted by one syslet_exec_batch() on a backend (a getppid call marks its start, another its return) and waited for; prints the bytes the entry's cell n got in all, and on stderr the malloc() and calloc() calls the batch made. */
+/* batchread.c: one instance of an image's entry per file named on the command line, all submitted by one syslet_exec_batch() on a backend (a getppid call marks its start, another its return) and waited for; prints the bytes the entry's cell n got in all, and on stderr the malloc() and calloc() calls the batch made, and the page faults it took. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <libsyslet.h>
@@ -40,6 +41,7 @@ int main(int argc, char **argv)
 	size_t nr, pending = 0, head = 0;
 	long total = 0;
 	char err[256];
+	struct rusage ru0, ru1;
 	int *errs;
 
 	if (argc < 4) {
@@ -85,6 +87,7 @@ int main(int argc, char **argv)
 	/* Marks for a trace: the batch starts here, and returns at the
 	 * next one (uring-enters.sh). */
 	syscall(SYS_getppid);
+	getrusage(RUSAGE_SELF, &ru0);
 #ifdef BR_COUNT_MALLOCS
 	br_counting = 1;
 #endif
@@ -111,6 +114,9 @@ int main(int argc, char **argv)
 	fprintf(stderr, "batchread: %lu malloc and calloc calls in the batch\n",
 		br_mallocs);
 #endif
+	getrusage(RUSAGE_SELF, &ru1);
+	fprintf(stderr, "batchread: %ld page faults in the batch\n",
+		ru1.ru_minflt - ru0.ru_minflt);
 	syscall(SYS_getppid);
 	while (pending) {
 		if (!ring[head]) {

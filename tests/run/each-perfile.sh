@@ -1,12 +1,12 @@
 #!/bin/sh
-# each-perfile.sh: what syslet-run --each keeps per file besides the instances it reuses (a job record, the argument's string, the lane's index of live instances) touches under 82 bytes a file, by the page faults of 200 and of 2,000 arguments (57 here): the runner's index of all instances, unused with --each, and the lane's index, zeroed whole by calloc, made it 107.  One lane: with two, which lane takes which jobs and when moves the count by tens of faults on a loaded machine.
+# each-perfile.sh: what syslet-run --each keeps per file besides the instances it reuses (a job record, the argument's string, the lane's index of live instances) touches under 82 bytes a file, by the page faults of 256 and of 2,056 arguments (57 here; 256, so that both runs hand the engine batches of 64 syslets, a quarter of the lane's ring at most, and take as many slots for their instances): the runner's index of all instances, unused with --each, and the lane's index, zeroed whole by calloc, made it 107.  One lane: with two, which lane takes which jobs and when moves the count by tens of faults on a loaded machine.
 . "$top_srcdir/tests/lib/harness.sh"
 minflt=$top_builddir/tests/run/minflt
 [ -z "${SYSLET_SANITIZE:-}" ] || skip "a sanitizer's allocator touches its own pages"
 printf 'syslet p(str s) { getppid(); }\n' >"$tmpdir/p.syslet"
 $SYSLETC -o "$tmpdir/p.slo" "$tmpdir/p.syslet" || fail "sysletc p.syslet"
-a200=$(yes x | head -n 200 | tr '\n' ' ')
-a2000=$(yes x | head -n 2000 | tr '\n' ' ')
+a256=$(yes x | head -n 256 | tr '\n' ' ')
+a2056=$(yes x | head -n 2056 | tr '\n' ' ')
 
 # faults BACKEND ARGS: the fewest minor faults of three runs.
 faults() {
@@ -26,12 +26,12 @@ faults() {
 
 . "$top_srcdir/tests/run/lib-backends.sh"
 for b in $backends; do
-	f200=$(faults $b "$a200") || fail "--backend=$b, 200 arguments"
-	f2000=$(faults $b "$a2000") || fail "--backend=$b, 2,000 arguments"
-	per=$(awk -v a="$f200" -v b="$f2000" \
+	f256=$(faults $b "$a256") || fail "--backend=$b, 256 arguments"
+	f2056=$(faults $b "$a2056") || fail "--backend=$b, 2,056 arguments"
+	per=$(awk -v a="$f256" -v b="$f2056" \
 		'BEGIN { printf "%.0f", (b - a) * 4096 / 1800 }')
-	echo "--backend=$b: $f200 page faults for 200 arguments," \
-		"$f2000 for 2,000: $per bytes a file"
+	echo "--backend=$b: $f256 page faults for 256 arguments," \
+		"$f2056 for 2,056: $per bytes a file"
 	[ "$per" -lt 82 ] ||
 		fail "--backend=$b: $per bytes touched a file (at most 81)"
 done
