@@ -3,16 +3,7 @@
 . "$top_srcdir/tests/lib/harness.sh"
 command -v strace >/dev/null 2>&1 || skip "no strace"
 . "$top_srcdir/tests/run/lib-backends.sh"
-$SYSLETC -o "$tmpdir/readfile.slo" "$top_srcdir/tests/bench/readfile.syslet" ||
-	fail "sysletc readfile.syslet"
-mkdir "$tmpdir/f"
-i=0
-while [ $i -lt 512 ]; do
-	echo "file number $i" >"$tmpdir/f/$i"
-	i=$((i + 1))
-done
-files=$(cd "$tmpdir/f" && ls)
-cat "$tmpdir"/f/* >/dev/null
+readfile_files 512
 
 for b in $backends; do
 	st=0

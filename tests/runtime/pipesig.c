@@ -90,18 +90,13 @@ static void one(bool ignore, unsigned long len)
 int main(void)
 {
 	static struct syslet_uatom *ring[8];
-	struct async_head_user ahu = {
-		.completion_ring = ring,
-		.ring_size_bytes = sizeof(ring),
-		.max_nr_threads = 2,
-	};
+	struct async_head_user ahu;
 	sigset_t none;
 
 	rt_init();
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
-	if (sys_async_register(&ahu, sizeof(ahu)))
-		rt_die("async_register: %s", strerror(errno));
+	rt_register(&ahu, ring, 8, 2);
 	one(false, 1);
 	one(false, 100000);
 	one(true, 1);

@@ -350,11 +350,7 @@ static void other_signal(void)
 int main(void)
 {
 	static struct syslet_uatom *ring[8];
-	struct async_head_user ahu = {
-		.completion_ring = ring,
-		.ring_size_bytes = sizeof(ring),
-		.max_nr_threads = 2,
-	};
+	struct async_head_user ahu;
 	sigset_t none;
 
 	rt_init();
@@ -362,8 +358,7 @@ int main(void)
 	 * open: a signal left over from an earlier case would show. */
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
-	if (sys_async_register(&ahu, sizeof(ahu)))
-		rt_die("async_register: %s", strerror(errno));
+	rt_register(&ahu, ring, 8, 2);
 	caught(0);
 	caught(SA_RESTART);
 	caught_waitid();
