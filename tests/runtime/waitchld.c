@@ -211,12 +211,24 @@ static void mixed_restart(void)
 		rt_die("pthread_create");
 	done = run(&c);
 	pthread_join(t, NULL);
-	rt_check(c.r0 == child && done == &c.a[0] && c.r1 == -12345 &&
-		 usr1 == 1 && handled == 1,
-		 "mixed SA_RESTART: wait4 stored %ld (child %d), ended at %s, "
-		 "SIGUSR1 handled %d, SIGCHLD %d: the wait restarted, the "
-		 "child, a0, once each", c.r0, (int)child, which(&c, done),
-		 (int)usr1, (int)handled);
+	/* The kernel stores -EINTR for an atom cut short and ends the
+	 * syslet, SA_RESTART or not (kernel-patch/README, deliberate
+	 * difference 5; 2007 stored ERESTARTSYS): the user-space engines
+	 * restart it, as the same wait4() outside a syslet is. */
+	if (!strcmp(syslet_backend_name(), "kernel"))
+		rt_check(c.r0 == -EINTR && done == &c.a[0] &&
+			 c.r1 == -12345 && usr1 == 1,
+			 "mixed SA_RESTART (kernel): wait4 stored %ld, ended "
+			 "at %s, SIGUSR1 handled %d: -EINTR, a0, once",
+			 c.r0, which(&c, done), (int)usr1);
+	else
+		rt_check(c.r0 == child && done == &c.a[0] &&
+			 c.r1 == -12345 && usr1 == 1 && handled == 1,
+			 "mixed SA_RESTART: wait4 stored %ld (child %d), ended "
+			 "at %s, SIGUSR1 handled %d, SIGCHLD %d: the wait "
+			 "restarted, the child, a0, once each", c.r0,
+			 (int)child, which(&c, done), (int)usr1,
+			 (int)handled);
 	/* Not reaped by a wait that failed: not left to the next case. */
 	if (c.r0 != child)
 		waitpid(child, NULL, 0);
