@@ -1,5 +1,6 @@
 /* waitchld.c: a wait4() or waitid() atom run in the caller (SYSLET_SYNC) that reaps a child whose exit sends a caught SIGCHLD ends the syslet after it, its handler run once, as the 2007 kernel's signal_pending() after the call did; with SIGCHLD at its default the syslet goes on; a wait4() that another signal interrupts (no child to reap) stores EINTR and ends it. */
 #include <signal.h>
+#include <stdint.h>
 #include <sys/ptrace.h>
 #include <sys/wait.h>
 #include "helpers.h"
@@ -180,13 +181,14 @@ static void on_usr1(int sig)
 	usr1++;
 }
 
-static void *usr1_early(void *arg)
+/* A thread's start: SIGUSR1 to the process after @arg milliseconds. */
+static void *usr1_after(void *arg)
 {
-	struct timespec ts = { 0, 40 * 1000 * 1000 };
+	struct timespec ts = { 0, (long)(intptr_t)arg * 1000 * 1000 };
 
 	nanosleep(&ts, NULL);
 	kill(getpid(), SIGUSR1);
-	return arg;
+	return NULL;
 }
 
 static void mixed_restart(void)
@@ -207,7 +209,7 @@ static void mixed_restart(void)
 	handled = usr1 = 0;
 	chain_init(&c);
 	child = rt_child_exits_later(4);
-	if (pthread_create(&t, NULL, usr1_early, NULL))
+	if (pthread_create(&t, NULL, usr1_after, (void *)40))
 		rt_die("pthread_create");
 	done = run(&c);
 	pthread_join(t, NULL);
@@ -316,14 +318,6 @@ static void dfl(void)
 
 /* SIGUSR1 (no SA_RESTART) from a thread while wait4 waits for a child
  * that stays: the wait is interrupted, EINTR stored, the chain ends. */
-static void *usr1_late(void *arg)
-{
-	struct timespec ts = { 0, 50 * 1000 * 1000 };
-
-	nanosleep(&ts, NULL);
-	kill(getpid(), SIGUSR1);
-	return arg;
-}
 
 static void other_signal(void)
 {
@@ -347,7 +341,7 @@ static void other_signal(void)
 		_exit(0);
 	}
 	c.pid = (unsigned long)child;
-	if (pthread_create(&t, NULL, usr1_late, NULL))
+	if (pthread_create(&t, NULL, usr1_after, (void *)50))
 		rt_die("pthread_create");
 	done = run(&c);
 	pthread_join(t, NULL);
