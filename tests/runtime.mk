@@ -24,7 +24,7 @@ runtime_tests = tests/runtime/args tests/runtime/fault tests/runtime/stop \
 	tests/runtime/pirace tests/runtime/tidprio tests/runtime/tidown \
 	tests/runtime/tidrace tests/runtime/tidpidfd tests/runtime/ttyread \
 	tests/runtime/tidself tests/runtime/waitchld tests/runtime/pipesig \
-	tests/runtime/waitkept
+	tests/runtime/waitkept tests/runtime/tidclock
 check_PROGRAMS += $(runtime_tests)
 TESTS += $(runtime_tests)
 noinst_HEADERS += tests/runtime/helpers.h
@@ -98,6 +98,7 @@ tests_runtime_tidpidfd_LDADD = $(runtime_ldadd)
 tests_runtime_tidown_LDADD = $(runtime_ldadd)
 tests_runtime_tidrace_LDADD = $(runtime_ldadd)
 tests_runtime_tidself_LDADD = $(runtime_ldadd)
+tests_runtime_tidclock_LDADD = $(runtime_ldadd)
 # The library's conventions (libsyslet(3) CONVENTIONS), on any backend.
 check_PROGRAMS += tests/runtime/api
 TESTS += tests/runtime/api
@@ -177,7 +178,8 @@ runtime32_tests = tests/runtime/args32 tests/runtime/fault32 \
 	tests/runtime/workertimer32 tests/runtime/pirace32 \
 	tests/runtime/tidprio32 tests/runtime/tidown32 tests/runtime/tidrace32 \
 	tests/runtime/tidpidfd32 tests/runtime/ttyread32 tests/runtime/tidself32 \
-	tests/runtime/waitchld32 tests/runtime/pipesig32 tests/runtime/waitkept32
+	tests/runtime/waitchld32 tests/runtime/pipesig32 tests/runtime/waitkept32 \
+	tests/runtime/tidclock32
 TESTS += $(runtime32_tests)
 extra_check_programs += $(runtime32_tests)
 # Each NAME32 above is tests/runtime/NAME.c compiled and linked -m32 in
