@@ -39,6 +39,8 @@ struct parse_ctx {
 	unsigned long	expr_stmts;
 	/* Variables declared, up to AST_MAX_VARS. */
 	unsigned long	vars;
+	/* Buffers and data objects declared, up to AST_MAX_OBJECTS. */
+	unsigned long	objects;
 };
 
 #define PARSE_MAX_ERRORS	50

@@ -106,6 +106,16 @@ static bool too_many_vars(struct parse_ctx *ctx, struct ast_loc loc)
 	return true;
 }
 
+/* One buffer or data object more: as too_many_vars(). */
+static bool too_many_objects(struct parse_ctx *ctx, struct ast_loc loc)
+{
+	if (++ctx->objects <= AST_MAX_OBJECTS)
+		return false;
+	parse_error(ctx, loc, "more than %u buffers and data objects: an image holds at most %u",
+		    AST_MAX_OBJECTS, AST_MAX_OBJECTS);
+	return true;
+}
+
 static struct ast_loc span(struct ast_loc a, struct ast_loc b)
 {
 	a.last_line = b.last_line;
@@ -259,20 +269,37 @@ decl:		CONST NAME '=' expr ';'
 	|	VAR var_list ';'	{ $$ = $2; }
 	|	BUFFER NAME '[' expr ']' ';'
 		{
+			if (too_many_objects(ctx, @$)) {
+				free($2);
+				ast_expr_free($4);
+				YYABORT;
+			}
 			NN($$ = ast_decl_new(AST_D_BUFFER, $2, @$));
 			$$->name_loc = @2;
 			$$->expr = $4;
 		}
 	|	DATA NAME '=' data_items ';'
 		{
+			if (too_many_objects(ctx, @$)) {
+				free($2);
+				ast_expr_free($4);
+				YYABORT;
+			}
 			NN($$ = ast_decl_new(AST_D_DATA, $2, @$));
 			$$->name_loc = @2;
 			$$->expr = $4;
 		}
 	|	DATA TYPE NAME '=' data_items ';'
 		{
-			struct ast_decl *d = ast_decl_new(AST_D_DATA, $3, @$);
+			struct ast_decl *d;
 
+			if (too_many_objects(ctx, @$)) {
+				free($2);
+				free($3);
+				ast_expr_free($5);
+				YYABORT;
+			}
+			d = ast_decl_new(AST_D_DATA, $3, @$);
 			if (!d) {
 				free($2);
 				ast_expr_free($5);
@@ -287,8 +314,15 @@ decl:		CONST NAME '=' expr ';'
 	 * is one only before a name, so u8 ... word are not reserved). */
 	|	TYPE NAME '[' expr ']' ';'
 		{
-			struct ast_decl *d = ast_decl_new(AST_D_BUFFER, $2, @$);
+			struct ast_decl *d;
 
+			if (too_many_objects(ctx, @$)) {
+				free($1);
+				free($2);
+				ast_expr_free($4);
+				YYABORT;
+			}
+			d = ast_decl_new(AST_D_BUFFER, $2, @$);
 			if (!d) {
 				free($1);
 				ast_expr_free($4);
@@ -301,8 +335,16 @@ decl:		CONST NAME '=' expr ';'
 		}
 	|	INT_T NAME '[' expr ']' ';'
 		{
-			struct ast_decl *d = ast_decl_new(AST_D_BUFFER, $2, @$);
-			char *t = strdup("int");
+			struct ast_decl *d;
+			char *t;
+
+			if (too_many_objects(ctx, @$)) {
+				free($2);
+				ast_expr_free($4);
+				YYABORT;
+			}
+			d = ast_decl_new(AST_D_BUFFER, $2, @$);
+			t = strdup("int");
 
 			if (!d || !t) {
 				ast_expr_free($4);
