@@ -44,8 +44,8 @@ EXTRA_DIST += tests/sysletc/compare-ends.sh
 EXTRA_DIST += tests/sysletc/cli.sh tests/sysletc/output.sh tests/sysletc/names-quoted.sh \
 	tests/sysletc/same-file.sh
 # Doubling any input at most triples sysletc's time (tests/lib/linear.sh).
-TESTS += tests/sysletc/linear.sh
-EXTRA_DIST += tests/sysletc/linear.sh tests/lib/linear.sh
+TESTS += tests/sysletc/linear.sh tests/sysletc/list-big.sh
+EXTRA_DIST += tests/sysletc/linear.sh tests/lib/linear.sh tests/sysletc/list-big.sh
 # More statements than an image has atoms: refused before they cost memory.
 TESTS += tests/sysletc/atom-flood.sh
 EXTRA_DIST += tests/sysletc/atom-flood.sh
