@@ -746,6 +746,10 @@ static int sysletc_main(int argc, char **argv)
 	struct args a = { 0 };
 	int rc;
 
+	/* Before anything is opened: else with 2>&- the source or the
+	 * image's temporary file becomes standard error, and a warning
+	 * printed after the output is open (-H's) goes into the image. */
+	common_std_fds();
 	rc = parse_args(&a, argc, argv);
 	if (rc)
 		return rc;
