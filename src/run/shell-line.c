@@ -191,9 +191,73 @@ static void shl_rl_on_line(char *line)
 	rl_callback_handler_remove();
 }
 
+/*
+ * Ctrl-Z at the prompt.  With rl_catch_signals off (Ctrl-C is the
+ * shell's own), nobody gave the terminal back before the stop, nor took
+ * it again after fg: the job-control shell's modes stayed, so what was
+ * typed was echoed twice, Tab inserted a tab, and there was no prompt
+ * until Enter.  The handler only notes the signal; shl_rl_read() stops
+ * the process itself, between the terminal's release and its retaking,
+ * as less and vi do.  Only while a line is read, and only where the
+ * signal was left to its default action (a stop).
+ */
+static volatile sig_atomic_t shl_stop_sig;
+
+static void shl_on_stop(int sig)
+{
+	shl_stop_sig = sig;
+}
+
+static const int shl_stop_signals[] = { SIGTSTP, SIGTTIN, SIGTTOU };
+#define SHL_NR_STOP (sizeof(shl_stop_signals) / sizeof(shl_stop_signals[0]))
+
+static void shl_stop_hook(bool on, struct sigaction *saved, bool *hooked)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = shl_on_stop;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < SHL_NR_STOP; i++) {
+		if (!on) {
+			if (hooked[i])
+				sigaction(shl_stop_signals[i], &saved[i], NULL);
+			hooked[i] = false;
+			continue;
+		}
+		hooked[i] = !sigaction(shl_stop_signals[i], NULL, &saved[i]) &&
+			    saved[i].sa_handler == SIG_DFL &&
+			    !(saved[i].sa_flags & SA_SIGINFO) &&
+			    !sigaction(shl_stop_signals[i], &sa, NULL);
+	}
+}
+
+/* Release the terminal, stop as the signal would have, retake it and
+ * draw the prompt and the line again. */
+static void shl_stop_now(int sig)
+{
+	struct sigaction dfl, old;
+	sigset_t set, prev;
+
+	rl_cleanup_after_signal();
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigemptyset(&dfl.sa_mask);
+	sigaction(sig, &dfl, &old);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, &prev);
+	raise(sig);
+	sigprocmask(SIG_SETMASK, &prev, NULL);
+	sigaction(sig, &old, NULL);
+	rl_reset_after_signal();
+	rl_forced_update_display();
+}
+
 /* One line from readline's callback interface, so that Ctrl-C can drop
  * the line being typed and give a fresh prompt.  *intr is set then. */
-static char *shl_rl_read(struct shell *sh, const char *prompt, bool *intr)
+static char *shl_rl_read_line(struct shell *sh, const char *prompt,
+			      bool *intr)
 {
 	struct shl_input *in = &sh->in;
 	int fd = fileno(rl_instream ? rl_instream : stdin);
@@ -203,6 +267,7 @@ static char *shl_rl_read(struct shell *sh, const char *prompt, bool *intr)
 	in->rl_eof = false;
 	in->rl_line = NULL;
 	shl_interrupted = 0;
+	shl_stop_sig = 0;
 	rl_callback_handler_install(prompt, shl_rl_on_line);
 	while (!in->rl_got) {
 		fd_set fds;
@@ -211,6 +276,13 @@ static char *shl_rl_read(struct shell *sh, const char *prompt, bool *intr)
 		FD_ZERO(&fds);
 		FD_SET(fd, &fds);
 		r = select(fd + 1, &fds, NULL, NULL, NULL);
+		if (shl_stop_sig && !shl_interrupted) {
+			int sig = shl_stop_sig;
+
+			shl_stop_sig = 0;
+			shl_stop_now(sig);
+			continue;
+		}
 		if (shl_interrupted) {
 			FILE *o = rl_outstream ? rl_outstream : stdout;
 
@@ -241,6 +313,18 @@ static char *shl_rl_read(struct shell *sh, const char *prompt, bool *intr)
 			rl_callback_read_char();
 	}
 	return in->rl_line;
+}
+
+static char *shl_rl_read(struct shell *sh, const char *prompt, bool *intr)
+{
+	struct sigaction saved[SHL_NR_STOP];
+	bool hooked[SHL_NR_STOP];
+	char *line;
+
+	shl_stop_hook(true, saved, hooked);
+	line = shl_rl_read_line(sh, prompt, intr);
+	shl_stop_hook(false, saved, hooked);
+	return line;
 }
 
 /*

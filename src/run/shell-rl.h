@@ -25,6 +25,8 @@ int shl_rl_load(char *err, size_t len);
 	X(rl_callback_handler_install) X(rl_callback_handler_remove)	\
 	X(rl_callback_read_char) X(rl_callback_sigcleanup)		\
 	X(rl_catch_signals) X(rl_check_signals) X(rl_completion_matches) \
+	X(rl_cleanup_after_signal) X(rl_reset_after_signal)		\
+	X(rl_forced_update_display)					\
 	X(rl_end) X(rl_free_line_state) X(rl_instream) X(rl_line_buffer) \
 	X(rl_outstream) X(rl_persistent_signal_handlers) X(rl_point)	\
 	X(rl_readline_name) X(rl_redisplay)
@@ -59,6 +61,9 @@ extern struct shl_rl shl_rl;
 #define rl_catch_signals		(*shl_rl.rl_catch_signals)
 #define rl_check_signals		(*shl_rl.rl_check_signals)
 #define rl_completion_matches		(*shl_rl.rl_completion_matches)
+#define rl_cleanup_after_signal		(*shl_rl.rl_cleanup_after_signal)
+#define rl_reset_after_signal		(*shl_rl.rl_reset_after_signal)
+#define rl_forced_update_display	(*shl_rl.rl_forced_update_display)
 #define rl_end				(*shl_rl.rl_end)
 #define rl_free_line_state		(*shl_rl.rl_free_line_state)
 #define rl_instream			(*shl_rl.rl_instream)
