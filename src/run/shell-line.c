@@ -273,9 +273,8 @@ static char *shl_rl_read_line(struct shell *sh, const char *prompt,
 		fd_set fds;
 		int r;
 
-		FD_ZERO(&fds);
-		FD_SET(fd, &fds);
-		r = select(fd + 1, &fds, NULL, NULL, NULL);
+		/* Also before select(): a Ctrl-Z that came while readline
+		 * handled a key would otherwise wait for the next one. */
 		if (shl_stop_sig && !shl_interrupted) {
 			int sig = shl_stop_sig;
 
@@ -283,6 +282,11 @@ static char *shl_rl_read_line(struct shell *sh, const char *prompt,
 			shl_stop_now(sig);
 			continue;
 		}
+		FD_ZERO(&fds);
+		FD_SET(fd, &fds);
+		r = select(fd + 1, &fds, NULL, NULL, NULL);
+		if (r < 0 && errno == EINTR && shl_stop_sig && !shl_interrupted)
+			continue;
 		if (shl_interrupted) {
 			FILE *o = rl_outstream ? rl_outstream : stdout;
 
