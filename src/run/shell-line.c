@@ -285,7 +285,8 @@ static char *shl_rl_read_line(struct shell *sh, const char *prompt,
 		FD_ZERO(&fds);
 		FD_SET(fd, &fds);
 		r = select(fd + 1, &fds, NULL, NULL, NULL);
-		if (r < 0 && errno == EINTR && shl_stop_sig && !shl_interrupted)
+		if (r < 0 && errno == EINTR && shl_stop_sig &&
+		    !shl_interrupted)
 			continue;
 		if (shl_interrupted) {
 			FILE *o = rl_outstream ? rl_outstream : stdout;

@@ -21,6 +21,8 @@ wait_prompt "no prompt on the terminal"
 
 # Stopped in the middle of a word, then back with fg.
 type 'getpp'
+# Typed ahead of a stop, keys still unread are the job-control shell's.
+wait_for '^syslet> getpp$' "the shell did not echo 'getpp'"
 key C-z
 wait_for 'Stopped' "Ctrl-Z did not stop the shell"
 type 'fg'
@@ -36,7 +38,13 @@ wait_prompt "no prompt after the statement"
 
 # Again at an empty prompt, and the shell still leaves on Ctrl-D.
 key C-z
-wait_for 'Stopped.*-i$' "the second Ctrl-Z did not stop the shell"
+i=0
+while [ "$(screen | grep -c 'Stopped')" -lt 2 ]; do
+	i=$((i + 1))
+	[ $i -gt 300 ] && fail "the second Ctrl-Z did not stop the shell"
+	sleep 0.1
+done
+wait_for '^job\$ ?$' "no job-control prompt after the second Ctrl-Z"
 type 'fg'
 key Enter
 wait_prompt "after the second fg, no prompt"
