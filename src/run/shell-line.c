@@ -754,11 +754,66 @@ int shl_input_open(struct shell *sh, bool force_tty)
 	return 0;
 }
 
+/*
+ * The history file cut to its last SHL_HISTORY_MAX lines, written whole
+ * or not at all (outfile.h) and kept private.  Not readline's
+ * history_truncate_file(): it takes a short write for success and
+ * renames what it wrote over the file, so on a nearly full file system
+ * 1,200 lines (51,600 bytes) became the first 8,192 bytes of the last
+ * 1,000, and the session ended with status 0 and no word of it.
+ */
+static void shl_history_trim(struct shell *sh)
+{
+	struct common_out o;
+	char err[256], *buf = NULL;
+	size_t len, start, lines = 0;
+	int ok = 1;
+
+	if (common_read_file(sh->in.histfile, COMMON_MAX_SOURCE, &buf, &len,
+			     err, sizeof(err))) {
+		if (errno == ENOENT)	/* removed meanwhile: nothing to cut */
+			return;
+		goto fail;
+	}
+	for (start = len; start > 0; start--)
+		if (buf[start - 1] == '\n' && start != len &&
+		    ++lines == SHL_HISTORY_MAX)
+			break;
+	if (!start) {
+		free(buf);
+		return;
+	}
+	if (common_out_open(&o, sh->in.histfile, err, sizeof(err)))
+		goto fail;
+	(void)fchmod(o.fd, 0600);
+	for (size_t at = start; at < len && ok;) {
+		ssize_t n = write(o.fd, buf + at, len - at);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			snprintf(err, sizeof(err), "%s",
+				 strerror(n < 0 ? errno : ENOSPC));
+			ok = 0;
+		} else {
+			at += (size_t)n;
+		}
+	}
+	if (common_out_close(&o, ok, ok ? err : NULL, sizeof(err)) || !ok)
+		goto fail;
+	free(buf);
+	return;
+fail:
+	fprintf(sh->err, "%s: history not trimmed (left as it was): %s: %s\n",
+		sh->prog, sh->in.histfile, err);
+	free(buf);
+}
+
 void shl_input_close(struct shell *sh)
 {
 	if (sh->in.tty) {
 		if (sh->in.histfile)
-			history_truncate_file(sh->in.histfile, SHL_HISTORY_MAX);
+			shl_history_trim(sh);
 		rl_callback_handler_remove();
 		shl_matches_reset(&shl_rl_matches);
 		clear_history();
