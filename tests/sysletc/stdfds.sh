@@ -30,5 +30,10 @@ grep -q profile s.slo && fail ">&-: the listing went into the image"
 st=0
 $SYSLETC -o in.slo - <&- 2>err.txt || st=$?
 expect_eq "<&-, -: status" 1 "$st"
+expect_eq "<&-, -: the message" "sysletc: <stdin>: Bad file descriptor (the standard input is closed)" "$(cat err.txt)"
+st=0
+$SYSLETC -d - <&- >out.txt 2>err.txt || st=$?
+expect_eq "<&-, -d -: status" 1 "$st"
+expect_eq "<&-, -d -: the message" "sysletc: <stdin>: Bad file descriptor (the standard input is closed)" "$(cat err.txt)"
 [ -e in.slo ] && fail "<&-: sysletc wrote an image from a closed standard input"
 exit 0
