@@ -448,6 +448,52 @@ static bool shl_blank_or_comment(const char *s)
 	return *s == '\0' || *s == '#';
 }
 
+/*
+ * One line onto the history file, whole or not at all: readline's
+ * append_history() counts only write() < 0 as failure, so on a full
+ * file system the file kept the start of a line, which the next session
+ * read joined to the line after.  The file is cut back to where it was
+ * and the shell says so, once a session.
+ */
+static void shl_history_append(struct shell *sh, const char *line)
+{
+	static bool warned;
+	size_t len = strlen(line), at = 0;
+	struct stat st;
+	char *buf;
+	int fd, e = 0;
+
+	buf = malloc(len + 1);
+	if (!buf)
+		return;
+	memcpy(buf, line, len);
+	buf[len++] = '\n';
+	fd = open(sh->in.histfile, O_WRONLY | O_APPEND | O_NOFOLLOW |
+		  O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode))
+		e = fd < 0 ? errno : EINVAL;
+	while (!e && at < len) {
+		ssize_t n = write(fd, buf + at, len - at);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			e = n < 0 ? errno : ENOSPC;
+		else
+			at += (size_t)n;
+	}
+	if (e && at)
+		(void)ftruncate(fd, st.st_size);
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	if (e && !warned) {
+		warned = true;
+		fprintf(sh->err, "%s: history: line not kept: %s: %s\n",
+			sh->prog, sh->in.histfile, strerror(e));
+	}
+}
+
 static void shl_history_add(struct shell *sh, const char *text)
 {
 	HIST_ENTRY *last;
@@ -472,7 +518,7 @@ static void shl_history_add(struct shell *sh, const char *text)
 		 * killed, and interleaves concurrent sessions sanely; a
 		 * failure was reported when the file was opened. */
 		if (sh->in.histfile)
-			(void)append_history(1, sh->in.histfile);
+			shl_history_append(sh, b.s);
 	}
 	shl_buf_free(&b);
 }

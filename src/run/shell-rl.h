@@ -16,9 +16,9 @@ int shl_rl_load(char *err, size_t len);
 /* What the shell uses of readline, each reached through a pointer that
  * shl_rl_load() sets: the names below stand for them. */
 #define SHL_RL_SYMBOLS(X)						\
-	X(add_history) X(append_history) X(clear_history)		\
+	X(add_history) X(clear_history)					\
 	X(history_base) X(history_get) X(history_length)		\
-	X(history_truncate_file) X(read_history) X(stifle_history)	\
+	X(read_history) X(stifle_history)				\
 	X(using_history) X(rl_attempted_completion_function)		\
 	X(rl_attempted_completion_over)					\
 	X(rl_basic_word_break_characters)				\
@@ -40,12 +40,10 @@ extern struct shl_rl shl_rl;
 
 #ifndef SHL_RL_NO_NAMES
 #define add_history			(*shl_rl.add_history)
-#define append_history			(*shl_rl.append_history)
 #define clear_history			(*shl_rl.clear_history)
 #define history_base			(*shl_rl.history_base)
 #define history_get			(*shl_rl.history_get)
 #define history_length			(*shl_rl.history_length)
-#define history_truncate_file		(*shl_rl.history_truncate_file)
 #define read_history			(*shl_rl.read_history)
 #define stifle_history			(*shl_rl.stifle_history)
 #define using_history			(*shl_rl.using_history)

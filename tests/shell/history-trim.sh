@@ -1,5 +1,5 @@
 #!/bin/sh
-# history-trim.sh: cutting the history file to its last 1000 lines at the end of a session writes the whole file or leaves the old one: readline's history_truncate_file() took a short write (a full file system; here a file size limit, SIGXFSZ ignored) for success and renamed the part over the history (1,200 lines became 20,480 bytes ending mid-line, status 0, no message).  A trim that can be written still keeps the last 1000 lines, private.
+# history-trim.sh: cutting the history file to its last 1000 lines at the end of a session writes the whole file or leaves the old one: readline's history_truncate_file() took a short write (a full file system; here a file size limit, SIGXFSZ ignored) for success and renamed the part over the history (1,200 lines became 20,480 bytes ending mid-line, status 0, no message).  A line appended as it is entered is the same: whole or not at all.  A trim that can be written still keeps the last 1000 lines, private.
 . "$top_srcdir/tests/shell/lib.sh"
 
 command -v tmux >/dev/null 2>&1 || skip "tmux is not installed"
@@ -14,8 +14,8 @@ make_history() {
 		printf "getpid(); /* history line number %06d */\n", i }' >"$hist"
 	chmod 600 "$hist"
 }
-# session LIMIT: a session started with ulimit -f LIMIT (KiB) and SIGXFSZ
-# ignored, left at once with Ctrl-D.
+# session LIMIT [LINE]: a session started with ulimit -f LIMIT (KiB) and
+# SIGXFSZ ignored, LINE typed if given, left with Ctrl-D.
 session() {
 	if t has-session -t shell 2>/dev/null; then
 		t kill-server
@@ -28,6 +28,12 @@ session() {
 		 '$SYSLET_RUN' '$tmpdir/err.txt'" ||
 		skip "tmux cannot start a server here"
 	wait_for '^syslet> ?$' "no prompt on the terminal"
+	if [ -n "$2" ]; then
+		type "$2"
+		key Enter
+		wait_for '^getppid\(\) = [0-9]+' "the line did not run"
+		wait_prompt "no prompt after the line"
+	fi
 	key C-d
 	wait_for '^exit status [0-9]+$' "Ctrl-D did not leave the shell"
 }
@@ -41,6 +47,18 @@ expect_eq "a short write: the history's size" "$(wc -c <"$tmpdir/want")" \
 cmp -s "$tmpdir/want" "$hist" || fail "a short write: the history changed"
 grep -q '^syslet-run: history not trimmed (left as it was): .*history: File too large$' \
 	"$tmpdir/err.txt" || fail "a short write: no message ($(cat "$tmpdir/err.txt"))"
+
+# A line that does not fit whole is not appended in part (readline's
+# append_history() left its first bytes, joined to the next line later).
+awk 'BEGIN { for (i = 1; i <= 1000; i++)
+	printf "getpid(); /* history line number %06d */\n", i }' >"$hist"
+cp "$hist" "$tmpdir/want"
+session 42 'getppid();'
+cmp -s "$tmpdir/want" "$hist" ||
+	fail "a line that did not fit: the history changed: $(tail -c 30 "$hist")"
+grep -q '^syslet-run: history: line not kept: .*history: File too large$' \
+	"$tmpdir/err.txt" || fail "a line that did not fit: no message ($(cat "$tmpdir/err.txt"))"
+make_history
 
 # Room enough: the last 1000 lines, mode 0600.
 session unlimited
