@@ -200,6 +200,13 @@ static void shl_rl_on_line(char *line)
  * the process itself, between the terminal's release and its retaking,
  * as less and vi do.  Only while a line is read, and only where the
  * signal was left to its default action (a stop).
+ *
+ * The same for the signals that end a process from outside (kill, a
+ * hangup, Ctrl-\): they ended it with the terminal raw, which bash puts
+ * right after its job but dash, a script or a program that ran the
+ * shell does not (-icanon -echo left behind).  The terminal is given
+ * back, then the signal at its default action ends the process as it
+ * would have (status 128+N).
  */
 static volatile sig_atomic_t shl_stop_sig;
 
@@ -208,7 +215,9 @@ static void shl_on_stop(int sig)
 	shl_stop_sig = sig;
 }
 
-static const int shl_stop_signals[] = { SIGTSTP, SIGTTIN, SIGTTOU };
+static const int shl_stop_signals[] = {
+	SIGTSTP, SIGTTIN, SIGTTOU, SIGTERM, SIGHUP, SIGQUIT,
+};
 #define SHL_NR_STOP (sizeof(shl_stop_signals) / sizeof(shl_stop_signals[0]))
 
 static void shl_stop_hook(bool on, struct sigaction *saved, bool *hooked)
