@@ -60,6 +60,12 @@ struct ast_loc {
 /* The same for variables: each takes a cell, and an image holds at most
  * SLO_MAX_CELLS (64 MiB of `var v1, v2, ...` took ~4 GB). */
 #define AST_MAX_VARS		(1u << 20)
+/* And for buffers and data objects: each takes a symbol, and past as
+ * many as an image holds cells the parser stops (64 MiB of `data dN =
+ * "x";` took ~700 bytes a declaration, 2.9 GB, before the image's
+ * 4194304 symbols refused it at the end).  With variables and atoms
+ * capped alike, what a parse accepts stays under SLO_MAX_SYMBOLS. */
+#define AST_MAX_OBJECTS		(1u << 20)
 
 enum ast_expr_kind {
 	AST_NUM,	/* num */

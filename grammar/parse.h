@@ -39,6 +39,13 @@ struct parse_ctx {
 	unsigned long	expr_stmts;
 	/* Variables declared, up to AST_MAX_VARS. */
 	unsigned long	vars;
+	/* Buffers and data objects declared, up to AST_MAX_OBJECTS. */
+	unsigned long	objects;
+	/* Syslets whose body made no atom of its own (each then ends in a
+	 * stop atom), and expr_stmts when the last syslet ended: what the
+	 * atoms' cap counts besides expr_stmts. */
+	unsigned long	bare_syslets;
+	unsigned long	stmts_at_syslet;
 };
 
 #define PARSE_MAX_ERRORS	50

@@ -106,6 +106,34 @@ static bool too_many_vars(struct parse_ctx *ctx, struct ast_loc loc)
 	return true;
 }
 
+/* One buffer or data object more: as too_many_vars(). */
+static bool too_many_objects(struct parse_ctx *ctx, struct ast_loc loc)
+{
+	if (++ctx->objects <= AST_MAX_OBJECTS)
+		return false;
+	parse_error(ctx, loc, "more than %u buffers and data objects: an image holds at most %u",
+		    AST_MAX_OBJECTS, AST_MAX_OBJECTS);
+	return true;
+}
+
+/*
+ * One syslet more.  A syslet whose body has no statement that makes an
+ * atom still takes one (its stop), so such syslets count against the
+ * atoms an image holds with the statements: 64 MiB of `syslet sN(){}`
+ * took 1.3 KB each (2 GB for 1.5 million) only to be refused at the end.
+ */
+static bool too_many_syslets(struct parse_ctx *ctx, struct ast_loc loc)
+{
+	if (ctx->expr_stmts == ctx->stmts_at_syslet)
+		ctx->bare_syslets++;
+	ctx->stmts_at_syslet = ctx->expr_stmts;
+	if (ctx->expr_stmts + ctx->bare_syslets <= AST_MAX_EXPR_STMTS)
+		return false;
+	parse_error(ctx, loc, "more than %u atoms: an image holds at most %u (a statement that calls the kernel or assigns a variable makes one or more, a syslet without one a stop)",
+		    AST_MAX_EXPR_STMTS, AST_MAX_EXPR_STMTS);
+	return true;
+}
+
 static struct ast_loc span(struct ast_loc a, struct ast_loc b)
 {
 	a.last_line = b.last_line;
@@ -259,20 +287,37 @@ decl:		CONST NAME '=' expr ';'
 	|	VAR var_list ';'	{ $$ = $2; }
 	|	BUFFER NAME '[' expr ']' ';'
 		{
+			if (too_many_objects(ctx, @$)) {
+				free($2);
+				ast_expr_free($4);
+				YYABORT;
+			}
 			NN($$ = ast_decl_new(AST_D_BUFFER, $2, @$));
 			$$->name_loc = @2;
 			$$->expr = $4;
 		}
 	|	DATA NAME '=' data_items ';'
 		{
+			if (too_many_objects(ctx, @$)) {
+				free($2);
+				ast_expr_free($4);
+				YYABORT;
+			}
 			NN($$ = ast_decl_new(AST_D_DATA, $2, @$));
 			$$->name_loc = @2;
 			$$->expr = $4;
 		}
 	|	DATA TYPE NAME '=' data_items ';'
 		{
-			struct ast_decl *d = ast_decl_new(AST_D_DATA, $3, @$);
+			struct ast_decl *d;
 
+			if (too_many_objects(ctx, @$)) {
+				free($2);
+				free($3);
+				ast_expr_free($5);
+				YYABORT;
+			}
+			d = ast_decl_new(AST_D_DATA, $3, @$);
 			if (!d) {
 				free($2);
 				ast_expr_free($5);
@@ -287,8 +332,15 @@ decl:		CONST NAME '=' expr ';'
 	 * is one only before a name, so u8 ... word are not reserved). */
 	|	TYPE NAME '[' expr ']' ';'
 		{
-			struct ast_decl *d = ast_decl_new(AST_D_BUFFER, $2, @$);
+			struct ast_decl *d;
 
+			if (too_many_objects(ctx, @$)) {
+				free($1);
+				free($2);
+				ast_expr_free($4);
+				YYABORT;
+			}
+			d = ast_decl_new(AST_D_BUFFER, $2, @$);
 			if (!d) {
 				free($1);
 				ast_expr_free($4);
@@ -301,8 +353,16 @@ decl:		CONST NAME '=' expr ';'
 		}
 	|	INT_T NAME '[' expr ']' ';'
 		{
-			struct ast_decl *d = ast_decl_new(AST_D_BUFFER, $2, @$);
-			char *t = strdup("int");
+			struct ast_decl *d;
+			char *t;
+
+			if (too_many_objects(ctx, @$)) {
+				free($2);
+				ast_expr_free($4);
+				YYABORT;
+			}
+			d = ast_decl_new(AST_D_BUFFER, $2, @$);
+			t = strdup("int");
 
 			if (!d || !t) {
 				ast_expr_free($4);
@@ -363,6 +423,12 @@ byte_list:	%empty			{ $$ = NULL; }
 
 syslet:		SYSLET NAME '(' params_opt ')' block
 		{
+			if (too_many_syslets(ctx, @$)) {
+				free($2);
+				ast_decl_free($4);
+				ast_stmt_free($6);
+				YYABORT;
+			}
 			NN($$ = ast_decl_new(AST_D_SYSLET, $2, @$));
 			$$->name_loc = @2;
 			$$->params = $4;
@@ -370,6 +436,11 @@ syslet:		SYSLET NAME '(' params_opt ')' block
 		}
 	|	SYSLET NAME '(' error ')' block
 		{
+			if (too_many_syslets(ctx, @$)) {
+				free($2);
+				ast_stmt_free($6);
+				YYABORT;
+			}
 			NN($$ = ast_decl_new(AST_D_SYSLET, $2, @$));
 			$$->name_loc = @2;
 			$$->body = $6;
@@ -386,20 +457,34 @@ params:		param
 
 param:		STR_T NAME
 		{
+			if (too_many_vars(ctx, @$)) {
+				free($2);
+				YYABORT;
+			}
 			NN($$ = ast_decl_new(AST_D_PARAM, $2, @$));
 			$$->name_loc = @2;
 			$$->ptype = AST_PARAM_STR;
 		}
 	|	INT_T NAME
 		{
+			if (too_many_vars(ctx, @$)) {
+				free($2);
+				YYABORT;
+			}
 			NN($$ = ast_decl_new(AST_D_PARAM, $2, @$));
 			$$->name_loc = @2;
 			$$->ptype = AST_PARAM_INT;
 		}
 	|	TYPE NAME
 		{
-			struct ast_decl *d = ast_decl_new(AST_D_PARAM, $2, @$);
+			struct ast_decl *d;
 
+			if (too_many_vars(ctx, @$)) {
+				free($1);
+				free($2);
+				YYABORT;
+			}
+			d = ast_decl_new(AST_D_PARAM, $2, @$);
 			if (!d)
 				free($1);
 			NN($$ = d);

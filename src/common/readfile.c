@@ -339,6 +339,20 @@ static int rf_read(const char *path, size_t max, enum common_content what,
 		if (fd < 0)
 			return rf_fail(err, errlen, errno, strerror(errno));
 	}
+	/* A standard input that cannot be read (closed, then taken by
+	 * common_std_fds() with a write-only /dev/null or an O_PATH
+	 * descriptor) is no character device to complain of. */
+	if (is_stdin) {
+		int fl = fcntl(fd, F_GETFL);
+
+		if (fl < 0 || (fl & O_ACCMODE) == O_WRONLY
+#ifdef O_PATH
+		    || (fl & O_PATH)
+#endif
+		    )
+			return rf_fail(err, errlen, EBADF,
+				       "Bad file descriptor (the standard input is closed)");
+	}
 	/* What was opened is what counts (the name may have changed). */
 	if (fstat(fd, &st)) {
 		rf_fail(err, errlen, errno, strerror(errno));

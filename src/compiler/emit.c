@@ -12,6 +12,9 @@ _Static_assert(AST_MAX_EXPR_STMTS == SLO_MAX_ATOMS,
 	       "the parser stops at the statements an image's atoms can hold");
 _Static_assert(AST_MAX_VARS == SLO_MAX_CELLS,
 	       "the parser stops at the variables an image's cells can hold");
+_Static_assert((uint64_t)AST_MAX_VARS + AST_MAX_OBJECTS + AST_MAX_EXPR_STMTS
+	       < SLO_MAX_SYMBOLS, "what the parser accepts names fewer "
+	       "symbols than an image holds, with room for syslets and labels");
 
 #define ATOM_WORDS 11
 enum { W_FLAGS, W_NR, W_RET, W_NEXT, W_ARG0 };

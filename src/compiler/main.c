@@ -158,6 +158,53 @@ static int warning_option(struct args *a, const char *w)
  * name.  Devices and "-" are written through, never replaced: -o
  * /dev/null -H /dev/null is fine.
  */
+/* The directory part of a name, "." for none; the caller frees it. */
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return strdup(".");
+	if (slash == path)
+		return strdup("/");
+	return strndup(path, (size_t)(slash - path));
+}
+
+/*
+ * Two names of files that do not exist yet: the same when, through every
+ * symlink, they end in the same name in the same directory (-o x.slo -H
+ * link, link -> x.slo: the header was written over the new image).
+ */
+static int same_new_file(const char *a, const char *b)
+{
+	struct stat sa, sb, da, db;
+	char *fa, *fb, *pa = NULL, *pb = NULL;
+	int ea = 0, eb = 0, same = 0;
+
+	fa = common_path_follow(a, &sa, &ea);
+	fb = common_path_follow(b, &sb, &eb);
+	if (!fa || !fb || ea || eb) {
+		same = !fa || !fb ? !strcmp(a, b) : 0;
+		goto out;
+	}
+	pa = dir_of(fa);
+	pb = dir_of(fb);
+	if (!pa || !pb) {
+		same = !strcmp(fa, fb);
+		goto out;
+	}
+	same = !strcmp(strrchr(fa, '/') ? strrchr(fa, '/') + 1 : fa,
+		       strrchr(fb, '/') ? strrchr(fb, '/') + 1 : fb) &&
+	       !stat(pa, &da) && !stat(pb, &db) &&
+	       da.st_dev == db.st_dev && da.st_ino == db.st_ino;
+out:
+	free(fa);
+	free(fb);
+	free(pa);
+	free(pb);
+	return same;
+}
+
 static int same_file(const char *a, const char *b)
 {
 	struct stat sa, sb;
@@ -170,7 +217,7 @@ static int same_file(const char *a, const char *b)
 	if (ea && eb)
 		return S_ISREG(sa.st_mode) && sa.st_dev == sb.st_dev &&
 		       sa.st_ino == sb.st_ino;
-	return !ea && !eb && !strcmp(a, b);
+	return !ea && !eb && same_new_file(a, b);
 }
 
 static int parse_args(struct args *a, int argc, char **argv)
@@ -746,6 +793,10 @@ static int sysletc_main(int argc, char **argv)
 	struct args a = { 0 };
 	int rc;
 
+	/* Before anything is opened: else with 2>&- the source or the
+	 * image's temporary file becomes standard error, and a warning
+	 * printed after the output is open (-H's) goes into the image. */
+	common_std_fds();
 	rc = parse_args(&a, argc, argv);
 	if (rc)
 		return rc;

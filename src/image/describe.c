@@ -136,33 +136,76 @@ const char *slo_role_name(enum slo_role r)
 	return (unsigned)r < SLO_NR_ROLES ? names[r] : "?";
 }
 
+/* Appends n bytes as they are; as slo_text_add(), nothing on failure. */
+static void text_put(struct slo_text *t, const char *s, size_t n)
+{
+	if (t->len + n + 1 > t->cap) {
+		size_t cap = t->cap ? t->cap : 64;
+		char *p;
+
+		while (cap < t->len + n + 1)
+			cap *= 2;
+		p = realloc(t->s, cap);
+		if (!p)
+			return;
+		t->s = p;
+		t->cap = cap;
+	}
+	memcpy(t->s + t->len, s, n);
+	t->len += n;
+	t->s[t->len] = '\0';
+}
+
+/* Escapes go through a small buffer appended a chunk at a time: a
+ * 60 MB data object took 10.6 s as one formatted append a byte. */
 void slo_quote(const uint8_t *s, size_t n, struct slo_text *t)
 {
-	slo_text_add(t, "\"");
+	static const char hex[] = "0123456789abcdef";
+	char buf[4096];
+	size_t k = 0;
+
+	text_put(t, "\"", 1);
 	for (size_t i = 0; i < n; i++) {
 		uint8_t c = s[i];
+		char *o;
 
+		if (k > sizeof(buf) - 4) {
+			text_put(t, buf, k);
+			k = 0;
+		}
+		o = buf + k;
 		switch (c) {
-		case '\n': slo_text_add(t, "\\n"); break;
-		case '\t': slo_text_add(t, "\\t"); break;
-		case '\r': slo_text_add(t, "\\r"); break;
-		case '"': slo_text_add(t, "\\\""); break;
-		case '\\': slo_text_add(t, "\\\\"); break;
+		case '\n': o[0] = '\\'; o[1] = 'n'; k += 2; break;
+		case '\t': o[0] = '\\'; o[1] = 't'; k += 2; break;
+		case '\r': o[0] = '\\'; o[1] = 'r'; k += 2; break;
+		case '"': o[0] = '\\'; o[1] = '"'; k += 2; break;
+		case '\\': o[0] = '\\'; o[1] = '\\'; k += 2; break;
 		case 0:
 			/* "\0" then a digit would read as one octal escape. */
-			if (i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '7')
-				slo_text_add(t, "\\x00");
-			else
-				slo_text_add(t, "\\0");
+			if (i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '7') {
+				memcpy(o, "\\x00", 4);
+				k += 4;
+			} else {
+				o[0] = '\\';
+				o[1] = '0';
+				k += 2;
+			}
 			break;
 		default:
-			if (c < 0x20 || c >= 0x7f)
-				slo_text_add(t, "\\x%02x", c);
-			else
-				slo_text_add(t, "%c", c);
+			if (c < 0x20 || c >= 0x7f) {
+				o[0] = '\\';
+				o[1] = 'x';
+				o[2] = hex[c >> 4];
+				o[3] = hex[c & 15];
+				k += 4;
+			} else {
+				o[0] = (char)c;
+				k++;
+			}
 		}
 	}
-	slo_text_add(t, "\"");
+	text_put(t, buf, k);
+	text_put(t, "\"", 1);
 }
 
 /* Signed value of a word; small numbers in decimal, large in hex. */

@@ -430,13 +430,25 @@ static void describe_params(const struct slio_entry *e, char *buf,
 				       "str", e->params[i].name);
 }
 
+/*
+ * Blanks around the number are not part of it, on either side, as
+ * test(1), the shell's arithmetic and Python's int() take them: strtol()
+ * skips those before it, so " 5" was bound and "5 " refused (a count
+ * from `wc -l` padded by BSD's wc, a value read with its newline).
+ * Blanks alone, or inside ("5 6"), are still no number.
+ */
+static bool int_ended(const char *s, const char *end)
+{
+	return end != s && !end[strspn(end, " \t\n\v\f\r")];
+}
+
 static int parse_int(const char *s, long *out)
 {
 	char *end;
 
 	errno = 0;
 	*out = strtol(s, &end, 0);
-	if (*s && !*end && !errno)
+	if (int_ended(s, end) && !errno)
 		return 0;
 	/* Unsigned literals up to the word's range are fine too; but
 	 * strtoul() negates what follows a '-' (after blanks, as strtol()
@@ -445,7 +457,7 @@ static int parse_int(const char *s, long *out)
 	if (*s && s[strspn(s, " \t\n\v\f\r")] != '-') {
 		unsigned long u = strtoul(s, &end, 0);
 
-		if (!*end && !errno) {
+		if (int_ended(s, end) && !errno) {
 			*out = (long)u;
 			return 0;
 		}

@@ -191,9 +191,82 @@ static void shl_rl_on_line(char *line)
 	rl_callback_handler_remove();
 }
 
+/*
+ * Ctrl-Z at the prompt.  With rl_catch_signals off (Ctrl-C is the
+ * shell's own), nobody gave the terminal back before the stop, nor took
+ * it again after fg: the job-control shell's modes stayed, so what was
+ * typed was echoed twice, Tab inserted a tab, and there was no prompt
+ * until Enter.  The handler only notes the signal; shl_rl_read() stops
+ * the process itself, between the terminal's release and its retaking,
+ * as less and vi do.  Only while a line is read, and only where the
+ * signal was left to its default action (a stop).
+ *
+ * The same for the signals that end a process from outside (kill, a
+ * hangup, Ctrl-\): they ended it with the terminal raw, which bash puts
+ * right after its job but dash, a script or a program that ran the
+ * shell does not (-icanon -echo left behind).  The terminal is given
+ * back, then the signal at its default action ends the process as it
+ * would have (status 128+N).
+ */
+static volatile sig_atomic_t shl_stop_sig;
+
+static void shl_on_stop(int sig)
+{
+	shl_stop_sig = sig;
+}
+
+static const int shl_stop_signals[] = {
+	SIGTSTP, SIGTTIN, SIGTTOU, SIGTERM, SIGHUP, SIGQUIT,
+};
+#define SHL_NR_STOP (sizeof(shl_stop_signals) / sizeof(shl_stop_signals[0]))
+
+static void shl_stop_hook(bool on, struct sigaction *saved, bool *hooked)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = shl_on_stop;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < SHL_NR_STOP; i++) {
+		if (!on) {
+			if (hooked[i])
+				sigaction(shl_stop_signals[i], &saved[i], NULL);
+			hooked[i] = false;
+			continue;
+		}
+		hooked[i] = !sigaction(shl_stop_signals[i], NULL, &saved[i]) &&
+			    saved[i].sa_handler == SIG_DFL &&
+			    !(saved[i].sa_flags & SA_SIGINFO) &&
+			    !sigaction(shl_stop_signals[i], &sa, NULL);
+	}
+}
+
+/* Release the terminal, stop as the signal would have, retake it and
+ * draw the prompt and the line again. */
+static void shl_stop_now(int sig)
+{
+	struct sigaction dfl, old;
+	sigset_t set, prev;
+
+	rl_cleanup_after_signal();
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigemptyset(&dfl.sa_mask);
+	sigaction(sig, &dfl, &old);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, &prev);
+	raise(sig);
+	sigprocmask(SIG_SETMASK, &prev, NULL);
+	sigaction(sig, &old, NULL);
+	rl_reset_after_signal();
+	rl_forced_update_display();
+}
+
 /* One line from readline's callback interface, so that Ctrl-C can drop
  * the line being typed and give a fresh prompt.  *intr is set then. */
-static char *shl_rl_read(struct shell *sh, const char *prompt, bool *intr)
+static char *shl_rl_read_line(struct shell *sh, const char *prompt,
+			      bool *intr)
 {
 	struct shl_input *in = &sh->in;
 	int fd = fileno(rl_instream ? rl_instream : stdin);
@@ -203,14 +276,27 @@ static char *shl_rl_read(struct shell *sh, const char *prompt, bool *intr)
 	in->rl_eof = false;
 	in->rl_line = NULL;
 	shl_interrupted = 0;
+	shl_stop_sig = 0;
 	rl_callback_handler_install(prompt, shl_rl_on_line);
 	while (!in->rl_got) {
 		fd_set fds;
 		int r;
 
+		/* Also before select(): a Ctrl-Z that came while readline
+		 * handled a key would otherwise wait for the next one. */
+		if (shl_stop_sig && !shl_interrupted) {
+			int sig = shl_stop_sig;
+
+			shl_stop_sig = 0;
+			shl_stop_now(sig);
+			continue;
+		}
 		FD_ZERO(&fds);
 		FD_SET(fd, &fds);
 		r = select(fd + 1, &fds, NULL, NULL, NULL);
+		if (r < 0 && errno == EINTR && shl_stop_sig &&
+		    !shl_interrupted)
+			continue;
 		if (shl_interrupted) {
 			FILE *o = rl_outstream ? rl_outstream : stdout;
 
@@ -241,6 +327,18 @@ static char *shl_rl_read(struct shell *sh, const char *prompt, bool *intr)
 			rl_callback_read_char();
 	}
 	return in->rl_line;
+}
+
+static char *shl_rl_read(struct shell *sh, const char *prompt, bool *intr)
+{
+	struct sigaction saved[SHL_NR_STOP];
+	bool hooked[SHL_NR_STOP];
+	char *line;
+
+	shl_stop_hook(true, saved, hooked);
+	line = shl_rl_read_line(sh, prompt, intr);
+	shl_stop_hook(false, saved, hooked);
+	return line;
 }
 
 /*
@@ -359,6 +457,52 @@ static bool shl_blank_or_comment(const char *s)
 	return *s == '\0' || *s == '#';
 }
 
+/*
+ * One line onto the history file, whole or not at all: readline's
+ * append_history() counts only write() < 0 as failure, so on a full
+ * file system the file kept the start of a line, which the next session
+ * read joined to the line after.  The file is cut back to where it was
+ * and the shell says so, once a session.
+ */
+static void shl_history_append(struct shell *sh, const char *line)
+{
+	static bool warned;
+	size_t len = strlen(line), at = 0;
+	struct stat st;
+	char *buf;
+	int fd, e = 0;
+
+	buf = malloc(len + 1);
+	if (!buf)
+		return;
+	memcpy(buf, line, len);
+	buf[len++] = '\n';
+	fd = open(sh->in.histfile, O_WRONLY | O_APPEND | O_NOFOLLOW |
+		  O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode))
+		e = fd < 0 ? errno : EINVAL;
+	while (!e && at < len) {
+		ssize_t n = write(fd, buf + at, len - at);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			e = n < 0 ? errno : ENOSPC;
+		else
+			at += (size_t)n;
+	}
+	if (e && at)
+		(void)ftruncate(fd, st.st_size);
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	if (e && !warned) {
+		warned = true;
+		fprintf(sh->err, "%s: history: line not kept: %s: %s\n",
+			sh->prog, sh->in.histfile, strerror(e));
+	}
+}
+
 static void shl_history_add(struct shell *sh, const char *text)
 {
 	HIST_ENTRY *last;
@@ -383,7 +527,7 @@ static void shl_history_add(struct shell *sh, const char *text)
 		 * killed, and interleaves concurrent sessions sanely; a
 		 * failure was reported when the file was opened. */
 		if (sh->in.histfile)
-			(void)append_history(1, sh->in.histfile);
+			shl_history_append(sh, b.s);
 	}
 	shl_buf_free(&b);
 }
@@ -665,11 +809,66 @@ int shl_input_open(struct shell *sh, bool force_tty)
 	return 0;
 }
 
+/*
+ * The history file cut to its last SHL_HISTORY_MAX lines, written whole
+ * or not at all (outfile.h) and kept private.  Not readline's
+ * history_truncate_file(): it takes a short write for success and
+ * renames what it wrote over the file, so on a nearly full file system
+ * 1,200 lines (51,600 bytes) became the first 8,192 bytes of the last
+ * 1,000, and the session ended with status 0 and no word of it.
+ */
+static void shl_history_trim(struct shell *sh)
+{
+	struct common_out o;
+	char err[256], *buf = NULL;
+	size_t len, start, lines = 0;
+	int ok = 1;
+
+	if (common_read_file(sh->in.histfile, COMMON_MAX_SOURCE, &buf, &len,
+			     err, sizeof(err))) {
+		if (errno == ENOENT)	/* removed meanwhile: nothing to cut */
+			return;
+		goto fail;
+	}
+	for (start = len; start > 0; start--)
+		if (buf[start - 1] == '\n' && start != len &&
+		    ++lines == SHL_HISTORY_MAX)
+			break;
+	if (!start) {
+		free(buf);
+		return;
+	}
+	if (common_out_open(&o, sh->in.histfile, err, sizeof(err)))
+		goto fail;
+	(void)fchmod(o.fd, 0600);
+	for (size_t at = start; at < len && ok;) {
+		ssize_t n = write(o.fd, buf + at, len - at);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			snprintf(err, sizeof(err), "%s",
+				 strerror(n < 0 ? errno : ENOSPC));
+			ok = 0;
+		} else {
+			at += (size_t)n;
+		}
+	}
+	if (common_out_close(&o, ok, ok ? err : NULL, sizeof(err)) || !ok)
+		goto fail;
+	free(buf);
+	return;
+fail:
+	fprintf(sh->err, "%s: history not trimmed (left as it was): %s: %s\n",
+		sh->prog, sh->in.histfile, err);
+	free(buf);
+}
+
 void shl_input_close(struct shell *sh)
 {
 	if (sh->in.tty) {
 		if (sh->in.histfile)
-			history_truncate_file(sh->in.histfile, SHL_HISTORY_MAX);
+			shl_history_trim(sh);
 		rl_callback_handler_remove();
 		shl_matches_reset(&shl_rl_matches);
 		clear_history();

@@ -16,15 +16,17 @@ int shl_rl_load(char *err, size_t len);
 /* What the shell uses of readline, each reached through a pointer that
  * shl_rl_load() sets: the names below stand for them. */
 #define SHL_RL_SYMBOLS(X)						\
-	X(add_history) X(append_history) X(clear_history)		\
+	X(add_history) X(clear_history)					\
 	X(history_base) X(history_get) X(history_length)		\
-	X(history_truncate_file) X(read_history) X(stifle_history)	\
+	X(read_history) X(stifle_history)				\
 	X(using_history) X(rl_attempted_completion_function)		\
 	X(rl_attempted_completion_over)					\
 	X(rl_basic_word_break_characters)				\
 	X(rl_callback_handler_install) X(rl_callback_handler_remove)	\
 	X(rl_callback_read_char) X(rl_callback_sigcleanup)		\
 	X(rl_catch_signals) X(rl_check_signals) X(rl_completion_matches) \
+	X(rl_cleanup_after_signal) X(rl_reset_after_signal)		\
+	X(rl_forced_update_display)					\
 	X(rl_end) X(rl_free_line_state) X(rl_instream) X(rl_line_buffer) \
 	X(rl_outstream) X(rl_persistent_signal_handlers) X(rl_point)	\
 	X(rl_readline_name) X(rl_redisplay)
@@ -38,12 +40,10 @@ extern struct shl_rl shl_rl;
 
 #ifndef SHL_RL_NO_NAMES
 #define add_history			(*shl_rl.add_history)
-#define append_history			(*shl_rl.append_history)
 #define clear_history			(*shl_rl.clear_history)
 #define history_base			(*shl_rl.history_base)
 #define history_get			(*shl_rl.history_get)
 #define history_length			(*shl_rl.history_length)
-#define history_truncate_file		(*shl_rl.history_truncate_file)
 #define read_history			(*shl_rl.read_history)
 #define stifle_history			(*shl_rl.stifle_history)
 #define using_history			(*shl_rl.using_history)
@@ -59,6 +59,9 @@ extern struct shl_rl shl_rl;
 #define rl_catch_signals		(*shl_rl.rl_catch_signals)
 #define rl_check_signals		(*shl_rl.rl_check_signals)
 #define rl_completion_matches		(*shl_rl.rl_completion_matches)
+#define rl_cleanup_after_signal		(*shl_rl.rl_cleanup_after_signal)
+#define rl_reset_after_signal		(*shl_rl.rl_reset_after_signal)
+#define rl_forced_update_display	(*shl_rl.rl_forced_update_display)
 #define rl_end				(*shl_rl.rl_end)
 #define rl_free_line_state		(*shl_rl.rl_free_line_state)
 #define rl_instream			(*shl_rl.rl_instream)

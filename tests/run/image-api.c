@@ -386,6 +386,32 @@ static void test_bind(void **state)
 						   sizeof(err)), 0);
 		assert_int_equal((long)*syslet_inst__cell(in, "cat.path"), -1);
 	}
+	/* Blanks around a number are taken on both sides (test(1),
+	 * int() in Python): " 5" was bound and "5 " refused.  Blanks
+	 * alone or inside a number are no number. */
+	{
+		char *around[] = { "5 ", " 5 ", "5\n", "\t0x10\t",
+				   " -7 ", "18446744073709551615 " };
+		long want[] = { 5, 5, 5, 16, -7, -1 };
+		char *bad[] = { "   ", "5 6", "- 5", "5 x", "\n" };
+
+		for (size_t i = 0; i < 6; i++) {
+			*syslet_inst__cell(in, "cat.path") = 77;
+			if (syslet_inst__bind(in, "cat", 1, around + i, err,
+					      sizeof(err)) ||
+			    (long)*syslet_inst__cell(in, "cat.path") != want[i])
+				fail_msg("'%s' not bound as %ld: %s (cell %ld)",
+					 around[i], want[i], err,
+					 (long)*syslet_inst__cell(in,
+								  "cat.path"));
+		}
+		for (size_t i = 0; i < 5; i++)
+			if (syslet_inst__bind(in, "cat", 1, bad + i, err,
+					      sizeof(err)) != -EINVAL)
+				fail_msg("'%s' bound as %ld", bad[i],
+					 (long)*syslet_inst__cell(in,
+								  "cat.path"));
+	}
 	syslet_inst__free(in);
 	syslet_obj__close(obj);
 }

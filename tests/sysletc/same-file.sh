@@ -49,6 +49,24 @@ expect_eq "-o and -H the same new file" 2 "$(status $SYSLETC -o both -H both h.s
 grep -q "^sysletc: -o and -H name the same file 'both'$" err.txt ||
 	fail "-o and -H: $(cat err.txt)"
 [ ! -e both ] || fail "-o and -H the same file: it was written"
+# The same new file by other names: a dangling symlink to it, a path
+# through another directory; the header was written over the image.
+mkdir sub
+ln -s both link
+expect_eq "-o and -H, a link to the same new file" 2 \
+	"$(status $SYSLETC -o both -H link h.syslet)"
+[ ! -e both ] || fail "-o NEW -H LINK-TO-NEW: $(head -c 40 both)"
+ln -s sub/../both rel
+expect_eq "-o and -H, a relative link to the same new file" 2 \
+	"$(status $SYSLETC -H rel -o both h.syslet)"
+expect_eq "-o and -H, the same new file through sub/.." 2 \
+	"$(status $SYSLETC -o both -H sub/../both h.syslet)"
+expect_eq "-o and -H, ./ and the bare name" 2 \
+	"$(status $SYSLETC -o ./both -H both h.syslet)"
+[ ! -e both ] || fail "-o and -H the same new file by other names: it was written"
+expect_eq "-o and -H, two new files in one directory" 0 \
+	"$(status $SYSLETC -o sub/one.slo -H sub/one.h h.syslet)"
+rm -rf sub link rel
 $SYSLETC -o h.slo h.syslet || fail "compile"
 cp h.slo ref.slo
 expect_eq "-o and -H the same existing file" 2 \
