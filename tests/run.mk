@@ -194,6 +194,9 @@ EXTRA_DIST += tests/run/trace-bufend.sh
 # ... the socket addresses of sendto(), recvfrom() and accept().
 TESTS += tests/run/trace-sockaddr.sh
 EXTRA_DIST += tests/run/trace-sockaddr.sh
+# ... '+++ exited with N +++' at the end, as strace.
+TESTS += tests/run/trace-exited.sh
+EXTRA_DIST += tests/run/trace-exited.sh
 check_PROGRAMS += tests/run/apps/reap
 tests_run_apps_reap_SOURCES = tests/run/apps/reap.c
 tests_run_apps_reap_LDADD = src/lib/libsyslet.la

@@ -682,6 +682,14 @@ void srun_trace_stop(struct srun_trace *tr, double wall)
 	fprintf(stderr, "  %-22s %.3f ms\n", "wall time", wall * 1e3);
 }
 
+void srun_trace_exited(struct srun_trace *tr, int status)
+{
+	/* strace's last line, after the stop reports as after the traced
+	 * process's own last words. */
+	if (tr->opts->trace)
+		fprintf(stderr, "+++ exited with %d +++\n", status);
+}
+
 void srun_trace_free(struct srun_trace *tr)
 {
 	if (!tr)
