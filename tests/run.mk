@@ -194,6 +194,10 @@ EXTRA_DIST += tests/run/trace-bufend.sh
 # ... the socket addresses of sendto(), recvfrom() and accept().
 TESTS += tests/run/trace-sockaddr.sh
 EXTRA_DIST += tests/run/trace-sockaddr.sh
+# ... what statx, timerfd_settime, getsockname, wait4's rusage and an
+# interrupted nanosleep wrote.
+TESTS += tests/run/trace-outputs.sh
+EXTRA_DIST += tests/run/trace-outputs.sh
 # ... '+++ exited with N +++' at the end, as strace.
 TESTS += tests/run/trace-exited.sh
 EXTRA_DIST += tests/run/trace-exited.sh
