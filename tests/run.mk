@@ -201,6 +201,9 @@ EXTRA_DIST += tests/run/trace-outputs.sh
 # ... '+++ exited with N +++' at the end, as strace.
 TESTS += tests/run/trace-exited.sh
 EXTRA_DIST += tests/run/trace-exited.sh
+# --stats opens with strace -c's table; -c is --stats.
+TESTS += tests/run/stats-table.sh
+EXTRA_DIST += tests/run/stats-table.sh
 check_PROGRAMS += tests/run/apps/reap
 tests_run_apps_reap_SOURCES = tests/run/apps/reap.c
 tests_run_apps_reap_LDADD = src/lib/libsyslet.la
