@@ -198,6 +198,9 @@ EXTRA_DIST += tests/run/trace-sockaddr.sh
 # interrupted nanosleep wrote.
 TESTS += tests/run/trace-outputs.sh
 EXTRA_DIST += tests/run/trace-outputs.sh
+# ... inotify's names and masks, and signal sets.
+TESTS += tests/run/trace-watch.sh
+EXTRA_DIST += tests/run/trace-watch.sh
 # ... '+++ exited with N +++' at the end, as strace.
 TESTS += tests/run/trace-exited.sh
 EXTRA_DIST += tests/run/trace-exited.sh

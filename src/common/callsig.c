@@ -19,6 +19,7 @@ struct sig {
  *  k struct timespec read   i int read (length is the next arg)
  *  L struct pollfd array (count is the next arg)
  *  I struct itimerspec read   Y statx's AT_* flags   Z statx's mask
+ *  Q signal set read ([USR1 TERM])
  * What the call writes, shown once it returned, as strace shows it:
  *  P int[2] (pipe)   c string (getcwd)   E linux_dirent64 records
  *  t struct timespec   W wait status
@@ -28,6 +29,7 @@ struct sig {
  *  l int, a value-result length (socklen_t *: accept, recvfrom)
  *  R struct timespec left to sleep, shown when interrupted (EINTR)
  *  X struct statx   J struct itimerspec   G struct rusage (wait4)
+ *  q signal set (rt_sigprocmask's old one)
  */
 static const struct sig sigs[] = {
 	{ "open", "som" },	{ "openat", "Dsom" },	{ "creat", "sm" },
@@ -62,8 +64,9 @@ static const struct sig sigs[] = {
 	{ "fstatat64", "DsSx" },	{ "statx", "DsYZX" },
 	{ "fstat64", "dS" },	{ "stat64", "sS" },	{ "lstat64", "sS" },
 	{ "getdents64", "dEd" },	{ "pipe", "P" },	{ "pipe2", "Px" },
-	{ "rt_sigprocmask", "dppd" },	{ "rt_sigaction", "dppd" },
-	{ "signalfd4", "dpdx" },	{ "epoll_ctl", "dddp" },
+	{ "rt_sigprocmask", "dQqd" },	{ "rt_sigaction", "dppd" },
+	{ "signalfd4", "dQdx" },	{ "inotify_add_watch", "dsx" },
+	{ "inotify_rm_watch", "dd" },	{ "epoll_ctl", "dddp" },
 	{ "epoll_wait", "dpdd" },	{ "epoll_pwait", "dpddpd" },
 	{ "poll", "Ldd" },	{ "ppoll", "Ldkpd" },
 	{ "timerfd_settime", "dxIJ" },	{ "timerfd_gettime", "dJ" },

@@ -503,6 +503,40 @@ static bool print_statx(FILE *out, unsigned long addr)
 	return true;
 }
 
+/* strace's [USR1 TERM]: the kernel's 64-bit set, ~[...] of the signals
+ * missing when more than half are in it, as strace writes it. */
+static bool print_sigset(FILE *out, unsigned long addr)
+{
+	unsigned long long set;
+	bool inv, first = true;
+	const char *name;
+
+	if (safe_read(&set, addr, sizeof(set)) < 0)
+		return false;
+	inv = __builtin_popcountll(set) > 32;
+	if (inv)
+		set = ~set;
+	fputs(inv ? "~[" : "[", out);
+	for (int sig = 1; sig <= 64; sig++) {
+		if (!(set >> (sig - 1) & 1))
+			continue;
+		if (!first)
+			fputc(' ', out);
+		first = false;
+		name = sig < 32 ? sigabbrev_np(sig) : NULL;
+		if (name)
+			fputs(name, out);
+		else if (sig == 32)
+			fputs("RTMIN", out);
+		else if (sig > 32)
+			fprintf(out, "RT_%d", sig - 32);
+		else
+			fprintf(out, "%d", sig);
+	}
+	fputc(']', out);
+	return true;
+}
+
 /* strace's {it_interval={tv_sec=0, tv_nsec=0}, it_value={...}}. */
 static bool print_itimerspec(FILE *out, unsigned long addr)
 {
@@ -593,6 +627,8 @@ static bool print_out(FILE *out, const char *name, char kind,
 	switch (kind) {
 	case 'X':
 		return result == 0 && print_statx(out, v);
+	case 'q':
+		return result == 0 && print_sigset(out, v);
 	case 'J':
 		return result == 0 && print_itimerspec(out, v);
 	case 'G':
@@ -652,7 +688,7 @@ static bool print_named(FILE *out, const char *name, const unsigned long *args,
 {
 	int64_t vals[6] = { 0 };
 	bool known[6] = { false };
-	char buf[128];
+	char buf[512];
 
 	for (int k = 0; k < nargs && k < 6; k++) {
 		/* The word as the call reads it: signed (AT_FDCWD). */
@@ -707,6 +743,10 @@ static void print_arg(FILE *out, const char *name, char kind,
 		if (print_itimerspec(out, v))
 			return;
 		break;
+	case 'Q':
+		if (print_sigset(out, v))
+			return;
+		break;
 	case 'F':
 		print_family(out, v);
 		return;
@@ -759,7 +799,7 @@ static void print_arg(FILE *out, const char *name, char kind,
 		break;
 	}
 	case 'P': case 'c': case 'E': case 't': case 'W': case 'S': case 'U':
-	case 'A': case 'l': case 'R': case 'X': case 'J': case 'G':
+	case 'A': case 'l': case 'R': case 'X': case 'J': case 'G': case 'q':
 		if (print_out(out, name, kind, v, next, result))
 			return;
 		if (!v) {
