@@ -201,6 +201,9 @@ EXTRA_DIST += tests/run/trace-outputs.sh
 # ... inotify's names and masks, and signal sets.
 TESTS += tests/run/trace-watch.sh
 EXTRA_DIST += tests/run/trace-watch.sh
+# ... epoll_ctl()'s and epoll_wait()'s struct epoll_event.
+TESTS += tests/run/trace-epoll.sh
+EXTRA_DIST += tests/run/trace-epoll.sh
 # ... '+++ exited with N +++' at the end, as strace.
 TESTS += tests/run/trace-exited.sh
 EXTRA_DIST += tests/run/trace-exited.sh

@@ -19,7 +19,7 @@ struct sig {
  *  k struct timespec read   i int read (length is the next arg)
  *  L struct pollfd array (count is the next arg)
  *  I struct itimerspec read   Y statx's AT_* flags   Z statx's mask
- *  Q signal set read ([USR1 TERM])
+ *  Q signal set read ([USR1 TERM])   V struct epoll_event read
  * What the call writes, shown once it returned, as strace shows it:
  *  P int[2] (pipe)   c string (getcwd)   E linux_dirent64 records
  *  t struct timespec   W wait status
@@ -30,6 +30,7 @@ struct sig {
  *  R struct timespec left to sleep, shown when interrupted (EINTR)
  *  X struct statx   J struct itimerspec   G struct rusage (wait4)
  *  q signal set (rt_sigprocmask's old one)
+ *  v struct epoll_event array, as many as the result says (epoll_wait)
  */
 static const struct sig sigs[] = {
 	{ "open", "som" },	{ "openat", "Dsom" },	{ "creat", "sm" },
@@ -66,8 +67,8 @@ static const struct sig sigs[] = {
 	{ "getdents64", "dEd" },	{ "pipe", "P" },	{ "pipe2", "Px" },
 	{ "rt_sigprocmask", "dQqd" },	{ "rt_sigaction", "dppd" },
 	{ "signalfd4", "dQdx" },	{ "inotify_add_watch", "dsx" },
-	{ "inotify_rm_watch", "dd" },	{ "epoll_ctl", "dddp" },
-	{ "epoll_wait", "dpdd" },	{ "epoll_pwait", "dpddpd" },
+	{ "inotify_rm_watch", "dd" },	{ "epoll_ctl", "dddV" },
+	{ "epoll_wait", "dvdd" },	{ "epoll_pwait", "dvddpd" },
 	{ "poll", "Ldd" },	{ "ppoll", "Ldkpd" },
 	{ "timerfd_settime", "dxIJ" },	{ "timerfd_gettime", "dJ" },
 	{ "clock_gettime", "dt" },	{ "clock_nanosleep", "dxkR" },

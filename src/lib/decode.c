@@ -537,6 +537,57 @@ static bool print_sigset(FILE *out, unsigned long addr)
 	return true;
 }
 
+/* strace's {events=EPOLLIN|EPOLLET, data={u32=7, u64=7}}: the struct
+ * is packed on x86, 12 bytes, either profile. */
+static bool print_epoll_event(FILE *out, unsigned long addr)
+{
+	static const struct flag ev[] = {
+		{ 0x1, "EPOLLIN" },	{ 0x2, "EPOLLPRI" },
+		{ 0x4, "EPOLLOUT" },	{ 0x8, "EPOLLERR" },
+		{ 0x10, "EPOLLHUP" },	{ 0x20, "EPOLLNVAL" },
+		{ 0x40, "EPOLLRDNORM" },	{ 0x80, "EPOLLRDBAND" },
+		{ 0x100, "EPOLLWRNORM" },	{ 0x200, "EPOLLWRBAND" },
+		{ 0x400, "EPOLLMSG" },	{ 0x2000, "EPOLLRDHUP" },
+		{ 1UL << 28, "EPOLLEXCLUSIVE" },	{ 1UL << 29, "EPOLLWAKEUP" },
+		{ 1UL << 30, "EPOLLONESHOT" },	{ 1UL << 31, "EPOLLET" },
+		{ 0, NULL },
+	};
+	unsigned char b[12];
+	unsigned long long data;
+
+	if (safe_read(b, addr, sizeof(b)) < 0)
+		return false;
+	data = le_field(b + 4, 8);
+	fputs("{events=", out);
+	print_bits(out, (unsigned long)le_field(b, 4), ev, "0");
+	fprintf(out, ", data={u32=%u, u64=%llu}}", (unsigned int)data, data);
+	return true;
+}
+
+/* epoll_wait's records, as many as it returned: four, then "...". */
+static bool print_epoll_events(FILE *out, unsigned long addr, long n)
+{
+	unsigned char b[12];
+
+	if (n > 0 && safe_read(b, addr, sizeof(b)) < 0)
+		return false;
+	fputc('[', out);
+	for (long i = 0; i < n; i++) {
+		if (i)
+			fputs(", ", out);
+		if (i == 4) {
+			fputs("...", out);
+			break;
+		}
+		if (!print_epoll_event(out, addr + (unsigned long)i * 12)) {
+			fprintf(out, "%#lx", addr + (unsigned long)i * 12);
+			break;
+		}
+	}
+	fputc(']', out);
+	return true;
+}
+
 /* strace's {it_interval={tv_sec=0, tv_nsec=0}, it_value={...}}. */
 static bool print_itimerspec(FILE *out, unsigned long addr)
 {
@@ -629,6 +680,8 @@ static bool print_out(FILE *out, const char *name, char kind,
 		return result == 0 && print_statx(out, v);
 	case 'q':
 		return result == 0 && print_sigset(out, v);
+	case 'v':
+		return print_epoll_events(out, v, result);
 	case 'J':
 		return result == 0 && print_itimerspec(out, v);
 	case 'G':
@@ -747,6 +800,10 @@ static void print_arg(FILE *out, const char *name, char kind,
 		if (print_sigset(out, v))
 			return;
 		break;
+	case 'V':
+		if (print_epoll_event(out, v))
+			return;
+		break;
 	case 'F':
 		print_family(out, v);
 		return;
@@ -800,6 +857,7 @@ static void print_arg(FILE *out, const char *name, char kind,
 	}
 	case 'P': case 'c': case 'E': case 't': case 'W': case 'S': case 'U':
 	case 'A': case 'l': case 'R': case 'X': case 'J': case 'G': case 'q':
+	case 'v':
 		if (print_out(out, name, kind, v, next, result))
 			return;
 		if (!v) {
