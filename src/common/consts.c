@@ -224,7 +224,7 @@ struct out {
 	char	*buf;
 	size_t	len, at;
 	bool	any;
-	bool	cut;	/* a name did not fit: the number, not half a name */
+	bool	cut;	/* a name did not fit: the number, not half one */
 };
 
 static void put(struct out *o, const char *s)

@@ -531,20 +531,20 @@ static void check_written_back(struct lower *L, const char *sysname,
 		if (s && s->kind != LSYM_DATA)
 			continue;
 		if (s && is_len)
-			lower_error(L, a->loc, "'%s' writes back through its %s "
-				    "argument (%s), but data '%s' is "
+			lower_error(L, a->loc, "'%s' writes back through its "
+				    "%s argument (%s), but data '%s' is "
 				    "read-only: declare a variable ('var %s = "
 				    "16;') and pass '&%s'", sysname,
 				    ordinal[i], what, s->name, s->name,
 				    s->name);
 		else if (s)
-			lower_error(L, a->loc, "'%s' writes back through its %s "
-				    "argument (%s), but data '%s' is "
+			lower_error(L, a->loc, "'%s' writes back through its "
+				    "%s argument (%s), but data '%s' is "
 				    "read-only: declare a buffer", sysname,
 				    ordinal[i], what, s->name);
 		else
-			lower_error(L, a->loc, "'%s' writes back through its %s "
-				    "argument (%s), but a string is read-only "
+			lower_error(L, a->loc, "'%s' writes back through its "
+				    "%s argument (%s), but a string is read-only "
 				    "(and shared by every use of the same "
 				    "text): declare a %s", sysname, ordinal[i],
 				    what, is_len ? "variable and pass its "

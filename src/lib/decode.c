@@ -670,9 +670,13 @@ static bool print_out(FILE *out, const char *name, char kind,
 	long n;
 
 	/* The time left to sleep: written when a signal cut it short. */
-	if (kind == 'R')
-		return v && result == -EINTR && safe_read(&ts, v, sizeof(ts)) >= 0 &&
-		       (print_timespec(out, &ts), true);
+	if (kind == 'R') {
+		if (!v || result != -EINTR ||
+		    safe_read(&ts, v, sizeof(ts)) < 0)
+			return false;
+		print_timespec(out, &ts);
+		return true;
+	}
 	if (!v || result < 0)
 		return false;
 	switch (kind) {
