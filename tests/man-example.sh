@@ -1,5 +1,5 @@
 #!/bin/sh
-# man-example.sh: the program in libsyslet(3) EXAMPLES builds against the library, copies a file, and fails (exit 1, a message) when open fails; async_head_init(3)'s Hello World builds with <syslet-compat.h> and says hello; sys_umem_add(3)'s atoms count down, their umem_add numbered by syslet_sysno(); syslet(5)'s local initialisers run at every pass.
+# man-example.sh: the program in libsyslet(3) EXAMPLES builds against the library, copies a file, and fails (exit 1, a message) when open fails; async_head_init(3)'s Hello World builds with <syslet-compat.h> and says hello; sys_umem_add(3)'s atoms count down, their umem_add numbered by syslet_sysno(); syslet(5)'s local initialisers run at every pass; syslet(5)'s pollfd built in a word from a run-time descriptor polls it (poll([{fd=0, events=POLLIN}], 1, 5000) = 1) and copies what came.
 . "$top_srcdir/tests/lib/harness.sh"
 : "${CC:=cc}"
 page=$top_srcdir/man/libsyslet.3
@@ -89,4 +89,25 @@ st=0
 $SYSLET_RUN "$tmpdir/twice.syslet" "$tmpdir/hi" >"$tmpdir/out" 2>"$tmpdir/err" || st=$?
 expect_eq "syslet(5)'s twice: status" 0 "$st"
 expect_eq "syslet(5)'s twice: output" "$(printf 'hi\nhi')" "$(cat "$tmpdir/out")"
+
+# syslet(5), ELEMENTS: a struct pollfd whose descriptor is known at run
+# time, built in a word (x86_64: the word is the whole record).
+sed -n '/^\.Sh ELEMENTS/,/^\.Sh /p' "$page" |
+	sed -n '/^word pfd\[1\];/,/^\.Ed/{/^\.Ed/d;p}' |
+	sed 's/\\e/\\/g' >"$tmpdir/waitin.syslet"
+[ -s "$tmpdir/waitin.syslet" ] ||
+	fail "no pollfd built in a word under ELEMENTS in syslet(5)"
+$SYSLETC --target=x86_64 -o "$tmpdir/waitin.slo" "$tmpdir/waitin.syslet" \
+	2>"$tmpdir/err" ||
+	{ cat "$tmpdir/err" >&2; fail "syslet(5)'s waitin does not compile"; }
+if [ "$(uname -m)" = x86_64 ]; then
+	st=0
+	echo hello | $SYSLET_RUN --trace "$tmpdir/waitin.slo" 0 \
+		>"$tmpdir/out" 2>"$tmpdir/err" || st=$?
+	expect_eq "syslet(5)'s waitin: status" 0 "$st"
+	expect_eq "syslet(5)'s waitin: output" hello "$(cat "$tmpdir/out")"
+	grep -qF 'poll([{fd=0, events=POLLIN}], 1, 5000) = 1 ([{fd=0, revents=POLLIN' \
+		"$tmpdir/err" || { cat "$tmpdir/err" >&2
+		fail "syslet(5)'s waitin: the pollfd"; }
+fi
 exit 0

@@ -194,6 +194,22 @@ EXTRA_DIST += tests/run/trace-bufend.sh
 # ... the socket addresses of sendto(), recvfrom() and accept().
 TESTS += tests/run/trace-sockaddr.sh
 EXTRA_DIST += tests/run/trace-sockaddr.sh
+# ... what statx, timerfd_settime, getsockname, wait4's rusage and an
+# interrupted nanosleep wrote.
+TESTS += tests/run/trace-outputs.sh
+EXTRA_DIST += tests/run/trace-outputs.sh
+# ... inotify's names and masks, and signal sets.
+TESTS += tests/run/trace-watch.sh
+EXTRA_DIST += tests/run/trace-watch.sh
+# ... epoll_ctl()'s and epoll_wait()'s struct epoll_event.
+TESTS += tests/run/trace-epoll.sh
+EXTRA_DIST += tests/run/trace-epoll.sh
+# ... '+++ exited with N +++' at the end, as strace.
+TESTS += tests/run/trace-exited.sh
+EXTRA_DIST += tests/run/trace-exited.sh
+# --stats opens with strace -c's table; -c is --stats.
+TESTS += tests/run/stats-table.sh
+EXTRA_DIST += tests/run/stats-table.sh
 check_PROGRAMS += tests/run/apps/reap
 tests_run_apps_reap_SOURCES = tests/run/apps/reap.c
 tests_run_apps_reap_LDADD = src/lib/libsyslet.la

@@ -18,6 +18,8 @@ struct sig {
  *  a sockaddr (length is the next arg)  F address family  T socket type
  *  k struct timespec read   i int read (length is the next arg)
  *  L struct pollfd array (count is the next arg)
+ *  I struct itimerspec read   Y statx's AT_* flags   Z statx's mask
+ *  Q signal set read ([USR1 TERM])   V struct epoll_event read
  * What the call writes, shown once it returned, as strace shows it:
  *  P int[2] (pipe)   c string (getcwd)   E linux_dirent64 records
  *  t struct timespec   W wait status
@@ -25,6 +27,10 @@ struct sig {
  *  U struct new_utsname (uname)
  *  A sockaddr (its length is the int the next arg points to)
  *  l int, a value-result length (socklen_t *: accept, recvfrom)
+ *  R struct timespec left to sleep, shown when interrupted (EINTR)
+ *  X struct statx   J struct itimerspec   G struct rusage (wait4)
+ *  q signal set (rt_sigprocmask's old one)
+ *  v struct epoll_event array, as many as the result says (epoll_wait)
  */
 static const struct sig sigs[] = {
 	{ "open", "som" },	{ "openat", "Dsom" },	{ "creat", "sm" },
@@ -39,6 +45,7 @@ static const struct sig sigs[] = {
 	{ "sendto", "dwdxad" },	{ "recvfrom", "drdxAl" },
 	{ "shutdown", "dd" },	{ "setsockopt", "dddid" },
 	{ "socketpair", "FTdP" },
+	{ "getsockname", "dAl" },	{ "getpeername", "dAl" },
 	{ "dup", "d" },		{ "dup2", "dd" },	{ "kill", "dd" },
 	/* Calls that take a pid: decimal, however large (pid_max is
 	 * 4194304 on 64-bit machines), where 'n' would show 0xf423f. */
@@ -50,21 +57,22 @@ static const struct sig sigs[] = {
 	 * numbers, as strace shows them. */
 	{ "splice", "dpdpdx" },	{ "tee", "dddx" },
 	{ "copy_file_range", "dpdpdx" },	{ "vmsplice", "dpdx" },
-	{ "getpid", "" },	{ "getppid", "" },	{ "nanosleep", "kp" },
+	{ "getpid", "" },	{ "getppid", "" },	{ "nanosleep", "kR" },
 	{ "umem_add", "pd" },	{ "sendfile", "ddpd" },	{ "ftruncate", "dd" },
 	/* Calls that take pointers, so that a null one reads NULL, as
 	 * strace writes it, not 0. */
 	{ "fstat", "dS" },	{ "newfstatat", "DsSx" },
-	{ "fstatat64", "DsSx" },	{ "statx", "Dsnnp" },
+	{ "fstatat64", "DsSx" },	{ "statx", "DsYZX" },
 	{ "fstat64", "dS" },	{ "stat64", "sS" },	{ "lstat64", "sS" },
 	{ "getdents64", "dEd" },	{ "pipe", "P" },	{ "pipe2", "Px" },
-	{ "rt_sigprocmask", "dppd" },	{ "rt_sigaction", "dppd" },
-	{ "signalfd4", "dpdx" },	{ "epoll_ctl", "dddp" },
-	{ "epoll_wait", "dpdd" },	{ "epoll_pwait", "dpddpd" },
+	{ "rt_sigprocmask", "dQqd" },	{ "rt_sigaction", "dppd" },
+	{ "signalfd4", "dQdx" },	{ "inotify_add_watch", "dsx" },
+	{ "inotify_rm_watch", "dd" },	{ "epoll_ctl", "dddV" },
+	{ "epoll_wait", "dvdd" },	{ "epoll_pwait", "dvddpd" },
 	{ "poll", "Ldd" },	{ "ppoll", "Ldkpd" },
-	{ "timerfd_settime", "dxpp" },	{ "timerfd_gettime", "dp" },
-	{ "clock_gettime", "dt" },	{ "clock_nanosleep", "dxkp" },
-	{ "wait4", "dWnp" },	{ "readlink", "srd" },	{ "readlinkat", "Dsrd" },
+	{ "timerfd_settime", "dxIJ" },	{ "timerfd_gettime", "dJ" },
+	{ "clock_gettime", "dt" },	{ "clock_nanosleep", "dxkR" },
+	{ "wait4", "dWnG" },	{ "readlink", "srd" },	{ "readlinkat", "Dsrd" },
 	{ "getrandom", "rdn" },	{ "uname", "U" },	{ "getcwd", "cd" },
 	{ "mmap", "pdxxdd" },	{ "munmap", "pd" },
 };

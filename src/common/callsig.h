@@ -5,9 +5,9 @@
 #include <stdbool.h>
 
 /* The kinds of what the call writes, shown once it returned. */
-#define CALLSIG_OUT "rPcEtWSUAl"
+#define CALLSIG_OUT "rPcEtWSUAlRXJGqv"
 /* The kinds that are addresses: 0 is NULL, as strace writes it. */
-#define CALLSIG_PTR "pswrakiL" CALLSIG_OUT
+#define CALLSIG_PTR "pswrakiLIQV" CALLSIG_OUT
 
 /* The letters of @call's arguments, or NULL for a call not described. */
 const char *callsig_of(const char *call);

@@ -106,6 +106,31 @@ static const struct sysconst table[] = {
 	/* wait4()'s options. */
 	{ "WNOHANG", 1, SC_WAIT }, { "WUNTRACED", 2, SC_WAIT },
 	{ "WCONTINUED", 8, SC_WAIT },
+	/* inotify: the events a watch reports, the sets of several only
+	 * for writing (the trace names the bits, as strace does). */
+	{ "IN_ACCESS", 0x1, SC_INOTIFY }, { "IN_MODIFY", 0x2, SC_INOTIFY },
+	{ "IN_ATTRIB", 0x4, SC_INOTIFY },
+	{ "IN_CLOSE_WRITE", 0x8, SC_INOTIFY },
+	{ "IN_CLOSE_NOWRITE", 0x10, SC_INOTIFY },
+	{ "IN_OPEN", 0x20, SC_INOTIFY }, { "IN_MOVED_FROM", 0x40, SC_INOTIFY },
+	{ "IN_MOVED_TO", 0x80, SC_INOTIFY }, { "IN_CREATE", 0x100, SC_INOTIFY },
+	{ "IN_DELETE", 0x200, SC_INOTIFY },
+	{ "IN_DELETE_SELF", 0x400, SC_INOTIFY },
+	{ "IN_MOVE_SELF", 0x800, SC_INOTIFY },
+	{ "IN_UNMOUNT", 0x2000, SC_INOTIFY },
+	{ "IN_Q_OVERFLOW", 0x4000, SC_INOTIFY },
+	{ "IN_IGNORED", 0x8000, SC_INOTIFY },
+	{ "IN_ONLYDIR", 0x01000000, SC_INOTIFY },
+	{ "IN_DONT_FOLLOW", 0x02000000, SC_INOTIFY },
+	{ "IN_EXCL_UNLINK", 0x04000000, SC_INOTIFY },
+	{ "IN_MASK_CREATE", 0x10000000, SC_INOTIFY },
+	{ "IN_MASK_ADD", 0x20000000, SC_INOTIFY },
+	{ "IN_ISDIR", 0x40000000, SC_INOTIFY },
+	{ "IN_ONESHOT", 0x80000000, SC_INOTIFY },
+	{ "IN_CLOSE", 0x18, SC_NONE }, { "IN_MOVE", 0xc0, SC_NONE },
+	{ "IN_ALL_EVENTS", 0xfff, SC_NONE },
+	{ "IN_NONBLOCK", 04000, SC_IN_INIT },
+	{ "IN_CLOEXEC", 02000000, SC_IN_INIT },
 };
 
 #define NR_CONSTS (sizeof(table) / sizeof(table[0]))
@@ -182,6 +207,8 @@ static const struct {
 	{ "epoll_ctl", { 0, SC_EPOLL_OP } },
 	{ "epoll_create1", { SC_EPOLL } },
 	{ "wait4", { 0, 0, SC_WAIT } },
+	{ "inotify_init1", { SC_IN_INIT } },
+	{ "inotify_add_watch", { 0, 0, SC_INOTIFY } },
 	{ "rt_sigprocmask", { SC_SIGHOW } },
 	{ "sigprocmask", { SC_SIGHOW } },
 	{ "rt_sigaction", { SC_SIG } },
@@ -197,6 +224,7 @@ struct out {
 	char	*buf;
 	size_t	len, at;
 	bool	any;
+	bool	cut;	/* a name did not fit: the number, not half one */
 };
 
 static void put(struct out *o, const char *s)
@@ -205,10 +233,12 @@ static void put(struct out *o, const char *s)
 			 o->any ? "|" : "", s);
 
 	o->any = true;
-	if (n > 0 && o->at + (size_t)n < o->len)
+	if (n > 0 && o->at + (size_t)n < o->len) {
 		o->at += (size_t)n;
-	else
+	} else {
 		o->at = o->len - 1;
+		o->cut = true;
+	}
 }
 
 /* The first name of exactly v in set. */
@@ -306,6 +336,14 @@ static bool describe_set(enum sysconst_set set, int64_t v, struct out *o)
 	case SC_TFD_SET:
 	case SC_EPOLL:
 	case SC_WAIT:
+	case SC_IN_INIT:
+		if (v <= 0)
+			return false;
+		r = flags(o, set, (uint64_t)v);
+		return rest(o, r);
+	case SC_INOTIFY:
+		/* A 32-bit mask: IN_ONESHOT is its sign bit. */
+		v = (int64_t)(uint32_t)v;
 		if (v <= 0)
 			return false;
 		r = flags(o, set, (uint64_t)v);
@@ -341,7 +379,7 @@ bool sysconst_describe(const char *call, unsigned int arg, int64_t v,
 		       const int64_t *vals, const bool *known, char *buf,
 		       size_t len)
 {
-	struct out o = { buf, len, 0, false };
+	struct out o = { buf, len, 0, false, false };
 	enum sysconst_set set = SC_NONE;
 
 	if (!call || arg >= 6 || len < 2)
@@ -368,5 +406,5 @@ bool sysconst_describe(const char *call, unsigned int arg, int64_t v,
 	}
 	if (set == SC_NONE)
 		return false;
-	return describe_set(set, v, &o);
+	return describe_set(set, v, &o) && !o.cut;
 }

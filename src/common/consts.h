@@ -48,6 +48,8 @@ enum sysconst_set {
 	SC_TFD_SET,	/* TFD_TIMER_ABSTIME */
 	SC_EPOLL,	/* EPOLL_CLOEXEC */
 	SC_WAIT,	/* WNOHANG|WUNTRACED|WCONTINUED */
+	SC_INOTIFY,	/* IN_* events of inotify_add_watch() */
+	SC_IN_INIT,	/* IN_NONBLOCK|IN_CLOEXEC */
 };
 
 struct sysconst {

@@ -488,6 +488,71 @@ static bool object_room(struct lower *L, const struct ast_expr *e,
 }
 
 /*
+ * The socket calls that write an address back, and its length, which
+ * they read first and rewrite (a socklen_t *): data and strings are
+ * read-only, so the call would fail with EFAULT when it ran, after the
+ * connection was taken.  NULL (the address not wanted) is fine.
+ */
+static const struct {
+	const char	*name;
+	unsigned char	addr, len;
+} written_back[] = {
+	{ "accept", 1, 2 },	{ "accept4", 1, 2 },
+	{ "getsockname", 1, 2 },	{ "getpeername", 1, 2 },
+	{ "recvfrom", 4, 5 },
+};
+
+static void check_written_back(struct lower *L, const char *sysname,
+			       const struct ast_expr *args)
+{
+	const struct ast_expr *a;
+	struct lower_sym *s;
+	uint64_t room;
+	unsigned int i;
+	size_t k;
+
+	for (k = 0; k < sizeof(written_back) / sizeof(written_back[0]); k++)
+		if (!strcmp(written_back[k].name, sysname))
+			break;
+	if (k == sizeof(written_back) / sizeof(written_back[0]))
+		return;
+	for (a = args, i = 0; a; a = a->next, i++) {
+		bool is_len = i == written_back[k].len;
+		const char *what = is_len ?
+			"the address's length, which it reads and rewrites" :
+			sysname[0] == 'a' || !strcmp(sysname, "getpeername") ?
+			"the peer's address" : "the address";
+
+		if (i != written_back[k].addr && !is_len)
+			continue;
+		s = NULL;
+		if (!object_room(L, a, &room, &s))
+			continue;
+		if (s && s->kind != LSYM_DATA)
+			continue;
+		if (s && is_len)
+			lower_error(L, a->loc, "'%s' writes back through its "
+				    "%s argument (%s), but data '%s' is "
+				    "read-only: declare a variable ('var %s = "
+				    "16;') and pass '&%s'", sysname,
+				    ordinal[i], what, s->name, s->name,
+				    s->name);
+		else if (s)
+			lower_error(L, a->loc, "'%s' writes back through its "
+				    "%s argument (%s), but data '%s' is "
+				    "read-only: declare a buffer", sysname,
+				    ordinal[i], what, s->name);
+		else
+			lower_error(L, a->loc, "'%s' writes back through its "
+				    "%s argument (%s), but a string is read-only "
+				    "(and shared by every use of the same "
+				    "text): declare a %s", sysname, ordinal[i],
+				    what, is_len ? "variable and pass its "
+				    "address" : "buffer");
+	}
+}
+
+/*
  * A constant length larger than the object passed with it would have the
  * kernel read past its end, or write past it into whatever lies after:
  * another buffer, another instance's cells, the runner's heap.
@@ -620,6 +685,7 @@ int lower_call(struct lower *L, const struct ast_expr *e, int ret,
 	}
 	i = 0;
 	check_output(L, sysname, args);
+	check_written_back(L, sysname, args);
 	check_flags(L, sysname, args);
 	for (const struct ast_expr *x = args; x; x = x->next) {
 		int c = lower_operand(L, x);

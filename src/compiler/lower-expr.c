@@ -5,6 +5,7 @@
 
 #include "common/consts.h"
 #include "common/systab.h"
+#include "compiler/compiler.h"
 #include "compiler/lower.h"
 
 /* Predefined constants (O_RDONLY, AF_INET ...) are in common/consts.c,
@@ -896,6 +897,30 @@ bool lower_is_simple(struct lower *L, const struct ast_expr *e)
 	}
 }
 
+/* Report each name of arithmetic @e that is neither declared nor
+ * predefined; their number. */
+static int undeclared_in(struct lower *L, const struct ast_expr *e)
+{
+	int64_t v;
+
+	if (!e)
+		return 0;
+	switch (e->kind) {
+	case AST_NAME:
+		if (find(&L->locals, e->name) || find(&L->globals, e->name) ||
+		    sysletc_predefined(e->name, &v))
+			return 0;
+		lower_undeclared(L, e->loc, e->name);
+		return 1;
+	case AST_UNARY:
+		return undeclared_in(L, e->l);
+	case AST_BINARY:
+		return undeclared_in(L, e->l) + undeclared_in(L, e->r);
+	default:
+		return 0;
+	}
+}
+
 int lower_operand(struct lower *L, const struct ast_expr *e)
 {
 	struct lower_sym *s;
@@ -1002,6 +1027,10 @@ int lower_operand(struct lower *L, const struct ast_expr *e)
 	default:
 		break;
 	}
+	/* A misspelt flag (O_RDONLY | O_CLOEXC) is what makes most such
+	 * arguments: the name is the error, not the run time. */
+	if (undeclared_in(L, e))
+		return -1;
 	lower_error(L, e->loc, "this argument would be computed at run time; "
 		    "an atom can only point at a constant, a variable, an "
 		    "address or a string (compute it into a variable first)");

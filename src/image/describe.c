@@ -766,7 +766,7 @@ void slo_describe_call(const struct slo_names *nm, size_t atom,
 {
 	int64_t vals[6];
 	bool known[6];
-	char name[128];
+	char name[512];
 	const struct slo_image *img = nm->img;
 	const struct slo_symbol *entry = slo_names_entry_of(nm, atom);
 	const char *sys = slo_atom_syscall(img, atom);

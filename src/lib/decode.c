@@ -370,9 +370,9 @@ static unsigned long long le_field(const unsigned char *p, unsigned int sz)
 	return v;
 }
 
-/* strace's {st_mode=S_IFREG|0644, st_size=1221, ...}, st_rdev for a
- * device in place of the size. */
-static bool print_stat(FILE *out, const char *name, unsigned long addr)
+/* strace's S_IFREG|0644: the file type, the set-id bits, the rest in
+ * octal. */
+static void print_mode(FILE *out, unsigned int mode)
 {
 	static const struct { unsigned int fmt; const char *name; } types[] = {
 		{ S_IFREG, "S_IFREG" },	{ S_IFDIR, "S_IFDIR" },
@@ -384,20 +384,8 @@ static bool print_stat(FILE *out, const char *name, unsigned long addr)
 		{ S_ISUID, "S_ISUID" }, { S_ISGID, "S_ISGID" },
 		{ S_ISVTX, "S_ISVTX" },
 	};
-	struct stat_layout l;
-	unsigned char buf[64];
-	unsigned int mode, fmt;
-	unsigned long long rdev;
-	size_t want;
+	unsigned int fmt = mode & S_IFMT;
 
-	if (!stat_layout(name, &l))
-		return false;
-	want = (size_t)l.size + l.size_sz;
-	if (safe_read(buf, addr, want) < 0)
-		return false;
-	mode = (unsigned int)le_field(buf + l.mode, l.mode_sz);
-	fmt = mode & S_IFMT;
-	fputs("{st_mode=", out);
 	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
 		if (types[i].fmt == fmt) {
 			fprintf(out, "%s|", types[i].name);
@@ -409,6 +397,26 @@ static bool print_stat(FILE *out, const char *name, unsigned long addr)
 		if (mode & bits[i].bit)
 			fprintf(out, "%s|", bits[i].name);
 	fprintf(out, "%#03o", mode & 0777);
+}
+
+/* strace's {st_mode=S_IFREG|0644, st_size=1221, ...}, st_rdev for a
+ * device in place of the size. */
+static bool print_stat(FILE *out, const char *name, unsigned long addr)
+{
+	struct stat_layout l;
+	unsigned char buf[64];
+	unsigned int mode;
+	unsigned long long rdev;
+	size_t want;
+
+	if (!stat_layout(name, &l))
+		return false;
+	want = (size_t)l.size + l.size_sz;
+	if (safe_read(buf, addr, want) < 0)
+		return false;
+	mode = (unsigned int)le_field(buf + l.mode, l.mode_sz);
+	fputs("{st_mode=", out);
+	print_mode(out, mode);
 	if (S_ISCHR(mode) || S_ISBLK(mode)) {
 		rdev = le_field(buf + l.rdev, l.rdev_sz);
 		fprintf(out, ", st_rdev=makedev(%#x, %#x)", major(rdev),
@@ -418,6 +426,194 @@ static bool print_stat(FILE *out, const char *name, unsigned long addr)
 			(long long)le_field(buf + l.size, l.size_sz));
 	}
 	fputs(", ...}", out);
+	return true;
+}
+
+/* Names for the bits of @v from @f (a name of several bits only when all
+ * are set, the first such name winning), the rest in hex; @zero where
+ * nothing is set. */
+static void print_bits(FILE *out, unsigned long v, const struct flag *f,
+		       const char *zero)
+{
+	bool any = false;
+
+	for (; f->name && v; f++)
+		if ((v & f->bit) == f->bit) {
+			fprintf(out, "%s%s", any ? "|" : "", f->name);
+			v &= ~f->bit;
+			any = true;
+		}
+	if (v)
+		fprintf(out, any ? "|%#lx" : "%#lx", v);
+	else if (!any)
+		fputs(zero, out);
+}
+
+/* statx's mask, in strace's order: the sets first. */
+static const struct flag statx_mask[] = {
+	{ 0xfff, "STATX_ALL" },		{ 0x7ff, "STATX_BASIC_STATS" },
+	{ 0x1, "STATX_TYPE" },		{ 0x2, "STATX_MODE" },
+	{ 0x4, "STATX_NLINK" },		{ 0x8, "STATX_UID" },
+	{ 0x10, "STATX_GID" },		{ 0x20, "STATX_ATIME" },
+	{ 0x40, "STATX_MTIME" },	{ 0x80, "STATX_CTIME" },
+	{ 0x100, "STATX_INO" },		{ 0x200, "STATX_SIZE" },
+	{ 0x400, "STATX_BLOCKS" },	{ 0x800, "STATX_BTIME" },
+	{ 0x1000, "STATX_MNT_ID" },	{ 0x2000, "STATX_DIOALIGN" },
+	{ 0x4000, "STATX_MNT_ID_UNIQUE" },	{ 0x8000, "STATX_SUBVOL" },
+	{ 0x10000, "STATX_WRITE_ATOMIC" },
+	{ 0x20000, "STATX_DIO_READ_ALIGN" },	{ 0, NULL },
+};
+
+/* statx's flags: how to sync (AT_STATX_SYNC_AS_STAT is none of the
+ * two bits), then the AT_* flags, as strace writes them. */
+static void print_statx_flags(FILE *out, unsigned long v)
+{
+	static const struct flag at[] = {
+		{ 0x100, "AT_SYMLINK_NOFOLLOW" },
+		{ 0x800, "AT_NO_AUTOMOUNT" },	{ 0x1000, "AT_EMPTY_PATH" },
+		{ 0, NULL },
+	};
+	unsigned long sync = v & 0x6000;
+
+	fputs(sync == 0x2000 ? "AT_STATX_FORCE_SYNC" :
+	      sync == 0x4000 ? "AT_STATX_DONT_SYNC" :
+	      sync ? "0x6000" : "AT_STATX_SYNC_AS_STAT", out);
+	v &= ~0x6000UL;
+	if (v) {
+		fputc('|', out);
+		print_bits(out, v, at, "0");
+	}
+}
+
+/* strace's {stx_mask=STATX_BASIC_STATS|STATX_MNT_ID, stx_attributes=0,
+ * stx_mode=S_IFREG|0644, stx_size=1221, ...}: struct statx is the same
+ * on either profile. */
+static bool print_statx(FILE *out, unsigned long addr)
+{
+	unsigned char buf[48];
+
+	if (safe_read(buf, addr, sizeof(buf)) < 0)
+		return false;
+	fputs("{stx_mask=", out);
+	print_bits(out, (unsigned long)le_field(buf, 4), statx_mask, "0");
+	fprintf(out, ", stx_attributes=%#llx, stx_mode=",
+		le_field(buf + 8, 8));
+	print_mode(out, (unsigned int)le_field(buf + 28, 2));
+	fprintf(out, ", stx_size=%llu, ...}", le_field(buf + 40, 8));
+	return true;
+}
+
+/* strace's [USR1 TERM]: the kernel's 64-bit set, ~[...] of the signals
+ * missing when more than half are in it, as strace writes it. */
+static bool print_sigset(FILE *out, unsigned long addr)
+{
+	unsigned long long set;
+	bool inv, first = true;
+	const char *name;
+
+	if (safe_read(&set, addr, sizeof(set)) < 0)
+		return false;
+	inv = __builtin_popcountll(set) > 32;
+	if (inv)
+		set = ~set;
+	fputs(inv ? "~[" : "[", out);
+	for (int sig = 1; sig <= 64; sig++) {
+		if (!(set >> (sig - 1) & 1))
+			continue;
+		if (!first)
+			fputc(' ', out);
+		first = false;
+		name = sig < 32 ? sigabbrev_np(sig) : NULL;
+		if (name)
+			fputs(name, out);
+		else if (sig == 32)
+			fputs("RTMIN", out);
+		else if (sig > 32)
+			fprintf(out, "RT_%d", sig - 32);
+		else
+			fprintf(out, "%d", sig);
+	}
+	fputc(']', out);
+	return true;
+}
+
+/* strace's {events=EPOLLIN|EPOLLET, data={u32=7, u64=7}}: the struct
+ * is packed on x86, 12 bytes, either profile. */
+static bool print_epoll_event(FILE *out, unsigned long addr)
+{
+	static const struct flag ev[] = {
+		{ 0x1, "EPOLLIN" },	{ 0x2, "EPOLLPRI" },
+		{ 0x4, "EPOLLOUT" },	{ 0x8, "EPOLLERR" },
+		{ 0x10, "EPOLLHUP" },	{ 0x20, "EPOLLNVAL" },
+		{ 0x40, "EPOLLRDNORM" },	{ 0x80, "EPOLLRDBAND" },
+		{ 0x100, "EPOLLWRNORM" },	{ 0x200, "EPOLLWRBAND" },
+		{ 0x400, "EPOLLMSG" },	{ 0x2000, "EPOLLRDHUP" },
+		{ 1UL << 28, "EPOLLEXCLUSIVE" },	{ 1UL << 29, "EPOLLWAKEUP" },
+		{ 1UL << 30, "EPOLLONESHOT" },	{ 1UL << 31, "EPOLLET" },
+		{ 0, NULL },
+	};
+	unsigned char b[12];
+	unsigned long long data;
+
+	if (safe_read(b, addr, sizeof(b)) < 0)
+		return false;
+	data = le_field(b + 4, 8);
+	fputs("{events=", out);
+	print_bits(out, (unsigned long)le_field(b, 4), ev, "0");
+	fprintf(out, ", data={u32=%u, u64=%llu}}", (unsigned int)data, data);
+	return true;
+}
+
+/* epoll_wait's records, as many as it returned: four, then "...". */
+static bool print_epoll_events(FILE *out, unsigned long addr, long n)
+{
+	unsigned char b[12];
+
+	if (n > 0 && safe_read(b, addr, sizeof(b)) < 0)
+		return false;
+	fputc('[', out);
+	for (long i = 0; i < n; i++) {
+		if (i)
+			fputs(", ", out);
+		if (i == 4) {
+			fputs("...", out);
+			break;
+		}
+		if (!print_epoll_event(out, addr + (unsigned long)i * 12)) {
+			fprintf(out, "%#lx", addr + (unsigned long)i * 12);
+			break;
+		}
+	}
+	fputc(']', out);
+	return true;
+}
+
+/* strace's {it_interval={tv_sec=0, tv_nsec=0}, it_value={...}}. */
+static bool print_itimerspec(FILE *out, unsigned long addr)
+{
+	struct kts its[2];
+
+	if (safe_read(its, addr, sizeof(its)) < 0)
+		return false;
+	fputs("{it_interval=", out);
+	print_timespec(out, &its[0]);
+	fputs(", it_value=", out);
+	print_timespec(out, &its[1]);
+	fputc('}', out);
+	return true;
+}
+
+/* struct rusage opens with two kernel timevals, two words each:
+ * strace's {ru_utime={tv_sec=0, tv_usec=817}, ru_stime=..., ...}. */
+static bool print_rusage(FILE *out, unsigned long addr)
+{
+	long tv[4];
+
+	if (safe_read(tv, addr, sizeof(tv)) < 0)
+		return false;
+	fprintf(out, "{ru_utime={tv_sec=%ld, tv_usec=%ld}, "
+		"ru_stime={tv_sec=%ld, tv_usec=%ld}, ...}",
+		tv[0], tv[1], tv[2], tv[3]);
 	return true;
 }
 
@@ -473,9 +669,27 @@ static bool print_out(FILE *out, const char *name, char kind,
 	int two[2];
 	long n;
 
+	/* The time left to sleep: written when a signal cut it short. */
+	if (kind == 'R') {
+		if (!v || result != -EINTR ||
+		    safe_read(&ts, v, sizeof(ts)) < 0)
+			return false;
+		print_timespec(out, &ts);
+		return true;
+	}
 	if (!v || result < 0)
 		return false;
 	switch (kind) {
+	case 'X':
+		return result == 0 && print_statx(out, v);
+	case 'q':
+		return result == 0 && print_sigset(out, v);
+	case 'v':
+		return print_epoll_events(out, v, result);
+	case 'J':
+		return result == 0 && print_itimerspec(out, v);
+	case 'G':
+		return result > 0 && print_rusage(out, v);
 	case 'P':
 		if (result != 0 || safe_read(two, v, sizeof(two)) < 0)
 			return false;
@@ -531,7 +745,7 @@ static bool print_named(FILE *out, const char *name, const unsigned long *args,
 {
 	int64_t vals[6] = { 0 };
 	bool known[6] = { false };
-	char buf[128];
+	char buf[512];
 
 	for (int k = 0; k < nargs && k < 6; k++) {
 		/* The word as the call reads it: signed (AT_FDCWD). */
@@ -576,6 +790,24 @@ static void print_arg(FILE *out, const char *name, char kind,
 	case 'o':
 		print_flags(out, v);
 		return;
+	case 'Y':
+		print_statx_flags(out, v);
+		return;
+	case 'Z':
+		print_bits(out, v, statx_mask, "0");
+		return;
+	case 'I':
+		if (print_itimerspec(out, v))
+			return;
+		break;
+	case 'Q':
+		if (print_sigset(out, v))
+			return;
+		break;
+	case 'V':
+		if (print_epoll_event(out, v))
+			return;
+		break;
 	case 'F':
 		print_family(out, v);
 		return;
@@ -628,7 +860,8 @@ static void print_arg(FILE *out, const char *name, char kind,
 		break;
 	}
 	case 'P': case 'c': case 'E': case 't': case 'W': case 'S': case 'U':
-	case 'A': case 'l':
+	case 'A': case 'l': case 'R': case 'X': case 'J': case 'G': case 'q':
+	case 'v':
 		if (print_out(out, name, kind, v, next, result))
 			return;
 		if (!v) {

@@ -1200,12 +1200,16 @@ int srun_run(const struct srun_opts *opts, const struct syslet_obj *obj,
 			if (tr)
 				srun_trace_stop(tr, now() - t0);
 			report(&r);
+			if (tr)
+				srun_trace_exited(tr, status);
 		}
 		goto out;
 	}
 	if (tr)
 		srun_trace_stop(tr, now() - t0);
 	status = report(&r);
+	if (tr)
+		srun_trace_exited(tr, status);
 out:
 	if (caught) {
 		srun_uncatch(old_sa);

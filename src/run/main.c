@@ -52,8 +52,9 @@ static void usage(FILE *out)
 "  -t              --trace: the time of day first; -tt with microseconds,\n"
 "                  -ttt as seconds since the epoch\n"
 "  -r, --relative-timestamps  --trace: the time since the previous line\n"
-"  --stats         print counters and the wall time on standard error\n"
-"                  (also when SIGINT, SIGTERM or SIGHUP ends the run)\n"
+"  -c, --stats     print strace -c's table of the calls, the engine's\n"
+"                  counters and the wall time on standard error (also\n"
+"                  when SIGINT, SIGTERM or SIGHUP ends the run)\n"
 "  --inject=SET:error=ERRNO|retval=N[:when=EXPR]\n"
 "                  fail the calls of SET (strace's -e inject=): EXPR is\n"
 "                  N, N+, N+STEP, N..M or N..M+STEP, counted per call\n"
@@ -96,7 +97,7 @@ static int stdout_status(void)
 }
 
 /* The short options (getopt_long()'s string without its "+:"). */
-#define SRUN_SHORT_OPTS	"hiVTrt"
+#define SRUN_SHORT_OPTS	"hiVTrtc"
 
 enum { OPT_BACKEND = 256, OPT_THREADS, OPT_RING, OPT_TRACE, OPT_STATS,
        OPT_ENTRY, OPT_EACH, OPT_JOBS, OPT_INJECT };
@@ -127,8 +128,8 @@ static const char *strace_hint(int letter)
 	case 'e':
 		return " (strace's -e trace=SET and -e inject=RULE are "
 		       "--trace=SET and --inject=RULE here)";
-	case 'c':
-		return " (strace's -c is --stats here)";
+	case 'C':
+		return " (strace's -C is --trace -c here)";
 	case 'o':
 		return " (the trace goes to the standard error: 2>FILE)";
 	case 's':
@@ -242,6 +243,7 @@ static int srun_main(int argc, char **argv)
 			 * number is the backend's). */
 			inject_specs[nr_inject++] = optarg;
 			break;
+		case 'c':
 		case OPT_STATS:
 			o.stats = true;
 			break;

@@ -31,8 +31,17 @@ struct slot {
 	unsigned long			ended_nr;
 };
 
+/* One row of --stats's table, strace -c's: a call by its number. */
+struct callstat {
+	unsigned long		nr;
+	unsigned long long	calls, errors;
+	double			secs;
+};
+
 struct srun_trace {
 	const struct srun_opts	*opts;
+	struct callstat		*calls;	/* --stats: the table's rows */
+	size_t			ncalls, calls_cap;
 	struct slot		*slots;
 	struct srun_span	*spans;	/* event -> slot */
 	size_t			nspans;
@@ -303,6 +312,42 @@ static void end_open(struct srun_trace *tr)
 	tr->open = NULL;
 }
 
+/* Count @ev's call, which took @dt seconds, into the table (under the
+ * lock); a row that cannot be had is left out, the counters still run. */
+static void count_call(struct srun_trace *tr, const struct syslet_event *ev,
+		       double dt)
+{
+	long umem = syslet_sysno(SYSLET_CALL_UMEM_ADD);
+	struct callstat *c = NULL;
+
+	for (size_t i = 0; i < tr->ncalls; i++)
+		if (tr->calls[i].nr == ev->nr) {
+			c = &tr->calls[i];
+			break;
+		}
+	if (!c) {
+		if (tr->ncalls == tr->calls_cap) {
+			size_t cap = tr->calls_cap ? tr->calls_cap * 2 : 16;
+			struct callstat *n = realloc(tr->calls,
+						     cap * sizeof(*n));
+
+			if (!n)
+				return;
+			tr->calls = n;
+			tr->calls_cap = cap;
+		}
+		c = &tr->calls[tr->ncalls++];
+		memset(c, 0, sizeof(*c));
+		c->nr = ev->nr;
+	}
+	c->calls++;
+	c->secs += dt > 0 ? dt : 0;
+	/* umem_add's results are values, never errors. */
+	if (ev->ret < 0 && ev->ret > -4096 &&
+	    !(umem >= 0 && ev->nr == (unsigned long)umem))
+		c->errors++;
+}
+
 static void observe(const struct syslet_event *ev, void *ctx)
 {
 	struct srun_trace *tr = ctx;
@@ -327,6 +372,15 @@ static void observe(const struct syslet_event *ev, void *ctx)
 	/* Only the atom's own end tells that it is no longer under way. */
 	s->cur = ev->end == SYSLET_END_NONE ? ev->next :
 		 ev->end == SYSLET_END_UNFINISHED ? ev->atom : NULL;
+	if (o->stats && ev->end != SYSLET_END_UNFINISHED &&
+	    ev->end != SYSLET_END_FAULT) {
+		/* As -T measures it: since the slot's previous event (or
+		 * its start), the call's blocking in a worker included. */
+		now = mono();
+		count_call(tr, ev, now - s->t_last);
+		if (!o->syscall_times)
+			s->t_last = now;
+	}
 	if (ev->end != SYSLET_END_UNFINISHED) {
 		s->injected = ev->injected ? ev->atom : NULL;
 		/* A fault may have left no number fetched. */
@@ -335,7 +389,7 @@ static void observe(const struct syslet_event *ev, void *ctx)
 	}
 	if (!o->trace || tr->closed)
 		goto out;
-	if (o->syscall_times)
+	if (o->syscall_times && !now)
 		now = mono();
 	/* Faults are shown whatever the set, as strace shows signals. */
 	shown = !o->trace_set || ev->end == SYSLET_END_FAULT ||
@@ -383,7 +437,8 @@ out:
 
 void srun_trace_submit(struct srun_trace *tr, size_t i)
 {
-	if (!tr || !tr->opts->syscall_times || i >= tr->nr)
+	if (!tr || !(tr->opts->syscall_times || tr->opts->stats) ||
+	    i >= tr->nr)
 		return;
 	pthread_mutex_lock(&tr->lock);
 	tr->slots[i].t_last = mono();
@@ -662,6 +717,53 @@ void srun_stats_rows(FILE *out, const struct syslet_stats *st,
 		stat_line(out, "injected", (unsigned long long)inj);
 }
 
+static int by_time(const void *a, const void *b)
+{
+	const struct callstat *x = a, *y = b;
+
+	if (x->secs != y->secs)
+		return x->secs < y->secs ? 1 : -1;
+	return x->calls < y->calls ? 1 : x->calls > y->calls ? -1 : 0;
+}
+
+/* strace -c's table, its columns and its order (by time). */
+static void print_table(struct srun_trace *tr)
+{
+	static const char rule[] = "------ ----------- ----------- --------- "
+				   "--------- ----------------\n";
+	unsigned long long calls = 0, errors = 0;
+	double secs = 0;
+	char nbuf[32];
+
+	qsort(tr->calls, tr->ncalls, sizeof(*tr->calls), by_time);
+	for (size_t i = 0; i < tr->ncalls; i++) {
+		calls += tr->calls[i].calls;
+		errors += tr->calls[i].errors;
+		secs += tr->calls[i].secs;
+	}
+	fputs("% time     seconds  usecs/call     calls    errors syscall\n",
+	      stderr);
+	fputs(rule, stderr);
+	for (size_t i = 0; i < tr->ncalls; i++) {
+		const struct callstat *c = &tr->calls[i];
+		const char *name = srun_call_name(c->nr);
+
+		if (!name) {
+			snprintf(nbuf, sizeof(nbuf), "syscall_%lu", c->nr);
+			name = nbuf;
+		}
+		fprintf(stderr, "%6.2f %11.6f %11llu %9llu %9.0llu %s\n",
+			secs > 0 ? c->secs * 100 / secs : 0, c->secs,
+			(unsigned long long)(c->secs * 1e6 / (double)c->calls),
+			c->calls, c->errors, name);
+	}
+	fputs(rule, stderr);
+	fprintf(stderr, "%6.2f %11.6f %11llu %9llu %9.0llu total\n",
+		100.0, secs,
+		calls ? (unsigned long long)(secs * 1e6 / (double)calls) : 0,
+		calls, errors);
+}
+
 void srun_trace_stop(struct srun_trace *tr, double wall)
 {
 	SYSLET_OPTS(syslet_stats, st);
@@ -676,10 +778,20 @@ void srun_trace_stop(struct srun_trace *tr, double wall)
 	if (!tr->opts->stats)
 		return;
 	syslet_get_stats(&st);
+	if (strcmp(syslet_backend_name(), "kernel"))
+		print_table(tr);
 	fprintf(stderr, "%s: stats (backend %s):\n", tr->opts->progname,
 		syslet_backend_name());
 	srun_stats_rows(stderr, &st, tr->trampolines);
 	fprintf(stderr, "  %-22s %.3f ms\n", "wall time", wall * 1e3);
+}
+
+void srun_trace_exited(struct srun_trace *tr, int status)
+{
+	/* strace's last line, after the stop reports as after the traced
+	 * process's own last words. */
+	if (tr->opts->trace)
+		fprintf(stderr, "+++ exited with %d +++\n", status);
 }
 
 void srun_trace_free(struct srun_trace *tr)
@@ -688,6 +800,7 @@ void srun_trace_free(struct srun_trace *tr)
 		return;
 	syslet_set_trace(NULL, NULL);
 	pthread_mutex_destroy(&tr->lock);
+	free(tr->calls);
 	free(tr->slots);
 	free(tr->spans);
 	free(tr);

@@ -18,6 +18,9 @@ void srun_trace_drop(struct srun_trace *tr, size_t i, struct syslet_inst *inst);
 void srun_trace_submit(struct srun_trace *tr, size_t i);
 /* Stop observing; with --stats print the counters and the wall time. */
 void srun_trace_stop(struct srun_trace *tr, double wall);
+/* The run ended with syslet-run's @status, its stops reported: with
+ * --trace "+++ exited with 1 +++", as strace's last line. */
+void srun_trace_exited(struct srun_trace *tr, int status);
 /* The run ends on signal @sig: with --trace, the calls still unfinished
  * and "+++ killed by SIGTERM +++", as strace ends a killed process; no
  * line after; then what srun_trace_stop() prints. */

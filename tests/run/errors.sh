@@ -43,8 +43,8 @@ done
 # strace's options, typed from habit: the message names this one's.
 expect 2 "^syslet-run: invalid option -- 'e' \\(strace's -e trace=SET and -e inject=RULE are --trace=SET and --inject=RULE here\\)$" \
 	$SYSLET_RUN -e trace=read x
-expect 2 "^syslet-run: invalid option -- 'c' \\(strace's -c is --stats here\\)$" \
-	$SYSLET_RUN -c x
+expect 2 "^syslet-run: invalid option -- 'C' \\(strace's -C is --trace -c here\\)$" \
+	$SYSLET_RUN -C x
 expect 2 "^syslet-run: invalid option -- 'o' \\(the trace goes to the standard error: 2>FILE\\)$" \
 	$SYSLET_RUN -o f --trace x
 expect 2 "^syslet-run: invalid option -- 's' \\(the trace shows a string's first 32 bytes, as strace's default -s 32 does; the shell's x BUFFER LEN shows more\\)$" \

@@ -53,7 +53,8 @@ for b in $backends; do
 		run TERM 15 $b $f --trace='!getppid' --stats
 		expect_eq "$b $f: the trace's last line" \
 			'+++ killed by SIGTERM +++' \
-			"$(grep -v '^  \|stats (backend' err | tail -1)"
+			"$(grep -v '^  \|stats (backend\|^% time \|^------ \|^ *[0-9]*\.[0-9][0-9] ' err |
+			tail -1)"
 		if ! ignored 2; then
 			run INT 2 $b $f --stats
 			grep -q '^  atoms ' err || fail "$b $f: no stats on SIGINT"

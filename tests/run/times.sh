@@ -19,7 +19,8 @@ for b in $backends; do
 	# Every line carries its time; the sleep, which went async, is
 	# one line (nothing came between).
 	[ "$(grep -c ' <[0-9]*\.[0-9]\{6\}>$' trace)" = 3 ] &&
-		[ "$(wc -l <trace)" = 3 ] &&
+		[ "$(wc -l <trace)" = 4 ] &&
+		[ "$(tail -1 trace)" = '+++ exited with 0 +++' ] &&
 		grep -q 'nanosleep({tv_sec=0, tv_nsec=300000000}, NULL) = 0 <cachemiss, went async> -> \[2\] <[0-9.]*>$' trace ||
 		{ cat trace >&2; fail "$b: -T lines"; }
 	sleep=$(grep 'nanosleep(' trace | secs)
