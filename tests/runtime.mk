@@ -177,7 +177,8 @@ runtime32_tests = tests/runtime/args32 tests/runtime/fault32 \
 	tests/runtime/workertimer32 tests/runtime/pirace32 \
 	tests/runtime/tidprio32 tests/runtime/tidown32 tests/runtime/tidrace32 \
 	tests/runtime/tidpidfd32 tests/runtime/ttyread32 tests/runtime/tidself32 \
-	tests/runtime/waitchld32 tests/runtime/pipesig32 tests/runtime/waitkept32
+	tests/runtime/waitchld32 tests/runtime/pipesig32 tests/runtime/waitkept32 \
+	tests/runtime/waitintr32
 TESTS += $(runtime32_tests)
 extra_check_programs += $(runtime32_tests)
 # Each NAME32 above is tests/runtime/NAME.c compiled and linked -m32 in
