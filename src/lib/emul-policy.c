@@ -995,42 +995,6 @@ bool emul_all_restart(const sigset_t *user)
 	return true;
 }
 
-/*
- * The kernel decides an interrupted wait by the handler of the signal
- * that came (-ERESTARTSYS and that handler's SA_RESTART), which a wait
- * made with the caller's mask open cannot learn once the handler ran.
- * Held instead, the signals are looked at while still pending, then let
- * in, exactly those: a handler that runs is one of them.  A pending
- * signal the caller ignores (or whose default is to ignore it) is
- * dropped as it is let in and never cuts the wait short.
- */
-int emul_sig_deliver(const sigset_t *user, const sigset_t *held)
-{
-	sigset_t pend, open = *held;
-	struct sigaction sa;
-	bool some = false, caught = false, intr = false;
-
-	if (sigpending(&pend))
-		return 0;
-	for (int sig = 1; sig < NSIG; sig++) {
-		if (sigismember(&pend, sig) != 1 ||
-		    sigismember(user, sig) == 1 || sigaction(sig, NULL, &sa))
-			continue;
-		sigdelset(&open, sig);
-		some = true;
-		if (sa.sa_handler == SIG_DFL || sa.sa_handler == SIG_IGN)
-			continue;
-		caught = true;
-		if (!(sa.sa_flags & SA_RESTART))
-			intr = true;
-	}
-	if (!some)
-		return 0;
-	emul_sigmask(SIG_SETMASK, &open, NULL);
-	emul_sigmask(SIG_SETMASK, held, NULL);
-	return !caught ? 0 : intr ? -EINTR : 1;
-}
-
 /* wait4() (or i386's waitpid()), or waitid() with a siginfo to say
  * whether it found a child, that would wait for a child whose end sends
  * a SIGCHLD the caller catches and leaves open (@user): the index of its

@@ -489,32 +489,22 @@ static long futex_wait(uint32_t *addr, uint32_t val, const struct timespec *ts)
  * SA_RESTART, as the kernel's async_wait() was (2007's
  * wait_event_interruptible() answered -ERESTARTSYS); a timed one (the
  * look every tick while completions wait for a slot) answers EINTR for
- * any handler, SA_RESTART or not, and which one ran is then lost.  So
- * it is made with the signals held, and those that came meanwhile are
- * let in after it (emul_sig_deliver()), at most a tick late: the wait
- * goes on, is restarted with its count started again, as the kernel's,
- * or ends with EINTR, as the handler of the signal that came says.
+ * any handler, SA_RESTART or not.  Restarted then when every signal the
+ * caller catches and leaves open has SA_RESTART (which one came is not
+ * known, as on uring), its count started again, as the kernel's.
  */
-static long timed_wait(uint32_t *addr, uint32_t val, unsigned long *start)
+static bool timed_restart(unsigned long *start)
 {
-	const struct timespec tick = { 0, 1000000 };
 	struct emul_head *ah = emul_cur;
-	sigset_t user;
-	int s;
+	sigset_t cur;
 
-	emul_sigmask(SIG_SETMASK, &emul_blockset, &user);
-	(void)futex_wait(addr, val, &tick);
-	s = emul_sig_deliver(&user, &emul_blockset);
-	emul_sigmask(SIG_SETMASK, &user, NULL);
-	if (s < 0)
-		return -EINTR;
-	if (s > 0) {
-		pthread_mutex_lock(&ah->lock);
-		cring_flush(&ah->ring);
-		*start = ah->ring.completions;
-		pthread_mutex_unlock(&ah->lock);
-	}
-	return 0;
+	if (pthread_sigmask(SIG_BLOCK, NULL, &cur) || !emul_all_restart(&cur))
+		return false;
+	pthread_mutex_lock(&ah->lock);
+	cring_flush(&ah->ring);
+	*start = ah->ring.completions;
+	pthread_mutex_unlock(&ah->lock);
+	return true;
 }
 
 /*
@@ -527,6 +517,7 @@ static long timed_wait(uint32_t *addr, uint32_t val, unsigned long *start)
 static long emul_wait_slot(unsigned long min, struct syslet_uatom *const *slot)
 {
 	struct emul_head *ah = emul_cur;
+	const struct timespec tick = { 0, 1000000 };
 	unsigned long start;
 
 	if (!ah)
@@ -554,12 +545,11 @@ static long emul_wait_slot(unsigned long min, struct syslet_uatom *const *slot)
 		waiting = ah->ring.dq_head != NULL;
 		pthread_mutex_unlock(&ah->lock);
 		r = done || idle ? 0 :
-		    waiting ? timed_wait(&ah->seq, seq, &start) :
-		    futex_wait(&ah->seq, seq, NULL);
+		    futex_wait(&ah->seq, seq, waiting ? &tick : NULL);
 		__atomic_sub_fetch(&ah->waiters, 1, __ATOMIC_SEQ_CST);
 		if (done || idle)
 			return 0;
-		if (r == -EINTR)
+		if (r == -EINTR && !(waiting && timed_restart(&start)))
 			return -EINTR;
 	}
 }

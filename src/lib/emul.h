@@ -113,12 +113,6 @@ long emul_block_open(const struct emul_atom *a, enum emul_policy pol,
 /* Whether every signal @user leaves open and the caller catches has
  * SA_RESTART. */
 bool emul_all_restart(const sigset_t *user);
-/* Signals held while a wait slept: lets those pending that @user leaves
- * open act (the rest of the mask stays @held), and says what the kernel's
- * interrupted wait would: 0 none acted on the wait (none pending, or
- * ignored), 1 it is restarted (every handler that ran had SA_RESTART),
- * -EINTR it returns (one had not). */
-int emul_sig_deliver(const sigset_t *user, const sigset_t *held);
 
 /*
  * An open that did not wait (the engines' attempts add O_NONBLOCK, as

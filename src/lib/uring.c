@@ -11,7 +11,6 @@
 #include <string.h>
 #include <fcntl.h>
 #include <sys/eventfd.h>
-#include <sys/signalfd.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -75,8 +74,6 @@
 /* Atoms one async syslet runs in the driver before the others' turn. */
 #define UR_SLICE	256
 #define UR_EFD_TAG	1UL
-/* The poll of the head's signalfd (arm_sig()). */
-#define UR_SIG_TAG	2UL
 #define UR_DEFAULT_THREADS	1024
 #define UR_IOWQ_MAX	64
 #define UR_WORKER_STACK	(256 * 1024)
@@ -161,13 +158,6 @@ struct ur_head {
 	unsigned char		*ops;		/* nr -> uring op */
 	int			efd;
 	bool			efd_armed;
-	/* async_wait() sleeps with the caller's signals held and this
-	 * signalfd of those it leaves open polled in the ring: so it knows
-	 * which came before a handler runs (emul_sig_deliver()). */
-	int			sfd;
-	bool			sfd_armed;
-	bool			sig_fired;	/* its poll completed */
-	sigset_t		sfd_set;
 	/* Workers for calls io_uring lacks that would block. */
 	pthread_mutex_t		wlock;
 	pthread_cond_t		wcond;
@@ -207,9 +197,6 @@ struct ur_ctx {
 	bool			sig_ended;	/* a signal ended a chain */
 	/* io_uring_enter() said EINTR: a handler of the caller's ran. */
 	bool			handled;
-	/* async_wait() with the head's signalfd polled: wait_step() sleeps
-	 * with the signals held and says EINTR when one is pending. */
-	bool			sigpoll;
 	unsigned int		budget;
 	sigset_t		user_mask;
 	struct emul_lstats	st;
@@ -262,8 +249,6 @@ static void ur_atfork_child(void)
 	close(ah->ring.ring_fd);
 	if (ah->efd >= 0)
 		close(ah->efd);
-	if (ah->sfd >= 0)
-		close(ah->sfd);
 	ur_cur = NULL;
 }
 
@@ -621,54 +606,6 @@ static void arm_efd(struct ur_head *ah)
 	ah->efd_armed = true;
 }
 
-/*
- * The head's signalfd of the signals @user leaves open, polled once in
- * the ring (a poll completes once; armed again by the next wait).  The
- * poll is entered by the caller, whose pending signals it looks at.
- * False when no signalfd can be had: the wait opens the mask instead.
- */
-static bool arm_sig(struct ur_head *ah, const sigset_t *user)
-{
-	struct io_uring_sqe *sqe;
-	sigset_t set;
-
-	sigfillset(&set);
-	for (int sig = 1; sig < NSIG; sig++)
-		if (sigismember(user, sig) == 1 ||
-		    sigismember(&ur_blockset, sig) != 1)
-			sigdelset(&set, sig);
-	if (ah->sfd < 0) {
-		int fd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
-
-		if (fd < 0)
-			return false;
-		fd = fd_high(fd);
-		/* The program closed the ring or its eventfd behind our
-		 * back, and the new descriptor took its number: the ring
-		 * must keep answering EBADF (ring_broken()). */
-		if (fd == ah->ring.ring_fd || fd == ah->efd) {
-			close(fd);
-			return false;
-		}
-		ah->sfd = fd;
-		ah->sfd_set = set;
-	} else if (memcmp(&set, &ah->sfd_set, sizeof(set))) {
-		if (signalfd(ah->sfd, &set, 0) < 0)
-			return false;
-		ah->sfd_set = set;
-	}
-	if (ah->sfd_armed)
-		return true;
-	sqe = get_sqe(ah);
-	if (!sqe)
-		return false;
-	io_uring_prep_poll_add(sqe, ah->sfd, POLLIN);
-	io_uring_sqe_set_data64(sqe, UR_SIG_TAG);
-	ah->unsubmitted++;
-	ah->sfd_armed = true;
-	return true;
-}
-
 /* ---- Workers ----------------------------------------------------------- */
 
 static void *ur_worker(void *arg)
@@ -955,14 +892,13 @@ static inline bool fastable(const struct ur_ctx *c, const struct emul_atom *a)
 
 static bool ours(const struct ur_head *ah, unsigned long fd)
 {
-	return (int)fd == ah->ring.ring_fd ||
-	       (ah->efd >= 0 && (int)fd == ah->efd) ||
-	       (ah->sfd >= 0 && (int)fd == ah->sfd);
+	return (int)fd == ah->ring.ring_fd || (ah->efd >= 0 &&
+					       (int)fd == ah->efd);
 }
 
 /*
- * close(), dup2() and dup3() onto the ring, its eventfd or its signalfd
- * fail with EBADF; close_range() closes the rest of its range.  True when *ret is
+ * close(), dup2() and dup3() onto the ring or its eventfd fail with
+ * EBADF; close_range() closes the rest of its range.  True when *ret is
  * the call's answer.
  */
 static bool guarded(const struct ur_head *ah, const struct emul_atom *a,
@@ -978,18 +914,14 @@ static bool guarded(const struct ur_head *ah, const struct emul_atom *a,
 	if (nr == ur_close_range_nr) {
 		unsigned int lo = (unsigned int)a->args[0];
 		unsigned int hi = (unsigned int)a->args[1];
-		int mine[3] = { ah->ring.ring_fd, ah->efd, ah->sfd };
+		int mine[2] = { ah->ring.ring_fd, ah->efd };
 		long r = 0;
 
-		/* In increasing order (-1, none, first: skipped). */
-		for (int i = 1; i < 3; i++)
-			for (int j = i; j > 0 && mine[j] < mine[j - 1]; j--) {
-				int t = mine[j];
-
-				mine[j] = mine[j - 1];
-				mine[j - 1] = t;
-			}
-		for (int i = 0; i < 3 && lo <= hi; i++) {
+		if (mine[1] >= 0 && mine[1] < mine[0]) {
+			mine[1] = mine[0];
+			mine[0] = ah->efd;
+		}
+		for (int i = 0; i < 2 && lo <= hi; i++) {
 			unsigned int m = (unsigned int)mine[i];
 
 			if (mine[i] < 0 || m < lo || m > hi)
@@ -1690,21 +1622,16 @@ static unsigned int reap(struct ur_ctx *c)
 		for (unsigned int i = 0; i < n; i++) {
 			struct ur_sl *sl;
 
-			/* The NOP (0) and the two polls: one test for the
-			 * records' path. */
-			if (__builtin_expect(got[i].data <= UR_SIG_TAG, 0)) {
+			if (got[i].data == UR_EFD_TAG) {
 				uint64_t v;
 
-				if (got[i].data == UR_SIG_TAG) {
-					ah->sfd_armed = false;
-					ah->sig_fired = true;
-				} else if (got[i].data == UR_EFD_TAG) {
-					/* Cleared, so that it polls ready
-					 * again only for the next result. */
-					(void)!read(ah->efd, &v, sizeof(v));
-				}
+				/* Cleared, so that it polls ready again only
+				 * for the next result. */
+				(void)!read(ah->efd, &v, sizeof(v));
 				continue;
 			}
+			if (!got[i].data)
+				continue;
 			sl = (struct ur_sl *)(uintptr_t)got[i].data;
 			if (sl->probing) {
 				/* async_exec() takes it (probe_ring()). */
@@ -1756,11 +1683,8 @@ static int wait_step(struct ur_ctx *c, const sigset_t *waitmask)
 		return err;
 	if (ah->nr_threads)
 		arm_efd(ah);
-	if (c->sigpoll && ah->sig_fired) {
-		err = -EINTR;
-	} else if (!ah->ready &&
-		   !__atomic_load_n(&ah->wdone, __ATOMIC_ACQUIRE) &&
-		   !io_uring_cq_ready(&ah->ring)) {
+	if (!ah->ready && !__atomic_load_n(&ah->wdone, __ATOMIC_ACQUIRE) &&
+	    !io_uring_cq_ready(&ah->ring)) {
 		struct io_uring_cqe *cqe;
 		int r;
 
@@ -1783,16 +1707,13 @@ static int wait_step(struct ur_ctx *c, const sigset_t *waitmask)
 			__atomic_store_n(&ah->ring_err, r, __ATOMIC_RELEASE);
 			err = r;
 		}
-	} else if ((waitmask || c->sigpoll) &&
-		   interp_signal_pending(waitmask ? waitmask : &c->user_mask)) {
+	} else if (waitmask && interp_signal_pending(waitmask)) {
 		/* Busy with ready syslets, the kernel never got to say
 		 * EINTR: a signal for the caller ends the wait all the
 		 * same (a syslet that loops forever must not hold it). */
 		err = -EINTR;
 	}
 	step(c);
-	if (c->sigpoll && ah->sig_fired)
-		err = -EINTR;
 	return err;
 }
 
@@ -2017,7 +1938,6 @@ static long ur_register(struct async_head_user *uah, unsigned long len)
 	}
 	/* The workers' eventfd comes with the first worker. */
 	ah->efd = -1;
-	ah->sfd = -1;
 	pthread_mutex_init(&ah->lock, NULL);
 	pthread_mutex_init(&ah->wlock, NULL);
 	pthread_cond_init(&ah->wcond, NULL);
@@ -2269,14 +2189,10 @@ static void drive_begin(struct ur_ctx *c, struct ur_head *ah, sigset_t *user)
 }
 
 /*
- * A wait that a signal cut short is restarted, as the kernel's
- * async_wait() is (2007's wait_event_interruptible() answered
- * -ERESTARTSYS), when the handler of the signal that came had
- * SA_RESTART: the wait sleeps with the signals held and the head's
- * signalfd polled (arm_sig()), and emul_sig_deliver() lets in exactly
- * those pending.  Without a signalfd the caller's mask is opened in
- * io_uring_enter(), and which handler ran is not known: restarted then
- * when every one the caller catches has SA_RESTART (emul_all_restart()).
+ * A wait that a signal cut short, its handler run (io_uring_enter()
+ * answered EINTR) is restarted, as the kernel's async_wait() is (2007's
+ * wait_event_interruptible() answered -ERESTARTSYS), when the handler
+ * had SA_RESTART: emul_all_restart(), as which signal came is not known.
  */
 
 /* With @slot: back at once when it holds an atom as the count starts
@@ -2301,23 +2217,6 @@ static long ur_wait_slot(unsigned long min, struct syslet_uatom *const *slot)
 	step(&c);
 	while (min && ah->cring.completions - start < min && ah->busy) {
 		c.handled = false;
-		c.sigpoll = arm_sig(ah, &user);
-		if (c.sigpoll) {
-			ret = wait_step(&c, NULL);
-			if (ret != -EINTR)
-				goto waited;
-			/* The signals that came act now; the wait goes on, is
-			 * restarted (its count starts again, as the kernel's)
-			 * or ends, as their handlers' SA_RESTART says. */
-			ah->sig_fired = false;
-			ret = emul_sig_deliver(&user, &ur_blockset);
-			if (ret < 0)
-				break;
-			if (ret > 0)
-				start = ah->cring.completions;
-			ret = 0;
-			continue;
-		}
 		ret = wait_step(&c, &user);
 		/* Restarted: the count starts again, as the kernel's. */
 		if (ret == -EINTR && c.handled && emul_all_restart(&user)) {
@@ -2325,7 +2224,6 @@ static long ur_wait_slot(unsigned long min, struct syslet_uatom *const *slot)
 			start = ah->cring.completions;
 			continue;
 		}
-waited:
 		if (ret)
 			break;
 	}
@@ -2384,8 +2282,6 @@ static long ur_unregister(struct async_head_user *uah, unsigned long len)
 	io_uring_queue_exit(&ah->ring);
 	if (ah->efd >= 0)
 		close(ah->efd);
-	if (ah->sfd >= 0)
-		close(ah->sfd);
 	/* The newest block holds slab_used records, the others are full. */
 	for (unsigned int used = ah->slab_used; ah->slabs;
 	     used = UR_SLAB_SL) {

@@ -1,4 +1,4 @@
-/* waitkept.c: async_wait() while a completion is kept behind a full ring slot (syslet(7)'s first deliberate difference) is restarted after a handler with SA_RESTART (also while another caught signal's handler has none), as it is with no completion kept and as the kernel's wait was; the kept completions then land in order. */
+/* waitkept.c: async_wait() while a completion is kept behind a full ring slot (syslet(7)'s first deliberate difference) is restarted after a handler with SA_RESTART, as it is with no completion kept and as the kernel's wait was; the kept completions then land in order. */
 #include <pthread.h>
 #include <signal.h>
 #include <time.h>
@@ -12,8 +12,6 @@
  * Here a ring of two slots is full (A, B, never cleared), D completed
  * behind it (kept), and C is still busy: the wait waits for C.  SIGUSR1,
  * caught with SA_RESTART, comes 40 ms into the wait, C's byte at 200 ms.
- * SIGUSR2 is caught without SA_RESTART and never sent: the kernel
- * decides by the handler of the signal that came, SIGUSR1's.
  */
 
 static volatile sig_atomic_t caught;
@@ -69,8 +67,6 @@ int main(void)
 	rt_init();
 	alarm(30);
 	sigaction(SIGUSR1, &sa, NULL);
-	sa.sa_flags = 0;
-	sigaction(SIGUSR2, &sa, NULL);
 	if (sys_async_register(&ahu, sizeof(ahu)))
 		rt_die("async_register: %s", strerror(errno));
 	rt_pipe_read_init(&a);
