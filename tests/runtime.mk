@@ -24,7 +24,7 @@ runtime_tests = tests/runtime/args tests/runtime/fault tests/runtime/stop \
 	tests/runtime/pirace tests/runtime/tidprio tests/runtime/tidown \
 	tests/runtime/tidrace tests/runtime/tidpidfd tests/runtime/ttyread \
 	tests/runtime/tidself tests/runtime/waitchld tests/runtime/pipesig \
-	tests/runtime/waitkept tests/runtime/tidclock
+	tests/runtime/waitkept tests/runtime/tidclock tests/runtime/sigfetch
 check_PROGRAMS += $(runtime_tests)
 TESTS += $(runtime_tests)
 noinst_HEADERS += tests/runtime/helpers.h
@@ -85,6 +85,7 @@ tests_runtime_waitafter_LDADD = $(runtime_ldadd)
 tests_runtime_waitchld_LDADD = $(runtime_ldadd)
 tests_runtime_pipesig_LDADD = $(runtime_ldadd)
 tests_runtime_waitkept_LDADD = $(runtime_ldadd)
+tests_runtime_sigfetch_LDADD = $(runtime_ldadd)
 tests_runtime_suspmask_LDADD = $(runtime_ldadd)
 tests_runtime_pendmove_LDADD = $(runtime_ldadd)
 tests_runtime_affinity_LDADD = $(runtime_ldadd)
@@ -179,7 +180,7 @@ runtime32_tests = tests/runtime/args32 tests/runtime/fault32 \
 	tests/runtime/tidprio32 tests/runtime/tidown32 tests/runtime/tidrace32 \
 	tests/runtime/tidpidfd32 tests/runtime/ttyread32 tests/runtime/tidself32 \
 	tests/runtime/waitchld32 tests/runtime/pipesig32 tests/runtime/waitkept32 \
-	tests/runtime/tidclock32
+	tests/runtime/tidclock32 tests/runtime/waitintr32 tests/runtime/sigfetch32
 TESTS += $(runtime32_tests)
 extra_check_programs += $(runtime32_tests)
 # Each NAME32 above is tests/runtime/NAME.c compiled and linked -m32 in

@@ -1,5 +1,5 @@
 #!/bin/sh
-# stats-killed.sh: --stats of a run killed while a worker waits in a call counts every atom that ran before that call, on every backend: emul added a worker's counts only every 256 atoms or at the chain's end, and printed 511 of 602.
+# stats-killed.sh: --stats of a run killed while a worker waits in a call counts every atom that ran before that call, on every backend: emul added a worker's counts only every 256 atoms or at the chain's end, and printed 511 of 602.  The waiting read counts in syscalls (as strace -c counts a call a fatal signal cut short, as an error) and not in atoms (it never ended): 3 syscalls, getpid, write and read.
 . "$top_srcdir/tests/lib/harness.sh"
 . "$top_srcdir/tests/run/lib-backends.sh"
 cd "$tmpdir" || exit 99
@@ -33,5 +33,7 @@ for b in $backends; do
 	[ -n "$atoms" ] || fail "$b: no atoms line: $(cat err.txt)"
 	[ "$atoms" -ge 602 ] ||
 		fail "$b: --stats counted $atoms atoms, 602 ran before the read: $(cat err.txt)"
+	sys=$(sed -n 's/^ *syscalls  *\([0-9]*\)$/\1/p' err.txt)
+	expect_eq "$b: syscalls (getpid, write, the read cut short)" 3 "$sys"
 done
 exit 0

@@ -1,4 +1,4 @@
-/* waitintr.c: async_wait() returns -1 EINTR when a caught signal arrives while it waits, also in the first wait after a syslet went async (uring: the wait that submits its SQE); restarted under SA_RESTART (on uring: when every caught signal left open has it). */
+/* waitintr.c: async_wait() returns -1 EINTR when a caught signal arrives while it waits, also in the first wait after a syslet went async (uring: the wait that submits its SQE); restarted under SA_RESTART (on uring: when every caught signal left open has it); a process signal sent by another thread that leaves it open interrupts it too (the kernel gives it to the thread group leader, which takes it), and an ignored one never does. */
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -7,6 +7,8 @@
 
 static volatile sig_atomic_t wi_caught;
 static pid_t wi_tid;
+static int wi_sig = SIGUSR1;	/* what wi_kicker sends */
+static bool wi_process;		/* kill(), not tgkill() to the caller */
 
 static void wi_handler(int sig)
 {
@@ -21,7 +23,10 @@ static void *wi_kicker(void *arg)
 	struct timespec ts = { 0, 200 * 1000 * 1000 };
 
 	nanosleep(&ts, NULL);
-	syscall(SYS_tgkill, getpid(), wi_tid, SIGUSR1);
+	if (wi_process)
+		kill(getpid(), wi_sig);
+	else
+		syscall(SYS_tgkill, getpid(), wi_tid, wi_sig);
 	if (arg) {
 		nanosleep(&ts, NULL);
 		if (write(*(int *)arg, "y", 1) != 1)
@@ -96,6 +101,87 @@ static void wi_restart(struct syslet_uatom **slot, bool mixed)
 		rt_die("sigaction: %s", strerror(errno));
 }
 
+/*
+ * A signal sent to the process by another thread, which leaves it open
+ * as threads usually do: 2.6's complete_signal() gives it to the thread
+ * group leader first when it takes it (wants_signal()), and the leader
+ * waits in async_wait() with its mask open: the wait says EINTR.  An
+ * engine that held the caller's signals while it waited would let the
+ * sender take it, and the wait went on.
+ */
+static void wi_process_signal(struct syslet_uatom **slot)
+{
+	struct rt_pipe_read pr;
+	pthread_t t;
+	long r;
+	int e;
+
+	wi_caught = 0;
+	wi_process = true;
+	rt_pipe_read_init(&pr);
+	rt_pipe_read_exec(&pr);
+	if (pthread_create(&t, NULL, wi_kicker, NULL))
+		rt_die("pthread_create");
+	errno = 0;
+	r = sys_async_wait(1);
+	e = errno;
+	pthread_join(t, NULL);
+	rt_check(r == -1 && e == EINTR && wi_caught,
+		 "kill(getpid(), SIGUSR1) from another thread: async_wait "
+		 "%ld (%s), handler ran: %d", r, strerror(e), (int)wi_caught);
+	if (write(pr.pfd[1], "x", 1) != 1)
+		rt_die("write: %s", strerror(errno));
+	while (!*slot)
+		if (sys_async_wait(1) && errno != EINTR)
+			rt_die("async_wait: %s", strerror(errno));
+	rt_check(*slot == &pr.atom && pr.ret == 1,
+		 "completion %p ret %ld", (void *)*slot, pr.ret);
+	*slot = NULL;
+	wi_process = false;
+	rt_pipe_read_close(&pr);
+}
+
+/*
+ * An ignored signal (SIG_IGN, or SIGCHLD's and SIGWINCH's default)
+ * never cuts the wait short: the kernel does not even queue it.
+ */
+static void wi_ignored(struct syslet_uatom **slot, int sig, bool ign)
+{
+	struct rt_pipe_read pr;
+	struct sigaction sa, old;
+	pthread_t t;
+	long r;
+	int e;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = ign ? SIG_IGN : SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(sig, &sa, &old))
+		rt_die("sigaction: %s", strerror(errno));
+	wi_sig = sig;
+	rt_pipe_read_init(&pr);
+	rt_pipe_read_exec(&pr);
+	if (pthread_create(&t, NULL, wi_kicker, &pr.pfd[1]))
+		rt_die("pthread_create");
+	errno = 0;
+	r = sys_async_wait(1);
+	e = r ? errno : 0;
+	pthread_join(t, NULL);
+	rt_check(r == 0 && *slot == &pr.atom,
+		 "signal %d %s: async_wait %ld (%s), completion %p: an "
+		 "ignored signal must not end the wait", sig,
+		 ign ? "ignored" : "ignored by default", r, strerror(e),
+		 (void *)*slot);
+	while (!*slot)
+		if (sys_async_wait(1) && errno != EINTR)
+			rt_die("async_wait: %s", strerror(errno));
+	*slot = NULL;
+	rt_pipe_read_close(&pr);
+	wi_sig = SIGUSR1;
+	if (sigaction(sig, &old, NULL))
+		rt_die("sigaction: %s", strerror(errno));
+}
+
 int main(void)
 {
 	static struct syslet_uatom *ring[4];
@@ -142,6 +228,14 @@ int main(void)
 	 * and ring[2]. */
 	wi_restart(&ring[1], false);
 	wi_restart(&ring[2], true);
+	wi_ignored(&ring[3], SIGCHLD, false);
+	wi_ignored(&ring[0], SIGWINCH, false);
+	wi_ignored(&ring[1], SIGURG, true);
+	/* SIGUSR1 caught again, without SA_RESTART; the completion goes
+	 * into ring[2]. */
+	if (sigaction(SIGUSR1, &sa, NULL))
+		rt_die("sigaction: %s", strerror(errno));
+	wi_process_signal(&ring[2]);
 	rt_unregister(&ahu);
 	return rt_done("waitintr");
 }
