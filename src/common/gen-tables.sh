@@ -22,12 +22,28 @@ table() {
 		{ printf "\t{ \"%s\", %d },\n", $2, $1 }'
 	echo "};"
 	echo "const unsigned int $2_len = sizeof($2) / sizeof($2[0]);"
-	# Positions in $2 in the order of the names (strcmp's, so the C
-	# locale), for systab_lookup's binary search.
-	echo "const unsigned short $2_byname[] = {"
-	echo "$rows" | awk '{ print $2, NR - 1 }' |
-		LC_ALL=C sort -k1,1 -k2,2n | awk '{ printf "\t%d,\n", $2 }'
+	# systab_lookup's hash table: each name's position in $2 plus one
+	# (0: an empty slot) at its hash (systab.c's name_hash(): h * 31 +
+	# each byte, modulo 2^16), the next free slot on a collision.
+	echo "const unsigned short $2_hash[SYSTAB_HASH_SIZE] = {"
+	echo "$rows" | awk -v size=2048 '
+		BEGIN { for (i = 1; i < 128; i++) ord[sprintf("%c", i)] = i }
+		{
+			h = 0
+			for (k = 1; k <= length($2); k++)
+				h = (h * 31 + ord[substr($2, k, 1)]) % 65536
+			s = h % size
+			while (s in slot)
+				s = (s + 1) % size
+			slot[s] = NR
+			if (NR * 2 > size) {
+				print "gen-tables.sh: more names than half SYSTAB_HASH_SIZE" > "/dev/stderr"
+				exit 1
+			}
+		}
+		END { for (s = 0; s < size; s++) printf "\t%d,\n", (s in slot) ? slot[s] : 0 }'
 	echo "};"
+	echo "_Static_assert(sizeof($2_hash) / sizeof($2_hash[0]) == 2048, \"SYSTAB_HASH_SIZE\");"
 	echo
 }
 table "$u64" systab_x86_64 0

@@ -21,6 +21,10 @@ enum systab_profile {
  * gen-tables.sh refuses a name too long for them.
  */
 #define SYSTAB_NAME_MAX	32
+/* Slots of each table's name hash (gen-tables.sh): a power of two, at
+ * least twice the names; four times (2,048 for i386's 440) keeps every
+ * name within a few slots of its hash's (tests/common/systab.sh). */
+#define SYSTAB_HASH_SIZE	2048
 #define ERRNO_NAME_MAX	16
 
 struct systab_entry {

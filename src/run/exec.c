@@ -62,6 +62,8 @@ struct lane {
 	bool			registered;
 	/* Its thread keeps the head after a signal and never ends. */
 	bool			kept;
+	/* Its thread ran its share and waits for the exit (lane_park()). */
+	bool			parked;
 	/* 1 once its thread is about to end (a futex word: lane_join()). */
 	uint32_t		ended;
 	int			err;		/* -1: it failed (reported) */
@@ -523,8 +525,10 @@ void srun_stop_report(FILE *out, const char *progname, const char *arg,
  * volatile, or the compiler drops the store to a variable nothing reads
  * and leak checkers see the instances lost. */
 static struct job *volatile srun_left;
-/* Lane 0's ring, its head left to the exit (lane_main()). */
+/* Lane 0's ring, its head left to the exit (lane_main()), and the
+ * lanes whose threads wait for it with theirs (lane_park()). */
 static struct syslet_uatom **volatile srun_left_ring;
+static struct lane *volatile srun_left_lanes;
 
 static struct job *job_of(const struct runner *r,
 			  const struct syslet_uatom *atom)
@@ -919,6 +923,30 @@ static bool lane_gate(struct runner *r, int err)
 	return all;
 }
 
+/*
+ * Lane @l (1..) has run its share and keeps its head for the exit: its
+ * thread waits for it, as a thread that kept its head after a signal
+ * does, rather than end.  An ending thread gives its stack's pages back
+ * (glibc's madvise()) and its head would have to be unregistered first:
+ * each of those a call that, in a process of several threads, flushes
+ * the TLB of every CPU it ran on, and all of it undone by the exit a
+ * moment later.  lane_join() takes it as joined: nothing of the lane is
+ * used again, and its ring stays reachable (srun_left_lanes).
+ */
+static void lane_park(struct lane *l)
+{
+	if (srun_lane_tids)
+		__atomic_store_n(&srun_lane_tids[l->idx], 0,
+				 __ATOMIC_SEQ_CST);
+	/* A signal the run catches may still come here: its handler only
+	 * records it (srun_signalled()), for the caller's thread. */
+	__atomic_store_n(&l->parked, true, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&l->ended, 1, __ATOMIC_RELEASE);
+	syscall(SYS_futex, &l->ended, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+	for (;;)
+		pause();
+}
+
 static void *lane_main(void *arg)
 {
 	struct lane *l = arg;
@@ -949,18 +977,22 @@ static void *lane_main(void *arg)
 	/* After a signal, workers may still run syslets that complete into
 	 * this ring: unregistering would wait for them.  The process ends
 	 * instead, ring and head with it. */
-	if (l->err == 0 && !l->idx && !srun_signalled()) {
+	if (l->err == 0 && !srun_signalled()) {
 		/*
-		 * Lane 0 runs on the caller's thread, and the process ends
-		 * once the run is reported (srun_run()): its head, with
-		 * nothing in flight (every syslet taken or ended,
-		 * wait_pending()), goes with the exit, which unregisters it
-		 * as the kernel's does.  Unregistered here it cost the
-		 * engine's handler check, its mask set and restored, and
-		 * the ring unmapped and closed: 7 system calls on uring.
-		 * The ring is kept reachable, as the instances are.
+		 * The process ends once the run is reported (srun_run()):
+		 * a head with nothing in flight (every syslet taken or
+		 * ended, wait_pending()) goes with the exit, which
+		 * unregisters it as the kernel's does.  Unregistered here
+		 * it cost the engine's handler check, its mask set and
+		 * restored, and the ring unmapped and closed: 7 system
+		 * calls on uring.  Lane 0 runs on the caller's thread; the
+		 * others' threads then wait for the exit too (lane_park()).
+		 * The rings are kept reachable, as the instances are.
 		 */
-		srun_left_ring = l->ring;
+		if (!l->idx)
+			srun_left_ring = l->ring;
+		else
+			lane_park(l);
 	} else if (l->err != -3 && !srun_signalled()) {
 		lane_unregister(l);
 	}
@@ -998,7 +1030,8 @@ static bool lane_join(struct lane *l)
 		if (__atomic_load_n(&l->kept, __ATOMIC_SEQ_CST))
 			return false;
 		if (__atomic_load_n(&l->ended, __ATOMIC_ACQUIRE)) {
-			pthread_join(l->thread, NULL);
+			if (!__atomic_load_n(&l->parked, __ATOMIC_SEQ_CST))
+				pthread_join(l->thread, NULL);
 			return true;
 		}
 		syscall(SYS_futex, &l->ended, FUTEX_WAIT_PRIVATE, 0, &ts,
@@ -1069,9 +1102,13 @@ static int run_lanes(struct runner *r, size_t nlanes)
 		if (lanes[i].err < err)
 			err = lanes[i].err;
 	}
-	for (size_t i = 0; i < started; i++)
+	for (size_t i = 0; i < started; i++) {
 		free(lanes[i].spans);
-	free(lanes);
+		if (lanes[i].parked)
+			srun_left_lanes = lanes;
+	}
+	if (srun_left_lanes != lanes)
+		free(lanes);
 	if (err == -4) {
 		size_t ok = nlanes - r->gate_failed;
 

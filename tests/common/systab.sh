@@ -14,8 +14,8 @@ expect_eq "x86_64 fork" "57 fork denied" "$($d x86_64 57)"
 expect_eq "i386 exit_group" "252 exit_group denied" "$($d i386 252)"
 expect_eq "suggest" "opne -1 suggest=open" "$($d x86_64 opne)"
 expect_eq "2007 has no openat2" "openat2 -1 suggest=openat" "$($d i386-2007 openat2)"
-# Every call of each profile is found by its name (systab_lookup searches a
-# name-ordered index that gen-tables.sh writes beside the tables); a name
+# Every call of each profile is found by its name (systab_lookup probes a
+# hash index that gen-tables.sh writes beside the tables); a name
 # between two of them, or before or after all, is not.
 for p in x86_64 i386 i386-2007; do
 	want=$($d "$p" $(seq 0 1100) | awk '$2 != "?" { print $2, $1 }')
@@ -26,4 +26,14 @@ _ -1
 reae -1
 readz -1
 zzzz -1" "$($d "$p" aaaa _ reae readz zzzz | cut -d' ' -f1,2)"
+done
+# A lookup visits a few slots of that index, not the ~9 entries of a
+# binary search (the runtime's start looks up 300 names, each entry cold
+# in a new process): every name within 8 slots of its hash's, which
+# gen-tables.sh (awk) and systab.c compute alike.
+for p in x86_64 i386 i386-2007; do
+	n=$($d --probes "$p")
+	echo "$p: at most $n slots visited to find a name"
+	[ "$n" -ge 1 ] && [ "$n" -le 8 ] ||
+		fail "$p: names found within 8 slots of their hash's: $n (-1: no index, or one a lookup cannot follow)"
 done

@@ -1,5 +1,5 @@
 #!/bin/sh
-# startup.sh: what syslet-run does before its syslet runs, each a cost at every start (a page fault is 10-12 us of CPU on a VM that shadows page tables, a system call about 1 us): its text and read-only data are mapped whole (one madvise, not a fault per 64 KB window touched), and a run without --each reads no count of CPUs (a sysfs file opened, read and parsed), nor formats an error text that nobody sees (libc's printf code); the uring backend sets up one io_uring, probed and then its head's, and reads no count of CPUs; a one-file --each run makes no futex call (one-time initialisations without pthread_once(), whose every first run wakes a futex), and its bound string goes to shared anonymous memory mapped twice, not to a memfd; a small image is read without a pread() of its first byte; the head of the run's lane 0 is left to the exit.
+# startup.sh: what syslet-run does before its syslet runs, each a cost at every start (a page fault is 10-12 us of CPU on a VM that shadows page tables, a system call about 1 us): its text and read-only data are mapped whole (one madvise, not a fault per 64 KB window touched), and a run without --each reads no count of CPUs (a sysfs file opened, read and parsed), nor formats an error text that nobody sees (libc's printf code); the uring backend sets up one io_uring, probed and then its head's, and reads no count of CPUs; a one-file --each run makes no futex call (one-time initialisations without pthread_once(), whose every first run wakes a futex), and its bound string goes to shared anonymous memory mapped twice, not to a memfd; a small image is read without a pread() of its first byte; the heads of the run's lanes are left to the exit, the threads of lanes 1.. waiting for it rather than ending.
 . "$top_srcdir/tests/lib/harness.sh"
 . "$top_srcdir/tests/run/lib-backends.sh"
 [ -r /proc/self/smaps ] || skip "no /proc/self/smaps"
@@ -62,6 +62,23 @@ if [ -f "$shim" ] && [ -z "${SYSLET_SANITIZE:-}" ]; then
 		$SYSLET_RUN "$tmpdir/bad.slo" 2>/dev/null &&
 		fail "a broken image ran"
 	[ -s "$tmpdir/calls" ] || fail "the shim saw no vsnprintf call for a broken image"
+	# The engine's policy tables look up about 300 syscall names: by
+	# comparisons in place, not a strcmp() through libc at each step
+	# of each search (3,045 calls on emul before).  An image:
+	# a source's compiler looks names up too.
+	$SYSLETC -o "$tmpdir/probe.slo" "$tmpdir/probe.syslet" ||
+		fail "sysletc probe.syslet"
+	for b in $backends; do
+		: >"$tmpdir/calls"
+		STRCMPCALLS_OUT=$tmpdir/calls LD_PRELOAD=$shim \
+			$SYSLET_RUN --backend=$b "$tmpdir/probe.slo" ||
+			fail "--backend=$b: a getppid syslet failed"
+		n=$(cat "$tmpdir/calls")
+		echo "--backend=$b, a getppid syslet: $n strcmp calls"
+		[ -n "$n" ] || fail "--backend=$b: the shim counted no strcmp()"
+		[ "$n" -le 300 ] ||
+			fail "--backend=$b, a getppid syslet: $n strcmp calls (at most 300)"
+	done
 fi
 
 command -v strace >/dev/null 2>&1 || exit 0
@@ -131,6 +148,27 @@ for b in $backends; do
 	echo "--backend=$b, --each of one: $n calls after the syslet's"
 	[ "$n" -le 1 ] || { cat "$tmpdir/strace" >&2
 		fail "--backend=$b: $n calls after the syslet's (at most 1: its mask restored)"; }
+done
+
+# So are the heads of the other lanes, whose threads then wait for the
+# exit rather than end: no thread unregisters its head (its ring's
+# munmap and close on uring, the engine's signal calls) or ends (glibc's
+# madvise() of its stack, exit) after its syslet ran, each a call in a
+# process of several threads (a TLB flush on each CPU for the unmaps).
+for b in $backends; do
+	ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}" \
+	strace -f -qq -o "$tmpdir/strace" \
+		-e trace=rt_sigaction,munmap,close,madvise,exit,getppid \
+		$SYSLET_RUN --each --jobs=2 --backend=$b "$tmpdir/one.slo" x y \
+		2>"$tmpdir/err" ||
+		{ cat "$tmpdir/err" >&2; fail "strace of a --jobs=2 --backend=$b run"; }
+	[ "$(grep -c 'getppid(' "$tmpdir/strace")" = 2 ] ||
+		{ cat "$tmpdir/strace" >&2; fail "--backend=$b: not 2 getppid"; }
+	# Each thread's calls after its own syslet's getppid.
+	n=$(awk '/getppid\(/ { g[$1] = 1; next } g[$1] && !/resumed>/ && !/exited with/ { n++ } END { print n + 0 }' "$tmpdir/strace")
+	echo "--backend=$b, --each --jobs=2 of two: $n calls after a lane's syslet"
+	[ "$n" = 0 ] || { cat "$tmpdir/strace" >&2
+		fail "--backend=$b, --jobs=2: $n calls unregistering a head or ending a thread after a lane's syslet"; }
 done
 
 # The uring backend's probe is made on the ring its first head then
