@@ -21,7 +21,7 @@ backends=emul
 $SYSLET_RUN --backend=uring self.slo >/dev/null 2>&1 && backends="emul uring"
 # runs_clean NAME IMAGE TRACELINE OPTS...: with each option on every
 # backend, status 0 and nothing on stderr but the trace line of the
-# atom and --stats' summary.
+# atom, --trace's last line and --stats' table and summary.
 runs_clean() {
 	name=$1 img=$2 line=$3
 	shift 3
@@ -30,6 +30,8 @@ runs_clean() {
 			st=0
 			$SYSLET_RUN --backend=$b $opt "$img" >out.txt 2>err.txt || st=$?
 			grep -v -e "$line" -e '^syslet-run: stats' -e '^  ' \
+				-e '^+++ exited with 0 +++$' -e '^% time ' \
+				-e '^------ ' -e '^ *[0-9]*\.[0-9][0-9]  *[0-9]*\.[0-9]\{6\} ' \
 				err.txt >rest.txt
 			[ $st = 0 ] && [ ! -s rest.txt ] ||
 				fail "$b $opt$name: status $st, expected 0 and no report: $(cat rest.txt)"
