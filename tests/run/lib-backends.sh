@@ -22,3 +22,28 @@ readfile_files() {
 	files=$(cd "$tmpdir/f" && ls)
 	cat "$tmpdir"/f/* >/dev/null
 }
+# trace_on_port B ARGS...: syslet-run --backend=B --trace ARGS
+# 127.0.0.1:PORT >out 2>err, on up to 8 ports until one runs; sets $port
+# and $want, strace's sockaddr of it; skips when no port was free.
+trace_on_port() {
+	tp_b=$1
+	shift
+	for tp_try in 1 2 3 4 5 6 7 8; do
+		port=$((20000 + ($$ * 11 + tp_try * 1013) % 40000))
+		if $SYSLET_RUN --backend="$tp_b" --trace "$@" \
+			"127.0.0.1:$port" >out 2>err; then
+			want="{sa_family=AF_INET, sin_port=htons($port), sin_addr=inet_addr(\"127.0.0.1\")}"
+			return 0
+		fi
+	done
+	skip "no free port on 127.0.0.1: $(cat err)"
+}
+# want_lines FILE WHAT LINE...: FILE holds each LINE (a fixed string).
+want_lines() {
+	wl_file=$1 wl_what=$2
+	shift 2
+	for wl_line in "$@"; do
+		grep -qF -- "$wl_line" "$wl_file" ||
+			{ cat "$wl_file" >&2; fail "$wl_what: no '$wl_line'"; }
+	done
+}

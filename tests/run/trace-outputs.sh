@@ -41,17 +41,9 @@ syslet reap() {
 	wait4(-1, ws, 0, ru);
 }
 SRC
-sa='{sa_family=AF_INET, sin_port=htons(PORT), sin_addr=inet_addr("127.0.0.1")}'
 zero='{tv_sec=0, tv_nsec=0}'
 for b in $backends; do
-	ok=
-	for try in 1 2 3 4 5 6 7 8; do
-		port=$((20000 + ($$ * 11 + try * 1013) % 40000))
-		$SYSLET_RUN --backend="$b" --trace --entry=outs outs.syslet f \
-			"127.0.0.1:$port" >out 2>err && { ok=1; break; }
-	done
-	[ -n "$ok" ] || skip "no free port on 127.0.0.1: $(cat err)"
-	want=$(echo "$sa" | sed "s/PORT/$port/")
+	trace_on_port "$b" --entry=outs outs.syslet f
 	grep -Eq '\] nanosleep\(\{tv_sec=0, tv_nsec=1000\}, 0x[0-9a-f]+\) = 0 ' err ||
 		fail "$b: $(grep ' nanosleep(' err)"
 	grep -Eq 'clock_nanosleep\(CLOCK_MONOTONIC, 0, \{tv_sec=0, tv_nsec=1000\}, 0x[0-9a-f]+\) = 0 ' err ||

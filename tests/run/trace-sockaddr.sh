@@ -24,22 +24,14 @@ syslet addr(sockaddr_in at) {
 	accept(l, peer, &plen);
 }
 SRC
-sa='{sa_family=AF_INET, sin_port=htons(PORT), sin_addr=inet_addr("127.0.0.1")}'
 any='\{sa_family=AF_INET, sin_port=htons\([0-9]+\), sin_addr=inet_addr\("127\.0\.0\.1"\)\}'
 for b in $backends; do
-	ok=
-	for try in 1 2 3 4 5 6 7 8; do
-		port=$((20000 + ($$ * 7 + try * 1009) % 40000))
-		$SYSLET_RUN --backend="$b" --trace addr.syslet "127.0.0.1:$port" \
-			>out.txt 2>err.txt && { ok=1; break; }
-	done
-	[ -n "$ok" ] || skip "no free port on 127.0.0.1: $(cat err.txt)"
-	want=$(echo "$sa" | sed "s/PORT/$port/")
-	grep -qF "sendto(3, \"hi\", 2, 0, $want, 16) = 2 " err.txt ||
-		fail "$b: $(grep 'sendto(' err.txt)"
-	grep -qF "recvfrom(3, \"hi\", 16, 0, $want, [16]) = 2 " err.txt ||
-		fail "$b: $(grep 'recvfrom(' err.txt)"
-	grep -Eq "accept\(4, $any, \[16\]\) = 6 " err.txt ||
-		fail "$b: $(grep 'accept(' err.txt)"
+	trace_on_port "$b" addr.syslet
+	grep -qF "sendto(3, \"hi\", 2, 0, $want, 16) = 2 " err ||
+		fail "$b: $(grep 'sendto(' err)"
+	grep -qF "recvfrom(3, \"hi\", 16, 0, $want, [16]) = 2 " err ||
+		fail "$b: $(grep 'recvfrom(' err)"
+	grep -Eq "accept\(4, $any, \[16\]\) = 6 " err ||
+		fail "$b: $(grep 'accept(' err)"
 done
 exit 0

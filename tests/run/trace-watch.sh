@@ -26,15 +26,13 @@ grep -qF "inotify_add_watch(fd, dir, $all)" listing ||
 	fail "listing: $(grep 'ALL_EVENTS' listing)"
 for b in $backends; do
 	$SYSLET_RUN --backend="$b" --trace w.syslet wd 2>err
-	for want in \
+	want_lines err "$b" \
 		'rt_sigprocmask(SIG_BLOCK, [USR1 TERM], [], 8) = 0 ' \
 		'rt_sigprocmask(SIG_BLOCK, NULL, [USR1 TERM], 8) = 0 ' \
 		'signalfd4(-1, [USR1 TERM], 8, SFD_CLOEXEC) = 3 ' \
 		'inotify_init1(IN_NONBLOCK|IN_CLOEXEC) = 4 ' \
 		'inotify_add_watch(4, "wd", IN_CREATE|IN_DELETE|IN_ONESHOT) = 1 ' \
 		"inotify_add_watch(4, \"wd\", $all) = 1 " \
-		'read(4, 0x'; do
-		grep -qF "$want" err || { cat err >&2; fail "$b: no '$want'"; }
-	done
+		'read(4, 0x'
 done
 exit 0

@@ -35,6 +35,30 @@ static void *wi_kicker(void *arg)
 	return NULL;
 }
 
+/* async_wait(1) while wi_kicker(@arg) signals the caller: its result,
+ * and its errno in @e (0 when it returned 0). */
+static long wi_wait_kicked(int *arg, int *e)
+{
+	pthread_t t;
+	long r;
+
+	if (pthread_create(&t, NULL, wi_kicker, arg))
+		rt_die("pthread_create");
+	errno = 0;
+	r = sys_async_wait(1);
+	*e = r ? errno : 0;
+	pthread_join(t, NULL);
+	return r;
+}
+
+/* Until the completion is in @slot, whatever signals come. */
+static void wi_wait_slot(struct syslet_uatom *const *slot)
+{
+	while (!*slot)
+		if (sys_async_wait(1) && errno != EINTR)
+			rt_die("async_wait: %s", strerror(errno));
+}
+
 /*
  * With SA_RESTART the kernel restarts the wait, as 2007's
  * wait_event_interruptible() answered -ERESTARTSYS, and so does emul
@@ -49,7 +73,6 @@ static void wi_restart(struct syslet_uatom **slot, bool mixed)
 {
 	struct rt_pipe_read pr;
 	struct sigaction sa;
-	pthread_t t;
 	long r;
 	int e;
 
@@ -67,20 +90,12 @@ static void wi_restart(struct syslet_uatom **slot, bool mixed)
 	wi_caught = 0;
 	rt_pipe_read_init(&pr);
 	rt_pipe_read_exec(&pr);
-	if (pthread_create(&t, NULL, wi_kicker, &pr.pfd[1]))
-		rt_die("pthread_create");
-	errno = 0;
-	r = sys_async_wait(1);
-	e = r ? errno : 0;
-	pthread_join(t, NULL);
+	r = wi_wait_kicked(&pr.pfd[1], &e);
 	if (mixed && !strcmp(syslet_backend_name(), "uring")) {
 		rt_check(r == -1 && e == EINTR && wi_caught,
 			 "uring, SA_RESTART and another handler without it: "
 			 "async_wait %ld (%s), handler ran: %d", r,
 			 strerror(e), (int)wi_caught);
-		while (!*slot)
-			if (sys_async_wait(1) && errno != EINTR)
-				rt_die("async_wait: %s", strerror(errno));
 	} else {
 		rt_check(r == 0 && wi_caught && *slot == &pr.atom,
 			 "SA_RESTART%s: async_wait %ld (%s), handler ran: %d, "
@@ -88,10 +103,8 @@ static void wi_restart(struct syslet_uatom **slot, bool mixed)
 			 "with the completion in",
 			 mixed ? " (another handler without it)" : "", r,
 			 strerror(e), (int)wi_caught, (void *)*slot);
-		while (!*slot)
-			if (sys_async_wait(1) && errno != EINTR)
-				rt_die("async_wait: %s", strerror(errno));
 	}
+	wi_wait_slot(slot);
 	rt_check(*slot == &pr.atom && pr.ret == 1 && pr.c == 'y',
 		 "completion %p ret %ld", (void *)*slot, pr.ret);
 	*slot = NULL;
@@ -112,7 +125,6 @@ static void wi_restart(struct syslet_uatom **slot, bool mixed)
 static void wi_process_signal(struct syslet_uatom **slot)
 {
 	struct rt_pipe_read pr;
-	pthread_t t;
 	long r;
 	int e;
 
@@ -120,20 +132,13 @@ static void wi_process_signal(struct syslet_uatom **slot)
 	wi_process = true;
 	rt_pipe_read_init(&pr);
 	rt_pipe_read_exec(&pr);
-	if (pthread_create(&t, NULL, wi_kicker, NULL))
-		rt_die("pthread_create");
-	errno = 0;
-	r = sys_async_wait(1);
-	e = errno;
-	pthread_join(t, NULL);
+	r = wi_wait_kicked(NULL, &e);
 	rt_check(r == -1 && e == EINTR && wi_caught,
 		 "kill(getpid(), SIGUSR1) from another thread: async_wait "
 		 "%ld (%s), handler ran: %d", r, strerror(e), (int)wi_caught);
 	if (write(pr.pfd[1], "x", 1) != 1)
 		rt_die("write: %s", strerror(errno));
-	while (!*slot)
-		if (sys_async_wait(1) && errno != EINTR)
-			rt_die("async_wait: %s", strerror(errno));
+	wi_wait_slot(slot);
 	rt_check(*slot == &pr.atom && pr.ret == 1,
 		 "completion %p ret %ld", (void *)*slot, pr.ret);
 	*slot = NULL;
@@ -149,7 +154,6 @@ static void wi_ignored(struct syslet_uatom **slot, int sig, bool ign)
 {
 	struct rt_pipe_read pr;
 	struct sigaction sa, old;
-	pthread_t t;
 	long r;
 	int e;
 
@@ -161,20 +165,13 @@ static void wi_ignored(struct syslet_uatom **slot, int sig, bool ign)
 	wi_sig = sig;
 	rt_pipe_read_init(&pr);
 	rt_pipe_read_exec(&pr);
-	if (pthread_create(&t, NULL, wi_kicker, &pr.pfd[1]))
-		rt_die("pthread_create");
-	errno = 0;
-	r = sys_async_wait(1);
-	e = r ? errno : 0;
-	pthread_join(t, NULL);
+	r = wi_wait_kicked(&pr.pfd[1], &e);
 	rt_check(r == 0 && *slot == &pr.atom,
 		 "signal %d %s: async_wait %ld (%s), completion %p: an "
 		 "ignored signal must not end the wait", sig,
 		 ign ? "ignored" : "ignored by default", r, strerror(e),
 		 (void *)*slot);
-	while (!*slot)
-		if (sys_async_wait(1) && errno != EINTR)
-			rt_die("async_wait: %s", strerror(errno));
+	wi_wait_slot(slot);
 	*slot = NULL;
 	rt_pipe_read_close(&pr);
 	wi_sig = SIGUSR1;
@@ -188,7 +185,6 @@ int main(void)
 	struct async_head_user ahu;
 	struct rt_pipe_read pr;
 	struct sigaction sa;
-	pthread_t t;
 	long r;
 	int e;
 
@@ -205,21 +201,14 @@ int main(void)
 	rt_pipe_read_init(&pr);
 	/* A read of an empty pipe: it goes async and stays blocked. */
 	rt_pipe_read_exec(&pr);
-	if (pthread_create(&t, NULL, wi_kicker, NULL))
-		rt_die("pthread_create");
-	errno = 0;
-	r = sys_async_wait(1);
-	e = errno;
-	pthread_join(t, NULL);
+	r = wi_wait_kicked(NULL, &e);
 	rt_check(r == -1 && e == EINTR && wi_caught,
 		 "async_wait: %ld (%s), handler ran: %d", r, strerror(e),
 		 (int)wi_caught);
 	/* The syslet is still there and completes as ever. */
 	if (write(pr.pfd[1], "x", 1) != 1)
 		rt_die("write: %s", strerror(errno));
-	while (!ring[0])
-		if (sys_async_wait(1) && errno != EINTR)
-			rt_die("async_wait: %s", strerror(errno));
+	wi_wait_slot(&ring[0]);
 	rt_check(ring[0] == &pr.atom && pr.ret == 1 && pr.c == 'x',
 		 "completion %p ret %ld", (void *)ring[0], pr.ret);
 	ring[0] = NULL;

@@ -1,13 +1,8 @@
 #!/bin/sh
 # history-trim.sh: cutting the history file to its last 1000 lines at the end of a session writes the whole file or leaves the old one: readline's history_truncate_file() took a short write (a full file system; here a file size limit, SIGXFSZ ignored) for success and renamed the part over the history (1,200 lines became 20,480 bytes ending mid-line, status 0, no message).  A line appended as it is entered is the same: whole or not at all.  A trim that can be written still keeps the last 1000 lines, private.
 . "$top_srcdir/tests/shell/lib.sh"
-
-command -v tmux >/dev/null 2>&1 || skip "tmux is not installed"
-shell_require
-
-data=$tmpdir/data
-hist=$data/syslet/history
 . "$top_srcdir/tests/shell/tmux.sh"
+hist=$data/syslet/history
 mkdir -p "$data/syslet" || exit 99
 make_history() {
 	awk 'BEGIN { for (i = 1; i <= 1200; i++)

@@ -2,12 +2,9 @@
 # killed-prompt.sh: SIGTERM, SIGHUP or SIGQUIT sent to the shell waiting at its prompt ends it with status 128+N and the terminal given back (canonical mode and echo on), under a parent that restores nothing (sh -c): it died with readline's raw modes in place, and the terminal stayed -icanon -echo.
 . "$top_srcdir/tests/shell/lib.sh"
 
-command -v tmux >/dev/null 2>&1 || skip "tmux is not installed"
 command -v stty >/dev/null 2>&1 || skip "stty is not installed"
 command -v pgrep >/dev/null 2>&1 || skip "pgrep is not installed"
-shell_require
 
-data=$tmpdir/data
 . "$top_srcdir/tests/shell/tmux.sh"
 
 cd "$tmpdir" || exit 99

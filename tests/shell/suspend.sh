@@ -2,11 +2,8 @@
 # suspend.sh: Ctrl-Z at the shell's prompt under a job-control shell (bash in tmux), then fg: the prompt and the line typed so far come back and readline has the terminal again (Tab completes, one echo); before, nobody released the terminal before the stop or retook it after, so after fg the keys were echoed twice, Tab inserted a tab, and no prompt came until Enter.
 . "$top_srcdir/tests/shell/lib.sh"
 
-command -v tmux >/dev/null 2>&1 || skip "tmux is not installed"
 command -v bash >/dev/null 2>&1 || skip "bash is not installed"
-shell_require
 
-data=$tmpdir/data
 . "$top_srcdir/tests/shell/tmux.sh"
 
 cd "$top_srcdir" || exit 99

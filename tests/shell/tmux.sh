@@ -1,7 +1,11 @@
-# tmux.sh: a terminal for the shell's tests (sourced after lib.sh, with
-# tmux present): our own tmux server on a socket in $tmpdir, so nothing
-# of the user's tmux is touched, its window named shell, and what the
-# tests type and wait for in it.
+# tmux.sh: a terminal for the shell's tests (sourced after lib.sh; skips
+# without tmux or a shell in this build): our own tmux server on a socket
+# in $tmpdir, so nothing of the user's tmux is touched, its window named
+# shell, what the tests type and wait for in it, and $data for the
+# shell's XDG_DATA_HOME.
+command -v tmux >/dev/null 2>&1 || skip "tmux is not installed"
+shell_require
+data=$tmpdir/data
 sock=$tmpdir/tmux.sock
 t() { tmux -S "$sock" "$@"; }
 trap 't kill-server 2>/dev/null; rm -rf "$tmpdir"' EXIT

@@ -1,11 +1,6 @@
 #!/bin/sh
 # tty-complete.sh: on a terminal (tmux), Tab completes what each command's argument takes: trace's %CLASS and calls, inject's calls and its rule's keys, and nothing for an argument a command does not take (break's second).
 . "$top_srcdir/tests/shell/lib.sh"
-
-command -v tmux >/dev/null 2>&1 || skip "tmux is not installed"
-shell_require
-
-data=$tmpdir/data
 . "$top_srcdir/tests/shell/tmux.sh"
 
 cd "$top_srcdir" || exit 99

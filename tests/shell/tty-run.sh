@@ -1,11 +1,6 @@
 #!/bin/sh
 # tty-run.sh: at a terminal, run keeps the terminal while its syslet runs, as gdb hands it to the inferior: a syslet that reads the terminal gets the line typed, readline none; Ctrl-C gives the prompt back.
 . "$top_srcdir/tests/shell/lib.sh"
-
-command -v tmux >/dev/null 2>&1 || skip "tmux is not installed"
-shell_require
-
-data=$tmpdir/data
 . "$top_srcdir/tests/shell/tmux.sh"
 
 # A read of the terminal: no engine can finish it at once, so the

@@ -1,11 +1,6 @@
 #!/bin/sh
 # tty.sh: syslet-run -i on a real terminal (tmux): prompt, completion, history, Ctrl-C, Ctrl-D.
 . "$top_srcdir/tests/shell/lib.sh"
-
-command -v tmux >/dev/null 2>&1 || skip "tmux is not installed"
-shell_require
-
-data=$tmpdir/data
 . "$top_srcdir/tests/shell/tmux.sh"
 
 cd "$top_srcdir" || exit 99
