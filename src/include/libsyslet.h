@@ -45,8 +45,19 @@ extern "C" {
  * A struct the library hands to a callback carries the library's size:
  * SYSLET_HAS(ev, field) tells whether it holds that field.
  */
-#define SYSLET_OPTS(TYPE, NAME, ...)					\
+#define SYSLET_OPTS(...)	SYSLET__OPTS(__VA_ARGS__, )
+/* The empty argument after __VA_ARGS__ gives the "..." below one even in
+ * SYSLET_OPTS(TYPE, NAME), as ISO C99 and C++11 ask (gcc -pedantic warns
+ * otherwise).  C++ has designated initializers only from C++20, and g++
+ * -Wextra warns of each field a brace list leaves out, so there TYPE{}
+ * zeroes the struct (TYPE{ .field = v } from C++20) and a helper sets sz. */
+#ifdef __cplusplus
+#define SYSLET__OPTS(TYPE, NAME, ...)					\
+	struct TYPE NAME = syslet__opts(TYPE{ __VA_ARGS__ })
+#else
+#define SYSLET__OPTS(TYPE, NAME, ...)					\
 	struct TYPE NAME = { .sz = sizeof(struct TYPE), __VA_ARGS__ }
+#endif
 #define SYSLET_HAS(PTR, FIELD)						\
 	(offsetof(__typeof__(*(PTR)), FIELD) + sizeof((PTR)->FIELD) <=	\
 	 (PTR)->sz)
@@ -509,6 +520,13 @@ int syslet_inst__bind(struct syslet_inst *inst, const char *entry, int argc,
 #pragma GCC visibility pop
 
 #ifdef __cplusplus
+}
+
+/* SYSLET_OPTS in C++: the struct as given, with sz set to its size. */
+template <typename T> static inline T syslet__opts(T opts)
+{
+	opts.sz = sizeof(T);
+	return opts;
 }
 #endif
 
