@@ -199,3 +199,5 @@ $(runtime32_tests): tests/runtime/%32: tests/runtime/%.c \
 		$(runtime32_cflags) $(CFLAGS) $(runtime32_ldflags) $(LDFLAGS) \
 		-o $@ $< $(runtime32_ldadd) $(LIBS)
 endif
+TESTS += tests/runtime/valgrind.sh
+EXTRA_DIST += tests/runtime/valgrind.sh
