@@ -1,5 +1,5 @@
 #!/bin/sh
-# header-std.sh: the installed headers, SYSLET_OPTS and SYSLET_HAS included, build warning-free under -std=c99 and -std=c11 -pedantic -Wall -Wextra -Werror and in C++17 (g++, when installed), and the structs SYSLET_OPTS makes reach the library with their sz set and the rest zero.
+# header-std.sh: the installed headers, SYSLET_OPTS (with and without fields, trailing comma or not) and SYSLET_HAS included, build warning-free under -std=c99 and -std=c11 -pedantic -Wall -Wextra -Werror and in C++17 (g++, when installed), and the structs SYSLET_OPTS makes reach the library with their sz set and the rest zero.
 . "$top_srcdir/tests/lib/harness.sh"
 : "${CC:=cc}"
 : "${CXX:=c++}"
@@ -61,9 +61,20 @@ int main(void)
 {
 	SYSLET_OPTS(syslet_inject, inj, .nr = 3, .ret = -5, .first = 2,
 		    .step = 1);
+	/* A trailing comma, as a list of one field a line ends. */
+	SYSLET_OPTS(syslet_inject, inj2,
+		.nr = 4,
+		.step = 2,
+	);
+	SYSLET_OPTS(syslet_stats, st, );
+	SYSLET_OPTS(syslet_event, ev, .args = { 1, 2 }, .nargs = 2);
 
 	return !(inj.sz == sizeof(inj) && inj.nr == 3 && inj.ret == -5 &&
-		 inj.first == 2 && inj.last == 0 && inj.step == 1);
+		 inj.first == 2 && inj.last == 0 && inj.step == 1 &&
+		 inj2.sz == sizeof(inj2) && inj2.nr == 4 && inj2.step == 2 &&
+		 inj2.first == 0 && st.sz == sizeof(st) && st.atoms == 0 &&
+		 ev.sz == sizeof(ev) && ev.args[1] == 2 && ev.args[2] == 0 &&
+		 ev.nargs == 2);
 }
 EOP
 
