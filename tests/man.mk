@@ -13,3 +13,7 @@ TESTS += tests/man-consts.sh
 EXTRA_DIST += tests/man-consts.sh
 TESTS += tests/man-rpath.sh
 EXTRA_DIST += tests/man-rpath.sh
+TESTS += tests/header-std.sh
+EXTRA_DIST += tests/header-std.sh
+TESTS += tests/install-prefix.sh
+EXTRA_DIST += tests/install-prefix.sh

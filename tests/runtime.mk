@@ -24,7 +24,8 @@ runtime_tests = tests/runtime/args tests/runtime/fault tests/runtime/stop \
 	tests/runtime/pirace tests/runtime/tidprio tests/runtime/tidown \
 	tests/runtime/tidrace tests/runtime/tidpidfd tests/runtime/ttyread \
 	tests/runtime/tidself tests/runtime/waitchld tests/runtime/pipesig \
-	tests/runtime/waitkept tests/runtime/tidclock tests/runtime/sigfetch
+	tests/runtime/waitkept tests/runtime/tidclock tests/runtime/sigfetch \
+	tests/runtime/ringtwice
 check_PROGRAMS += $(runtime_tests)
 TESTS += $(runtime_tests)
 noinst_HEADERS += tests/runtime/helpers.h
@@ -86,6 +87,7 @@ tests_runtime_waitchld_LDADD = $(runtime_ldadd)
 tests_runtime_pipesig_LDADD = $(runtime_ldadd)
 tests_runtime_waitkept_LDADD = $(runtime_ldadd)
 tests_runtime_sigfetch_LDADD = $(runtime_ldadd)
+tests_runtime_ringtwice_LDADD = $(runtime_ldadd)
 tests_runtime_suspmask_LDADD = $(runtime_ldadd)
 tests_runtime_pendmove_LDADD = $(runtime_ldadd)
 tests_runtime_affinity_LDADD = $(runtime_ldadd)
@@ -199,3 +201,5 @@ $(runtime32_tests): tests/runtime/%32: tests/runtime/%.c \
 		$(runtime32_cflags) $(CFLAGS) $(runtime32_ldflags) $(LDFLAGS) \
 		-o $@ $< $(runtime32_ldadd) $(LIBS)
 endif
+TESTS += tests/runtime/valgrind.sh
+EXTRA_DIST += tests/runtime/valgrind.sh

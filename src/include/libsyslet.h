@@ -45,8 +45,54 @@ extern "C" {
  * A struct the library hands to a callback carries the library's size:
  * SYSLET_HAS(ev, field) tells whether it holds that field.
  */
-#define SYSLET_OPTS(TYPE, NAME, ...)					\
+/*
+ * SYSLET_OPTS(TYPE, NAME) or SYSLET_OPTS(TYPE, NAME, .field = v, ...):
+ * picked by the number of arguments, so that the form without fields
+ * never leaves a macro's "..." empty, which ISO C99 and C++11 forbid
+ * (gcc and clang -pedantic), while the forms with fields, a trailing
+ * comma included, expand as they always did.  Up to 62 words of fields
+ * (each comma counts, those inside braces too).  C++ has designated
+ * initializers only from C++20, and g++ -Wextra warns of each field a
+ * brace list leaves out, so there TYPE{} zeroes the struct (TYPE{ .f = v }
+ * from C++20) and a helper sets sz.
+ */
+#define SYSLET_OPTS(...)						\
+	SYSLET__OPTS_PICK(__VA_ARGS__,					\
+		SYSLET__OPTS_F, SYSLET__OPTS_F, SYSLET__OPTS_F, SYSLET__OPTS_F,	\
+		SYSLET__OPTS_F, SYSLET__OPTS_F, SYSLET__OPTS_F, SYSLET__OPTS_F,	\
+		SYSLET__OPTS_F, SYSLET__OPTS_F, SYSLET__OPTS_F, SYSLET__OPTS_F,	\
+		SYSLET__OPTS_F, SYSLET__OPTS_F, SYSLET__OPTS_F, SYSLET__OPTS_F,	\
+		SYSLET__OPTS_F, SYSLET__OPTS_F, SYSLET__OPTS_F, SYSLET__OPTS_F,	\
+		SYSLET__OPTS_F, SYSLET__OPTS_F, SYSLET__OPTS_F, SYSLET__OPTS_F,	\
+		SYSLET__OPTS_F, SYSLET__OPTS_F, SYSLET__OPTS_F, SYSLET__OPTS_F,	\
+		SYSLET__OPTS_F, SYSLET__OPTS_F, SYSLET__OPTS_F, SYSLET__OPTS_F,	\
+		SYSLET__OPTS_F, SYSLET__OPTS_F, SYSLET__OPTS_F, SYSLET__OPTS_F,	\
+		SYSLET__OPTS_F, SYSLET__OPTS_F, SYSLET__OPTS_F, SYSLET__OPTS_F,	\
+		SYSLET__OPTS_F, SYSLET__OPTS_F, SYSLET__OPTS_F, SYSLET__OPTS_F,	\
+		SYSLET__OPTS_F, SYSLET__OPTS_F, SYSLET__OPTS_F, SYSLET__OPTS_F,	\
+		SYSLET__OPTS_F, SYSLET__OPTS_F, SYSLET__OPTS_F, SYSLET__OPTS_F,	\
+		SYSLET__OPTS_F, SYSLET__OPTS_F, SYSLET__OPTS_F, SYSLET__OPTS_F,	\
+		SYSLET__OPTS_F, SYSLET__OPTS_F, SYSLET__OPTS_F, SYSLET__OPTS_F,	\
+		SYSLET__OPTS_F, SYSLET__OPTS_F, SYSLET__OPTS_2, SYSLET__OPTS_2,	\
+		~)(__VA_ARGS__)
+#define SYSLET__OPTS_PICK(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10,	\
+	_11, _12, _13, _14, _15, _16, _17, _18, _19, _20,	\
+	_21, _22, _23, _24, _25, _26, _27, _28, _29, _30,	\
+	_31, _32, _33, _34, _35, _36, _37, _38, _39, _40,	\
+	_41, _42, _43, _44, _45, _46, _47, _48, _49, _50,	\
+	_51, _52, _53, _54, _55, _56, _57, _58, _59, _60,	\
+	_61, _62, _63, _64, M, ...) M
+#ifdef __cplusplus
+#define SYSLET__OPTS_2(TYPE, NAME)					\
+	struct TYPE NAME = syslet__opts(TYPE{})
+#define SYSLET__OPTS_F(TYPE, NAME, ...)					\
+	struct TYPE NAME = syslet__opts(TYPE{ __VA_ARGS__ })
+#else
+#define SYSLET__OPTS_2(TYPE, NAME)					\
+	struct TYPE NAME = { .sz = sizeof(struct TYPE) }
+#define SYSLET__OPTS_F(TYPE, NAME, ...)					\
 	struct TYPE NAME = { .sz = sizeof(struct TYPE), __VA_ARGS__ }
+#endif
 #define SYSLET_HAS(PTR, FIELD)						\
 	(offsetof(__typeof__(*(PTR)), FIELD) + sizeof((PTR)->FIELD) <=	\
 	 (PTR)->sz)
@@ -509,6 +555,13 @@ int syslet_inst__bind(struct syslet_inst *inst, const char *entry, int argc,
 #pragma GCC visibility pop
 
 #ifdef __cplusplus
+}
+
+/* SYSLET_OPTS in C++: the struct as given, with sz set to its size. */
+template <typename T> static inline T syslet__opts(T opts)
+{
+	opts.sz = sizeof(T);
+	return opts;
 }
 #endif
 

@@ -40,5 +40,22 @@ src/include/syslet-nr.h: $(srcdir)/src/lib/gen-nr.sh
 	$(SHELL) $(srcdir)/src/lib/gen-nr.sh '$(UNISTD_64_H)' '$(UNISTD_32_H)' \
 		> $@.tmp && mv $@.tmp $@
 
+# Made at every make, not by configure: the directories are make's, so
+# that "make install prefix=DIR" (GNU's way to install elsewhere) gets a
+# file that names DIR, as autoconf's manual advises for installed files
+# that hold installation directories.  Rewritten only when it changes.
 pkgconfig_DATA += src/lib/libsyslet.pc
-DISTCLEANFILES += src/lib/libsyslet.pc libsyslet-uninstalled.pc
+CLEANFILES += src/lib/libsyslet.pc
+DISTCLEANFILES += libsyslet-uninstalled.pc
+src/lib/libsyslet.pc: $(srcdir)/src/lib/libsyslet.pc.in syslet-pc-force
+	$(AM_V_GEN)$(MKDIR_P) src/lib && \
+	sed -e 's|@prefix[@]|$(prefix)|g' \
+	    -e 's|@exec_prefix[@]|$(exec_prefix)|g' \
+	    -e 's|@libdir[@]|$(libdir)|g' \
+	    -e 's|@includedir[@]|$(includedir)|g' \
+	    -e 's|@PACKAGE_VERSION[@]|$(PACKAGE_VERSION)|g' \
+	    -e 's|@LIBURING_PC[@]|$(LIBURING_PC)|g' \
+	    $(srcdir)/src/lib/libsyslet.pc.in >$@.tmp && \
+	if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+syslet-pc-force:
+.PHONY: syslet-pc-force

@@ -19,6 +19,10 @@ int syslet_ring__init(struct syslet_ring *ring, unsigned long entries,
 
 	if (!api_sz_ok(ring, sizeof(*ring)) || ring->sz < RING_SZ_MIN)
 		return api_err(-EINVAL);
+	/* Set up already: wiping it would orphan a head the backend still
+	 * completes into, and the thread could never register again. */
+	if (ring->registered && ring->slots)
+		return api_err(-EEXIST);
 	sz = ring->sz;
 	memset(ring, 0, sz);
 	ring->sz = sz;
