@@ -865,8 +865,10 @@ static void shl_show_next(struct shell *sh)
 	fputc('\n', sh->out);
 }
 
-/* One atom through the stepping engine; false when the chain ended. */
-static bool shl_step_one(struct shell *sh, bool show)
+/* One atom through the stepping engine; false when the chain ended.
+ * With @watch (run and continue), a watched cell that the chain's last
+ * atom changed is said before the end, as any other atom's change is. */
+static bool shl_step_one(struct shell *sh, bool show, bool watch)
 {
 	struct shl_dbg *d = sh->dbg;
 	struct syslet_uatom *atom = d->pc;
@@ -877,6 +879,8 @@ static bool shl_step_one(struct shell *sh, bool show)
 		shl_print_event(sh, sh->out, d->inst, &x.last);
 	if (d->pc)
 		return true;
+	if (watch)
+		shl_watch_hit(sh);
 	shl_report_end(sh, atom, &x.last, x.last.end == SYSLET_END_FAULT
 				 ? -EFAULT : x.last.ret, x.last.injected);
 	return false;
@@ -953,7 +957,7 @@ static int shl_resume(struct shell *sh, bool first)
 			shl_show_next(sh);
 			return 0;
 		}
-		if (!shl_step_one(sh, false))
+		if (!shl_step_one(sh, false, true))
 			return 0;
 		if (shl_watch_hit(sh)) {
 			shl_show_next(sh);
@@ -1011,13 +1015,13 @@ static int shl_steps(struct shell *sh, int argc, char **argv,
 
 		if (syslet_inst__atom_info(d->inst, d->pc, &ai) == 0)
 			line = ai.line;
-		if (!shl_step_one(sh, true))
+		if (!shl_step_one(sh, true, false))
 			return 0;
 		/* next: the helper atoms of the same statement too. */
 		while (statement && !shl_interrupted &&
 		       syslet_inst__atom_info(d->inst, d->pc, &ai) == 0 &&
 		       ai.role != SYSLET_ROLE_CALL && ai.line == line)
-			if (!shl_step_one(sh, true))
+			if (!shl_step_one(sh, true, false))
 				return 0;
 	}
 	shl_interrupted = 0;

@@ -536,11 +536,14 @@ void srun_trace_killed(struct srun_trace *tr, int sig, double wall)
 			fprintf(stderr, "<... %s resumed> <unfinished ...>) = ?\n",
 				name ? name : "syscall");
 		}
-		fprintf(stderr, "+++ killed by %s +++\n",
-			sig_name(sig, nbuf, sizeof(nbuf)));
 	}
 	pthread_mutex_unlock(&tr->lock);
 	srun_trace_stop(tr, wall);
+	/* The last line of all, after the counters, as a run that exits
+	 * ends with srun_trace_exited()'s: one place to read how it ended. */
+	if (o->trace)
+		fprintf(stderr, "+++ killed by %s +++\n",
+			sig_name(sig, nbuf, sizeof(nbuf)));
 }
 
 struct srun_trace *srun_trace_start(const struct srun_opts *opts, size_t nr)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# interrupt.sh: with --stats or --trace, SIGTERM, SIGINT and SIGHUP end a run as strace -c ends: the counters, the calls still unfinished and "+++ killed by SIGTERM +++" are printed, then syslet-run dies of that signal; promptly on every backend, the chain looping inline or in a worker, or blocked.
+# interrupt.sh: with --stats or --trace, SIGTERM, SIGINT and SIGHUP end a run as strace -c ends: the calls still unfinished, the counters and "+++ killed by SIGTERM +++", last, are printed, then syslet-run dies of that signal; promptly on every backend, the chain looping inline or in a worker, or blocked.
 . "$top_srcdir/tests/lib/harness.sh"
 . "$top_srcdir/tests/run/lib-backends.sh"
 command -v timeout >/dev/null 2>&1 || skip "timeout(1) is not installed"
@@ -51,10 +51,11 @@ for b in $backends; do
 			{ cat err >&2; fail "$b $f: --stats: atoms '$n'"; }
 		grep -q '^  wall time ' err || fail "$b $f: no wall time"
 		run TERM 15 $b $f --trace='!getppid' --stats
-		expect_eq "$b $f: the trace's last line" \
-			'+++ killed by SIGTERM +++' \
-			"$(grep -v '^  \|stats (backend\|^% time \|^------ \|^ *[0-9]*\.[0-9][0-9] ' err |
-			tail -1)"
+		# The last line of all, after the counters, as a run that
+		# exits ends with '+++ exited with N +++' after them.
+		expect_eq "$b $f: the last line" \
+			'+++ killed by SIGTERM +++' "$(tail -1 err)"
+		grep -q '^  wall time ' err || fail "$b $f: --trace --stats: no wall time"
 		if ! ignored 2; then
 			run INT 2 $b $f --stats
 			grep -q '^  atoms ' err || fail "$b $f: no stats on SIGINT"
