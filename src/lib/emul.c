@@ -353,20 +353,53 @@ static long emul_register(struct async_head_user *uah, unsigned long len)
 	return 0;
 }
 
+static long emul_wait_slot(unsigned long min,
+			   struct syslet_uatom *const *slot);
+
+/*
+ * The program's thread holds the head's lock only with its signals held
+ * back (the synchronous ones aside): a handler that came while it was
+ * held, and called async_exec(), waited on it for ever.  In 2007 these
+ * were system calls, whose handlers ran once they had returned.
+ */
+static void caller_lock(struct emul_head *ah, sigset_t *user)
+{
+	emul_sigmask(SIG_SETMASK, &emul_blockset, user);
+	pthread_mutex_lock(&ah->lock);
+}
+
+static void caller_unlock(struct emul_head *ah, const sigset_t *user)
+{
+	pthread_mutex_unlock(&ah->lock);
+	emul_sigmask(SIG_SETMASK, user, NULL);
+}
+
 static long emul_unregister(struct async_head_user *uah, unsigned long len)
 {
 	struct emul_head *ah = emul_cur;
 	struct emul_worker *w, *nw;
+	sigset_t user;
 
 	/* 2007's len is an unsigned int: the upper half is no part of it. */
 	if ((unsigned int)len != sizeof(struct async_head_user))
 		return -EINVAL;
 	if (!ah)
 		return -EINVAL;
-	pthread_mutex_lock(&ah->lock);
-	/* stop_cachemiss_threads(): busy ones finish their syslet first. */
-	while (ah->busy)
-		pthread_cond_wait(&ah->idle, &ah->lock);
+	/*
+	 * stop_cachemiss_threads(): busy ones finish their syslet first.
+	 * The wait is async_wait()'s, the lock not held, so that a signal
+	 * acts meanwhile as before and a handler may start a syslet, which
+	 * is then waited for too; the rest is done with signals held back,
+	 * and a handler that comes then runs once the head is gone (its
+	 * async_exec(): EINVAL), as after 2007's call.
+	 */
+	for (;;) {
+		(void)emul_wait_slot(~0UL, NULL);
+		caller_lock(ah, &user);
+		if (!ah->busy)
+			break;
+		caller_unlock(ah, &user);
+	}
 	cring_drop(&ah->ring);
 	pthread_mutex_unlock(&ah->lock);
 	/* All idle now (busy is 0 and nothing can hand off: this is the
@@ -384,6 +417,7 @@ static long emul_unregister(struct async_head_user *uah, unsigned long len)
 	free(ah);
 	emul_cur = NULL;
 	__atomic_sub_fetch(&emul_heads, 1, __ATOMIC_RELAXED);
+	emul_sigmask(SIG_SETMASK, &user, NULL);
 	return 0;
 }
 
@@ -392,10 +426,12 @@ static void emul_flush_cur(void)
 	struct emul_head *ah = emul_cur;
 
 	if (ah && cring_waiting(&ah->ring)) {
-		pthread_mutex_lock(&ah->lock);
+		sigset_t user;
+
+		caller_lock(ah, &user);
 		if (cring_flush(&ah->ring))
 			head_changed(ah);
-		pthread_mutex_unlock(&ah->lock);
+		caller_unlock(ah, &user);
 	}
 }
 
@@ -500,10 +536,10 @@ static bool timed_restart(unsigned long *start)
 
 	if (pthread_sigmask(SIG_BLOCK, NULL, &cur) || !emul_all_restart(&cur))
 		return false;
-	pthread_mutex_lock(&ah->lock);
+	caller_lock(ah, &cur);
 	cring_flush(&ah->ring);
 	*start = ah->ring.completions;
-	pthread_mutex_unlock(&ah->lock);
+	caller_unlock(ah, &cur);
 	return true;
 }
 
@@ -519,15 +555,16 @@ static long emul_wait_slot(unsigned long min, struct syslet_uatom *const *slot)
 	struct emul_head *ah = emul_cur;
 	const struct timespec tick = { 0, 1000000 };
 	unsigned long start;
+	sigset_t user;
 
 	if (!ah)
 		return -EINVAL;
-	pthread_mutex_lock(&ah->lock);
+	caller_lock(ah, &user);
 	cring_flush(&ah->ring);
 	start = ah->ring.completions;
 	if (slot && __atomic_load_n(slot, __ATOMIC_ACQUIRE))
 		min = 0;
-	pthread_mutex_unlock(&ah->lock);
+	caller_unlock(ah, &user);
 	if (!min)
 		return 0;
 	for (;;) {
@@ -538,12 +575,12 @@ static long emul_wait_slot(unsigned long min, struct syslet_uatom *const *slot)
 		/* Counted before seq is read: see head_changed(). */
 		__atomic_add_fetch(&ah->waiters, 1, __ATOMIC_SEQ_CST);
 		seq = __atomic_load_n(&ah->seq, __ATOMIC_SEQ_CST);
-		pthread_mutex_lock(&ah->lock);
+		caller_lock(ah, &user);
 		cring_flush(&ah->ring);
 		done = ah->ring.completions - start >= min;
 		idle = ah->busy == 0;
 		waiting = ah->ring.dq_head != NULL;
-		pthread_mutex_unlock(&ah->lock);
+		caller_unlock(ah, &user);
 		r = done || idle ? 0 :
 		    futex_wait(&ah->seq, seq, waiting ? &tick : NULL);
 		__atomic_sub_fetch(&ah->waiters, 1, __ATOMIC_SEQ_CST);

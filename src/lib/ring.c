@@ -12,46 +12,76 @@
 #define RING_SZ_MIN (offsetof(struct syslet_ring, registered) + \
 		     sizeof(((struct syslet_ring *)0)->registered))
 
+/*
+ * A failed init leaves @ring not set up (peek and pop answer EINVAL).
+ * Nothing is written until the registration succeeded, from a copy of
+ * the head (no backend keeps the head's address: 2007's
+ * async_head_init() read its three words once).
+ */
+static int ring_init_err(struct syslet_ring *ring, int err)
+{
+	size_t sz = ring->sz;
+
+	memset(ring, 0, sz);
+	ring->sz = sz;
+	return api_err(err);
+}
+
 int syslet_ring__init(struct syslet_ring *ring, unsigned long entries,
 		      unsigned long max_threads)
 {
+	struct async_head_user head;
+	struct syslet_uatom **slots;
 	size_t sz;
 
 	if (!api_sz_ok(ring, sizeof(*ring)) || ring->sz < RING_SZ_MIN)
 		return api_err(-EINVAL);
-	/* Set up already: wiping it would orphan a head the backend still
-	 * completes into, and the thread could never register again. */
+	/*
+	 * Set up already (by this thread or another): wiping it lost its
+	 * slots, its completions and its record of being registered, so
+	 * that syslet_ring__exit() could never unregister it again, and
+	 * orphaned a head the backend still completes into.
+	 */
 	if (ring->registered && ring->slots)
 		return api_err(-EEXIST);
 	sz = ring->sz;
-	memset(ring, 0, sz);
-	ring->sz = sz;
 	if (!entries || entries > (~0UL / sizeof(void *)))
-		return api_err(-EINVAL);
-	ring->slots = calloc(entries, sizeof(*ring->slots));
-	if (!ring->slots)
-		return api_err(-ENOMEM);
-	ring->entries = entries;
-	ring->head.completion_ring = ring->slots;
-	ring->head.ring_size_bytes = entries * sizeof(*ring->slots);
-	ring->head.max_nr_threads = max_threads;
-	if (sys_async_register(&ring->head, sizeof(ring->head))) {
+		return ring_init_err(ring, -EINVAL);
+	slots = calloc(entries, sizeof(*slots));
+	if (!slots)
+		return ring_init_err(ring, -ENOMEM);
+	head.completion_ring = slots;
+	head.ring_size_bytes = entries * sizeof(*slots);
+	head.max_nr_threads = max_threads;
+	if (sys_async_register(&head, sizeof(head))) {
 		int err = -errno;
 
-		free(ring->slots);
-		ring->slots = NULL;
-		return api_err(err);
+		free(slots);
+		return ring_init_err(ring, err);
 	}
+	memset(ring, 0, sz);
+	ring->sz = sz;
+	ring->head = head;
+	ring->slots = slots;
+	ring->entries = entries;
 	ring->registered = 1;
 	return 0;
 }
 
+/*
+ * A head is the registering thread's: another thread (or a child made
+ * by fork()) has none, and its unregister fails.  The slots are then
+ * left alone, and the ring registered, as the backend may still write
+ * completions into them: freeing them here handed the backend memory
+ * that malloc() gave to someone else.
+ */
 void syslet_ring__exit(struct syslet_ring *ring)
 {
 	if (!ring)
 		return;
-	if (ring->registered)
-		sys_async_unregister(&ring->head, sizeof(ring->head));
+	if (ring->registered &&
+	    sys_async_unregister(&ring->head, sizeof(ring->head)))
+		return;
 	ring->registered = 0;
 	free(ring->slots);
 	ring->slots = NULL;

@@ -195,6 +195,8 @@ struct ur_ctx {
 	bool			probe;
 	bool			masked;		/* inline: signals blocked */
 	bool			sig_ended;	/* a signal ended a chain */
+	bool			nested;		/* in a handler; see ur_asleep */
+	sigset_t		outer_mask;	/* nested: ah->user_mask before */
 	/* io_uring_enter() said EINTR: a handler of the caller's ran. */
 	bool			handled;
 	unsigned int		budget;
@@ -203,6 +205,15 @@ struct ur_ctx {
 };
 
 static __thread struct ur_head *ur_cur;
+/*
+ * The head whose lock this thread holds while it sleeps in
+ * io_uring_enter() with the caller's signals open (wait_step()): a
+ * handler runs there, on the syscall's way out, the lock still held.
+ * The head is at rest at that point (the outer call only waits), so a
+ * handler's async_exec() runs on it as if it took the lock, rather than
+ * waiting for ever on a lock its own thread holds.
+ */
+static __thread struct ur_head *ur_asleep;
 static int ur_heads;
 static sigset_t ur_blockset;
 static struct lib_once ur_once = LIB_ONCE_INIT;
@@ -716,10 +727,13 @@ static long block_here(struct ur_ctx *c, const struct emul_atom *a,
 
 	inline_mask(c);
 	/* Syslets in flight go on meanwhile (the progress thread drives):
-	 * this call may well wait for one of them. */
-	pthread_mutex_unlock(&c->ah->lock);
+	 * this call may well wait for one of them.  In a handler of the
+	 * wait (c->nested) the lock is the interrupted call's to keep. */
+	if (!c->nested)
+		pthread_mutex_unlock(&c->ah->lock);
 	ret = emul_block_open(a, pol, partial, &c->user_mask, intr);
-	pthread_mutex_lock(&c->ah->lock);
+	if (!c->nested)
+		pthread_mutex_lock(&c->ah->lock);
 	/* The program ran meanwhile and may have replaced the handler. */
 	emul_fault_own();
 	return ret;
@@ -1697,9 +1711,12 @@ static int wait_step(struct ur_ctx *c, const sigset_t *waitmask)
 		 */
 		if (waitmask && io_uring_sq_ready(&ah->ring))
 			io_uring_submit(&ah->ring);
+		ah->unsubmitted = 0;
+		if (waitmask)
+			ur_asleep = ah;
 		r = io_uring_submit_and_wait_timeout(&ah->ring, &cqe, 1, NULL,
 						     (sigset_t *)waitmask);
-		ah->unsubmitted = 0;
+		ur_asleep = NULL;
 		if (r == -EINTR) {
 			err = -EINTR;
 			c->handled = true;
@@ -1991,7 +2008,13 @@ static void exec_begin(struct ur_ctx *c, struct ur_head *ah, bool mask)
 	emul_fault_own();
 	if (mask)
 		inline_mask(c);
-	pthread_mutex_lock(&ah->lock);
+	c->nested = ur_asleep == ah;
+	if (c->nested) {
+		c->outer_mask = ah->user_mask;
+		ur_asleep = NULL;
+	} else {
+		pthread_mutex_lock(&ah->lock);
+	}
 	caller_came(ah);
 	if (ah->cring.dq_head)
 		cring_flush(&ah->cring);
@@ -2057,7 +2080,15 @@ static void exec_end(struct ur_ctx *c, bool parked, size_t execs)
 	if (parked && !ah->prog_started)
 		drive_alone(c);
 	prog_kick(ah);
-	pthread_mutex_unlock(&ah->lock);
+	if (c->nested) {
+		/* The outer wait submits nothing more: what this call
+		 * prepared goes in now. */
+		submit(ah);
+		ah->user_mask = c->outer_mask;
+		ur_asleep = ah;
+	} else {
+		pthread_mutex_unlock(&ah->lock);
+	}
 	if (c->masked)
 		emul_sigmask(SIG_SETMASK, &c->user_mask, NULL);
 	EMUL_STAT_ADD(execs, execs);
@@ -2076,9 +2107,11 @@ static struct syslet_uatom *ur_exec(struct syslet_uatom *atom, long *err)
 		*err = -EINVAL;
 		return NULL;
 	}
-	/* Signals are held back once an atom runs in place (a syslet that
-	 * goes straight into the ring makes no signal syscall). */
-	exec_begin(&c, ah, false);
+	/* Signals are held back before the lock is taken, also for a
+	 * syslet that goes straight into the ring: a handler that came
+	 * while the lock was held, and called async_exec(), waited on the
+	 * lock for ever (2007's handlers ran once the call had returned). */
+	exec_begin(&c, ah, true);
 	c.probe = true;
 	last = exec_one(&c, atom, err, &parked);
 	exec_end(&c, parked, 1);
@@ -2308,9 +2341,19 @@ static void ur_ring_freed(void)
 	struct ur_head *ah = ur_cur;
 
 	if (ah && cring_waiting(&ah->cring)) {
-		pthread_mutex_lock(&ah->lock);
+		sigset_t user;
+
+		/* A handler's async_exec() must not find the lock held;
+		 * in a handler of the wait, the lock is this thread's. */
+		bool nested = ur_asleep == ah;
+
+		emul_sigmask(SIG_SETMASK, &ur_blockset, &user);
+		if (!nested)
+			pthread_mutex_lock(&ah->lock);
 		cring_flush(&ah->cring);
-		pthread_mutex_unlock(&ah->lock);
+		if (!nested)
+			pthread_mutex_unlock(&ah->lock);
+		emul_sigmask(SIG_SETMASK, &user, NULL);
 	}
 }
 
