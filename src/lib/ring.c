@@ -13,17 +13,26 @@
 		     sizeof(((struct syslet_ring *)0)->registered))
 
 /*
- * A failed init leaves @ring not set up (peek and pop answer EINVAL).
- * Nothing is written until the registration succeeded, from a copy of
- * the head (no backend keeps the head's address: 2007's
- * async_head_init() read its three words once).
+ * A failed init leaves @ring not set up (peek and pop answer EINVAL),
+ * except a ring this library set up and marked registered: clearing it
+ * (on EEXIST, the thread having a head already, maybe this very ring;
+ * or on a bad entries) lost its slots, its completions and its record
+ * of being registered, so that syslet_ring__exit() could never
+ * unregister it again.  So nothing is written until the registration
+ * succeeded, from a copy of the head: no backend keeps the head's
+ * address (2007's async_head_init() read its three words once).  The
+ * registration decides whether it may be set up, not the ring's own
+ * record: in a child made by fork(), or in another thread, a copy
+ * marked registered belongs to no head there, and is set up anew.
  */
 static int ring_init_err(struct syslet_ring *ring, int err)
 {
 	size_t sz = ring->sz;
 
-	memset(ring, 0, sz);
-	ring->sz = sz;
+	if (!(ring->registered == 1 && ring->slots)) {
+		memset(ring, 0, sz);
+		ring->sz = sz;
+	}
 	return api_err(err);
 }
 
@@ -36,14 +45,6 @@ int syslet_ring__init(struct syslet_ring *ring, unsigned long entries,
 
 	if (!api_sz_ok(ring, sizeof(*ring)) || ring->sz < RING_SZ_MIN)
 		return api_err(-EINVAL);
-	/*
-	 * Set up already (by this thread or another): wiping it lost its
-	 * slots, its completions and its record of being registered, so
-	 * that syslet_ring__exit() could never unregister it again, and
-	 * orphaned a head the backend still completes into.
-	 */
-	if (ring->registered && ring->slots)
-		return api_err(-EEXIST);
 	sz = ring->sz;
 	if (!entries || entries > (~0UL / sizeof(void *)))
 		return ring_init_err(ring, -EINVAL);
