@@ -25,7 +25,7 @@ kguest_rt = args fault stop async register umem deny wait signal sigloop \
 	sigkinds waitintr batch asyncfetch tmpmask workersig sendall \
 	seedhead waitafter suspmask pendmove tidtimer futexpi \
 	sighow workertimer pirace tidprio tidown tidrace tidpidfd tidself \
-	waitchld pipesig waitkept tidclock sigfetch ringtwice ringhead \
+	waitchld pipesig waitkept tidclock sigfetch ringhead \
 	handlerexec
 # Programs that need two CPUs: run only in the guests whose kernel
 # finds a second one (kernel-patch/kconfig-smp.fragment).

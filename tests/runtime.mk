@@ -25,7 +25,7 @@ runtime_tests = tests/runtime/args tests/runtime/fault tests/runtime/stop \
 	tests/runtime/tidrace tests/runtime/tidpidfd tests/runtime/ttyread \
 	tests/runtime/tidself tests/runtime/waitchld tests/runtime/pipesig \
 	tests/runtime/waitkept tests/runtime/tidclock tests/runtime/sigfetch \
-	tests/runtime/ringtwice tests/runtime/ringhead tests/runtime/handlerexec
+	tests/runtime/ringhead tests/runtime/handlerexec
 check_PROGRAMS += $(runtime_tests)
 TESTS += $(runtime_tests)
 noinst_HEADERS += tests/runtime/helpers.h
@@ -89,7 +89,6 @@ tests_runtime_waitchld_LDADD = $(runtime_ldadd)
 tests_runtime_pipesig_LDADD = $(runtime_ldadd)
 tests_runtime_waitkept_LDADD = $(runtime_ldadd)
 tests_runtime_sigfetch_LDADD = $(runtime_ldadd)
-tests_runtime_ringtwice_LDADD = $(runtime_ldadd)
 tests_runtime_suspmask_LDADD = $(runtime_ldadd)
 tests_runtime_pendmove_LDADD = $(runtime_ldadd)
 tests_runtime_affinity_LDADD = $(runtime_ldadd)

@@ -102,6 +102,25 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* A round begins: its name, the handler's counts cleared, a head. */
+static void round_begin(const char *what)
+{
+	round_name = what;
+	h_n = h_async = h_inline = h_einval = h_other = 0;
+	if (sys_async_register(&ahu, sizeof(ahu)))
+		rt_die("async_register: %s", strerror(errno));
+}
+
+/* ... and a read of an empty pipe in flight, its byte written later. */
+static void round_begin_read(const char *what, struct rt_pipe_read *pr,
+			     pthread_t *t)
+{
+	round_begin(what);
+	rt_pipe_read_init(pr);
+	rt_pipe_read_exec(pr);
+	rt_pipe_write_late(pr, t);
+}
+
 /* @what: the calls the thread makes while the handler comes. */
 static void round_of(const char *what, unsigned long flags, int waits)
 {
@@ -112,10 +131,7 @@ static void round_of(const char *what, unsigned long flags, int waits)
 	double end;
 	int i;
 
-	round_name = what;
-	h_n = h_async = h_inline = h_einval = h_other = 0;
-	if (sys_async_register(&ahu, sizeof(ahu)))
-		rt_die("async_register: %s", strerror(errno));
+	round_begin(what);
 	timer_on(200);
 	end = now() + 0.3;
 	for (i = 0; i < RT_RING / 2 - RT_HMAX && now() < end; i++) {
@@ -167,13 +183,7 @@ static void round_wait(void)
 	pthread_t t;
 	unsigned long got = 0;
 
-	round_name = "async_wait asleep";
-	h_n = h_async = h_inline = h_einval = h_other = 0;
-	if (sys_async_register(&ahu, sizeof(ahu)))
-		rt_die("async_register: %s", strerror(errno));
-	rt_pipe_read_init(&pr);
-	rt_pipe_read_exec(&pr);
-	rt_pipe_write_late(&pr, &t);
+	round_begin_read("async_wait asleep", &pr, &t);
 	timer_on(2000);
 	while (pr.ret != 1)
 		if (sys_async_wait(1) && errno != EINTR)
@@ -208,13 +218,7 @@ static void round_unregister(void)
 	pthread_t t;
 	unsigned long got;
 
-	round_name = "async_unregister waiting for a read";
-	h_n = h_async = h_inline = h_einval = h_other = 0;
-	if (sys_async_register(&ahu, sizeof(ahu)))
-		rt_die("async_register: %s", strerror(errno));
-	rt_pipe_read_init(&pr);
-	rt_pipe_read_exec(&pr);
-	rt_pipe_write_late(&pr, &t);
+	round_begin_read("async_unregister waiting for a read", &pr, &t);
 	timer_on(200);
 	if (sys_async_unregister(&ahu, sizeof(ahu)))
 		rt_die("async_unregister: %s", strerror(errno));
