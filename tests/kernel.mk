@@ -25,12 +25,7 @@ kguest_rt = args fault stop async register umem deny wait signal sigloop \
 	sigkinds waitintr batch asyncfetch tmpmask workersig sendall \
 	seedhead waitafter suspmask pendmove tidtimer futexpi \
 	sighow workertimer pirace tidprio tidown tidrace tidpidfd tidself \
-	waitchld pipesig waitkept tidclock sigfetch ringhead
-# Not yet in the guests: handlerexec (a handler's async_exec while its
-# thread sleeps in async_wait) fails on the kernel backend, x86_64 and
-# i386 alike: 'async_wait: 2 completions, 2 handler calls (1 async, 0
-# inline, 1 EINVAL, 0 other)': the second handler's async_exec, after
-# the first went async, answers EINVAL.  Open (stop 37's note).
+	waitchld pipesig waitkept tidclock sigfetch ringhead handlerexec
 # Programs that need two CPUs: run only in the guests whose kernel
 # finds a second one (kernel-patch/kconfig-smp.fragment).
 kguest_smp = affinity

@@ -1,6 +1,7 @@
 /* handlerexec.c: async_exec() from a signal handler that interrupts the same thread's async_exec(), async_wait(), ring pop or async_unregister(): it runs as from anywhere else, never deadlocking on the engine's lock. */
 #include "helpers.h"
 #include <signal.h>
+#include <stdbool.h>
 #include <sys/time.h>
 
 /*
@@ -102,6 +103,28 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/*
+ * A pipe's late writer blocks SIGALRM, as the watchdog blocks all: the
+ * timer's signal is the process's, and it must come to the program's
+ * thread.  On the kernel backend the thread group's leader is
+ * the task that owns the program's TID, which after a hand-off waits as
+ * a worker, all signals blocked: the kernel then gives a process signal
+ * to any thread that takes it (as in 2007, and as POSIX allows), and a
+ * handler in the late writer, which has no head, had its async_exec
+ * answer EINVAL.
+ */
+static void alarm_blocked(bool on, sigset_t *old)
+{
+	sigset_t s;
+
+	sigemptyset(&s);
+	sigaddset(&s, SIGALRM);
+	if (on)
+		pthread_sigmask(SIG_BLOCK, &s, old);
+	else
+		pthread_sigmask(SIG_SETMASK, old, NULL);
+}
+
 /* A round begins: its name, the handler's counts cleared, a head. */
 static void round_begin(const char *what)
 {
@@ -115,10 +138,14 @@ static void round_begin(const char *what)
 static void round_begin_read(const char *what, struct rt_pipe_read *pr,
 			     pthread_t *t)
 {
+	sigset_t old;
+
 	round_begin(what);
 	rt_pipe_read_init(pr);
 	rt_pipe_read_exec(pr);
+	alarm_blocked(true, &old);
 	rt_pipe_write_late(pr, t);
+	alarm_blocked(false, &old);
 }
 
 /* @what: the calls the thread makes while the handler comes. */
