@@ -51,9 +51,15 @@ struct emul_head {
 	struct emul_worker	*idle_list, *all;
 	uint32_t		seq;		/* futex word: something changed */
 	uint32_t		waiters;	/* threads in futex_wait on seq */
+	/* Unregistered by a signal handler while this thread's
+	 * async_wait() slept on it (emul_asleep): the memory stays for
+	 * that call, which frees it when the handler has returned. */
+	bool			dying;
 };
 
 static __thread struct emul_head *emul_cur;
+/* The head this thread's async_wait() sleeps on, its signals open. */
+static __thread struct emul_head *emul_asleep;
 static int emul_heads;
 static sigset_t emul_blockset;
 static struct lib_once emul_once = LIB_ONCE_INIT;
@@ -376,7 +382,7 @@ static void caller_unlock(struct emul_head *ah, const sigset_t *user)
 
 static long emul_unregister(struct async_head_user *uah, unsigned long len)
 {
-	struct emul_head *ah = emul_cur;
+	struct emul_head *ah = emul_cur, *outer;
 	struct emul_worker *w, *nw;
 	sigset_t user;
 
@@ -393,12 +399,25 @@ static long emul_unregister(struct async_head_user *uah, unsigned long len)
 	 * and a handler that comes then runs once the head is gone (its
 	 * async_exec(): EINVAL), as after 2007's call.
 	 */
+	outer = emul_asleep;
+	emul_asleep = ah;
 	for (;;) {
 		(void)emul_wait_slot(~0UL, NULL);
+		if (ah->dying)
+			break;
 		caller_lock(ah, &user);
 		if (!ah->busy)
 			break;
 		caller_unlock(ah, &user);
+	}
+	emul_asleep = outer;
+	if (ah->dying) {
+		/* A handler of this wait unregistered it meanwhile. */
+		if (outer != ah) {
+			pthread_mutex_destroy(&ah->lock);
+			free(ah);
+		}
+		return 0;
 	}
 	cring_drop(&ah->ring);
 	pthread_mutex_unlock(&ah->lock);
@@ -413,10 +432,22 @@ static long emul_unregister(struct async_head_user *uah, unsigned long len)
 		free(w);
 	}
 	pthread_cond_destroy(&ah->idle);
-	pthread_mutex_destroy(&ah->lock);
-	free(ah);
 	emul_cur = NULL;
 	__atomic_sub_fetch(&emul_heads, 1, __ATOMIC_RELAXED);
+	/*
+	 * In a handler of this thread's async_wait() asleep on the head
+	 * (or of the wait of an async_unregister()): that call goes on
+	 * once the handler has returned and looks at the head, so it frees
+	 * it; the bumped sequence ends its sleep (a futex wait restarted
+	 * after the handler finds the word changed).
+	 */
+	if (emul_asleep == ah) {
+		ah->dying = true;
+		__atomic_add_fetch(&ah->seq, 1, __ATOMIC_SEQ_CST);
+	} else {
+		pthread_mutex_destroy(&ah->lock);
+		free(ah);
+	}
 	emul_sigmask(SIG_SETMASK, &user, NULL);
 	return 0;
 }
@@ -529,9 +560,8 @@ static long futex_wait(uint32_t *addr, uint32_t val, const struct timespec *ts)
  * caller catches and leaves open has SA_RESTART (which one came is not
  * known, as on uring), its count started again, as the kernel's.
  */
-static bool timed_restart(unsigned long *start)
+static bool timed_restart(struct emul_head *ah, unsigned long *start)
 {
-	struct emul_head *ah = emul_cur;
 	sigset_t cur;
 
 	if (pthread_sigmask(SIG_BLOCK, NULL, &cur) || !emul_all_restart(&cur))
@@ -552,22 +582,29 @@ static bool timed_restart(unsigned long *start)
  */
 static long emul_wait_slot(unsigned long min, struct syslet_uatom *const *slot)
 {
-	struct emul_head *ah = emul_cur;
+	struct emul_head *ah = emul_cur, *outer;
 	const struct timespec tick = { 0, 1000000 };
 	unsigned long start;
 	sigset_t user;
+	long ret = 0;
 
 	if (!ah)
 		return -EINVAL;
+	/*
+	 * A handler may run wherever the caller's signals are open here
+	 * (asleep, and as the lock is dropped): its async_unregister()
+	 * leaves the head to this call (emul_asleep), which looks for that
+	 * after each of those points.
+	 */
+	outer = emul_asleep;
+	emul_asleep = ah;
 	caller_lock(ah, &user);
 	cring_flush(&ah->ring);
 	start = ah->ring.completions;
 	if (slot && __atomic_load_n(slot, __ATOMIC_ACQUIRE))
 		min = 0;
 	caller_unlock(ah, &user);
-	if (!min)
-		return 0;
-	for (;;) {
+	while (min && !ah->dying) {
 		uint32_t seq;
 		bool waiting, done, idle;
 		long r;
@@ -584,11 +621,26 @@ static long emul_wait_slot(unsigned long min, struct syslet_uatom *const *slot)
 		r = done || idle ? 0 :
 		    futex_wait(&ah->seq, seq, waiting ? &tick : NULL);
 		__atomic_sub_fetch(&ah->waiters, 1, __ATOMIC_SEQ_CST);
+		/* Decided before the handler ran: its result stands. */
 		if (done || idle)
-			return 0;
-		if (r == -EINTR && !(waiting && timed_restart(&start)))
-			return -EINTR;
+			break;
+		if (ah->dying) {
+			/* A restarted wait finds no head, as the kernel's. */
+			ret = r == -EINTR ? -EINTR : -EINVAL;
+			break;
+		}
+		if (r == -EINTR && !(waiting && timed_restart(ah, &start))) {
+			ret = -EINTR;
+			break;
+		}
 	}
+	emul_asleep = outer;
+	/* Unregistered by a handler: the outermost call on it frees it. */
+	if (ah->dying && outer != ah) {
+		pthread_mutex_destroy(&ah->lock);
+		free(ah);
+	}
+	return ret;
 }
 
 static long emul_wait(unsigned long min)

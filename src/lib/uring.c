@@ -181,6 +181,10 @@ struct ur_head {
 	/* The caller's signal mask as last learnt (async_exec, async_wait,
 	 * async_unregister): the mask of the chains the driver runs. */
 	sigset_t		user_mask;
+	/* Unregistered by a signal handler's async_unregister() while a
+	 * call of this thread slept on it (ur_asleep): that call, which
+	 * holds the lock, tears it down once the handler has returned. */
+	bool			dying;
 };
 
 /* One run of the interpreter: in the caller inside async_exec (inline),
@@ -214,6 +218,14 @@ static __thread struct ur_head *ur_cur;
  * waiting for ever on a lock its own thread holds.
  */
 static __thread struct ur_head *ur_asleep;
+/*
+ * The head whose lock this thread's async_exec() let go while an atom
+ * blocks in place (block_here()), the caller's signals open: a handler
+ * may take the lock then, but its async_unregister() must not free the
+ * head under the interrupted call, which tears it down when it ends.
+ */
+static __thread struct ur_head *ur_inside;
+static void ur_teardown(struct ur_head *ah, const sigset_t *user);
 static int ur_heads;
 static sigset_t ur_blockset;
 static struct lib_once ur_once = LIB_ONCE_INIT;
@@ -723,17 +735,23 @@ static inline void inline_mask(struct ur_ctx *c)
 static long block_here(struct ur_ctx *c, const struct emul_atom *a,
 		       enum emul_policy pol, long partial, bool *intr)
 {
+	struct ur_head *inside = ur_inside;
 	long ret;
 
 	inline_mask(c);
 	/* Syslets in flight go on meanwhile (the progress thread drives):
 	 * this call may well wait for one of them.  In a handler of the
 	 * wait (c->nested) the lock is the interrupted call's to keep. */
-	if (!c->nested)
+
+	if (!c->nested) {
+		ur_inside = c->ah;
 		pthread_mutex_unlock(&c->ah->lock);
+	}
 	ret = emul_block_open(a, pol, partial, &c->user_mask, intr);
-	if (!c->nested)
+	if (!c->nested) {
 		pthread_mutex_lock(&c->ah->lock);
+		ur_inside = inside;
+	}
 	/* The program ran meanwhile and may have replaced the handler. */
 	emul_fault_own();
 	return ret;
@@ -2060,9 +2078,10 @@ static void drive_alone(struct ur_ctx *c)
 	ah->user_mask = c->user_mask;
 	driver_ctx(&d, ah, &c->user_mask);
 	while (__atomic_load_n(&ah->busy, __ATOMIC_SEQ_CST))
-		if (wait_step(&d, &c->user_mask))
+		if (wait_step(&d, &c->user_mask) || ah->dying)
 			break;
-	submit(ah);
+	if (!ah->dying)
+		submit(ah);
 	emul_stats_flush(&d.st);
 }
 
@@ -2079,6 +2098,27 @@ static void exec_end(struct ur_ctx *c, bool parked, size_t execs)
 		start_progress(ah, c->masked);
 	if (parked && !ah->prog_started)
 		drive_alone(c);
+	if (ah->dying && !c->nested) {
+		/*
+		 * A handler unregistered it while this call let the
+		 * caller's signals in (drive_alone() asleep, an atom
+		 * blocking in place): in 2007 it ran once async_exec() had
+		 * returned, and waited for what the call had started.  So
+		 * does the head's end here.
+		 */
+		struct ur_ctx d;
+
+		driver_ctx(&d, ah, &c->user_mask);
+		step(&d);
+		while (ah->busy && !ring_broken(wait_step(&d, &c->user_mask)))
+			;
+		cring_drop(&ah->cring);
+		emul_stats_flush(&d.st);
+		ur_teardown(ah, &c->user_mask);
+		EMUL_STAT_ADD(execs, execs);
+		emul_stats_flush(&c->st);
+		return;
+	}
 	prog_kick(ah);
 	if (c->nested) {
 		/* The outer wait submits nothing more: what this call
@@ -2216,9 +2256,41 @@ static void drive_begin(struct ur_ctx *c, struct ur_head *ah, sigset_t *user)
 	emul_sigmask(SIG_SETMASK, &ur_blockset, user);
 	c->user_mask = *user;
 	c->budget = INTERP_SIG_BUDGET;
-	pthread_mutex_lock(&ah->lock);
+	/* In a handler of a call asleep on this head, as exec_begin(). */
+	c->nested = ur_asleep == ah;
+	if (c->nested) {
+		c->outer_mask = ah->user_mask;
+		ur_asleep = NULL;
+	} else {
+		pthread_mutex_lock(&ah->lock);
+	}
 	ah->user_mask = *user;
 	caller_came(ah);
+}
+
+/*
+ * The end of async_wait and of async_unregister: the lock dropped, or in
+ * a handler given back to the interrupted call; a head that a handler
+ * unregistered under this call is torn down now (false then: the call
+ * finds no head, as the kernel's restarted call would).  The caller's
+ * mask back.
+ */
+static bool drive_end(struct ur_ctx *c, const sigset_t *user)
+{
+	struct ur_head *ah = c->ah;
+
+	emul_stats_flush(&c->st);
+	if (c->nested) {
+		ah->user_mask = c->outer_mask;
+		ur_asleep = ah;
+	} else if (ah->dying && ur_inside != ah) {
+		ur_teardown(ah, user);
+		return false;
+	} else {
+		pthread_mutex_unlock(&ah->lock);
+	}
+	emul_sigmask(SIG_SETMASK, user, NULL);
+	return true;
 }
 
 /*
@@ -2251,20 +2323,26 @@ static long ur_wait_slot(unsigned long min, struct syslet_uatom *const *slot)
 	while (min && ah->cring.completions - start < min && ah->busy) {
 		c.handled = false;
 		ret = wait_step(&c, &user);
-		/* Restarted: the count starts again, as the kernel's. */
+		/* Restarted: the count starts again, as the kernel's; a
+		 * restarted wait whose head a handler unregistered finds
+		 * none. */
 		if (ret == -EINTR && c.handled && emul_all_restart(&user)) {
 			ret = 0;
+			if (ah->dying) {
+				ret = -EINVAL;
+				break;
+			}
 			start = ah->cring.completions;
 			continue;
 		}
-		if (ret)
+		if (ret || ah->dying)
 			break;
 	}
-	submit(ah);
-	prog_kick(ah);
-	emul_stats_flush(&c.st);
-	pthread_mutex_unlock(&ah->lock);
-	emul_sigmask(SIG_SETMASK, &user, NULL);
+	if (!ah->dying) {
+		submit(ah);
+		prog_kick(ah);
+	}
+	drive_end(&c, &user);
 	return ret;
 }
 
@@ -2273,30 +2351,13 @@ static long ur_wait(unsigned long min)
 	return ur_wait_slot(min, NULL);
 }
 
-static long ur_unregister(struct async_head_user *uah, unsigned long len)
+/*
+ * The head goes: its progress thread and workers joined, its ring and
+ * records freed (the lock held on entry, dropped); @user: the caller's
+ * mask, back on return.
+ */
+static void ur_teardown(struct ur_head *ah, const sigset_t *user)
 {
-	struct ur_head *ah = ur_cur;
-	struct ur_ctx c;
-	sigset_t user;
-
-	/* 2007's len is an unsigned int: the upper half is no part of it. */
-	if ((unsigned int)len != sizeof(struct async_head_user))
-		return -EINVAL;
-	(void)uah;
-	if (!ah)
-		return -EINVAL;
-	/* The chains it drives look for signals as in async_wait(); the
-	 * signals act while it waits for the ring, or when it returns. */
-	drive_begin(&c, ah, &user);
-	/* The kernel waits for busy cachemiss threads to finish.  The
-	 * caller's signals are open while it waits, as before. */
-	step(&c);
-	/* What is still in a ring that cannot be entered never completes:
-	 * it is dropped with the ring. */
-	while (ah->busy && !ring_broken(wait_step(&c, &user)))
-		;
-	emul_stats_flush(&c.st);
-	cring_drop(&ah->cring);
 	/* Asleep in the ring, the progress thread wakes to the NOP. */
 	__atomic_store_n(&ah->exiting, 1, __ATOMIC_RELEASE);
 	prog_kick(ah);
@@ -2330,9 +2391,44 @@ static long ur_unregister(struct async_head_user *uah, unsigned long len)
 	pthread_mutex_destroy(&ah->lock);
 	free(ah->threads);
 	free(ah);
-	ur_cur = NULL;
 	__atomic_sub_fetch(&ur_heads, 1, __ATOMIC_RELAXED);
-	emul_sigmask(SIG_SETMASK, &user, NULL);
+	emul_sigmask(SIG_SETMASK, user, NULL);
+}
+
+static long ur_unregister(struct async_head_user *uah, unsigned long len)
+{
+	struct ur_head *ah = ur_cur;
+	struct ur_ctx c;
+	sigset_t user;
+
+	/* 2007's len is an unsigned int: the upper half is no part of it. */
+	if ((unsigned int)len != sizeof(struct async_head_user))
+		return -EINVAL;
+	(void)uah;
+	if (!ah)
+		return -EINVAL;
+	/* The chains it drives look for signals as in async_wait(); the
+	 * signals act while it waits for the ring, or when it returns. */
+	drive_begin(&c, ah, &user);
+	/* The kernel waits for busy cachemiss threads to finish.  The
+	 * caller's signals are open while it waits, as before. */
+	step(&c);
+	/* What is still in a ring that cannot be entered never completes:
+	 * it is dropped with the ring.  A handler that unregistered it
+	 * meanwhile waited for the rest. */
+	while (ah->busy && !ah->dying &&
+	       !ring_broken(wait_step(&c, &user)))
+		;
+	cring_drop(&ah->cring);
+	/*
+	 * The thread has no head from here, as after 2007's call.  It goes
+	 * now, or, in a handler of a call asleep on it, when that call has
+	 * the lock back (it holds it: the progress thread, which takes it,
+	 * could not be joined here).
+	 */
+	ah->dying = true;
+	ur_cur = NULL;
+	drive_end(&c, &user);
 	return 0;
 }
 
