@@ -182,7 +182,10 @@ static void round_wait_in_wait(void)
 	for (long k = 0; k < h_n; k++)
 		rt_check(h_ret[k] == getppid(), "handler's syslet %ld stored "
 			 "%ld", k, h_ret[k]);
-	rt_check(h_n > 5 && h_ok == h_n && !h_err &&
+	/* A handler's wait may last until the read completes: on the
+	 * kernel its syslet may have completed before the wait began,
+	 * and counts only what comes after. */
+	rt_check(h_n >= 2 && h_ok == h_n && !h_err &&
 		 got == 1 + (unsigned long)h_n,
 		 "%s: %ld handler calls, %ld waited, %ld failed; %lu "
 		 "completions", round_name, (long)h_n, (long)h_ok,
@@ -252,12 +255,15 @@ static void round_unregister_in_unregister(void)
 }
 
 /* The handler's async_unregister() while a SYSLET_SYNC read blocks in
- * place inside async_exec(): the read completes (SA_RESTART), async_exec
- * returns it, and the head is gone after. */
+ * place inside async_exec(): async_exec returns the read, and the head
+ * is gone after.  The read is restarted (SA_RESTART) on the user-space
+ * backends and stores EINTR on the kernel's (syslet(7): 2007 stored
+ * ERESTARTSYS). */
 static void round_unregister_in_exec(void)
 {
 	struct rt_pipe_read pr;
 	struct syslet_uatom *done;
+	long want = strcmp(syslet_backend_name(), "kernel") ? 1 : -EINTR;
 	pthread_t t;
 	int e;
 
@@ -271,11 +277,11 @@ static void round_unregister_in_exec(void)
 	e = errno;
 	round_end(&pr, t);
 	rt_check(h_ok == 1 && !h_err && done == &pr.atom && !e &&
-		 pr.ret == 1,
+		 pr.ret == want,
 		 "%s: the handler's unregister %ld, failed %ld; async_exec "
-		 "returned %p (the read %p), errno %d; the read stored %ld",
-		 round_name, (long)h_ok, (long)h_err, (void *)done,
-		 (void *)&pr.atom, e, pr.ret);
+		 "returned %p (the read %p), errno %d; the read stored %ld "
+		 "(expected %ld)", round_name, (long)h_ok, (long)h_err,
+		 (void *)done, (void *)&pr.atom, e, pr.ret, want);
 	headless(round_name);
 	/* A head again, as after any unregister. */
 	if (sys_async_register(&ahu, sizeof(ahu)))
