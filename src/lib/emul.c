@@ -380,10 +380,67 @@ static void caller_unlock(struct emul_head *ah, const sigset_t *user)
 	emul_sigmask(SIG_SETMASK, user, NULL);
 }
 
+/* The head's workers told to exit and joined, its memory freed (its
+ * thread no longer has it; nothing is busy on it). */
+static void emul_teardown(struct emul_head *ah)
+{
+	struct emul_worker *w, *nw;
+
+	for (w = ah->all; w; w = w->next_all)
+		worker_order(w, EMUL_W_EXIT);
+	for (w = ah->all; w; w = nw) {
+		nw = w->next_all;
+		pthread_join(w->thread, NULL);
+		free(w);
+	}
+	pthread_cond_destroy(&ah->idle);
+	pthread_mutex_destroy(&ah->lock);
+	free(ah);
+}
+
+/*
+ * The end of a call of this thread on @ah during which a signal handler
+ * unregistered it (emul_unregister() in the handler left it dying): what
+ * the call started since goes on to its end, as it would have before
+ * 2007's unregister, which ran once the call had returned and waited for
+ * the busy syslets; then the head goes.  The caller's signals @user are
+ * open while it waits (a handler then finds no head).
+ */
+static void emul_finish(struct emul_head *ah, const sigset_t *user)
+{
+	sigset_t held;
+
+	for (;;) {
+		uint32_t seq;
+		bool idle, waiting;
+
+		__atomic_add_fetch(&ah->waiters, 1, __ATOMIC_SEQ_CST);
+		seq = __atomic_load_n(&ah->seq, __ATOMIC_SEQ_CST);
+		caller_lock(ah, &held);
+		cring_flush(&ah->ring);
+		idle = ah->busy == 0;
+		waiting = ah->ring.dq_head != NULL;
+		caller_unlock(ah, &held);
+		if (!idle) {
+			const struct timespec tick = { 0, 1000000 };
+
+			emul_sigmask(SIG_SETMASK, user, &held);
+			(void)futex_wait(&ah->seq, seq, waiting ? &tick : NULL);
+			emul_sigmask(SIG_SETMASK, &held, NULL);
+		}
+		__atomic_sub_fetch(&ah->waiters, 1, __ATOMIC_SEQ_CST);
+		if (idle)
+			break;
+	}
+	caller_lock(ah, &held);
+	cring_drop(&ah->ring);
+	caller_unlock(ah, &held);
+	emul_teardown(ah);
+}
+
 static long emul_unregister(struct async_head_user *uah, unsigned long len)
 {
 	struct emul_head *ah = emul_cur, *outer;
-	struct emul_worker *w, *nw;
 	sigset_t user;
 
 	/* 2007's len is an unsigned int: the upper half is no part of it. */
@@ -414,40 +471,34 @@ static long emul_unregister(struct async_head_user *uah, unsigned long len)
 	if (ah->dying) {
 		/* A handler of this wait unregistered it meanwhile. */
 		if (outer != ah) {
-			pthread_mutex_destroy(&ah->lock);
-			free(ah);
+			sigset_t cur;
+
+			emul_sigmask(SIG_BLOCK, NULL, &cur);
+			emul_finish(ah, &cur);
 		}
 		return 0;
 	}
 	cring_drop(&ah->ring);
-	pthread_mutex_unlock(&ah->lock);
-	/* All idle now (busy is 0 and nothing can hand off: this is the
-	 * thread that would). */
-	for (w = ah->all; w; w = w->next_all) {
-		worker_order(w, EMUL_W_EXIT);
-	}
-	for (w = ah->all; w; w = nw) {
-		nw = w->next_all;
-		pthread_join(w->thread, NULL);
-		free(w);
-	}
-	pthread_cond_destroy(&ah->idle);
 	emul_cur = NULL;
 	__atomic_sub_fetch(&emul_heads, 1, __ATOMIC_RELAXED);
 	/*
-	 * In a handler of this thread's async_wait() asleep on the head
-	 * (or of the wait of an async_unregister()): that call goes on
-	 * once the handler has returned and looks at the head, so it frees
-	 * it; the bumped sequence ends its sleep (a futex wait restarted
-	 * after the handler finds the word changed).
+	 * In a handler of a call of this thread on the head (async_wait()
+	 * or async_unregister() asleep, async_exec() blocked in place,
+	 * emul_asleep): that call goes on once the handler has returned and
+	 * may still use the head, so it tears it down; the bumped sequence
+	 * ends a wait's sleep (a futex wait restarted after the handler
+	 * finds the word changed).
 	 */
-	if (emul_asleep == ah) {
+	if (outer == ah) {
 		ah->dying = true;
 		__atomic_add_fetch(&ah->seq, 1, __ATOMIC_SEQ_CST);
-	} else {
-		pthread_mutex_destroy(&ah->lock);
-		free(ah);
+		caller_unlock(ah, &user);
+		return 0;
 	}
+	/* All idle now (busy is 0 and nothing can hand off: this is the
+	 * thread that would). */
+	pthread_mutex_unlock(&ah->lock);
+	emul_teardown(ah);
 	emul_sigmask(SIG_SETMASK, &user, NULL);
 	return 0;
 }
@@ -468,7 +519,7 @@ static void emul_flush_cur(void)
 
 static struct syslet_uatom *emul_exec(struct syslet_uatom *atom, long *err)
 {
-	struct emul_head *ah = emul_cur;
+	struct emul_head *ah = emul_cur, *outer;
 	struct syslet_uatom *last;
 	struct emul_run run;
 
@@ -490,7 +541,13 @@ static struct syslet_uatom *emul_exec(struct syslet_uatom *atom, long *err)
 	 * open, even if the caller blocks them: a fault must reach the
 	 * engine's handler. */
 	emul_sigmask(SIG_SETMASK, &emul_blockset, &run.user_mask);
+	outer = emul_asleep;
+	emul_asleep = ah;
 	last = emul_run_chain(&run, atom, err);
+	emul_asleep = outer;
+	/* Unregistered by a handler while an atom blocked in place. */
+	if (ah->dying && outer != ah)
+		emul_finish(ah, &run.user_mask);
 	emul_sigmask(SIG_SETMASK, &run.user_mask, NULL);
 	EMUL_STAT_ADD(execs, 1);
 	emul_stats_flush(&run.st);
@@ -509,7 +566,7 @@ static struct syslet_uatom *emul_exec(struct syslet_uatom *atom, long *err)
 static long emul_exec_batch(struct syslet_uatom *const *atoms, size_t n,
 			    struct syslet_uatom **done, int *errs)
 {
-	struct emul_head *ah = emul_cur;
+	struct emul_head *ah = emul_cur, *outer;
 	sigset_t user_mask;
 	bool sig = false;
 	size_t i;
@@ -521,6 +578,8 @@ static long emul_exec_batch(struct syslet_uatom *const *atoms, size_t n,
 	emul_flush_cur();
 	emul_fault_own();
 	emul_sigmask(SIG_SETMASK, &emul_blockset, &user_mask);
+	outer = emul_asleep;
+	emul_asleep = ah;
 	for (i = 0; i < n && !sig; i++) {
 		struct syslet_uatom *last;
 		struct emul_run run;
@@ -538,7 +597,16 @@ static long emul_exec_batch(struct syslet_uatom *const *atoms, size_t n,
 		/* An atom may have changed the caller's mask (sigprocmask):
 		 * the next syslet runs with it, as the next call would. */
 		user_mask = run.user_mask;
+		/* Unregistered by a handler while an atom blocked in
+		 * place: the batch ends there, the rest finding no head. */
+		if (ah->dying) {
+			i++;
+			break;
+		}
 	}
+	emul_asleep = outer;
+	if (ah->dying && outer != ah)
+		emul_finish(ah, &user_mask);
 	emul_sigmask(SIG_SETMASK, &user_mask, NULL);
 	EMUL_STAT_ADD(execs, i);
 	return (long)i;
@@ -635,10 +703,12 @@ static long emul_wait_slot(unsigned long min, struct syslet_uatom *const *slot)
 		}
 	}
 	emul_asleep = outer;
-	/* Unregistered by a handler: the outermost call on it frees it. */
+	/* Unregistered by a handler: the outermost call on it ends it. */
 	if (ah->dying && outer != ah) {
-		pthread_mutex_destroy(&ah->lock);
-		free(ah);
+		sigset_t cur;
+
+		emul_sigmask(SIG_BLOCK, NULL, &cur);
+		emul_finish(ah, &cur);
 	}
 	return ret;
 }

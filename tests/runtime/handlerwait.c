@@ -290,6 +290,106 @@ static void round_unregister_in_exec(void)
 		rt_die("async_unregister: %s", strerror(errno));
 }
 
+struct late {
+	int	fd;
+	long	ms;
+};
+
+static void *late_writer(void *arg)
+{
+	struct late *l = arg;
+	struct timespec ts = { 0, l->ms * 1000000L };
+
+	nanosleep(&ts, NULL);
+	if (write(l->fd, "x", 1) != 1)
+		rt_die("late write: %s", strerror(errno));
+	return NULL;
+}
+
+/*
+ * The same, the SYNC read followed by a read of another pipe, written
+ * 100 ms later, which goes to a worker: on the user-space backends the
+ * read is restarted and the chain goes on after the handler, the second
+ * read handed off on the head the handler ended; async_exec waits for
+ * it, as the kernel's unregister would have once async_exec had
+ * returned, and returns with its completion in the ring.  On the kernel
+ * the first read stores EINTR and the chain ends there.
+ */
+static void round_unregister_in_exec_chain(void)
+{
+	struct syslet_uatom a[2], *done;
+	unsigned long fd[2], buf[2], len = 1;
+	int p1[2], p2[2];
+	char c[2];
+	long r[2] = { 99, 99 };
+	bool kernel = !strcmp(syslet_backend_name(), "kernel");
+	struct late l[2];
+	pthread_t t[2];
+	sigset_t s, old;
+	int e;
+
+	on_sigalrm(true);
+	round_name = "a handler's async_unregister in async_exec, the chain "
+		     "going on to a worker";
+	h_mode = 0;
+	h_n = h_ok = h_err = h_einval = 0;
+	memset(ring, 0, sizeof(ring));
+	ring_idx = 0;
+	if (pipe(p1) || pipe(p2))
+		rt_die("pipe: %s", strerror(errno));
+	fd[0] = (unsigned long)p1[0];
+	fd[1] = (unsigned long)p2[0];
+	buf[0] = (unsigned long)&c[0];
+	buf[1] = (unsigned long)&c[1];
+	rt_atom(&a[0], __NR_read, &r[0], SYSLET_SYNC, &a[1], &fd[0], &buf[0],
+		&len);
+	rt_atom(&a[1], __NR_read, &r[1], 0, NULL, &fd[1], &buf[1], &len);
+	if (sys_async_register(&ahu, sizeof(ahu)))
+		rt_die("%s: async_register: %s", round_name, strerror(errno));
+	l[0].fd = p1[1];
+	l[0].ms = 50;
+	l[1].fd = p2[1];
+	l[1].ms = 150;
+	sigemptyset(&s);
+	sigaddset(&s, SIGALRM);
+	pthread_sigmask(SIG_BLOCK, &s, &old);
+	for (int i = 0; i < 2; i++)
+		if (pthread_create(&t[i], NULL, late_writer, &l[i]))
+			rt_die("pthread_create");
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	h_mode = 2;
+	timer_on(5000);
+	errno = 0;
+	done = sys_async_exec(&a[0]);
+	e = errno;
+	timer_off();
+	h_mode = 0;
+	if (kernel)
+		rt_check(h_ok == 1 && !h_err && done == &a[0] && !e &&
+			 r[0] == -EINTR && r[1] == 99,
+			 "%s: the handler's unregister %ld, failed %ld; "
+			 "async_exec returned %p (the first read %p), errno "
+			 "%d; the reads stored %ld and %ld", round_name,
+			 (long)h_ok, (long)h_err, (void *)done, (void *)&a[0],
+			 e, r[0], r[1]);
+	else
+		rt_check(h_ok == 1 && !h_err && !done && !e && r[0] == 1 &&
+			 r[1] == 1 && ring[0] == &a[1] && !ring[1],
+			 "%s: the handler's unregister %ld, failed %ld; "
+			 "async_exec returned %p, errno %d; the reads stored "
+			 "%ld and %ld; the ring holds %p (the second read %p) "
+			 "and %p", round_name, (long)h_ok, (long)h_err,
+			 (void *)done, e, r[0], r[1], (void *)ring[0],
+			 (void *)&a[1], (void *)ring[1]);
+	for (int i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	headless(round_name);
+	close(p1[0]);
+	close(p1[1]);
+	close(p2[0]);
+	close(p2[1]);
+}
+
 int main(void)
 {
 	sigset_t all, old;
@@ -306,5 +406,6 @@ int main(void)
 	round_unregister_in_wait(false);
 	round_unregister_in_unregister();
 	round_unregister_in_exec();
+	round_unregister_in_exec_chain();
 	return rt_done("handlerwait");
 }
