@@ -1,5 +1,6 @@
 /* image-inst.c: instances of an opened image: private relocated memory, lookups, parameter binding. */
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
@@ -490,10 +491,13 @@ static int parse_sockaddr_in(const char *s, struct sockaddr_in *sa,
 	}
 	memcpy(host, s, n);
 	host[n] = '\0';
+	/* Read as an int parameter is, and as sysletc reads the port of
+	 * sockaddr_in(): a C integer constant (0x50 and 0120 are 80, 080
+	 * no number); only a digit starts it, no sign, no blank, within
+	 * HOST:PORT. */
 	errno = 0;
-	port = strtoul(colon + 1, &end, 10);
-	if (!colon[1] || *end || colon[1] == '-' || colon[1] == '+' ||
-	    colon[1] == ' ') {
+	port = strtoul(colon + 1, &end, 0);
+	if (!isdigit((unsigned char)colon[1]) || *end) {
 		snprintf(why, whylen, "'%.16s' is no port number", colon + 1);
 		return -1;
 	}
