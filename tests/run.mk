@@ -219,6 +219,9 @@ EXTRA_DIST += tests/run/each-partial.sh
 # --stats of a killed run counts what a worker ran before its wait.
 TESTS += tests/run/stats-killed.sh
 EXTRA_DIST += tests/run/stats-killed.sh
+# --each ended by a signal: the stops of the files that had ended, once.
+TESTS += tests/run/each-killed.sh
+EXTRA_DIST += tests/run/each-killed.sh
 # ... and a run killed by a signal its syslet raised ends as strace's.
 TESTS += tests/run/trace-killed-self.sh
 EXTRA_DIST += tests/run/trace-killed-self.sh
