@@ -85,7 +85,8 @@ usage_error(const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nTry '%s --help' for more information.\n", prog);
+	fputc('\n', stderr);
+	common_try_help(prog);
 	return EXIT_USAGE;
 }
 
@@ -292,8 +293,7 @@ static int parse_args(struct args *a, int argc, char **argv)
 		default:
 			common_bad_option(prog, c, optopt, argv[optind - 1],
 					  SYSLETC_SHORT_OPTS, "");
-			fprintf(stderr, "Try '%s --help' for more information.\n",
-				prog);
+			common_try_help(prog);
 			return EXIT_USAGE;
 		}
 	}
