@@ -7,21 +7,6 @@ cp "$top_srcdir/tests/run/cat.syslet" cat.syslet
 $SYSLETC -o cat.slo cat.syslet || fail "sysletc cat.syslet"
 echo hi >ok.txt
 mkfifo fifo || skip "mkfifo"
-# Wait until every thread of $1 sleeps (three looks in a row, 20 ms
-# apart): the ended syslets are taken, the fifo's read waits.
-idle_wait() {
-	iw_idle=0 iw_i=0
-	while [ $iw_idle -lt 3 ] && [ $iw_i -lt 500 ]; do
-		if grep -q '^State:[[:space:]]*[RD]' /proc/$1/task/*/status \
-			2>/dev/null; then
-			iw_idle=0
-		else
-			iw_idle=$((iw_idle + 1))
-		fi
-		iw_i=$((iw_i + 1))
-		sleep 0.02
-	done
-}
 for b in $backends; do
 	for opts in --trace --stats "--trace --stats" "--trace --jobs=2"; do
 		what="$b $opts"
@@ -36,6 +21,7 @@ for b in $backends; do
 			sleep 0.02
 			i=$((i + 1))
 		done
+		# The ended syslets are taken, the fifo's read waits.
 		idle_wait $pid
 		kill -TERM $pid
 		st=0

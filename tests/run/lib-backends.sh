@@ -47,3 +47,19 @@ want_lines() {
 			{ cat "$wl_file" >&2; fail "$wl_what: no '$wl_line'"; }
 	done
 }
+# idle_wait PID: until every thread of PID sleeps (three looks in a row,
+# 20 ms apart; 10 s at most): the calls it makes next are made, the one
+# it waits in is entered, so that a signal now finds it there.
+idle_wait() {
+	iw_idle=0 iw_i=0
+	while [ $iw_idle -lt 3 ] && [ $iw_i -lt 500 ]; do
+		if grep -q '^State:[[:space:]]*[RD]' /proc/$1/task/*/status \
+			2>/dev/null; then
+			iw_idle=0
+		else
+			iw_idle=$((iw_idle + 1))
+		fi
+		iw_i=$((iw_i + 1))
+		sleep 0.02
+	done
+}
