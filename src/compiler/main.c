@@ -64,15 +64,16 @@ static void usage(FILE *f)
 		"  -d, --disassemble=IMAGE  read IMAGE and print its listing (or, with\n"
 		"                           --dot or -H, its graph or header)\n"
 		"  -W WARNING               enable a warning: unused, unreachable,\n"
-		"                           call-output, sizeof-str (both on by\n"
-		"                           default), all;\n"
+		"                           call-output, sizeof-str (call-output\n"
+		"                           and sizeof-str on by default), all;\n"
 		"                           -Wno-WARNING disables it, -Werror makes\n"
 		"                           warnings errors\n"
 		"  -h, --help               print this help and exit\n"
 		"  -V, --version            print the version and exit\n"
 		"\n"
 		"FILE may be - for the standard input.  Exit status: 0 on success,\n"
-		"1 when the program has errors, 2 on a usage error.\n",
+		"1 when the program has errors or a file cannot be read or written,\n"
+		"2 on a usage error.\n",
 		prog, prog, systab_profile_name(systab_native_profile()));
 }
 

@@ -59,13 +59,14 @@ static void usage(FILE *out)
 "                  fail the calls of SET (strace's -e inject=): EXPR is\n"
 "                  N, N+, N+STEP, N..M or N..M+STEP, counted per call\n"
 "  -i, --interactive  the interactive shell (load, run, step, cells)\n"
-"  -h, --help      show this help and exit\n"
-"  -V, --version   show the version and exit\n"
+"  -h, --help      print this help and exit\n"
+"  -V, --version   print the version and exit\n"
 "\n"
-"Exit status: 0 when the last atom returned a non-negative value, 1 when\n"
-"it did not (the stop is reported), 2 for usage errors and images that\n"
-"cannot run here.  A run that SIGINT, SIGTERM or SIGHUP ends with --trace\n"
-"or --stats prints them, then dies of the same signal.\n", out);
+"Exit status: 1 when a system call failed and ended the syslet (the stop\n"
+"is reported), 0 when it ended otherwise (a test's or umem_add's value is\n"
+"no error), 2 for usage errors and images that cannot run here.  A run\n"
+"that SIGINT, SIGTERM or SIGHUP ends with --trace or --stats prints them,\n"
+"then dies of the same signal.\n", out);
 }
 
 /* A positive number of at most @max, said as "@pre @max@post". */

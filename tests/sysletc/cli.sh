@@ -7,6 +7,16 @@ status() { "$@" >out.txt 2>err.txt; echo $?; }
 
 expect_eq "--help" 0 "$(status $SYSLETC --help)"
 grep -q -- '--target' out.txt || fail "--help does not list --target"
+# The warnings on by default, as the page's -W list marks them ("on by
+# default:"), are those --help names so.
+page_on=$(sed -n '/^\.It Cm /{s/^\.It Cm //;h;};/^on by default/{x;p;}' \
+	"$top_srcdir/man/sysletc.1" | sort | tr '\n' ' ')
+help_on=$(tr '\n' ' ' <out.txt | tr -s ' ' |
+	sed -n 's/.*(\([a-z, -]*\) on by default).*/\1/p' |
+	sed 's/ and /,/g; s/,/ /g' | tr -s ' ' '\n' | sed '/^$/d' | sort |
+	tr '\n' ' ')
+[ -n "$page_on" ] || fail "no warning on by default in sysletc(1)"
+expect_eq "--help's warnings on by default" "$page_on" "$help_on"
 expect_eq "-h" 0 "$(status $SYSLETC -h)"
 expect_eq "--version" 0 "$(status $SYSLETC --version)"
 grep -q '^sysletc (syslet) [0-9]' out.txt || fail "--version: $(cat out.txt)"
