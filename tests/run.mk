@@ -153,6 +153,7 @@ EXTRA_DIST += tests/run/examples.sh tests/run/errors.sh tests/run/each.sh tests/
 TESTS += tests/run/filter.sh tests/run/inject.sh tests/run/unfinished.sh \
 	tests/run/times.sh tests/run/interrupt.sh
 EXTRA_DIST += tests/run/filter.sh tests/run/inject.sh tests/run/lib-backends.sh \
+	tests/run/lib-server.sh \
 	tests/run/unfinished.sh tests/run/times.sh tests/run/interrupt.sh
 # syslet-run --trace's goldens, a test each (tests/local.mk; trace.sh:
 # NAME.args against NAME.trace and the output NAME.out).
