@@ -249,7 +249,7 @@ static int parse_args(struct args *a, int argc, char **argv)
 		case 't':
 			a->opt.profile = systab_profile_parse(optarg);
 			if (a->opt.profile < 0)
-				return usage_error("unknown target %s (try i386, i386-2007 or x86_64)",
+				return usage_error("unknown target %s (expected i386, i386-2007 or x86_64)",
 						   common_quote(optarg, 1));
 			break;
 		case 'S':
@@ -272,7 +272,7 @@ static int parse_args(struct args *a, int argc, char **argv)
 			else
 				return usage_error_opt("unknown stage",
 						       "--dump=", optarg,
-						       " (try ir or layout)");
+						       " (expected ir or layout)");
 			break;
 		case OPT_PREFIX:
 			if (!slo_prefix_valid(optarg))
@@ -283,7 +283,11 @@ static int parse_args(struct args *a, int argc, char **argv)
 		case 'W':
 			if (warning_option(a, optarg))
 				return usage_error_opt("unknown warning",
-						       "-W", optarg, "");
+						       "-W", optarg,
+						       " (expected unused, "
+						       "unreachable, call-output, "
+						       "sizeof-str, all or error, "
+						       "each also as no-NAME)");
 			break;
 		case 'h':
 			usage(stdout);
