@@ -466,6 +466,20 @@ static int parse_int(const char *s, long *out)
 	return -1;
 }
 
+/* Why a number that looks decimal is none: "08", "-019", a port "080"
+ * (blanks and a sign before it aside), or "" for any other. */
+static const char *octal_hint(const char *s)
+{
+	s += strspn(s, " \t\n\v\f\r");
+	if (*s == '-' || *s == '+')
+		s++;
+	if (*s != '0')
+		return "";
+	s += strspn(s, "01234567");
+	return *s == '8' || *s == '9' ?
+	       " (a leading 0 makes it octal, whose digits are 0 to 7)" : "";
+}
+
 /*
  * "HOST:PORT" -> struct sockaddr_in, without name lookups (a runner must
  * not block on DNS): a dotted IPv4 address, "localhost", or nothing or
@@ -498,7 +512,8 @@ static int parse_sockaddr_in(const char *s, struct sockaddr_in *sa,
 	errno = 0;
 	port = strtoul(colon + 1, &end, 0);
 	if (!isdigit((unsigned char)colon[1]) || *end) {
-		snprintf(why, whylen, "'%.16s' is no port number", colon + 1);
+		snprintf(why, whylen, "'%.16s' is no port number%s", colon + 1,
+			 octal_hint(colon + 1));
 		return -1;
 	}
 	if (errno || port > 65535) {
@@ -595,8 +610,9 @@ int syslet_inst__bind(struct syslet_inst *inst, const char *entry, int argc,
 			if (!parse_int(argv[i], &v))
 				continue;
 			slio_err(err, errlen,
-				 "parameter %s of %s: expected int, got '%s'",
-				 e->params[i].name, entry, argv[i]);
+				 "parameter %s of %s: expected int, got '%s'%s",
+				 e->params[i].name, entry, argv[i],
+				 octal_hint(argv[i]));
 			goto out;
 		case SYSLET_PARAM_SOCKADDR_IN:
 			if (parse_sockaddr_in(argv[i], &sin[i], why,

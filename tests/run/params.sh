@@ -51,6 +51,22 @@ for bad in 080 08 +80 -1 " 80" "80 " 0x 0x10000; do
 	grep -q "got '1.2.3.4:$bad': $why" "$tmpdir/err" ||
 		{ cat "$tmpdir/err" >&2; fail "port '$bad': no reason '$why'"; }
 done
+# Why 080 and 08 are no numbers: a leading 0 makes them octal; an int
+# parameter says so too.
+hint="(a leading 0 makes it octal, whose digits are 0 to 7)"
+$SYSLET_RUN "$src" 1.2.3.4:080 >/dev/null 2>"$tmpdir/err"
+grep -qF "'080' is no port number $hint" "$tmpdir/err" ||
+	{ cat "$tmpdir/err" >&2; fail "port 080: no octal hint"; }
+printf 'syslet n(int v) { getpid(); }\n' >"$tmpdir/int.syslet"
+for v in 08 " -019 "; do
+	st=0
+	$SYSLET_RUN "$tmpdir/int.syslet" "$v" >/dev/null 2>"$tmpdir/err" || st=$?
+	expect_eq "int '$v': status" 2 "$st"
+	grep -qxF "syslet-run: parameter v of n: expected int, got '$v' $hint" \
+		"$tmpdir/err" || { cat "$tmpdir/err" >&2; fail "int '$v': no octal hint"; }
+done
+$SYSLET_RUN "$tmpdir/int.syslet" 0x >/dev/null 2>"$tmpdir/err"
+! grep -q octal "$tmpdir/err" || fail "int '0x': an octal hint"
 
 # --each: one instance per address, each with its own struct.
 $SYSLETC -o "$tmpdir/params.slo" "$src" || fail "sysletc params.syslet"
