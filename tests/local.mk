@@ -93,6 +93,13 @@ TESTS += tests/common/readfile
 tests_common_readfile_SOURCES = tests/common/readfile.c
 tests_common_readfile_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_common_readfile_LDADD = src/common/libcommon.la $(CMOCKA_LIBS)
+# The text buffer of the printers and the shell, realloc failing on demand.
+check_PROGRAMS += tests/common/textbuf
+TESTS += tests/common/textbuf
+tests_common_textbuf_SOURCES = tests/common/textbuf.c
+tests_common_textbuf_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_common_textbuf_LDFLAGS = -Wl,--wrap=realloc
+tests_common_textbuf_LDADD = src/common/libcommon.la $(CMOCKA_LIBS)
 endif
 
 # `make check-sanitize`: the whole suite built with ASan and UBSan

@@ -153,6 +153,7 @@ EXTRA_DIST += tests/run/examples.sh tests/run/errors.sh tests/run/each.sh tests/
 TESTS += tests/run/filter.sh tests/run/inject.sh tests/run/unfinished.sh \
 	tests/run/times.sh tests/run/interrupt.sh
 EXTRA_DIST += tests/run/filter.sh tests/run/inject.sh tests/run/lib-backends.sh \
+	tests/run/lib-server.sh \
 	tests/run/unfinished.sh tests/run/times.sh tests/run/interrupt.sh
 # syslet-run --trace's goldens, a test each (tests/local.mk; trace.sh:
 # NAME.args against NAME.trace and the output NAME.out).
@@ -219,6 +220,9 @@ EXTRA_DIST += tests/run/each-partial.sh
 # --stats of a killed run counts what a worker ran before its wait.
 TESTS += tests/run/stats-killed.sh
 EXTRA_DIST += tests/run/stats-killed.sh
+# --each ended by a signal: the stops of the files that had ended, once.
+TESTS += tests/run/each-killed.sh
+EXTRA_DIST += tests/run/each-killed.sh
 # ... and a run killed by a signal its syslet raised ends as strace's.
 TESTS += tests/run/trace-killed-self.sh
 EXTRA_DIST += tests/run/trace-killed-self.sh

@@ -1,4 +1,4 @@
-# src/common/local.mk: syscall and errno tables, the whole-file reader, the output-file writer, the quoting of names in messages and the stack main runs on, shared by compiler and runtime.
+# src/common/local.mk: syscall and errno tables, the whole-file reader, the output-file writer, the quoting of names in messages, the growable text buffer and the stack main runs on, shared by compiler and runtime.
 noinst_LTLIBRARIES += src/common/libcommon.la
 src_common_libcommon_la_SOURCES = src/common/systab.c src/common/systab.h \
 	src/common/readfile.c src/common/readfile.h \
@@ -8,7 +8,8 @@ src_common_libcommon_la_SOURCES = src/common/systab.c src/common/systab.h \
 	src/common/stack.c src/common/stack.h \
 	src/common/hidx.c src/common/hidx.h \
 	src/common/consts.c src/common/consts.h \
-	src/common/callsig.c src/common/callsig.h
+	src/common/callsig.c src/common/callsig.h \
+	src/common/textbuf.c src/common/textbuf.h
 nodist_src_common_libcommon_la_SOURCES = src/common/tables.c
 BUILT_SOURCES += src/common/tables.c
 CLEANFILES += src/common/tables.c

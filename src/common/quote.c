@@ -135,3 +135,8 @@ void common_bad_option(const char *prog, int c, int opt, const char *arg,
 		fprintf(stderr, "%s: invalid option -- %s%s\n", prog,
 			common_quote(letter, 1), hint);
 }
+
+void common_try_help(const char *prog)
+{
+	fprintf(stderr, "Try '%s --help' for more information.\n", prog);
+}

@@ -40,4 +40,9 @@ const char *common_quote_max(const char *s, size_t max);
 void common_bad_option(const char *prog, int c, int opt, const char *arg,
 		       const char *shorts, const char *hint);
 
+/* The last line of every command-line mistake, a bad option or a bad
+ * value alike, in sysletc and syslet-run: "Try 'PROG --help' for more
+ * information.", as GNU programs end theirs. */
+void common_try_help(const char *prog);
+
 #endif /* SYSLET_COMMON_QUOTE_H */

@@ -64,15 +64,16 @@ static void usage(FILE *f)
 		"  -d, --disassemble=IMAGE  read IMAGE and print its listing (or, with\n"
 		"                           --dot or -H, its graph or header)\n"
 		"  -W WARNING               enable a warning: unused, unreachable,\n"
-		"                           call-output, sizeof-str (both on by\n"
-		"                           default), all;\n"
+		"                           call-output, sizeof-str (call-output\n"
+		"                           and sizeof-str on by default), all;\n"
 		"                           -Wno-WARNING disables it, -Werror makes\n"
 		"                           warnings errors\n"
 		"  -h, --help               print this help and exit\n"
 		"  -V, --version            print the version and exit\n"
 		"\n"
 		"FILE may be - for the standard input.  Exit status: 0 on success,\n"
-		"1 when the program has errors, 2 on a usage error.\n",
+		"1 when the program has errors or a file cannot be read or written,\n"
+		"2 on a usage error.\n",
 		prog, prog, systab_profile_name(systab_native_profile()));
 }
 
@@ -85,7 +86,8 @@ usage_error(const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nTry '%s --help' for more information.\n", prog);
+	fputc('\n', stderr);
+	common_try_help(prog);
 	return EXIT_USAGE;
 }
 
@@ -247,7 +249,7 @@ static int parse_args(struct args *a, int argc, char **argv)
 		case 't':
 			a->opt.profile = systab_profile_parse(optarg);
 			if (a->opt.profile < 0)
-				return usage_error("unknown target %s (try i386, i386-2007 or x86_64)",
+				return usage_error("unknown target %s (expected i386, i386-2007 or x86_64)",
 						   common_quote(optarg, 1));
 			break;
 		case 'S':
@@ -270,7 +272,7 @@ static int parse_args(struct args *a, int argc, char **argv)
 			else
 				return usage_error_opt("unknown stage",
 						       "--dump=", optarg,
-						       " (try ir or layout)");
+						       " (expected ir or layout)");
 			break;
 		case OPT_PREFIX:
 			if (!slo_prefix_valid(optarg))
@@ -281,7 +283,11 @@ static int parse_args(struct args *a, int argc, char **argv)
 		case 'W':
 			if (warning_option(a, optarg))
 				return usage_error_opt("unknown warning",
-						       "-W", optarg, "");
+						       "-W", optarg,
+						       " (expected unused, "
+						       "unreachable, call-output, "
+						       "sizeof-str, all or error, "
+						       "each also as no-NAME)");
 			break;
 		case 'h':
 			usage(stdout);
@@ -292,8 +298,7 @@ static int parse_args(struct args *a, int argc, char **argv)
 		default:
 			common_bad_option(prog, c, optopt, argv[optind - 1],
 					  SYSLETC_SHORT_OPTS, "");
-			fprintf(stderr, "Try '%s --help' for more information.\n",
-				prog);
+			common_try_help(prog);
 			return EXIT_USAGE;
 		}
 	}

@@ -10,41 +10,6 @@
 #include "common/systab.h"
 #include "syslet.h"
 
-void slo_text_add(struct slo_text *t, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	if (t->len + (size_t)n + 1 > t->cap) {
-		size_t cap = t->cap ? t->cap : 64;
-		char *s;
-
-		while (cap < t->len + (size_t)n + 1)
-			cap *= 2;
-		s = realloc(t->s, cap);
-		if (!s)
-			return;
-		t->s = s;
-		t->cap = cap;
-	}
-	va_start(ap, fmt);
-	vsnprintf(t->s + t->len, t->cap - t->len, fmt, ap);
-	va_end(ap);
-	t->len += (size_t)n;
-}
-
-void slo_text_free(struct slo_text *t)
-{
-	free(t->s);
-	t->s = NULL;
-	t->len = t->cap = 0;
-}
-
 uint64_t slo_atom_size(const struct slo_image *img)
 {
 	return (uint64_t)SLO_ATOM_FIELDS * img->word_size;
@@ -97,7 +62,7 @@ const struct slo_symbol *slo_sym_at(const struct slo_image *img,
 	return NULL;
 }
 
-void slo_describe_flags(uint64_t flags, struct slo_text *t)
+void slo_describe_flags(uint64_t flags, struct text_buf *t)
 {
 	static const char *const names[] = {
 		"async", "sync", "no-complete", "stop-on-nonzero",
@@ -109,16 +74,16 @@ void slo_describe_flags(uint64_t flags, struct slo_text *t)
 	for (unsigned int b = 0; b < 8; b++) {
 		if (!(flags & (1ULL << b)))
 			continue;
-		slo_text_add(t, "%s%s", any ? "|" : "", names[b]);
+		text_buf_printf(t, "%s%s", any ? "|" : "", names[b]);
 		any = 1;
 	}
 	if (flags & ~(uint64_t)SYSLET_FLAGS_MASK) {
-		slo_text_add(t, "%s%#" PRIx64, any ? "|" : "",
+		text_buf_printf(t, "%s%#" PRIx64, any ? "|" : "",
 			     flags & ~(uint64_t)SYSLET_FLAGS_MASK);
 		any = 1;
 	}
 	if (!any)
-		slo_text_add(t, "-");
+		text_buf_printf(t, "-");
 }
 
 const char *slo_param_type_name(enum slo_param_type t)
@@ -136,41 +101,21 @@ const char *slo_role_name(enum slo_role r)
 	return (unsigned)r < SLO_NR_ROLES ? names[r] : "?";
 }
 
-/* Appends n bytes as they are; as slo_text_add(), nothing on failure. */
-static void text_put(struct slo_text *t, const char *s, size_t n)
-{
-	if (t->len + n + 1 > t->cap) {
-		size_t cap = t->cap ? t->cap : 64;
-		char *p;
-
-		while (cap < t->len + n + 1)
-			cap *= 2;
-		p = realloc(t->s, cap);
-		if (!p)
-			return;
-		t->s = p;
-		t->cap = cap;
-	}
-	memcpy(t->s + t->len, s, n);
-	t->len += n;
-	t->s[t->len] = '\0';
-}
-
 /* Escapes go through a small buffer appended a chunk at a time: a
  * 60 MB data object took 10.6 s as one formatted append a byte. */
-void slo_quote(const uint8_t *s, size_t n, struct slo_text *t)
+void slo_quote(const uint8_t *s, size_t n, struct text_buf *t)
 {
 	static const char hex[] = "0123456789abcdef";
 	char buf[4096];
 	size_t k = 0;
 
-	text_put(t, "\"", 1);
+	text_buf_add(t, "\"", 1);
 	for (size_t i = 0; i < n; i++) {
 		uint8_t c = s[i];
 		char *o;
 
 		if (k > sizeof(buf) - 4) {
-			text_put(t, buf, k);
+			text_buf_add(t, buf, k);
 			k = 0;
 		}
 		o = buf + k;
@@ -204,23 +149,23 @@ void slo_quote(const uint8_t *s, size_t n, struct slo_text *t)
 			}
 		}
 	}
-	text_put(t, buf, k);
-	text_put(t, "\"", 1);
+	text_buf_add(t, buf, k);
+	text_buf_add(t, "\"", 1);
 }
 
 /* Signed value of a word; small numbers in decimal, large in hex. */
 static void describe_value(const struct slo_image *img, uint64_t v,
-			   struct slo_text *t)
+			   struct text_buf *t)
 {
 	int64_t s = img->word_size == 4 ? (int64_t)(int32_t)(uint32_t)v
 					: (int64_t)v;
 
 	if (s >= -65536 && s <= 65536)
-		slo_text_add(t, "%" PRId64, s);
+		text_buf_printf(t, "%" PRId64, s);
 	else if (img->word_size == 4)
-		slo_text_add(t, "%#" PRIx32, (uint32_t)v);
+		text_buf_printf(t, "%#" PRIx32, (uint32_t)v);
 	else
-		slo_text_add(t, "%#" PRIx64, v);
+		text_buf_printf(t, "%#" PRIx64, v);
 }
 
 const char *slo_short_name(const char *name, const struct slo_symbol *entry)
@@ -424,7 +369,7 @@ static bool rodata_string(const struct slo_names *nm, uint64_t off,
 
 /* Where an address points, as the source would name the object. */
 static void describe_target(const struct slo_names *nm, enum slo_section sec,
-			    uint64_t off, struct slo_text *t)
+			    uint64_t off, struct text_buf *t)
 {
 	const struct slo_image *img = nm->img;
 	const struct slo_symbol *best;
@@ -435,14 +380,14 @@ static void describe_target(const struct slo_names *nm, enum slo_section sec,
 
 	if (sec == SLO_SEC_CELLS && off % img->word_size == 0 &&
 	    off / img->word_size < nm->nr_cells) {
-		slo_text_add(t, "&%s", nm->cell[off / img->word_size]);
+		text_buf_printf(t, "&%s", nm->cell[off / img->word_size]);
 		return;
 	}
 	best = (unsigned)sec < SLO_NR_SECTIONS ? holder(nm, sec, off) : NULL;
 	if (best && best->value == off && sec != SLO_SEC_ATOMS) {
-		slo_text_add(t, "%s", best->name);
+		text_buf_printf(t, "%s", best->name);
 	} else if (best) {
-		slo_text_add(t, "%s%s+%" PRIu64, sec == SLO_SEC_ATOMS ? "&" : "",
+		text_buf_printf(t, "%s%s+%" PRIu64, sec == SLO_SEC_ATOMS ? "&" : "",
 			     best->name, off - best->value);
 	} else if (sec == SLO_SEC_RODATA && off < img->size[sec] &&
 		   rodata_string(nm, off, &len)) {
@@ -450,9 +395,9 @@ static void describe_target(const struct slo_names *nm, enum slo_section sec,
 
 		slo_quote(p, len < TARGET_QUOTE ? len : TARGET_QUOTE, t);
 		if (len > TARGET_QUOTE)
-			slo_text_add(t, "...");
+			text_buf_printf(t, "...");
 	} else {
-		slo_text_add(t, "%s+%" PRIu64, secs[sec], off);
+		text_buf_printf(t, "%s+%" PRIu64, secs[sec], off);
 	}
 }
 
@@ -615,7 +560,7 @@ int slo_names_init(struct slo_names *nm, const struct slo_image *img)
 			uint64_t off = i * img->word_size;
 			const struct slo_reloc *r =
 				slo_image_reloc_at(img, SLO_SEC_CELLS, off);
-			struct slo_text t = { 0 };
+			struct text_buf t = { 0 };
 
 			nm->ref[i] = r && r->target == SLO_SEC_CELLS &&
 						     r->addend % img->word_size == 0 &&
@@ -625,7 +570,7 @@ int slo_names_init(struct slo_names *nm, const struct slo_image *img)
 			if (nm->sym[i]) {
 				if (pass)
 					continue;
-				slo_text_add(&t, "%s", nm->sym[i]->name);
+				text_buf_printf(&t, "%s", nm->sym[i]->name);
 			} else if (r) {
 				if (!pass)
 					continue;
@@ -634,14 +579,19 @@ int slo_names_init(struct slo_names *nm, const struct slo_image *img)
 				if (pass)
 					continue;
 				if (nm->written[i])
-					slo_text_add(&t, "%%%zu", i);
+					text_buf_printf(&t, "%%%zu", i);
 				else
 					describe_value(
 						img,
 						slo_image_word(img, SLO_SEC_CELLS, off),
 						&t);
 			}
-			nm->cell[i] = t.s ? t.s : strdup("?");
+			/* A name cut short is no name: the check below
+			 * makes it "out of memory". */
+			if (t.failed)
+				text_buf_free(&t);
+			else
+				nm->cell[i] = t.s ? t.s : strdup("?");
 		}
 	}
 	for (size_t i = 0; i < n; i++)
@@ -675,7 +625,7 @@ void slo_names_free(struct slo_names *nm)
 }
 
 void slo_describe_ptr(const struct slo_names *nm, size_t atom, int field,
-		      const struct slo_symbol *entry, struct slo_text *t)
+		      const struct slo_symbol *entry, struct text_buf *t)
 {
 	const struct slo_image *img = nm->img;
 	const struct slo_reloc *r = slo_image_reloc_at(
@@ -684,7 +634,7 @@ void slo_describe_ptr(const struct slo_names *nm, size_t atom, int field,
 	const char *name;
 
 	if (!r) {
-		slo_text_add(t, "NULL");
+		text_buf_printf(t, "NULL");
 		return;
 	}
 	/* The compiler's name for what the field reaches (fds[1], or
@@ -694,7 +644,7 @@ void slo_describe_ptr(const struct slo_names *nm, size_t atom, int field,
 	       img->debug && field == SLO_W_RET ? img->debug[atom].name[0] :
 						  NULL;
 	if (name) {
-		slo_text_add(t, "%s", slo_short_name(name, entry));
+		text_buf_printf(t, "%s", slo_short_name(name, entry));
 		return;
 	}
 	if (r->target == SLO_SEC_CELLS && r->addend % img->word_size == 0 &&
@@ -703,14 +653,14 @@ void slo_describe_ptr(const struct slo_names *nm, size_t atom, int field,
 		long ref = nm->ref[c];
 
 		if (nm->sym[c])
-			slo_text_add(t, "%s", slo_short_name(nm->cell[c], entry));
+			text_buf_printf(t, "%s", slo_short_name(nm->cell[c], entry));
 		else if (ref >= 0 && nm->sym[ref])
-			slo_text_add(t, "&%s", slo_short_name(nm->cell[ref], entry));
+			text_buf_printf(t, "&%s", slo_short_name(nm->cell[ref], entry));
 		else
-			slo_text_add(t, "%s", nm->cell[c]);
+			text_buf_printf(t, "%s", nm->cell[c]);
 		return;
 	}
-	slo_text_add(t, "*");
+	text_buf_printf(t, "*");
 	describe_target(nm, r->target, r->addend, t);
 }
 
@@ -762,7 +712,7 @@ static void const_args(const struct slo_names *nm, size_t atom,
 }
 
 void slo_describe_call(const struct slo_names *nm, size_t atom,
-		       struct slo_text *t)
+		       struct text_buf *t)
 {
 	int64_t vals[6];
 	bool known[6];
@@ -775,12 +725,12 @@ void slo_describe_call(const struct slo_names *nm, size_t atom,
 	if (slo_image_reloc_at(img, SLO_SEC_ATOMS,
 			       base + SLO_W_RET * img->word_size)) {
 		slo_describe_ptr(nm, atom, SLO_W_RET, entry, t);
-		slo_text_add(t, " = ");
+		text_buf_printf(t, " = ");
 	}
 	if (sys)
-		slo_text_add(t, "%s(", sys);
+		text_buf_printf(t, "%s(", sys);
 	else
-		slo_text_add(t, "syscall(%" PRIu64 "%s",
+		text_buf_printf(t, "syscall(%" PRIu64 "%s",
 			     slo_atom_word(img, atom, SLO_W_NR),
 			     slo_image_reloc_at(img, SLO_SEC_ATOMS,
 						base + SLO_W_ARG0 * img->word_size)
@@ -793,20 +743,20 @@ void slo_describe_call(const struct slo_names *nm, size_t atom,
 						       img->word_size))
 			break;
 		if (a)
-			slo_text_add(t, ", ");
+			text_buf_printf(t, ", ");
 		/* A constant flag or enum is shown by its name, as the
 		 * source spelled it (and as strace would). */
 		if (known[a] && sysconst_describe(sys, (unsigned int)a,
 						  vals[a], vals, known, name,
 						  sizeof(name)))
-			slo_text_add(t, "%s", name);
+			text_buf_printf(t, "%s", name);
 		else if (known[a] && !vals[a] &&
 			 callsig_pointer(sys, (unsigned int)a))
 			/* write(1, NULL, 0): an address, as strace and the
 			 * source write a null one. */
-			slo_text_add(t, "NULL");
+			text_buf_printf(t, "NULL");
 		else
 			slo_describe_ptr(nm, atom, SLO_W_ARG0 + a, entry, t);
 	}
-	slo_text_add(t, ")");
+	text_buf_printf(t, ")");
 }

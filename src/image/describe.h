@@ -5,20 +5,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/textbuf.h"
 #include "image/image.h"
 
 #define SLO_ATOM_FIELDS 11
 enum { SLO_W_FLAGS, SLO_W_NR, SLO_W_RET, SLO_W_NEXT, SLO_W_ARG0 };
-
-/* A growing text buffer; on allocation failure it keeps what it has. */
-struct slo_text {
-	char	*s;
-	size_t	len, cap;
-};
-
-void slo_text_add(struct slo_text *t, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-void slo_text_free(struct slo_text *t);
 
 uint64_t slo_atom_size(const struct slo_image *img);
 uint64_t slo_atom_word(const struct slo_image *img, size_t atom, int field);
@@ -34,7 +25,7 @@ const struct slo_symbol *slo_sym_at(const struct slo_image *img,
 				    int kind);
 
 /* "stop-on-negative|skip", or "-" for none. */
-void slo_describe_flags(uint64_t flags, struct slo_text *t);
+void slo_describe_flags(uint64_t flags, struct text_buf *t);
 /*
  * Names of the cells, worked out once per printout: a cell is shown as
  * the source named it (fd, 4096, "text", buf, &n), or as %N (its index)
@@ -78,17 +69,17 @@ void slo_names_free(struct slo_names *n);
 const char *slo_short_name(const char *name, const struct slo_symbol *entry);
 /* What a pointer field of an atom points at, for arguments and ret. */
 void slo_describe_ptr(const struct slo_names *n, size_t atom, int field,
-		      const struct slo_symbol *entry, struct slo_text *t);
+		      const struct slo_symbol *entry, struct text_buf *t);
 /* The syscall name of an atom: its debug record, else the table. */
 const char *slo_atom_syscall(const struct slo_image *img, size_t atom);
 /* "fd = open(path, 0)" */
 void slo_describe_call(const struct slo_names *n, size_t atom,
-		       struct slo_text *t);
+		       struct text_buf *t);
 /* "int", "str", "sockaddr_in". */
 const char *slo_param_type_name(enum slo_param_type t);
 /* Role names: call, arith, copy, test, trampoline, stop. */
 const char *slo_role_name(enum slo_role r);
 /* n bytes in C string syntax, NULs included ("a\0b\n"). */
-void slo_quote(const uint8_t *s, size_t n, struct slo_text *t);
+void slo_quote(const uint8_t *s, size_t n, struct text_buf *t);
 
 #endif /* SYSLET_IMAGE_DESCRIBE_H */

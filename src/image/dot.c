@@ -45,24 +45,24 @@ static void atom_node(const struct slo_names *nm, size_t i, FILE *out)
 	int ends = slo_atom_target(img, i, SLO_W_NEXT) < 0 ||
 		   ((flags & SYSLET_STOP_MASK) &&
 		    !(flags & SYSLET_SKIP_TO_NEXT_ON_STOP));
-	struct slo_text t = { 0 };
+	struct text_buf t = { 0 };
 
-	slo_text_add(&t, "%zu: ", i);
+	text_buf_printf(&t, "%zu: ", i);
 	slo_describe_call(nm, i, &t);
 	if (flags) {
-		slo_text_add(&t, "\n");
+		text_buf_printf(&t, "\n");
 		slo_describe_flags(flags, &t);
 	}
 	if (img->debug && img->debug[i].line)
-		slo_text_add(&t, "\nline %u", img->debug[i].line);
+		text_buf_printf(&t, "\nline %u", img->debug[i].line);
 	fprintf(out, "\t\ta%zu [label=", i);
-	put_quoted(out, t.s);
+	put_quoted(out, t.failed ? "out of memory" : t.s);
 	if (img->debug && img->debug[i].role == SLO_ROLE_TRAMPOLINE)
 		fprintf(out, ", style=dashed");
 	if (ends)
 		fprintf(out, ", peripheries=2");
 	fprintf(out, "];\n");
-	slo_text_free(&t);
+	text_buf_free(&t);
 }
 
 static void atom_edges(const struct slo_names *nm, size_t i, FILE *out)

@@ -7,6 +7,7 @@
 
 #include "image/elf-local.h"
 #include "common/systab.h"
+#include "common/textbuf.h"
 
 const char *const slo_elf_sec_names[SLO_NR_SECTIONS] = {
 	[SLO_SEC_ATOMS] = SLO_SEC_NAME_ATOMS,
@@ -31,34 +32,13 @@ int slo_elf_error(char *err, size_t errlen, const char *fmt, ...)
 	return -1;
 }
 
-/* A growing string table; offsets stay valid, the buffer may move. */
-struct strbuf {
-	char	*p;
-	size_t	len, cap;
-	int	oom;
-};
-
-static uint32_t strbuf_add(struct strbuf *b, const char *s)
+/* A string table is a text buffer of NUL-ended names: a name's offset
+ * stays valid as the buffer moves; a failed table is refused whole. */
+static uint32_t strbuf_add(struct text_buf *b, const char *s)
 {
-	size_t n = strlen(s) + 1, off = b->len;
+	size_t off = b->len;
 
-	if (b->len + n > b->cap) {
-		size_t cap = b->cap ? b->cap : 256;
-		char *p;
-
-		while (cap < b->len + n)
-			cap *= 2;
-		p = realloc(b->p, cap);
-		if (!p) {
-			b->oom = 1;
-			return 0;
-		}
-		b->p = p;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
-	return (uint32_t)off;
+	return text_buf_add(b, s, strlen(s) + 1) ? 0 : (uint32_t)off;
 }
 
 #define MAX_BUFS 16
@@ -66,7 +46,7 @@ static uint32_t strbuf_add(struct strbuf *b, const char *s)
 struct writer {
 	const struct slo_image	*img;
 	Elf			*elf;
-	struct strbuf		shstr, str;
+	struct text_buf		shstr, str;
 	void			*bufs[MAX_BUFS];
 	int			nbufs;
 	size_t			symtab;		/* section index of .symtab */
@@ -405,7 +385,7 @@ static int add_note(struct writer *wr)
 static int add_debug(struct writer *wr)
 {
 	const struct slo_image *img = wr->img;
-	struct strbuf st = { 0 };
+	struct text_buf st = { 0 };
 	size_t hdr = sizeof(struct slo_debug_hdr);
 	size_t rec = sizeof(struct slo_debug_rec), size;
 	uint32_t src;
@@ -425,14 +405,14 @@ static int add_debug(struct writer *wr)
 			if (img->debug[i].name[k])
 				strbuf_add(&st, img->debug[i].name[k]);
 	}
-	if (st.oom || img->nr_atoms > UINT32_MAX / rec) {
-		free(st.p);
+	if (st.failed || img->nr_atoms > UINT32_MAX / rec) {
+		free(st.s);
 		return -1;
 	}
 	size = hdr + img->nr_atoms * rec + st.len;
 	p = keep(wr, size);
 	if (!p) {
-		free(st.p);
+		free(st.s);
 		return -1;
 	}
 	put32(p, SLO_DEBUG_VERSION);
@@ -454,8 +434,8 @@ static int add_debug(struct writer *wr)
 			put32(q + 20 + 4 * k,
 			      dr->name[k] ? strbuf_add(&st, dr->name[k]) : 0);
 	}
-	memcpy(p + hdr + img->nr_atoms * rec, st.p, st.len);
-	free(st.p);
+	memcpy(p + hdr + img->nr_atoms * rec, st.s, st.len);
+	free(st.s);
 	return add_section(wr, SLO_SEC_NAME_DEBUG, SHT_PROGBITS, 0, 4, p, size,
 			   ELF_T_BYTE) ? 0 : -1;
 }
@@ -500,11 +480,11 @@ static int add_strtabs(struct writer *wr)
 	str = add_section(wr, ".strtab", SHT_STRTAB, 0, 1, NULL, 0, ELF_T_BYTE);
 	shstr = add_section(wr, ".shstrtab", SHT_STRTAB, 0, 1, NULL, 0,
 			    ELF_T_BYTE);
-	if (!str || !shstr || !sym || wr->str.oom || wr->shstr.oom)
+	if (!str || !shstr || !sym || wr->str.failed || wr->shstr.failed)
 		return -1;
-	elf_getdata(str, NULL)->d_buf = wr->str.p;
+	elf_getdata(str, NULL)->d_buf = wr->str.s;
 	elf_getdata(str, NULL)->d_size = wr->str.len;
-	elf_getdata(shstr, NULL)->d_buf = wr->shstr.p;
+	elf_getdata(shstr, NULL)->d_buf = wr->shstr.s;
 	elf_getdata(shstr, NULL)->d_size = wr->shstr.len;
 	if (!gelf_getshdr(sym, &sh))
 		return -1;
@@ -582,8 +562,8 @@ int slo_image_write(const struct slo_image *img, int fd, char *err,
 	elf_end(wr.elf);
 	for (int i = 0; i < wr.nbufs; i++)
 		free(wr.bufs[i]);
-	free(wr.shstr.p);
-	free(wr.str.p);
+	free(wr.shstr.s);
+	free(wr.str.s);
 	free(wr.elfidx);
 	return rc;
 }

@@ -136,14 +136,17 @@ static int declarable(const char *name)
 /* The C name of a symbol plus a suffix, in a buffer the caller frees. */
 static char *c_name(const char *name, const char *suffix)
 {
-	struct slo_text t = { 0 };
+	struct text_buf t = { 0 };
 
 	for (const char *p = name; *p; p++)
 		if (*p == '.')
-			slo_text_add(&t, "__");
+			text_buf_printf(&t, "__");
 		else
-			slo_text_add(&t, "%c", *p);
-	slo_text_add(&t, "%s", suffix);
+			text_buf_printf(&t, "%c", *p);
+	if (text_buf_printf(&t, "%s", suffix)) {
+		text_buf_free(&t);
+		return NULL;	/* never a name cut short */
+	}
 	return t.s;
 }
 

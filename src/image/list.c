@@ -17,10 +17,16 @@ struct list_out {
 /* Hostile images must not drive the terminal: control bytes become '?';
  * trailing blanks go, so listings diff cleanly.  atom: the atom the line
  * lists, or -1. */
-static void put_line(struct slo_text *t, struct list_out *o, long atom)
+static void put_line(struct text_buf *t, struct list_out *o, long atom)
 {
 	size_t n = t->len;
 
+	if (t->failed) {
+		/* The next line starts afresh. */
+		text_buf_free(t);
+		o->fn("; out of memory", o->part, atom, o->ctx);
+		return;
+	}
 	if (!t->s) {
 		o->fn("", o->part, atom, o->ctx);
 		return;
@@ -40,15 +46,15 @@ static void put_line(struct slo_text *t, struct list_out *o, long atom)
 }
 
 /* Pad the line to `col` characters. */
-static void pad_to(struct slo_text *t, size_t col)
+static void pad_to(struct text_buf *t, size_t col)
 {
-	slo_text_add(t, " ");
+	text_buf_printf(t, " ");
 	while (t->len < col)
-		slo_text_add(t, " ");
+		text_buf_printf(t, " ");
 }
 
 static void entry_params(const struct slo_names *nm, size_t entry,
-			 struct slo_text *t)
+			 struct text_buf *t)
 {
 	const struct slo_image *img = nm->img;
 	int first = 1;
@@ -58,36 +64,36 @@ static void entry_params(const struct slo_names *nm, size_t entry,
 
 		if (s->param_index < 0 || s->param_index >= 64)
 			continue;
-		slo_text_add(t, "%s%s %s", first ? "" : ", ",
+		text_buf_printf(t, "%s%s %s", first ? "" : ", ",
 			     slo_param_type_name(s->param_type),
 			     slo_short_name(s->name, &img->syms[entry]));
 		first = 0;
 	}
 }
 
-static void control(const struct slo_image *img, size_t i, struct slo_text *t)
+static void control(const struct slo_image *img, size_t i, struct text_buf *t)
 {
 	uint64_t flags = slo_atom_word(img, i, SLO_W_FLAGS);
 	long next = slo_atom_target(img, i, SLO_W_NEXT);
 
 	if (next >= 0)
-		slo_text_add(t, "next=%ld", next);
+		text_buf_printf(t, "next=%ld", next);
 	else
-		slo_text_add(t, "next=end");
+		text_buf_printf(t, "next=end");
 	if (!(flags & SYSLET_STOP_MASK))
 		return;
 	if (flags & SYSLET_SKIP_TO_NEXT_ON_STOP)
-		slo_text_add(t, " stop=%zu", i + 1);
+		text_buf_printf(t, " stop=%zu", i + 1);
 	else
-		slo_text_add(t, " stop=end");
+		text_buf_printf(t, " stop=end");
 }
 
-static void list_atom(const struct slo_names *nm, size_t i, struct slo_text *t)
+static void list_atom(const struct slo_names *nm, size_t i, struct text_buf *t)
 {
 	const struct slo_image *img = nm->img;
 	const struct slo_debug *dr = img->debug ? &img->debug[i] : NULL;
 
-	slo_text_add(t, "%5zu  ", i);
+	text_buf_printf(t, "%5zu  ", i);
 	slo_describe_call(nm, i, t);
 	pad_to(t, 44);
 	slo_describe_flags(slo_atom_word(img, i, SLO_W_FLAGS), t);
@@ -96,22 +102,22 @@ static void list_atom(const struct slo_names *nm, size_t i, struct slo_text *t)
 	if (!dr)
 		return;
 	pad_to(t, 90);
-	slo_text_add(t, ";");
+	text_buf_printf(t, ";");
 	if (dr->line)
-		slo_text_add(t, " %u", dr->line);
+		text_buf_printf(t, " %u", dr->line);
 	if (dr->text)
-		slo_text_add(t, ": %s", dr->text);
+		text_buf_printf(t, ": %s", dr->text);
 	if (dr->role != SLO_ROLE_CALL)
-		slo_text_add(t, " [%s]", slo_role_name(dr->role));
+		text_buf_printf(t, " [%s]", slo_role_name(dr->role));
 }
 
-static void list_cells(const struct slo_names *nm, struct slo_text *t,
+static void list_cells(const struct slo_names *nm, struct text_buf *t,
 		       struct list_out *out)
 {
 	const struct slo_image *img = nm->img;
 
 	out->part = SLO_LIST_CELLS;
-	slo_text_add(t, "cells:");
+	text_buf_printf(t, "cells:");
 	put_line(t, out, -1);
 	for (size_t i = 0; i < nm->nr_cells; i++) {
 		const struct slo_symbol *s = nm->sym[i];
@@ -120,20 +126,20 @@ static void list_cells(const struct slo_names *nm, struct slo_text *t,
 
 		if (img->word_size == 4)
 			v = (int32_t)(uint32_t)v;
-		slo_text_add(t, "%5zu  %s", i, nm->cell[i]);
+		text_buf_printf(t, "%5zu  %s", i, nm->cell[i]);
 		pad_to(t, 32);
 		if (s && s->kind == SLO_SYM_PARAM)
-			slo_text_add(t, "param %d of %s, %s", s->param_index,
+			text_buf_printf(t, "param %d of %s, %s", s->param_index,
 				     img->syms[s->entry].name,
 				     slo_param_type_name(s->param_type));
 		else if (s)
-			slo_text_add(t, "var = %" PRId64, v);
+			text_buf_printf(t, "var = %" PRId64, v);
 		else if (slo_image_reloc_at(img, SLO_SEC_CELLS, off))
-			slo_text_add(t, "address");
+			text_buf_printf(t, "address");
 		else if (nm->written[i])
-			slo_text_add(t, "scratch = %" PRId64, v);
+			text_buf_printf(t, "scratch = %" PRId64, v);
 		else
-			slo_text_add(t, "constant");
+			text_buf_printf(t, "constant");
 		put_line(t, out, -1);
 	}
 }
@@ -148,7 +154,7 @@ static int printable(const uint8_t *p, uint64_t n)
 	return 1;
 }
 
-static void list_objects(const struct slo_image *img, struct slo_text *t,
+static void list_objects(const struct slo_image *img, struct text_buf *t,
 			 struct list_out *out)
 {
 	int any = 0;
@@ -160,25 +166,25 @@ static void list_objects(const struct slo_image *img, struct slo_text *t,
 			continue;
 		if (!any++) {
 			out->part = SLO_LIST_OBJECTS;
-			slo_text_add(t, "objects:");
+			text_buf_printf(t, "objects:");
 			put_line(t, out, -1);
 		}
-		slo_text_add(t, "       %s", s->name);
+		text_buf_printf(t, "       %s", s->name);
 		pad_to(t, 32);
-		slo_text_add(t, "%s, %" PRIu64 " byte%s",
+		text_buf_printf(t, "%s, %" PRIu64 " byte%s",
 			     s->kind == SLO_SYM_BUFFER ? "buffer" : "data",
 			     s->size, s->size == 1 ? "" : "s");
 		if (s->kind == SLO_SYM_DATA) {
 			const uint8_t *p = img->data[SLO_SEC_RODATA] + s->value;
 
-			slo_text_add(t, ": ");
+			text_buf_printf(t, ": ");
 			if (printable(p, s->size)) {
 				slo_quote(p, s->size - 1, t);
 			} else {
 				for (uint64_t k = 0; k < s->size && k < 32; k++)
-					slo_text_add(t, "%s%02x", k ? " " : "", p[k]);
+					text_buf_printf(t, "%s%02x", k ? " " : "", p[k]);
 				if (s->size > 32)
-					slo_text_add(t, " ...");
+					text_buf_printf(t, " ...");
 			}
 		}
 		put_line(t, out, -1);
@@ -191,20 +197,20 @@ void slo_image_list_lines(const struct slo_image *img, slo_list_fn fn,
 	struct list_out o = { fn, ctx, SLO_LIST_HEADER };
 	struct list_out *out = &o;
 	struct slo_names nm;
-	struct slo_text t = { 0 };
+	struct text_buf t = { 0 };
 	const char *prof = systab_profile_name((enum systab_profile)img->profile);
 
 	if (slo_names_init(&nm, img)) {
 		fn("; out of memory", SLO_LIST_HEADER, -1, ctx);
 		return;
 	}
-	slo_text_add(&t, "; profile %s, %u-byte words, %zu atom%s, %zu cell%s",
+	text_buf_printf(&t, "; profile %s, %u-byte words, %zu atom%s, %zu cell%s",
 		     prof ? prof : "?", img->word_size, img->nr_atoms,
 		     img->nr_atoms == 1 ? "" : "s", nm.nr_cells,
 		     nm.nr_cells == 1 ? "" : "s");
 	put_line(&t, out, -1);
 	if (img->source) {
-		slo_text_add(&t, "; source %s", img->source);
+		text_buf_printf(&t, "; source %s", img->source);
 		put_line(&t, out, -1);
 	}
 	o.part = SLO_LIST_ATOMS;
@@ -219,11 +225,11 @@ void slo_image_list_lines(const struct slo_image *img, slo_list_fn fn,
 					continue;
 				if (s->kind == SLO_SYM_ENTRY) {
 					put_line(&t, out, -1);
-					slo_text_add(&t, "syslet %s(", s->name);
+					text_buf_printf(&t, "syslet %s(", s->name);
 					entry_params(&nm, (size_t)k, &t);
-					slo_text_add(&t, "):");
+					text_buf_printf(&t, "):");
 				} else {
-					slo_text_add(&t, "%s:", slo_short_name(
+					text_buf_printf(&t, "%s:", slo_short_name(
 						s->name, slo_names_entry_of(&nm, i)));
 				}
 				put_line(&t, out, -1);
@@ -235,7 +241,7 @@ void slo_image_list_lines(const struct slo_image *img, slo_list_fn fn,
 	put_line(&t, out, -1);
 	list_cells(&nm, &t, out);
 	list_objects(img, &t, out);
-	slo_text_free(&t);
+	text_buf_free(&t);
 	slo_names_free(&nm);
 }
 

@@ -1,5 +1,6 @@
 /* image-inst.c: instances of an opened image: private relocated memory, lookups, parameter binding. */
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
@@ -465,6 +466,20 @@ static int parse_int(const char *s, long *out)
 	return -1;
 }
 
+/* Why a number that looks decimal is none: "08", "-019", a port "080"
+ * (blanks and a sign before it aside), or "" for any other. */
+static const char *octal_hint(const char *s)
+{
+	s += strspn(s, " \t\n\v\f\r");
+	if (*s == '-' || *s == '+')
+		s++;
+	if (*s != '0')
+		return "";
+	s += strspn(s, "01234567");
+	return *s == '8' || *s == '9' ?
+	       " (a leading 0 makes it octal, whose digits are 0 to 7)" : "";
+}
+
 /*
  * "HOST:PORT" -> struct sockaddr_in, without name lookups (a runner must
  * not block on DNS): a dotted IPv4 address, "localhost", or nothing or
@@ -490,11 +505,15 @@ static int parse_sockaddr_in(const char *s, struct sockaddr_in *sa,
 	}
 	memcpy(host, s, n);
 	host[n] = '\0';
+	/* Read as an int parameter is, and as sysletc reads the port of
+	 * sockaddr_in(): a C integer constant (0x50 and 0120 are 80, 080
+	 * no number); only a digit starts it, no sign, no blank, within
+	 * HOST:PORT. */
 	errno = 0;
-	port = strtoul(colon + 1, &end, 10);
-	if (!colon[1] || *end || colon[1] == '-' || colon[1] == '+' ||
-	    colon[1] == ' ') {
-		snprintf(why, whylen, "'%.16s' is no port number", colon + 1);
+	port = strtoul(colon + 1, &end, 0);
+	if (!isdigit((unsigned char)colon[1]) || *end) {
+		snprintf(why, whylen, "'%.16s' is no port number%s", colon + 1,
+			 octal_hint(colon + 1));
 		return -1;
 	}
 	if (errno || port > 65535) {
@@ -591,8 +610,9 @@ int syslet_inst__bind(struct syslet_inst *inst, const char *entry, int argc,
 			if (!parse_int(argv[i], &v))
 				continue;
 			slio_err(err, errlen,
-				 "parameter %s of %s: expected int, got '%s'",
-				 e->params[i].name, entry, argv[i]);
+				 "parameter %s of %s: expected int, got '%s'%s",
+				 e->params[i].name, entry, argv[i],
+				 octal_hint(argv[i]));
 			goto out;
 		case SYSLET_PARAM_SOCKADDR_IN:
 			if (parse_sockaddr_in(argv[i], &sin[i], why,

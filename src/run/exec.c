@@ -781,8 +781,12 @@ static int drain(struct lane *l)
 static int wait_pending(struct lane *l, bool say)
 {
 	while (l->pending) {
-		if (srun_signalled())
+		/* The syslets that ended before the signal are taken, so
+		 * that their stops are reported. */
+		if (srun_signalled()) {
+			drain(l);
 			return -3;
+		}
 		if (drain(l))
 			continue;
 		if (sys_async_wait(1) < 0) {
@@ -1223,9 +1227,13 @@ int srun_run(const struct srun_opts *opts, const struct syslet_obj *obj,
 	err = run_lanes(&r, lanes < r.nr_jobs ? lanes : r.nr_jobs);
 	sig = srun_signalled();
 	if (sig) {
-		/* What was counted and traced, then the signal's own end;
-		 * the instances stay, syslets may still run in them. */
-		srun_trace_killed(tr, sig, now() - t0);
+		/* What was counted and traced, the stops of the syslets
+		 * that had ended (each once: the others have no last atom
+		 * and no report), then the signal's own end; the instances
+		 * stay, syslets may still run in them. */
+		srun_trace_killed(tr, now() - t0);
+		report(&r);
+		srun_trace_died(tr, sig);
 		srun_die_of(sig);
 	}
 	if (err) {

@@ -59,13 +59,14 @@ static void usage(FILE *out)
 "                  fail the calls of SET (strace's -e inject=): EXPR is\n"
 "                  N, N+, N+STEP, N..M or N..M+STEP, counted per call\n"
 "  -i, --interactive  the interactive shell (load, run, step, cells)\n"
-"  -h, --help      show this help and exit\n"
-"  -V, --version   show the version and exit\n"
+"  -h, --help      print this help and exit\n"
+"  -V, --version   print the version and exit\n"
 "\n"
-"Exit status: 0 when the last atom returned a non-negative value, 1 when\n"
-"it did not (the stop is reported), 2 for usage errors and images that\n"
-"cannot run here.  A run that SIGINT, SIGTERM or SIGHUP ends with --trace\n"
-"or --stats prints them, then dies of the same signal.\n", out);
+"Exit status: 1 when a system call failed and ended the syslet (the stop\n"
+"is reported), 0 when it ended otherwise (a test's or umem_add's value is\n"
+"no error), 2 for usage errors and images that cannot run here.  A run\n"
+"that SIGINT, SIGTERM or SIGHUP ends with --trace or --stats prints them,\n"
+"then dies of the same signal.\n", out);
 }
 
 /* A positive number of at most @max, said as "@pre @max@post". */
@@ -80,11 +81,13 @@ static int parse_count(const char *opt, const char *s, unsigned long max,
 	    (errno == ERANGE || (unsigned long)*out > max)) {
 		fprintf(stderr, "%s: --%s=%s is out of range: %s %lu%s\n",
 			progname, opt, s, pre, max, post);
+		common_try_help(progname);
 		return -1;
 	}
 	if (!*s || *end || errno || *out <= 0) {
 		fprintf(stderr, "%s: --%s wants a positive number, got %s\n",
 			progname, opt, common_quote(s, 1));
+		common_try_help(progname);
 		return -1;
 	}
 	return 0;
@@ -274,8 +277,7 @@ static int srun_main(int argc, char **argv)
 			common_bad_option(progname, c, optopt,
 					  argv[optind - 1], SRUN_SHORT_OPTS,
 					  strace_hint(optopt));
-			fprintf(stderr, "Try '%s --help' for more information.\n",
-				progname);
+			common_try_help(progname);
 			goto out;
 		}
 	}
@@ -299,6 +301,7 @@ static int srun_main(int argc, char **argv)
 				"it takes --backend, --entry, --inject, "
 				"--ring, --threads and --trace%s\n", progname,
 				no, alt);
+			common_try_help(progname);
 			goto out;
 		}
 	}
@@ -308,6 +311,7 @@ static int srun_main(int argc, char **argv)
 		fprintf(stderr, "%s: --jobs applies to --each only (it shares "
 			"the instances among threads); this runs one\n",
 			progname);
+		common_try_help(progname);
 		goto out;
 	}
 	/* Choose now, so that a bad name or a missing kernel is reported
@@ -326,6 +330,10 @@ static int srun_main(int argc, char **argv)
 					progname, common_quote(o.backend ?
 					o.backend : getenv("SYSLET_BACKEND"),
 					1), strerror(-e));
+			/* A name that is none is the command line's
+			 * mistake; a backend that cannot run here is not. */
+			if (e == -EINVAL)
+				common_try_help(progname);
 			goto out;
 		}
 	}
@@ -333,6 +341,7 @@ static int srun_main(int argc, char **argv)
 		if (srun_set_parse(&trace_set, trace_spec, err, sizeof(err))) {
 			fprintf(stderr, "%s: --trace=%s: %s\n", progname,
 				common_quote(trace_spec, 0), err);
+			common_try_help(progname);
 			goto out;
 		}
 		o.trace_set = &trace_set;
@@ -342,6 +351,7 @@ static int srun_main(int argc, char **argv)
 				      sizeof(err))) {
 			fprintf(stderr, "%s: --inject=%s: %s\n", progname,
 				common_quote(inject_specs[i], 0), err);
+			common_try_help(progname);
 			goto out;
 		}
 	/* Set before anything runs, for the shell as for a run. */
@@ -371,8 +381,7 @@ static int srun_main(int argc, char **argv)
 	}
 	if (optind >= argc) {
 		fprintf(stderr, "%s: no image or source given\n", progname);
-		fprintf(stderr, "Try '%s --help' for more information.\n",
-			progname);
+		common_try_help(progname);
 		goto out;
 	}
 	obj = srun_load(argv[optind], progname, &status);

@@ -440,11 +440,23 @@ int srun_inject_parse(struct srun_inject *inj, const char *spec, char *err,
 	*colon = '\0';
 	if (srun_set_parse(&set, copy, err, errlen))
 		goto out;
-	for (opt = strtok_r(colon + 1, ":", &save); opt;
-	     opt = strtok_r(NULL, ":", &save)) {
-		char *eq = strchr(opt, '=');
-		const char *v = eq ? eq + 1 : "";
+	/* Fields one by one, not strtok_r(), which would pass over an
+	 * empty one ("write:error=EIO:", "write::error=EIO") as strace does;
+	 * refused as an empty name in a --trace set is. */
+	for (opt = colon + 1; opt; opt = save) {
+		char *eq;
+		const char *v;
 
+		save = strchr(opt, ':');
+		if (save)
+			*save++ = '\0';
+		if (!*opt) {
+			msg(err, errlen, "an empty field (a ':' at the end, "
+			    "or two together)");
+			goto out;
+		}
+		eq = strchr(opt, '=');
+		v = eq ? eq + 1 : "";
 		if (eq)
 			*eq = '\0';
 		if (!strcmp(opt, "error") || !strcmp(opt, "retval")) {

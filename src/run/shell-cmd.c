@@ -395,7 +395,7 @@ static int shl_split(const char *line, char ***argvp)
 	const char *p = line;
 
 	for (;;) {
-		struct shl_buf w = { 0 };
+		struct text_buf w = { 0 };
 		char **v;
 
 		p += strspn(p, " \t\n");
@@ -412,7 +412,7 @@ static int shl_split(const char *line, char ***argvp)
 				shl_buf_add(&w, p, 1);
 			}
 			if (*p != '"') {
-				shl_buf_free(&w);
+				text_buf_free(&w);
 				goto bad;
 			}
 			p++;
@@ -420,7 +420,7 @@ static int shl_split(const char *line, char ***argvp)
 		}
 		v = realloc(argv, (argc + 2) * sizeof(*argv));
 		if (!v) {
-			shl_buf_free(&w);
+			text_buf_free(&w);
 			goto bad;
 		}
 		argv = v;
@@ -439,7 +439,7 @@ bad:
 int shl_cmd_run(struct shell *sh, const char *line)
 {
 	const struct shl_cmd *cmd;
-	struct shl_buf rest = { 0 };
+	struct text_buf rest = { 0 };
 	char **argv = NULL;
 	const char *p;
 	int argc, i, r;
@@ -455,7 +455,7 @@ int shl_cmd_run(struct shell *sh, const char *line)
 	argc = shl_split(rest.s ? rest.s : "", &argv);
 	if (argc < 0) {
 		shl_error(sh, "unterminated quote in '%s'", line);
-		shl_buf_free(&rest);
+		text_buf_free(&rest);
 		return -1;
 	}
 	/* argv[0] is the command's full name. */
@@ -474,11 +474,11 @@ int shl_cmd_run(struct shell *sh, const char *line)
 		argc++;
 	}
 	r = cmd->fn(sh, argc, argv,
-		    shl_buf_str(&rest) + strspn(shl_buf_str(&rest), " \t"));
+		    text_buf_str(&rest) + strspn(text_buf_str(&rest), " \t"));
 	for (i = 0; i < argc; i++)
 		free(argv[i]);
 	free(argv);
-	shl_buf_free(&rest);
+	text_buf_free(&rest);
 	return r;
 }
 

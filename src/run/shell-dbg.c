@@ -311,7 +311,7 @@ static bool shl_is_bp(struct shl_dbg *d, size_t atom)
 /* "#N" or "[N]", as the listing and the trace name atoms. */
 static bool shl_parse_atom(const char *w, long *v)
 {
-	struct shl_buf b = { 0 };
+	struct text_buf b = { 0 };
 	bool ok;
 
 	if (w[0] == '#')
@@ -320,7 +320,7 @@ static bool shl_parse_atom(const char *w, long *v)
 		return false;
 	shl_buf_add(&b, w + 1, strlen(w) - 2);
 	ok = shl_parse_long(b.s, v);
-	shl_buf_free(&b);
+	text_buf_free(&b);
 	return ok;
 }
 
@@ -1235,7 +1235,7 @@ SHL_HANDLER(print)
 
 SHL_HANDLER(set)
 {
-	struct shl_buf name = { 0 };
+	struct text_buf name = { 0 };
 	const char *eq = strchr(rest, '=');
 	unsigned long *c;
 	long v;
@@ -1252,19 +1252,19 @@ SHL_HANDLER(set)
 	if (!name.len || !shl_parse_long(eq + 1, &v)) {
 		shl_error(sh, "set: expected CELL = VALUE (an integer or "
 			  "-ERRNO), got '%s'", rest);
-		shl_buf_free(&name);
+		text_buf_free(&name);
 		return -1;
 	}
 	c = shl_cell(sh, name.s, &prog);
 	if (!c) {
 		if (!shl_not_started(sh, "set", name.s))
 			shl_error(sh, "set: no cell '%s'", name.s);
-		shl_buf_free(&name);
+		text_buf_free(&name);
 		return -1;
 	}
 	*c = (unsigned long)v;
 	shl_print_cell(sh, name.s, *c);
-	shl_buf_free(&name);
+	text_buf_free(&name);
 	return 0;
 }
 

@@ -42,7 +42,7 @@ struct shl_decl {
 };
 
 struct shl_imm {
-	struct shl_buf	decls;		/* all of them, as source */
+	struct text_buf	decls;		/* all of them, as source */
 	unsigned int	decl_lines;
 	struct shl_decl	*dv;
 	size_t		ndecls;
@@ -87,7 +87,7 @@ void shl_imm_free(struct shell *sh)
 	shl_map_free(&m->defs);
 	shl_map_free(&m->var_ix);
 	shl_map_free(&m->const_ix);
-	shl_buf_free(&m->decls);
+	text_buf_free(&m->decls);
 	free(m);
 	sh->imm = NULL;
 }
@@ -149,7 +149,7 @@ void shl_imm_print_all(struct shell *sh)
 
 const char *shl_imm_source(struct shell *sh)
 {
-	return shl_buf_str(&sh->imm->decls);
+	return text_buf_str(&sh->imm->decls);
 }
 
 void shl_imm_info(struct shell *sh)
@@ -500,7 +500,7 @@ static void shl_ref(void *ctx, const char *name)
  * names, directly or through other declarations; their line count, and
  * in *all whether that was every declaration. */
 static unsigned int shl_closure(struct shl_imm *m, const char *text,
-				struct shl_buf *src, bool *all)
+				struct text_buf *src, bool *all)
 {
 	struct shl_pick pk = { 0 };
 	struct shl_refs refs = { m, &pk };
@@ -589,7 +589,7 @@ static struct shl_prog *shl_imm_build(struct shell *sh, const char *text,
 {
 	struct shl_imm *m = sh->imm;
 	unsigned int errors = sh->errors, pre;
-	struct shl_buf src = { 0 };
+	struct text_buf src = { 0 };
 	struct shl_prog *p = NULL;
 	bool all, retry = false;
 
@@ -601,7 +601,7 @@ static struct shl_prog *shl_imm_build(struct shell *sh, const char *text,
 		if (!mem)
 			abort();
 		if (retry) {
-			shl_buf_puts(&src, shl_buf_str(&m->decls));
+			shl_buf_puts(&src, text_buf_str(&m->decls));
 			pre = m->decl_lines;
 			all = true;
 		} else {
@@ -610,7 +610,7 @@ static struct shl_prog *shl_imm_build(struct shell *sh, const char *text,
 		shl_buf_puts(&src, tail);
 		p = shl_prog_compile(sh, SHL_IMM_FILE, src.s, src.len, mem);
 		fclose(mem);
-		shl_buf_free(&src);
+		text_buf_free(&src);
 		if (p || all || retry) {
 			shl_emit_diags(sh, diags, pre + tail_pre,
 				       shl_count_lines(text) + 1);
@@ -657,7 +657,7 @@ static char *shl_implicit_var(struct shell *sh, const char *text)
 
 /* The names a declaration defines, one after the other. */
 struct shl_names {
-	struct shl_buf	list;	/* "A\0B\0" */
+	struct text_buf	list;	/* "A\0B\0" */
 	size_t		n;
 };
 
@@ -684,7 +684,7 @@ static char *shl_resolve_consts(struct shell *sh, const char *text)
 {
 	struct shl_imm *m = sh->imm;
 	struct shl_names nm = { .n = 0 };
-	struct shl_buf src = { 0 }, out = { 0 };
+	struct text_buf src = { 0 }, out = { 0 };
 	struct syslet_inst *inst = NULL;
 	struct shl_prog *p = NULL;
 	FILE *diags = NULL;
@@ -725,7 +725,7 @@ static char *shl_resolve_consts(struct shell *sh, const char *text)
 		c = syslet_inst__cell(inst, cell);
 		/* Its negation would not be a constant of the compiler. */
 		if (!c || (long)*c == LONG_MIN) {
-			shl_buf_free(&out);
+			text_buf_free(&out);
 			goto out;
 		}
 		shl_buf_printf(&out, "%s%s = %ld", i ? ", " : "", name,
@@ -737,8 +737,8 @@ out:
 		fclose(diags);
 	syslet_inst__free(inst);
 	shl_prog_free(p);
-	shl_buf_free(&src);
-	shl_buf_free(&nm.list);
+	text_buf_free(&src);
+	text_buf_free(&nm.list);
 	return out.s;
 }
 
@@ -752,7 +752,7 @@ static void shl_imm_declare(struct shell *sh, const char *text)
 {
 	bool is_const = false;
 	struct shl_imm *m = sh->imm;
-	struct shl_buf src = { 0 };
+	struct text_buf src = { 0 };
 	struct syslet_inst *inst;
 	struct shl_prog *p;
 	char err[256];
@@ -763,7 +763,7 @@ static void shl_imm_declare(struct shell *sh, const char *text)
 	/* The compiler wants something to run; this adds no names. */
 	shl_buf_puts(&src, "\nsyslet " SHL_IMM_ENTRY "() { }\n");
 	p = shl_imm_build(sh, text, src.s, 0);
-	shl_buf_free(&src);
+	text_buf_free(&src);
 	if (!p)
 		return;
 	inst = syslet_obj__instantiate(p->obj, err, sizeof(err));
@@ -856,14 +856,14 @@ bool shl_ends_open(const char *text)
 
 void shl_probe_stmts(const char *text, struct sysletc_probe *r)
 {
-	struct shl_buf b = { 0 };
+	struct text_buf b = { 0 };
 
 	shl_buf_puts(&b, text);
 	if (shl_ends_open(text))
 		shl_buf_puts(&b, ";");
 	if (sysletc_probe(b.s, b.len, SYSLETC_UNIT_STMTS, r))
 		abort();	/* r->sz is ours */
-	shl_buf_free(&b);
+	text_buf_free(&b);
 }
 
 /*
@@ -917,7 +917,7 @@ static void shl_value_note(struct shell *sh, const char *text)
 static void shl_imm_run(struct shell *sh, const char *text)
 {
 	struct shl_imm *m = sh->imm;
-	struct shl_buf src = { 0 };
+	struct text_buf src = { 0 };
 	struct syslet_inst *inst;
 	struct syslet_uatom *entry;
 	unsigned long *before;
@@ -948,7 +948,7 @@ static void shl_imm_run(struct shell *sh, const char *text)
 		shl_buf_puts(&src, ";");
 	shl_buf_puts(&src, "\n}\n");
 	p = shl_imm_build(sh, text, src.s, implicit ? 2 : 1);
-	shl_buf_free(&src);
+	text_buf_free(&src);
 	if (!p) {
 		shl_value_note(sh, text);
 		goto out;
@@ -959,11 +959,11 @@ static void shl_imm_run(struct shell *sh, const char *text)
 		goto out;
 	}
 	if (implicit) {
-		struct shl_buf d = { 0 };
+		struct text_buf d = { 0 };
 
 		shl_buf_printf(&d, "var %s;", implicit);
 		shl_add_decl(m, d.s, NULL);
-		shl_buf_free(&d);
+		text_buf_free(&d);
 	}
 	shl_adopt(m, p, inst);
 	/* Only the session's names this image has: the rest cannot change. */

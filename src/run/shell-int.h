@@ -8,24 +8,17 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "common/textbuf.h"
 #include "run/qualify.h"
 #include "run/shell.h"
 
 struct shell;
 
-/* ---- A growable string (shell-util.c) ---------------------------------- */
-struct shl_buf {
-	char	*s;
-	size_t	len, cap;
-};
-
-void shl_buf_add(struct shl_buf *b, const char *s, size_t n);
-void shl_buf_puts(struct shl_buf *b, const char *s);
-void shl_buf_printf(struct shl_buf *b, const char *fmt, ...)
+/* ---- Text buffers (common/textbuf.h): append, or give up -------------- */
+void shl_buf_add(struct text_buf *b, const char *s, size_t n);
+void shl_buf_puts(struct text_buf *b, const char *s);
+void shl_buf_printf(struct text_buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-void shl_buf_free(struct shl_buf *b);
-/* A string that stays valid (empty) even for a buffer never written. */
-const char *shl_buf_str(const struct shl_buf *b);
 
 /* Names to indexes, for sessions of any size (shell-util.c); keys are
  * copied. */

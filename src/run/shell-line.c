@@ -60,7 +60,7 @@ char *shl_history_path(void)
 {
 	const char *base = getenv("XDG_DATA_HOME");
 	const char *home;
-	struct shl_buf b = { 0 };
+	struct text_buf b = { 0 };
 
 	/* The XDG spec says to ignore a relative $XDG_DATA_HOME. */
 	if (base && base[0] == '/') {
@@ -506,7 +506,7 @@ static void shl_history_append(struct shell *sh, const char *line)
 static void shl_history_add(struct shell *sh, const char *text)
 {
 	HIST_ENTRY *last;
-	struct shl_buf b = { 0 };
+	struct text_buf b = { 0 };
 	const char *p;
 
 	/* A block typed over several lines comes back as one line. */
@@ -516,7 +516,7 @@ static void shl_history_add(struct shell *sh, const char *text)
 	while (b.len && (b.s[b.len - 1] == ' ' || b.s[b.len - 1] == '\t'))
 		b.s[--b.len] = '\0';
 	if (!b.len) {
-		shl_buf_free(&b);
+		text_buf_free(&b);
 		return;
 	}
 	last = history_length ? history_get(history_base + history_length - 1)
@@ -529,7 +529,7 @@ static void shl_history_add(struct shell *sh, const char *text)
 		if (sh->in.histfile)
 			shl_history_append(sh, b.s);
 	}
-	shl_buf_free(&b);
+	text_buf_free(&b);
 }
 
 /*
@@ -587,7 +587,7 @@ static bool shl_unit_open(struct shl_scan *sc, const char *text, size_t len);
 
 char *shl_input_read(struct shell *sh)
 {
-	struct shl_buf b = { 0 };
+	struct text_buf b = { 0 };
 	struct shl_scan sc = { 0 };
 	unsigned long start = 0;	/* line of the unit's first line */
 
@@ -607,7 +607,7 @@ char *shl_input_read(struct shell *sh)
 		}
 		if (!line) {
 			if (intr && sh->in.tty) {
-				shl_buf_free(&b);
+				text_buf_free(&b);
 				return strdup("");
 			}
 			/* Ctrl-D at the continuation prompt drops the unit
@@ -623,7 +623,7 @@ char *shl_input_read(struct shell *sh)
 				fprintf(sh->err, "%s: the unfinished statement is dropped (Ctrl-D at the 'syslet>' prompt leaves)\n",
 					sh->prog);
 				fflush(sh->err);
-				shl_buf_free(&b);
+				text_buf_free(&b);
 				memset(&sc, 0, sizeof(sc));
 				return strdup("");
 			}
@@ -635,7 +635,7 @@ char *shl_input_read(struct shell *sh)
 				shl_error(sh, "<input>:%lu: the input ended inside an unfinished statement or declaration: '%.*s%s'",
 					  start, (int)(w > 60 ? 60 : w), b.s,
 					  w > 60 || b.s[w] ? " ..." : "");
-				shl_buf_free(&b);
+				text_buf_free(&b);
 				/* Cut short: bad input, as a shell's
 				 * unexpected end of file. */
 				sh->status = 1;
@@ -664,7 +664,7 @@ char *shl_input_read(struct shell *sh)
 				  sh->in.lineno, (size_t)SHL_MAX_TEXT >> 20,
 				  start);
 			free(line);
-			shl_buf_free(&b);
+			text_buf_free(&b);
 			memset(&sc, 0, sizeof(sc));
 			return strdup("");
 		}

@@ -1,4 +1,4 @@
-/* shell-util.c: small helpers of the shell: growable strings, number parsing, result and hex dumps. */
+/* shell-util.c: small helpers of the shell: appending to text buffers, number parsing, result and hex dumps. */
 #include "config.h"
 
 #include <ctype.h>
@@ -10,64 +10,30 @@
 #include "libsyslet.h"
 #include "run/shell-int.h"
 
-void shl_buf_add(struct shl_buf *b, const char *s, size_t n)
+/* The shell's buffers hold sources it compiles and lines it prints: one
+ * that failed has nothing sensible left to do, so the shell gives up. */
+void shl_buf_add(struct text_buf *b, const char *s, size_t n)
 {
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 64;
-		char *p;
-
-		while (cap < b->len + n + 1)
-			cap *= 2;
-		p = realloc(b->s, cap);
-		if (!p)
-			abort();	/* out of memory: nothing sensible left */
-		b->s = p;
-		b->cap = cap;
-	}
-	memcpy(b->s + b->len, s, n);
-	b->len += n;
-	b->s[b->len] = '\0';
+	if (text_buf_add(b, s, n))
+		abort();
 }
 
-void shl_buf_puts(struct shl_buf *b, const char *s)
+void shl_buf_puts(struct text_buf *b, const char *s)
 {
-	shl_buf_add(b, s, strlen(s));
+	if (text_buf_puts(b, s))
+		abort();
 }
 
-void shl_buf_printf(struct shl_buf *b, const char *fmt, ...)
+void shl_buf_printf(struct text_buf *b, const char *fmt, ...)
 {
 	va_list ap;
-	char small[256], *big = NULL;
-	int n;
+	int r;
 
 	va_start(ap, fmt);
-	n = vsnprintf(small, sizeof(small), fmt, ap);
+	r = text_buf_vprintf(b, fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		return;
-	if ((size_t)n < sizeof(small)) {
-		shl_buf_add(b, small, n);
-		return;
-	}
-	va_start(ap, fmt);
-	n = vasprintf(&big, fmt, ap);
-	va_end(ap);
-	if (n < 0)
+	if (r)
 		abort();
-	shl_buf_add(b, big, n);
-	free(big);
-}
-
-void shl_buf_free(struct shl_buf *b)
-{
-	free(b->s);
-	b->s = NULL;
-	b->len = b->cap = 0;
-}
-
-const char *shl_buf_str(const struct shl_buf *b)
-{
-	return b->s ? b->s : "";
 }
 
 bool shl_parse_long(const char *s, long *v)

@@ -497,10 +497,10 @@ static bool current_call(const struct slot *s, struct syslet_event *ev)
 	return true;
 }
 
-void srun_trace_killed(struct srun_trace *tr, int sig, double wall)
+void srun_trace_killed(struct srun_trace *tr, double wall)
 {
 	const struct srun_opts *o = tr->opts;
-	char sbuf[64], nbuf[24];
+	char sbuf[64];
 
 	syslet_set_trace(NULL, NULL);
 	pthread_mutex_lock(&tr->lock);
@@ -539,9 +539,16 @@ void srun_trace_killed(struct srun_trace *tr, int sig, double wall)
 	}
 	pthread_mutex_unlock(&tr->lock);
 	srun_trace_stop(tr, wall);
-	/* The last line of all, after the counters, as a run that exits
-	 * ends with srun_trace_exited()'s: one place to read how it ended. */
-	if (o->trace)
+}
+
+void srun_trace_died(struct srun_trace *tr, int sig)
+{
+	char nbuf[24];
+
+	/* The last line of all, after the counters and the stop reports,
+	 * as a run that exits ends with srun_trace_exited()'s: one place to
+	 * read how it ended. */
+	if (tr->opts->trace)
 		fprintf(stderr, "+++ killed by %s +++\n",
 			sig_name(sig, nbuf, sizeof(nbuf)));
 }

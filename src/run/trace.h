@@ -21,10 +21,14 @@ void srun_trace_stop(struct srun_trace *tr, double wall);
 /* The run ended with syslet-run's @status, its stops reported: with
  * --trace "+++ exited with 1 +++", as strace's last line. */
 void srun_trace_exited(struct srun_trace *tr, int status);
-/* The run ends on signal @sig: with --trace, the calls still unfinished
- * and "+++ killed by SIGTERM +++", as strace ends a killed process; no
- * line after; then what srun_trace_stop() prints. */
-void srun_trace_killed(struct srun_trace *tr, int sig, double wall);
+/* The run ends on a signal: with --trace, the calls still unfinished,
+ * as strace ends a killed process; then what srun_trace_stop() prints.
+ * The stops of the syslets that ended come next, then
+ * srun_trace_died(). */
+void srun_trace_killed(struct srun_trace *tr, double wall);
+/* With --trace, "+++ killed by SIGTERM +++": the last line, after the
+ * stop reports, as srun_trace_exited()'s is. */
+void srun_trace_died(struct srun_trace *tr, int sig);
 void srun_trace_free(struct srun_trace *tr);
 /* Whether instance i's @atom last ended with a result --inject chose
  * (false without @tr). */

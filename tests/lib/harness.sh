@@ -23,6 +23,28 @@ gone() {
 		sleep 0.1
 	done
 }
+# name_quoted STATUS WHAT CMD...: CMD exits STATUS; its standard error has
+# no control byte but the newlines that end its lines (and a source
+# line's tab), no line that starts with TAIL (the tail of a name given
+# after a newline), and $quoted (the name as strace quotes it): a name
+# from the command line never drives the terminal nor splits a message.
+name_quoted() {
+	nq_want=$1 nq_what=$2
+	shift 2
+	"$@" >"$tmpdir/out" 2>"$tmpdir/err"
+	nq_st=$?
+	[ "$nq_st" = "$nq_want" ] || { cat "$tmpdir/err" >&2
+		fail "$nq_what: exit status $nq_st, expected $nq_want"; }
+	if LC_ALL=C tr -d '\n\t' <"$tmpdir/err" |
+		LC_ALL=C grep -q '[[:cntrl:]]'; then
+		od -c "$tmpdir/err" >&2
+		fail "$nq_what: a control byte reached the standard error"
+	fi
+	! grep -q '^TAIL' "$tmpdir/err" || { cat "$tmpdir/err" >&2
+		fail "$nq_what: the name's newline split the message"; }
+	grep -q -- "$quoted" "$tmpdir/err" || { cat "$tmpdir/err" >&2
+		fail "$nq_what: the name is not quoted strace style"; }
+}
 # refused OPTION VALUE MESSAGE-REGEX ARGS...: syslet-run --OPTION=VALUE
 # ARGS exits 2 before anything runs (no output), with a message naming
 # the option and matching MESSAGE-REGEX.

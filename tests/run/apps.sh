@@ -2,6 +2,7 @@
 # apps.sh: programs a newcomer writes from the man pages (tests/run/apps/: tee, wc -l, a directory lister, an HTTP/1.0 server, a TCP echo server, a pipe poller) run on each user-space backend, and a C program that lets a syslet reap its child, checked against real clients (curl, nc or socat) where installed.
 . "$top_srcdir/tests/lib/harness.sh"
 . "$top_srcdir/tests/run/lib-backends.sh"
+. "$top_srcdir/tests/run/lib-server.sh"
 apps=$top_srcdir/tests/run/apps
 
 # Inputs shared by every backend.
@@ -28,41 +29,6 @@ words() {
 }
 wordsz=8
 [ "$(uname -m)" = x86_64 ] || wordsz=4
-
-# free_port: a TCP port nobody listens on.
-free_port() {
-	port=$((20000 + ($$ + $1) % 20000))
-	tries=0
-	while grep -q "^ *[0-9]*: [0-9A-F]*:$(printf %04X $port) [0-9A-F:]* 0A " \
-		/proc/net/tcp /proc/net/tcp6 2>/dev/null; do
-		port=$((port + 1))
-		tries=$((tries + 1))
-		[ $tries -lt 50 ] || skip "no free port near $port"
-	done
-}
-
-# server_done PID WHAT: the server ended by itself with status 0 (a
-# network the machine refuses skips).
-server_done() {
-	i=0
-	while kill -0 "$1" 2>/dev/null && [ $i -lt 100 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	if kill -0 "$1" 2>/dev/null; then
-		kill "$1"
-		wait "$1"
-		fail "$2: still running after its connections"
-	fi
-	st=0
-	wait "$1" || st=$?
-	if [ "$st" != 0 ]; then
-		grep -Eq 'E(ADDRINUSE|ACCES|PERM|AFNOSUPPORT|ADDRNOTAVAIL)' \
-			"$tmpdir/serr" && skip "$2: $(tail -n 1 "$tmpdir/serr")"
-		cat "$tmpdir/serr" >&2
-		fail "$2: exit status $st"
-	fi
-}
 
 n=0
 for b in $backends; do

@@ -6,18 +6,7 @@ command -v strace >/dev/null 2>&1 || skip "no strace"
 readfile_files 512
 
 for b in $backends; do
-	st=0
-	# LeakSanitizer cannot run under ptrace (make check-sanitize).
-	# shellcheck disable=SC2086 # one file a word
-	(cd "$tmpdir/f" &&
-		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
-		strace -f -qq -o "$tmpdir/strace" \
-		-e trace=io_uring_enter,rt_sigaction,rt_sigprocmask \
-		$SYSLET_RUN --each --jobs=1 --backend=$b \
-		"$tmpdir/readfile.slo" $files) 2>"$tmpdir/err" || st=$?
-	grep -q "Operation not permitted\|PTRACE" "$tmpdir/err" &&
-		skip "strace cannot trace here: $(head -n 1 "$tmpdir/err")"
-	[ "$st" = 0 ] || { cat "$tmpdir/err" >&2; fail "--backend=$b: status $st"; }
+	strace_each $b io_uring_enter,rt_sigaction,rt_sigprocmask
 	# Lines that a thread's call interrupted say "<... NAME resumed>".
 	e=$(grep -c "io_uring_enter(" "$tmpdir/strace")
 	s=$(grep -c "rt_sig[a-z]*(" "$tmpdir/strace")

@@ -51,6 +51,29 @@ expect 2 "^syslet-run: invalid option -- 's' \\(the trace shows a string's first
 	$SYSLET_RUN -s 256 --trace x
 expect 2 "^syslet-run: invalid option -- 'f' \\(a syslet makes no process or thread: fork and clone are denied in atoms; --trace shows every atom, a worker's too\\)$" \
 	$SYSLET_RUN -f --trace x
+# A mistake on the command line ends, as in sysletc (and in getopt's own
+# complaints here), with the way to the options: the value of an option
+# as much as its name.
+try_help() { # CMD...
+	"$@" >/dev/null 2>"$tmpdir/err"
+	st=$?
+	expect_eq "$*: status" 2 "$st"
+	last=$(tail -n 1 "$tmpdir/err")
+	prog=${1##*/}
+	expect_eq "$*: last line" "Try '$prog --help' for more information." "$last"
+	[ "$(grep -c "^$prog: " "$tmpdir/err")" = 1 ] ||
+		{ cat "$tmpdir/err" >&2; fail "$*: not one message"; }
+}
+try_help $SYSLETC --target=foo "$src/cat.syslet"
+try_help $SYSLET_RUN --bogus x
+try_help $SYSLET_RUN --threads=0 x
+try_help $SYSLET_RUN --ring=99999999999999999999999 x
+try_help $SYSLET_RUN --jobs=x --each x
+try_help $SYSLET_RUN --jobs=4 x
+try_help $SYSLET_RUN --backend=nonesuch x
+try_help $SYSLET_RUN --trace=nonesuch x
+try_help $SYSLET_RUN --inject=write x
+try_help $SYSLET_RUN -i --stats x
 expect 2 'wants a positive number' $SYSLET_RUN --threads=0 x
 expect 2 'wants a positive number' $SYSLET_RUN --ring=lots x
 expect 2 'backend' $SYSLET_RUN --backend=nonesuch "$src/cat.syslet" x
@@ -138,7 +161,8 @@ if [ "$(getconf LONG_BIT 2>/dev/null)" = 64 ]; then
 		99999999999999999999; do
 		expect 2 "^syslet-run: --ring=$n is out of range: a ring holds at most 2305843009213693951 entries\$" \
 			$SYSLET_RUN --ring=$n "$src/cat.syslet" /dev/null
-		[ "$(wc -l <"$tmpdir/err")" = 1 ] || { cat "$tmpdir/err" >&2
+		[ "$(grep -c '^syslet-run: ' "$tmpdir/err")" = 1 ] || {
+			cat "$tmpdir/err" >&2
 			fail "--ring=$n: more than one message"; }
 	done
 	for jobs in 1 3; do

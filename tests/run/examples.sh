@@ -1,6 +1,7 @@
 #!/bin/sh
 # examples.sh: every example in examples/ run end to end through syslet-run: output and exit status.
 . "$top_srcdir/tests/lib/harness.sh"
+. "$top_srcdir/tests/run/lib-server.sh"
 ex=$top_srcdir/examples
 
 # run WANT_STATUS CMD...: output in $tmpdir/out, messages in $tmpdir/err.
@@ -100,54 +101,20 @@ fi
 # this machine may hold 8080, which the README uses).
 client=$top_builddir/tests/run/tcp-client
 [ -x "$client" ] || fail "no $client"
-port=$((20000 + $$ % 20000))
-tries=0
-while grep -q "^ *[0-9]*: [0-9A-F]*:$(printf %04X $port) [0-9A-F:]* 0A " \
-	/proc/net/tcp /proc/net/tcp6 2>/dev/null; do
-	port=$((port + 1))
-	tries=$((tries + 1))
-	[ $tries -lt 50 ] || skip "server: no free port near $port"
-done
+free_port 0
 $SYSLET_RUN "$ex/server.syslet" 127.0.0.1:$port 3 >"$tmpdir/sout" \
 	2>"$tmpdir/serr" &
 pid=$!
 "$client" $port 3 2>"$tmpdir/cerr"
 cstatus=$?
-# Give the server a moment to see the last connection close.
-i=0
-while kill -0 $pid 2>/dev/null && [ $i -lt 50 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
-if kill -0 $pid 2>/dev/null; then
-	kill $pid
-	wait $pid
-	fail "server: still running after three connections"
-fi
-sstatus=0
-wait $pid || sstatus=$?
-if [ "$sstatus" != 0 ]; then
-	# No loopback networking, or the port is taken: not our failure.
-	if grep -Eq 'E(ADDRINUSE|ACCES|PERM|AFNOSUPPORT|ADDRNOTAVAIL)' \
-		"$tmpdir/serr"; then
-		skip "server: $(tail -n 1 "$tmpdir/serr")"
-	fi
-	cat "$tmpdir/serr" >&2
-	fail "server: exit status $sstatus"
-fi
+# The server sees the last connection close and ends.
+server_done $pid server
 [ "$cstatus" = 0 ] || { cat "$tmpdir/cerr" >&2; fail "client failed"; }
 
 # http: two requests, answered with its page; curl(1) where the machine
 # has it, as the example's comment says, else the C client, which closes
 # before the answer (the server's sendto() must not die of SIGPIPE).
-port=$((port + 1))
-tries=0
-while grep -q "^ *[0-9]*: [0-9A-F]*:$(printf %04X $port) [0-9A-F:]* 0A " \
-	/proc/net/tcp /proc/net/tcp6 2>/dev/null; do
-	port=$((port + 1))
-	tries=$((tries + 1))
-	[ $tries -lt 50 ] || skip "http: no free port near $port"
-done
+free_port 1
 $SYSLET_RUN "$ex/http.syslet" 127.0.0.1:$port 2 >"$tmpdir/sout" \
 	2>"$tmpdir/serr" &
 pid=$!
@@ -162,25 +129,6 @@ else
 	cstatus=$?
 fi
 [ "$cstatus" = 0 ] && { "$client" $port 1 2>>"$tmpdir/cerr"; cstatus=$?; }
-i=0
-while kill -0 $pid 2>/dev/null && [ $i -lt 50 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
-if kill -0 $pid 2>/dev/null; then
-	kill $pid
-	wait $pid
-	fail "http: still running after two requests"
-fi
-sstatus=0
-wait $pid || sstatus=$?
-if [ "$sstatus" != 0 ]; then
-	if grep -Eq 'E(ADDRINUSE|ACCES|PERM|AFNOSUPPORT|ADDRNOTAVAIL)' \
-		"$tmpdir/serr"; then
-		skip "http: $(tail -n 1 "$tmpdir/serr")"
-	fi
-	cat "$tmpdir/serr" >&2
-	fail "http: exit status $sstatus"
-fi
+server_done $pid http
 [ "$cstatus" = 0 ] || { cat "$tmpdir/cerr" >&2; fail "http: client failed"; }
 exit 0

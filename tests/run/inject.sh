@@ -12,6 +12,14 @@ syslet w() {
 }
 EOS
 printf 'syslet u(str p) { unlink(p); }\n' >u.syslet
+cat >loop.syslet <<'EOS'
+syslet l(int n) {
+	while (n > 0) {
+		getpid();
+		n -= 1;
+	}
+}
+EOS
 cp "$top_srcdir/tests/run/cat.syslet" cat.syslet
 
 for b in $backends; do
@@ -60,6 +68,12 @@ one line" --each --jobs=$jobs --inject=open:error=ENOENT:when=2 \
 		expect_eq "$b --jobs=$jobs: instances stopped" 1 \
 			"$(grep -c 'stopped at atom 0' "$tmpdir/err")"
 	done
+	# when= counts past strace's 65535: a syslet's loop makes a call
+	# more often than that.
+	run 0 "" --stats --inject=getpid:retval=7:when=65537..65538+1 \
+		loop.syslet 65538
+	grep -q '^  injected  *2$' "$tmpdir/err" ||
+		{ cat "$tmpdir/err" >&2; fail "$b: when=65537..65538: not 2 injected"; }
 	# --stats counts them.
 	run 0 ac --stats --inject=write:error=EIO:when=2 w.syslet
 	grep -q '^  injected  *1$' "$tmpdir/err" ||
@@ -84,4 +98,10 @@ bad 'expected a number from 0' write:retval=-1
 bad "umem_add is arithmetic" umem_add:error=EIO
 bad "strace's" write:signal=SIGSEGV
 bad "unknown 'bogus'" write:error=EIO:bogus=1
+# An empty field is refused, as an empty name in a --trace set is:
+# "write:error=EIO:" is a rule cut short or a ':' typed twice.
+bad "an empty field" write:error=EIO:
+bad "an empty field" write::error=EIO
+bad "an empty field" write:error=EIO::when=2
+bad "an empty field" write:
 exit 0

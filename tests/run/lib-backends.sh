@@ -22,6 +22,24 @@ readfile_files() {
 	files=$(cd "$tmpdir/f" && ls)
 	cat "$tmpdir"/f/* >/dev/null
 }
+# strace_each B SET: syslet-run --each --jobs=1 --backend=B over
+# readfile.slo and $files (readfile_files), under strace -f: the calls of
+# SET in $tmpdir/strace; skips where strace cannot trace, fails on a run
+# that does not exit 0.
+strace_each() {
+	se_st=0
+	# LeakSanitizer cannot run under ptrace (make check-sanitize).
+	# shellcheck disable=SC2086 # one file a word
+	(cd "$tmpdir/f" &&
+		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+		strace -f -qq -o "$tmpdir/strace" -e trace="$2" \
+		$SYSLET_RUN --each --jobs=1 --backend="$1" \
+		"$tmpdir/readfile.slo" $files) 2>"$tmpdir/err" || se_st=$?
+	grep -q "Operation not permitted\|PTRACE" "$tmpdir/err" &&
+		skip "strace cannot trace here: $(head -n 1 "$tmpdir/err")"
+	[ "$se_st" = 0 ] || { cat "$tmpdir/err" >&2
+		fail "--backend=$1: status $se_st"; }
+}
 # trace_on_port B ARGS...: syslet-run --backend=B --trace ARGS
 # 127.0.0.1:PORT >out 2>err, on up to 8 ports until one runs; sets $port
 # and $want, strace's sockaddr of it; skips when no port was free.
@@ -45,5 +63,21 @@ want_lines() {
 	for wl_line in "$@"; do
 		grep -qF -- "$wl_line" "$wl_file" ||
 			{ cat "$wl_file" >&2; fail "$wl_what: no '$wl_line'"; }
+	done
+}
+# idle_wait PID: until every thread of PID sleeps (three looks in a row,
+# 20 ms apart; 10 s at most): the calls it makes next are made, the one
+# it waits in is entered, so that a signal now finds it there.
+idle_wait() {
+	iw_idle=0 iw_i=0
+	while [ $iw_idle -lt 3 ] && [ $iw_i -lt 500 ]; do
+		if grep -q '^State:[[:space:]]*[RD]' /proc/$1/task/*/status \
+			2>/dev/null; then
+			iw_idle=0
+		else
+			iw_idle=$((iw_idle + 1))
+		fi
+		iw_i=$((iw_i + 1))
+		sleep 0.02
 	done
 }

@@ -26,6 +26,48 @@ for bad in 127.0.0.1 127.0.0.1:99999 example.org:80 1.2.3.4:x; do
 		{ cat "$tmpdir/err" >&2; fail "'$bad': no reason '$why'"; }
 done
 
+# The port is read as an int parameter is, and as sysletc reads the port
+# of sockaddr_in("127.0.0.1", 0100) in a source: a C integer constant,
+# so 0100 is 64, 0x50 is 80, and 080, like an int 08, is no number.
+for port in 0x50:50 0100:40 0:00 0xffff:ff; do
+	out=$($SYSLET_RUN "$src" "127.0.0.1:${port%%:*}" | hex) ||
+		fail "syslet-run 127.0.0.1:${port%%:*}"
+	lo=${port#*:}
+	case ${port%%:*} in 0xffff) hi=ff ;; *) hi=00 ;; esac
+	expect_eq "port ${port%%:*}" "02 00 $hi $lo 7f 00 00 01 00 00 00 00 00 00 00 00" "$out"
+done
+printf 'data a = sockaddr_in("127.0.0.1", 0100);\nsyslet s() { write(1, a, 16); }\n' \
+	>"$tmpdir/lang.syslet"
+out=$($SYSLET_RUN "$tmpdir/lang.syslet" | hex) || fail "sockaddr_in(..., 0100)"
+expect_eq "the language's port 0100" "02 00 00 40 7f 00 00 01 00 00 00 00 00 00 00 00" "$out"
+for bad in 080 08 +80 -1 " 80" "80 " 0x 0x10000; do
+	status=0
+	$SYSLET_RUN "$src" "1.2.3.4:$bad" >/dev/null 2>"$tmpdir/err" || status=$?
+	[ "$status" = 2 ] || fail "port '$bad': exit status $status, expected 2"
+	case $bad in
+	0x10000) why="port 0x10000 is past 65535" ;;
+	*) why="'$bad' is no port number" ;;
+	esac
+	grep -q "got '1.2.3.4:$bad': $why" "$tmpdir/err" ||
+		{ cat "$tmpdir/err" >&2; fail "port '$bad': no reason '$why'"; }
+done
+# Why 080 and 08 are no numbers: a leading 0 makes them octal; an int
+# parameter says so too.
+hint="(a leading 0 makes it octal, whose digits are 0 to 7)"
+$SYSLET_RUN "$src" 1.2.3.4:080 >/dev/null 2>"$tmpdir/err"
+grep -qF "'080' is no port number $hint" "$tmpdir/err" ||
+	{ cat "$tmpdir/err" >&2; fail "port 080: no octal hint"; }
+printf 'syslet n(int v) { getpid(); }\n' >"$tmpdir/int.syslet"
+for v in 08 " -019 "; do
+	st=0
+	$SYSLET_RUN "$tmpdir/int.syslet" "$v" >/dev/null 2>"$tmpdir/err" || st=$?
+	expect_eq "int '$v': status" 2 "$st"
+	grep -qxF "syslet-run: parameter v of n: expected int, got '$v' $hint" \
+		"$tmpdir/err" || { cat "$tmpdir/err" >&2; fail "int '$v': no octal hint"; }
+done
+$SYSLET_RUN "$tmpdir/int.syslet" 0x >/dev/null 2>"$tmpdir/err"
+! grep -q octal "$tmpdir/err" || fail "int '0x': an octal hint"
+
 # --each: one instance per address, each with its own struct.
 $SYSLETC -o "$tmpdir/params.slo" "$src" || fail "sysletc params.syslet"
 $SYSLET_RUN --each "$tmpdir/params.slo" 10.0.0.1:1 10.0.0.2:2 >"$tmpdir/each" ||

@@ -25,19 +25,9 @@ for b in $backends; do
 	pid=$!
 	head -c 1 out >/dev/null
 	# The write is out; the read comes next: kill once every thread
-	# sleeps (three looks in a row, 20 ms apart), not while the read
-	# is still being made (it counted 2 syscalls then, once in CI).
-	idle=0 i=0
-	while [ $idle -lt 3 ] && [ $i -lt 500 ]; do
-		if grep -q '^State:[[:space:]]*[RD]' /proc/$pid/task/*/status \
-			2>/dev/null; then
-			idle=0
-		else
-			idle=$((idle + 1))
-		fi
-		i=$((i + 1))
-		sleep 0.02
-	done
+	# sleeps, not while the read is still being made (it counted 2
+	# syscalls then, once in CI).
+	idle_wait $pid
 	kill -TERM $pid
 	st=0
 	wait $pid || st=$?

@@ -27,6 +27,16 @@ pos='syslet pos(int x) { if (x > 0) write(STDOUT, "positive\n", 9); }'
 run pos "$pos" -2
 expect_eq "pos -2: status" 0 "$status"
 [ ! -s "$tmpdir/err" ] || { cat "$tmpdir/err" >&2; fail "pos -2 reported something"; }
+# What --help says of the status is what the page says and what a run
+# does: an arithmetic atom's -5 ends the syslet with 0, as a test's
+# value does; 1 is for a system call that failed.
+run neg 'syslet neg() { var x; x -= 5; }'
+expect_eq "neg: status" 0 "$status"
+$SYSLET_RUN --help | tr '\n' ' ' | tr -s ' ' >"$tmpdir/help"
+grep -q '1 when a system call failed and ended the syslet' "$tmpdir/help" ||
+	{ cat "$tmpdir/help" >&2; fail "--help's exit status is not the page's"; }
+! grep -q 'non-negative value' "$tmpdir/help" ||
+	fail "--help still ties the status to the sign of any last value"
 run pos "$pos" 3
 expect_eq "pos 3" "0 positive" "$status $(cat "$tmpdir/out")"
 # ... nor an arithmetic atom's, in the trace.

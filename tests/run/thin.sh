@@ -1,13 +1,13 @@
 #!/bin/sh
-# thin.sh: syslet-run is a client of the libraries' interfaces only (issue 14): its sources include libsyslet.h, the compiler's sysletc.h (the shell's probe of its input too) and five helpers of common/ (files, standard descriptors, main's stack, the quoting of names in messages), never the image model, the syscall tables, the diagnostics or the compiler's inside, and hard-code no atom size.
+# thin.sh: syslet-run is a client of the libraries' interfaces only (issue 14): its sources include libsyslet.h, the compiler's sysletc.h (the shell's probe of its input too) and six helpers of common/ (files, standard descriptors, main's stack, the quoting of names in messages, the text buffer), never the image model, the syscall tables, the diagnostics or the compiler's inside, and hard-code no atom size.
 . "$top_srcdir/tests/lib/harness.sh"
 
 run=$top_srcdir/src/run
 ls "$run"/*.c >/dev/null 2>&1 || fail "no sources in $run"
 # Quoted includes: what the tree holds.  Allowed: the public headers,
 # syslet-run's own, and common/'s file reading and writing helpers and
-# its standard descriptors' keeper, the stack main runs on and the quoting
-# of names in messages, which know
+# its standard descriptors' keeper, the stack main runs on, the quoting
+# of names in messages and the text buffer the shell appends to, which know
 # nothing of syslets.  The shell asks the compiler library
 # (sysletc_probe() ...), not grammar/, whether a line is complete and
 # what it declares.
@@ -17,6 +17,7 @@ bad=$(grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' \
 		-e '"compiler/sysletc\.h"' -e '"common/readfile\.h"' \
 		-e '"common/outfile\.h"' -e '"common/stdfds\.h"' \
 		-e '"common/stack\.h"' -e '"common/quote\.h"' \
+		-e '"common/textbuf\.h"' \
 		-e '"run/[a-z-]*\.h"' \
 		-e '"[a-z-]*\.h"' |
 	sed "s|^$top_srcdir/||")

@@ -7,6 +7,16 @@ status() { "$@" >out.txt 2>err.txt; echo $?; }
 
 expect_eq "--help" 0 "$(status $SYSLETC --help)"
 grep -q -- '--target' out.txt || fail "--help does not list --target"
+# The warnings on by default, as the page's -W list marks them ("on by
+# default:"), are those --help names so.
+page_on=$(sed -n '/^\.It Cm /{s/^\.It Cm //;h;};/^on by default/{x;p;}' \
+	"$top_srcdir/man/sysletc.1" | sort | tr '\n' ' ')
+help_on=$(tr '\n' ' ' <out.txt | tr -s ' ' |
+	sed -n 's/.*(\([a-z, -]*\) on by default).*/\1/p' |
+	sed 's/ and /,/g; s/,/ /g' | tr -s ' ' '\n' | sed '/^$/d' | sort |
+	tr '\n' ' ')
+[ -n "$page_on" ] || fail "no warning on by default in sysletc(1)"
+expect_eq "--help's warnings on by default" "$page_on" "$help_on"
 expect_eq "-h" 0 "$(status $SYSLETC -h)"
 expect_eq "--version" 0 "$(status $SYSLETC --version)"
 grep -q '^sysletc (syslet) [0-9]' out.txt || fail "--version: $(cat out.txt)"
@@ -33,8 +43,14 @@ done
 expect_eq "--dot=3" 2 "$(status $SYSLETC --dot=3 "$ex/cat.syslet")"
 grep -qx "sysletc: option '--dot' doesn't allow an argument" err.txt || fail "--dot=3: $(cat err.txt)"
 expect_eq "bad target" 2 "$(status $SYSLETC --target=arm "$ex/cat.syslet")"
-grep -q "unknown target 'arm'" err.txt || fail "bad target message"
+# A value that is none is answered with the values there are, worded as
+# syslet-run words its own ('unknown syslet backend 'x' (expected auto,
+# kernel, uring or emul)'): "(expected ...)", the warnings too.
+grep -qx "sysletc: unknown target 'arm' (expected i386, i386-2007 or x86_64)" \
+	err.txt || fail "bad target message: $(cat err.txt)"
 expect_eq "bad warning" 2 "$(status $SYSLETC -Wbogus "$ex/cat.syslet")"
+grep -qx "sysletc: unknown warning '-Wbogus' (expected unused, unreachable, call-output, sizeof-str, all or error, each also as no-NAME)" \
+	err.txt || fail "bad warning message: $(cat err.txt)"
 expect_eq "missing -o argument" 2 "$(status $SYSLETC "$ex/cat.syslet" -o)"
 expect_eq "two inputs" 2 "$(status $SYSLETC "$ex/cat.syslet" "$ex/hello.syslet")"
 # -o names the image, never the listing or the graph: 'sysletc --dot -o
@@ -67,7 +83,8 @@ cmp -s out.txt want.txt || fail "--dump=ir differs from the front end's IR"
 expect_eq "--dump=layout" 0 "$(status $SYSLETC --dump=layout "$ex/cat.syslet")"
 grep -q '^entry cat a0$' out.txt || fail "--dump=layout: $(cat out.txt)"
 expect_eq "--dump=bogus" 2 "$(status $SYSLETC --dump=bogus "$ex/cat.syslet")"
-grep -q "unknown stage '--dump=bogus'" err.txt || fail "--dump=bogus message"
+grep -qx "sysletc: unknown stage '--dump=bogus' (expected ir or layout)" \
+	err.txt || fail "--dump=bogus message: $(cat err.txt)"
 expect_eq "--dump with -S" 2 "$(status $SYSLETC --dump=ir -S "$ex/cat.syslet")"
 printf 'syslet s() { opne(); }\n' >bad.syslet
 expect_eq "--dump=ir of a bad program" 1 "$(status $SYSLETC --dump=ir bad.syslet)"

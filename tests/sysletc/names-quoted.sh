@@ -7,22 +7,10 @@ ex=$top_srcdir/examples
 bad=$(printf 'a\033[2Jb\nTAIL')
 quoted='a\\33\[2Jb\\nTAIL'
 
-# check STATUS WHAT CMD...: as tests/run/names-quoted.sh.
+# check STATUS WHAT CMD...: as tests/run/names-quoted.sh (name_quoted,
+# tests/lib/harness.sh).
 check() {
-	want=$1 what=$2
-	shift 2
-	"$@" >out.txt 2>err.txt
-	st=$?
-	[ "$st" = "$want" ] || { cat err.txt >&2
-		fail "$what: exit status $st, expected $want"; }
-	if LC_ALL=C tr -d '\n\t' <err.txt | LC_ALL=C grep -q '[[:cntrl:]]'; then
-		od -c err.txt >&2
-		fail "$what: a control byte reached the standard error"
-	fi
-	! grep -q '^TAIL' err.txt || { cat err.txt >&2
-		fail "$what: the name's newline split the message"; }
-	grep -q -- "$quoted" err.txt || { cat err.txt >&2
-		fail "$what: the name is not quoted strace style"; }
+	name_quoted "$@"
 }
 
 check 1 "an input that is not there" $SYSLETC "$bad.syslet"
@@ -40,8 +28,8 @@ check 1 "an output that is the input" $SYSLETC -o "$bad.syslet" "$bad.syslet"
 check 1 "a source given to -d" $SYSLETC -d "$bad.syslet"
 printf 'syslet f() {\n\tfrobnicate(1);\n}\n' >"$bad.syslet"
 check 1 "a source with errors" $SYSLETC "$bad.syslet"
-grep -q -- "^\"$quoted\\.syslet\":2:2: error: " err.txt ||
-	{ cat err.txt >&2; fail "the diagnostic's head"; }
+grep -q -- "^\"$quoted\\.syslet\":2:2: error: " "$tmpdir/err" ||
+	{ cat "$tmpdir/err" >&2; fail "the diagnostic's head"; }
 # A plain name stays as it was.
 $SYSLETC --target=arm "$ex/hello.syslet" 2>err.txt
 grep -q "unknown target 'arm'" err.txt || fail "plain --target: $(cat err.txt)"
