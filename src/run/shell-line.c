@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pwd.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/select.h>
@@ -735,7 +736,10 @@ static bool shl_unit_open(struct shl_scan *sc, const char *text, size_t len)
  * it follows a symlinked history file itself, but reads a relative
  * target from the current directory (and would rename its rewrite over
  * whatever that names there), and it blocks forever on a FIFO.  A link
- * to a character device (/dev/null) keeps no history, silently.
+ * to a character device (/dev/null) keeps no history, silently.  One
+ * past what shl_history_trim() reads (a source's limit) is neither read
+ * nor grown: read_history() takes a file whole into memory, so a 1 GiB
+ * sparse file made a 1 GiB session that took 9 s to start.
  */
 static int shl_history_open(struct shell *sh)
 {
@@ -755,6 +759,8 @@ static int shl_history_open(struct shell *sh)
 			  O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0600);
 	if (fd >= 0 && (fstat(fd, &st) || !S_ISREG(st.st_mode)))
 		why = "not a regular file";
+	else if (fd >= 0 && (uint64_t)st.st_size > COMMON_MAX_SOURCE)
+		why = "larger than the limit of 64 MiB";
 	if (fd < 0 || why) {
 		fprintf(sh->err, "%s: history not kept: %s: %s\n", sh->prog,
 			sh->in.histfile, why ? why : strerror(errno));
