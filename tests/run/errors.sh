@@ -169,6 +169,15 @@ expect 2 "^syslet-run: unknown syslet backend 'foo' from SYSLET_BACKEND \\(expec
 	env SYSLET_BACKEND=foo $SYSLET_RUN "$src/cat.syslet" /dev/null
 expect 2 "^syslet-run: unknown syslet backend 'foo' \\(expected auto" \
 	$SYSLET_RUN --backend=foo "$src/cat.syslet" /dev/null
+# An empty name on the command line is no name, as --target= is for
+# sysletc and --entry= here: it was taken as auto in silence (the
+# environment's empty SYSLET_BACKEND still means unset, as usual).
+expect 2 "^syslet-run: unknown syslet backend '' \\(expected auto, kernel, uring or emul\\)\$" \
+	$SYSLET_RUN --backend= "$src/cat.syslet" /dev/null
+expect 2 "^syslet-run: unknown syslet backend ''" \
+	$SYSLET_RUN -i --backend= "$src/cat.syslet" </dev/null
+env SYSLET_BACKEND= $SYSLET_RUN "$src/cat.syslet" /dev/null ||
+	fail "an empty SYSLET_BACKEND is not taken as unset"
 
 # The options of a run alone mean nothing to the shell: refused, with
 # what it takes, before anything is read (they were dropped in silence).
