@@ -240,13 +240,31 @@ static int out_fail_dir(char *err, size_t errlen, int e, const char *dir,
 	return out_fail(err, errlen, e, why);
 }
 
+/*
+ * The new file takes the permissions of the file it replaces, as one
+ * written in place (gcc -o, a shell's >) or by sed -i keeps them: else a
+ * private 0600 image became 0644.  The set-ID bits are not carried onto
+ * a new file.  A file made anew gets 0666 less the umask.
+ */
+static void out_set_mode(int fd, int exists, mode_t was)
+{
+	mode_t mask;
+
+	if (exists) {
+		fchmod(fd, was & 0777);
+		return;
+	}
+	mask = umask(0);
+	umask(mask);
+	fchmod(fd, 0666 & ~mask);
+}
+
 static int out_open_new(struct common_out *o, char *final, int exists,
-			char *err, size_t errlen)
+			mode_t was, char *err, size_t errlen)
 {
 	char *dir = out_dir_of(final);
 	char proc[64];
 	size_t n = strlen(final);
-	mode_t mask;
 	int e;
 
 	o->path = final;
@@ -258,6 +276,7 @@ static int out_open_new(struct common_out *o, char *final, int exists,
 		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", o->fd);
 		if (!access(proc, F_OK)) {
 			free(dir);
+			out_set_mode(o->fd, exists, was);
 			o->how = OUT_UNNAMED;
 			return 0;
 		}
@@ -288,9 +307,7 @@ static int out_open_new(struct common_out *o, char *final, int exists,
 		return e;
 	}
 	free(dir);
-	mask = umask(0);
-	umask(mask);
-	fchmod(o->fd, 0666 & ~mask);
+	out_set_mode(o->fd, exists, was);
 	o->how = OUT_NAMED;
 	return 0;
 }
@@ -338,7 +355,8 @@ int common_out_open(struct common_out *o, const char *path, char *err,
 		return out_fail(err, errlen, EINVAL, "does not name a file "
 				"that can be replaced");
 	}
-	return out_open_new(o, final, exists, err, errlen);
+	return out_open_new(o, final, exists, exists ? st.st_mode : 0, err,
+			    errlen);
 }
 
 /* ---- Closing ------------------------------------------------------------ */
