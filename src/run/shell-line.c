@@ -352,11 +352,14 @@ static char *shl_rl_read(struct shell *sh, const char *prompt, bool *intr)
 #define SHL_MAX_TEXT	COMMON_MAX_SOURCE
 
 /* The bytes of a line beyond the bound, or after a NUL, are read and
- * dropped: the line is refused whole, and the next one runs. */
+ * dropped: the line is refused whole, and the next one runs.  A line
+ * that holds a NUL and runs past the bound is binary data with no end
+ * in sight (/dev/zero as the script was read and dropped for ever): the
+ * session ends there. */
 static char *shl_plain_read(struct shell *sh, bool *intr)
 {
 	FILE *in = sh->in.in;
-	size_t n = 0, cap = 0;
+	size_t n = 0, cap = 0, total = 0;
 	bool any = false, nul = false, over = false;
 	char *line = NULL;
 	int c, e = 0;
@@ -379,6 +382,15 @@ static char *shl_plain_read(struct shell *sh, bool *intr)
 		any = true;
 		if (c == '\n')
 			break;
+		if (++total > SHL_MAX_TEXT && (nul || c == '\0')) {
+			funlockfile(in);
+			free(line);
+			shl_error(sh, "<input>:%lu: a line of more than %zu MiB holding NUL bytes: binary data, not a script; the session ends",
+				  sh->in.lineno + 1,
+				  (size_t)SHL_MAX_TEXT >> 20);
+			sh->status = 2;
+			return NULL;
+		}
 		if (nul || over)
 			continue;
 		if (c == '\0') {
