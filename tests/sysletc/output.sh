@@ -181,6 +181,15 @@ $SYSLETC -o priv.slo -H grp.h "$src" || fail "-o and -H over private files"
 expect_eq "-o over a 0600 file: its mode" 600 "$(stat -c %a priv.slo)"
 expect_eq "-H over a 0640 file: its mode" 640 "$(stat -c %a grp.h)"
 cmp -s priv.slo ref.slo || fail "-o over a 0600 file: wrong image"
+# And its owner where the caller may give it (root replacing a user's
+# image made it root's, as sed -i's rename does not).
+if [ "$(id -u)" = 0 ] && chown 65534:65534 priv.slo 2>/dev/null; then
+	$SYSLETC -o priv.slo "$src" || fail "-o over another user's file"
+	expect_eq "-o over another user's file: its owner" 65534:65534 \
+		"$(stat -c %u:%g priv.slo)"
+	expect_eq "-o over another user's file: its mode" 600 \
+		"$(stat -c %a priv.slo)"
+fi
 rm -f new.slo
 $SYSLETC -o new.slo "$src" || fail "-o to a new file"
 expect_eq "-o to a new file: its mode (umask 022)" 644 "$(stat -c %a new.slo)"
