@@ -240,13 +240,36 @@ static int out_fail_dir(char *err, size_t errlen, int e, const char *dir,
 	return out_fail(err, errlen, e, why);
 }
 
+/*
+ * The new file takes the permissions of the file it replaces, and its
+ * owner where the caller may give it (root, or a group the caller is
+ * in), as one written in place (gcc -o, a shell's >) or by sed -i keeps
+ * them: else a private 0600 image became 0644, and root replacing a
+ * user's image made it root's.  The set-ID bits are not carried onto a
+ * new file.  A file made anew gets 0666 less the umask.
+ */
+static void out_set_mode(int fd, const struct stat *was)
+{
+	mode_t mask;
+
+	if (was) {
+		/* Before the mode: a change of owner clears set-ID bits. */
+		if (fchown(fd, was->st_uid, was->st_gid))
+			(void)!fchown(fd, (uid_t)-1, was->st_gid);
+		fchmod(fd, was->st_mode & 0777);
+		return;
+	}
+	mask = umask(0);
+	umask(mask);
+	fchmod(fd, 0666 & ~mask);
+}
+
 static int out_open_new(struct common_out *o, char *final, int exists,
-			char *err, size_t errlen)
+			const struct stat *was, char *err, size_t errlen)
 {
 	char *dir = out_dir_of(final);
 	char proc[64];
 	size_t n = strlen(final);
-	mode_t mask;
 	int e;
 
 	o->path = final;
@@ -258,6 +281,7 @@ static int out_open_new(struct common_out *o, char *final, int exists,
 		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", o->fd);
 		if (!access(proc, F_OK)) {
 			free(dir);
+			out_set_mode(o->fd, was);
 			o->how = OUT_UNNAMED;
 			return 0;
 		}
@@ -288,9 +312,7 @@ static int out_open_new(struct common_out *o, char *final, int exists,
 		return e;
 	}
 	free(dir);
-	mask = umask(0);
-	umask(mask);
-	fchmod(o->fd, 0666 & ~mask);
+	out_set_mode(o->fd, was);
 	o->how = OUT_NAMED;
 	return 0;
 }
@@ -338,7 +360,8 @@ int common_out_open(struct common_out *o, const char *path, char *err,
 		return out_fail(err, errlen, EINVAL, "does not name a file "
 				"that can be replaced");
 	}
-	return out_open_new(o, final, exists, err, errlen);
+	return out_open_new(o, final, exists, exists ? &st : NULL, err,
+			    errlen);
 }
 
 /* ---- Closing ------------------------------------------------------------ */

@@ -259,6 +259,11 @@ static int parse_args(struct args *a, int argc, char **argv)
 			a->header = optarg;
 			break;
 		case 'd':
+			/* A second image is refused as a second source is,
+			 * not dropped (the same name twice is one image). */
+			if (a->image && strcmp(a->image, optarg))
+				return usage_error("-d reads one image at a time (%s is extra)",
+						   common_quote(optarg, 1));
 			a->image = optarg;
 			break;
 		case OPT_DOT:

@@ -260,7 +260,12 @@ static void entry_decl(const struct slo_names *cn,
 		int pi = s->param_index;
 		char what[300];
 
-		if (pi < 0 || pi >= 256 || !declarable(s->name))
+		if (pi < 0 || pi >= 256)
+			continue;
+		/* Counted even where no C name can be given to it: the
+		 * entry takes it all the same. */
+		nparams++;
+		if (!declarable(s->name))
 			continue;
 		snprintf(what, sizeof(what), "__param_%s",
 			 slo_short_name(s->name, e));
@@ -274,7 +279,6 @@ static void entry_decl(const struct slo_names *cn,
 				   ? "sockaddr_in: the cell holds a "
 				     "struct sockaddr_in *"
 				   : "int: the cell holds the number");
-		nparams++;
 	}
 	enumerator(nm, out, ename, "__nr_params", (unsigned)nparams, NULL);
 	/* Its labels, in symbol order, from the lists made once. */

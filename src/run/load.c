@@ -139,25 +139,42 @@ struct syslet_obj *srun_load(const char *path, const char *progname,
 	return obj;
 }
 
+/* The names a message lists; the rest are counted (sysletc -d lists
+ * them all): an image of 100,000 syslets gave a line of 690 KB. */
+#define SRUN_ENTRIES_SHOWN	20
+
 const char *srun_pick_entry(const struct syslet_obj *obj, const char *want,
 			    const char *progname)
 {
-	size_t n = syslet_obj__entry_count(obj);
+	size_t n = syslet_obj__entry_count(obj), len = 0;
+	char *msg = NULL;
+	FILE *m;
 
 	if (want) {
 		if (syslet_obj__entry_params(obj, want) >= 0)
 			return want;
-		fprintf(stderr, "%s: no syslet named %s; the image has:",
-			progname, common_quote(want, 1));
 	} else if (n == 1) {
 		return syslet_obj__entry_name(obj, 0);
-	} else {
-		fprintf(stderr,
-			"%s: the image has %zu syslets; choose one with --entry:",
-			progname, n);
 	}
-	for (size_t i = 0; i < n; i++)
-		fprintf(stderr, " %s", syslet_obj__entry_name(obj, i));
-	fputc('\n', stderr);
+	/* One line, written once: a write(2) a name before. */
+	m = open_memstream(&msg, &len);
+	if (!m)
+		m = stderr;
+	if (want)
+		fprintf(m, "%s: no syslet named %s; the image has:", progname,
+			common_quote(want, 1));
+	else
+		fprintf(m, "%s: the image has %zu syslets; choose one with "
+			"--entry:", progname, n);
+	for (size_t i = 0; i < n && i < SRUN_ENTRIES_SHOWN; i++)
+		fprintf(m, " %s", syslet_obj__entry_name(obj, i));
+	if (n > SRUN_ENTRIES_SHOWN)
+		fprintf(m, " and %zu more (sysletc -d lists them)",
+			n - SRUN_ENTRIES_SHOWN);
+	fputc('\n', m);
+	if (m != stderr && !fclose(m)) {
+		fputs(msg, stderr);
+		free(msg);
+	}
 	return NULL;
 }

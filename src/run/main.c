@@ -211,6 +211,20 @@ static int srun_main(int argc, char **argv)
 				NULL)) != -1) {
 		switch (c) {
 		case OPT_BACKEND:
+			/* The library takes "" as auto (an empty
+			 * SYSLET_BACKEND is an unset one); typed on the
+			 * command line it is no name. */
+			if (!*optarg) {
+				const char *const *n = syslet_backend_list();
+
+				fprintf(stderr, "%s: unknown syslet backend '' "
+					"(expected", progname);
+				for (size_t i = 0; n[i]; i++)
+					fprintf(stderr, "%s %s", !i ? "" :
+						n[i + 1] ? "," : " or", n[i]);
+				fprintf(stderr, ")\n");
+				goto out;
+			}
 			o.backend = optarg;
 			break;
 		case OPT_THREADS:

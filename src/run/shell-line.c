@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pwd.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/select.h>
@@ -351,11 +352,14 @@ static char *shl_rl_read(struct shell *sh, const char *prompt, bool *intr)
 #define SHL_MAX_TEXT	COMMON_MAX_SOURCE
 
 /* The bytes of a line beyond the bound, or after a NUL, are read and
- * dropped: the line is refused whole, and the next one runs. */
+ * dropped: the line is refused whole, and the next one runs.  A line
+ * that holds a NUL and runs past the bound is binary data with no end
+ * in sight (/dev/zero as the script was read and dropped for ever): the
+ * session ends there. */
 static char *shl_plain_read(struct shell *sh, bool *intr)
 {
 	FILE *in = sh->in.in;
-	size_t n = 0, cap = 0;
+	size_t n = 0, cap = 0, total = 0;
 	bool any = false, nul = false, over = false;
 	char *line = NULL;
 	int c, e = 0;
@@ -378,6 +382,15 @@ static char *shl_plain_read(struct shell *sh, bool *intr)
 		any = true;
 		if (c == '\n')
 			break;
+		if (++total > SHL_MAX_TEXT && (nul || c == '\0')) {
+			funlockfile(in);
+			free(line);
+			shl_error(sh, "<input>:%lu: a line of more than %zu MiB holding NUL bytes: binary data, not a script; the session ends",
+				  sh->in.lineno + 1,
+				  (size_t)SHL_MAX_TEXT >> 20);
+			sh->status = 2;
+			return NULL;
+		}
 		if (nul || over)
 			continue;
 		if (c == '\0') {
@@ -735,7 +748,10 @@ static bool shl_unit_open(struct shl_scan *sc, const char *text, size_t len)
  * it follows a symlinked history file itself, but reads a relative
  * target from the current directory (and would rename its rewrite over
  * whatever that names there), and it blocks forever on a FIFO.  A link
- * to a character device (/dev/null) keeps no history, silently.
+ * to a character device (/dev/null) keeps no history, silently.  One
+ * past what shl_history_trim() reads (a source's limit) is neither read
+ * nor grown: read_history() takes a file whole into memory, so a 1 GiB
+ * sparse file made a 1 GiB session that took 9 s to start.
  */
 static int shl_history_open(struct shell *sh)
 {
@@ -755,6 +771,8 @@ static int shl_history_open(struct shell *sh)
 			  O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0600);
 	if (fd >= 0 && (fstat(fd, &st) || !S_ISREG(st.st_mode)))
 		why = "not a regular file";
+	else if (fd >= 0 && (uint64_t)st.st_size > COMMON_MAX_SOURCE)
+		why = "larger than the limit of 64 MiB";
 	if (fd < 0 || why) {
 		fprintf(sh->err, "%s: history not kept: %s: %s\n", sh->prog,
 			sh->in.histfile, why ? why : strerror(errno));

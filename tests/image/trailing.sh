@@ -1,5 +1,5 @@
 #!/bin/sh
-# trailing.sh: an image file with bytes past the sections and section table its ELF header describes is refused as from a pipe, 'more bytes than its ELF headers describe', by syslet-run, its shell's load, sysletc -d, syslet_obj__open_file() and, for the same bytes in memory, syslet_obj__open_mem() (which took them), before reading the rest: a sysletc image padded to 900 MB (sparse) was read whole, 25-36 s and 2 GB, and ran, where the same bytes through a pipe were refused at once.
+# trailing.sh: an image file with bytes past the sections and section table its ELF header describes is refused as from a pipe, 'more bytes than its ELF headers describe', by syslet-run, its shell's load, sysletc -d, syslet_obj__open_file() and, for the same bytes in memory, syslet_obj__open_mem() (which took them), before reading the rest: a sysletc image padded to 900 MB (sparse) was read whole, 25-36 s and 2 GB, and ran, where the same bytes through a pipe were refused at once; and one whose ELF header cannot be followed is read no further than that header, whose fault the reader names.
 . "$top_srcdir/tests/lib/harness.sh"
 cd "$tmpdir" || exit 99
 printf 'syslet main() { getppid(); }\n' >t.syslet
@@ -55,4 +55,36 @@ elif grep -q "out of memory\|Cannot allocate" err.txt || [ $st = 0 ]; then
 else
 	skip "syslet-run does not run under ulimit -v 400000 (a sanitizer build?): $(head -c 200 err.txt)"
 fi
+
+# A header the reading code cannot follow to an end (no sections, a
+# section header of another size, big-endian, an unknown class) stops
+# the read after the header, and the reader says what is wrong with it,
+# as for the 3 KB image: such a file was read whole first, 900 MB in
+# 3.4 s and 1.8 GB, only to be refused for its header.
+# poke FILE OFFSET OCTAL: one byte of FILE changed in place.
+poke() {
+	printf "\\$3" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
+}
+for case in "60:000:bad number of sections 0" \
+	"58:050:bad section header size 40" \
+	"5:002:not a little-endian ELF file" \
+	"4:003:unknown ELF class 3"; do
+	off=${case%%:*} rest=${case#*:}
+	byte=${rest%%:*} msg=${rest#*:}
+	cp x86_64.slo hdr.slo
+	poke hdr.slo "$off" "$byte"
+	[ "$off" = 60 ] && poke hdr.slo 61 000
+	truncate -s 900M hdr.slo
+	st=0
+	(ulimit -v 400000 && $SYSLET_RUN hdr.slo) >out.txt 2>err.txt || st=$?
+	grep -q "out of memory\|Cannot allocate" err.txt &&
+		fail "$msg, 900 MB: read, not refused ($(head -c 200 err.txt))"
+	grep -q "^syslet-run: hdr.slo: $msg\$" err.txt ||
+		fail "$msg, 900 MB: syslet-run: no '$msg' ($(head -c 200 err.txt))"
+	[ $st = 2 ] || fail "$msg, 900 MB: exit status $st, expected 2"
+	st=0
+	(ulimit -v 400000 && $SYSLETC -d - <hdr.slo) >out.txt 2>err.txt || st=$?
+	grep -q "$msg\$" err.txt ||
+		fail "$msg, 900 MB: sysletc -d - <IMAGE: no '$msg' ($(head -c 200 err.txt))"
+done
 exit 0

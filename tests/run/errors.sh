@@ -193,6 +193,31 @@ expect 2 "^syslet-run: unknown syslet backend 'foo' from SYSLET_BACKEND \\(expec
 	env SYSLET_BACKEND=foo $SYSLET_RUN "$src/cat.syslet" /dev/null
 expect 2 "^syslet-run: unknown syslet backend 'foo' \\(expected auto" \
 	$SYSLET_RUN --backend=foo "$src/cat.syslet" /dev/null
+# An empty name on the command line is no name, as --target= is for
+# sysletc and --entry= here: it was taken as auto in silence (the
+# environment's empty SYSLET_BACKEND still means unset, as usual).
+expect 2 "^syslet-run: unknown syslet backend '' \\(expected auto, kernel, uring or emul\\)\$" \
+	$SYSLET_RUN --backend= "$src/cat.syslet" /dev/null
+expect 2 "^syslet-run: unknown syslet backend ''" \
+	$SYSLET_RUN -i --backend= "$src/cat.syslet" </dev/null
+env SYSLET_BACKEND= $SYSLET_RUN "$src/cat.syslet" /dev/null ||
+	fail "an empty SYSLET_BACKEND is not taken as unset"
+
+# An image with many syslets: the message names the first 20 and says how
+# many more, in one line written once; it named all of them, a write(2)
+# each (100,000 writes and 690 KB for an image of 100,000).
+i=0
+while [ $i -lt 100 ]; do
+	printf 'syslet s%d() { getppid(); }\n' $i
+	i=$((i + 1))
+done >"$tmpdir/many.syslet"
+$SYSLETC -o "$tmpdir/many.slo" "$tmpdir/many.syslet" || fail "compile many.syslet"
+names="s0 s1 s2 s3 s4 s5 s6 s7 s8 s9 s10 s11 s12 s13 s14 s15 s16 s17 s18 s19"
+expect 2 "^syslet-run: the image has 100 syslets; choose one with --entry: $names and 80 more \\(sysletc -d lists them\\)\$" \
+	$SYSLET_RUN "$tmpdir/many.slo"
+expect_eq "many syslets: lines" 1 "$(wc -l <"$tmpdir/err" | tr -d ' ')"
+expect 2 "^syslet-run: no syslet named 'nope'; the image has: $names and 80 more \\(sysletc -d lists them\\)\$" \
+	$SYSLET_RUN --entry=nope "$tmpdir/many.slo"
 
 # The options of a run alone mean nothing to the shell: refused, with
 # what it takes, before anything is read (they were dropped in silence).

@@ -1,5 +1,5 @@
 #!/bin/sh
-# history.sh: the shell's history file is only ever a regular file: a relative symlink is followed from its own directory, a FIFO does not hang the shell, a device keeps no history.
+# history.sh: the shell's history file is only ever a regular file: a relative symlink is followed from its own directory, a FIFO does not hang the shell, a device keeps no history, a file past 64 MiB is neither read nor grown.
 . "$top_srcdir/tests/shell/lib.sh"
 
 shell_require
@@ -41,6 +41,16 @@ expect_eq "session with a FIFO as history" 0 "$(term "$tmpdir")"
 grep -q 'history not kept: .*history: not a regular file' "$tmpdir/raw" ||
 	fail "no message for a FIFO: $(cat "$tmpdir/raw")"
 [ -p "$hist" ] || fail "the FIFO was replaced"
+
+# A history file past what the shell trims (64 MiB, a source's limit)
+# is not read (readline took it whole into memory: a 1 GiB sparse file
+# made a 1 GiB session, 9 s to start) nor grown: no history, a message.
+rm -f "$hist"
+truncate -s 1G "$hist" 2>/dev/null || skip "truncate(1) cannot make a sparse file"
+expect_eq "session with a 1 GiB history" 0 "$(term "$tmpdir")"
+grep -q 'history not kept: .*history: larger than the limit of 64 MiB' "$tmpdir/raw" ||
+	fail "no message for a 1 GiB history: $(tr -d '\033' <"$tmpdir/raw" | tail -n 3)"
+expect_eq "the 1 GiB history's size" 1073741824 "$(wc -c <"$hist" | tr -d ' ')"
 
 # A link to a character device keeps no history, silently.
 rm -f "$hist"

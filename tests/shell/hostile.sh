@@ -1,5 +1,5 @@
 #!/bin/sh
-# hostile.sh: syslet-run -i on bad input: end of input at every point of a session, NUL bytes, overlong lines, bad files to load.
+# hostile.sh: syslet-run -i on bad input: end of input at every point of a session, NUL bytes, overlong lines, endless binary input, bad files to load.
 . "$top_srcdir/tests/shell/lib.sh"
 shell_require
 cd "$top_srcdir" || exit 99
@@ -86,6 +86,19 @@ grep -q '^syslet-run: <input>:2: a line longer than 64 MiB; the line is ignored$
 grep -q '^getppid() = ' "$tmpdir/over.out" || fail "a line over 64 MiB: next line lost"
 expect_eq "a line over 64 MiB: status" 0 "$st"
 rm -f "$tmpdir/in" "$tmpdir/over.out"
+# A line that holds NUL bytes and runs past 64 MiB is binary data, not
+# a script: the session ends, status 2, as for an input that cannot be
+# read on.  /dev/zero (or /dev/full) as the script was one line with no
+# end, read and dropped for ever without a word.
+for dev in /dev/zero /dev/full; do
+	[ -c "$dev" ] && [ -n "$to" ] || continue
+	st=0
+	timeout 20 "$SYSLET_RUN" -i <"$dev" >"$tmpdir/zero.out" 2>&1 || st=$?
+	expect_eq "$dev as the script: status" 2 "$st"
+	grep -q '^syslet-run: <input>:1: a line of more than 64 MiB holding NUL bytes: binary data, not a script; the session ends$' \
+		"$tmpdir/zero.out" || { head -c 300 "$tmpdir/zero.out" >&2
+		fail "$dev as the script: no message"; }
+done
 # An input that cannot be read is no end of input: a message and status
 # 2, as for a file that cannot be read (it ended silently with 0).
 st=0

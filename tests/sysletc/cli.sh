@@ -73,6 +73,15 @@ grep -qx "sysletc: one input file at a time ('mine.slo' is extra; to write the i
 expect_eq "output with -o" 2 "$(status $SYSLETC -o a.slo "$ex/cat.syslet" mine.slo)"
 grep -qx "sysletc: one input file at a time ('mine.slo' is extra)" err.txt ||
 	fail "extra input with -o: $(cat err.txt)"
+# A second image to list is refused as a second file is, not dropped:
+# '-d a.slo -d b.slo' listed b.slo alone, status 0.
+$SYSLETC -o a.slo "$ex/cat.syslet" && $SYSLETC -o b.slo "$ex/hello.syslet" ||
+	fail "compile the two images"
+expect_eq "-d twice" 2 "$(status $SYSLETC -d a.slo -d b.slo)"
+grep -qx "sysletc: -d reads one image at a time ('b.slo' is extra)" err.txt ||
+	fail "-d twice: $(cat err.txt)"
+[ -s out.txt ] && fail "-d twice: a listing was printed"
+expect_eq "-d twice, one image" 0 "$(status $SYSLETC -d a.slo --disassemble=a.slo)"
 expect_eq "-S with --dot" 2 "$(status $SYSLETC -S --dot "$ex/cat.syslet")"
 # --dump=ir prints the front end's IR, as the front end's goldens see it.
 expect_eq "--dump=ir" 0 "$(status $SYSLETC --dump=ir "$ex/cat.syslet")"

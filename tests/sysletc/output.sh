@@ -169,6 +169,38 @@ grep -q '^sysletc: killed.slo: File too large$' err.txt ||
 	fail "write past ulimit -f: message: $(cat err.txt)"
 [ "$(cat killed.slo)" = old ] || fail "EFBIG: the old output was damaged"
 no_temp killed.slo
+# A file replaced keeps its permissions, as one written in place (gcc's
+# -o) or by sed -i does: the new file took 0666 less the umask, so a
+# private 0600 image or header became readable by all.
+umask 022
+printf old >priv.slo
+chmod 600 priv.slo
+printf old >grp.h
+chmod 640 grp.h
+$SYSLETC -o priv.slo -H grp.h "$src" || fail "-o and -H over private files"
+expect_eq "-o over a 0600 file: its mode" 600 "$(stat -c %a priv.slo)"
+expect_eq "-H over a 0640 file: its mode" 640 "$(stat -c %a grp.h)"
+cmp -s priv.slo ref.slo || fail "-o over a 0600 file: wrong image"
+# And its owner where the caller may give it (root replacing a user's
+# image made it root's, as sed -i's rename does not).
+if [ "$(id -u)" = 0 ] && chown 65534:65534 priv.slo 2>/dev/null; then
+	$SYSLETC -o priv.slo "$src" || fail "-o over another user's file"
+	expect_eq "-o over another user's file: its owner" 65534:65534 \
+		"$(stat -c %u:%g priv.slo)"
+	expect_eq "-o over another user's file: its mode" 600 \
+		"$(stat -c %a priv.slo)"
+fi
+rm -f new.slo
+$SYSLETC -o new.slo "$src" || fail "-o to a new file"
+expect_eq "-o to a new file: its mode (umask 022)" 644 "$(stat -c %a new.slo)"
+if command -v unshare >/dev/null 2>&1 &&
+   unshare -m sh -c 'umount -l /proc' 2>/dev/null; then
+	unshare -m sh -c "umount -l /proc && exec $SYSLETC -o priv.slo '$src'" ||
+		fail "without /proc: -o over a 0600 file"
+	expect_eq "without /proc: -o over a 0600 file: its mode" 600 \
+		"$(stat -c %a priv.slo)"
+fi
+
 # The same where O_TMPFILE cannot be linked (no /proc): the named
 # temporary file is removed by the signal handler.
 # The sanitizers' runtime reads its options and checks leaks through
