@@ -1,6 +1,7 @@
 /* threads.c: what libsyslet(3) says is safe from several threads at once: one image shared, an instance and a ring per thread, the library-wide calls (stats, trace, backend queries) from any thread. */
 #include <errno.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,11 +28,15 @@ static int stop_side;
 static unsigned long traced;
 static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static void fail(const char *fmt, const char *a, long b)
+static void __attribute__((format(printf, 1, 2))) fail(const char *fmt, ...)
 {
+	va_list ap;
+
 	pthread_mutex_lock(&out_lock);
 	fprintf(stderr, "FAIL: ");
-	fprintf(stderr, fmt, a, b);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
 	fputc('\n', stderr);
 	failed = 1;
 	pthread_mutex_unlock(&out_lock);
@@ -105,15 +110,15 @@ static void *side(void *arg)
 	(void)arg;
 	while (!__atomic_load_n(&stop_side, __ATOMIC_ACQUIRE)) {
 		if (syslet_get_stats(&st))
-			fail("%sget_stats: %ld", "", -1);
+			fail("get_stats: %s", strerror(errno));
 		else if (st.atoms < last)
-			fail("%satoms went back by %ld", "",
+			fail("atoms went back by %ld",
 			     (long)(last - st.atoms));
 		last = st.atoms;
 		if (!syslet_backend_name())
-			fail("%sbackend_name: NULL (%ld)", "", k);
+			fail("backend_name: NULL (%ld)", k);
 		if (syslet_set_trace(k++ % 2 ? count : NULL, &traced))
-			fail("%sset_trace: %ld", "", k);
+			fail("set_trace: %ld", k);
 	}
 	syslet_set_trace(NULL, NULL);
 	return NULL;
@@ -150,11 +155,11 @@ int main(int argc, char **argv)
 	syslet_get_stats(&b);
 	/* Every run: open, read, close, one exec and one completion. */
 	if (b.execs - a.execs != THREADS * ITERS)
-		fail("%sexecs: %ld", "", (long)(b.execs - a.execs));
+		fail("execs: %ld", (long)(b.execs - a.execs));
 	if (b.atoms - a.atoms != 3 * THREADS * ITERS)
-		fail("%satoms: %ld", "", (long)(b.atoms - a.atoms));
+		fail("atoms: %ld", (long)(b.atoms - a.atoms));
 	if (b.completions - a.completions != THREADS * ITERS)
-		fail("%scompletions: %ld", "",
+		fail("completions: %ld",
 		     (long)(b.completions - a.completions));
 	syslet_obj__close(obj);
 	printf("%s: %d threads x %d runs, %lu trace events seen\n",
