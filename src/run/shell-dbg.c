@@ -476,7 +476,10 @@ SHL_HANDLER(list)
 
 /* ---- breakpoints ---------------------------------------------------------- */
 
-/* An atom from "#N", "atom N", a line number, an entry or a label. */
+static void shl_describe_atom(struct shell *sh, size_t atom);
+
+/* An atom from "#N", "atom N", a line number, an entry or a label;
+ * -3 for the name of a system call (shl_break_syscall()). */
 static long shl_locate(struct shell *sh, int argc, char **argv)
 {
 	struct shl_prog *p = sh->dbg->prog;
@@ -527,8 +530,50 @@ static long shl_locate(struct shell *sh, int argc, char **argv)
 		if (dot && strcmp(dot + 1, w) == 0)
 			return si.atom;
 	}
-	shl_error(sh, "break: no entry or label '%s' (expected [N], LINE, "
-		  "ENTRY or LABEL)", w);
+	/* A system call's name: every atom that makes it (the handler's),
+	 * as strace's -e trace=NAME and gdb's catch syscall NAME. */
+	if (w == argv[1] && syslet_syscall_number(w) >= 0)
+		return -3;
+	shl_error(sh, "break: no entry, label or system call '%s' (expected "
+		  "[N], LINE, ENTRY, LABEL or SYSCALL)", w);
+	return -1;
+}
+
+/* A breakpoint at each atom whose call is @name; 0, or -1 when the
+ * program makes no such call. */
+static int shl_break_syscall(struct shell *sh, const char *name)
+{
+	struct shl_dbg *d = sh->dbg;
+	const struct syslet_obj *obj = d->prog->obj;
+	size_t n = syslet_obj__atom_count(obj), i, set = 0;
+
+	for (i = 0; i < n; i++) {
+		SYSLET_OPTS(syslet_atom_info, ai);
+		struct shl_bp *v;
+
+		if (syslet_obj__atom_info(obj, i, &ai) != 0 || !ai.syscall ||
+		    strcmp(ai.syscall, name) != 0)
+			continue;
+		set++;
+		if (shl_is_bp(d, i)) {
+			fprintf(sh->out, "breakpoint already at [%zu]\n", i);
+			continue;
+		}
+		v = realloc(d->bps, (d->nbps + 1) * sizeof(*v));
+		if (!v)
+			abort();
+		d->bps = v;
+		d->bps[d->nbps].id = ++d->bp_ids;
+		d->bps[d->nbps].atom = i;
+		fprintf(sh->out, "breakpoint %d at ", d->bp_ids);
+		shl_describe_atom(sh, i);
+		fputc('\n', sh->out);
+		d->nbps++;
+	}
+	if (set)
+		return 0;
+	shl_error(sh, "break: no atom of the program calls %s (list shows "
+		  "its atoms)", name);
 	return -1;
 }
 
@@ -569,9 +614,11 @@ SHL_HANDLER(break)
 		return 0;
 	}
 	atom = shl_locate(sh, argc, argv);
+	if (atom == -3)
+		return shl_break_syscall(sh, argv[1]);
 	if (atom == -2)
-		shl_error(sh, "break: expected [N], LINE, ENTRY or LABEL, "
-			  "got '%s'", rest);
+		shl_error(sh, "break: expected [N], LINE or NAME (an entry, a "
+			  "label or a system call), got '%s'", rest);
 	if (atom < 0)
 		return -1;
 	if (shl_is_bp(d, (size_t)atom)) {
@@ -1527,6 +1574,25 @@ void shl_dbg_names(struct shell *sh, unsigned int kinds, shl_name_fn add,
 			add(ctx, n);
 			if (dot)
 				add(ctx, dot + 1);
+		}
+	/* Each call once: the first atom that makes it names it. */
+	if (kinds & SHL_N_CALLED)
+		for (i = 0; i < syslet_obj__atom_count(p->obj); i++) {
+			SYSLET_OPTS(syslet_atom_info, ai);
+			size_t j;
+
+			if (syslet_obj__atom_info(p->obj, i, &ai) ||
+			    !ai.syscall)
+				continue;
+			for (j = 0; j < i; j++) {
+				SYSLET_OPTS(syslet_atom_info, aj);
+
+				if (!syslet_obj__atom_info(p->obj, j, &aj) &&
+				    aj.syscall && !strcmp(aj.syscall, ai.syscall))
+					break;
+			}
+			if (j == i)
+				add(ctx, ai.syscall);
 		}
 	for (i = 0; i < syslet_obj__sym_count(p->obj); i++) {
 		SYSLET_OPTS(syslet_sym_info, si);
