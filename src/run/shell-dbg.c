@@ -6,6 +6,7 @@
 #include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "run/run.h"
 #include "run/shell-exec.h"
@@ -41,6 +42,7 @@ struct shl_dbg {
 	int			bp_ids;
 	struct syslet_ring	ring;
 	bool			ring_on;
+	unsigned long		runs;		/* started, this session */
 };
 
 const char *shl_dbg_prog_has(struct shell *sh, const char *name,
@@ -869,6 +871,7 @@ static int shl_start(struct shell *sh, const char *cmd, const char *entry,
 	d->inst = inst;
 	d->entry = strdup(entry);
 	d->pc = syslet_inst__entry(inst, entry);
+	d->runs++;
 	return 0;
 }
 
@@ -884,7 +887,7 @@ static void shl_report_end(struct shell *sh, struct syslet_uatom *last,
 			   ev->end != SYSLET_END_FAULT ? ev->nr :
 			   srun_ran_nr(last);
 	char res[64];
-	long val;
+	long val = 0;
 
 	d->pc = NULL;
 	/* A failed call is reported as syslet-run reports it, also at the
@@ -894,6 +897,16 @@ static void shl_report_end(struct shell *sh, struct syslet_uatom *last,
 	    srun_failed(d->inst, last, nr, &val, NULL)) {
 		srun_stop_report(sh->out, sh->prog, NULL, d->entry, d->inst, last,
 				 nr, ret, injected);
+		/* A server run again after a run that ended without closing
+		 * its socket: gdb's run would have started a new process,
+		 * and nothing here says why the address is taken. */
+		if ((ret == -EADDRINUSE || val == -EADDRINUSE) && d->runs > 1)
+			fprintf(sh->out, "note: the descriptors that earlier "
+				"runs opened stay open in this process, "
+				"whether they ended or stopped: a socket one "
+				"of them left bound holds the address (ls -l "
+				"/proc/%ld/fd lists them; a statement closes "
+				"one: close(N);)\n", (long)getpid());
 		return;
 	}
 	srun_format_result(res, sizeof(res), ret, srun_is_call(nr));
