@@ -1601,7 +1601,8 @@ void shl_dbg_names(struct shell *sh, unsigned int kinds, shl_name_fn add,
 				SYSLET_OPTS(syslet_atom_info, aj);
 
 				if (!syslet_obj__atom_info(p->obj, j, &aj) &&
-				    aj.syscall && !strcmp(aj.syscall, ai.syscall))
+				    aj.syscall &&
+				    !strcmp(aj.syscall, ai.syscall))
 					break;
 			}
 			if (j == i)

@@ -86,8 +86,8 @@ static void *runner(void *arg)
 		buf = syslet_inst__object(inst, "buf", NULL);
 		if (!n || !buf || *n != strlen(want) ||
 		    memcmp(buf, want, strlen(want)))
-			fail("read %s into thread %ld's instance", buf ? buf : "?",
-			     t);
+			fail("read %s into thread %ld's instance",
+			     buf ? buf : "?", t);
 		syslet_inst__free(inst);
 	}
 	syslet_ring__exit(&ring);
