@@ -1020,7 +1020,17 @@ static int shl_resume(struct shell *sh, bool first)
 		if (!shl_step_one(sh, false, true))
 			return 0;
 		if (shl_watch_hit(sh)) {
-			shl_show_next(sh);
+			/* The next atom has a breakpoint too: both are said,
+			 * as gdb says both when they stop it at once, so
+			 * that the breakpoint a continue goes past is seen. */
+			idx = shl_pc_index(sh);
+			if (idx >= 0 && shl_is_bp(d, (size_t)idx)) {
+				fputs("breakpoint: ", sh->out);
+				shl_describe_atom(sh, (size_t)idx);
+				fputc('\n', sh->out);
+			} else {
+				shl_show_next(sh);
+			}
 			return 0;
 		}
 	}
