@@ -1296,8 +1296,20 @@ SHL_HANDLER(print)
 			shl_error(sh, "print: '%s' is a constant, which has "
 				  "no cell (info lists its declaration)",
 				  argv[i]);
-		else if (!shl_not_started(sh, "print", argv[i]))
-			shl_error(sh, "print: no cell '%s'", argv[i]);
+		else if (!shl_not_started(sh, "print", argv[i])) {
+			size_t size;
+
+			if ((sh->dbg->inst &&
+			     syslet_inst__object(sh->dbg->inst, argv[i],
+						 &size)) ||
+			    shl_imm_object(sh, argv[i], &size))
+				shl_error(sh, "print: '%s' is a buffer or data "
+					  "object of %zu bytes, not a cell (x "
+					  "%s shows its bytes)", argv[i], size,
+					  argv[i]);
+			else
+				shl_error(sh, "print: no cell '%s'", argv[i]);
+		}
 		bad = -1;
 	}
 	return bad;
