@@ -97,6 +97,31 @@ for std in c99 c11; do
 		fail "SYSLET_OPTS with fields ($std): wrong values"
 done
 
+# <libsyslet.h> keeps its names to syslet_*, SYSLET_* and the five calls:
+# the 2007 __NR_sys_NAME aliases (and <asm/unistd.h>) come with
+# <syslet-nr.h> or <syslet-compat.h> alone, so that a program with
+# numbers of its own under those names builds (libsyslet(3), Names).
+cat >"$tmpdir/ownnr.c" <<'EOP'
+#define __NR_sys_open 5
+#define __NR_sys_read 3
+#include <libsyslet.h>
+#include <stdio.h>
+
+int main(void)
+{
+	puts(__NR_sys_open == 5 && __NR_sys_read == 3 ? "ok" : "changed");
+	return 0;
+}
+EOP
+build "$CC" ownnr "$tmpdir/ownnr.c" -std=c11 $strict
+expect_eq "a program's own __NR_sys_open" ok "$(SYSLET_BACKEND=emul "$tmpdir/ownnr")"
+for h in syslet-nr.h syslet-compat.h; do
+	printf '#include <%s>\nint main(void) { return __NR_sys_write == __NR_write && __NR_sys_async_exec > 0 ? 0 : 1; }\n' \
+		"$h" >"$tmpdir/nr.c"
+	build "$CC" nr "$tmpdir/nr.c" -std=c11 $strict
+	"$tmpdir/nr" || fail "<$h>: __NR_sys_write is not __NR_write"
+done
+
 if ! command -v "$CXX" >/dev/null 2>&1; then
 	echo "note: no C++ compiler ($CXX): the C++ checks are skipped"
 	exit 0

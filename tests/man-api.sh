@@ -142,6 +142,16 @@ sed -n 's/^\.It Fa \([a-z_]*\)$/\1/p' "$top_srcdir/man/syslet_get_stats.3" \
 tail -n +2 "$tmpdir/h.syslet_stats" | cmp -s - "$tmpdir/m.stats" ||
 	bad "syslet_get_stats.3: counters $(echo $(cat "$tmpdir/m.stats")); libsyslet.h has $(echo $(tail -n +2 "$tmpdir/h.syslet_stats"))"
 
+# libsyslet(3)'s THREAD SAFETY says, for every function the header
+# declares, whether it may be called from several threads at once.
+sed -n '/^\.Sh THREAD SAFETY/,/^\.Sh [^T]/p' "$top_srcdir/man/libsyslet.3" |
+	sed -n 's/^\.Fn \([A-Za-z_0-9]*\).*/\1/p' | LC_ALL=C sort -u \
+	>"$tmpdir/tsafe"
+[ -s "$tmpdir/tsafe" ] ||
+	bad "libsyslet.3: no THREAD SAFETY section naming the functions"
+list_diff "declared in libsyslet.h but not in libsyslet(3)'s THREAD SAFETY" \
+	"$tmpdir/declared" "$tmpdir/tsafe"
+
 [ "$status" = 0 ] ||
 	fail "libsyslet.h, libsyslet.map, libsyslet.so and the section 3 pages disagree"
 exit 0

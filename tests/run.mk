@@ -235,3 +235,10 @@ EXTRA_DIST += tests/run/each-partial-stats.sh
 # --stats on uring says who ran the cachemiss atoms.
 TESTS += tests/run/stats-who.sh
 EXTRA_DIST += tests/run/stats-who.sh
+# Several threads on one image, each with its instance and ring, the
+# counters and trace callback from another (libsyslet(3), THREAD SAFETY).
+check_PROGRAMS += tests/run/threads
+tests_run_threads_SOURCES = tests/run/threads.c
+tests_run_threads_LDADD = src/lib/libsyslet.la -lpthread
+TESTS += tests/run/threads.sh
+EXTRA_DIST += tests/run/threads.sh tests/run/mt.syslet

@@ -52,3 +52,7 @@ check_PROGRAMS += tests/shell/probe
 TESTS += tests/shell/probe
 tests_shell_probe_SOURCES = tests/shell/probe.c
 tests_shell_probe_LDADD = src/compiler/libcompiler.la
+# A server run again after a run that left its socket open: the note
+# says why bind() fails with EADDRINUSE.
+TESTS += tests/shell/rerun-bound.sh
+EXTRA_DIST += tests/shell/rerun-bound.sh

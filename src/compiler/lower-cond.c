@@ -177,6 +177,20 @@ static int fused(struct lower *L, struct lower_fuse *fz, int cell, int op,
 	return fz->test;
 }
 
+/*
+ * An assignment whose left side was refused (an undeclared name, a
+ * constant): its call is still checked, so that a statement's errors
+ * all come in one run, as gcc gives them ('n = read(fd, b, 16, 4)' with
+ * n undeclared is also a call with one argument too many).
+ */
+static void check_refused_call(struct lower *L, const struct ast_expr *x,
+			       int succ)
+{
+	if (x->kind == AST_ASSIGN && x->op == '=' && x->r &&
+	    x->r->kind == AST_CALL)
+		(void)lower_call(L, x->r, IR_NONE, lower_plain(succ));
+}
+
 /* subject OP k ? t : f, for a subject that is not constant. */
 static int test(struct lower *L, const struct ast_expr *x, int op, int64_t k,
 		int t, int f, struct lower_fuse *fz, struct ast_loc loc)
@@ -256,8 +270,10 @@ static int test(struct lower *L, const struct ast_expr *x, int op, int64_t k,
 		/* fall through */
 	case AST_ASSIGN:
 		cell = lower_lvalue(L, x->l, lower_op_name(x->op));
-		if (cell < 0)
+		if (cell < 0) {
+			check_refused_call(L, x, t);
 			return LOWER_END;
+		}
 		if (k == 0)
 			return lower_assign(L, cell, x->op, x->l, x->r, x->loc,
 					    branch_for(op, t, f));
@@ -517,8 +533,10 @@ int lower_expr_stmt(struct lower *L, const struct ast_expr *e, int succ)
 	case AST_ASSIGN:
 	case AST_INCDEC:
 		cell = lower_lvalue(L, e->l, lower_op_name(e->op));
-		if (cell < 0)
+		if (cell < 0) {
+			check_refused_call(L, e, succ);
 			return succ;
+		}
 		return lower_assign(L, cell, e->op, e->l, e->r, e->loc,
 				    lower_plain(succ));
 	default:

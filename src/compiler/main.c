@@ -746,9 +746,19 @@ static int compile(const struct args *a)
 	if (kind == COMMON_ELF) {
 		/* The hint is a command: the input as given ('-', not the
 		 * '<stdin>' that messages call it). */
-		fprintf(stderr, "%s: %s: this is an ELF file, not a syslet source (to list an image: %s -d %s)\n",
-			prog, common_quote(name, 0), prog,
-			common_quote(a->input, 0));
+		fprintf(stderr, "%s: %s: this is an ELF file, not a syslet source ",
+			prog, common_quote(name, 0));
+		/* ...and keeps what was asked: --dot and -H take -d too. */
+		if (a->dot)
+			fprintf(stderr, "(to draw an image's graph: %s --dot -d %s)\n",
+				prog, common_quote(a->input, 0));
+		else if (a->header)
+			fprintf(stderr, "(to write an image's header: %s -H %s -d %s)\n",
+				prog, common_quote(a->header, 0),
+				common_quote(a->input, 0));
+		else
+			fprintf(stderr, "(to list an image: %s -d %s)\n", prog,
+				common_quote(a->input, 0));
 		free(src);
 		return 1;
 	}

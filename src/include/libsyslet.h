@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include <sys/types.h>
 #include <syslet.h>
-#include <syslet-nr.h>
 
 #ifdef __cplusplus
 extern "C" {

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <libsyslet.h>
+#include <syslet-nr.h>
 
 #ifdef __cplusplus
 extern "C" {

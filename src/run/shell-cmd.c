@@ -186,13 +186,14 @@ static const struct shl_cmd shl_cmds[] = {
 	  "to run with '>'.  With an argument, only the atoms of that entry,\n"
 	  "from that atom ([N] or #N) or of that source line.",
 	  shl_dbg_list, SHL_N_ENTRY | SHL_N_LABEL, 0 },
-	{ "break", "b", "break [ATOM|LINE|ENTRY|LABEL]",
+	{ "break", "b", "break [ATOM|LINE|NAME]",
 	  "set a breakpoint, or list them",
 	  "Stops run and continue before the atom runs.  An ATOM is written\n"
 	  "[N] or #N, N its index in the listing; a plain number is a source\n"
-	  "line (its first atom), a name an entry or a label.  Without an\n"
-	  "argument, lists the breakpoints.  See also delete.",
-	  shl_dbg_break, SHL_N_ENTRY | SHL_N_LABEL, 0 },
+	  "line (its first atom), a NAME an entry or a label, else a system\n"
+	  "call: a breakpoint at every atom that makes it (break accept).\n"
+	  "Without an argument, lists the breakpoints.  See also delete.",
+	  shl_dbg_break, SHL_N_ENTRY | SHL_N_LABEL | SHL_N_CALLED, 0 },
 	{ "watch", NULL, "watch CELL",
 	  "stop when a cell changes",
 	  "Makes run and continue stop after an atom that changed CELL (a\n"

@@ -6,6 +6,7 @@
 #include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "run/run.h"
 #include "run/shell-exec.h"
@@ -41,6 +42,7 @@ struct shl_dbg {
 	int			bp_ids;
 	struct syslet_ring	ring;
 	bool			ring_on;
+	unsigned long		runs;		/* started, this session */
 };
 
 const char *shl_dbg_prog_has(struct shell *sh, const char *name,
@@ -476,7 +478,10 @@ SHL_HANDLER(list)
 
 /* ---- breakpoints ---------------------------------------------------------- */
 
-/* An atom from "#N", "atom N", a line number, an entry or a label. */
+static void shl_describe_atom(struct shell *sh, size_t atom);
+
+/* An atom from "#N", "atom N", a line number, an entry or a label;
+ * -3 for the name of a system call (shl_break_syscall()). */
 static long shl_locate(struct shell *sh, int argc, char **argv)
 {
 	struct shl_prog *p = sh->dbg->prog;
@@ -527,8 +532,50 @@ static long shl_locate(struct shell *sh, int argc, char **argv)
 		if (dot && strcmp(dot + 1, w) == 0)
 			return si.atom;
 	}
-	shl_error(sh, "break: no entry or label '%s' (expected [N], LINE, "
-		  "ENTRY or LABEL)", w);
+	/* A system call's name: every atom that makes it (the handler's),
+	 * as strace's -e trace=NAME and gdb's catch syscall NAME. */
+	if (w == argv[1] && syslet_syscall_number(w) >= 0)
+		return -3;
+	shl_error(sh, "break: no entry, label or system call '%s' (expected "
+		  "[N], LINE, ENTRY, LABEL or SYSCALL)", w);
+	return -1;
+}
+
+/* A breakpoint at each atom whose call is @name; 0, or -1 when the
+ * program makes no such call. */
+static int shl_break_syscall(struct shell *sh, const char *name)
+{
+	struct shl_dbg *d = sh->dbg;
+	const struct syslet_obj *obj = d->prog->obj;
+	size_t n = syslet_obj__atom_count(obj), i, set = 0;
+
+	for (i = 0; i < n; i++) {
+		SYSLET_OPTS(syslet_atom_info, ai);
+		struct shl_bp *v;
+
+		if (syslet_obj__atom_info(obj, i, &ai) != 0 || !ai.syscall ||
+		    strcmp(ai.syscall, name) != 0)
+			continue;
+		set++;
+		if (shl_is_bp(d, i)) {
+			fprintf(sh->out, "breakpoint already at [%zu]\n", i);
+			continue;
+		}
+		v = realloc(d->bps, (d->nbps + 1) * sizeof(*v));
+		if (!v)
+			abort();
+		d->bps = v;
+		d->bps[d->nbps].id = ++d->bp_ids;
+		d->bps[d->nbps].atom = i;
+		fprintf(sh->out, "breakpoint %d at ", d->bp_ids);
+		shl_describe_atom(sh, i);
+		fputc('\n', sh->out);
+		d->nbps++;
+	}
+	if (set)
+		return 0;
+	shl_error(sh, "break: no atom of the program calls %s (list shows "
+		  "its atoms)", name);
 	return -1;
 }
 
@@ -569,9 +616,11 @@ SHL_HANDLER(break)
 		return 0;
 	}
 	atom = shl_locate(sh, argc, argv);
+	if (atom == -3)
+		return shl_break_syscall(sh, argv[1]);
 	if (atom == -2)
-		shl_error(sh, "break: expected [N], LINE, ENTRY or LABEL, "
-			  "got '%s'", rest);
+		shl_error(sh, "break: expected [N], LINE or NAME (an entry, a "
+			  "label or a system call), got '%s'", rest);
 	if (atom < 0)
 		return -1;
 	if (shl_is_bp(d, (size_t)atom)) {
@@ -822,6 +871,7 @@ static int shl_start(struct shell *sh, const char *cmd, const char *entry,
 	d->inst = inst;
 	d->entry = strdup(entry);
 	d->pc = syslet_inst__entry(inst, entry);
+	d->runs++;
 	return 0;
 }
 
@@ -837,7 +887,7 @@ static void shl_report_end(struct shell *sh, struct syslet_uatom *last,
 			   ev->end != SYSLET_END_FAULT ? ev->nr :
 			   srun_ran_nr(last);
 	char res[64];
-	long val;
+	long val = 0;
 
 	d->pc = NULL;
 	/* A failed call is reported as syslet-run reports it, also at the
@@ -847,6 +897,16 @@ static void shl_report_end(struct shell *sh, struct syslet_uatom *last,
 	    srun_failed(d->inst, last, nr, &val, NULL)) {
 		srun_stop_report(sh->out, sh->prog, NULL, d->entry, d->inst, last,
 				 nr, ret, injected);
+		/* A server run again after a run that ended without closing
+		 * its socket: gdb's run would have started a new process,
+		 * and nothing here says why the address is taken. */
+		if ((ret == -EADDRINUSE || val == -EADDRINUSE) && d->runs > 1)
+			fprintf(sh->out, "note: the descriptors that earlier "
+				"runs opened stay open in this process, "
+				"whether they ended or stopped: a socket one "
+				"of them left bound holds the address (ls -l "
+				"/proc/%ld/fd lists them; a statement closes "
+				"one: close(N);)\n", (long)getpid());
 		return;
 	}
 	srun_format_result(res, sizeof(res), ret, srun_is_call(nr));
@@ -960,7 +1020,17 @@ static int shl_resume(struct shell *sh, bool first)
 		if (!shl_step_one(sh, false, true))
 			return 0;
 		if (shl_watch_hit(sh)) {
-			shl_show_next(sh);
+			/* The next atom has a breakpoint too: both are said,
+			 * as gdb says both when they stop it at once, so
+			 * that the breakpoint a continue goes past is seen. */
+			idx = shl_pc_index(sh);
+			if (idx >= 0 && shl_is_bp(d, (size_t)idx)) {
+				fputs("breakpoint: ", sh->out);
+				shl_describe_atom(sh, (size_t)idx);
+				fputc('\n', sh->out);
+			} else {
+				shl_show_next(sh);
+			}
 			return 0;
 		}
 	}
@@ -1226,8 +1296,20 @@ SHL_HANDLER(print)
 			shl_error(sh, "print: '%s' is a constant, which has "
 				  "no cell (info lists its declaration)",
 				  argv[i]);
-		else if (!shl_not_started(sh, "print", argv[i]))
-			shl_error(sh, "print: no cell '%s'", argv[i]);
+		else if (!shl_not_started(sh, "print", argv[i])) {
+			size_t size;
+
+			if ((sh->dbg->inst &&
+			     syslet_inst__object(sh->dbg->inst, argv[i],
+						 &size)) ||
+			    shl_imm_object(sh, argv[i], &size))
+				shl_error(sh, "print: '%s' is a buffer or data "
+					  "object of %zu bytes, not a cell (x "
+					  "%s shows its bytes)", argv[i], size,
+					  argv[i]);
+			else
+				shl_error(sh, "print: no cell '%s'", argv[i]);
+		}
 		bad = -1;
 	}
 	return bad;
@@ -1527,6 +1609,26 @@ void shl_dbg_names(struct shell *sh, unsigned int kinds, shl_name_fn add,
 			add(ctx, n);
 			if (dot)
 				add(ctx, dot + 1);
+		}
+	/* Each call once: the first atom that makes it names it. */
+	if (kinds & SHL_N_CALLED)
+		for (i = 0; i < syslet_obj__atom_count(p->obj); i++) {
+			SYSLET_OPTS(syslet_atom_info, ai);
+			size_t j;
+
+			if (syslet_obj__atom_info(p->obj, i, &ai) ||
+			    !ai.syscall)
+				continue;
+			for (j = 0; j < i; j++) {
+				SYSLET_OPTS(syslet_atom_info, aj);
+
+				if (!syslet_obj__atom_info(p->obj, j, &aj) &&
+				    aj.syscall &&
+				    !strcmp(aj.syscall, ai.syscall))
+					break;
+			}
+			if (j == i)
+				add(ctx, ai.syscall);
 		}
 	for (i = 0; i < syslet_obj__sym_count(p->obj); i++) {
 		SYSLET_OPTS(syslet_sym_info, si);

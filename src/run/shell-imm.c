@@ -866,6 +866,126 @@ void shl_probe_stmts(const char *text, struct sysletc_probe *r)
 	text_buf_free(&b);
 }
 
+struct shl_known {
+	const char	*name;
+	bool		found;
+};
+
+static void shl_known_add(void *ctx, const char *name)
+{
+	struct shl_known *k = ctx;
+
+	if (!strcmp(name, k->name))
+		k->found = true;
+}
+
+/* Whether @name is a cell, object, entry, label, keyword or system call
+ * of the language, the session or the program. */
+static bool shl_name_is(struct shell *sh, const char *name,
+			unsigned int kinds)
+{
+	struct shl_known k = { name, false };
+
+	shl_names(sh, kinds, shl_known_add, &k);
+	return k.found;
+}
+
+static bool shl_name_known(struct shell *sh, const char *name)
+{
+	if (shl_imm_cell(sh, name) || shl_imm_is_const(sh, name))
+		return true;
+	return shl_name_is(sh, name, SHL_N_SYSCALL | SHL_N_CELL |
+			   SHL_N_OBJECT | SHL_N_ENTRY | SHL_N_LABEL |
+			   SHL_N_KEYWORD);
+}
+
+/* Edit distance of a and b, adjacent transpositions counting one, or
+ * more than 2 when it is. */
+static size_t shl_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j;
+	size_t d[16][16];
+
+	if (la >= 16 || lb >= 16)
+		return 3;
+	for (i = 0; i <= la; i++)
+		d[i][0] = i;
+	for (j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (i = 1; i <= la; i++)
+		for (j = 1; j <= lb; j++) {
+			size_t c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+
+			if (d[i - 1][j] + 1 < c)
+				c = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < c)
+				c = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < c)
+				c = d[i - 2][j - 2] + 1;
+			d[i][j] = c;
+		}
+	return d[la][lb];
+}
+
+/* The command @word is a typing slip of: one edit for a short word, two
+ * for a longer one; NULL when none is that near. */
+static const char *shl_cmd_near(const char *word)
+{
+	size_t i, n, best = 3, len = strlen(word);
+	const struct shl_cmd *cmds = shl_cmd_table(&n);
+	const char *near = NULL;
+
+	for (i = 0; i < n; i++) {
+		size_t dist = shl_distance(word, cmds[i].name);
+
+		if (dist < best && dist <= (len <= 4 ? 1u : 2u)) {
+			best = dist;
+			near = cmds[i].name;
+		}
+	}
+	return near;
+}
+
+/*
+ * A line that did not compile and starts with a word that is no name of
+ * the language, the session or the program, such as a command mistyped
+ * (lsit, brek 3) or one from another shell (clear): the compiler's error
+ * is about a statement, so the shell says it is no command either.
+ * Returns whether it said so.  @alone: the word is the whole line.
+ */
+static bool shl_command_note(struct shell *sh, const char *text,
+			     size_t lead, size_t len, bool alone,
+			     unsigned long line)
+{
+	const char *near;
+	char *name;
+	bool said = false;
+
+	if (!len || memchr(text + lead, '.', len))
+		return false;
+	name = strndup(text + lead, len);
+	if (!name)
+		abort();
+	if (shl_cmd_find(name) || shl_name_known(sh, name))
+		goto out;
+	near = len >= 3 ? shl_cmd_near(name) : NULL;
+	if (near) {
+		fprintf(sh->err, "%s:%lu:%zu: note: '%s' is no command: did "
+			"you mean '%s'?\n", SHL_INPUT, line, lead + 1, name,
+			near);
+		said = true;
+	} else if (alone) {
+		fprintf(sh->err, "%s:%lu:%zu: note: '%s' is no command, and "
+			"no cell of the session or the program; help lists "
+			"the commands\n", SHL_INPUT, line, lead + 1, name);
+		said = true;
+	}
+out:
+	free(name);
+	return said;
+}
+
 /*
  * A lone name at the prompt (v, or cat.fd), typed as a debugger's or a
  * REPL's user asks for a value: the compiler's error says a statement
@@ -887,14 +1007,27 @@ static void shl_value_note(struct shell *sh, const char *text)
 	rest += strspn(rest, " \t");
 	if (*rest == ';')
 		rest++;
-	if (rest[strspn(rest, " \t\n")])
-		return;
-	name = strndup(s, len);
-	if (!name)
-		abort();
+	if (!rest[strspn(rest, " \t\n")])
+		rest += strlen(rest);
+	else
+		rest = s + len;
 	/* The line of the compiler's error before it (shl_emit_diags()):
 	 * the script's, or 1 at a terminal. */
 	line = (!sh->in.tty && sh->in.unit_line ? sh->in.unit_line : 1);
+	if (*rest) {
+		/* A word and an argument (brek 3, lsit cat, x buf): only a
+		 * mistyped command gets a note; an operator after the word
+		 * makes it a statement's. */
+		const char *arg = rest + strspn(rest, " \t");
+
+		if (arg != rest && (isalnum((unsigned char)*arg) ||
+				    strchr("[#\"%_", *arg)))
+			shl_command_note(sh, text, lead, len, false, line);
+		return;
+	}
+	name = strndup(s, len);
+	if (!name)
+		abort();
 	/* The compiler's note says what ends a syslet: return is no cell;
 	 * nor is 'stpo', whose note names the keyword (unless the session
 	 * has such a cell, and the compiler no such note). */
@@ -904,10 +1037,19 @@ static void shl_value_note(struct shell *sh, const char *text)
 		free(name);
 		return;
 	}
+	if (shl_command_note(sh, text, lead, len, true, line)) {
+		free(name);
+		return;
+	}
 	if (shl_imm_is_const(sh, name))
 		fprintf(sh->err, "%s:%lu:%zu: note: '%s' is a constant; info "
 			"lists its declaration\n", SHL_INPUT, line, lead + 1,
 			name);
+	else if (!shl_imm_cell(sh, name) &&
+		 shl_name_is(sh, name, SHL_N_OBJECT))
+		fprintf(sh->err, "%s:%lu:%zu: note: '%s' is a buffer or data "
+			"object: x %s shows its bytes\n", SHL_INPUT, line,
+			lead + 1, name, name);
 	else
 		fprintf(sh->err, "%s:%lu:%zu: note: print %s shows the value "
 			"of a cell\n", SHL_INPUT, line, lead + 1, name);

@@ -89,6 +89,7 @@ enum {
 	SHL_N_CLASS	= 1u << 10,	/* a SET's %CLASS, after its '%' */
 	SHL_N_RULE	= 1u << 11,	/* inject's SET:error=, :retval=, :when= */
 	SHL_N_OFF	= 1u << 12,	/* inject off */
+	SHL_N_CALLED	= 1u << 13,	/* the calls the program's atoms make */
 };
 
 typedef void (*shl_name_fn)(void *ctx, const char *name);

@@ -49,7 +49,7 @@ struct srun_trace {
 	pthread_mutex_t		lock;	/* workers report too */
 	unsigned long long	trampolines;
 	unsigned long long	strays;
-	double			t_prev;	/* -r: the previous line */
+	double			t_prev;	/* -r: the previous line; 0: none */
 	bool			closed;	/* the tail is out: no more lines */
 	/* Whose line is out up to its entered part ("read(3, "): ended by
 	 * its result when nothing comes between, as strace does. */
@@ -280,7 +280,8 @@ static const char *stamp(struct srun_trace *tr, char *buf, size_t len)
 	if (o->relative) {
 		double now = mono();
 
-		rel = now - tr->t_prev;
+		/* The first line has none before it: 0, as strace -r's. */
+		rel = tr->t_prev ? now - tr->t_prev : 0;
 		tr->t_prev = now;
 	}
 	if (o->timestamps) {
@@ -582,7 +583,7 @@ struct srun_trace *srun_trace_start(const struct srun_opts *opts, size_t nr)
 	}
 	tr->opts = opts;
 	tr->nr = nr;
-	tr->t_prev = mono();
+	tr->t_prev = 0;		/* no line yet */
 	pthread_mutex_init(&tr->lock, NULL);
 	for (size_t i = 0; i < nr; i++)
 		tr->slots[i].tag = nr > 1 ? (int)i : -1;

@@ -42,8 +42,11 @@ for b in $backends; do
 	check -ttt "^[0-9]\\{9,\\}\\.[0-9]\\{6\\} s\\.syslet:"
 	check -r "^ *[0-9]*\\.[0-9]\\{6\\} s\\.syslet:"
 	check '-t -r' "^$hms (+ *[0-9]*\\.[0-9]\\{6\\}) s\\.syslet:"
-	# -r: the line after the sleep says how long it was.
+	# -r: the line after the sleep says how long it was; the first line,
+	# which has none before it, 0.000000, as strace -r's first.
 	$SYSLET_RUN --backend=$b -r s.syslet 2>trace || fail "$b: -r run"
+	head -1 trace | grep -q '^    0\.000000 s\.syslet:' ||
+		{ cat trace >&2; fail "$b: -r: the first line is not 0.000000"; }
 	rel=$(sed -n 's/^ *\([0-9.]*\) .*\[2\] getppid.*/\1/p' trace)
 	awk -v r="$rel" 'BEGIN { exit !(r >= 0.29) }' ||
 		{ cat trace >&2; fail "$b: -r: $rel after the sleep"; }

@@ -1,7 +1,8 @@
-/* hello2007.c: a program in the style of the 2007 Hello World builds against libsyslet.h with only its includes changed. */
+/* hello2007.c: a program in the style of the 2007 Hello World builds against libsyslet.h and syslet-nr.h (its __NR_sys_write) with only its includes changed. */
 #include <stdio.h>
 #include <string.h>
 #include <libsyslet.h>
+#include <syslet-nr.h>
 
 static struct syslet_uatom *completion_ring[4];
 static unsigned long curr_ring_idx;

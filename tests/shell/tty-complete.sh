@@ -1,5 +1,5 @@
 #!/bin/sh
-# tty-complete.sh: on a terminal (tmux), Tab completes what each command's argument takes: trace's %CLASS and calls, inject's calls and its rule's keys, and nothing for an argument a command does not take (break's second).
+# tty-complete.sh: on a terminal (tmux), Tab completes what each command's argument takes: trace's %CLASS and calls, inject's calls and its rule's keys, break's calls of the program, and nothing for an argument a command does not take (break's second).
 . "$top_srcdir/tests/shell/lib.sh"
 . "$top_srcdir/tests/shell/tmux.sh"
 
@@ -53,6 +53,12 @@ key Tab
 sleep 0.5
 screen | grep -Eq '^syslet> break cat cat' &&
 	fail "Tab completed a second argument to break"
+key C-u
+# break's NAME: the calls the program makes, not every system call
+# (wr is write alone, where writev would make it ambiguous).
+type 'break wr'
+key Tab
+wait_for '^syslet> break write ?$' "Tab did not complete break wr to write"
 key C-u
 type 'quit 4'
 key Enter

@@ -261,6 +261,14 @@ grep -q 'ELF file, not a syslet source' err.txt || fail "image as source: $(cat 
 expect_eq "an image given as source on stdin" 1 "$(status sh -c '"$1" -o junk.slo - <cat.slo' sh "$SYSLETC")"
 grep -qx "sysletc: <stdin>: this is an ELF file, not a syslet source (to list an image: sysletc -d -)" err.txt ||
 	fail "image as source on stdin: $(cat err.txt)"
+# The hint keeps what was asked: --dot and -H of an image take -d too.
+expect_eq "--dot of an image" 1 "$(status $SYSLETC --dot cat.slo)"
+grep -qx "sysletc: cat.slo: this is an ELF file, not a syslet source (to draw an image's graph: sysletc --dot -d cat.slo)" err.txt ||
+	fail "--dot of an image: $(cat err.txt)"
+expect_eq "-H of an image" 1 "$(status $SYSLETC -H c.h cat.slo)"
+grep -qx "sysletc: cat.slo: this is an ELF file, not a syslet source (to write an image's header: sysletc -H c.h -d cat.slo)" err.txt ||
+	fail "-H of an image: $(cat err.txt)"
+[ ! -e c.h ] || fail "-H of an image wrote c.h"
 expect_eq "-H of a syslet named main" 0 "$(status $SYSLETC -H hello.h -o hello.slo "$ex/hello.syslet")"
 [ ! -s err.txt ] || fail "main warned about with a prefix: $(cat err.txt)"
 grep -q '^extern struct syslet_uatom hello_main\[' hello.h || fail "-H did not declare hello_main"
