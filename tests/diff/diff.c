@@ -50,6 +50,8 @@ struct opts {
 	int		verbose;
 	unsigned int	max_reports;
 	unsigned int	hang;	/* seconds without progress: a HANG */
+	bool		observe;	/* a trace callback on every run */
+	bool		step;		/* syslet_step() instead of exec */
 };
 
 /* Where in a graph the child is (a HANG says which). */
@@ -68,6 +70,38 @@ struct progress {
 };
 
 static struct progress *prog;
+
+/*
+ * --observe: a trace callback installed for every run, which sends the
+ * engines down their observed loop (interp_fast() never runs then), and
+ * the events it gets checked against the reference's run: one per atom
+ * that ran and one for a fetch that faulted, each taking the next one's
+ * atom, the last one ending as the reference's chain ended.
+ */
+#define DIFF_OBS_MAX	(REF_MAX_ATOMS + 8)
+
+struct obs_event {
+	unsigned long	atom, next;
+	enum syslet_end	end;
+};
+
+static struct obs_event obs_ev[DIFF_OBS_MAX];
+static unsigned int obs_n;
+/* syslet_get_stats() around each run: what it added. */
+static bool obs_on;
+static struct syslet_stats obs_st0, obs_st1;
+
+static void obs_record(const struct syslet_event *ev, void *ctx)
+{
+	unsigned int i = __atomic_fetch_add(&obs_n, 1, __ATOMIC_RELAXED);
+
+	(void)ctx;
+	if (i < DIFF_OBS_MAX) {
+		obs_ev[i].atom = (unsigned long)ev->atom;
+		obs_ev[i].next = (unsigned long)ev->next;
+		obs_ev[i].end = ev->end;
+	}
+}
 
 static void die(const char *what)
 {
@@ -652,6 +686,13 @@ static bool proc_syscall_ok(void)
 			 sizeof(buf)) && sscanf(buf, "%ld", &nr) == 1;
 }
 
+static void obs_stats(struct syslet_stats *st)
+{
+	st->sz = sizeof(*st);
+	if (obs_on && syslet_get_stats(st))
+		die("syslet_get_stats");
+}
+
 /*
  * @batch: the syslet goes in by syslet_exec_batch() (a batch of one),
  * which must do what async_exec does; odd graphs take that path, so that
@@ -681,6 +722,8 @@ static void run_backend(const struct diff_arena *ar, struct head *h,
 		drainer_start(&d, ar);
 		reader = true;
 	}
+	__atomic_store_n(&obs_n, 0, __ATOMIC_RELEASE);
+	obs_stats(&obs_st0);
 	errno = 0;
 	if (batch) {
 		int err = 0;
@@ -729,6 +772,109 @@ static void run_backend(const struct diff_arena *ar, struct head *h,
 	memcpy(o->ring2, h->ring, sizeof(o->ring2));
 	capture(ar, o);
 	memset(h->ring, 0, sizeof(h->ring));
+	obs_stats(&obs_st1);
+}
+
+/* What is wrong with the events of --observe against the reference's
+ * run @ref, in @buf; NULL when nothing is. */
+static const char *obs_check(const struct diff_outcome *ref, char *buf,
+			     size_t len)
+{
+	unsigned int n = __atomic_load_n(&obs_n, __ATOMIC_ACQUIRE);
+	unsigned long want = ref->atoms + (ref->end == REF_END_FAULT);
+	static const enum syslet_end ends[REF_NR_ENDS] = {
+		[REF_END_NULL] = SYSLET_END_NEXT,
+		[REF_END_STOP] = SYSLET_END_STOP,
+		[REF_END_FAULT] = SYSLET_END_FAULT,
+	};
+	const struct obs_event *last;
+
+	if (n != want) {
+		snprintf(buf, len, "%u trace events for %lu atoms run and %d "
+			 "faulting fetch", n, ref->atoms,
+			 ref->end == REF_END_FAULT);
+		return buf;
+	}
+	if (obs_st1.atoms - obs_st0.atoms != ref->atoms ||
+	    obs_st1.faults - obs_st0.faults != (ref->end == REF_END_FAULT)) {
+		snprintf(buf, len, "stats: %llu atoms and %llu faults for %lu "
+			 "atoms run and %d faulting fetch",
+			 obs_st1.atoms - obs_st0.atoms,
+			 obs_st1.faults - obs_st0.faults, ref->atoms,
+			 ref->end == REF_END_FAULT);
+		return buf;
+	}
+	if (!n)
+		return NULL;
+	for (unsigned int i = 0; i + 1 < n; i++) {
+		if (obs_ev[i].end != SYSLET_END_NONE ||
+		    obs_ev[i].next != obs_ev[i + 1].atom) {
+			snprintf(buf, len, "trace event %u: atom %#lx end %d "
+				 "next %#lx, then event %u at atom %#lx", i,
+				 obs_ev[i].atom, (int)obs_ev[i].end,
+				 obs_ev[i].next, i + 1, obs_ev[i + 1].atom);
+			return buf;
+		}
+	}
+	last = &obs_ev[n - 1];
+	if (last->end != ends[ref->end] || last->next ||
+	    (ref->end != REF_END_FAULT && last->atom != ref->last)) {
+		snprintf(buf, len, "last trace event: atom %#lx end %d next "
+			 "%#lx; the reference ended at %#lx (%s)", last->atom,
+			 (int)last->end, last->next, ref->last,
+			 ref->end == REF_END_NULL ? "NULL next" :
+			 ref->end == REF_END_STOP ? "a stop" : "a fault");
+		return buf;
+	}
+	return NULL;
+}
+
+/*
+ * --step: the graph run one atom at a time by syslet_step(), in the
+ * caller, as syslet-run -i steps it: only graphs that the reference ran
+ * in the caller to their end, with nothing waiting for the driver's
+ * feeder or drainer.  What async_exec() would have returned is what the
+ * last step says: its atom, or EFAULT from a fetch that faulted.
+ */
+static bool step_ok(const struct diff_outcome *ref)
+{
+	return !ref->async && !ref->late_sync && !ref->tight_sync &&
+	       ref->atoms < REF_MAX_ATOMS;
+}
+
+static void run_step(const struct diff_arena *ar, struct head *h,
+		     const struct diff_graph *g, struct diff_outcome *o)
+{
+	struct syslet_uatom *u = (struct syslet_uatom *)g->entry;
+	struct syslet_event ev = { .sz = sizeof(ev) };
+	unsigned int junk = h->model.idx;
+
+	memset(h->ring, 0, sizeof(h->ring));
+	if (g->ring_junk)
+		h->ring[junk] = DIFF_JUNK;
+	load(ar, g);
+	__atomic_store_n(&obs_n, 0, __ATOMIC_RELEASE);
+	obs_stats(&obs_st0);
+	/* At least once: a NULL entry is a fetch that faults. */
+	for (unsigned int k = 0; k <= REF_MAX_ATOMS; k++) {
+		errno = 0;
+		u = syslet_step(u, &ev);
+		if (!u && errno)
+			die("syslet_step");
+		if (!u)
+			break;
+	}
+	o->ret = ev.end == SYSLET_END_FAULT ? 0 : (unsigned long)ev.atom;
+	o->err = ev.end == SYSLET_END_FAULT ? EFAULT : 0;
+	memcpy(o->ring1, h->ring, sizeof(o->ring1));
+	if (g->ring_junk && h->ring[junk] == DIFF_JUNK) {
+		h->ring[junk] = NULL;
+		sys_async_wait(0);
+	}
+	memcpy(o->ring2, h->ring, sizeof(o->ring2));
+	capture(ar, o);
+	memset(h->ring, 0, sizeof(h->ring));
+	obs_stats(&obs_st1);
 }
 
 static enum ref_status run_ref(const struct diff_arena *ar,
@@ -788,9 +934,10 @@ static void report(const struct opts *op, const char *backend,
 		"difftest: MISMATCH (%s) on %s: seed %#" PRIx64 " graph %lu "
 		"(ring index %u; the reference ran %lu atoms)\n"
 		"  reproduce: difftest --seed=%#" PRIx64 " --from=%lu --count=1 "
-		"--ring-index=%u --backend=%s -v\n",
+		"--ring-index=%u --backend=%s%s%s -v\n",
 		what, backend, op->seed, index, ring_index, ref->atoms,
-		op->seed, index, ring_index, backend);
+		op->seed, index, ring_index, backend,
+		op->observe ? " --observe" : "", op->step ? " --step" : "");
 	fprintf(stderr, "  async_exec: reference %#lx errno %d, %s %#lx "
 		"errno %d\n", ref->ret, ref->err, backend, got->ret, got->err);
 	for (int i = 0; i < DIFF_RING; i++)
@@ -965,7 +1112,7 @@ static bool in_place(const struct diff_arena *ar, struct head *h,
 struct counts {
 	unsigned long	run, mismatches, unsafe, endless, atoms, async;
 	unsigned long	async_at_call, in_place, late, late_sync;
-	unsigned long	tight, tight_sync, top;
+	unsigned long	tight, tight_sync, top, not_stepped;
 	unsigned long	end[REF_NR_ENDS];
 };
 
@@ -973,6 +1120,7 @@ struct counts {
 static int run_backend_all(const struct opts *op, struct diff_arena *ar,
 			   const char *backend, struct counts *c)
 {
+	static char obs_why[256];
 	struct diff_outcome ref, got;
 	struct diff_graph g;
 	struct head h;
@@ -986,6 +1134,12 @@ static int run_backend_all(const struct opts *op, struct diff_arena *ar,
 		printf("difftest: %s: not here (%s)\n", backend,
 		       syslet_backend_error() ? syslet_backend_error()
 					      : strerror((int)-err));
+		return 77;
+	}
+	obs_on = op->observe;
+	if (op->observe && syslet_set_trace(obs_record, NULL)) {
+		printf("difftest: %s: --observe: no trace here\n", backend);
+		head_unregister(&h);
 		return 77;
 	}
 	ar->umem_nr = (unsigned long)syslet_sysno(SYSLET_CALL_UMEM_ADD);
@@ -1037,9 +1191,18 @@ static int run_backend_all(const struct opts *op, struct diff_arena *ar,
 		c->top += g.top_at != 0;
 		c->end[ref.end]++;
 		prog->phase = PH_BACKEND;
-		run_backend(ar, &h, &g, i & 1, ref.late_sync, ref.tight_sync,
-			    &got);
+		if (op->step && !step_ok(&ref)) {
+			c->not_stepped++;
+			continue;
+		}
+		if (op->step)
+			run_step(ar, &h, &g, &got);
+		else
+			run_backend(ar, &h, &g, i & 1, ref.late_sync,
+				    ref.tight_sync, &got);
 		bad = compare(&ref, &got, ar->size);
+		if (!bad && op->observe)
+			bad = obs_check(&ref, obs_why, sizeof(obs_why));
 		if (!bad) {
 			h.model = after;
 			continue;
@@ -1120,6 +1283,10 @@ static int child(const struct opts *op, struct diff_arena *arp)
 		       c.mismatches, c.unsafe + c.endless, c.unsafe,
 		       c.endless, (double)(t1.tv_sec - t0.tv_sec) +
 				   (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+		if (c.not_stepped)
+			printf("difftest: %s: --step: %lu graphs went async "
+			       "in the reference, not stepped\n", b,
+			       c.not_stepped);
 		if (c.in_place)
 			printf("difftest: %s: %lu of the %lu graphs that went "
 			       "async ran in the caller (no parked thread)\n",
@@ -1157,10 +1324,15 @@ static void usage(FILE *f)
 {
 	fputs("usage: difftest [--seed=N] [--count=N] [--from=N] [--graph=N]\n"
 	      "                [--ring-index=N] [--backend=emul,uring,kernel]\n"
-	      "                [--max-reports=N] [--hang=SECONDS] [-v]\n"
+	      "                [--max-reports=N] [--hang=SECONDS] [--observe]\n"
+	      "                [--step] [-v]\n"
 	      "Random atom graphs through the reference interpreter and each\n"
 	      "backend, compared word for word.  --graph=N runs graph N alone\n"
 	      "(--from=N --count=1); -vvv dumps each graph before it runs.\n"
+	      "--observe: with a trace callback installed (the engines'\n"
+	      "observed loop), its events checked against the reference's\n"
+	      "atoms too.  --step: the graphs the reference ran in the caller\n"
+	      "run by syslet_step(), one atom at a time.\n"
 	      "Exit 0: no mismatch; 1: mismatches (each printed with the\n"
 	      "command that reproduces it), or a HANG: no graph done for\n"
 	      "--hang seconds (120), reported with where each of the child's\n"
@@ -1232,6 +1404,8 @@ int main(int argc, char **argv)
 		{ "backend", required_argument, NULL, 'b' },
 		{ "max-reports", required_argument, NULL, 'm' },
 		{ "hang", required_argument, NULL, 'H' },
+		{ "observe", no_argument, NULL, 'o' },
+		{ "step", no_argument, NULL, 'S' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -1280,6 +1454,12 @@ int main(int argc, char **argv)
 			break;
 		case 'b':
 			op.backends = optarg;
+			break;
+		case 'o':
+			op.observe = true;
+			break;
+		case 'S':
+			op.step = true;
 			break;
 		case 'v':
 			op.verbose++;

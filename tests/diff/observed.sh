@@ -1,0 +1,27 @@
+#!/bin/sh
+# observed.sh: difftest with a trace callback installed (the engines' observed loop, every event checked against the reference's atoms) and by syslet_step() one atom at a time, on emul and uring, 64 and 32 bits.
+. "$top_srcdir/tests/lib/harness.sh"
+
+# The plain difftest runs the engines' fast loop (interp_fast(), nobody
+# observing); syslet-run --trace, --stats and the shell's step run the
+# other one, which must store, stop and complete the same, and report
+# one event per atom run (and one for a fetch that faults), each
+# leading to the next, the last ending as the reference's chain ended.
+st=0
+for t in difftest difftest32; do
+	prog="$top_builddir/tests/diff/$t"
+	[ -x "$prog" ] || continue
+	for mode in --observe "--step --backend=emul"; do
+		r=0
+		"$prog" --seed=0x5e19ab5e --count=4000 \
+			--backend=emul,uring $mode >"$tmpdir/out" 2>&1 ||
+			r=$?
+		cat "$tmpdir/out"
+		case $r in
+		0|77) ;;
+		*) echo "FAIL: $t $mode: exit $r"; st=1 ;;
+		esac
+	done
+done
+[ $st = 0 ] || fail "difftest, observed or stepped: a mismatch"
+exit 0
