@@ -25,7 +25,8 @@ runtime_tests = tests/runtime/args tests/runtime/fault tests/runtime/stop \
 	tests/runtime/tidrace tests/runtime/tidpidfd tests/runtime/ttyread \
 	tests/runtime/tidself tests/runtime/waitchld tests/runtime/pipesig \
 	tests/runtime/waitkept tests/runtime/tidclock tests/runtime/sigfetch \
-	tests/runtime/ringhead tests/runtime/handlerexec
+	tests/runtime/ringhead tests/runtime/handlerexec \
+	tests/runtime/ringshare
 check_PROGRAMS += $(runtime_tests)
 TESTS += $(runtime_tests)
 noinst_HEADERS += tests/runtime/helpers.h
@@ -34,6 +35,7 @@ tests_runtime_args_LDADD = $(runtime_ldadd)
 tests_runtime_ttyread_LDADD = $(runtime_ldadd)
 tests_runtime_ringhead_LDADD = $(runtime_ldadd)
 tests_runtime_handlerexec_LDADD = $(runtime_ldadd)
+tests_runtime_ringshare_LDADD = $(runtime_ldadd)
 tests_runtime_bnames_LDADD = $(runtime_ldadd)
 tests_runtime_fault_LDADD = $(runtime_ldadd)
 tests_runtime_stop_LDADD = $(runtime_ldadd)
@@ -184,7 +186,8 @@ runtime32_tests = tests/runtime/args32 tests/runtime/fault32 \
 	tests/runtime/tidpidfd32 tests/runtime/ttyread32 tests/runtime/tidself32 \
 	tests/runtime/waitchld32 tests/runtime/pipesig32 tests/runtime/waitkept32 \
 	tests/runtime/tidclock32 tests/runtime/waitintr32 tests/runtime/sigfetch32 \
-	tests/runtime/ringhead32 tests/runtime/handlerexec32
+	tests/runtime/ringhead32 tests/runtime/handlerexec32 \
+	tests/runtime/ringshare32
 TESTS += $(runtime32_tests)
 extra_check_programs += $(runtime32_tests)
 # Each NAME32 above is tests/runtime/NAME.c compiled and linked -m32 in
