@@ -83,6 +83,7 @@ static struct progress *prog;
 struct obs_event {
 	unsigned long	atom, next;
 	enum syslet_end	end;
+	int		handoff;
 };
 
 static struct obs_event obs_ev[DIFF_OBS_MAX];
@@ -100,6 +101,7 @@ static void obs_record(const struct syslet_event *ev, void *ctx)
 		obs_ev[i].atom = (unsigned long)ev->atom;
 		obs_ev[i].next = (unsigned long)ev->next;
 		obs_ev[i].end = ev->end;
+		obs_ev[i].handoff = ev->handoff;
 	}
 }
 
@@ -775,13 +777,20 @@ static void run_backend(const struct diff_arena *ar, struct head *h,
 	obs_stats(&obs_st1);
 }
 
-/* What is wrong with the events of --observe against the reference's
- * run @ref, in @buf; NULL when nothing is. */
-static const char *obs_check(const struct diff_outcome *ref, char *buf,
-			     size_t len)
+/*
+ * What is wrong with the events of --observe against the reference's
+ * run @ref, in @buf; NULL when nothing is.  @went_async: async_exec
+ * returned NULL.  With SYSLET_TRACE_UNFINISHED, a syslet that went async
+ * shows one more event, before the rest: the atom it went async at,
+ * whose own event (handoff set, the only one) comes next.
+ */
+static const char *obs_check(const struct diff_outcome *ref, bool went_async,
+			     char *buf, size_t len)
 {
-	unsigned int n = __atomic_load_n(&obs_n, __ATOMIC_ACQUIRE);
+	unsigned int n = __atomic_load_n(&obs_n, __ATOMIC_ACQUIRE), m = 0;
 	unsigned long want = ref->atoms + (ref->end == REF_END_FAULT);
+	unsigned long handoffs = 0;
+	static struct obs_event run[DIFF_OBS_MAX];
 	static const enum syslet_end ends[REF_NR_ENDS] = {
 		[REF_END_NULL] = SYSLET_END_NEXT,
 		[REF_END_STOP] = SYSLET_END_STOP,
@@ -789,34 +798,60 @@ static const char *obs_check(const struct diff_outcome *ref, char *buf,
 	};
 	const struct obs_event *last;
 
-	if (n != want) {
+	if (n > DIFF_OBS_MAX)
+		n = DIFF_OBS_MAX;
+	for (unsigned int i = 0; i < n; i++) {
+		if (obs_ev[i].end != SYSLET_END_UNFINISHED) {
+			handoffs += obs_ev[i].handoff != 0;
+			run[m++] = obs_ev[i];
+			continue;
+		}
+		if (i + 1 >= n || obs_ev[i + 1].atom != obs_ev[i].atom ||
+		    !obs_ev[i + 1].handoff || obs_ev[i].next) {
+			snprintf(buf, len, "trace event %u: unfinished at atom "
+				 "%#lx, then %s at %#lx (handoff %d)", i,
+				 obs_ev[i].atom, i + 1 < n ? "an event" :
+				 "none", i + 1 < n ? obs_ev[i + 1].atom : 0,
+				 i + 1 < n ? obs_ev[i + 1].handoff : 0);
+			return buf;
+		}
+	}
+	if (handoffs != (went_async ? 1 : 0) || n - m != handoffs) {
+		snprintf(buf, len, "%lu events with handoff and %u unfinished "
+			 "for a syslet that %s", handoffs, n - m,
+			 went_async ? "went async" : "ran in the caller");
+		return buf;
+	}
+	if (m != want) {
 		snprintf(buf, len, "%u trace events for %lu atoms run and %d "
-			 "faulting fetch", n, ref->atoms,
+			 "faulting fetch", m, ref->atoms,
 			 ref->end == REF_END_FAULT);
 		return buf;
 	}
 	if (obs_st1.atoms - obs_st0.atoms != ref->atoms ||
-	    obs_st1.faults - obs_st0.faults != (ref->end == REF_END_FAULT)) {
-		snprintf(buf, len, "stats: %llu atoms and %llu faults for %lu "
-			 "atoms run and %d faulting fetch",
-			 obs_st1.atoms - obs_st0.atoms,
-			 obs_st1.faults - obs_st0.faults, ref->atoms,
-			 ref->end == REF_END_FAULT);
+	    obs_st1.faults - obs_st0.faults != (ref->end == REF_END_FAULT) ||
+	    obs_st1.handoffs - obs_st0.handoffs != handoffs) {
+		snprintf(buf, len, "stats: %llu atoms, %llu faults and %llu "
+			 "handoffs for %lu atoms run, %d faulting fetch and "
+			 "%lu handoffs", obs_st1.atoms - obs_st0.atoms,
+			 obs_st1.faults - obs_st0.faults,
+			 obs_st1.handoffs - obs_st0.handoffs, ref->atoms,
+			 ref->end == REF_END_FAULT, handoffs);
 		return buf;
 	}
-	if (!n)
+	if (!m)
 		return NULL;
-	for (unsigned int i = 0; i + 1 < n; i++) {
-		if (obs_ev[i].end != SYSLET_END_NONE ||
-		    obs_ev[i].next != obs_ev[i + 1].atom) {
+	for (unsigned int i = 0; i + 1 < m; i++) {
+		if (run[i].end != SYSLET_END_NONE ||
+		    run[i].next != run[i + 1].atom) {
 			snprintf(buf, len, "trace event %u: atom %#lx end %d "
 				 "next %#lx, then event %u at atom %#lx", i,
-				 obs_ev[i].atom, (int)obs_ev[i].end,
-				 obs_ev[i].next, i + 1, obs_ev[i + 1].atom);
+				 run[i].atom, (int)run[i].end,
+				 run[i].next, i + 1, run[i + 1].atom);
 			return buf;
 		}
 	}
-	last = &obs_ev[n - 1];
+	last = &run[m - 1];
 	if (last->end != ends[ref->end] || last->next ||
 	    (ref->end != REF_END_FAULT && last->atom != ref->last)) {
 		snprintf(buf, len, "last trace event: atom %#lx end %d next "
@@ -1137,7 +1172,8 @@ static int run_backend_all(const struct opts *op, struct diff_arena *ar,
 		return 77;
 	}
 	obs_on = op->observe;
-	if (op->observe && syslet_set_trace(obs_record, NULL)) {
+	if (op->observe && (syslet_set_trace(obs_record, NULL) ||
+			    syslet_set_trace_flags(SYSLET_TRACE_UNFINISHED))) {
 		printf("difftest: %s: --observe: no trace here\n", backend);
 		head_unregister(&h);
 		return 77;
@@ -1202,7 +1238,8 @@ static int run_backend_all(const struct opts *op, struct diff_arena *ar,
 				    ref.tight_sync, &got);
 		bad = compare(&ref, &got, ar->size);
 		if (!bad && op->observe)
-			bad = obs_check(&ref, obs_why, sizeof(obs_why));
+			bad = obs_check(&ref, !got.ret && !got.err, obs_why,
+					sizeof(obs_why));
 		if (!bad) {
 			h.model = after;
 			continue;
