@@ -37,6 +37,7 @@ check-long: tests/diff/difftest $(diff_long32) tests/diff/ringtest
 			exit 1; \
 	done
 	tests/diff/ringtest --heads=8 --phases=3000
+	tests/diff/ringtest --heads=8 --phases=1000 --observe
 
 # ringtest: many syslets in flight on one head (ring slots, index,
 # wrap-around, full slots, the thread limit, async_wait) against a model

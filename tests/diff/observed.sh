@@ -1,5 +1,5 @@
 #!/bin/sh
-# observed.sh: difftest with a trace callback installed (the engines' observed loop, every event checked against the reference's atoms) and by syslet_step() one atom at a time, on emul and uring, 64 and 32 bits.
+# observed.sh: difftest with a trace callback installed (the engines' observed loop, every event checked against the reference's atoms) and by syslet_step() one atom at a time, and ringtest with the callback installed, on emul and uring, 64 and 32 bits.
 . "$top_srcdir/tests/lib/harness.sh"
 
 # The plain difftest runs the engines' fast loop (interp_fast(), nobody
@@ -20,6 +20,23 @@ for t in difftest difftest32; do
 		case $r in
 		0|77) ;;
 		*) echo "FAIL: $t $mode: exit $r"; st=1 ;;
+		esac
+	done
+done
+# Many syslets in flight on one head, and on four heads at once, with
+# the callback installed: the ring model as always, and the events'
+# counts against syslet_get_stats().
+for t in ringtest ringtest32; do
+	prog="$top_builddir/tests/diff/$t"
+	[ -x "$prog" ] || continue
+	for heads in 1 4; do
+		r=0
+		"$prog" --observe --heads=$heads --phases=60 \
+			--seed=0x5e19ab5e >"$tmpdir/out" 2>&1 || r=$?
+		cat "$tmpdir/out"
+		case $r in
+		0|77) ;;
+		*) echo "FAIL: $t --observe --heads=$heads: exit $r"; st=1 ;;
 		esac
 	done
 done
