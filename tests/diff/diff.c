@@ -866,28 +866,58 @@ static const char *obs_check(const struct diff_outcome *ref, bool went_async,
 
 /*
  * --step: the graph run one atom at a time by syslet_step(), in the
- * caller, as syslet-run -i steps it: only graphs that the reference ran
- * in the caller to their end, with nothing waiting for the driver's
- * feeder or drainer.  What async_exec() would have returned is what the
- * last step says: its atom, or EFAULT from a fetch that faulted.
+ * caller, as syslet-run -i steps it.  A step never goes async, so every
+ * graph is stepped but those that wait for the driver's feeder or
+ * drainer (a read of the late pipe, a write of the tight pipe that
+ * sleeps: nobody would feed or drain them).  The memory and the pipes
+ * must be the reference's; what async_exec() would have returned is
+ * what the last step says (its atom, or EFAULT from a fetch that
+ * faulted), and nothing is completed: step_expect() turns the
+ * reference's outcome of a graph that went async into that.  Such a
+ * graph read the late pipe and wrote the tight one only after it went
+ * async, where the driver feeds the one and drains the other: for it
+ * run_step() feeds and drains from the start (@async).
  */
 static bool step_ok(const struct diff_outcome *ref)
 {
-	return !ref->async && !ref->late_sync && !ref->tight_sync &&
-	       ref->atoms < REF_MAX_ATOMS;
+	return !ref->late_sync && !ref->tight_sync && !ref->late_waited &&
+	       !ref->tight_waited && ref->atoms < REF_MAX_ATOMS;
+}
+
+static void step_expect(const struct diff_outcome *ref,
+			const struct diff_graph *g, unsigned int junk,
+			struct diff_outcome *exp)
+{
+	*exp = *ref;
+	if (!ref->async)
+		return;
+	exp->ret = ref->end == REF_END_FAULT ? 0 : ref->last;
+	exp->err = ref->end == REF_END_FAULT ? EFAULT : 0;
+	memset(exp->ring1, 0, sizeof(exp->ring1));
+	memset(exp->ring2, 0, sizeof(exp->ring2));
+	if (g->ring_junk)
+		exp->ring1[junk] = (unsigned long)DIFF_JUNK;
 }
 
 static void run_step(const struct diff_arena *ar, struct head *h,
-		     const struct diff_graph *g, struct diff_outcome *o)
+		     const struct diff_graph *g, bool async,
+		     struct diff_outcome *o)
 {
 	struct syslet_uatom *u = (struct syslet_uatom *)g->entry;
 	struct syslet_event ev = { .sz = sizeof(ev) };
 	unsigned int junk = h->model.idx;
+	struct drainer d = { .go = 1 };
 
 	memset(h->ring, 0, sizeof(h->ring));
 	if (g->ring_junk)
 		h->ring[junk] = DIFF_JUNK;
 	load(ar, g);
+	if (async) {
+		if (write(ar->fd.late_wr, diff_late_feed, DIFF_LATE_FEED) !=
+		    DIFF_LATE_FEED)
+			die("write of the late pipe's feed");
+		drainer_start(&d, ar);
+	}
 	__atomic_store_n(&obs_n, 0, __ATOMIC_RELEASE);
 	obs_stats(&obs_st0);
 	/* At least once: a NULL entry is a fetch that faults. */
@@ -898,6 +928,10 @@ static void run_step(const struct diff_arena *ar, struct head *h,
 			die("syslet_step");
 		if (!u)
 			break;
+	}
+	if (async) {
+		__atomic_store_n(&d.stop, 1, __ATOMIC_RELEASE);
+		pthread_join(d.th, NULL);
 	}
 	o->ret = ev.end == SYSLET_END_FAULT ? 0 : (unsigned long)ev.atom;
 	o->err = ev.end == SYSLET_END_FAULT ? EFAULT : 0;
@@ -1147,7 +1181,7 @@ static bool in_place(const struct diff_arena *ar, struct head *h,
 struct counts {
 	unsigned long	run, mismatches, unsafe, endless, atoms, async;
 	unsigned long	async_at_call, in_place, late, late_sync;
-	unsigned long	tight, tight_sync, top, not_stepped;
+	unsigned long	tight, tight_sync, top, not_stepped, stepped_async;
 	unsigned long	end[REF_NR_ENDS];
 };
 
@@ -1231,11 +1265,27 @@ static int run_backend_all(const struct opts *op, struct diff_arena *ar,
 			c->not_stepped++;
 			continue;
 		}
-		if (op->step)
-			run_step(ar, &h, &g, &got);
-		else
-			run_backend(ar, &h, &g, i & 1, ref.late_sync,
-				    ref.tight_sync, &got);
+		if (op->step) {
+			struct diff_outcome exp;
+
+			c->stepped_async += ref.async;
+			step_expect(&ref, &g, h.model.idx, &exp);
+			run_step(ar, &h, &g, ref.async, &got);
+			bad = compare(&exp, &got, ar->size);
+			if (!bad && op->observe)
+				bad = obs_check(&ref, false, obs_why,
+						sizeof(obs_why));
+			/* Nothing completed: the head's model stays. */
+			if (!bad)
+				continue;
+			c->mismatches++;
+			if ((unsigned int)reported++ < op->max_reports)
+				report(op, backend, ar, &g, i, h.model.idx,
+				       &exp, &got, bad);
+			continue;
+		}
+		run_backend(ar, &h, &g, i & 1, ref.late_sync, ref.tight_sync,
+			    &got);
 		bad = compare(&ref, &got, ar->size);
 		if (!bad && op->observe)
 			bad = obs_check(&ref, !got.ret && !got.err, obs_why,
@@ -1320,9 +1370,10 @@ static int child(const struct opts *op, struct diff_arena *arp)
 		       c.mismatches, c.unsafe + c.endless, c.unsafe,
 		       c.endless, (double)(t1.tv_sec - t0.tv_sec) +
 				   (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
-		if (c.not_stepped)
-			printf("difftest: %s: --step: %lu graphs went async "
-			       "in the reference, not stepped\n", b,
+		if (op->step)
+			printf("difftest: %s: --step: %lu of them went async "
+			       "in the reference; %lu waited for the driver, "
+			       "not stepped\n", b, c.stepped_async,
 			       c.not_stepped);
 		if (c.in_place)
 			printf("difftest: %s: %lu of the %lu graphs that went "
@@ -1569,7 +1620,8 @@ int main(int argc, char **argv)
 			prog->backend, WEXITSTATUS(st), op.seed, prog->graph);
 lost:
 	fprintf(stderr, "  reproduce: difftest --seed=%#" PRIx64 " --from=%lu "
-		"--count=1 --ring-index=%u --backend=%s -v\n", op.seed,
-		prog->graph, prog->ring_index, prog->backend);
+		"--count=1 --ring-index=%u --backend=%s%s%s -v\n", op.seed,
+		prog->graph, prog->ring_index, prog->backend,
+		op.observe ? " --observe" : "", op.step ? " --step" : "");
 	return 1;
 }
