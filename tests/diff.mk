@@ -20,14 +20,24 @@ else
 diff_long32 =
 endif
 
+# observed.sh: the same graphs with a trace callback installed (the
+# engines' observed loop, its events checked) and by syslet_step().
+TESTS += tests/diff/observed.sh
+EXTRA_DIST += tests/diff/observed.sh
+
 DIFF_LONG_COUNT = 2000000
+DIFF_OBSERVE_COUNT = 500000
 .PHONY: check-long
 check-long: tests/diff/difftest $(diff_long32) tests/diff/ringtest
 	@for t in tests/diff/difftest $(diff_long32); do \
 		echo "$$t --count=$(DIFF_LONG_COUNT) $(DIFF_FLAGS)"; \
 		$$t --count=$(DIFF_LONG_COUNT) $(DIFF_FLAGS) || exit 1; \
+		echo "$$t --count=$(DIFF_OBSERVE_COUNT) --observe $(DIFF_FLAGS)"; \
+		$$t --count=$(DIFF_OBSERVE_COUNT) --observe $(DIFF_FLAGS) || \
+			exit 1; \
 	done
 	tests/diff/ringtest --heads=8 --phases=3000
+	tests/diff/ringtest --heads=8 --phases=1000 --observe
 
 # ringtest: many syslets in flight on one head (ring slots, index,
 # wrap-around, full slots, the thread limit, async_wait) against a model

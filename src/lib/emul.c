@@ -635,8 +635,8 @@ static bool timed_restart(struct emul_head *ah, unsigned long *start)
 	if (pthread_sigmask(SIG_BLOCK, NULL, &cur) || !emul_all_restart(&cur))
 		return false;
 	caller_lock(ah, &cur);
-	cring_flush(&ah->ring);
 	*start = ah->ring.completions;
+	cring_flush(&ah->ring);
 	caller_unlock(ah, &cur);
 	return true;
 }
@@ -667,8 +667,12 @@ static long emul_wait_slot(unsigned long min, struct syslet_uatom *const *slot)
 	outer = emul_asleep;
 	emul_asleep = ah;
 	caller_lock(ah, &user);
-	cring_flush(&ah->ring);
+	/* Before the flush: a kept completion that this call moves into
+	 * a slot the user cleared went into the ring after the call, so
+	 * it counts, and a reaper that cleared its slots and waits gets
+	 * it (sys_async_wait(3)). */
 	start = ah->ring.completions;
+	cring_flush(&ah->ring);
 	if (slot && __atomic_load_n(slot, __ATOMIC_ACQUIRE))
 		min = 0;
 	caller_unlock(ah, &user);

@@ -2315,8 +2315,10 @@ static long ur_wait_slot(unsigned long min, struct syslet_uatom *const *slot)
 	/* Signals wait until io_uring_enter() opens the caller's mask, or
 	 * until the chains the caller drives meanwhile look for them. */
 	drive_begin(&c, ah, &user);
-	cring_flush(&ah->cring);
+	/* Before the flush: a kept completion it moves counts
+	 * (emul_wait_slot()). */
 	start = ah->cring.completions;
+	cring_flush(&ah->cring);
 	if (slot && __atomic_load_n(slot, __ATOMIC_ACQUIRE))
 		min = 0;
 	step(&c);

@@ -50,6 +50,8 @@ struct opts {
 	int		verbose;
 	unsigned int	max_reports;
 	unsigned int	hang;	/* seconds without progress: a HANG */
+	bool		observe;	/* a trace callback on every run */
+	bool		step;		/* syslet_step() instead of exec */
 };
 
 /* Where in a graph the child is (a HANG says which). */
@@ -68,6 +70,40 @@ struct progress {
 };
 
 static struct progress *prog;
+
+/*
+ * --observe: a trace callback installed for every run, which sends the
+ * engines down their observed loop (interp_fast() never runs then), and
+ * the events it gets checked against the reference's run: one per atom
+ * that ran and one for a fetch that faulted, each taking the next one's
+ * atom, the last one ending as the reference's chain ended.
+ */
+#define DIFF_OBS_MAX	(REF_MAX_ATOMS + 8)
+
+struct obs_event {
+	unsigned long	atom, next;
+	enum syslet_end	end;
+	int		handoff;
+};
+
+static struct obs_event obs_ev[DIFF_OBS_MAX];
+static unsigned int obs_n;
+/* syslet_get_stats() around each run: what it added. */
+static bool obs_on;
+static struct syslet_stats obs_st0, obs_st1;
+
+static void obs_record(const struct syslet_event *ev, void *ctx)
+{
+	unsigned int i = __atomic_fetch_add(&obs_n, 1, __ATOMIC_RELAXED);
+
+	(void)ctx;
+	if (i < DIFF_OBS_MAX) {
+		obs_ev[i].atom = (unsigned long)ev->atom;
+		obs_ev[i].next = (unsigned long)ev->next;
+		obs_ev[i].end = ev->end;
+		obs_ev[i].handoff = ev->handoff;
+	}
+}
 
 static void die(const char *what)
 {
@@ -652,6 +688,13 @@ static bool proc_syscall_ok(void)
 			 sizeof(buf)) && sscanf(buf, "%ld", &nr) == 1;
 }
 
+static void obs_stats(struct syslet_stats *st)
+{
+	st->sz = sizeof(*st);
+	if (obs_on && syslet_get_stats(st))
+		die("syslet_get_stats");
+}
+
 /*
  * @batch: the syslet goes in by syslet_exec_batch() (a batch of one),
  * which must do what async_exec does; odd graphs take that path, so that
@@ -681,6 +724,8 @@ static void run_backend(const struct diff_arena *ar, struct head *h,
 		drainer_start(&d, ar);
 		reader = true;
 	}
+	__atomic_store_n(&obs_n, 0, __ATOMIC_RELEASE);
+	obs_stats(&obs_st0);
 	errno = 0;
 	if (batch) {
 		int err = 0;
@@ -729,6 +774,176 @@ static void run_backend(const struct diff_arena *ar, struct head *h,
 	memcpy(o->ring2, h->ring, sizeof(o->ring2));
 	capture(ar, o);
 	memset(h->ring, 0, sizeof(h->ring));
+	obs_stats(&obs_st1);
+}
+
+/*
+ * What is wrong with the events of --observe against the reference's
+ * run @ref, in @buf; NULL when nothing is.  @went_async: async_exec
+ * returned NULL.  With SYSLET_TRACE_UNFINISHED, a syslet that went async
+ * shows one more event, before the rest: the atom it went async at,
+ * whose own event (handoff set, the only one) comes next.
+ */
+static const char *obs_check(const struct diff_outcome *ref, bool went_async,
+			     char *buf, size_t len)
+{
+	unsigned int n = __atomic_load_n(&obs_n, __ATOMIC_ACQUIRE), m = 0;
+	unsigned long want = ref->atoms + (ref->end == REF_END_FAULT);
+	unsigned long handoffs = 0;
+	static struct obs_event run[DIFF_OBS_MAX];
+	static const enum syslet_end ends[REF_NR_ENDS] = {
+		[REF_END_NULL] = SYSLET_END_NEXT,
+		[REF_END_STOP] = SYSLET_END_STOP,
+		[REF_END_FAULT] = SYSLET_END_FAULT,
+	};
+	const struct obs_event *last;
+
+	if (n > DIFF_OBS_MAX)
+		n = DIFF_OBS_MAX;
+	for (unsigned int i = 0; i < n; i++) {
+		if (obs_ev[i].end != SYSLET_END_UNFINISHED) {
+			handoffs += obs_ev[i].handoff != 0;
+			run[m++] = obs_ev[i];
+			continue;
+		}
+		if (i + 1 >= n || obs_ev[i + 1].atom != obs_ev[i].atom ||
+		    !obs_ev[i + 1].handoff || obs_ev[i].next) {
+			snprintf(buf, len, "trace event %u: unfinished at atom "
+				 "%#lx, then %s at %#lx (handoff %d)", i,
+				 obs_ev[i].atom, i + 1 < n ? "an event" :
+				 "none", i + 1 < n ? obs_ev[i + 1].atom : 0,
+				 i + 1 < n ? obs_ev[i + 1].handoff : 0);
+			return buf;
+		}
+	}
+	if (handoffs != (went_async ? 1 : 0) || n - m != handoffs) {
+		snprintf(buf, len, "%lu events with handoff and %u unfinished "
+			 "for a syslet that %s", handoffs, n - m,
+			 went_async ? "went async" : "ran in the caller");
+		return buf;
+	}
+	if (m != want) {
+		snprintf(buf, len, "%u trace events for %lu atoms run and %d "
+			 "faulting fetch", m, ref->atoms,
+			 ref->end == REF_END_FAULT);
+		return buf;
+	}
+	if (obs_st1.atoms - obs_st0.atoms != ref->atoms ||
+	    obs_st1.faults - obs_st0.faults != (ref->end == REF_END_FAULT) ||
+	    obs_st1.handoffs - obs_st0.handoffs != handoffs) {
+		snprintf(buf, len, "stats: %llu atoms, %llu faults and %llu "
+			 "handoffs for %lu atoms run, %d faulting fetch and "
+			 "%lu handoffs", obs_st1.atoms - obs_st0.atoms,
+			 obs_st1.faults - obs_st0.faults,
+			 obs_st1.handoffs - obs_st0.handoffs, ref->atoms,
+			 ref->end == REF_END_FAULT, handoffs);
+		return buf;
+	}
+	if (!m)
+		return NULL;
+	for (unsigned int i = 0; i + 1 < m; i++) {
+		if (run[i].end != SYSLET_END_NONE ||
+		    run[i].next != run[i + 1].atom) {
+			snprintf(buf, len, "trace event %u: atom %#lx end %d "
+				 "next %#lx, then event %u at atom %#lx", i,
+				 run[i].atom, (int)run[i].end,
+				 run[i].next, i + 1, run[i + 1].atom);
+			return buf;
+		}
+	}
+	last = &run[m - 1];
+	if (last->end != ends[ref->end] || last->next ||
+	    (ref->end != REF_END_FAULT && last->atom != ref->last)) {
+		snprintf(buf, len, "last trace event: atom %#lx end %d next "
+			 "%#lx; the reference ended at %#lx (%s)", last->atom,
+			 (int)last->end, last->next, ref->last,
+			 ref->end == REF_END_NULL ? "NULL next" :
+			 ref->end == REF_END_STOP ? "a stop" : "a fault");
+		return buf;
+	}
+	return NULL;
+}
+
+/*
+ * --step: the graph run one atom at a time by syslet_step(), in the
+ * caller, as syslet-run -i steps it.  A step never goes async, so every
+ * graph is stepped but those that wait for the driver's feeder or
+ * drainer (a read of the late pipe, a write of the tight pipe that
+ * sleeps: nobody would feed or drain them).  The memory and the pipes
+ * must be the reference's; what async_exec() would have returned is
+ * what the last step says (its atom, or EFAULT from a fetch that
+ * faulted), and nothing is completed: step_expect() turns the
+ * reference's outcome of a graph that went async into that.  Such a
+ * graph read the late pipe and wrote the tight one only after it went
+ * async, where the driver feeds the one and drains the other: for it
+ * run_step() feeds and drains from the start (@async).
+ */
+static bool step_ok(const struct diff_outcome *ref)
+{
+	return !ref->late_sync && !ref->tight_sync && !ref->late_waited &&
+	       !ref->tight_waited && ref->atoms < REF_MAX_ATOMS;
+}
+
+static void step_expect(const struct diff_outcome *ref,
+			const struct diff_graph *g, unsigned int junk,
+			struct diff_outcome *exp)
+{
+	*exp = *ref;
+	if (!ref->async)
+		return;
+	exp->ret = ref->end == REF_END_FAULT ? 0 : ref->last;
+	exp->err = ref->end == REF_END_FAULT ? EFAULT : 0;
+	memset(exp->ring1, 0, sizeof(exp->ring1));
+	memset(exp->ring2, 0, sizeof(exp->ring2));
+	if (g->ring_junk)
+		exp->ring1[junk] = (unsigned long)DIFF_JUNK;
+}
+
+static void run_step(const struct diff_arena *ar, struct head *h,
+		     const struct diff_graph *g, bool async,
+		     struct diff_outcome *o)
+{
+	struct syslet_uatom *u = (struct syslet_uatom *)g->entry;
+	struct syslet_event ev = { .sz = sizeof(ev) };
+	unsigned int junk = h->model.idx;
+	struct drainer d = { .go = 1 };
+
+	memset(h->ring, 0, sizeof(h->ring));
+	if (g->ring_junk)
+		h->ring[junk] = DIFF_JUNK;
+	load(ar, g);
+	if (async) {
+		if (write(ar->fd.late_wr, diff_late_feed, DIFF_LATE_FEED) !=
+		    DIFF_LATE_FEED)
+			die("write of the late pipe's feed");
+		drainer_start(&d, ar);
+	}
+	__atomic_store_n(&obs_n, 0, __ATOMIC_RELEASE);
+	obs_stats(&obs_st0);
+	/* At least once: a NULL entry is a fetch that faults. */
+	for (unsigned int k = 0; k <= REF_MAX_ATOMS; k++) {
+		errno = 0;
+		u = syslet_step(u, &ev);
+		if (!u && errno)
+			die("syslet_step");
+		if (!u)
+			break;
+	}
+	if (async) {
+		__atomic_store_n(&d.stop, 1, __ATOMIC_RELEASE);
+		pthread_join(d.th, NULL);
+	}
+	o->ret = ev.end == SYSLET_END_FAULT ? 0 : (unsigned long)ev.atom;
+	o->err = ev.end == SYSLET_END_FAULT ? EFAULT : 0;
+	memcpy(o->ring1, h->ring, sizeof(o->ring1));
+	if (g->ring_junk && h->ring[junk] == DIFF_JUNK) {
+		h->ring[junk] = NULL;
+		sys_async_wait(0);
+	}
+	memcpy(o->ring2, h->ring, sizeof(o->ring2));
+	capture(ar, o);
+	memset(h->ring, 0, sizeof(h->ring));
+	obs_stats(&obs_st1);
 }
 
 static enum ref_status run_ref(const struct diff_arena *ar,
@@ -788,9 +1003,10 @@ static void report(const struct opts *op, const char *backend,
 		"difftest: MISMATCH (%s) on %s: seed %#" PRIx64 " graph %lu "
 		"(ring index %u; the reference ran %lu atoms)\n"
 		"  reproduce: difftest --seed=%#" PRIx64 " --from=%lu --count=1 "
-		"--ring-index=%u --backend=%s -v\n",
+		"--ring-index=%u --backend=%s%s%s -v\n",
 		what, backend, op->seed, index, ring_index, ref->atoms,
-		op->seed, index, ring_index, backend);
+		op->seed, index, ring_index, backend,
+		op->observe ? " --observe" : "", op->step ? " --step" : "");
 	fprintf(stderr, "  async_exec: reference %#lx errno %d, %s %#lx "
 		"errno %d\n", ref->ret, ref->err, backend, got->ret, got->err);
 	for (int i = 0; i < DIFF_RING; i++)
@@ -965,7 +1181,7 @@ static bool in_place(const struct diff_arena *ar, struct head *h,
 struct counts {
 	unsigned long	run, mismatches, unsafe, endless, atoms, async;
 	unsigned long	async_at_call, in_place, late, late_sync;
-	unsigned long	tight, tight_sync, top;
+	unsigned long	tight, tight_sync, top, not_stepped, stepped_async;
 	unsigned long	end[REF_NR_ENDS];
 };
 
@@ -973,6 +1189,7 @@ struct counts {
 static int run_backend_all(const struct opts *op, struct diff_arena *ar,
 			   const char *backend, struct counts *c)
 {
+	static char obs_why[256];
 	struct diff_outcome ref, got;
 	struct diff_graph g;
 	struct head h;
@@ -986,6 +1203,13 @@ static int run_backend_all(const struct opts *op, struct diff_arena *ar,
 		printf("difftest: %s: not here (%s)\n", backend,
 		       syslet_backend_error() ? syslet_backend_error()
 					      : strerror((int)-err));
+		return 77;
+	}
+	obs_on = op->observe;
+	if (op->observe && (syslet_set_trace(obs_record, NULL) ||
+			    syslet_set_trace_flags(SYSLET_TRACE_UNFINISHED))) {
+		printf("difftest: %s: --observe: no trace here\n", backend);
+		head_unregister(&h);
 		return 77;
 	}
 	ar->umem_nr = (unsigned long)syslet_sysno(SYSLET_CALL_UMEM_ADD);
@@ -1037,9 +1261,35 @@ static int run_backend_all(const struct opts *op, struct diff_arena *ar,
 		c->top += g.top_at != 0;
 		c->end[ref.end]++;
 		prog->phase = PH_BACKEND;
+		if (op->step && !step_ok(&ref)) {
+			c->not_stepped++;
+			continue;
+		}
+		if (op->step) {
+			struct diff_outcome exp;
+
+			c->stepped_async += ref.async;
+			step_expect(&ref, &g, h.model.idx, &exp);
+			run_step(ar, &h, &g, ref.async, &got);
+			bad = compare(&exp, &got, ar->size);
+			if (!bad && op->observe)
+				bad = obs_check(&ref, false, obs_why,
+						sizeof(obs_why));
+			/* Nothing completed: the head's model stays. */
+			if (!bad)
+				continue;
+			c->mismatches++;
+			if ((unsigned int)reported++ < op->max_reports)
+				report(op, backend, ar, &g, i, h.model.idx,
+				       &exp, &got, bad);
+			continue;
+		}
 		run_backend(ar, &h, &g, i & 1, ref.late_sync, ref.tight_sync,
 			    &got);
 		bad = compare(&ref, &got, ar->size);
+		if (!bad && op->observe)
+			bad = obs_check(&ref, !got.ret && !got.err, obs_why,
+					sizeof(obs_why));
 		if (!bad) {
 			h.model = after;
 			continue;
@@ -1120,6 +1370,11 @@ static int child(const struct opts *op, struct diff_arena *arp)
 		       c.mismatches, c.unsafe + c.endless, c.unsafe,
 		       c.endless, (double)(t1.tv_sec - t0.tv_sec) +
 				   (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+		if (op->step)
+			printf("difftest: %s: --step: %lu of them went async "
+			       "in the reference; %lu waited for the driver, "
+			       "not stepped\n", b, c.stepped_async,
+			       c.not_stepped);
 		if (c.in_place)
 			printf("difftest: %s: %lu of the %lu graphs that went "
 			       "async ran in the caller (no parked thread)\n",
@@ -1157,10 +1412,15 @@ static void usage(FILE *f)
 {
 	fputs("usage: difftest [--seed=N] [--count=N] [--from=N] [--graph=N]\n"
 	      "                [--ring-index=N] [--backend=emul,uring,kernel]\n"
-	      "                [--max-reports=N] [--hang=SECONDS] [-v]\n"
+	      "                [--max-reports=N] [--hang=SECONDS] [--observe]\n"
+	      "                [--step] [-v]\n"
 	      "Random atom graphs through the reference interpreter and each\n"
 	      "backend, compared word for word.  --graph=N runs graph N alone\n"
 	      "(--from=N --count=1); -vvv dumps each graph before it runs.\n"
+	      "--observe: with a trace callback installed (the engines'\n"
+	      "observed loop), its events checked against the reference's\n"
+	      "atoms too.  --step: the graphs the reference ran in the caller\n"
+	      "run by syslet_step(), one atom at a time.\n"
 	      "Exit 0: no mismatch; 1: mismatches (each printed with the\n"
 	      "command that reproduces it), or a HANG: no graph done for\n"
 	      "--hang seconds (120), reported with where each of the child's\n"
@@ -1232,6 +1492,8 @@ int main(int argc, char **argv)
 		{ "backend", required_argument, NULL, 'b' },
 		{ "max-reports", required_argument, NULL, 'm' },
 		{ "hang", required_argument, NULL, 'H' },
+		{ "observe", no_argument, NULL, 'o' },
+		{ "step", no_argument, NULL, 'S' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -1280,6 +1542,12 @@ int main(int argc, char **argv)
 			break;
 		case 'b':
 			op.backends = optarg;
+			break;
+		case 'o':
+			op.observe = true;
+			break;
+		case 'S':
+			op.step = true;
 			break;
 		case 'v':
 			op.verbose++;
@@ -1352,7 +1620,8 @@ int main(int argc, char **argv)
 			prog->backend, WEXITSTATUS(st), op.seed, prog->graph);
 lost:
 	fprintf(stderr, "  reproduce: difftest --seed=%#" PRIx64 " --from=%lu "
-		"--count=1 --ring-index=%u --backend=%s -v\n", op.seed,
-		prog->graph, prog->ring_index, prog->backend);
+		"--count=1 --ring-index=%u --backend=%s%s%s -v\n", op.seed,
+		prog->graph, prog->ring_index, prog->backend,
+		op.observe ? " --observe" : "", op.step ? " --step" : "");
 	return 1;
 }

@@ -1141,9 +1141,69 @@ static int run_heads(struct run *rs, unsigned long heads)
 	return status;
 }
 
+/*
+ * --observe: a trace callback (with SYSLET_TRACE_UNFINISHED) installed
+ * for the whole run, so that every atom takes the engines' observed loop
+ * with many syslets in flight and events coming from many workers at
+ * once; the model is checked as always, and at the end what the events
+ * count is what syslet_get_stats() counts: atoms run, fetches that
+ * faulted, hand-offs (one unfinished event and one event with handoff
+ * set each).
+ */
+static unsigned long ob_run, ob_fault, ob_unfinished, ob_handoff;
+
+static void ob_count(const struct syslet_event *ev, void *ctx)
+{
+	(void)ctx;
+	if (ev->end == SYSLET_END_UNFINISHED) {
+		__atomic_add_fetch(&ob_unfinished, 1, __ATOMIC_RELAXED);
+		return;
+	}
+	if (ev->end == SYSLET_END_FAULT)
+		__atomic_add_fetch(&ob_fault, 1, __ATOMIC_RELAXED);
+	else
+		__atomic_add_fetch(&ob_run, 1, __ATOMIC_RELAXED);
+	if (ev->handoff)
+		__atomic_add_fetch(&ob_handoff, 1, __ATOMIC_RELAXED);
+}
+
+static int ob_start(const char *backend)
+{
+	syslet_reset_stats();
+	if (syslet_set_trace(ob_count, NULL) ||
+	    syslet_set_trace_flags(SYSLET_TRACE_UNFINISHED)) {
+		printf("ringtest: %s: --observe: no trace here\n", backend);
+		return 77;
+	}
+	return 0;
+}
+
+static int ob_check(const char *backend)
+{
+	struct syslet_stats st = { .sz = sizeof(st) };
+	unsigned long run = __atomic_load_n(&ob_run, __ATOMIC_ACQUIRE);
+	unsigned long fault = __atomic_load_n(&ob_fault, __ATOMIC_ACQUIRE);
+	unsigned long unf = __atomic_load_n(&ob_unfinished, __ATOMIC_ACQUIRE);
+	unsigned long ho = __atomic_load_n(&ob_handoff, __ATOMIC_ACQUIRE);
+
+	if (syslet_get_stats(&st))
+		return 99;
+	printf("ringtest: %s: observed %lu atoms, %lu faulting fetches, %lu "
+	       "hand-offs (%lu unfinished events); stats %llu, %llu, %llu\n",
+	       backend, run, fault, ho, unf, st.atoms, st.faults,
+	       st.handoffs);
+	if (st.atoms != run || st.faults != fault || st.handoffs != ho ||
+	    unf != ho) {
+		fprintf(stderr, "ringtest: %s: MISMATCH of the observer's "
+			"counts and syslet_get_stats()'s\n", backend);
+		return 1;
+	}
+	return 0;
+}
+
 static int run_backend(const char *backend, uint64_t seed,
 		       unsigned long phases, bool verbose,
-		       unsigned long heads)
+		       unsigned long heads, bool observe)
 {
 	static struct run r;
 	struct sigaction sa = { .sa_handler = on_alarm };
@@ -1161,6 +1221,8 @@ static int run_backend(const char *backend, uint64_t seed,
 		printf("ringtest: %s: no umem_add\n", backend);
 		return 99;
 	}
+	if (observe && (err = ob_start(backend)))
+		return err;
 	memset(&r, 0, sizeof(r));
 	r.backend = backend;
 	r.umem_nr = (unsigned long)nr;
@@ -1181,22 +1243,28 @@ static int run_backend(const char *backend, uint64_t seed,
 			 * runs as --seed=S+i alone would. */
 			rs[i].seed = seed + i;
 		}
-		return run_heads(rs, heads);
+		err = run_heads(rs, heads);
+	} else {
+		alarm_run = &r;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGALRM, &sa, NULL);
+		run_head(&r);
+		err = r.status;
 	}
-	alarm_run = &r;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGALRM, &sa, NULL);
-	run_head(&r);
-	return r.status;
+	if (!err && observe)
+		err = ob_check(backend);
+	return err;
 }
 
 static void usage(FILE *f)
 {
 	fputs("usage: ringtest [--seed=N] [--phases=N] [--heads=N] "
-	      "[--backend=emul,uring,kernel] [-v]\n"
+	      "[--backend=emul,uring,kernel] [--observe] [-v]\n"
 	      "Many syslets in flight on one head (--heads: on each of N\n"
 	      "heads at once, one a thread), through a model of the\n"
-	      "2007 head and each backend.  Exit 0: no mismatch; 1: a\n"
+	      "2007 head and each backend; --observe: with a trace callback\n"
+	      "installed, whose counts must be the statistics'.\n"
+	      "Exit 0: no mismatch; 1: a\n"
 	      "mismatch; 77: no backend here; 99: the test itself failed.\n",
 	      f);
 }
@@ -1208,6 +1276,7 @@ int main(int argc, char **argv)
 		{ "phases", required_argument, NULL, 'p' },
 		{ "heads", required_argument, NULL, 'H' },
 		{ "backend", required_argument, NULL, 'b' },
+		{ "observe", no_argument, NULL, 'o' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -1222,7 +1291,7 @@ int main(int argc, char **argv)
 			       getenv("SYSLET_BACKEND") : "emul,uring";
 	uint64_t seed = 0x2007d1ffUL;
 	unsigned long phases = 300, heads = 1;
-	bool verbose = false, ran = false;
+	bool verbose = false, ran = false, observe = false;
 	int c, status = 0;
 	char *list, *save = NULL;
 
@@ -1245,6 +1314,9 @@ int main(int argc, char **argv)
 			break;
 		case 'b':
 			backends = optarg;
+			break;
+		case 'o':
+			observe = true;
 			break;
 		case 'v':
 			verbose = true;
@@ -1280,7 +1352,8 @@ int main(int argc, char **argv)
 			return 99;
 		}
 		if (!pid) {
-			st = run_backend(b, seed, phases, verbose, heads);
+			st = run_backend(b, seed, phases, verbose, heads,
+					 observe);
 			fflush(stdout);
 			_exit(st);
 		}
