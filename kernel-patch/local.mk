@@ -54,7 +54,8 @@ EXTRA_DIST += kernel-patch/README kernel-patch/patches/series \
 	kernel-patch/patches/0048-syslet-capset-takes-the-TID-of-the-context-its-calle.patch \
 	kernel-patch/patches/0049-syslet-the-thread-s-name-timer-slack-parent-death-si.patch \
 	kernel-patch/patches/0050-syslet-the-thread-s-CPU-time-goes-with-its-context.patch \
-	kernel-patch/patches/0051-syslet-a-thread-s-CPU-time-timers-go-with-its-CPU-cl.patch
+	kernel-patch/patches/0051-syslet-a-thread-s-CPU-time-timers-go-with-its-CPU-cl.patch \
+	kernel-patch/patches/0052-syslet-async_wait-counts-a-kept-completion-that-its-.patch
 
 # Not part of make check: it needs the kernel source package and qemu,
 # and its first run builds two kernels.  TAP in kernel-check.tap; exit
