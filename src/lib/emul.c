@@ -359,8 +359,8 @@ static long emul_register(struct async_head_user *uah, unsigned long len)
 	return 0;
 }
 
-static long emul_wait_slot(unsigned long min,
-			   struct syslet_uatom *const *slot);
+static long wait_head(struct emul_head *ah, unsigned long min,
+		      struct syslet_uatom *const *slot);
 
 /*
  * The program's thread holds the head's lock only with its signals held
@@ -459,7 +459,7 @@ static long emul_unregister(struct async_head_user *uah, unsigned long len)
 	outer = emul_asleep;
 	emul_asleep = ah;
 	for (;;) {
-		(void)emul_wait_slot(~0UL, NULL);
+		(void)wait_head(ah, ~0UL, NULL);
 		if (ah->dying)
 			break;
 		caller_lock(ah, &user);
@@ -648,24 +648,21 @@ static bool timed_restart(struct emul_head *ah, unsigned long *start)
  * user must drain the ring first (the kernel would have dropped them).
  * With @slot, back at once when it holds an atom as the count starts.
  */
-static long emul_wait_slot(unsigned long min, struct syslet_uatom *const *slot)
+/*
+ * The wait of async_wait() and of async_unregister() on @ah, which
+ * emul_asleep names: a handler may run wherever the caller's signals are
+ * open here (asleep, and as the lock is dropped), and its
+ * async_unregister() leaves the head dying to the call it interrupted,
+ * which looks for that after each of those points.
+ */
+static long wait_head(struct emul_head *ah, unsigned long min,
+		      struct syslet_uatom *const *slot)
 {
-	struct emul_head *ah = emul_cur, *outer;
 	const struct timespec tick = { 0, 1000000 };
 	unsigned long start;
 	sigset_t user;
 	long ret = 0;
 
-	if (!ah)
-		return -EINVAL;
-	/*
-	 * A handler may run wherever the caller's signals are open here
-	 * (asleep, and as the lock is dropped): its async_unregister()
-	 * leaves the head to this call (emul_asleep), which looks for that
-	 * after each of those points.
-	 */
-	outer = emul_asleep;
-	emul_asleep = ah;
 	caller_lock(ah, &user);
 	/* Before the flush: a kept completion that this call moves into
 	 * a slot the user cleared went into the ring after the call, so
@@ -706,6 +703,19 @@ static long emul_wait_slot(unsigned long min, struct syslet_uatom *const *slot)
 			break;
 		}
 	}
+	return ret;
+}
+
+static long emul_wait_slot(unsigned long min, struct syslet_uatom *const *slot)
+{
+	struct emul_head *ah = emul_cur, *outer;
+	long ret;
+
+	if (!ah)
+		return -EINVAL;
+	outer = emul_asleep;
+	emul_asleep = ah;
+	ret = wait_head(ah, min, slot);
 	emul_asleep = outer;
 	/* Unregistered by a handler: the outermost call on it ends it. */
 	if (ah->dying && outer != ah) {

@@ -148,7 +148,7 @@ const char *srun_pick_entry(const struct syslet_obj *obj, const char *want,
 {
 	size_t n = syslet_obj__entry_count(obj), len = 0;
 	char *msg = NULL;
-	FILE *m;
+	FILE *m, *mem;
 
 	if (want) {
 		if (syslet_obj__entry_params(obj, want) >= 0)
@@ -157,9 +157,8 @@ const char *srun_pick_entry(const struct syslet_obj *obj, const char *want,
 		return syslet_obj__entry_name(obj, 0);
 	}
 	/* One line, written once: a write(2) a name before. */
-	m = open_memstream(&msg, &len);
-	if (!m)
-		m = stderr;
+	mem = open_memstream(&msg, &len);
+	m = mem ? mem : stderr;
 	if (want)
 		fprintf(m, "%s: no syslet named %s; the image has:", progname,
 			common_quote(want, 1));
@@ -172,8 +171,9 @@ const char *srun_pick_entry(const struct syslet_obj *obj, const char *want,
 		fprintf(m, " and %zu more (sysletc -d lists them)",
 			n - SRUN_ENTRIES_SHOWN);
 	fputc('\n', m);
-	if (m != stderr && !fclose(m)) {
-		fputs(msg, stderr);
+	if (mem) {
+		if (!fclose(mem))
+			fputs(msg, stderr);
 		free(msg);
 	}
 	return NULL;
