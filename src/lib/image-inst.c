@@ -586,10 +586,11 @@ int syslet_inst__bind(struct syslet_inst *inst, const char *entry, int argc,
 			return api_err(-EINVAL);
 		}
 	if (argc <= SLIO_BIND_SMALL) {
-		memset(small_sin, 0, sizeof(small_sin));
-		memset(small_blob, 0, sizeof(small_blob));
-		memset(small_len, 0, sizeof(small_len));
-		memset(small_at, 0, sizeof(small_at));
+		/* The argc entries read, not all eight: once per instance. */
+		memset(small_sin, 0, (size_t)argc * sizeof(*small_sin));
+		memset(small_blob, 0, (size_t)argc * sizeof(*small_blob));
+		memset(small_len, 0, (size_t)argc * sizeof(*small_len));
+		memset(small_at, 0, (size_t)argc * sizeof(*small_at));
 		sin = small_sin;
 		blob = small_blob;
 		len = small_len;

@@ -539,8 +539,11 @@ const char *syslet_obj__entry_name(const struct syslet_obj *obj, size_t i)
 const struct slio_entry *slio_find_entry(const struct syslet_obj *obj,
 					 const char *name)
 {
+	/* The image's own string (syslet_obj__entry_name()), as
+	 * syslet-run --each passes it once per instance: no compare. */
 	for (size_t i = 0; obj && name && i < obj->nr_entries; i++)
-		if (!strcmp(obj->entries[i].sym->name, name))
+		if (obj->entries[i].sym->name == name ||
+		    !strcmp(obj->entries[i].sym->name, name))
 			return &obj->entries[i];
 	return NULL;
 }

@@ -38,6 +38,7 @@ struct runner {
 	struct srun_trace	*tr;	/* NULL: neither --trace nor --stats */
 	struct srun_memo	memo;	/* srun_failed()'s, for the image */
 	bool			reuse;	/* --each: instances made as submitted */
+	size_t			first;	/* the entry's atom (r->reuse) */
 	/* The first job no lane has taken (lane_claim()), and whether a
 	 * lane failed: the others then take no more. */
 	size_t			next_job;
@@ -574,6 +575,7 @@ static int setup_reuse(struct runner *r, int argc, char **argv)
 	struct syslet_inst *inst;
 	char err[256];
 	int check = argc;
+	long idx;
 
 	if (syslet_obj__entry_params(r->obj, r->entry) == 1 &&
 	    !syslet_obj__entry_param(r->obj, r->entry, 0, &par) &&
@@ -594,7 +596,17 @@ static int setup_reuse(struct runner *r, int argc, char **argv)
 			return -1;
 		}
 	}
+	/* The same in every instance: looked up by name once, not per
+	 * file (lane_make()). */
+	idx = syslet_inst__atom_index(inst, syslet_inst__entry(inst,
+							       r->entry));
 	syslet_inst__free(inst);
+	if (idx < 0) {
+		fprintf(stderr, "%s: %s: %s\n", pn, r->entry,
+			strerror((int)-idx));
+		return -1;
+	}
+	r->first = (size_t)idx;
 	return 0;
 }
 
@@ -693,7 +705,7 @@ static int lane_make(struct lane *l, size_t i)
 		fprintf(stderr, "%s: %s\n", r->opts->progname, err);
 		return -1;
 	}
-	j->first = syslet_inst__entry(j->inst, r->entry);
+	j->first = syslet_inst__atom(j->inst, r->first);
 	srun_trace_add(r->tr, i, j->inst);
 	/* A slot new to the lane adds a span: at most one per job (a lane
 	 * may take the rest of the jobs: room for all). */
