@@ -137,7 +137,8 @@ struct syslet_inst *syslet_obj__instantiate(const struct syslet_obj *obj,
 				     SLO_SEC_BSS };
 	const struct slo_image *img;
 	size_t page = slio_page_size(), end = 0, align = 0, shift;
-	struct syslet_inst *inst = NULL;
+	struct syslet_inst *inst = NULL, lay = { .obj = obj };
+	void *rec = NULL;
 
 	if (!obj) {
 		slio_err(err, errlen, "no image");
@@ -150,25 +151,22 @@ struct syslet_inst *syslet_obj__instantiate(const struct syslet_obj *obj,
 	if (obj->nr_entries >= (SIZE_MAX - sizeof(*inst)) /
 			       sizeof(*inst->strs) - 1)
 		goto nomem;
-	inst = calloc(1, sizeof(*inst) +
-			 (obj->nr_entries + 1) * sizeof(*inst->strs));
-	if (!inst)
-		goto nomem;
-	inst->obj = obj;
-	inst->strs = (struct slio_chunk **)(inst + 1);
-	if (!lay_out(inst, parts, sizeof(parts) / sizeof(parts[0]), &end,
+	if (!lay_out(&lay, parts, sizeof(parts) / sizeof(parts[0]), &end,
 		     &align) || end > SIZE_MAX / 2)
 		goto nomem;
 	/* The last buffer ends where the guard page begins. */
-	inst->size = round_up(end ? end : 1, page);
-	shift = (inst->size - end) & ~(align - 1);
+	lay.size = round_up(end ? end : 1, page);
+	shift = (lay.size - end) & ~(align - 1);
 	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
-		inst->off[parts[i]] += shift;
+		lay.off[parts[i]] += shift;
 	/* The parts begin at the shift (lay_out() from 0): the bytes
 	 * before are padding no syslet of this instance addresses. */
-	inst->from = shift;
-	inst->base = slio_slot_get(inst->size, inst->from, &inst->slab);
-	if (!inst->base) {
+	lay.from = shift;
+	/* The record of an instance of this image that was freed, if any,
+	 * in the same hold of the lock as the slot (slio_inst_put()). */
+	lay.base = slio_slot_get(lay.size, lay.from, &lay.slab,
+				 &((struct syslet_obj *)obj)->spares, &rec);
+	if (!lay.base) {
 		/* Before Linux 6.13 each guard page is a mapping; under an
 		 * address space limit that limit is the likelier cause. */
 		int e = errno;
@@ -177,13 +175,22 @@ struct syslet_inst *syslet_obj__instantiate(const struct syslet_obj *obj,
 			       as.rlim_cur != RLIM_INFINITY;
 
 		slio_err(err, errlen, "cannot map an instance of %zu bytes: %s%s",
-			 inst->size, strerror(e), e != ENOMEM ? "" :
+			 lay.size, strerror(e), e != ENOMEM ? "" :
 			 limited ? " (the address space limit, ulimit -v?)" :
 			 " (too many instances for vm.max_map_count?)");
-		syslet_inst__free(inst);
 		errno = ENOMEM;
 		return NULL;
 	}
+	inst = rec ? rec : malloc(sizeof(*inst) + (obj->nr_entries + 1) *
+						  sizeof(*inst->strs));
+	if (!inst) {
+		slio_inst_put(NULL, 0, lay.slab, lay.base, lay.from, NULL,
+			      NULL);
+		goto nomem;
+	}
+	*inst = lay;
+	inst->strs = (struct slio_chunk **)(inst + 1);
+	memset(inst->strs, 0, (obj->nr_entries + 1) * sizeof(*inst->strs));
 	for (int s = 0; s < SLO_NR_SECTIONS; s++)
 		if (s != SLO_SEC_BSS && img->data[s] && img->size[s] &&
 		    !(s == SLO_SEC_RODATA && obj->ro))
@@ -221,11 +228,9 @@ void syslet_inst__free(struct syslet_inst *inst)
 {
 	if (!inst)
 		return;
-	for (size_t i = 0; i < inst->obj->nr_entries; i++)
-		slio_strs_put(inst->strs[i]);
-	if (inst->base)
-		slio_slot_put(inst->slab, inst->base, inst->from);
-	free(inst);
+	slio_inst_put(inst->strs, inst->obj->nr_entries, inst->slab,
+		      inst->base, inst->from,
+		      &((struct syslet_obj *)inst->obj)->spares, inst);
 }
 
 const struct syslet_obj *syslet_inst__obj(const struct syslet_inst *inst)

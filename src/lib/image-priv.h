@@ -19,6 +19,14 @@ struct slio_entry {
 	int			nr_params;
 };
 
+/* Freed instances' records kept for the next ones (image-mem.c), linked
+ * through their first words; at most SLIO_SPARE_MAX. */
+#define SLIO_SPARE_MAX	64
+struct slio_spares {
+	void			*list;
+	size_t			n;
+};
+
 struct syslet_obj {
 	struct slo_image	*img;
 	const char		*profile_name;
@@ -42,6 +50,7 @@ struct syslet_obj {
 	/* Every cell's name as the listing writes it (%2, 0, &cat.n),
 	 * worked out on the first syslet_inst__cell_label(). */
 	struct slo_names	*names;
+	struct slio_spares	spares;
 };
 
 /* Offsets of each part inside an instance's memory (image-inst.c). */
@@ -68,8 +77,17 @@ size_t slio_page_size(void);
 int slio_obj_rodata(struct syslet_obj *obj);
 /* A slot of @size bytes whose instance's memory begins @from bytes in:
  * zero from there on (what comes before is no instance's). */
-void *slio_slot_get(size_t size, size_t from, struct slio_slab **slab);
-void slio_slot_put(struct slio_slab *slab, void *base, size_t from);
+void *slio_slot_get(size_t size, size_t from, struct slio_slab **slab,
+		    struct slio_spares *spares, void **rec);
+/* Where @spares has one, a freed instance's record goes to *@rec (left
+ * as it is otherwise): taken in the same hold of the lock as the slot.
+ * slio_inst_put() gives an instance's @nstrs string chunks, its slot
+ * (none when @base is NULL) and its record back, the record to
+ * @spares while they hold fewer than SLIO_SPARE_MAX, else to free(). */
+void slio_inst_put(struct slio_chunk *const *strs, size_t nstrs,
+		   struct slio_slab *slab, void *base, size_t from,
+		   struct slio_spares *spares, void *rec);
+void slio_spares_free(struct slio_spares *spares);
 /* Copy the blobs[i] of lens[i] bytes (0: none) to read-only memory, each
  * on a word boundary, their addresses to out[i]; the chunk holding them
  * (to put), or NULL: none to copy (errno 0) or no memory. */

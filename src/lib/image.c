@@ -503,6 +503,7 @@ void syslet_obj__close(struct syslet_obj *obj)
 	}
 	if (obj->ro)
 		munmap(obj->ro, obj->ro_len);
+	slio_spares_free(&obj->spares);
 	slo_image_free(obj->img);
 	free(obj);
 }
