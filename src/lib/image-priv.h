@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stddef.h>
 
 #include "libsyslet.h"
@@ -25,6 +26,18 @@ struct slio_entry {
 struct slio_spares {
 	void			*list;
 	size_t			n;
+};
+
+/* Offsets of each part inside an instance's memory (image-inst.c). */
+enum { SLIO_PART_RESULTS = SLO_NR_SECTIONS, SLIO_NR_PARTS };
+
+/* A pointer an instance holds (slio_obj_layout()): at byte @at of its
+ * memory, @value from its start, or @value itself when @shared (the
+ * rodata every instance shares). */
+struct slio_rel {
+	size_t			at;
+	uintptr_t		value;
+	bool			shared;
 };
 
 struct syslet_obj {
@@ -51,10 +64,14 @@ struct syslet_obj {
 	 * worked out on the first syslet_inst__cell_label(). */
 	struct slo_names	*names;
 	struct slio_spares	spares;
+	/* Every instance's layout and pointers (slio_obj_layout()); not
+	 * lay_ok: too large for the address space. */
+	size_t			lay_off[SLIO_NR_PARTS];
+	size_t			lay_size, lay_from;
+	bool			lay_ok;
+	struct slio_rel		*rels;
+	size_t			nr_rels;
 };
-
-/* Offsets of each part inside an instance's memory (image-inst.c). */
-enum { SLIO_PART_RESULTS = SLO_NR_SECTIONS, SLIO_NR_PARTS };
 
 struct syslet_inst {
 	const struct syslet_obj	*obj;
@@ -75,6 +92,9 @@ size_t slio_page_size(void);
 /* image-inst.c: the shared read-only rodata of @obj, when it can be
  * shared; -1 (errno) when it cannot be mapped. */
 int slio_obj_rodata(struct syslet_obj *obj);
+/* image-inst.c: every instance's layout and pointers, after
+ * slio_obj_rodata(); -1 (errno) without memory. */
+int slio_obj_layout(struct syslet_obj *obj);
 /* A slot of @size bytes whose instance's memory begins @from bytes in:
  * zero from there on (what comes before is no instance's). */
 void *slio_slot_get(size_t size, size_t from, struct slio_slab **slab,

@@ -403,6 +403,11 @@ static struct syslet_obj *obj_from_image(struct slo_image *img, char *err,
 			 strerror(errno));
 		goto fail;
 	}
+	if (slio_obj_layout(obj)) {
+		slio_err(err, errlen, "out of memory");
+		errno = ENOMEM;
+		goto fail;
+	}
 	if (!obj->nr_entries) {
 		slio_err(err, errlen, "image has no syslet entry");
 		errno = ENOENT;
@@ -504,6 +509,7 @@ void syslet_obj__close(struct syslet_obj *obj)
 	if (obj->ro)
 		munmap(obj->ro, obj->ro_len);
 	slio_spares_free(&obj->spares);
+	free(obj->rels);
 	slo_image_free(obj->img);
 	free(obj);
 }
