@@ -844,7 +844,15 @@ static size_t lane_claim(struct lane *l, size_t want, size_t *first)
 {
 	struct runner *r = l->r;
 	size_t at = __atomic_load_n(&r->next_job, __ATOMIC_RELAXED), n;
+	/* A few instances are shared as fixed shares shared them, one
+	 * lane's each: those that loop or block in place (a sync read of
+	 * a terminal) hold one lane each, not all on the first lane. */
+	size_t least = (r->nr_jobs + l->nlanes - 1) / l->nlanes;
 
+	if (least > CLAIM_MIN)
+		least = CLAIM_MIN;
+	if (least > want)
+		least = want;
 	do {
 		if (at >= r->nr_jobs || __atomic_load_n(&r->stop,
 							__ATOMIC_RELAXED))
@@ -852,8 +860,8 @@ static size_t lane_claim(struct lane *l, size_t want, size_t *first)
 		n = (r->nr_jobs - at) / (2 * l->nlanes);
 		if (n > want)
 			n = want;
-		if (n < CLAIM_MIN)
-			n = CLAIM_MIN < want ? CLAIM_MIN : want;
+		if (n < least)
+			n = least;
 		if (n > r->nr_jobs - at)
 			n = r->nr_jobs - at;
 	} while (!__atomic_compare_exchange_n(&r->next_job, &at, at + n, true,
