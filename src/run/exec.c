@@ -619,7 +619,7 @@ static int setup(struct runner *r, const struct syslet_obj *obj, int argc,
 	r->nr_jobs = r->opts->each ? (size_t)argc : 1;
 	r->reuse = r->opts->each;
 	r->jobs = calloc(r->nr_jobs + 1, sizeof(*r->jobs));
-	/* With r->reuse each lane keeps its own index (lane_job()): this
+	/* With r->reuse each lane keeps its own index (lane_take()): this
 	 * one, zeroed by calloc, cost a page fault every 170 files. */
 	r->index = r->reuse ? NULL : calloc(r->nr_jobs + 1, sizeof(*r->index));
 	if (!r->jobs || (!r->reuse && !r->index)) {
@@ -714,11 +714,11 @@ static int lane_make(struct lane *l, size_t i)
 	return 0;
 }
 
-/* The job whose live instance holds @atom (r->reuse), or NULL. */
-static struct job *lane_job(const struct lane *l,
-			    const struct syslet_uatom *atom)
+/* The job whose live instance holds @atom (r->reuse), or NULL; its span
+ * dropped (lane_ended() would: one search, not two). */
+static struct job *lane_take(struct lane *l, const struct syslet_uatom *atom)
 {
-	long i = srun_span_find(l->spans, l->nspans, atom);
+	long i = srun_span_take(l->spans, l->nspans, atom);
 
 	return i < 0 ? NULL : &l->r->jobs[i];
 }
@@ -732,7 +732,7 @@ static struct job *lane_job(const struct lane *l,
  * 'cannot map an instance' and no report at all).  Without memory for
  * the text, the instance stays and is reported from there.
  */
-static void lane_ended(struct lane *l, struct job *j)
+static void lane_ended(struct lane *l, struct job *j, bool taken)
 {
 	struct runner *r = l->r;
 	unsigned long nr;
@@ -759,7 +759,8 @@ static void lane_ended(struct lane *l, struct job *j)
 		}
 		j->report = text;
 	}
-	srun_span_drop(l->spans, l->nspans, j->last);
+	if (!taken)
+		srun_span_drop(l->spans, l->nspans, j->last);
 	srun_trace_drop(l->r->tr, (size_t)(j - l->r->jobs), j->inst);
 	syslet_inst__free(j->inst);
 	j->inst = NULL;
@@ -773,13 +774,13 @@ static int drain(struct lane *l)
 
 	while (l->ring[l->head]) {
 		struct syslet_uatom *a = l->ring[l->head];
-		struct job *j = r->reuse ? lane_job(l, a) : job_of(r, a);
+		struct job *j = r->reuse ? lane_take(l, a) : job_of(r, a);
 
 		l->ring[l->head] = NULL;
 		l->head = (l->head + 1) % l->ring_entries;
 		got++;
 		/* With r->reuse, only the lane's own instances are found
-		 * (lane_job()); one lane else. */
+		 * (lane_take()); one lane else. */
 		if (!j || j->last) {
 			fprintf(stderr, "%s: stray completion %p in the ring\n",
 				r->opts->progname, (void *)a);
@@ -787,7 +788,7 @@ static int drain(struct lane *l)
 		}
 		j->last = a;
 		l->pending--;
-		lane_ended(l, j);
+		lane_ended(l, j, true);
 	}
 	return got;
 }
@@ -936,7 +937,7 @@ static int submit_and_wait(struct lane *l)
 
 			j->last = done[m];
 			if (j->last) {
-				lane_ended(l, j);
+				lane_ended(l, j, false);
 				continue;
 			}
 			if (errs[m]) {
