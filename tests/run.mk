@@ -70,8 +70,8 @@ check_PROGRAMS += tests/run/minflt
 tests_run_minflt_SOURCES = tests/run/minflt.c
 TESTS += tests/run/each-reuse.sh tests/run/trace-writes.sh tests/run/stdfds.sh \
 	tests/run/rodata.sh tests/run/aslimit.sh tests/run/each-nofile.sh \
-	tests/run/each-threads.sh tests/run/each-perfile.sh
-EXTRA_DIST += tests/run/each-perfile.sh
+	tests/run/each-threads.sh tests/run/each-perfile.sh tests/run/each-claim.sh
+EXTRA_DIST += tests/run/each-perfile.sh tests/run/each-claim.sh
 EXTRA_DIST += tests/run/each-reuse.sh tests/run/trace-writes.sh \
 	tests/run/stdfds.sh tests/run/rodata.sh tests/run/aslimit.sh \
 	tests/run/each-nofile.sh tests/run/each-threads.sh

@@ -129,15 +129,72 @@ static unsigned char *part_at(const struct syslet_inst *inst, int s)
 	return inst->base + inst->off[s];
 }
 
-struct syslet_inst *syslet_obj__instantiate(const struct syslet_obj *obj,
-					    char *err, size_t errlen)
+/*
+ * Where an instance's parts go and what its pointers hold, relative to
+ * its memory: the same for every instance of @obj, so worked out when
+ * the image is opened (after slio_obj_rodata()), not per instance
+ * (syslet-run --each makes one per file: about 300 instructions each).
+ * -1 without memory; an image too large for the address space opens,
+ * and instantiating it says so.
+ */
+int slio_obj_layout(struct syslet_obj *obj)
 {
 	static const int parts[] = { SLO_SEC_ATOMS, SLIO_PART_RESULTS,
 				     SLO_SEC_CELLS, SLO_SEC_RODATA,
 				     SLO_SEC_BSS };
+	const struct slo_image *img = obj->img;
+	size_t page = slio_page_size(), end = 0, align = 0, shift, n = 0;
+	struct syslet_inst lay = { .obj = obj };
+
+	/* The instance and its table of bound strings in one allocation:
+	 * --each makes and frees an instance per file. */
+	if (obj->nr_entries >= (SIZE_MAX - sizeof(lay)) /
+			       sizeof(*lay.strs) - 1)
+		return 0;
+	if (!lay_out(&lay, parts, sizeof(parts) / sizeof(parts[0]), &end,
+		     &align) || end > SIZE_MAX / 2)
+		return 0;
+	/* The last buffer ends where the guard page begins. */
+	lay.size = round_up(end ? end : 1, page);
+	shift = (lay.size - end) & ~(align - 1);
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+		lay.off[parts[i]] += shift;
+	/* The parts begin at the shift (lay_out() from 0): the bytes
+	 * before are padding no syslet of this instance addresses. */
+	lay.from = shift;
+	obj->rels = calloc(img->nr_relocs ? img->nr_relocs : 1,
+			   sizeof(*obj->rels));
+	if (!obj->rels)
+		return -1;
+	/* Pointer fields hold the addend (i386) or zero: overwrite both
+	 * (the shared rodata's own were, when the image was opened). */
+	for (size_t i = 0; i < img->nr_relocs; i++) {
+		const struct slo_reloc *r = &img->relocs[i];
+		struct slio_rel *o = &obj->rels[n];
+
+		if (r->where == SLO_SEC_RODATA && obj->ro)
+			continue;
+		o->at = lay.off[r->where] + (size_t)r->offset;
+		o->shared = r->target == SLO_SEC_RODATA && obj->ro;
+		o->value = o->shared ?
+			   (uintptr_t)obj->ro + (uintptr_t)r->addend :
+			   lay.off[r->target] + (uintptr_t)r->addend;
+		n++;
+	}
+	obj->nr_rels = n;
+	memcpy(obj->lay_off, lay.off, sizeof(obj->lay_off));
+	obj->lay_size = lay.size;
+	obj->lay_from = lay.from;
+	obj->lay_ok = true;
+	return 0;
+}
+
+struct syslet_inst *syslet_obj__instantiate(const struct syslet_obj *obj,
+					    char *err, size_t errlen)
+{
 	const struct slo_image *img;
-	size_t page = slio_page_size(), end = 0, align = 0, shift;
-	struct syslet_inst *inst = NULL;
+	struct syslet_inst *inst = NULL, lay = { .obj = obj };
+	void *rec = NULL;
 
 	if (!obj) {
 		slio_err(err, errlen, "no image");
@@ -145,30 +202,16 @@ struct syslet_inst *syslet_obj__instantiate(const struct syslet_obj *obj,
 		return NULL;
 	}
 	img = obj->img;
-	/* The instance and its table of bound strings in one allocation:
-	 * --each makes and frees an instance per file. */
-	if (obj->nr_entries >= (SIZE_MAX - sizeof(*inst)) /
-			       sizeof(*inst->strs) - 1)
+	if (!obj->lay_ok)
 		goto nomem;
-	inst = calloc(1, sizeof(*inst) +
-			 (obj->nr_entries + 1) * sizeof(*inst->strs));
-	if (!inst)
-		goto nomem;
-	inst->obj = obj;
-	inst->strs = (struct slio_chunk **)(inst + 1);
-	if (!lay_out(inst, parts, sizeof(parts) / sizeof(parts[0]), &end,
-		     &align) || end > SIZE_MAX / 2)
-		goto nomem;
-	/* The last buffer ends where the guard page begins. */
-	inst->size = round_up(end ? end : 1, page);
-	shift = (inst->size - end) & ~(align - 1);
-	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
-		inst->off[parts[i]] += shift;
-	/* The parts begin at the shift (lay_out() from 0): the bytes
-	 * before are padding no syslet of this instance addresses. */
-	inst->from = shift;
-	inst->base = slio_slot_get(inst->size, inst->from, &inst->slab);
-	if (!inst->base) {
+	memcpy(lay.off, obj->lay_off, sizeof(lay.off));
+	lay.size = obj->lay_size;
+	lay.from = obj->lay_from;
+	/* The record of an instance of this image that was freed, if any,
+	 * in the same hold of the lock as the slot (slio_inst_put()). */
+	lay.base = slio_slot_get(lay.size, lay.from, &lay.slab,
+				 &((struct syslet_obj *)obj)->spares, &rec);
+	if (!lay.base) {
 		/* Before Linux 6.13 each guard page is a mapping; under an
 		 * address space limit that limit is the likelier cause. */
 		int e = errno;
@@ -177,27 +220,33 @@ struct syslet_inst *syslet_obj__instantiate(const struct syslet_obj *obj,
 			       as.rlim_cur != RLIM_INFINITY;
 
 		slio_err(err, errlen, "cannot map an instance of %zu bytes: %s%s",
-			 inst->size, strerror(e), e != ENOMEM ? "" :
+			 lay.size, strerror(e), e != ENOMEM ? "" :
 			 limited ? " (the address space limit, ulimit -v?)" :
 			 " (too many instances for vm.max_map_count?)");
-		syslet_inst__free(inst);
 		errno = ENOMEM;
 		return NULL;
 	}
+	inst = rec ? rec : malloc(sizeof(*inst) + (obj->nr_entries + 1) *
+						  sizeof(*inst->strs));
+	if (!inst) {
+		slio_inst_put(NULL, 0, lay.slab, lay.base, lay.from, NULL,
+			      NULL);
+		goto nomem;
+	}
+	*inst = lay;
+	inst->strs = (struct slio_chunk **)(inst + 1);
+	memset(inst->strs, 0, (obj->nr_entries + 1) * sizeof(*inst->strs));
 	for (int s = 0; s < SLO_NR_SECTIONS; s++)
 		if (s != SLO_SEC_BSS && img->data[s] && img->size[s] &&
 		    !(s == SLO_SEC_RODATA && obj->ro))
 			memcpy(inst->base + inst->off[s], img->data[s],
 			       (size_t)img->size[s]);
-	/* Pointer fields hold the addend (i386) or zero: overwrite both
-	 * (the shared rodata's own were, when the image was opened). */
-	for (size_t i = 0; i < img->nr_relocs; i++) {
-		const struct slo_reloc *r = &img->relocs[i];
+	/* The pointers, as slio_obj_layout() worked them out. */
+	for (size_t i = 0; i < obj->nr_rels; i++) {
+		const struct slio_rel *r = &obj->rels[i];
 
-		if (r->where == SLO_SEC_RODATA && obj->ro)
-			continue;
-		put_ptr(inst->base + inst->off[r->where] + r->offset,
-			part_at(inst, r->target) + r->addend);
+		put_ptr(inst->base + r->at, (const void *)(r->value +
+			(r->shared ? 0 : (uintptr_t)inst->base)));
 	}
 	for (size_t i = 0; i < img->nr_atoms; i++) {
 		struct syslet_uatom *a = syslet_inst__atom(inst, i);
@@ -221,11 +270,9 @@ void syslet_inst__free(struct syslet_inst *inst)
 {
 	if (!inst)
 		return;
-	for (size_t i = 0; i < inst->obj->nr_entries; i++)
-		slio_strs_put(inst->strs[i]);
-	if (inst->base)
-		slio_slot_put(inst->slab, inst->base, inst->from);
-	free(inst);
+	slio_inst_put(inst->strs, inst->obj->nr_entries, inst->slab,
+		      inst->base, inst->from,
+		      &((struct syslet_obj *)inst->obj)->spares, inst);
 }
 
 const struct syslet_obj *syslet_inst__obj(const struct syslet_inst *inst)
@@ -586,10 +633,11 @@ int syslet_inst__bind(struct syslet_inst *inst, const char *entry, int argc,
 			return api_err(-EINVAL);
 		}
 	if (argc <= SLIO_BIND_SMALL) {
-		memset(small_sin, 0, sizeof(small_sin));
-		memset(small_blob, 0, sizeof(small_blob));
-		memset(small_len, 0, sizeof(small_len));
-		memset(small_at, 0, sizeof(small_at));
+		/* The argc entries read, not all eight: once per instance. */
+		memset(small_sin, 0, (size_t)argc * sizeof(*small_sin));
+		memset(small_blob, 0, (size_t)argc * sizeof(*small_blob));
+		memset(small_len, 0, (size_t)argc * sizeof(*small_len));
+		memset(small_at, 0, (size_t)argc * sizeof(*small_at));
 		sin = small_sin;
 		blob = small_blob;
 		len = small_len;

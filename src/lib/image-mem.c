@@ -340,7 +340,8 @@ struct slio_freed {
 	size_t	from;
 };
 
-void *slio_slot_get(size_t rw_len, size_t from, struct slio_slab **slab)
+void *slio_slot_get(size_t rw_len, size_t from, struct slio_slab **slab,
+		    struct slio_spares *spares, void **rec)
 {
 	struct slio_class *c;
 	struct slio_slab *s;
@@ -404,6 +405,12 @@ void *slio_slot_get(size_t rw_len, size_t from, struct slio_slab **slab)
 		list_add(s, false);
 	}
 	*slab = s;
+	/* A freed instance's record, in the same hold of the lock. */
+	if (spares && spares->list) {
+		*rec = spares->list;
+		memcpy(&spares->list, *rec, sizeof(spares->list));
+		spares->n--;
+	}
 out:
 	pthread_mutex_unlock(&slio_mem_lock);
 	/*
@@ -425,12 +432,14 @@ out:
 	return rw;
 }
 
-void slio_slot_put(struct slio_slab *s, void *rw, size_t from)
+/* With slio_mem_lock held: the slab to unmap once it is let go, or
+ * NULL. */
+static struct slio_slab *slot_put_locked(struct slio_slab *s, void *rw,
+					 size_t from)
 {
 	struct slio_class *c = s->cls;
 	struct slio_freed fr = { NULL, from };
 
-	pthread_mutex_lock(&slio_mem_lock);
 	/* An empty slab goes back to the kernel, unless it is the only one
 	 * of its size (the next instance will want it) or idle slabs are
 	 * kept within SLIO_IDLE_MAX. */
@@ -438,10 +447,7 @@ void slio_slot_put(struct slio_slab *s, void *rw, size_t from)
 				      s->next)) {
 		if (slio_idle + s->len > SLIO_IDLE_MAX) {
 			list_del(s);
-			pthread_mutex_unlock(&slio_mem_lock);
-			munmap(s->base, s->len);
-			free(s);
-			return;
+			return s;
 		}
 		s->idle = true;
 		slio_idle += s->len;
@@ -454,7 +460,55 @@ void slio_slot_put(struct slio_slab *s, void *rw, size_t from)
 		list_del(s);
 		list_add(s, true);
 	}
+	return NULL;
+}
+
+static void strs_put_locked(struct slio_chunk *c);
+
+/*
+ * An instance's strings, its slot and its record given back in one hold
+ * of the lock, the record kept for the next instance of its image: a
+ * lock taken for each of the three, and free() and calloc() of the
+ * record, cost syslet-run --each about 300 instructions a file.
+ */
+void slio_inst_put(struct slio_chunk *const *strs, size_t nstrs,
+		   struct slio_slab *s, void *rw, size_t from,
+		   struct slio_spares *spares, void *rec)
+{
+	struct slio_slab *gone = NULL;
+
+	pthread_mutex_lock(&slio_mem_lock);
+	for (size_t i = 0; i < nstrs; i++)
+		strs_put_locked(strs[i]);
+	if (rw)
+		gone = slot_put_locked(s, rw, from);
+	if (spares && spares->n < SLIO_SPARE_MAX) {
+		memcpy(rec, &spares->list, sizeof(spares->list));
+		spares->list = rec;
+		spares->n++;
+		rec = NULL;
+	}
 	pthread_mutex_unlock(&slio_mem_lock);
+	if (gone) {
+		munmap(gone->base, gone->len);
+		free(gone);
+	}
+	free(rec);
+}
+
+void slio_spares_free(struct slio_spares *spares)
+{
+	void *rec, *next;
+
+	pthread_mutex_lock(&slio_mem_lock);
+	rec = spares->list;
+	spares->list = NULL;
+	spares->n = 0;
+	pthread_mutex_unlock(&slio_mem_lock);
+	for (; rec; rec = next) {
+		memcpy(&next, rec, sizeof(next));
+		free(rec);
+	}
 }
 
 /*
@@ -632,16 +686,21 @@ struct slio_chunk *slio_blobs_copy(const void *const blobs[],
 	return c;
 }
 
-void slio_strs_put(struct slio_chunk *c)
+static void strs_put_locked(struct slio_chunk *c)
 {
-	if (!c)
-		return;
-	pthread_mutex_lock(&slio_mem_lock);
-	if (--c->refs == 0) {
+	if (c && --c->refs == 0) {
 		if (c != slio_chunk_cur)
 			chunk_unmap(c);
 		else
 			c->used = 0;	/* nothing points into it any more */
 	}
+}
+
+void slio_strs_put(struct slio_chunk *c)
+{
+	if (!c)
+		return;
+	pthread_mutex_lock(&slio_mem_lock);
+	strs_put_locked(c);
 	pthread_mutex_unlock(&slio_mem_lock);
 }

@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stddef.h>
 
 #include "libsyslet.h"
@@ -17,6 +18,26 @@ struct slio_entry {
 	struct syslet_param	*params;
 	const struct slo_symbol	**param_syms;
 	int			nr_params;
+};
+
+/* Freed instances' records kept for the next ones (image-mem.c), linked
+ * through their first words; at most SLIO_SPARE_MAX. */
+#define SLIO_SPARE_MAX	64
+struct slio_spares {
+	void			*list;
+	size_t			n;
+};
+
+/* Offsets of each part inside an instance's memory (image-inst.c). */
+enum { SLIO_PART_RESULTS = SLO_NR_SECTIONS, SLIO_NR_PARTS };
+
+/* A pointer an instance holds (slio_obj_layout()): at byte @at of its
+ * memory, @value from its start, or @value itself when @shared (the
+ * rodata every instance shares). */
+struct slio_rel {
+	size_t			at;
+	uintptr_t		value;
+	bool			shared;
 };
 
 struct syslet_obj {
@@ -42,10 +63,15 @@ struct syslet_obj {
 	/* Every cell's name as the listing writes it (%2, 0, &cat.n),
 	 * worked out on the first syslet_inst__cell_label(). */
 	struct slo_names	*names;
+	struct slio_spares	spares;
+	/* Every instance's layout and pointers (slio_obj_layout()); not
+	 * lay_ok: too large for the address space. */
+	size_t			lay_off[SLIO_NR_PARTS];
+	size_t			lay_size, lay_from;
+	bool			lay_ok;
+	struct slio_rel		*rels;
+	size_t			nr_rels;
 };
-
-/* Offsets of each part inside an instance's memory (image-inst.c). */
-enum { SLIO_PART_RESULTS = SLO_NR_SECTIONS, SLIO_NR_PARTS };
 
 struct syslet_inst {
 	const struct syslet_obj	*obj;
@@ -66,10 +92,22 @@ size_t slio_page_size(void);
 /* image-inst.c: the shared read-only rodata of @obj, when it can be
  * shared; -1 (errno) when it cannot be mapped. */
 int slio_obj_rodata(struct syslet_obj *obj);
+/* image-inst.c: every instance's layout and pointers, after
+ * slio_obj_rodata(); -1 (errno) without memory. */
+int slio_obj_layout(struct syslet_obj *obj);
 /* A slot of @size bytes whose instance's memory begins @from bytes in:
  * zero from there on (what comes before is no instance's). */
-void *slio_slot_get(size_t size, size_t from, struct slio_slab **slab);
-void slio_slot_put(struct slio_slab *slab, void *base, size_t from);
+void *slio_slot_get(size_t size, size_t from, struct slio_slab **slab,
+		    struct slio_spares *spares, void **rec);
+/* Where @spares has one, a freed instance's record goes to *@rec (left
+ * as it is otherwise): taken in the same hold of the lock as the slot.
+ * slio_inst_put() gives an instance's @nstrs string chunks, its slot
+ * (none when @base is NULL) and its record back, the record to
+ * @spares while they hold fewer than SLIO_SPARE_MAX, else to free(). */
+void slio_inst_put(struct slio_chunk *const *strs, size_t nstrs,
+		   struct slio_slab *slab, void *base, size_t from,
+		   struct slio_spares *spares, void *rec);
+void slio_spares_free(struct slio_spares *spares);
 /* Copy the blobs[i] of lens[i] bytes (0: none) to read-only memory, each
  * on a word boundary, their addresses to out[i]; the chunk holding them
  * (to put), or NULL: none to copy (errno 0) or no memory. */

@@ -403,6 +403,11 @@ static struct syslet_obj *obj_from_image(struct slo_image *img, char *err,
 			 strerror(errno));
 		goto fail;
 	}
+	if (slio_obj_layout(obj)) {
+		slio_err(err, errlen, "out of memory");
+		errno = ENOMEM;
+		goto fail;
+	}
 	if (!obj->nr_entries) {
 		slio_err(err, errlen, "image has no syslet entry");
 		errno = ENOENT;
@@ -503,6 +508,8 @@ void syslet_obj__close(struct syslet_obj *obj)
 	}
 	if (obj->ro)
 		munmap(obj->ro, obj->ro_len);
+	slio_spares_free(&obj->spares);
+	free(obj->rels);
 	slo_image_free(obj->img);
 	free(obj);
 }
@@ -539,8 +546,11 @@ const char *syslet_obj__entry_name(const struct syslet_obj *obj, size_t i)
 const struct slio_entry *slio_find_entry(const struct syslet_obj *obj,
 					 const char *name)
 {
+	/* The image's own string (syslet_obj__entry_name()), as
+	 * syslet-run --each passes it once per instance: no compare. */
 	for (size_t i = 0; obj && name && i < obj->nr_entries; i++)
-		if (!strcmp(obj->entries[i].sym->name, name))
+		if (obj->entries[i].sym->name == name ||
+		    !strcmp(obj->entries[i].sym->name, name))
 			return &obj->entries[i];
 	return NULL;
 }

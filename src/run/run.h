@@ -126,5 +126,7 @@ long srun_span_find(const struct srun_span *spans, size_t n, const void *p);
 void srun_span_put(struct srun_span *spans, size_t *n,
 		   const struct srun_span *s);
 void srun_span_drop(struct srun_span *spans, size_t n, const void *p);
+/* srun_span_find() and srun_span_drop() in one search. */
+long srun_span_take(struct srun_span *spans, size_t n, const void *p);
 
 #endif /* SYSLET_RUN_RUN_H */

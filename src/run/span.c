@@ -75,6 +75,18 @@ void srun_span_put(struct srun_span *spans, size_t *n,
 	(*n)++;
 }
 
+long srun_span_take(struct srun_span *spans, size_t n, const void *p)
+{
+	size_t i = span_at(spans, n, p);
+	long id;
+
+	if (i >= n || spans[i].id == SIZE_MAX)
+		return -1;
+	id = (long)spans[i].id;
+	spans[i].id = SIZE_MAX;
+	return id;
+}
+
 void srun_span_drop(struct srun_span *spans, size_t n, const void *p)
 {
 	size_t i = span_at(spans, n, p);

@@ -446,6 +446,73 @@ static void test_prefix(void **state)
 	syslet_obj__close(obj);
 }
 
+/* The image's own name (syslet_obj__entry_name(), found without a
+ * compare) and a copy of it reach the same entry, bind the same cell. */
+static void test_entry_own_name(void **state)
+{
+	struct syslet_obj *obj = open_sample(sample_image(systab_native_profile()));
+	const char *own = syslet_obj__entry_name(obj, 0);
+	char copy[] = "cat", *args[] = { "abc", NULL }, *args2[] = { "de", NULL };
+	struct syslet_inst *in;
+	char err[256];
+
+	(void)state;
+	assert_non_null(own);
+	in = syslet_obj__instantiate(obj, err, sizeof(err));
+	assert_non_null(in);
+	assert_non_null(syslet_inst__entry(in, own));
+	assert_ptr_equal(syslet_inst__entry(in, own),
+			 syslet_inst__entry(in, copy));
+	assert_int_equal(syslet_obj__entry_params(obj, own), 1);
+	assert_int_equal(syslet_inst__bind(in, own, 1, args, err,
+					   sizeof(err)), 0);
+	assert_string_equal((char *)*syslet_inst__cell(in, "path"), "abc");
+	assert_int_equal(syslet_inst__bind(in, copy, 1, args2, err,
+					   sizeof(err)), 0);
+	assert_string_equal((char *)*syslet_inst__cell(in, "path"), "de");
+	/* A copy that differs is no entry, however close. */
+	copy[2] = 'r';
+	assert_null(syslet_inst__entry(in, copy));
+	syslet_inst__free(in);
+	syslet_obj__close(obj);
+}
+
+/* Instances made after others were freed (their records kept for
+ * them) start as a first one does: cells zero, no binding, each its own
+ * memory; and closing the image frees the records kept (valgrind.sh). */
+static void test_inst_reuse(void **state)
+{
+	struct syslet_obj *obj = open_sample(sample_image(systab_native_profile()));
+	struct syslet_inst *in[80];
+	char *args[] = { "abc", NULL };
+	char err[256];
+
+	(void)state;
+	for (int round = 0; round < 3; round++) {
+		for (int i = 0; i < 80; i++) {
+			in[i] = syslet_obj__instantiate(obj, err, sizeof(err));
+			assert_non_null(in[i]);
+			assert_int_equal(*syslet_inst__cell(in[i], "path"), 0);
+			assert_non_null(syslet_inst__entry(in[i], "cat"));
+			for (int k = 0; k < i; k++)
+				assert_ptr_not_equal(syslet_inst__cell(in[k],
+								       "path"),
+						     syslet_inst__cell(in[i],
+								       "path"));
+			assert_int_equal(syslet_inst__bind(in[i], "cat", 1,
+							   args, err,
+							   sizeof(err)), 0);
+		}
+		for (int i = 0; i < 80; i++) {
+			assert_string_equal((char *)*syslet_inst__cell(in[i],
+								      "path"),
+					    "abc");
+			syslet_inst__free(in[i]);
+		}
+	}
+	syslet_obj__close(obj);
+}
+
 /* A sockaddr_in parameter takes "HOST:PORT": the cell points at the
  * struct, in network order, as bind() and connect() want it. */
 static void test_bind_sockaddr_in(void **state)
@@ -1241,6 +1308,8 @@ int main(void)
 		cmocka_unit_test(test_misaligned_result),
 		cmocka_unit_test(test_bind),
 		cmocka_unit_test(test_prefix),
+		cmocka_unit_test(test_entry_own_name),
+		cmocka_unit_test(test_inst_reuse),
 		cmocka_unit_test(test_bind_sockaddr_in),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_open_mem_too_large),
