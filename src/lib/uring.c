@@ -2010,6 +2010,29 @@ static void start_progress(struct ur_head *ah, bool masked)
 	pthread_attr_destroy(&attr);
 }
 
+/*
+ * The head's lock for a call of the program's thread, or, in a handler
+ * of a call of it asleep on this head (ur_asleep), the head as that call
+ * holds it: taken over without the lock, given back by head_give_back().
+ */
+static void head_take(struct ur_ctx *c, struct ur_head *ah)
+{
+	c->nested = ur_asleep == ah;
+	if (c->nested) {
+		c->outer_mask = ah->user_mask;
+		ur_asleep = NULL;
+	} else {
+		pthread_mutex_lock(&ah->lock);
+	}
+}
+
+/* A nested call gives the head back to the call it interrupted. */
+static void head_give_back(struct ur_ctx *c, struct ur_head *ah)
+{
+	ah->user_mask = c->outer_mask;
+	ur_asleep = ah;
+}
+
 /* The start of async_exec and of a batch: the fault handler checked (a
  * bad pointer gives -EFAULT whatever the program did with SIGSEGV and
  * SIGBUS since, emul-fault.c), signals held back now with @mask, the
@@ -2026,13 +2049,7 @@ static void exec_begin(struct ur_ctx *c, struct ur_head *ah, bool mask)
 	emul_fault_own();
 	if (mask)
 		inline_mask(c);
-	c->nested = ur_asleep == ah;
-	if (c->nested) {
-		c->outer_mask = ah->user_mask;
-		ur_asleep = NULL;
-	} else {
-		pthread_mutex_lock(&ah->lock);
-	}
+	head_take(c, ah);
 	caller_came(ah);
 	if (ah->cring.dq_head)
 		cring_flush(&ah->cring);
@@ -2124,8 +2141,7 @@ static void exec_end(struct ur_ctx *c, bool parked, size_t execs)
 		/* The outer wait submits nothing more: what this call
 		 * prepared goes in now. */
 		submit(ah);
-		ah->user_mask = c->outer_mask;
-		ur_asleep = ah;
+		head_give_back(c, ah);
 	} else {
 		pthread_mutex_unlock(&ah->lock);
 	}
@@ -2256,14 +2272,7 @@ static void drive_begin(struct ur_ctx *c, struct ur_head *ah, sigset_t *user)
 	emul_sigmask(SIG_SETMASK, &ur_blockset, user);
 	c->user_mask = *user;
 	c->budget = INTERP_SIG_BUDGET;
-	/* In a handler of a call asleep on this head, as exec_begin(). */
-	c->nested = ur_asleep == ah;
-	if (c->nested) {
-		c->outer_mask = ah->user_mask;
-		ur_asleep = NULL;
-	} else {
-		pthread_mutex_lock(&ah->lock);
-	}
+	head_take(c, ah);
 	ah->user_mask = *user;
 	caller_came(ah);
 }
@@ -2281,8 +2290,7 @@ static bool drive_end(struct ur_ctx *c, const sigset_t *user)
 
 	emul_stats_flush(&c->st);
 	if (c->nested) {
-		ah->user_mask = c->outer_mask;
-		ur_asleep = ah;
+		head_give_back(c, ah);
 	} else if (ah->dying && ur_inside != ah) {
 		ur_teardown(ah, user);
 		return false;
