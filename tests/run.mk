@@ -223,6 +223,9 @@ EXTRA_DIST += tests/run/stats-killed.sh
 # --each ended by a signal: the stops of the files that had ended, once.
 TESTS += tests/run/each-killed.sh
 EXTRA_DIST += tests/run/each-killed.sh
+# ... and every stop the trace shows is reported, none it does not.
+TESTS += tests/run/each-killed-ends.sh
+EXTRA_DIST += tests/run/each-killed-ends.sh
 # ... and a run killed by a signal its syslet raised ends as strace's.
 TESTS += tests/run/trace-killed-self.sh
 EXTRA_DIST += tests/run/trace-killed-self.sh

@@ -1127,6 +1127,7 @@ static int run_lanes(struct runner *r, size_t nlanes)
 {
 	struct lane *lanes = calloc(nlanes, sizeof(*lanes));
 	size_t started = 1;	/* lane 0 runs here */
+	bool kept = false;
 	int err = 0;
 
 	if (!lanes) {
@@ -1179,12 +1180,30 @@ static int run_lanes(struct runner *r, size_t nlanes)
 	err = lanes[0].err;
 	for (size_t i = 1; i < started; i++) {
 		if (!lane_join(&lanes[i])) {
-			/* Still running: lanes must stay. */
-			return -3;
+			/* Kept its head after a signal, or still running:
+			 * the lanes must stay.  Every lane is waited for
+			 * first: one that had not yet seen the signal went
+			 * on taking completions while report() read them,
+			 * and a stop the trace showed had no report. */
+			kept = true;
+			continue;
 		}
 		if (lanes[i].err < err)
 			err = lanes[i].err;
 	}
+	if (srun_signalled()) {
+		/* The completions written since each lane's last look at
+		 * its ring are taken too, from the lanes that are back
+		 * (one stuck in a call is left alone). */
+		for (size_t i = 0; i < started; i++)
+			if (lanes[i].ring &&
+			    (__atomic_load_n(&lanes[i].kept, __ATOMIC_SEQ_CST) ||
+			     __atomic_load_n(&lanes[i].ended,
+					     __ATOMIC_ACQUIRE)))
+				drain(&lanes[i]);
+	}
+	if (kept)
+		return -3;
 	for (size_t i = 0; i < started; i++) {
 		free(lanes[i].spans);
 		if (lanes[i].parked)
@@ -1310,6 +1329,17 @@ int srun_run(const struct srun_opts *opts, const struct syslet_obj *obj,
 		 * that had ended (each once: the others have no last atom
 		 * and no report), then the signal's own end; the instances
 		 * stay, syslets may still run in them. */
+		/* The lanes are back and took what their rings held
+		 * (run_lanes()); the trace ends here, an event under way
+		 * included, so that it shows no end that is not reported. */
+		srun_trace_cut(tr);
+		/* An end the trace showed whose completion no lane took
+		 * (the worker wrote it after the rings' last drain): its
+		 * stop is reported as the trace tells it. */
+		for (size_t i = 0; i < r.nr_jobs; i++)
+			if (r.jobs[i].inst && !r.jobs[i].last)
+				r.jobs[i].last = (struct syslet_uatom *)
+					srun_trace_final(tr, i);
 		srun_trace_killed(tr, now() - t0);
 		report(&r);
 		srun_trace_died(tr, sig);

@@ -29,6 +29,7 @@ struct slot {
 	 * atom's nr may hold another since (one it wrote itself). */
 	const struct syslet_uatom	*ended;
 	unsigned long			ended_nr;
+	bool				final;	/* ended ended the syslet */
 };
 
 /* One row of --stats's table, strace -c's: a call by its number. */
@@ -51,6 +52,7 @@ struct srun_trace {
 	unsigned long long	strays;
 	double			t_prev;	/* -r: the previous line; 0: none */
 	bool			closed;	/* the tail is out: no more lines */
+	bool			cut;	/* srun_trace_cut(): no more events */
 	/* Whose line is out up to its entered part ("read(3, "): ended by
 	 * its result when nothing comes between, as strace does. */
 	struct slot		*open;
@@ -361,6 +363,10 @@ static void observe(const struct syslet_event *ev, void *ctx)
 	bool shown;
 
 	pthread_mutex_lock(&tr->lock);
+	/* Cut: an event that was under way then is neither shown nor
+	 * counted, nor taken for its syslet's end (srun_trace_final()). */
+	if (tr->cut)
+		goto out;
 	s = slot_of(tr, ev->atom);
 	if (!s) {
 		tr->strays++;
@@ -387,6 +393,7 @@ static void observe(const struct syslet_event *ev, void *ctx)
 		/* A fault may have left no number fetched. */
 		s->ended = ev->end == SYSLET_END_FAULT ? NULL : ev->atom;
 		s->ended_nr = ev->nr;
+		s->final = ev->end != SYSLET_END_NONE;
 	}
 	if (!o->trace || tr->closed)
 		goto out;
@@ -496,6 +503,17 @@ static bool current_call(const struct slot *s, struct syslet_event *ev)
 			 sizeof(ev->args[0])))
 		ev->nargs++;
 	return true;
+}
+
+void srun_trace_cut(struct srun_trace *tr)
+{
+	if (!tr)
+		return;
+	syslet_set_trace(NULL, NULL);
+	/* An observer already called waits for the lock, then sees it. */
+	pthread_mutex_lock(&tr->lock);
+	tr->cut = true;
+	pthread_mutex_unlock(&tr->lock);
 }
 
 void srun_trace_killed(struct srun_trace *tr, double wall)
@@ -608,6 +626,7 @@ void srun_trace_add(struct srun_trace *tr, size_t i, struct syslet_inst *inst)
 	tr->slots[i].inst = inst;
 	tr->slots[i].cur = NULL;
 	tr->slots[i].ended = NULL;
+	tr->slots[i].final = false;
 	pthread_mutex_unlock(&tr->lock);
 }
 
@@ -636,6 +655,19 @@ bool srun_trace_injected(struct srun_trace *tr, size_t i,
 	inj = tr->slots[i].inst && tr->slots[i].injected == atom;
 	pthread_mutex_unlock(&tr->lock);
 	return inj;
+}
+
+const struct syslet_uatom *srun_trace_final(struct srun_trace *tr, size_t i)
+{
+	const struct syslet_uatom *a = NULL;
+
+	if (!tr || i >= tr->nr)
+		return NULL;
+	pthread_mutex_lock(&tr->lock);
+	if (tr->slots[i].inst && tr->slots[i].final)
+		a = tr->slots[i].ended;
+	pthread_mutex_unlock(&tr->lock);
+	return a;
 }
 
 void srun_trace_drop(struct srun_trace *tr, size_t i, struct syslet_inst *inst)

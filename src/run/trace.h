@@ -26,6 +26,10 @@ void srun_trace_exited(struct srun_trace *tr, int status);
  * The stops of the syslets that ended come next, then
  * srun_trace_died(). */
 void srun_trace_killed(struct srun_trace *tr, double wall);
+/* A signal ends the run: no event is seen from now on (nor one already
+ * under way), so that srun_trace_ended() tells the ends the trace
+ * showed; srun_trace_killed() then prints the tail. */
+void srun_trace_cut(struct srun_trace *tr);
 /* With --trace, "+++ killed by SIGTERM +++": the last line, after the
  * stop reports, as srun_trace_exited()'s is. */
 void srun_trace_died(struct srun_trace *tr, int sig);
@@ -36,6 +40,9 @@ void srun_trace_free(struct srun_trace *tr);
  * with (its event's) in *nr. */
 bool srun_trace_ended(struct srun_trace *tr, size_t i,
 		      const struct syslet_uatom *atom, unsigned long *nr);
+/* Slot @i's atom that ended its syslet, as an event showed, while its
+ * instance is live (its completion not taken yet); NULL else. */
+const struct syslet_uatom *srun_trace_final(struct srun_trace *tr, size_t i);
 bool srun_trace_injected(struct srun_trace *tr, size_t i,
 			 const struct syslet_uatom *atom);
 /* The counters' rows that --stats prints (and the shell's stats): @st
