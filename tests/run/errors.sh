@@ -143,6 +143,22 @@ $SYSLET_RUN --entry=add "$tmpdir/fifo" 1 >"$tmpdir/out" 2>"$tmpdir/err" ||
 	fail "a source read from a FIFO: $(cat "$tmpdir/err")"
 wait
 expect_eq "source from a FIFO" added "$(cat "$tmpdir/out")"
+# With no writer, the open waits as cat's does (syslet-run(1)), until a
+# signal ends it; a writer that comes later is read.
+mkfifo "$tmpdir/nowriter" || exit 99
+$SYSLET_RUN --entry=add "$tmpdir/nowriter" 2 >"$tmpdir/out" 2>&1 &
+pid=$!
+sleep 0.3
+kill -0 $pid 2>/dev/null || fail "a FIFO with no writer: did not wait for one"
+cat "$src/two.syslet" >"$tmpdir/nowriter"
+wait $pid || fail "a FIFO whose writer came late: $(cat "$tmpdir/out")"
+expect_eq "source from a FIFO whose writer came late" added "$(cat "$tmpdir/out")"
+$SYSLET_RUN "$tmpdir/nowriter" >/dev/null 2>&1 &
+pid=$!
+sleep 0.2
+kill -TERM $pid
+wait $pid
+[ $? -eq 143 ] || fail "a FIFO with no writer: SIGTERM did not end the wait"
 set -- $(seq 100000)
 expect 2 'cat takes 1 parameter \(str path\), got 100000$' \
 	$SYSLET_RUN "$src/cat.syslet" "$@"
