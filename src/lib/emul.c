@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/fsuid.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -153,6 +154,33 @@ static void worker_order(struct emul_worker *w, uint32_t order)
 		futex_wake(&w->go, 1);
 }
 
+/*
+ * In 2007 the task that went on with a syslet after a cachemiss was the
+ * caller's, with its credentials.  setfsuid() and setfsgid() change the
+ * calling thread's alone (the C library broadcasts setresuid() and the
+ * rest to every thread, workers included, but not these): a file server
+ * that takes on a client's IDs for its opens must not have them made
+ * with the IDs a worker was made with or last took.  So the caller's
+ * two IDs go with each hand-off and the worker takes them on; setting
+ * fsuid from 0 or back to 0 drops or raises the worker's file
+ * capabilities as it did the caller's.
+ */
+static void give_fsids(uid_t *u, gid_t *g)
+{
+	*u = (uid_t)setfsuid((uid_t)-1);
+	*g = (gid_t)setfsgid((gid_t)-1);
+}
+
+/* Asking is cheap; setting one, even to the value it has, copies the
+ * thread's credentials: only what differs is set. */
+static void take_fsids(const struct emul_run *run)
+{
+	if ((gid_t)setfsgid((gid_t)-1) != run->fsgid)
+		setfsgid(run->fsgid);
+	if ((uid_t)setfsuid((uid_t)-1) != run->fsuid)
+		setfsuid(run->fsuid);
+}
+
 static void *emul_worker_main(void *arg)
 {
 	struct emul_worker *w = arg;
@@ -176,6 +204,7 @@ static void *emul_worker_main(void *arg)
 		}
 		if (go == EMUL_W_EXIT)
 			break;
+		take_fsids(&w->run);
 		last = emul_run_rest(&w->run, &nc);
 		emul_stats_flush(&w->run.st);
 		/* w->run is the next syslet's once we are idle again. */
@@ -298,9 +327,13 @@ bool emul_handoff(struct emul_run *run)
 {
 	struct emul_head *ah = run->ah;
 	struct emul_worker *w;
+	uid_t fsuid;
+	gid_t fsgid;
 
 	if (!ah)
 		return false;
+	/* Asked before the lock: two system calls. */
+	give_fsids(&fsuid, &fsgid);
 	pthread_mutex_lock(&ah->lock);
 	w = pick_worker_locked(ah);
 	if (!w)
@@ -319,6 +352,8 @@ bool emul_handoff(struct emul_run *run)
 	w->run.h_atom = run->h_atom;
 	w->run.h_partial = run->h_partial;
 	w->run.h_blocked = run->h_blocked;
+	w->run.fsuid = fsuid;
+	w->run.fsgid = fsgid;
 	ah->busy++;
 	run->handed_off = true;
 	pthread_mutex_unlock(&ah->lock);

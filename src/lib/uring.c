@@ -13,6 +13,7 @@
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
+#include <sys/fsuid.h>
 #include <sys/syscall.h>
 #include <termios.h>
 #include <time.h>
@@ -203,6 +204,9 @@ struct ur_ctx {
 	sigset_t		outer_mask;	/* nested: ah->user_mask before */
 	/* io_uring_enter() said EINTR: a handler of the caller's ran. */
 	bool			handled;
+	/* Inline: the caller's file-system IDs are not its effective ones
+	 * (1), are (0), not asked yet (-1); see room(). */
+	signed char		fsids_own;
 	unsigned int		budget;
 	sigset_t		user_mask;
 	struct emul_lstats	st;
@@ -774,13 +778,34 @@ static inline const sigset_t *chain_mask(const struct ur_ctx *c,
 }
 
 /*
+ * In 2007 the task that went on with a syslet after a cachemiss was the
+ * caller's, with its credentials.  setfsuid() and setfsgid() change the
+ * calling thread's alone (the C library broadcasts setresuid() and the
+ * rest to every thread, but not these), and io_uring makes a call with
+ * the credentials of the thread that submits it: the progress thread's,
+ * or the worker's, which have the process's effective IDs.  A caller
+ * whose file-system IDs are not its effective IDs (a file server that
+ * took on a client's) therefore hands nothing off and runs its syslets
+ * in place, as the kernel backend does for a caller whose credentials
+ * its pool threads do not share.  Asked once an async_exec (or batch),
+ * when a syslet could first go async.
+ */
+static bool caller_fsids_own(struct ur_ctx *c)
+{
+	if (c->fsids_own < 0)
+		c->fsids_own = (uid_t)setfsuid((uid_t)-1) != geteuid() ||
+			       (gid_t)setfsgid((gid_t)-1) != getegid();
+	return c->fsids_own;
+}
+
+/*
  * max_nr_threads bounds the syslets in flight, as it bounded the kernel's
  * cachemiss threads: with all of them taken, a syslet that would go async
- * runs on in the caller, blocking where it must.
+ * runs on in the caller, blocking where it must.  Only asked inline.
  */
-static inline bool room(const struct ur_ctx *c)
+static inline bool room(struct ur_ctx *c)
 {
-	return c->ah->busy < c->ah->max_threads;
+	return c->ah->busy < c->ah->max_threads && !caller_fsids_own(c);
 }
 
 static void complete(struct ur_ctx *c, struct ur_sl *sl,
@@ -2042,6 +2067,7 @@ static void exec_begin(struct ur_ctx *c, struct ur_head *ah, bool mask)
 	c->ah = ah;
 	c->inline_ = true;
 	c->probe = false;
+	c->fsids_own = -1;
 	c->masked = false;
 	c->sig_ended = false;
 	c->budget = INTERP_SIG_BUDGET;
