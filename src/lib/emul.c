@@ -56,6 +56,7 @@ struct emul_head {
 	 * async_wait() slept on it (emul_asleep): the memory stays for
 	 * that call, which frees it when the handler has returned. */
 	bool			dying;
+	pid_t			pid;		/* the process that registered */
 };
 
 static __thread struct emul_head *emul_cur;
@@ -321,6 +322,24 @@ static struct emul_worker *wait_worker_locked(struct emul_head *ah)
 	}
 }
 
+/*
+ * A child of vfork() (or clone(CLONE_VM) without CLONE_THREAD) runs on
+ * the memory of its parent's thread until it execs or exits, that
+ * thread's emul_cur included, where fork()'s child handler has run
+ * (emul_atfork_child()).  In 2007 such a child had no head
+ * (async_init()): its async_wait() and async_unregister() failed with
+ * EINVAL, and it could hand nothing off.  Here it must not hand a
+ * syslet to the parent's workers (its pthread_create() would make a
+ * thread of the child, which its exit kills with the syslet, and the
+ * head would wait for that syslet for ever), nor wait on or tear down
+ * the parent's head.  A system call tells: asked where the engine is
+ * about to make a few anyway.
+ */
+static bool head_foreign(const struct emul_head *ah)
+{
+	return getpid() != ah->pid;
+}
+
 /* pick_new_async_head(): give the rest of the syslet to a ready worker,
  * creating one while the pool is below its limit. */
 bool emul_handoff(struct emul_run *run)
@@ -330,7 +349,7 @@ bool emul_handoff(struct emul_run *run)
 	uid_t fsuid;
 	gid_t fsgid;
 
-	if (!ah)
+	if (!ah || head_foreign(ah))
 		return false;
 	/* Asked before the lock: two system calls. */
 	give_fsids(&fsuid, &fsgid);
@@ -389,6 +408,7 @@ static long emul_register(struct async_head_user *uah, unsigned long len)
 	pthread_cond_init(&ah->idle, NULL);
 	ah->ring = ring;
 	ah->max_threads = maxthr;
+	ah->pid = getpid();
 	emul_cur = ah;
 	__atomic_add_fetch(&emul_heads, 1, __ATOMIC_RELAXED);
 	return 0;
@@ -481,7 +501,7 @@ static long emul_unregister(struct async_head_user *uah, unsigned long len)
 	/* 2007's len is an unsigned int: the upper half is no part of it. */
 	if ((unsigned int)len != sizeof(struct async_head_user))
 		return -EINVAL;
-	if (!ah)
+	if (!ah || head_foreign(ah))
 		return -EINVAL;
 	/*
 	 * stop_cachemiss_threads(): busy ones finish their syslet first.
@@ -746,7 +766,7 @@ static long emul_wait_slot(unsigned long min, struct syslet_uatom *const *slot)
 	struct emul_head *ah = emul_cur, *outer;
 	long ret;
 
-	if (!ah)
+	if (!ah || head_foreign(ah))
 		return -EINVAL;
 	outer = emul_asleep;
 	emul_asleep = ah;
