@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/fsuid.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -55,6 +56,7 @@ struct emul_head {
 	 * async_wait() slept on it (emul_asleep): the memory stays for
 	 * that call, which frees it when the handler has returned. */
 	bool			dying;
+	pid_t			pid;		/* the process that registered */
 };
 
 static __thread struct emul_head *emul_cur;
@@ -153,6 +155,33 @@ static void worker_order(struct emul_worker *w, uint32_t order)
 		futex_wake(&w->go, 1);
 }
 
+/*
+ * In 2007 the task that went on with a syslet after a cachemiss was the
+ * caller's, with its credentials.  setfsuid() and setfsgid() change the
+ * calling thread's alone (the C library broadcasts setresuid() and the
+ * rest to every thread, workers included, but not these): a file server
+ * that takes on a client's IDs for its opens must not have them made
+ * with the IDs a worker was made with or last took.  So the caller's
+ * two IDs go with each hand-off and the worker takes them on; setting
+ * fsuid from 0 or back to 0 drops or raises the worker's file
+ * capabilities as it did the caller's.
+ */
+static void give_fsids(uid_t *u, gid_t *g)
+{
+	*u = (uid_t)setfsuid((uid_t)-1);
+	*g = (gid_t)setfsgid((gid_t)-1);
+}
+
+/* Asking is cheap; setting one, even to the value it has, copies the
+ * thread's credentials: only what differs is set. */
+static void take_fsids(const struct emul_run *run)
+{
+	if ((gid_t)setfsgid((gid_t)-1) != run->fsgid)
+		setfsgid(run->fsgid);
+	if ((uid_t)setfsuid((uid_t)-1) != run->fsuid)
+		setfsuid(run->fsuid);
+}
+
 static void *emul_worker_main(void *arg)
 {
 	struct emul_worker *w = arg;
@@ -176,6 +205,7 @@ static void *emul_worker_main(void *arg)
 		}
 		if (go == EMUL_W_EXIT)
 			break;
+		take_fsids(&w->run);
 		last = emul_run_rest(&w->run, &nc);
 		emul_stats_flush(&w->run.st);
 		/* w->run is the next syslet's once we are idle again. */
@@ -292,15 +322,37 @@ static struct emul_worker *wait_worker_locked(struct emul_head *ah)
 	}
 }
 
+/*
+ * A child of vfork() (or clone(CLONE_VM) without CLONE_THREAD) runs on
+ * the memory of its parent's thread until it execs or exits, that
+ * thread's emul_cur included, where fork()'s child handler has run
+ * (emul_atfork_child()).  In 2007 such a child had no head
+ * (async_init()): its async_wait() and async_unregister() failed with
+ * EINVAL, and it could hand nothing off.  Here it must not hand a
+ * syslet to the parent's workers (its pthread_create() would make a
+ * thread of the child, which its exit kills with the syslet, and the
+ * head would wait for that syslet for ever), nor wait on or tear down
+ * the parent's head.  A system call tells: asked where the engine is
+ * about to make a few anyway.
+ */
+static bool head_foreign(const struct emul_head *ah)
+{
+	return getpid() != ah->pid;
+}
+
 /* pick_new_async_head(): give the rest of the syslet to a ready worker,
  * creating one while the pool is below its limit. */
 bool emul_handoff(struct emul_run *run)
 {
 	struct emul_head *ah = run->ah;
 	struct emul_worker *w;
+	uid_t fsuid;
+	gid_t fsgid;
 
-	if (!ah)
+	if (!ah || head_foreign(ah))
 		return false;
+	/* Asked before the lock: two system calls. */
+	give_fsids(&fsuid, &fsgid);
 	pthread_mutex_lock(&ah->lock);
 	w = pick_worker_locked(ah);
 	if (!w)
@@ -319,6 +371,8 @@ bool emul_handoff(struct emul_run *run)
 	w->run.h_atom = run->h_atom;
 	w->run.h_partial = run->h_partial;
 	w->run.h_blocked = run->h_blocked;
+	w->run.fsuid = fsuid;
+	w->run.fsgid = fsgid;
 	ah->busy++;
 	run->handed_off = true;
 	pthread_mutex_unlock(&ah->lock);
@@ -354,6 +408,7 @@ static long emul_register(struct async_head_user *uah, unsigned long len)
 	pthread_cond_init(&ah->idle, NULL);
 	ah->ring = ring;
 	ah->max_threads = maxthr;
+	ah->pid = getpid();
 	emul_cur = ah;
 	__atomic_add_fetch(&emul_heads, 1, __ATOMIC_RELAXED);
 	return 0;
@@ -446,7 +501,7 @@ static long emul_unregister(struct async_head_user *uah, unsigned long len)
 	/* 2007's len is an unsigned int: the upper half is no part of it. */
 	if ((unsigned int)len != sizeof(struct async_head_user))
 		return -EINVAL;
-	if (!ah)
+	if (!ah || head_foreign(ah))
 		return -EINVAL;
 	/*
 	 * stop_cachemiss_threads(): busy ones finish their syslet first.
@@ -711,7 +766,7 @@ static long emul_wait_slot(unsigned long min, struct syslet_uatom *const *slot)
 	struct emul_head *ah = emul_cur, *outer;
 	long ret;
 
-	if (!ah)
+	if (!ah || head_foreign(ah))
 		return -EINVAL;
 	outer = emul_asleep;
 	emul_asleep = ah;

@@ -224,6 +224,9 @@ struct emul_run {
 	struct emul_atom	h_atom;
 	long			h_partial;
 	bool			h_blocked;	/* would block (else ASYNC) */
+	/* The caller's file-system IDs, a worker's while it runs the rest. */
+	uid_t			fsuid;
+	gid_t			fsgid;
 };
 
 /* Inline/step: runs until the end or a hand-off.  Returns the last atom,

@@ -13,6 +13,7 @@
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
+#include <sys/fsuid.h>
 #include <sys/syscall.h>
 #include <termios.h>
 #include <time.h>
@@ -173,6 +174,7 @@ struct ur_head {
 	uint32_t		prog_parked;
 	uint32_t		prog_deep;	/* asleep in io_uring_enter */
 	uint32_t		epoch;		/* bumped by the caller */
+	pid_t			pid;		/* the process that registered */
 	uint32_t		exiting;
 	/* io_uring_enter()'s error that no retry mends (the program closed
 	 * the ring's descriptor, a filter refuses the call): async_wait()
@@ -203,6 +205,10 @@ struct ur_ctx {
 	sigset_t		outer_mask;	/* nested: ah->user_mask before */
 	/* io_uring_enter() said EINTR: a handler of the caller's ran. */
 	bool			handled;
+	/* Inline: nothing may be handed off (1: the caller's file-system
+	 * IDs are not its effective ones, or a vfork() child), or may (0),
+	 * not asked yet (-1); see room(). */
+	signed char		in_place;
 	unsigned int		budget;
 	sigset_t		user_mask;
 	struct emul_lstats	st;
@@ -774,13 +780,54 @@ static inline const sigset_t *chain_mask(const struct ur_ctx *c,
 }
 
 /*
+ * In 2007 the task that went on with a syslet after a cachemiss was the
+ * caller's, with its credentials.  setfsuid() and setfsgid() change the
+ * calling thread's alone (the C library broadcasts setresuid() and the
+ * rest to every thread, but not these), and io_uring makes a call with
+ * the credentials of the thread that submits it: the progress thread's,
+ * or the worker's, which have the process's effective IDs.  A caller
+ * whose file-system IDs are not its effective IDs (a file server that
+ * took on a client's) therefore hands nothing off and runs its syslets
+ * in place, as the kernel backend does for a caller whose credentials
+ * its pool threads do not share.
+ */
+static bool caller_fsids_own(void)
+{
+	return (uid_t)setfsuid((uid_t)-1) != geteuid() ||
+	       (gid_t)setfsgid((gid_t)-1) != getegid();
+}
+
+/*
+ * A child of vfork() (or clone(CLONE_VM) without CLONE_THREAD) runs on
+ * the memory of its parent's thread until it execs or exits, that
+ * thread's ur_cur included, where fork()'s child handler has run
+ * (ur_atfork_child()).  In 2007 such a child had no head (async_init()):
+ * its async_wait() and async_unregister() failed with EINVAL, and it
+ * could hand nothing off.  Here it runs its syslets in place, and must
+ * not wait on or tear down the parent's head.
+ */
+static bool head_foreign(const struct ur_head *ah)
+{
+	return getpid() != ah->pid;
+}
+
+/* Whether the caller hands nothing off: asked once an async_exec (or
+ * batch), when a syslet could first go async. */
+static bool in_place(struct ur_ctx *c)
+{
+	if (c->in_place < 0)
+		c->in_place = head_foreign(c->ah) || caller_fsids_own();
+	return c->in_place;
+}
+
+/*
  * max_nr_threads bounds the syslets in flight, as it bounded the kernel's
  * cachemiss threads: with all of them taken, a syslet that would go async
- * runs on in the caller, blocking where it must.
+ * runs on in the caller, blocking where it must.  Only asked inline.
  */
-static inline bool room(const struct ur_ctx *c)
+static inline bool room(struct ur_ctx *c)
 {
-	return c->ah->busy < c->ah->max_threads;
+	return c->ah->busy < c->ah->max_threads && !in_place(c);
 }
 
 static void complete(struct ur_ctx *c, struct ur_sl *sl,
@@ -1979,6 +2026,7 @@ static long ur_register(struct async_head_user *uah, unsigned long len)
 	ah->cring = cr;
 	ah->max_threads = maxthr;
 	ah->ops = ur_ops_map;
+	ah->pid = getpid();
 	ur_cur = ah;
 	__atomic_add_fetch(&ur_heads, 1, __ATOMIC_RELAXED);
 	return 0;
@@ -2042,6 +2090,7 @@ static void exec_begin(struct ur_ctx *c, struct ur_head *ah, bool mask)
 	c->ah = ah;
 	c->inline_ = true;
 	c->probe = false;
+	c->in_place = -1;
 	c->masked = false;
 	c->sig_ended = false;
 	c->budget = INTERP_SIG_BUDGET;
@@ -2318,7 +2367,7 @@ static long ur_wait_slot(unsigned long min, struct syslet_uatom *const *slot)
 	struct ur_ctx c;
 	long ret = 0;
 
-	if (!ah)
+	if (!ah || head_foreign(ah))
 		return -EINVAL;
 	/* Signals wait until io_uring_enter() opens the caller's mask, or
 	 * until the chains the caller drives meanwhile look for them. */
@@ -2415,7 +2464,7 @@ static long ur_unregister(struct async_head_user *uah, unsigned long len)
 	if ((unsigned int)len != sizeof(struct async_head_user))
 		return -EINVAL;
 	(void)uah;
-	if (!ah)
+	if (!ah || head_foreign(ah))
 		return -EINVAL;
 	/* The chains it drives look for signals as in async_wait(); the
 	 * signals act while it waits for the ring, or when it returns. */
