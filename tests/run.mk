@@ -7,6 +7,13 @@ tests_run_image_api_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_run_image_api_LDADD = src/lib/libsyslet.la src/image/libimage.la \
 	src/common/libcommon.la $(CMOCKA_LIBS)
 endif
+# A thread mapping a new slab for its instance holds up no other thread
+# making one (syslet-run --each --jobs: issue 13).
+check_PROGRAMS += tests/run/slab-lock
+TESTS += tests/run/slab-lock
+tests_run_slab_lock_SOURCES = tests/run/slab-lock.c
+tests_run_slab_lock_LDADD = src/lib/libsyslet.la src/image/libimage.la \
+	src/common/libcommon.la $(LIBELF_LIBS) -lpthread
 # Every exported function given NULL, empty and over-long arguments.
 check_PROGRAMS += tests/run/api-null
 TESTS += tests/run/api-null

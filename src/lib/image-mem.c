@@ -70,7 +70,14 @@ struct slio_class {
 	struct slio_class	*next;
 };
 
+/* Held for a few dozen instructions at a time, by each thread making
+ * or freeing instances (the lanes of syslet-run --each --jobs): glibc's
+ * adaptive kind spins briefly before it sleeps in futex(). */
+#ifdef PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP
+static pthread_mutex_t slio_mem_lock = PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP;
+#else
 static pthread_mutex_t slio_mem_lock = PTHREAD_MUTEX_INITIALIZER;
+#endif
 static struct slio_class *slio_classes;
 static int slio_guard_marks = 1;	/* MADV_GUARD_INSTALL works */
 static int slio_batch = 1;		/* process_madvise(PIDFD_SELF) too */
@@ -197,6 +204,13 @@ static void list_add(struct slio_slab *s, bool front)
 
 #define SLIO_MAX_SLOTS	(SLIO_SLAB_BYTES / 8192)
 
+/*
+ * A new slab of class @c, mapped and guarded, on no list yet: made
+ * without slio_mem_lock (its mmap() and its guards' madvise() took 20-40
+ * us, while the other lanes of syslet-run --each --jobs, making and
+ * freeing instances, waited for the lock in futex()), then added to the
+ * class with it held (slio_slot_get()).
+ */
 static struct slio_slab *slab_new(struct slio_class *c)
 {
 	size_t page = slio_page_size(), slot = c->rw_len + page;
@@ -229,14 +243,12 @@ static struct slio_slab *slab_new(struct slio_class *c)
 		g[i + 1].iov_base = rw + c->rw_len;
 		g[i + 1].iov_len = page;
 	}
-	if (guard_all(g, nr + 1))
-		goto fail;
-	list_add(s, true);
+	if (guard_all(g, nr + 1)) {
+		munmap(s->base, s->len);
+		free(s);
+		return NULL;
+	}
 	return s;
-fail:
-	munmap(s->base, s->len);
-	free(s);
-	return NULL;
 }
 
 /* Zero a slot for its next instance: its bytes from @from on (@len in
@@ -363,10 +375,17 @@ void *slio_slot_get(size_t rw_len, size_t from, struct slio_slab **slab,
 		slio_classes = c;
 	}
 	s = c->slabs;
-	if (!s || !s->nfree)
+	if (!s || !s->nfree) {
+		/* Classes are never freed: c outlives the unlocked part. */
+		pthread_mutex_unlock(&slio_mem_lock);
 		s = slab_new(c);
-	if (!s)
-		goto out;
+		pthread_mutex_lock(&slio_mem_lock);
+		if (!s)
+			goto out;
+		/* Another thread may have made or emptied one meanwhile:
+		 * this one goes first all the same, whole. */
+		list_add(s, true);
+	}
 	if (s->idle) {
 		s->idle = false;
 		slio_idle -= s->len;

@@ -1,5 +1,5 @@
 #!/bin/sh
-# startup.sh: what syslet-run does before its syslet runs, each a cost at every start (a page fault is 10-12 us of CPU on a VM that shadows page tables, a system call about 1 us): its text and read-only data are mapped whole (one madvise, not a fault per 64 KB window touched), and a run without --each reads no count of CPUs (a sysfs file opened, read and parsed), nor formats an error text that nobody sees (libc's printf code); the uring backend sets up one io_uring, probed and then its head's, and reads no count of CPUs; a one-file --each run makes no futex call (one-time initialisations without pthread_once(), whose every first run wakes a futex), and its bound string goes to shared anonymous memory mapped twice, not to a memfd; a small image is read without a pread() of its first byte; the heads of the run's lanes are left to the exit, the threads of lanes 1.. waiting for it rather than ending.
+# startup.sh: what syslet-run does before its syslet runs, each a cost at every start (a page fault is 10-12 us of CPU on a VM that shadows page tables, a system call about 1 us): its text and read-only data are mapped whole (one system call populating a page per fault-around window, not a fault per 64 KB window touched, nor every page walked), and a run without --each reads no count of CPUs (a sysfs file opened, read and parsed), nor formats an error text that nobody sees (libc's printf code); the uring backend sets up one io_uring, probed and then its head's, and reads no count of CPUs; a one-file --each run makes no futex call (one-time initialisations without pthread_once(), whose every first run wakes a futex), and its bound string goes to shared anonymous memory mapped twice, not to a memfd; a small image is read without a pread() of its first byte; the heads of the run's lanes are left to the exit, the threads of lanes 1.. waiting for it rather than ending.
 . "$top_srcdir/tests/lib/harness.sh"
 . "$top_srcdir/tests/run/lib-backends.sh"
 [ -r /proc/self/smaps ] || skip "no /proc/self/smaps"
@@ -7,7 +7,16 @@ printf 'buffer b[1];\nsyslet w() { write(1, "x", 1); read(0, b, 1); }\n' \
 	>"$tmpdir/w.syslet"
 mkfifo "$tmpdir/in" "$tmpdir/out" || skip "no mkfifo here"
 
+# Whole as the program's file is in the page cache once it ran: read
+# through first, so that no page of it still carries the mark of a
+# readahead under way (which the kernel's fault-around maps no page
+# over) after another program dropped the caches.  Where one drops them
+# between that read and the run, the next of three tries counts.
 for b in $backends; do
+    for try in 1 2 3; do
+	for f in $SYSLET_RUN; do
+		[ -f "$f" ] && cat "$f" >/dev/null
+	done
 	# The syslet says x, then waits for a byte: the start is over.
 	$SYSLET_RUN --backend=$b "$tmpdir/w.syslet" <"$tmpdir/in" \
 		>"$tmpdir/out" 2>"$tmpdir/err" &
@@ -34,11 +43,15 @@ for b in $backends; do
 	esac
 	[ -s "$tmpdir/maps" ] || fail "--backend=$b: no mapping of $exe"
 	# address perms size-kB rss-kB
+	part=
 	while read -r range perms size rss; do
-		echo "--backend=$b: $perms $range: $rss of $size kB mapped"
+		echo "--backend=$b (try $try): $perms $range: $rss of $size kB mapped"
 		[ "$rss" = "$size" ] ||
-			fail "--backend=$b: $perms $range of $exe: $rss of $size kB mapped"
+			part="$perms $range of $exe: $rss of $size kB mapped"
 	done <"$tmpdir/maps"
+	[ -z "$part" ] && break
+	[ $try = 3 ] && fail "--backend=$b: $part"
+    done
 done
 
 # The image's error text is set before it is known to be needed ("out of
@@ -170,6 +183,29 @@ for b in $backends; do
 	[ "$n" = 0 ] || { cat "$tmpdir/strace" >&2
 		fail "--backend=$b, --jobs=2: $n calls unregistering a head or ending a thread after a lane's syslet"; }
 done
+
+# The text and read-only data are populated one page per fault-around
+# window (the kernel maps the rest of each window with it), not every
+# page walked by a madvise() of the whole range: 35-55 us against 88-163
+# us here.  Where the kernel takes process_madvise(PIDFD_SELF) -- the
+# engine's slabs show it does -- that is the one call before the first
+# signal call, with no madvise(MADV_POPULATE_READ) of the whole range.
+ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}" \
+strace -f -qq -o "$tmpdir/strace" -e trace=madvise,process_madvise,rt_sigaction \
+	$SYSLET_RUN --each --backend=emul "$tmpdir/one.slo" x \
+	2>"$tmpdir/err" ||
+	{ cat "$tmpdir/err" >&2; fail "strace of a --backend=emul run"; }
+if grep -q 'process_madvise(-10000, .*) = [0-9]' "$tmpdir/strace"; then
+	awk '/rt_sigaction\(/ { exit } { print }' "$tmpdir/strace" >"$tmpdir/pre"
+	w=$(grep -c 'madvise(0x[0-9a-f]*, [0-9]*, MADV_POPULATE_READ)' "$tmpdir/pre")
+	p=$(grep 'process_madvise(-10000, .*MADV_POPULATE_READ, 0) = [0-9]' \
+		"$tmpdir/pre" | grep -o 'iov_len=[0-9]*' | sort -u | tr '\n' ' ')
+	echo "text populated: $w madvise of a range, process_madvise ranges: ${p:-none}"
+	expect_eq "madvise(MADV_POPULATE_READ) of the whole text" 0 "$w"
+	expect_eq "process_madvise(MADV_POPULATE_READ) ranges" "iov_len=4096 " "$p"
+else
+	echo "no process_madvise(PIDFD_SELF) here: the whole range's madvise stands"
+fi
 
 # The uring backend's probe is made on the ring its first head then
 # uses: one ring set up in all, and no count of CPUs read to size a
