@@ -2,6 +2,8 @@
 #include "kt.h"
 #include <dirent.h>
 #include <pthread.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -372,6 +374,83 @@ static int kx_case_nproc(void)
 	return KT_PASS;
 }
 
+/*
+ * The ring is pinned as mlock() pins: as uid 1000 with RLIMIT_MEMLOCK
+ * 64 KiB, a ring of 1 MiB is refused and one of 64 KiB is taken.
+ */
+static int kx_case_memlock(void)
+{
+	struct rlimit rl = { 64 << 10, 64 << 10 };
+	struct async_head_user ahu;
+	void *big;
+	long r;
+
+	big = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	KT_CHECK(big != MAP_FAILED, "mmap: %s", strerror(errno));
+	if (setrlimit(RLIMIT_MEMLOCK, &rl) ||
+	    syscall(KT_SETRESUID_NR, 1000, 1000, 1000))
+		return kt_skip("cannot become uid 1000 with RLIMIT_MEMLOCK 64 KiB");
+	ahu.completion_ring = big;
+	ahu.ring_size_bytes = 1 << 20;
+	ahu.max_nr_threads = 1;
+	r = K_REG(&ahu);
+	kt_note("a ring of 1 MiB: async_register %ld", r);
+	KT_CHECK(r == -ENOMEM || r == -EPERM, "a ring of 1 MiB over RLIMIT_MEMLOCK 64 KiB: %ld", r);
+	ahu.ring_size_bytes = 64 << 10;
+	r = K_REG(&ahu);
+	KT_CHECK(r == 0, "a ring of 64 KiB under RLIMIT_MEMLOCK 64 KiB: %ld", r);
+	return KT_PASS;
+}
+
+/*
+ * A core dump waits for every thread of the process: the program's
+ * thread aborts while its chain waits in a worker (a pipe read) and
+ * the thread whose TID it carries waits out of the pool.
+ */
+static int kx_case_core(void)
+{
+	static unsigned long fd, buf, len = 1;
+	struct rlimit rl = { RLIM_INFINITY, RLIM_INFINITY };
+	struct stat sb;
+	pid_t pid;
+	int st = 0, ok;
+
+	signal(SIGPIPE, SIG_IGN);
+	KT_CHECK(pipe(kx_data) == 0, "pipe");
+	pid = fork();
+	if (pid == 0) {
+		if (chdir("/tmp") || setrlimit(RLIMIT_CORE, &rl))
+			_exit(9);
+		prctl(PR_SET_DUMPABLE, 1);
+		if (kt_register(8, -1UL))
+			_exit(12);
+		fd = kx_data[0];
+		buf = (unsigned long)&kx_byte;
+		kt_atom(&kx_atom, SYSLET_ASYNC, SYS_read, &kx_ret, NULL, &fd,
+			&buf, &len, NULL);
+		if (K_EXEC(&kx_atom) != 0)
+			_exit(13);
+		abort();
+	}
+	close(kx_data[0]);
+	ok = kx_waitpid_ms(pid, &st, 0, 20000) == pid;
+	if (!ok) {
+		kt_note("the process did not end in 20 s");
+		kx_states(pid);
+		return kx_end(pid, 0);
+	}
+	close(kx_data[1]);
+	kt_note("status %#x, core %s", st,
+		stat("/tmp/core", &sb) ? "none" : "written");
+	unlink("/tmp/core");
+	KT_CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGABRT,
+		 "status %#x: not SIGABRT (12 register, 13 not async)", st);
+	if (!WCOREDUMP(st))
+		return kt_skip("ended by SIGABRT, but no core dump (CONFIG_COREDUMP?)");
+	return KT_PASS;
+}
+
 static const struct kt_case kx_cases[] = {
 	{ "exit: SIGSTOP stops a process whose thread ended while its head's chain waits",
 	  kx_case_stop, 40 },
@@ -380,6 +459,8 @@ static const struct kt_case kx_cases[] = {
 	{ "exit: a signal for the process is handled while a thread that ended waits for its head's chain",
 	  kx_case_signal, 40 },
 	{ "limits: pool threads count against RLIMIT_NPROC", kx_case_nproc, 40 },
+	{ "limits: the ring's pinning counts against RLIMIT_MEMLOCK", kx_case_memlock },
+	{ "exit: a core dump of a process whose chain waits in a worker", kx_case_core, 40 },
 };
 
 int main(void)
