@@ -1,4 +1,4 @@
-/* kexit.c: in the guest, a thread that ends while its head's chains wait leaves the process able to stop, freeze and take its signals; pool threads count against RLIMIT_NPROC. */
+/* kexit.c: in the guest, a thread that ends while its head's chains wait leaves the process able to stop, freeze and take its signals; limits (RLIMIT_NPROC, RLIMIT_MEMLOCK, RLIMIT_CPU, files held) hold for syslets. */
 #include "kt.h"
 #include <dirent.h>
 #include <pthread.h>
@@ -451,6 +451,109 @@ static int kx_case_core(void)
 	return KT_PASS;
 }
 
+/*
+ * A chain that runs in place never goes back to user space between its
+ * atoms, where task_work runs; the CPU-time timers' expiry is task_work
+ * (CONFIG_POSIX_CPU_TIMERS_TASK_WORK).  With RLIMIT_CPU 1 s (hard 2 s),
+ * an endless chain of umem_add atoms in the caller must end by SIGXCPU
+ * or SIGKILL, as the same loop in user space would.
+ */
+static int kx_case_cpulimit(void)
+{
+	static struct syslet_uatom a;
+	static unsigned long cnt, cntp, one = 1;
+	static long ret;
+	struct rlimit rl = { 1, 2 };
+	char path[64], buf[512], *p;
+	unsigned long ut = 0, stt = 0;
+	pid_t pid;
+	int st = 0, fd, n;
+
+	pid = fork();
+	if (pid == 0) {
+		if (setrlimit(RLIMIT_CPU, &rl) || kt_register(8, -1UL))
+			_exit(12);
+		cntp = (unsigned long)&cnt;
+		kt_atom(&a, 0, K_UMEM, &ret, &a, &cntp, &one, NULL, NULL);
+		K_EXEC(&a);
+		_exit(13);	/* a signal ended the chain, and was ignored */
+	}
+	if (kx_waitpid_ms(pid, &st, 0, 20000) == pid) {
+		kt_note("status %#x", st);
+		KT_CHECK(WIFSIGNALED(st) && (WTERMSIG(st) == SIGXCPU ||
+					     WTERMSIG(st) == SIGKILL),
+			 "status %#x: not SIGXCPU or SIGKILL (12: setup)", st);
+		return KT_PASS;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY);
+	n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	p = strrchr(buf, ')');
+	if (p)
+		sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu",
+		       &ut, &stt);
+	kt_note("after 20 s the chain still runs, %lu ticks of CPU used (utime %lu, stime %lu), RLIMIT_CPU 1 s soft, 2 s hard",
+		ut + stt, ut, stt);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	return KT_FAIL;
+}
+
+/*
+ * The last fput() of a file is task_work too (close() itself puts its
+ * file at once, but dup2() over a descriptor does not), and releases
+ * what the file holds (here a pipe's writer) only then.  A chain in the
+ * caller that 1000 times reopens a pipe's write end, dup2()s it over one
+ * descriptor and closes it, then closes that descriptor and the write
+ * end, must read the pipe's end (0), as the same calls from user space
+ * do, not EAGAIN with 999 writers it let go of still held.
+ */
+static int kx_case_files(void)
+{
+	static struct syslet_uatom a[8];
+	static long r[8], fdv;
+	static unsigned long path, flags = O_WRONLY, cnt = 1000, cntp;
+	static unsigned long minus = -1UL, rfd, wfd, slot, bufp, len = 1;
+	static char name[64], buf[4];
+	int p[2];
+	long r0;
+
+	KT_CHECK(pipe(p) == 0, "pipe");
+	fcntl(p[0], F_SETFL, O_NONBLOCK);
+	slot = dup(p[1]);
+	KT_CHECK(kt_register(8, -1UL) == 0, "async_register failed");
+	snprintf(name, sizeof(name), "/proc/self/fd/%d", p[1]);
+	path = (unsigned long)name;
+	cntp = (unsigned long)&cnt;
+	bufp = (unsigned long)buf;
+	rfd = p[0];
+	wfd = p[1];
+	kt_atom(&a[0], SYSLET_STOP_ON_NEGATIVE, SYS_open, &fdv, &a[1], &path,
+		&flags, NULL, NULL);
+	kt_atom(&a[1], SYSLET_STOP_ON_NEGATIVE, SYS_dup2, &r[1], &a[2],
+		(unsigned long *)&fdv, &slot, NULL, NULL);
+	kt_atom(&a[2], 0, SYS_close, &r[2], &a[3], (unsigned long *)&fdv,
+		NULL, NULL, NULL);
+	kt_atom(&a[3], SYSLET_STOP_ON_ZERO | SYSLET_SKIP_TO_NEXT_ON_STOP,
+		K_UMEM, &r[3], &a[0], &cntp, &minus, NULL, NULL);
+	kt_atom(&a[4], 0, SYS_close, &r[4], &a[5], &slot, NULL, NULL, NULL);
+	kt_atom(&a[5], 0, SYS_close, &r[5], &a[6], &wfd, NULL, NULL, NULL);
+	kt_atom(&a[6], 0, SYS_read, &r[6], NULL, &rfd, &bufp, &len, NULL);
+	r[6] = -12345;
+	r0 = K_EXEC(&a[0]);
+	KT_CHECK(r0 == (long)&a[6], "async_exec %ld (open %ld, dup2 %ld, %lu left)",
+		 r0, fdv, r[1], cnt);
+	kt_note("read of the pipe in the chain, its writers all closed: %ld (%s)",
+		r[6], r[6] == -EAGAIN ? "EAGAIN" : r[6] == 0 ? "end of file" : "?");
+	KT_CHECK(r[4] == 0 && r[5] == 0 && r[6] == 0,
+		 "close %ld %ld, read %ld: writers the chain let go of are still held",
+		 r[4], r[5], r[6]);
+	return KT_PASS;
+}
+
 static const struct kt_case kx_cases[] = {
 	{ "exit: SIGSTOP stops a process whose thread ended while its head's chain waits",
 	  kx_case_stop, 40 },
@@ -461,6 +564,9 @@ static const struct kt_case kx_cases[] = {
 	{ "limits: pool threads count against RLIMIT_NPROC", kx_case_nproc, 40 },
 	{ "limits: the ring's pinning counts against RLIMIT_MEMLOCK", kx_case_memlock },
 	{ "exit: a core dump of a process whose chain waits in a worker", kx_case_core, 40 },
+	{ "limits: RLIMIT_CPU ends an endless chain that runs in the caller", kx_case_cpulimit, 40 },
+	{ "limits: a chain in the caller does not hold the files it let go of (a pipe's writers dup2()ed over)",
+	  kx_case_files, 60 },
 };
 
 int main(void)
