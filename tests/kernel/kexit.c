@@ -554,6 +554,35 @@ static int kx_case_files(void)
 	return KT_PASS;
 }
 
+/*
+ * async_unregister of a ring the program has unmapped: the head goes
+ * (the pinning went with the mapping), and the call says it went, 0,
+ * as sys_async_unregister(3) lists no other outcome once the chains
+ * are done: a failure here would tell the program to try again, and
+ * the next call would be EINVAL.
+ */
+static int kx_case_unmapped(void)
+{
+	struct async_head_user ahu;
+	void *ring;
+	long r, r2;
+
+	ring = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	KT_CHECK(ring != MAP_FAILED, "mmap: %s", strerror(errno));
+	ahu.completion_ring = ring;
+	ahu.ring_size_bytes = 64;
+	ahu.max_nr_threads = 1;
+	KT_CHECK(K_REG(&ahu) == 0, "async_register failed");
+	munmap(ring, 4096);
+	r = K_UNREG(&ahu);
+	r2 = K_UNREG(&ahu);
+	kt_note("async_unregister after munmap of the ring: %ld, again: %ld", r, r2);
+	KT_CHECK(r == 0 && r2 == -EINVAL,
+		 "async_unregister %ld (then %ld): the head went all the same", r, r2);
+	return KT_PASS;
+}
+
 static const struct kt_case kx_cases[] = {
 	{ "exit: SIGSTOP stops a process whose thread ended while its head's chain waits",
 	  kx_case_stop, 40 },
@@ -567,6 +596,7 @@ static const struct kt_case kx_cases[] = {
 	{ "limits: RLIMIT_CPU ends an endless chain that runs in the caller", kx_case_cpulimit, 40 },
 	{ "limits: a chain in the caller does not hold the files it let go of (a pipe's writers dup2()ed over)",
 	  kx_case_files, 60 },
+	{ "unregister: a ring the program unmapped: the head goes and the call is 0", kx_case_unmapped },
 };
 
 int main(void)
