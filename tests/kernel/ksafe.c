@@ -521,6 +521,61 @@ static int kt_sig_wait(int sig)
 	return kt_sig_seen == sig;
 }
 
+/*
+ * i386's old sigprocmask() has one word of the mask: its SIG_SETMASK sets
+ * signals 1..32 and leaves the real-time ones above as they are
+ * (compat_sig_setmask() under a 64-bit kernel).  A worker's atom acts on
+ * its chain's copy of the program's mask (0021, 0037): the chain
+ * "sigprocmask(SIG_SETMASK, {SIGUSR2}); rt_sigprocmask(SIG_BLOCK, NULL,
+ * &out)" must read back the same mask in the caller and in a worker,
+ * signal 40, which the program blocks, included.
+ */
+static int kt_case_old_setmask(void)
+{
+#ifdef __x86_64__
+	return kt_skip("the x86_64 ABI has no old sigprocmask");
+#else
+	static unsigned long how_set = SIG_SETMASK, how_block = SIG_BLOCK;
+	static unsigned long zero, low, lowp, outp, size = 8;
+	static unsigned long out[2];
+	static long r0, r1;
+	sigset_t s;
+	long r;
+	int pass, bad = 0;
+
+	if (kt_pool_ready())
+		return KT_FAIL;
+	sigemptyset(&s);
+	sigaddset(&s, 40);
+	sigprocmask(SIG_BLOCK, &s, NULL);
+	low = 1UL << (SIGUSR2 - 1);
+	lowp = (unsigned long)&low;
+	outp = (unsigned long)out;
+	for (pass = 0; pass < 2; pass++) {
+		out[0] = out[1] = 0;
+		r0 = r1 = -12345;
+		kt_atom(&kt_a[0], pass ? SYSLET_ASYNC : 0, SYS_sigprocmask,
+			&r0, &kt_a[1], &how_set, &lowp, &zero, NULL);
+		kt_atom(&kt_a[1], 0, SYS_rt_sigprocmask, &r1, NULL,
+			&how_block, &zero, &outp, &size);
+		r = K_EXEC(&kt_a[0]);
+		if (pass) {
+			KT_CHECK(r == 0, "the chain did not go async (%ld)", r);
+			KT_CHECK(kt_pop() == &kt_a[1], "no completion");
+		} else {
+			KT_CHECK(r == (long)&kt_a[1], "in place: async_exec %ld", r);
+		}
+		KT_CHECK(r0 == 0 && r1 == 0, "results %ld %ld", r0, r1);
+		kt_note("%s: the mask read back is %#lx %#lx",
+			pass ? "in a worker" : "in the caller", out[0], out[1]);
+		if (!(out[1] & (1UL << (40 - 33))) || out[0] != low)
+			bad++;
+	}
+	KT_CHECK(!bad, "the old SIG_SETMASK of the low word also unblocked signal 40 or set another low one");
+	return KT_PASS;
+#endif
+}
+
 /* ppoll(NULL, 0, 100 ms, @mask): blocks, so the context is handed off. */
 static long kt_ppoll_chain(uint64_t *mask)
 {
@@ -1461,6 +1516,8 @@ static const struct kt_case kt_cases[] = {
 	{ "deny: every per-task call is EPERM in an atom", kt_case_denied },
 	{ "backlog: async_exec is EAGAIN once a ring's worth waits, nothing lost", kt_case_backlog },
 	{ "signals: ppoll's temporary mask does not become the program's", kt_case_ppoll_mask },
+	{ "signals: a worker's old sigprocmask(SIG_SETMASK) sets the low word of its chain's mask only, as the call does",
+	  kt_case_old_setmask },
 	{ "signals: a process-directed signal is handled while the old leader is parked",
 	  kt_case_leader_signal },
 	{ "signals: a worker's ppoll with an empty mask and a blocked signal pending times out, no restart loop",

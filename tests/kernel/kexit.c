@@ -1,0 +1,606 @@
+/* kexit.c: in the guest, a thread that ends while its head's chains wait leaves the process able to stop, freeze and take its signals; limits (RLIMIT_NPROC, RLIMIT_MEMLOCK, RLIMIT_CPU, files held) hold for syslets. */
+#include "kt.h"
+#include <dirent.h>
+#include <pthread.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/mount.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+
+#ifdef __x86_64__
+#define KT_SETRESUID_NR	SYS_setresuid
+#else
+#define KT_SETRESUID_NR	SYS_setresuid32
+#endif
+
+/*
+ * The process of each case: a thread registers a head, sends a read of
+ * an empty pipe off as an ASYNC atom (its chain waits in a worker for
+ * the byte the test writes at the end) and ends with exit(), the raw
+ * call: glibc's pthread_exit() blocks every signal first, and a program
+ * without glibc's threads does not.  The thread that ends is then the
+ * pool thread that took the program's context; it waits in its exit
+ * for the chain, as a thread that ends with its head does (0024).
+ */
+static int kx_data[2];		/* the chain's pipe: a byte ends the chain */
+static int kx_sync[2];		/* the head thread's word to the main one */
+static char kx_byte;
+static long kx_ret = -12345;
+static struct syslet_uatom kx_atom;
+static volatile sig_atomic_t kx_got;
+
+static void *kx_head(void *arg)
+{
+	static unsigned long fd, buf, len = 1;
+	sigset_t s;
+	char c = 'e';
+
+	(void)arg;
+	/* The signal case: this thread takes SIGUSR1, the main one not. */
+	sigemptyset(&s);
+	sigaddset(&s, SIGUSR1);
+	pthread_sigmask(SIG_UNBLOCK, &s, NULL);
+	if (kt_register(8, -1UL)) {
+		c = 'R';
+	} else {
+		fd = kx_data[0];
+		buf = (unsigned long)&kx_byte;
+		kt_atom(&kx_atom, SYSLET_ASYNC, SYS_read, &kx_ret, NULL, &fd,
+			&buf, &len, NULL);
+		if (K_EXEC(&kx_atom) != 0)
+			c = 'A';	/* it did not go async */
+	}
+	if (write(kx_sync[1], &c, 1) != 1)
+		c = 'W';
+	syscall(SYS_exit, 0);
+	return NULL;
+}
+
+static void kx_states(pid_t pid);
+
+static void kx_handler(int sig)
+{
+	(void)sig;
+	kx_got = 1;
+}
+
+/* The signal case's other thread: it takes SIGUSR1 and waits for it. */
+static void *kx_waiter(void *arg)
+{
+	sigset_t s;
+
+	(void)arg;
+	sigemptyset(&s);
+	sigaddset(&s, SIGUSR1);
+	pthread_sigmask(SIG_UNBLOCK, &s, NULL);
+	while (!kx_got)
+		pause();
+	return NULL;
+}
+
+/*
+ * @mode 0: wait to be stopped, frozen or killed; 1: block SIGUSR1 in the
+ * main thread, start a thread that takes it (after the one that ended,
+ * so that the kernel's round looks at the ending thread first), send
+ * SIGUSR1 to the process, and exit 0 once the handler ran, 20 if it did
+ * not within 3 s.
+ */
+static int kx_child(int mode, int ready)
+{
+	struct timespec d = { 0, 300 * 1000 * 1000 };
+	struct sigaction sa;
+	pthread_t t;
+	sigset_t s;
+	char c;
+	int i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = kx_handler;
+	sigaction(SIGUSR1, &sa, NULL);
+	if (pipe(kx_sync))
+		return 9;
+	if (pthread_create(&t, NULL, kx_head, NULL))
+		return 10;
+	if (read(kx_sync[0], &c, 1) != 1)
+		return 11;
+	if (c != 'e')
+		return c == 'R' ? 12 : 13;
+	nanosleep(&d, NULL);	/* the thread is in its exit now */
+	if (mode == 1) {
+		sigemptyset(&s);
+		sigaddset(&s, SIGUSR1);
+		pthread_sigmask(SIG_BLOCK, &s, NULL);
+		if (pthread_create(&t, NULL, kx_waiter, NULL))
+			return 14;
+		nanosleep(&d, NULL);
+		kill(getpid(), SIGUSR1);
+		for (i = 0; i < 300 && !kx_got; i++) {
+			d.tv_nsec = 10 * 1000 * 1000;
+			nanosleep(&d, NULL);
+		}
+		if (!kx_got)
+			kx_states(getpid());
+		return kx_got ? 0 : 20;
+	}
+	if (write(ready, "r", 1) != 1)
+		return 15;
+	for (;;)
+		pause();
+}
+
+/* The process of a case, once its thread is in its exit; -1: failed. */
+static pid_t kx_start(int mode)
+{
+	int p[2], st;
+	pid_t pid;
+	char c;
+
+	/* The chain's byte may find the process gone. */
+	signal(SIGPIPE, SIG_IGN);
+	if (pipe(kx_data) || pipe(p))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		close(p[0]);
+		_exit(kx_child(mode, p[1]));
+	}
+	close(p[1]);
+	close(kx_data[0]);
+	if (pid > 0 && mode == 0 && read(p[0], &c, 1) != 1) {
+		waitpid(pid, &st, 0);
+		kt_note("the process did not start (status %#x: 12 register, 13 not async)",
+			st);
+		pid = -1;
+	}
+	close(p[0]);
+	return pid;
+}
+
+/* The state letter of each thread of @pid, as a note. */
+static void kx_states(pid_t pid)
+{
+	char path[320], buf[512], line[512] = "", *p;
+	struct dirent *e;
+	DIR *d;
+	int fd, n;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/stat", (int)pid,
+			 e->d_name);
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			continue;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		buf[n > 0 ? n : 0] = '\0';
+		p = strrchr(buf, ')');
+		if (p && p[1] && p[2] && strlen(line) < sizeof(line) - 32)
+			snprintf(line + strlen(line), sizeof(line) - strlen(line),
+				 " %s:%c", e->d_name, p[2]);
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/wchan", (int)pid,
+			 e->d_name);
+		fd = open(path, O_RDONLY);
+		if (fd >= 0) {
+			n = read(fd, buf, sizeof(buf) - 1);
+			close(fd);
+			buf[n > 0 ? n : 0] = '\0';
+			if (n > 0 && strlen(line) < sizeof(line) - 64)
+				snprintf(line + strlen(line),
+					 sizeof(line) - strlen(line), "(%.40s)", buf);
+		}
+	}
+	if (d)
+		closedir(d);
+	kt_note("threads (tid:state):%s", line);
+}
+
+/* The chain gets its byte and ends; then the process goes. */
+static int kx_end(pid_t pid, int ok)
+{
+	if (write(kx_data[1], "x", 1) != 1)
+		ok = 0;
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	close(kx_data[1]);
+	return ok ? KT_PASS : KT_FAIL;
+}
+
+static pid_t kx_waitpid_ms(pid_t pid, int *status, int options, int ms)
+{
+	struct timespec d = { 0, 10 * 1000 * 1000 };
+	pid_t r;
+	int i;
+
+	for (i = 0; i < ms / 10; i++) {
+		r = waitpid(pid, status, options | WNOHANG);
+		if (r != 0)
+			return r;
+		nanosleep(&d, NULL);
+	}
+	return 0;
+}
+
+static int kx_case_stop(void)
+{
+	pid_t pid = kx_start(0);
+	int st = 0, ok = 1;
+
+	KT_CHECK(pid > 0, "the process did not start");
+	kill(pid, SIGSTOP);
+	if (kx_waitpid_ms(pid, &st, WUNTRACED, 10000) != pid || !WIFSTOPPED(st)) {
+		kt_note("SIGSTOP: waitpid(WUNTRACED) did not report a stop in 10 s");
+		kx_states(pid);
+		ok = 0;
+	}
+	kill(pid, SIGCONT);
+	return kx_end(pid, ok);
+}
+
+static int kx_cg_write(const char *dir, const char *file, const char *val)
+{
+	char path[256];
+	int fd, ok;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -1;
+	ok = write(fd, val, strlen(val)) == (ssize_t)strlen(val);
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+static int kx_cg_frozen(const char *dir, int want, int ms)
+{
+	char path[256], buf[256], key[16];
+	struct timespec d = { 0, 10 * 1000 * 1000 };
+	int i, fd, n;
+
+	snprintf(path, sizeof(path), "%s/cgroup.events", dir);
+	snprintf(key, sizeof(key), "frozen %d", want);
+	for (i = 0; i < ms / 10; i++) {
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			return 0;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		buf[n > 0 ? n : 0] = '\0';
+		if (strstr(buf, key))
+			return 1;
+		nanosleep(&d, NULL);
+	}
+	return 0;
+}
+
+static int kx_case_freeze(void)
+{
+	char dir[64], pidbuf[16];
+	pid_t pid;
+	int ok;
+
+	mkdir("/sys/fs/cgroup", 0755);
+	if (access("/sys/fs/cgroup/cgroup.procs", F_OK) &&
+	    mount("cgroup2", "/sys/fs/cgroup", "cgroup2", 0, NULL))
+		return kt_skip("cannot mount cgroup2");
+	snprintf(dir, sizeof(dir), "/sys/fs/cgroup/kx%d", (int)getpid());
+	KT_CHECK(mkdir(dir, 0755) == 0, "mkdir %s: %s", dir, strerror(errno));
+	pid = kx_start(0);
+	if (pid <= 0) {
+		rmdir(dir);
+		KT_CHECK(pid > 0, "the process did not start");
+	}
+	snprintf(pidbuf, sizeof(pidbuf), "%d", (int)pid);
+	ok = kx_cg_write(dir, "cgroup.procs", pidbuf) == 0;
+	if (!ok)
+		kt_note("cannot move %d into %s", pid, dir);
+	ok = ok && kx_cg_write(dir, "cgroup.freeze", "1") == 0;
+	if (ok && !(ok = kx_cg_frozen(dir, 1, 10000))) {
+		kt_note("the cgroup did not report frozen within 10 s");
+		kx_states(pid);
+	}
+	kx_cg_write(dir, "cgroup.freeze", "0");
+	ok = kx_end(pid, ok) == KT_PASS;
+	rmdir(dir);
+	return ok ? KT_PASS : KT_FAIL;
+}
+
+static int kx_case_signal(void)
+{
+	pid_t pid = kx_start(1);
+	int st = 0;
+
+	KT_CHECK(pid > 0, "the process did not start");
+	if (kx_waitpid_ms(pid, &st, 0, 8000) != pid) {
+		kt_note("the process did not end in 8 s");
+		kx_states(pid);
+		return kx_end(pid, 0);
+	}
+	write(kx_data[1], "x", 1);
+	close(kx_data[1]);
+	KT_CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+		 "status %#x (20: SIGUSR1 sent to the process was not handled in 3 s, the thread that takes it waiting in pause(); 12 register, 13 not async)",
+		 st);
+	return KT_PASS;
+}
+
+/*
+ * Pool threads are threads of the process: as uid 1000 with
+ * RLIMIT_NPROC 3, sixteen chains that each wait 0.2 s in ppoll() leave
+ * at most 3 threads (the others run in place), and all complete.
+ */
+static int kx_case_nproc(void)
+{
+	static struct syslet_uatom a[16];
+	static long ret[16];
+	static struct kt_ts ts = { 0, 200 * 1000 * 1000 };
+	static unsigned long zero, tsp;
+	struct rlimit rl = { 3, 3 };
+	struct dirent *e;
+	int i, n, most = 0, done = 0;
+	DIR *d;
+	long r;
+
+	if (setrlimit(RLIMIT_NPROC, &rl) || syscall(KT_SETRESUID_NR, 1000, 1000, 1000))
+		return kt_skip("cannot become uid 1000 with RLIMIT_NPROC 3");
+	KT_CHECK(kt_register(32, -1UL) == 0, "async_register failed");
+	tsp = (unsigned long)&ts;
+	for (i = 0; i < 16; i++) {
+		kt_atom(&a[i], SYSLET_ASYNC, KT_PPOLL, &ret[i], NULL, &zero,
+			&zero, &tsp, &zero);
+		r = K_EXEC(&a[i]);
+		if (r == (long)&a[i])
+			done++;		/* ran in place */
+		else
+			KT_CHECK(r == 0, "async_exec #%d: %ld", i, r);
+		n = 0;
+		d = opendir("/proc/self/task");
+		while (d && (e = readdir(d)))
+			n += e->d_name[0] != '.';
+		if (d)
+			closedir(d);
+		if (n > most)
+			most = n;
+	}
+	while (done < 16 && kt_pop_ms(3000))
+		done++;
+	kt_note("at most %d threads, %d of 16 chains complete", most, done);
+	KT_CHECK(most <= 3, "%d threads with RLIMIT_NPROC 3", most);
+	KT_CHECK(done == 16, "%d of 16 chains complete", done);
+	return KT_PASS;
+}
+
+/*
+ * The ring is pinned as mlock() pins: as uid 1000 with RLIMIT_MEMLOCK
+ * 64 KiB, a ring of 1 MiB is refused and one of 64 KiB is taken.
+ */
+static int kx_case_memlock(void)
+{
+	struct rlimit rl = { 64 << 10, 64 << 10 };
+	struct async_head_user ahu;
+	void *big;
+	long r;
+
+	big = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	KT_CHECK(big != MAP_FAILED, "mmap: %s", strerror(errno));
+	if (setrlimit(RLIMIT_MEMLOCK, &rl) ||
+	    syscall(KT_SETRESUID_NR, 1000, 1000, 1000))
+		return kt_skip("cannot become uid 1000 with RLIMIT_MEMLOCK 64 KiB");
+	ahu.completion_ring = big;
+	ahu.ring_size_bytes = 1 << 20;
+	ahu.max_nr_threads = 1;
+	r = K_REG(&ahu);
+	kt_note("a ring of 1 MiB: async_register %ld", r);
+	KT_CHECK(r == -ENOMEM || r == -EPERM, "a ring of 1 MiB over RLIMIT_MEMLOCK 64 KiB: %ld", r);
+	ahu.ring_size_bytes = 64 << 10;
+	r = K_REG(&ahu);
+	KT_CHECK(r == 0, "a ring of 64 KiB under RLIMIT_MEMLOCK 64 KiB: %ld", r);
+	return KT_PASS;
+}
+
+/*
+ * A core dump waits for every thread of the process: the program's
+ * thread aborts while its chain waits in a worker (a pipe read) and
+ * the thread whose TID it carries waits out of the pool.
+ */
+static int kx_case_core(void)
+{
+	static unsigned long fd, buf, len = 1;
+	struct rlimit rl = { RLIM_INFINITY, RLIM_INFINITY };
+	struct stat sb;
+	pid_t pid;
+	int st = 0, ok;
+
+	signal(SIGPIPE, SIG_IGN);
+	KT_CHECK(pipe(kx_data) == 0, "pipe");
+	pid = fork();
+	if (pid == 0) {
+		if (chdir("/tmp") || setrlimit(RLIMIT_CORE, &rl))
+			_exit(9);
+		prctl(PR_SET_DUMPABLE, 1);
+		if (kt_register(8, -1UL))
+			_exit(12);
+		fd = kx_data[0];
+		buf = (unsigned long)&kx_byte;
+		kt_atom(&kx_atom, SYSLET_ASYNC, SYS_read, &kx_ret, NULL, &fd,
+			&buf, &len, NULL);
+		if (K_EXEC(&kx_atom) != 0)
+			_exit(13);
+		abort();
+	}
+	close(kx_data[0]);
+	ok = kx_waitpid_ms(pid, &st, 0, 20000) == pid;
+	if (!ok) {
+		kt_note("the process did not end in 20 s");
+		kx_states(pid);
+		return kx_end(pid, 0);
+	}
+	close(kx_data[1]);
+	kt_note("status %#x, core %s", st,
+		stat("/tmp/core", &sb) ? "none" : "written");
+	unlink("/tmp/core");
+	KT_CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGABRT,
+		 "status %#x: not SIGABRT (12 register, 13 not async)", st);
+	if (!WCOREDUMP(st))
+		return kt_skip("ended by SIGABRT, but no core dump (CONFIG_COREDUMP?)");
+	return KT_PASS;
+}
+
+/*
+ * A chain that runs in place never goes back to user space between its
+ * atoms, where task_work runs; the CPU-time timers' expiry is task_work
+ * (CONFIG_POSIX_CPU_TIMERS_TASK_WORK).  With RLIMIT_CPU 1 s (hard 2 s),
+ * an endless chain of umem_add atoms in the caller must end by SIGXCPU
+ * or SIGKILL, as the same loop in user space would.
+ */
+static int kx_case_cpulimit(void)
+{
+	static struct syslet_uatom a;
+	static unsigned long cnt, cntp, one = 1;
+	static long ret;
+	struct rlimit rl = { 1, 2 };
+	char path[64], buf[512], *p;
+	unsigned long ut = 0, stt = 0;
+	pid_t pid;
+	int st = 0, fd, n;
+
+	pid = fork();
+	if (pid == 0) {
+		if (setrlimit(RLIMIT_CPU, &rl) || kt_register(8, -1UL))
+			_exit(12);
+		cntp = (unsigned long)&cnt;
+		kt_atom(&a, 0, K_UMEM, &ret, &a, &cntp, &one, NULL, NULL);
+		K_EXEC(&a);
+		_exit(13);	/* a signal ended the chain, and was ignored */
+	}
+	if (kx_waitpid_ms(pid, &st, 0, 20000) == pid) {
+		kt_note("status %#x", st);
+		KT_CHECK(WIFSIGNALED(st) && (WTERMSIG(st) == SIGXCPU ||
+					     WTERMSIG(st) == SIGKILL),
+			 "status %#x: not SIGXCPU or SIGKILL (12: setup)", st);
+		return KT_PASS;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY);
+	n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	p = strrchr(buf, ')');
+	if (p)
+		sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu",
+		       &ut, &stt);
+	kt_note("after 20 s the chain still runs, %lu ticks of CPU used (utime %lu, stime %lu), RLIMIT_CPU 1 s soft, 2 s hard",
+		ut + stt, ut, stt);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	return KT_FAIL;
+}
+
+/*
+ * The last fput() of a file is task_work too (close() itself puts its
+ * file at once, but dup2() over a descriptor does not), and releases
+ * what the file holds (here a pipe's writer) only then.  A chain in the
+ * caller that 1000 times reopens a pipe's write end, dup2()s it over one
+ * descriptor and closes it, then closes that descriptor and the write
+ * end, must read the pipe's end (0), as the same calls from user space
+ * do, not EAGAIN with 999 writers it let go of still held.
+ */
+static int kx_case_files(void)
+{
+	static struct syslet_uatom a[8];
+	static long r[8], fdv;
+	static unsigned long path, flags = O_WRONLY, cnt = 1000, cntp;
+	static unsigned long minus = -1UL, rfd, wfd, slot, bufp, len = 1;
+	static char name[64], buf[4];
+	int p[2];
+	long r0;
+
+	KT_CHECK(pipe(p) == 0, "pipe");
+	fcntl(p[0], F_SETFL, O_NONBLOCK);
+	slot = dup(p[1]);
+	KT_CHECK(kt_register(8, -1UL) == 0, "async_register failed");
+	snprintf(name, sizeof(name), "/proc/self/fd/%d", p[1]);
+	path = (unsigned long)name;
+	cntp = (unsigned long)&cnt;
+	bufp = (unsigned long)buf;
+	rfd = p[0];
+	wfd = p[1];
+	kt_atom(&a[0], SYSLET_STOP_ON_NEGATIVE, SYS_open, &fdv, &a[1], &path,
+		&flags, NULL, NULL);
+	kt_atom(&a[1], SYSLET_STOP_ON_NEGATIVE, SYS_dup2, &r[1], &a[2],
+		(unsigned long *)&fdv, &slot, NULL, NULL);
+	kt_atom(&a[2], 0, SYS_close, &r[2], &a[3], (unsigned long *)&fdv,
+		NULL, NULL, NULL);
+	kt_atom(&a[3], SYSLET_STOP_ON_ZERO | SYSLET_SKIP_TO_NEXT_ON_STOP,
+		K_UMEM, &r[3], &a[0], &cntp, &minus, NULL, NULL);
+	kt_atom(&a[4], 0, SYS_close, &r[4], &a[5], &slot, NULL, NULL, NULL);
+	kt_atom(&a[5], 0, SYS_close, &r[5], &a[6], &wfd, NULL, NULL, NULL);
+	kt_atom(&a[6], 0, SYS_read, &r[6], NULL, &rfd, &bufp, &len, NULL);
+	r[6] = -12345;
+	r0 = K_EXEC(&a[0]);
+	KT_CHECK(r0 == (long)&a[6], "async_exec %ld (open %ld, dup2 %ld, %lu left)",
+		 r0, fdv, r[1], cnt);
+	kt_note("read of the pipe in the chain, its writers all closed: %ld (%s)",
+		r[6], r[6] == -EAGAIN ? "EAGAIN" : r[6] == 0 ? "end of file" : "?");
+	KT_CHECK(r[4] == 0 && r[5] == 0 && r[6] == 0,
+		 "close %ld %ld, read %ld: writers the chain let go of are still held",
+		 r[4], r[5], r[6]);
+	return KT_PASS;
+}
+
+/*
+ * async_unregister of a ring the program has unmapped: the head goes
+ * (the pinning went with the mapping), and the call says it went, 0,
+ * as sys_async_unregister(3) lists no other outcome once the chains
+ * are done: a failure here would tell the program to try again, and
+ * the next call would be EINVAL.
+ */
+static int kx_case_unmapped(void)
+{
+	struct async_head_user ahu;
+	void *ring;
+	long r, r2;
+
+	ring = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	KT_CHECK(ring != MAP_FAILED, "mmap: %s", strerror(errno));
+	ahu.completion_ring = ring;
+	ahu.ring_size_bytes = 64;
+	ahu.max_nr_threads = 1;
+	KT_CHECK(K_REG(&ahu) == 0, "async_register failed");
+	munmap(ring, 4096);
+	r = K_UNREG(&ahu);
+	r2 = K_UNREG(&ahu);
+	kt_note("async_unregister after munmap of the ring: %ld, again: %ld", r, r2);
+	KT_CHECK(r == 0 && r2 == -EINVAL,
+		 "async_unregister %ld (then %ld): the head went all the same", r, r2);
+	return KT_PASS;
+}
+
+static const struct kt_case kx_cases[] = {
+	{ "exit: SIGSTOP stops a process whose thread ended while its head's chain waits",
+	  kx_case_stop, 40 },
+	{ "exit: cgroup.freeze freezes a process whose thread ended while its head's chain waits",
+	  kx_case_freeze, 40 },
+	{ "exit: a signal for the process is handled while a thread that ended waits for its head's chain",
+	  kx_case_signal, 40 },
+	{ "limits: pool threads count against RLIMIT_NPROC", kx_case_nproc, 40 },
+	{ "limits: the ring's pinning counts against RLIMIT_MEMLOCK", kx_case_memlock },
+	{ "exit: a core dump of a process whose chain waits in a worker", kx_case_core, 40 },
+	{ "limits: RLIMIT_CPU ends an endless chain that runs in the caller", kx_case_cpulimit, 40 },
+	{ "limits: a chain in the caller does not hold the files it let go of (a pipe's writers dup2()ed over)",
+	  kx_case_files, 60 },
+	{ "unregister: a ring the program unmapped: the head goes and the call is 0", kx_case_unmapped },
+};
+
+int main(void)
+{
+	(void)kt_async_getpid;	/* kt.h's, for ksafe */
+	return kt_main(kx_cases, sizeof(kx_cases) / sizeof(kx_cases[0]));
+}
