@@ -59,7 +59,11 @@ EXTRA_DIST += kernel-patch/README kernel-patch/patches/series \
 	kernel-patch/patches/0049-syslet-the-thread-s-name-timer-slack-parent-death-si.patch \
 	kernel-patch/patches/0050-syslet-the-thread-s-CPU-time-goes-with-its-context.patch \
 	kernel-patch/patches/0051-syslet-a-thread-s-CPU-time-timers-go-with-its-CPU-cl.patch \
-	kernel-patch/patches/0052-syslet-async_wait-counts-a-kept-completion-that-its-.patch
+	kernel-patch/patches/0052-syslet-async_wait-counts-a-kept-completion-that-its-.patch \
+	kernel-patch/patches/0053-syslet-a-thread-that-ends-with-its-head-waits-for-it.patch \
+	kernel-patch/patches/0054-syslet-a-worker-s-old-sigprocmask-SIG_SETMASK-atom-o.patch \
+	kernel-patch/patches/0055-syslet-a-chain-that-runs-in-the-caller-runs-the-call.patch \
+	kernel-patch/patches/0056-syslet-async_unregister-is-0-once-the-head-is-gone-w.patch
 
 # Not part of make check: it needs the kernel source package and qemu,
 # and its first run builds two kernels.  TAP in kernel-check.tap; exit
