@@ -3,10 +3,6 @@ EXTRA_DIST += kernel-patch/README kernel-patch/patches/series \
 	kernel-patch/kconfig.fragment kernel-patch/kconfig-x86_64.fragment \
 	kernel-patch/kconfig-i386.fragment kernel-patch/kconfig-debug.fragment \
 	kernel-patch/kconfig-smp.fragment \
-	kernel-patch/proposed/53-exit-waits-as-a-call.diff \
-	kernel-patch/proposed/54-old-setmask-low-word.diff \
-	kernel-patch/proposed/55-head-runs-task-work.diff \
-	kernel-patch/proposed/56-unregister-after-munmap.diff \
 	kernel-patch/scripts/kernel-check.sh kernel-patch/scripts/series.sh \
 	kernel-patch/patches/0001-syslet-user-ABI-header-kernel-hooks-header-Kconfig-a.patch \
 	kernel-patch/patches/0002-syslet-the-engine-the-scheduler-hook-and-sys-kernel-.patch \
