@@ -762,8 +762,9 @@ static bool shl_watch_hit(struct shell *sh)
 			char was[64], now[64];
 
 			srun_format_result(was, sizeof(was), (long)w->old,
-					   false);
-			srun_format_result(now, sizeof(now), (long)*c, false);
+					   SRUN_NR_VALUE);
+			srun_format_result(now, sizeof(now), (long)*c,
+					   SRUN_NR_VALUE);
 			fprintf(sh->out, "watchpoint %d: %s: %s -> %s\n",
 				w->id, w->name, w->have_old ? was : "?", now);
 		}
@@ -909,7 +910,7 @@ static void shl_report_end(struct shell *sh, struct syslet_uatom *last,
 				"one: close(N);)\n", (long)getpid());
 		return;
 	}
-	srun_format_result(res, sizeof(res), ret, srun_is_call(nr));
+	srun_format_result(res, sizeof(res), ret, nr);
 	fprintf(sh->out, "%s finished at [%ld]: %s\n", d->entry,
 		syslet_inst__atom_index(d->inst, last), res);
 }
@@ -1143,7 +1144,7 @@ static void shl_print_cell(struct shell *sh, const char *name,
 {
 	char res[64];
 
-	srun_format_result(res, sizeof(res), (long)v, false);
+	srun_format_result(res, sizeof(res), (long)v, SRUN_NR_VALUE);
 	fprintf(sh->out, "%s = %s\n", name, res);
 }
 
@@ -1284,7 +1285,7 @@ SHL_HANDLER(print)
 			 * beside the program's: both, each said whose. */
 			if (own) {
 				srun_format_result(res, sizeof(res),
-						   (long)*own, false);
+						   (long)*own, SRUN_NR_VALUE);
 				fprintf(sh->out, "the session's %s = %s "
 					"(statements typed here use it; the "
 					"line above is the program's)\n",
@@ -1377,7 +1378,8 @@ SHL_HANDLER(x)
 		if (len < 0) {
 			char res[64];
 
-			srun_format_result(res, sizeof(res), len, true);
+			srun_format_result(res, sizeof(res), len,
+					   SRUN_NR_CALL);
 			shl_error(sh, "x: %s = %s is no length", argv[2], res);
 			return -1;
 		}
@@ -1455,8 +1457,7 @@ static void shl_show_ring(struct shell *sh)
 			const char *ran = srun_call_name(a->nr);
 
 			srun_format_result(res, sizeof(res),
-					   srun_result(inst, a),
-					   srun_is_call(a->nr));
+					   srun_result(inst, a), a->nr);
 			fprintf(list, "[%ld]", syslet_inst__atom_index(inst, a));
 			if (ran)
 				fprintf(list, " %s", ran);
