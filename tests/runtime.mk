@@ -158,7 +158,8 @@ check_LTLIBRARIES += tests/runtime/libsyslet32.la
 tests_runtime_libsyslet32_la_SOURCES = $(libsyslet_core_sources) \
 	src/common/systab.c src/common/systab.h \
 	src/common/consts.c src/common/consts.h \
-	src/common/callsig.c src/common/callsig.h
+	src/common/callsig.c src/common/callsig.h \
+	src/common/quote.c src/common/quote.h
 nodist_tests_runtime_libsyslet32_la_SOURCES = src/common/tables.c
 tests_runtime_libsyslet32_la_CFLAGS = $(AM_CFLAGS) -m32 -pthread
 tests_runtime_libsyslet32_la_LDFLAGS = -m32 -pthread

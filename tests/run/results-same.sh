@@ -1,12 +1,14 @@
 #!/bin/sh
-# results-same.sh: one value, one spelling: a call's result (an address, an errno) and a call by a number without a name read the same in --trace, --stats, the stop report, sysletc -d and the shell's list, run and typed statements.
+# results-same.sh: one value, one spelling: a call's result (an address, an errno), a string's escapes and a call by a number without a name read the same in --trace, --stats, the stop report, sysletc -d and the shell's list, run and typed statements.
 . "$top_srcdir/tests/lib/harness.sh"
 cd "$tmpdir" || exit 99
 
-# same WHAT EXPECTED ACTUAL: as expect_eq, the printers named.
+# same WHAT EXPECTED ACTUAL: as expect_eq, the printers named, the
+# values as they are (echo would read their backslashes).
 same() {
 	[ -n "$2" ] || fail "$1: nothing to compare (the trace showed no result)"
-	expect_eq "$1" "$2" "$3"
+	[ "$2" = "$3" ] || { printf "FAIL: %s: expected '%s', got '%s'\n" \
+		"$1" "$2" "$3" >&2; exit 1; }
 }
 
 # mmap at a fixed address (MAP_PRIVATE|MAP_ANONYMOUS|MAP_FIXED_NOREPLACE):
@@ -60,6 +62,22 @@ printf 'var q;\nq = open("/nonexistent/x", 0);\n' | "$SYSLET_RUN" -i \
 	>imm.out 2>&1
 same "the shell's q = open(...) against --trace" "$want" \
 	"$(sed -n 's/^q = //p' imm.out)"
+
+# A string: the trace's quoting of a path (an escape sequence, a newline,
+# control bytes before a digit and before a letter, quotes, a backslash,
+# DEL) and the message's quoting of the same name, which syslet-run(1)
+# says is the trace's.
+name=$(printf 'a\033[2Jb\nc\001%s\t"\\\177x\002y' 7)
+printf 'syslet o(str path) { open(path, 0); }\n' >o.syslet
+"$SYSLET_RUN" --trace o.syslet "$name" 2>trace.err
+want=$(sed -n 's/^o\.syslet:1 \[0\] open(\(".*"\), O_RDONLY) = .*/\1/p' trace.err)
+"$SYSLET_RUN" "$name" 2>err
+same "syslet-run's message against --trace" "$want" \
+	"$(sed -n 's/^syslet-run: \(".*"\): No such file or directory$/\1/p' err)"
+"$SYSLETC" -o x.slo "$name" 2>err
+same "sysletc's message against --trace" "$want" \
+	"$(sed -n 's/^sysletc: \(".*"\): No such file or directory$/\1/p' err)"
+same "the quoted name" '"a\33[2Jb\nc\0017\t\"\\\177x\2y"' "$want"
 
 # A number the table has no name for: the call as the trace writes it
 # in the listing, the stop report, the shell's list; its --stats row.
