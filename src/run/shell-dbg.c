@@ -487,6 +487,7 @@ static long shl_locate(struct shell *sh, int argc, char **argv)
 	struct shl_prog *p = sh->dbg->prog;
 	size_t n = syslet_obj__atom_count(p->obj), i;
 	const char *w = argv[1];
+	const char *like;
 	char hint[80];
 	long v;
 
@@ -536,8 +537,13 @@ static long shl_locate(struct shell *sh, int argc, char **argv)
 	 * as strace's -e trace=NAME and gdb's catch syscall NAME. */
 	if (w == argv[1] && syslet_syscall_number(w) >= 0)
 		return -3;
+	/* A misspelt call is answered as the compiler and --trace= answer
+	 * it. */
+	like = w == argv[1] ? syslet_syscall_suggest(w) : NULL;
 	shl_error(sh, "break: no entry, label or system call '%s' (expected "
-		  "[N], LINE, ENTRY, LABEL or SYSCALL)", w);
+		  "[N], LINE, ENTRY, LABEL or SYSCALL)%s%s%s", w,
+		  like ? "; did you mean '" : "", like ? like : "",
+		  like ? "'?" : "");
 	return -1;
 }
 

@@ -146,6 +146,9 @@ for opt in --trace=opn --inject=opn:error=ENOENT; do
 	grep -Fqx "syslet-run: $opt: unknown system call 'opn'$hint" err ||
 		{ cat err >&2; fail "syslet-run $opt: not sysletc's words"; }
 done
+printf 'break opn\n' | "$SYSLET_RUN" -i ok.syslet >out 2>err
+grep -Fq "'opn' (expected [N], LINE, ENTRY, LABEL or SYSCALL)$hint" err ||
+	{ cat err >&2; fail "the shell's break opn: not sysletc's suggestion"; }
 r=$("$SYSLET_RUN" --backend=nope ok.syslet 2>&1 | head -n 1 |
 	sed 's/^syslet-run: //')
 s=$(sh_say 'backend nope' | sed 's/^syslet-run: backend: //')
