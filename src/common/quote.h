@@ -25,6 +25,10 @@ const char *common_quote(const char *s, int single);
  */
 size_t common_escape(char *o, unsigned char c, int next);
 
+/* How many bytes of a string the trace shows before "...", as strace's
+ * default -s 32; the shell's print of a str parameter shows as many. */
+#define COMMON_STR_SHOWN 32
+
 /*
  * As common_quote(@s, 0) when @s has at most @max bytes; a longer one is
  * cut, as strace -s cuts a string: its first @max bytes between double

@@ -23,7 +23,7 @@
 #include "common/quote.h"
 #include "common/systab.h"
 
-#define DECODE_STRMAX 32
+#define DECODE_STRMAX COMMON_STR_SHOWN
 
 struct flag {
 	unsigned long	bit;

@@ -79,6 +79,16 @@ same "sysletc's message against --trace" "$want" \
 	"$(sed -n 's/^sysletc: \(".*"\): No such file or directory$/\1/p' err)"
 same "the quoted name" '"a\33[2Jb\nc\0017\t\"\\\177x\2y"' "$want"
 
+# The same name, longer than the trace shows (32 bytes), as a str
+# parameter: the trace's open("...")... and the shell's print of it.
+long="${name}zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz"
+"$SYSLET_RUN" --trace o.syslet "$long" 2>trace.err
+want=$(sed -n 's/^o\.syslet:1 \[0\] open(\(".*"\(\.\.\.\)*\), O_RDONLY) = .*/\1/p' \
+	trace.err)
+printf 'run\nprint path\n' | "$SYSLET_RUN" -i o.syslet "$long" >sh.out 2>&1
+same "the shell's print of a str parameter against --trace" "$want" \
+	"$(sed -n 's/^path = 0x[0-9a-f]* //p' sh.out)"
+
 # A number the table has no name for: the call as the trace writes it
 # in the listing, the stop report, the shell's list; its --stats row.
 printf 'var r;\nsyslet main() {\n\tr = syscall(335, 1, 2);\n}\n' >u.syslet
