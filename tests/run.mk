@@ -44,6 +44,14 @@ EXTRA_DIST += tests/run/trace-scratch.sh
 # A trace, counters or reports that cannot be written are a failure.
 TESTS += tests/run/lost-report.sh
 EXTRA_DIST += tests/run/lost-report.sh
+# One value, one spelling in every printer (--trace, --stats, the stop
+# report, sysletc -d, the shell).
+TESTS += tests/run/results-same.sh
+EXTRA_DIST += tests/run/results-same.sh
+# Every status of the EXIT STATUS sections of sysletc(1) and
+# syslet-run(1), and one error worded alike by every program.
+TESTS += tests/run/exit-status.sh
+EXTRA_DIST += tests/run/exit-status.sh
 # Names from the command line in messages: no control byte reaches the
 # terminal (sysletc's: tests/sysletc/names-quoted.sh).
 TESTS += tests/run/names-quoted.sh

@@ -31,7 +31,7 @@ runtime_tests = tests/runtime/args tests/runtime/fault tests/runtime/stop \
 	tests/runtime/exechead tests/runtime/procwide
 check_PROGRAMS += $(runtime_tests)
 TESTS += $(runtime_tests)
-noinst_HEADERS += tests/runtime/helpers.h
+noinst_HEADERS += tests/runtime/helpers.h tests/runtime/usertop.h
 runtime_ldadd = src/lib/libsyslet.la -lpthread
 tests_runtime_args_LDADD = $(runtime_ldadd)
 tests_runtime_ttyread_LDADD = $(runtime_ldadd)
@@ -165,7 +165,8 @@ check_LTLIBRARIES += tests/runtime/libsyslet32.la
 tests_runtime_libsyslet32_la_SOURCES = $(libsyslet_core_sources) \
 	src/common/systab.c src/common/systab.h \
 	src/common/consts.c src/common/consts.h \
-	src/common/callsig.c src/common/callsig.h
+	src/common/callsig.c src/common/callsig.h \
+	src/common/quote.c src/common/quote.h
 nodist_tests_runtime_libsyslet32_la_SOURCES = src/common/tables.c
 tests_runtime_libsyslet32_la_CFLAGS = $(AM_CFLAGS) -m32 -pthread
 tests_runtime_libsyslet32_la_LDFLAGS = -m32 -pthread
@@ -205,12 +206,12 @@ extra_check_programs += $(runtime32_tests)
 # Each NAME32 above is tests/runtime/NAME.c compiled and linked -m32 in
 # one step by this one rule, rather than by automake, which would want
 # four variables for each.  The programs include only public headers,
-# helpers.h and config.h, so these are all they depend on.
+# helpers.h, usertop.h and config.h, so these are all they depend on.
 runtime32_cflags = $(AM_CFLAGS) -m32 -pthread
 runtime32_ldflags = -m32 -pthread
 runtime32_ldadd = tests/runtime/libsyslet32.la
 $(runtime32_tests): tests/runtime/%32: tests/runtime/%.c \
-		tests/runtime/helpers.h $(include_HEADERS) \
+		tests/runtime/helpers.h tests/runtime/usertop.h $(include_HEADERS) \
 		$(nodist_include_HEADERS) $(CONFIG_HEADER) $(runtime32_ldadd)
 	$(AM_V_CCLD)$(LIBTOOL) $(AM_V_lt) --tag=CC $(AM_LIBTOOLFLAGS) \
 		$(LIBTOOLFLAGS) --mode=link $(CCLD) $(DEFS) \

@@ -25,6 +25,38 @@ static bool plain(const char *s)
 	return true;
 }
 
+size_t common_escape(char *o, unsigned char c, int next)
+{
+	char tmp[8];
+	char e = 0;
+	int n;
+
+	switch (c) {
+	case '\n': e = 'n'; break;
+	case '\t': e = 't'; break;
+	case '\r': e = 'r'; break;
+	case '"': e = '"'; break;
+	case '\\': e = '\\'; break;
+	}
+	if (e) {
+		o[0] = '\\';
+		o[1] = e;
+		return 2;
+	}
+	if (c >= 0x20 && c < 0x7f) {
+		o[0] = (char)c;
+		return 1;
+	}
+	/* Three digits where a digit follows, so that it does not read
+	 * as part of the escape. */
+	if (next >= '0' && next <= '7')
+		n = snprintf(tmp, sizeof(tmp), "\\%03o", c);
+	else
+		n = snprintf(tmp, sizeof(tmp), "\\%o", c);
+	memcpy(o, tmp, (size_t)n);
+	return (size_t)n;
+}
+
 const char *common_quote(const char *s, int single)
 {
 	const unsigned char *p;
@@ -53,24 +85,8 @@ const char *common_quote(const char *s, int single)
 	}
 	o = out;
 	*o++ = '"';
-	for (p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
-		case '\n': *o++ = '\\'; *o++ = 'n'; break;
-		case '\t': *o++ = '\\'; *o++ = 't'; break;
-		case '\r': *o++ = '\\'; *o++ = 'r'; break;
-		case '"': *o++ = '\\'; *o++ = '"'; break;
-		case '\\': *o++ = '\\'; *o++ = '\\'; break;
-		default:
-			if (*p >= 0x20 && *p < 0x7f)
-				*o++ = (char)*p;
-			/* Three digits where a digit follows, so that it
-			 * does not read as part of the escape. */
-			else if (p[1] >= '0' && p[1] <= '7')
-				o += sprintf(o, "\\%03o", *p);
-			else
-				o += sprintf(o, "\\%o", *p);
-		}
-	}
+	for (p = (const unsigned char *)s; *p; p++)
+		o += common_escape(o, *p, p[1] ? p[1] : -1);
 	*o++ = '"';
 	*o = '\0';
 	return out;

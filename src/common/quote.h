@@ -16,6 +16,20 @@
 const char *common_quote(const char *s, int single);
 
 /*
+ * Byte @c of a string as strace writes it between double quotes, into @o
+ * (at most 4 bytes, no NUL added): \n \t \r \" \\, printable ASCII as
+ * is, any other byte in octal, with all three digits where @next, the
+ * byte shown after it (-1: none), is an octal digit, so that the two do
+ * not read as one escape.  Returns how many bytes it wrote.  The one rule
+ * for common_quote() and for the strings that syslet_print_call(3) shows.
+ */
+size_t common_escape(char *o, unsigned char c, int next);
+
+/* How many bytes of a string the trace shows before "...", as strace's
+ * default -s 32; the shell's print of a str parameter shows as many. */
+#define COMMON_STR_SHOWN 32
+
+/*
  * As common_quote(@s, 0) when @s has at most @max bytes; a longer one is
  * cut, as strace -s cuts a string: its first @max bytes between double
  * quotes, "..." and its full length ("aaaa"... (120000 bytes)), so that

@@ -665,18 +665,26 @@ void slo_describe_ptr(const struct slo_names *nm, size_t atom, int field,
 }
 
 /* The number in the atom is the truth; the debug name only helps when
- * the table has no name for it. */
+ * the table has no name for it ("umem_add", the trampoline's), and is
+ * none when it only spells the number: "syscall", or the compiler's
+ * "syscall_335" for syscall(335, ...), which is listed as written and as
+ * the trace shows it. */
 const char *slo_atom_syscall(const struct slo_image *img, size_t atom)
 {
+	uint64_t nr = slo_atom_word(img, atom, SLO_W_NR);
 	const char *name = systab_name((enum systab_profile)img->profile,
-				       (long)slo_atom_word(img, atom, SLO_W_NR));
+				       (long)nr);
+	char numbered[32];
 
 	if (name)
 		return name;
-	if (img->debug && img->debug[atom].syscall &&
-	    strcmp(img->debug[atom].syscall, "syscall"))
-		return img->debug[atom].syscall;
-	return NULL;
+	if (!img->debug || !img->debug[atom].syscall)
+		return NULL;
+	name = img->debug[atom].syscall;
+	snprintf(numbered, sizeof(numbered), "syscall_%" PRIu64, nr);
+	if (!strcmp(name, "syscall") || !strcmp(name, numbered))
+		return NULL;
+	return name;
 }
 
 /* The values of an atom's arguments that are pooled constants. */

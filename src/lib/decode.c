@@ -20,9 +20,10 @@
 #include "api.h"
 #include "common/callsig.h"
 #include "common/consts.h"
+#include "common/quote.h"
 #include "common/systab.h"
 
-#define DECODE_STRMAX 32
+#define DECODE_STRMAX COMMON_STR_SHOWN
 
 struct flag {
 	unsigned long	bit;
@@ -148,6 +149,7 @@ static int print_mem_string(FILE *out, unsigned long addr, size_t len,
 			    size_t max, int nul_ends)
 {
 	unsigned char buf[DECODE_STRMAX + 1];
+	char e[4];
 	size_t want = len < max ? len : max;
 	ssize_t got;
 	size_t i;
@@ -168,23 +170,11 @@ static int print_mem_string(FILE *out, unsigned long addr, size_t len,
 
 		if (nul_ends && !c)
 			break;
-		switch (c) {
-		case '\n': fputs("\\n", out); break;
-		case '\t': fputs("\\t", out); break;
-		case '\r': fputs("\\r", out); break;
-		case '"': fputs("\\\"", out); break;
-		case '\\': fputs("\\\\", out); break;
-		default:
-			if (c >= 32 && c < 127)
-				fputc(c, out);
-			else if (i + 1 < (size_t)got && i + 1 < want &&
-				 buf[i + 1] >= '0' && buf[i + 1] <= '7')
-				/* "\0" then "1" would read as "\01": strace
-				 * writes all three digits before a digit. */
-				fprintf(out, "\\%03o", c);
-			else
-				fprintf(out, "\\%o", c);
-		}
+		/* The byte shown next, if any, as the escape's rule
+		 * wants it ("\0" then "1" would read as "\01"). */
+		fwrite(e, 1, common_escape(e, c, i + 1 < (size_t)got &&
+					   i + 1 < want ? buf[i + 1] : -1),
+		       out);
 	}
 	fputc('"', out);
 	/* Longer than shown: for NUL-ended strings when no NUL was seen,

@@ -190,15 +190,33 @@ static void __attribute__((noreturn)) srun_die_of(int sig)
 	_exit(128 + sig);
 }
 
-void srun_format_result(char *buf, size_t len, long result, bool call)
+void srun_format_event(char *buf, size_t len, const struct syslet_event *ev)
 {
-	const char *name = call && result < 0 && result > -4096 ?
-			   syslet_errno_name((int)-result) : NULL;
+	char *s = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&s, &n);
+	int bad = !f;
 
-	if (name)
-		snprintf(buf, len, "%ld %s", result, name);
+	if (f) {
+		bad = syslet_print_result(f, ev) != 0;
+		bad |= fclose(f) != 0 || !s;
+	}
+	if (bad)
+		snprintf(buf, len, "%ld", ev->ret);
 	else
+		snprintf(buf, len, "%s", s);
+	free(s);
+}
+
+void srun_format_result(char *buf, size_t len, long result, unsigned long nr)
+{
+	struct syslet_event ev = { .sz = sizeof(ev), .nr = nr, .ret = result };
+
+	if (nr == SRUN_NR_VALUE) {
 		snprintf(buf, len, "%ld", result);
+		return;
+	}
+	srun_format_event(buf, len, &ev);
 }
 
 const char *srun_call_name(unsigned long nr)
@@ -210,6 +228,16 @@ const char *srun_call_name(unsigned long nr)
 	if (nr > (unsigned long)LONG_MAX)
 		return NULL;
 	return syslet_syscall_name((long)nr);
+}
+
+const char *srun_call_label(unsigned long nr, char *buf, size_t len)
+{
+	const char *name = srun_call_name(nr);
+
+	if (name)
+		return name;
+	snprintf(buf, len, "syscall_%lu", nr);
+	return buf;
 }
 
 bool srun_is_call(unsigned long nr)
@@ -470,14 +498,14 @@ void srun_stop_report(FILE *out, const char *progname, const char *arg,
 {
 	SYSLET_OPTS(syslet_atom_info, ai);
 	const char *ran = srun_call_name(nr);
-	char res[48], num[48];
+	char res[48], num[48], label[48];
 
 	/* A test of a variable that a failed call wrote (srun_failed()):
 	 * its value is that call's errno. */
 	const char *var = srun_is_call(nr) ? NULL :
 			  syslet_inst__cell_at(inst, read_of(atom, nr));
 
-	srun_format_result(res, sizeof(res), result, srun_is_call(nr) || var);
+	srun_format_result(res, sizeof(res), result, var ? SRUN_NR_CALL : nr);
 	if (nr >= (unsigned long)syslet_syscall_count()) {
 		snprintf(num, sizeof(num), "syscall %lu, past the table", nr);
 		ran = num;
@@ -512,8 +540,12 @@ void srun_stop_report(FILE *out, const char *progname, const char *arg,
 				n--;
 			fprintf(out, ": %.*s", (int)n, ai.text);
 		}
-		/* The atom's number was rewritten before it ran. */
-		if (!ai.syscall || strcmp(ai.syscall, ran))
+		/* The atom's number was rewritten before it ran (in the
+		 * image or in memory): what it was compiled as, the debug
+		 * name, is not what it ran; a number without a name is
+		 * the compiler's syscall_335, as --stats names it. */
+		if (!ai.syscall || strcmp(ai.syscall, srun_call_label(
+				nr, label, sizeof(label))))
 			fprintf(out, "; it ran %s", ran);
 		fputc(')', out);
 	} else {

@@ -80,9 +80,9 @@ static struct syslet_obj *compile(const char *path, const char *src,
 	n = sysletc_compile_mem(path, src, len, stderr, &elf, &elf_len, err,
 				sizeof(err));
 	if (n > 0) {
-		fprintf(stderr, "%s: %s: %d error%s\n", progname,
-			common_quote(path, 0), n,
-			n == 1 ? "" : "s");
+		/* The diagnostics alone, as sysletc and the shell's load
+		 * print them: they name the file, and ten at most are
+		 * followed by how many more there were. */
 		if (!has_entry(src, len) && !parses(src, len))
 			fprintf(stderr, "%s: %s declares no syslet ('syslet "
 				"NAME(...) { ... }'): %s runs an image written "

@@ -242,7 +242,7 @@ static int add_value(unsigned char *bits, unsigned long n, const char *v,
 		s = syslet_syscall_suggest(v);
 		if (s)
 			msg(err, errlen,
-			    "unknown system call %s (did you mean '%s'?)",
+			    "unknown system call %s; did you mean '%s'?",
 			    common_quote(v, 1), s);
 		else
 			msg(err, errlen, "unknown system call %s",

@@ -22,8 +22,8 @@ struct srun_set {
  * VALUE is a call's name, all, none, a class (%file, %desc, %network or
  * %net, %process, %signal, %memory, %ipc, %pure), or /REGEX (POSIX
  * extended, on the names); ?VALUE allows it to match nothing.  Returns 0,
- * or -1 with a message for the user in err ("unknown system call 'reed'
- * (did you mean 'read'?)").  The set replaces *set's contents.
+ * or -1 with a message for the user in err ("unknown system call 'reed';
+ * did you mean 'read'?").  The set replaces *set's contents.
  */
 int srun_set_parse(struct srun_set *set, const char *spec, char *err,
 		   size_t errlen);

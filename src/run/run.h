@@ -65,13 +65,23 @@ void srun_stop_report(FILE *out, const char *progname, const char *arg,
 		      const struct syslet_uatom *atom, unsigned long nr,
 		      long result, bool injected);
 
-/* A result, with its errno name when it is a call's: "3", "-2 ENOENT";
- * a test or arithmetic atom's value is only a number ("-2"). */
-void srun_format_result(char *buf, size_t len, long result, bool call);
+/* @nr of srun_format_result(): a cell's value, which is only a number
+ * ("-2"); some call's result, which call unknown (an errno is named). */
+#define SRUN_NR_VALUE	((unsigned long)-1)
+#define SRUN_NR_CALL	((unsigned long)-2)
+/* What call @nr returned, as syslet_print_result(3) shows it in the
+ * trace: "3", "-2 ENOENT", "0x10000000" (mmap's address); umem_add's,
+ * a test's or arithmetic's value is only a number. */
+void srun_format_result(char *buf, size_t len, long result, unsigned long nr);
+/* The same for the whole event @ev (fcntl's flags, poll's records). */
+void srun_format_event(char *buf, size_t len, const struct syslet_event *ev);
 
 /* The call an atom numbered @nr makes, as the backend runs it
  * ("umem_add" too); NULL for a number without a name. */
 const char *srun_call_name(unsigned long nr);
+/* The same, a number without a name spelt as the compiler records it
+ * and --stats shows it, "syscall_335", in @buf. */
+const char *srun_call_label(unsigned long nr, char *buf, size_t len);
 /* Whether @nr is a system call (everything but umem_add, whose results
  * are values, never errors). */
 bool srun_is_call(unsigned long nr);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/quote.h"
 #include "run/run.h"
 #include "run/shell-exec.h"
 
@@ -487,6 +488,7 @@ static long shl_locate(struct shell *sh, int argc, char **argv)
 	struct shl_prog *p = sh->dbg->prog;
 	size_t n = syslet_obj__atom_count(p->obj), i;
 	const char *w = argv[1];
+	const char *like;
 	char hint[80];
 	long v;
 
@@ -536,8 +538,13 @@ static long shl_locate(struct shell *sh, int argc, char **argv)
 	 * as strace's -e trace=NAME and gdb's catch syscall NAME. */
 	if (w == argv[1] && syslet_syscall_number(w) >= 0)
 		return -3;
+	/* A misspelt call is answered as the compiler and --trace= answer
+	 * it. */
+	like = w == argv[1] ? syslet_syscall_suggest(w) : NULL;
 	shl_error(sh, "break: no entry, label or system call '%s' (expected "
-		  "[N], LINE, ENTRY, LABEL or SYSCALL)", w);
+		  "[N], LINE, ENTRY, LABEL or SYSCALL)%s%s%s", w,
+		  like ? "; did you mean '" : "", like ? like : "",
+		  like ? "'?" : "");
 	return -1;
 }
 
@@ -762,8 +769,9 @@ static bool shl_watch_hit(struct shell *sh)
 			char was[64], now[64];
 
 			srun_format_result(was, sizeof(was), (long)w->old,
-					   false);
-			srun_format_result(now, sizeof(now), (long)*c, false);
+					   SRUN_NR_VALUE);
+			srun_format_result(now, sizeof(now), (long)*c,
+					   SRUN_NR_VALUE);
 			fprintf(sh->out, "watchpoint %d: %s: %s -> %s\n",
 				w->id, w->name, w->have_old ? was : "?", now);
 		}
@@ -909,7 +917,7 @@ static void shl_report_end(struct shell *sh, struct syslet_uatom *last,
 				"one: close(N);)\n", (long)getpid());
 		return;
 	}
-	srun_format_result(res, sizeof(res), ret, srun_is_call(nr));
+	srun_format_result(res, sizeof(res), ret, nr);
 	fprintf(sh->out, "%s finished at [%ld]: %s\n", d->entry,
 		syslet_inst__atom_index(d->inst, last), res);
 }
@@ -1143,7 +1151,7 @@ static void shl_print_cell(struct shell *sh, const char *name,
 {
 	char res[64];
 
-	srun_format_result(res, sizeof(res), (long)v, false);
+	srun_format_result(res, sizeof(res), (long)v, SRUN_NR_VALUE);
 	fprintf(sh->out, "%s = %s\n", name, res);
 }
 
@@ -1198,15 +1206,28 @@ static void shl_print_param(struct shell *sh, const char *name,
 		fprintf(sh->out, " {sa_family=AF_INET, sin_port=htons(%u), "
 			"sin_addr=inet_addr(\"%s\")}", ntohs(sin.sin_port), ip);
 	if (type == SYSLET_PARAM_STR && shl_peek(&c, v, 1)) {
+		unsigned char s[COMMON_STR_SHOWN + 1];
+		size_t n = 0, shown;
+		bool nul = false;
+		char e[4];
+
+		/* As the trace shows a string argument: its first bytes,
+		 * escaped as strace escapes them, "..." after where no
+		 * NUL ends it there (or the memory ended first). */
+		while (n <= COMMON_STR_SHOWN && shl_peek(&s[n], v + n, 1)) {
+			if (!s[n]) {
+				nul = true;
+				break;
+			}
+			n++;
+		}
+		shown = n < COMMON_STR_SHOWN ? n : COMMON_STR_SHOWN;
 		fputs(" \"", sh->out);
-		for (i = 0; i < 64 && shl_peek(&c, v + i, 1) && c; i++)
-			if (c == '"' || c == '\\')
-				fprintf(sh->out, "\\%c", c);
-			else if (c >= 32 && c < 127)
-				fputc(c, sh->out);
-			else
-				fprintf(sh->out, "\\%03o", (unsigned char)c);
-		fputs(i == 64 && c ? "\"..." : "\"", sh->out);
+		for (i = 0; i < shown; i++)
+			fwrite(e, 1, common_escape(e, s[i], i + 1 < shown ?
+							     s[i + 1] : -1),
+			       sh->out);
+		fputs(nul ? "\"" : "\"...", sh->out);
 	}
 	fputc('\n', sh->out);
 }
@@ -1284,7 +1305,7 @@ SHL_HANDLER(print)
 			 * beside the program's: both, each said whose. */
 			if (own) {
 				srun_format_result(res, sizeof(res),
-						   (long)*own, false);
+						   (long)*own, SRUN_NR_VALUE);
 				fprintf(sh->out, "the session's %s = %s "
 					"(statements typed here use it; the "
 					"line above is the program's)\n",
@@ -1377,7 +1398,8 @@ SHL_HANDLER(x)
 		if (len < 0) {
 			char res[64];
 
-			srun_format_result(res, sizeof(res), len, true);
+			srun_format_result(res, sizeof(res), len,
+					   SRUN_NR_CALL);
 			shl_error(sh, "x: %s = %s is no length", argv[2], res);
 			return -1;
 		}
@@ -1455,8 +1477,7 @@ static void shl_show_ring(struct shell *sh)
 			const char *ran = srun_call_name(a->nr);
 
 			srun_format_result(res, sizeof(res),
-					   srun_result(inst, a),
-					   srun_is_call(a->nr));
+					   srun_result(inst, a), a->nr);
 			fprintf(list, "[%ld]", syslet_inst__atom_index(inst, a));
 			if (ran)
 				fprintf(list, " %s", ran);

@@ -122,21 +122,26 @@ unsigned char *shl_imm_object(struct shell *sh, const char *name,
 	return v->bytes;
 }
 
-/* @call: the value is what a call just returned (an errno is named);
- * @injected: an --inject rule chose it, marked as the trace marks it. */
+/* @call: the call whose result the value is, NULL for none (then a
+ * number only), shown as the trace shows it; marked "(INJECTED)" as the
+ * trace marks it where an --inject rule chose it. */
 static void shl_print_var(struct shell *sh, const struct shl_var *v,
-			  bool call, bool injected)
+			  const struct syslet_event *call)
 {
-	char res[64];
+	char res[160];
 
 	if (v->object) {
 		fprintf(sh->out, "%s: %zu byte%s (x %s)\n", v->name, v->size,
 			v->size == 1 ? "" : "s", v->name);
 		return;
 	}
-	srun_format_result(res, sizeof(res), (long)v->value, call);
+	if (call)
+		srun_format_event(res, sizeof(res), call);
+	else
+		srun_format_result(res, sizeof(res), (long)v->value,
+				   SRUN_NR_VALUE);
 	fprintf(sh->out, "%s = %s%s\n", v->name, res,
-		call && injected ? " (INJECTED)" : "");
+		call && call->injected ? " (INJECTED)" : "");
 }
 
 void shl_imm_print_all(struct shell *sh)
@@ -144,7 +149,7 @@ void shl_imm_print_all(struct shell *sh)
 	size_t i;
 
 	for (i = 0; i < sh->imm->nvars; i++)
-		shl_print_var(sh, &sh->imm->vars[i], false, false);
+		shl_print_var(sh, &sh->imm->vars[i], NULL);
 }
 
 const char *shl_imm_source(struct shell *sh)
@@ -802,7 +807,7 @@ static void shl_imm_report(struct shell *sh, const size_t *ix, size_t n,
 		/* `fd = open(...)`: the variable holds the call's result. */
 		call = x->have_call && c->ret_stored && srun_is_call(c->nr) &&
 		       (long)v->value == c->ret;
-		shl_print_var(sh, v, call, call && c->injected);
+		shl_print_var(sh, v, call ? c : NULL);
 		any = true;
 	}
 	/* An ASYNC atom hands off before its call whether or not the call

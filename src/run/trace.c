@@ -789,12 +789,8 @@ static void print_table(struct srun_trace *tr)
 	fputs(rule, stderr);
 	for (size_t i = 0; i < tr->ncalls; i++) {
 		const struct callstat *c = &tr->calls[i];
-		const char *name = srun_call_name(c->nr);
+		const char *name = srun_call_label(c->nr, nbuf, sizeof(nbuf));
 
-		if (!name) {
-			snprintf(nbuf, sizeof(nbuf), "syscall_%lu", c->nr);
-			name = nbuf;
-		}
 		fprintf(stderr, "%6.2f %11.6f %11llu %9llu %9.0llu %s\n",
 			secs > 0 ? c->secs * 100 / secs : 0, c->secs,
 			(unsigned long long)(c->secs * 1e6 / (double)c->calls),

@@ -745,6 +745,22 @@ static struct stmt *gen_list(struct buf *b, int ind, int depth, int loops,
 	return head;
 }
 
+/* A test of @var against the constant @k: @var OP @k (K_VAR), or
+ * @var++ OP @k (K_POST). */
+static struct cond *new_cond(enum cond_kind kind, int var, enum cmp op,
+			     i128 k)
+{
+	struct cond *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		abort();
+	c->kind = kind;
+	c->var = var;
+	c->op = op;
+	c->k = cv(k);
+	return c;
+}
+
 /* A loop bounded by its own counter, whatever its body does: the counter
  * of loop depth `loops` is stepped before the body can continue. */
 static struct stmt *gen_loop(struct buf *b, int ind, int depth, int loops)
@@ -765,11 +781,7 @@ static struct stmt *gen_loop(struct buf *b, int ind, int depth, int loops)
 		bprintf(b, "%s = 0;\n", c);
 		indent(b, ind);
 		bprintf(b, "while (%s < %u) {\n", c, m);
-		s->cond = calloc(1, sizeof(*s->cond));
-		s->cond->kind = K_VAR;
-		s->cond->op = LT;
-		s->cond->var = ctr;
-		s->cond->k = cv(m);
+		s->cond = new_cond(K_VAR, ctr, LT, m);
 		indent(b, ind + 1);
 		bprintf(b, "%s++;\n", c);
 		inc->next = gen_list(b, ind + 1, depth + 1, loops + 1,
@@ -789,11 +801,7 @@ static struct stmt *gen_loop(struct buf *b, int ind, int depth, int loops)
 		s->body = inc;
 		indent(b, ind);
 		bprintf(b, "} while (%s < %u);\n", c, m);
-		s->cond = calloc(1, sizeof(*s->cond));
-		s->cond->kind = K_VAR;
-		s->cond->op = LT;
-		s->cond->var = ctr;
-		s->cond->k = cv(m);
+		s->cond = new_cond(K_VAR, ctr, LT, m);
 		return s;
 	case S_FOR:	/* for (i = 0; i < m; i++) body */
 		s->init = new_stmt(S_SETK);
@@ -806,11 +814,7 @@ static struct stmt *gen_loop(struct buf *b, int ind, int depth, int loops)
 			indent(b, ind + 2);
 			bprintf(b, "break;\n");
 			lim = new_stmt(S_IF);
-			lim->cond = calloc(1, sizeof(*lim->cond));
-			lim->cond->kind = K_VAR;
-			lim->cond->op = GE;
-			lim->cond->var = ctr;
-			lim->cond->k = cv(m);
+			lim->cond = new_cond(K_VAR, ctr, GE, m);
 			lim->body = new_stmt(S_BREAK);
 			lim->next = gen_list(b, ind + 1, depth + 1, loops + 1,
 					     1 + rn(3));
@@ -818,11 +822,7 @@ static struct stmt *gen_loop(struct buf *b, int ind, int depth, int loops)
 			break;
 		}
 		bprintf(b, "for (%s = 0; %s < %u; %s++) {\n", c, c, m, c);
-		s->cond = calloc(1, sizeof(*s->cond));
-		s->cond->kind = K_VAR;
-		s->cond->op = LT;
-		s->cond->var = ctr;
-		s->cond->k = cv(m);
+		s->cond = new_cond(K_VAR, ctr, LT, m);
 		s->body = gen_list(b, ind + 1, depth + 1, loops + 1,
 				   1 + rn(3));
 		break;
@@ -839,11 +839,7 @@ static struct stmt *gen_loop(struct buf *b, int ind, int depth, int loops)
 		indent(b, ind + 2);
 		bprintf(b, "break;\n");
 		lim = new_stmt(S_IF);
-		lim->cond = calloc(1, sizeof(*lim->cond));
-		lim->cond->kind = K_VAR;
-		lim->cond->op = GT;
-		lim->cond->var = ctr;
-		lim->cond->k = cv(m);
+		lim->cond = new_cond(K_VAR, ctr, GT, m);
 		lim->body = new_stmt(S_BREAK);
 		inc->next = lim;
 		lim->next = gen_list(b, ind + 1, depth + 1, loops + 1,
@@ -956,11 +952,7 @@ static struct stmt *gen_stmt(struct buf *b, int ind, int depth, int loops)
 
 		/* Backward jumps are bounded by g, which nothing resets. */
 		if (rn(2)) {
-			i->cond = calloc(1, sizeof(*i->cond));
-			i->cond->kind = K_POST;
-			i->cond->var = V_G;
-			i->cond->op = LT;
-			i->cond->k = cv(3);
+			i->cond = new_cond(K_POST, V_G, LT, 3);
 			bprintf(b, "g++ < 3");
 		} else {
 			i->cond = gen_cond(b, 1);

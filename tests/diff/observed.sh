@@ -8,37 +8,33 @@
 # one event per atom run (and one for a fetch that faults), each
 # leading to the next, the last ending as the reference's chain ended.
 st=0
-for t in difftest difftest32; do
-	prog="$top_builddir/tests/diff/$t"
-	[ -x "$prog" ] || continue
-	for mode in --observe "--step --backend=emul"; do
+# run PROG WHAT ARGS...: PROG and PROG32 (where built) with ARGS, their
+# output shown; a status but 0 and 77 (skip) is a mismatch, named
+# "PROG WHAT".
+run() {
+	run_p=$1 run_what=$2
+	shift 2
+	for t in "$run_p" "${run_p}32"; do
+		prog="$top_builddir/tests/diff/$t"
+		[ -x "$prog" ] || continue
 		r=0
-		"$prog" --seed=0x5e19ab5e --count=4000 \
-			--backend=emul,uring $mode >"$tmpdir/out" 2>&1 ||
-			r=$?
+		"$prog" "$@" >"$tmpdir/out" 2>&1 || r=$?
 		cat "$tmpdir/out"
 		case $r in
 		0|77) ;;
-		*) echo "FAIL: $t $mode: exit $r"; st=1 ;;
+		*) echo "FAIL: $t $run_what: exit $r"; st=1 ;;
 		esac
 	done
-done
+}
+diffargs="--seed=0x5e19ab5e --count=4000 --backend=emul,uring"
+run difftest --observe $diffargs --observe
+run difftest "--step --backend=emul" $diffargs --step --backend=emul
 # Many syslets in flight on one head, and on four heads at once, with
 # the callback installed: the ring model as always, and the events'
 # counts against syslet_get_stats().
-for t in ringtest ringtest32; do
-	prog="$top_builddir/tests/diff/$t"
-	[ -x "$prog" ] || continue
-	for heads in 1 4; do
-		r=0
-		"$prog" --observe --heads=$heads --phases=60 \
-			--seed=0x5e19ab5e >"$tmpdir/out" 2>&1 || r=$?
-		cat "$tmpdir/out"
-		case $r in
-		0|77) ;;
-		*) echo "FAIL: $t --observe --heads=$heads: exit $r"; st=1 ;;
-		esac
-	done
+for heads in 1 4; do
+	run ringtest "--observe --heads=$heads" --observe --heads=$heads \
+		--phases=60 --seed=0x5e19ab5e
 done
 [ $st = 0 ] || fail "difftest, observed or stepped: a mismatch"
 exit 0

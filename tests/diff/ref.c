@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "diff.h"
+#include "../runtime/usertop.h"
 
 /*
  * This file must not share code or ideas with src/lib: it is what the
@@ -70,9 +71,10 @@ struct ref {
  * but for the legacy vsyscall page, which may be readable.  The top is
  * TASK_SIZE, which the kernel decides: 47 or 56 bits on x86_64; for a
  * 32-bit process 0xffffe000 under a 64-bit kernel, PAGE_OFFSET (3 GiB by
- * default) under an i386 one.  ref_user_top() finds it; where it cannot
- * (a kernel before 4.17 takes MAP_FIXED_NOREPLACE as a hint), the
- * reference takes the top it assumed before: 47 bits, or the last page. */
+ * default) under an i386 one.  ref_user_top() finds it (usertop.h, as
+ * seedhead.c does); where it cannot (a kernel before 4.17 takes
+ * MAP_FIXED_NOREPLACE as a hint), the reference takes the top it assumed
+ * before: 47 bits, or the last page. */
 #if defined(__x86_64__)
 #define REF_TOP_GUESS	0x0000800000000000UL
 #define REF_VSYSCALL	0xffffffffff600000UL
@@ -81,41 +83,9 @@ struct ref {
 #define REF_VSYSCALL	0UL
 #endif
 
-/* 1: the page at @pg lies below TASK_SIZE (mmap of it gives EEXIST or
- * works); 0: past it (ENOMEM); -1: the kernel says neither. */
-static int ref_page_user(unsigned long pg)
-{
-	void *m = mmap((void *)pg, 4096, PROT_NONE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE |
-		       MAP_FIXED_NOREPLACE, -1, 0);
-
-	if (m == MAP_FAILED)
-		return errno == EEXIST ? 1 : errno == ENOMEM ? 0 : -1;
-	munmap(m, 4096);
-	return m == (void *)pg ? 1 : -1;
-}
-
-/* A binary search between this frame's page (user space) and the last
- * page of the address space. */
 unsigned long ref_user_top(void)
 {
-	unsigned long lo = (unsigned long)__builtin_frame_address(0) & ~4095UL;
-	unsigned long hi = ~4095UL, mid;
-	int k;
-
-	if (ref_page_user(lo) != 1 || ref_page_user(hi) != 0)
-		return 0;
-	while (hi - lo > 4096) {
-		mid = lo + (((hi - lo) / 2) & ~4095UL);
-		k = ref_page_user(mid);
-		if (k < 0)
-			return 0;
-		if (k)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return hi;
+	return rt_user_top();
 }
 
 /* access_ok(addr, len): the range lies below the top and does not wrap. */

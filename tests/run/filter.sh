@@ -42,8 +42,8 @@ done
 bad() { # MESSAGE-REGEX SET
 	refused trace "$2" "$1" cat.syslet hello.txt
 }
-bad "unknown system call 'reed' \\(did you mean 'read'\\?\\)" reed
-bad "unknown system call 'opne' \\(did you mean 'open'\\?\\)" 'read,opne'
+bad "unknown system call 'reed'; did you mean 'read'\\?" reed
+bad "unknown system call 'opne'; did you mean 'open'\\?" 'read,opne'
 bad "unknown class '%fil'" %fil
 bad "no system call matches '/\\^nothing'" '/^nothing'
 bad "bad regular expression" '/read('

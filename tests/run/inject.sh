@@ -86,7 +86,7 @@ bad() { # MESSAGE-REGEX RULE
 }
 bad 'expected SET:error=ERRNO or SET:retval=N' write
 bad 'error= or retval= is needed' write:when=2
-bad "unknown system call 'wrte' \\(did you mean 'write'\\?\\)" wrte:error=EIO
+bad "unknown system call 'wrte'; did you mean 'write'\\?" wrte:error=EIO
 bad 'expected an errno name' write:error=ENOPE
 bad 'expected an errno name' write:error=4096
 bad 'expected FIRST' write:error=EIO:when=0

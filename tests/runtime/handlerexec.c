@@ -54,75 +54,22 @@ static void on_alarm(int sig)
 	errno = e;
 }
 
-static void *watchdog(void *arg)
-{
-	struct timespec ts = { 30, 0 };
-
-	nanosleep(&ts, NULL);
-	(void)arg;
-	fprintf(stderr, "FAIL %s: %s: still running after 30 s, deadlocked "
-		"in a handler's async_exec (backend %s)\n", __FILE__,
-		round_name, syslet_backend_name());
-	_exit(RT_FAIL);
-}
-
+/* SIGALRM every @us, the handler armed. */
 static void timer_on(long us)
 {
-	struct itimerval it = { { 0, us }, { 0, us } };
-
 	h_on = 1;
-	if (setitimer(ITIMER_REAL, &it, NULL))
-		rt_die("setitimer: %s", strerror(errno));
+	rt_itimer(us);
 }
 
 static void timer_off(void)
 {
-	struct itimerval z = { { 0, 0 }, { 0, 0 } };
-
-	setitimer(ITIMER_REAL, &z, NULL);
+	rt_itimer(0);
 	h_on = 0;
 }
 
 static unsigned long drain(void)
 {
-	unsigned long got = 0;
-
-	while (__atomic_load_n(&ring[ring_idx], __ATOMIC_ACQUIRE)) {
-		ring[ring_idx] = NULL;
-		ring_idx = (ring_idx + 1) % RT_RING;
-		got++;
-	}
-	return got;
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/*
- * A pipe's late writer blocks SIGALRM, as the watchdog blocks all: the
- * timer's signal is the process's, and it must come to the program's
- * thread.  On the kernel backend the thread group's leader is
- * the task that owns the program's TID, which after a hand-off waits as
- * a worker, all signals blocked: the kernel then gives a process signal
- * to any thread that takes it (as in 2007, and as POSIX allows), and a
- * handler in the late writer, which has no head, had its async_exec
- * answer EINVAL.
- */
-static void alarm_blocked(bool on, sigset_t *old)
-{
-	sigset_t s;
-
-	sigemptyset(&s);
-	sigaddset(&s, SIGALRM);
-	if (on)
-		pthread_sigmask(SIG_BLOCK, &s, old);
-	else
-		pthread_sigmask(SIG_SETMASK, old, NULL);
+	return rt_drain(ring, RT_RING, &ring_idx, NULL, 0);
 }
 
 /* A round begins: its name, the handler's counts cleared, a head. */
@@ -138,14 +85,10 @@ static void round_begin(const char *what)
 static void round_begin_read(const char *what, struct rt_pipe_read *pr,
 			     pthread_t *t)
 {
-	sigset_t old;
-
 	round_begin(what);
 	rt_pipe_read_init(pr);
 	rt_pipe_read_exec(pr);
-	alarm_blocked(true, &old);
-	rt_pipe_write_late(pr, t);
-	alarm_blocked(false, &old);
+	rt_late_write(&pr->late, SIGALRM, t);
 }
 
 /* @what: the calls the thread makes while the handler comes. */
@@ -160,8 +103,8 @@ static void round_of(const char *what, unsigned long flags, int waits)
 
 	round_begin(what);
 	timer_on(200);
-	end = now() + 0.3;
-	for (i = 0; i < RT_RING / 2 - RT_HMAX && now() < end; i++) {
+	end = rt_now() + 0.3;
+	for (i = 0; i < RT_RING / 2 - RT_HMAX && rt_now() < end; i++) {
 		struct syslet_uatom *done;
 
 		rt_atom(&m_atom[i], __NR_getppid, &m_ret[i], flags, NULL,
@@ -268,15 +211,9 @@ int main(void)
 {
 	struct sigaction sa = { .sa_handler = on_alarm,
 				.sa_flags = SA_RESTART };
-	sigset_t all, old;
-	pthread_t w;
 
 	rt_init();
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	if (pthread_create(&w, NULL, watchdog, NULL))
-		rt_die("pthread_create");
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	rt_watchdog(__FILE__, &round_name, 30);
 	if (sigaction(SIGALRM, &sa, NULL))
 		rt_die("sigaction: %s", strerror(errno));
 	round_of("async_exec of SYSLET_ASYNC syslets", SYSLET_ASYNC, 0);

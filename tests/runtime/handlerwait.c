@@ -58,42 +58,9 @@ static void on_alarm(int sig)
 	errno = e;
 }
 
-static void *watchdog(void *arg)
-{
-	struct timespec ts = { 30, 0 };
-
-	(void)arg;
-	nanosleep(&ts, NULL);
-	fprintf(stderr, "FAIL %s: %s: still running after 30 s, deadlocked "
-		"(backend %s)\n", __FILE__, round_name, syslet_backend_name());
-	_exit(RT_FAIL);
-}
-
-static void timer_on(long us)
-{
-	struct itimerval it = { { 0, us }, { 0, us } };
-
-	if (setitimer(ITIMER_REAL, &it, NULL))
-		rt_die("setitimer: %s", strerror(errno));
-}
-
-static void timer_off(void)
-{
-	struct itimerval z = { { 0, 0 }, { 0, 0 } };
-
-	setitimer(ITIMER_REAL, &z, NULL);
-}
-
 static unsigned long drain(void)
 {
-	unsigned long got = 0;
-
-	while (__atomic_load_n(&ring[ring_idx], __ATOMIC_ACQUIRE)) {
-		ring[ring_idx] = NULL;
-		ring_idx = (ring_idx + 1) % RT_RING;
-		got++;
-	}
-	return got;
+	return rt_drain(ring, RT_RING, &ring_idx, NULL, 0);
 }
 
 /* After a round that unregistered: no head, as after 2007's call. */
@@ -126,8 +93,6 @@ static void on_sigalrm(bool restart)
 static void round_begin(const char *what, struct rt_pipe_read *pr,
 			pthread_t *t, bool sync)
 {
-	sigset_t s, old;
-
 	round_name = what;
 	h_mode = 0;
 	h_n = h_ok = h_err = h_einval = 0;
@@ -140,16 +105,12 @@ static void round_begin(const char *what, struct rt_pipe_read *pr,
 		pr->atom.flags |= SYSLET_SYNC;
 	else
 		rt_pipe_read_exec(pr);
-	sigemptyset(&s);
-	sigaddset(&s, SIGALRM);
-	pthread_sigmask(SIG_BLOCK, &s, &old);
-	rt_pipe_write_late(pr, t);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	rt_late_write(&pr->late, SIGALRM, t);
 }
 
 static void round_end(struct rt_pipe_read *pr, pthread_t t)
 {
-	timer_off();
+	rt_itimer(0);
 	h_mode = 0;
 	rt_pipe_write_join(t);
 	close(pr->pfd[0]);
@@ -167,12 +128,12 @@ static void round_wait_in_wait(void)
 	on_sigalrm(true);
 	round_begin("a handler's async_wait in async_wait", &pr, &t, false);
 	h_mode = 1;
-	timer_on(2000);
+	rt_itimer(2000);
 	while (pr.ret != 1)
 		if (sys_async_wait(1) && errno != EINTR)
 			rt_die("async_wait: %s", strerror(errno));
 	h_mode = 0;
-	timer_off();
+	rt_itimer(0);
 	while (got < 1 + (unsigned long)h_n) {
 		got += drain();
 		if (got < 1 + (unsigned long)h_n && sys_async_wait(1))
@@ -211,7 +172,7 @@ static void round_unregister_in_wait(bool restart)
 			      "a handler's async_unregister in async_wait",
 		    &pr, &t, false);
 	h_mode = 2;
-	timer_on(5000);
+	rt_itimer(5000);
 	errno = 0;
 	r = sys_async_wait(1);
 	e = errno;
@@ -240,7 +201,7 @@ static void round_unregister_in_unregister(void)
 	round_begin("a handler's async_unregister in async_unregister", &pr,
 		    &t, false);
 	h_mode = 2;
-	timer_on(5000);
+	rt_itimer(5000);
 	errno = 0;
 	r = sys_async_unregister(&ahu, sizeof(ahu));
 	e = errno;
@@ -271,7 +232,7 @@ static void round_unregister_in_exec(void)
 	round_begin("a handler's async_unregister in async_exec", &pr, &t,
 		    true);
 	h_mode = 2;
-	timer_on(5000);
+	rt_itimer(5000);
 	errno = 0;
 	done = sys_async_exec(&pr.atom);
 	e = errno;
@@ -288,22 +249,6 @@ static void round_unregister_in_exec(void)
 		rt_die("async_register again: %s", strerror(errno));
 	if (sys_async_unregister(&ahu, sizeof(ahu)))
 		rt_die("async_unregister: %s", strerror(errno));
-}
-
-struct late {
-	int	fd;
-	long	ms;
-};
-
-static void *late_writer(void *arg)
-{
-	struct late *l = arg;
-	struct timespec ts = { 0, l->ms * 1000000L };
-
-	nanosleep(&ts, NULL);
-	if (write(l->fd, "x", 1) != 1)
-		rt_die("late write: %s", strerror(errno));
-	return NULL;
 }
 
 /*
@@ -323,9 +268,8 @@ static void round_unregister_in_exec_chain(void)
 	char c[2];
 	long r[2] = { 99, 99 };
 	bool kernel = !strcmp(syslet_backend_name(), "kernel");
-	struct late l[2];
+	struct rt_late l[2];
 	pthread_t t[2];
-	sigset_t s, old;
 	int e;
 
 	on_sigalrm(true);
@@ -350,19 +294,14 @@ static void round_unregister_in_exec_chain(void)
 	l[0].ms = 50;
 	l[1].fd = p2[1];
 	l[1].ms = 150;
-	sigemptyset(&s);
-	sigaddset(&s, SIGALRM);
-	pthread_sigmask(SIG_BLOCK, &s, &old);
 	for (int i = 0; i < 2; i++)
-		if (pthread_create(&t[i], NULL, late_writer, &l[i]))
-			rt_die("pthread_create");
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+		rt_late_write(&l[i], SIGALRM, &t[i]);
 	h_mode = 2;
-	timer_on(5000);
+	rt_itimer(5000);
 	errno = 0;
 	done = sys_async_exec(&a[0]);
 	e = errno;
-	timer_off();
+	rt_itimer(0);
 	h_mode = 0;
 	if (kernel)
 		rt_check(h_ok == 1 && !h_err && done == &a[0] && !e &&
@@ -392,15 +331,8 @@ static void round_unregister_in_exec_chain(void)
 
 int main(void)
 {
-	sigset_t all, old;
-	pthread_t w;
-
 	rt_init();
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	if (pthread_create(&w, NULL, watchdog, NULL))
-		rt_die("pthread_create");
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	rt_watchdog(__FILE__, &round_name, 30);
 	round_wait_in_wait();
 	round_unregister_in_wait(true);
 	round_unregister_in_wait(false);

@@ -9,12 +9,14 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <libsyslet.h>
 
 /* ioprio_set(2)'s constants, which glibc does not declare. */
@@ -169,12 +171,19 @@ static inline unsigned long rt_umem_nr(void)
 /* A one-byte read of a fresh, empty pipe: an atom that blocks until
  * someone writes to pr->pfd[1].  The cells live in *pr, so it must stay
  * where it is while the atom may run. */
+/* A byte a thread writes to @fd @ms milliseconds after rt_late_write(). */
+struct rt_late {
+	int	fd;
+	long	ms;
+};
+
 struct rt_pipe_read {
 	struct syslet_uatom	atom;
 	int			pfd[2];
 	unsigned long		fd, buf, len;
 	long			ret;
 	char			c;
+	struct rt_late		late;
 };
 
 static inline void rt_pipe_read_init(struct rt_pipe_read *pr)
@@ -185,6 +194,8 @@ static inline void rt_pipe_read_init(struct rt_pipe_read *pr)
 	pr->fd = (unsigned long)pr->pfd[0];
 	pr->buf = (unsigned long)&pr->c;
 	pr->len = 1;
+	pr->late.fd = pr->pfd[1];
+	pr->late.ms = 50;
 	rt_atom(&pr->atom, __NR_read, &pr->ret, 0, NULL, &pr->fd, &pr->buf,
 		&pr->len);
 }
@@ -201,23 +212,44 @@ static inline void rt_pipe_read_exec(struct rt_pipe_read *pr)
 		       strerror(errno));
 }
 
-static inline void *rt_pipe_write_late_main(void *arg)
+static inline void *rt_late_main(void *arg)
 {
-	struct rt_pipe_read *pr = arg;
-	struct timespec ts = { 0, 50 * 1000 * 1000 };
+	const struct rt_late *l = arg;
+	struct timespec ts = { l->ms / 1000, l->ms % 1000 * 1000000L };
 
 	nanosleep(&ts, NULL);
-	if (write(pr->pfd[1], "w", 1) != 1)
-		rt_die("write: %s", strerror(errno));
+	if (write(l->fd, "w", 1) != 1)
+		rt_die("late write: %s", strerror(errno));
 	return NULL;
+}
+
+/*
+ * Start the thread that writes @l's byte, with @sig blocked in it when
+ * non-zero: a timer's signal is the process's, and a test whose handler
+ * must run in the program's thread keeps it from the writer (on the
+ * kernel backend, after a hand-off, the program's TID is a worker with
+ * every signal blocked, and the kernel gives a process signal to any
+ * thread that takes it: in the writer, which has no head, a handler's
+ * async_exec() answered EINVAL).  rt_pipe_write_join() joins it.
+ */
+static inline void rt_late_write(struct rt_late *l, int sig, pthread_t *t)
+{
+	sigset_t s, old;
+
+	sigemptyset(&s);
+	if (sig)
+		sigaddset(&s, sig);
+	pthread_sigmask(SIG_BLOCK, &s, &old);
+	if (pthread_create(t, NULL, rt_late_main, l))
+		rt_die("pthread_create");
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
 /* A thread writes the byte 50 ms from now, when the read waits
  * (async_wait() or not); rt_pipe_write_join() joins it. */
 static inline void rt_pipe_write_late(struct rt_pipe_read *pr, pthread_t *t)
 {
-	if (pthread_create(t, NULL, rt_pipe_write_late_main, pr))
-		rt_die("pthread_create");
+	rt_late_write(&pr->late, 0, t);
 }
 
 static inline void rt_pipe_write_join(pthread_t t)
@@ -416,6 +448,54 @@ static inline pid_t rt_fork_pipe(int p[2])
 	if (c < 0)
 		rt_die("fork: %s", strerror(errno));
 	return c;
+}
+
+/* SIGALRM every @us microseconds (less than a second) from now on;
+ * 0 stops it. */
+static inline void rt_itimer(long us)
+{
+	struct itimerval it = { { 0, us }, { 0, us } };
+
+	if (setitimer(ITIMER_REAL, &it, NULL))
+		rt_die("setitimer: %s", strerror(errno));
+}
+
+struct rt_watch {
+	const char		*file;
+	const char *volatile	*what;
+	unsigned int		secs;
+};
+
+static inline void *rt_watchdog_main(void *arg)
+{
+	const struct rt_watch *w = arg;
+	struct timespec ts = { w->secs, 0 };
+
+	nanosleep(&ts, NULL);
+	fprintf(stderr, "FAIL %s: %s: still running after %u s, deadlocked "
+		"(backend %s)\n", w->file, *w->what, w->secs,
+		syslet_backend_name());
+	_exit(RT_FAIL);
+}
+
+/* A thread that fails the test @file if it still runs @secs from now,
+ * naming *@what, the test's current step.  It blocks every signal, so
+ * that process signals go to the test's own thread. */
+static inline void rt_watchdog(const char *file, const char *volatile *what,
+			       unsigned int secs)
+{
+	static struct rt_watch w;
+	sigset_t all, old;
+	pthread_t t;
+
+	w.file = file;
+	w.what = what;
+	w.secs = secs;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	if (pthread_create(&t, NULL, rt_watchdog_main, &w))
+		rt_die("pthread_create");
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
 #endif /* RT_HELPERS_H */

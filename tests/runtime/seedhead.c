@@ -1,6 +1,7 @@
 /* seedhead.c: the order of the head's checks in seeds/006 (len before EEXIST before reading the head, a size of 0 before the ring's range), async_unregister never reading its head, async_exec of NULL, and an atom whose last word lies past the end of user space (copy_uatom()'s access_ok of the whole atom: EFAULT). */
 #include <sys/mman.h>
 #include "helpers.h"
+#include "usertop.h"
 
 /*
  * Each expected value is read off seeds/006-patch-syslets-core-code.patch:
@@ -13,49 +14,6 @@
  * the range of the whole atom, private included, must lie in user space,
  * whether or not the words are read.
  */
-
-/*
- * Where user space ends, as access_ok() sees it: TASK_SIZE, which the
- * kernel decides (47 or 56 bits on x86_64; 0xffffe000 for a 32-bit
- * process under a 64-bit kernel, PAGE_OFFSET under an i386 one).  Found
- * here from mmap(MAP_FIXED_NOREPLACE) of one page, which fails with
- * ENOMEM exactly where the page ends past TASK_SIZE: a binary search
- * between a page known to be in user space (this frame's: EEXIST) and
- * the last page of the address space.  0 where the kernel answers
- * otherwise (before 4.17 the flag is only a hint).
- */
-static int top_page(unsigned long pg)
-{
-	void *m = mmap((void *)pg, 4096, PROT_NONE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE |
-		       MAP_FIXED_NOREPLACE, -1, 0);
-
-	if (m == MAP_FAILED)
-		return errno == EEXIST ? 1 : errno == ENOMEM ? 0 : -1;
-	munmap(m, 4096);
-	return m == (void *)pg ? 1 : -1;
-}
-
-static unsigned long find_top(void)
-{
-	unsigned long lo = (unsigned long)__builtin_frame_address(0) & ~4095UL;
-	unsigned long hi = ~4095UL, mid;
-	int r;
-
-	if (top_page(lo) != 1 || top_page(hi) != 0)
-		return 0;
-	while (hi - lo > 4096) {
-		mid = lo + (((hi - lo) / 2) & ~4095UL);
-		r = top_page(mid);
-		if (r < 0)
-			return 0;
-		if (r)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return hi;
-}
 
 static void head_order(void)
 {
@@ -147,7 +105,7 @@ static void head_order(void)
  */
 static void top_atom(void)
 {
-	const unsigned long top = find_top();
+	const unsigned long top = rt_user_top();
 	static struct syslet_uatom *ring[4];
 	struct async_head_user ahu = {
 		.completion_ring = ring,
