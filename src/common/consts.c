@@ -185,8 +185,8 @@ static const struct {
 	{ "_llseek", { 0, 0, 0, 0, SC_SEEK } },
 	{ "fcntl", { 0, SC_FCNTL, SC_FCNTL_ARG } },
 	{ "fcntl64", { 0, SC_FCNTL, SC_FCNTL_ARG } },
-	{ "socket", { SC_AF, SC_SOCKTYPE } },
-	{ "socketpair", { SC_AF, SC_SOCKTYPE } },
+	{ "socket", { SC_AF, SC_SOCKTYPE, SC_PROTO } },
+	{ "socketpair", { SC_AF, SC_SOCKTYPE, SC_PROTO } },
 	{ "accept4", { 0, 0, 0, SC_SOCKFLAGS } },
 	{ "setsockopt", { 0, SC_LEVEL, SC_SOCKOPT } },
 	{ "getsockopt", { 0, SC_LEVEL, SC_SOCKOPT } },
@@ -396,6 +396,15 @@ bool sysconst_describe(const char *call, unsigned int arg, int64_t v,
 			return false;
 		set = vals[arg - 1] == 1 ? SC_SO :
 		      vals[arg - 1] == 6 ? SC_TCP : SC_NONE;
+	}
+	if (set == SC_PROTO) {
+		/* An IP family's protocols are IPPROTO_* (0 is IPPROTO_IP,
+		 * as strace writes it); SOL_SOCKET's 1 is no protocol name
+		 * of the language; other families' protocols are numbers. */
+		if (arg == 0 || !known[0] || (vals[0] != 2 && vals[0] != 10) ||
+		    v == 1)
+			return false;
+		set = SC_LEVEL;
 	}
 	if (set == SC_FCNTL_ARG) {
 		/* F_SETFL takes O_* flags, F_SETFD FD_CLOEXEC. */
