@@ -8,7 +8,10 @@
  * Linux UAPI values; the same for i386-2007, i386 and x86_64 (all use
  * the x86 asm-generic numbering).  O_LARGEFILE, whose value differs, is
  * left out on purpose.  Within a set, the first name of a value is the
- * one a listing shows (AF_UNIX, not AF_LOCAL).
+ * one a listing shows (AF_UNIX, not AF_LOCAL), and flags are named in
+ * the order of the set's entries, which is strace's order
+ * (O_CLOEXEC|O_DIRECTORY, SOCK_CLOEXEC|SOCK_NONBLOCK), so that a trace
+ * reads as strace's line for the same call.
  */
 static const struct sysconst table[] = {
 	{ "STDIN", 0, SC_NONE }, { "STDOUT", 1, SC_NONE },
@@ -22,16 +25,17 @@ static const struct sysconst table[] = {
 	{ "O_NOCTTY", 0400, SC_OPEN }, { "O_TRUNC", 01000, SC_OPEN },
 	{ "O_APPEND", 02000, SC_OPEN }, { "O_NONBLOCK", 04000, SC_OPEN },
 	{ "O_DSYNC", 010000, SC_OPEN }, { "O_DIRECT", 040000, SC_OPEN },
-	{ "O_DIRECTORY", 0200000, SC_OPEN },
+	/* x86's value, as fcntl(F_GETFL) returns it for every open file
+	 * of a 64-bit task. */
+	{ "O_LARGEFILE", 0100000, SC_OPEN },
 	{ "O_NOFOLLOW", 0400000, SC_OPEN },
 	{ "O_NOATIME", 01000000, SC_OPEN },
 	{ "O_CLOEXEC", 02000000, SC_OPEN },
 	{ "O_SYNC", 04010000, SC_OPEN }, { "O_PATH", 010000000, SC_OPEN },
-	/* x86's value, as fcntl(F_GETFL) returns it for every open file
-	 * of a 64-bit task. */
-	{ "O_LARGEFILE", 0100000, SC_OPEN },
-	{ "AT_FDCWD", -100, SC_DIRFD }, { "AT_REMOVEDIR", 0x200, SC_AT },
+	{ "O_DIRECTORY", 0200000, SC_OPEN },
+	{ "AT_FDCWD", -100, SC_DIRFD },
 	{ "AT_SYMLINK_NOFOLLOW", 0x100, SC_AT },
+	{ "AT_REMOVEDIR", 0x200, SC_AT },
 	{ "SEEK_SET", 0, SC_SEEK }, { "SEEK_CUR", 1, SC_SEEK },
 	{ "SEEK_END", 2, SC_SEEK },
 	{ "F_DUPFD", 0, SC_FCNTL }, { "F_GETFD", 1, SC_FCNTL },
@@ -50,8 +54,8 @@ static const struct sysconst table[] = {
 	{ "AF_INET6", 10, SC_AF },
 	{ "SOCK_STREAM", 1, SC_SOCKTYPE }, { "SOCK_DGRAM", 2, SC_SOCKTYPE },
 	{ "SOCK_RAW", 3, SC_SOCKTYPE },
-	{ "SOCK_NONBLOCK", 04000, SC_SOCKFLAGS },
 	{ "SOCK_CLOEXEC", 02000000, SC_SOCKFLAGS },
+	{ "SOCK_NONBLOCK", 04000, SC_SOCKFLAGS },
 	{ "SOL_SOCKET", 1, SC_LEVEL }, { "SO_REUSEADDR", 2, SC_SO },
 	{ "SO_KEEPALIVE", 9, SC_SO }, { "SO_RCVBUF", 8, SC_SO },
 	{ "SO_SNDBUF", 7, SC_SO }, { "SO_REUSEPORT", 15, SC_SO },
@@ -87,10 +91,10 @@ static const struct sysconst table[] = {
 	 * wait for signals, events and timers (O_NONBLOCK, O_CLOEXEC). */
 	{ "SIG_BLOCK", 0, SC_SIGHOW }, { "SIG_UNBLOCK", 1, SC_SIGHOW },
 	{ "SIG_SETMASK", 2, SC_SIGHOW },
-	{ "SFD_NONBLOCK", 04000, SC_SFD }, { "SFD_CLOEXEC", 02000000, SC_SFD },
-	{ "EFD_SEMAPHORE", 1, SC_EFD }, { "EFD_NONBLOCK", 04000, SC_EFD },
-	{ "EFD_CLOEXEC", 02000000, SC_EFD },
-	{ "TFD_NONBLOCK", 04000, SC_TFD }, { "TFD_CLOEXEC", 02000000, SC_TFD },
+	{ "SFD_CLOEXEC", 02000000, SC_SFD }, { "SFD_NONBLOCK", 04000, SC_SFD },
+	{ "EFD_SEMAPHORE", 1, SC_EFD }, { "EFD_CLOEXEC", 02000000, SC_EFD },
+	{ "EFD_NONBLOCK", 04000, SC_EFD },
+	{ "TFD_CLOEXEC", 02000000, SC_TFD }, { "TFD_NONBLOCK", 04000, SC_TFD },
 	{ "TFD_TIMER_ABSTIME", 1, SC_TFD_SET },
 	{ "POLLIN", 1, SC_NONE }, { "POLLPRI", 2, SC_NONE },
 	{ "POLLOUT", 4, SC_NONE },
@@ -307,9 +311,10 @@ static bool describe_set(enum sysconst_set set, int64_t v, struct out *o)
 		r = flags(o, SC_OPEN, (uint64_t)v & ~(uint64_t)3);
 		return (v & 3) ? false : rest(o, r);
 	case SC_MODE:
-		if (v <= 0 || v > 07777)
+		if (v < 0 || v > 07777)
 			return false;
-		snprintf(o->buf, o->len, "%#llo", (unsigned long long)v);
+		/* strace's "%#03o": 0644, 007. */
+		snprintf(o->buf, o->len, "%#03llo", (unsigned long long)v);
 		return true;
 	case SC_SOCKTYPE:
 		n = enum_name(SC_SOCKTYPE, v & 0xf);

@@ -41,9 +41,9 @@ static const struct flag open_flags[] = {
 	{ O_APPEND, "O_APPEND" },	{ O_NONBLOCK, "O_NONBLOCK" },
 	{ O_SYNC, "O_SYNC" },		{ O_DSYNC, "O_DSYNC" },
 	{ O_DIRECT, "O_DIRECT" },	{ 0100000, "O_LARGEFILE" },
-	{ O_DIRECTORY, "O_DIRECTORY" },	{ O_NOFOLLOW, "O_NOFOLLOW" },
-	{ O_NOATIME, "O_NOATIME" },	{ O_CLOEXEC, "O_CLOEXEC" },
-	{ O_PATH, "O_PATH" },		{ 0, NULL },
+	{ O_NOFOLLOW, "O_NOFOLLOW" },	{ O_NOATIME, "O_NOATIME" },
+	{ O_CLOEXEC, "O_CLOEXEC" },	{ O_PATH, "O_PATH" },
+	{ O_DIRECTORY, "O_DIRECTORY" },	{ 0, NULL },
 };
 
 /* 1 once process_vm_readv() answered ENOSYS (a kernel built without
@@ -231,10 +231,11 @@ static void print_socktype(FILE *out, unsigned long v)
 	case SOCK_RAW: fputs("SOCK_RAW", out); break;
 	default: fprintf(out, "%lu", t);
 	}
-	if (v & SOCK_NONBLOCK)
-		fputs("|SOCK_NONBLOCK", out);
+	/* strace's order. */
 	if (v & SOCK_CLOEXEC)
 		fputs("|SOCK_CLOEXEC", out);
+	if (v & SOCK_NONBLOCK)
+		fputs("|SOCK_NONBLOCK", out);
 }
 
 static int print_sockaddr(FILE *out, unsigned long addr, unsigned long len)
@@ -779,7 +780,8 @@ static void print_arg(FILE *out, const char *name, char kind,
 		fprintf(out, "%ld", (long)v);
 		return;
 	case 'm':
-		fprintf(out, "0%lo", v);
+		/* strace's "%#03o": 000 for no bits. */
+		fprintf(out, "%#03lo", v);
 		return;
 	case 'D':
 		if ((long)v == AT_FDCWD)
