@@ -135,6 +135,16 @@ static const struct sysconst table[] = {
 	{ "IN_ALL_EVENTS", 0xfff, SC_NONE },
 	{ "IN_NONBLOCK", 04000, SC_IN_INIT },
 	{ "IN_CLOEXEC", 02000000, SC_IN_INIT },
+	/* ioctl()'s requests of terminals and of any descriptor
+	 * (asm-generic/ioctls.h, x86's). */
+	{ "TCGETS", 0x5401, SC_IOCTL }, { "TCSETS", 0x5402, SC_IOCTL },
+	{ "TCSETSW", 0x5403, SC_IOCTL }, { "TCSETSF", 0x5404, SC_IOCTL },
+	{ "TIOCSCTTY", 0x540e, SC_IOCTL }, { "TIOCGPGRP", 0x540f, SC_IOCTL },
+	{ "TIOCSPGRP", 0x5410, SC_IOCTL }, { "TIOCOUTQ", 0x5411, SC_IOCTL },
+	{ "TIOCGWINSZ", 0x5413, SC_IOCTL }, { "TIOCSWINSZ", 0x5414, SC_IOCTL },
+	{ "FIONREAD", 0x541b, SC_IOCTL }, { "FIONBIO", 0x5421, SC_IOCTL },
+	{ "TIOCNOTTY", 0x5422, SC_IOCTL }, { "FIONCLEX", 0x5450, SC_IOCTL },
+	{ "FIOCLEX", 0x5451, SC_IOCTL }, { "FIOASYNC", 0x5452, SC_IOCTL },
 };
 
 #define NR_CONSTS (sizeof(table) / sizeof(table[0]))
@@ -222,6 +232,7 @@ static const struct {
 	{ "eventfd2", { 0, SC_EFD } },
 	{ "timerfd_create", { SC_CLOCK, SC_TFD } },
 	{ "timerfd_settime", { 0, SC_TFD_SET } },
+	{ "ioctl", { 0, SC_IOCTL } },
 };
 
 struct out {
@@ -293,6 +304,10 @@ static bool rest(struct out *o, uint64_t v)
 	return true;
 }
 
+static const char *const ioc_dirs[] = {
+	"_IOC_NONE", "_IOC_WRITE", "_IOC_READ", "_IOC_READ|_IOC_WRITE",
+};
+
 static bool describe_set(enum sysconst_set set, int64_t v, struct out *o)
 {
 	const char *n;
@@ -346,6 +361,19 @@ static bool describe_set(enum sysconst_set set, int64_t v, struct out *o)
 			return false;
 		r = flags(o, set, (uint64_t)v);
 		return rest(o, r);
+	case SC_IOCTL:
+		/* The kernel takes an unsigned int; one without a name is
+		 * decoded by its fields, as strace shows it. */
+		v = (int64_t)(uint32_t)v;
+		n = enum_name(set, v);
+		if (n) {
+			put(o, n);
+			return true;
+		}
+		snprintf(o->buf, o->len, "_IOC(%s, %#x, %#x, %#x)",
+			 ioc_dirs[(v >> 30) & 3], (unsigned int)(v >> 8) & 0xff,
+			 (unsigned int)v & 0xff, (unsigned int)(v >> 16) & 0x3fff);
+		return true;
 	case SC_INOTIFY:
 		/* A 32-bit mask: IN_ONESHOT is its sign bit. */
 		v = (int64_t)(uint32_t)v;
