@@ -36,6 +36,20 @@ static const struct sysconst table[] = {
 	{ "AT_FDCWD", -100, SC_DIRFD },
 	{ "AT_SYMLINK_NOFOLLOW", 0x100, SC_AT },
 	{ "AT_REMOVEDIR", 0x200, SC_AT },
+	{ "AT_NO_AUTOMOUNT", 0x800, SC_AT }, { "AT_EMPTY_PATH", 0x1000, SC_AT },
+	/* statx(): how to sync, and the mask of the fields asked for (the
+	 * trace names them as strace does; the names let a source say so). */
+	{ "AT_STATX_SYNC_AS_STAT", 0, SC_NONE },
+	{ "AT_STATX_FORCE_SYNC", 0x2000, SC_NONE },
+	{ "AT_STATX_DONT_SYNC", 0x4000, SC_NONE },
+	{ "STATX_TYPE", 0x1, SC_NONE }, { "STATX_MODE", 0x2, SC_NONE },
+	{ "STATX_NLINK", 0x4, SC_NONE }, { "STATX_UID", 0x8, SC_NONE },
+	{ "STATX_GID", 0x10, SC_NONE }, { "STATX_ATIME", 0x20, SC_NONE },
+	{ "STATX_MTIME", 0x40, SC_NONE }, { "STATX_CTIME", 0x80, SC_NONE },
+	{ "STATX_INO", 0x100, SC_NONE }, { "STATX_SIZE", 0x200, SC_NONE },
+	{ "STATX_BLOCKS", 0x400, SC_NONE },
+	{ "STATX_BASIC_STATS", 0x7ff, SC_NONE },
+	{ "STATX_BTIME", 0x800, SC_NONE }, { "STATX_MNT_ID", 0x1000, SC_NONE },
 	{ "SEEK_SET", 0, SC_SEEK }, { "SEEK_CUR", 1, SC_SEEK },
 	{ "SEEK_END", 2, SC_SEEK },
 	{ "F_DUPFD", 0, SC_FCNTL }, { "F_GETFD", 1, SC_FCNTL },
@@ -72,6 +86,15 @@ static const struct sysconst table[] = {
 	{ "MAP_SHARED", 1, SC_MAP }, { "MAP_PRIVATE", 2, SC_MAP },
 	{ "MAP_FIXED", 0x10, SC_MAP }, { "MAP_ANONYMOUS", 0x20, SC_MAP },
 	{ "CLOCK_REALTIME", 0, SC_CLOCK }, { "CLOCK_MONOTONIC", 1, SC_CLOCK },
+	{ "CLOCK_PROCESS_CPUTIME_ID", 2, SC_CLOCK },
+	{ "CLOCK_THREAD_CPUTIME_ID", 3, SC_CLOCK },
+	{ "CLOCK_MONOTONIC_RAW", 4, SC_CLOCK },
+	{ "CLOCK_REALTIME_COARSE", 5, SC_CLOCK },
+	{ "CLOCK_MONOTONIC_COARSE", 6, SC_CLOCK },
+	{ "CLOCK_BOOTTIME", 7, SC_CLOCK },
+	{ "CLOCK_REALTIME_ALARM", 8, SC_CLOCK },
+	{ "CLOCK_BOOTTIME_ALARM", 9, SC_CLOCK }, { "CLOCK_TAI", 11, SC_CLOCK },
+	{ "TIMER_ABSTIME", 1, SC_TIMER },
 	{ "SIGHUP", 1, SC_SIG }, { "SIGINT", 2, SC_SIG },
 	{ "SIGQUIT", 3, SC_SIG }, { "SIGKILL", 9, SC_SIG },
 	{ "SIGUSR1", 10, SC_SIG }, { "SIGUSR2", 12, SC_SIG },
@@ -217,7 +240,7 @@ static const struct {
 	{ "tgkill", { 0, 0, SC_SIG } },
 	{ "clock_gettime", { SC_CLOCK } },
 	{ "clock_getres", { SC_CLOCK } },
-	{ "clock_nanosleep", { SC_CLOCK } },
+	{ "clock_nanosleep", { SC_CLOCK, SC_TIMER } },
 	{ "epoll_ctl", { 0, SC_EPOLL_OP } },
 	{ "epoll_create1", { SC_EPOLL } },
 	{ "wait4", { 0, 0, SC_WAIT } },
@@ -326,9 +349,10 @@ static bool describe_set(enum sysconst_set set, int64_t v, struct out *o)
 		r = flags(o, SC_OPEN, (uint64_t)v & ~(uint64_t)3);
 		return (v & 3) ? false : rest(o, r);
 	case SC_MODE:
-		if (v < 0 || v > 07777)
+		/* strace's "%#03o" of the kernel's umode_t, whatever bits it
+		 * holds: 0644, 007, fchmod(4, 0100751). */
+		if (v < 0 || v > 0xffffffffLL)
 			return false;
-		/* strace's "%#03o": 0644, 007. */
 		snprintf(o->buf, o->len, "%#03llo", (unsigned long long)v);
 		return true;
 	case SC_SOCKTYPE:
@@ -354,6 +378,7 @@ static bool describe_set(enum sysconst_set set, int64_t v, struct out *o)
 	case SC_EFD:
 	case SC_TFD:
 	case SC_TFD_SET:
+	case SC_TIMER:
 	case SC_EPOLL:
 	case SC_WAIT:
 	case SC_IN_INIT:
