@@ -211,31 +211,41 @@ static void print_flags(FILE *out, unsigned long v)
 		fprintf(out, "|%#lx", v);
 }
 
+/* A family or type without a name as strace shows it: the kernel's int
+ * in hex and a comment, '0x63 /\* AF_??? *\/', not the word in decimal. */
 static void print_family(FILE *out, unsigned long v)
 {
 	switch (v) {
+	case AF_UNSPEC: fputs("AF_UNSPEC", out); break;
 	case AF_UNIX: fputs("AF_UNIX", out); break;
 	case AF_INET: fputs("AF_INET", out); break;
 	case AF_INET6: fputs("AF_INET6", out); break;
-	default: fprintf(out, "%lu", v);
+	case AF_NETLINK: fputs("AF_NETLINK", out); break;
+	case AF_PACKET: fputs("AF_PACKET", out); break;
+	default: fprintf(out, "%#x /* AF_??? */", (unsigned int)v);
 	}
 }
 
 static void print_socktype(FILE *out, unsigned long v)
 {
-	unsigned long t = v & ~(unsigned long)(SOCK_NONBLOCK | SOCK_CLOEXEC);
+	unsigned int t = (unsigned int)v & 0xf;
+	unsigned int rest = (unsigned int)v & ~0xfU &
+			    ~(unsigned int)(SOCK_NONBLOCK | SOCK_CLOEXEC);
 
 	switch (t) {
 	case SOCK_STREAM: fputs("SOCK_STREAM", out); break;
 	case SOCK_DGRAM: fputs("SOCK_DGRAM", out); break;
 	case SOCK_RAW: fputs("SOCK_RAW", out); break;
-	default: fprintf(out, "%lu", t);
+	case SOCK_SEQPACKET: fputs("SOCK_SEQPACKET", out); break;
+	default: fprintf(out, "%#x /* SOCK_??? */", t);
 	}
 	/* strace's order. */
 	if (v & SOCK_CLOEXEC)
 		fputs("|SOCK_CLOEXEC", out);
 	if (v & SOCK_NONBLOCK)
 		fputs("|SOCK_NONBLOCK", out);
+	if (rest)
+		fprintf(out, "|%#x /* SOCK_??? */", rest);
 }
 
 static int print_sockaddr(FILE *out, unsigned long addr, unsigned long len)
