@@ -76,6 +76,24 @@ static const struct sig sigs[] = {
 	{ "wait4", "dWnG" },	{ "readlink", "srd" },	{ "readlinkat", "Dsrd" },
 	{ "getrandom", "rdn" },	{ "uname", "U" },	{ "getcwd", "cd" },
 	{ "mmap", "pdxxdd" },	{ "munmap", "pd" },
+	/* Calls that take a path, shown as strace shows it, a string,
+	 * not its address; pointers to what the trace does not decode are
+	 * addresses, and a null one NULL. */
+	{ "chmod", "sm" },	{ "fchmod", "dm" },	{ "fchmodat", "Dsmx" },
+	{ "chown", "sdd" },	{ "lchown", "sdd" },	{ "fchown", "ddd" },
+	{ "fchownat", "Dsddx" },	{ "symlink", "ss" },	{ "link", "ss" },
+	{ "symlinkat", "sDs" },	{ "linkat", "DsDsx" },
+	{ "renameat", "DsDs" },	{ "renameat2", "DsDsx" },
+	{ "faccessat", "Dsd" },	{ "faccessat2", "Dsdx" },
+	{ "utimensat", "Dspx" },	{ "utimes", "sp" },
+	{ "statfs", "sp" },	{ "fstatfs", "dp" },	{ "chroot", "s" },
+	{ "fchdir", "d" },	{ "mknod", "smd" },	{ "mknodat", "Dsmd" },
+	{ "select", "dpppp" },	{ "pselect6", "dpppkp" },
+	{ "readv", "dpd" },	{ "writev", "dpd" },
+	{ "sendmsg", "dpx" },	{ "recvmsg", "dpx" },
+	{ "getsockopt", "dddpp" },	{ "gettimeofday", "pp" },
+	{ "time", "p" },	{ "getrusage", "dp" },	{ "sysinfo", "p" },
+	{ "times", "p" },	{ "getitimer", "dp" },	{ "setitimer", "dpp" },
 };
 
 const char *callsig_of(const char *call)
