@@ -73,7 +73,7 @@ static const struct sig sigs[] = {
 	{ "timerfd_settime", "dxIJ" },	{ "timerfd_gettime", "dJ" },
 	{ "clock_gettime", "dt" },	{ "clock_getres", "dt" },
 	{ "clock_nanosleep", "dxkR" },
-	{ "wait4", "dWnG" },	{ "readlink", "srd" },	{ "readlinkat", "Dsrd" },
+	{ "wait4", "dWnG" },	{ "waitid", "ddpxp" },	{ "readlink", "srd" },	{ "readlinkat", "Dsrd" },
 	{ "getrandom", "rdn" },	{ "uname", "U" },	{ "getcwd", "cd" },
 	{ "mmap", "pdxxdd" },	{ "munmap", "pd" },
 	/* Calls that take a path, shown as strace shows it, a string,

@@ -131,9 +131,14 @@ static const struct sysconst table[] = {
 	{ "EPOLLRDHUP", 0x2000, SC_NONE }, { "EPOLLONESHOT", 0x40000000, SC_NONE },
 	{ "EPOLLET", 0x80000000, SC_NONE },
 	{ "EPOLL_CLOEXEC", 02000000, SC_EPOLL },
-	/* wait4()'s options. */
-	{ "WNOHANG", 1, SC_WAIT }, { "WUNTRACED", 2, SC_WAIT },
-	{ "WCONTINUED", 8, SC_WAIT },
+	/* wait4()'s and waitid()'s options, in strace's order; WSTOPPED
+	 * first of the two names of 2, as strace names it for both. */
+	{ "WNOHANG", 1, SC_WAIT }, { "WEXITED", 4, SC_WAIT },
+	{ "WSTOPPED", 2, SC_WAIT }, { "WUNTRACED", 2, SC_WAIT },
+	{ "WCONTINUED", 8, SC_WAIT }, { "WNOWAIT", 0x01000000, SC_WAIT },
+	/* waitid()'s which. */
+	{ "P_ALL", 0, SC_IDTYPE }, { "P_PID", 1, SC_IDTYPE },
+	{ "P_PGID", 2, SC_IDTYPE }, { "P_PIDFD", 3, SC_IDTYPE },
 	/* inotify: the events a watch reports, the sets of several only
 	 * for writing (the trace names the bits, as strace does). */
 	{ "IN_ACCESS", 0x1, SC_INOTIFY }, { "IN_MODIFY", 0x2, SC_INOTIFY },
@@ -245,6 +250,7 @@ static const struct {
 	{ "epoll_ctl", { 0, SC_EPOLL_OP } },
 	{ "epoll_create1", { SC_EPOLL } },
 	{ "wait4", { 0, 0, SC_WAIT } },
+	{ "waitid", { SC_IDTYPE, 0, 0, SC_WAIT } },
 	{ "inotify_init1", { SC_IN_INIT } },
 	{ "inotify_add_watch", { 0, 0, SC_INOTIFY } },
 	{ "rt_sigprocmask", { SC_SIGHOW } },

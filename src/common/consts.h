@@ -51,6 +51,7 @@ enum sysconst_set {
 	SC_WAIT,	/* WNOHANG|WUNTRACED|WCONTINUED */
 	SC_INOTIFY,	/* IN_* events of inotify_add_watch() */
 	SC_IN_INIT,	/* IN_NONBLOCK|IN_CLOEXEC */
+	SC_IDTYPE,	/* waitid()'s P_* */
 	SC_TIMER,	/* TIMER_ABSTIME (clock_nanosleep) */
 	SC_IOCTL,	/* ioctl()'s request: TCGETS ..., else _IOC(...) */
 };
