@@ -23,6 +23,9 @@
 #include "common/systab.h"
 
 #define DECODE_STRMAX 32
+/* A path is shown whole, up to PATH_MAX, as strace's printpath() shows
+ * it: -s 32 cuts the strings of buffers, not file names. */
+#define DECODE_PATHMAX 4096
 
 struct flag {
 	unsigned long	bit;
@@ -147,13 +150,13 @@ static ssize_t safe_read(void *dst, unsigned long addr, size_t len)
 static int print_mem_string(FILE *out, unsigned long addr, size_t len,
 			    size_t max, int nul_ends)
 {
-	unsigned char buf[DECODE_STRMAX + 1];
+	unsigned char buf[DECODE_PATHMAX + 1];
 	size_t want = len < max ? len : max;
 	ssize_t got;
 	size_t i;
 
-	if (want > DECODE_STRMAX)
-		want = DECODE_STRMAX;
+	if (want > DECODE_PATHMAX)
+		want = DECODE_PATHMAX;
 	/* One byte past what is shown says whether more follows; the
 	 * memory may end before it (a buffer at the end of its mapping):
 	 * every byte that could be read is shown then. */
@@ -708,7 +711,7 @@ static bool print_out(FILE *out, const char *name, char kind,
 		return true;
 	case 'c':
 		return result > 0 &&
-		       !print_mem_string(out, v, (size_t)result, DECODE_STRMAX,
+		       !print_mem_string(out, v, (size_t)result, DECODE_PATHMAX,
 					 1);
 	case 'E':
 		if ((unsigned long)result > next ||
@@ -827,7 +830,8 @@ static void print_arg(FILE *out, const char *name, char kind,
 		print_socktype(out, v);
 		return;
 	case 's':
-		if (!print_mem_string(out, v, DECODE_STRMAX, DECODE_STRMAX, 1))
+		if (!print_mem_string(out, v, DECODE_PATHMAX, DECODE_PATHMAX,
+				      1))
 			return;
 		break;
 	case 'w':
