@@ -31,6 +31,8 @@ struct sig {
  *  X struct statx   J struct itimerspec   G struct rusage (wait4)
  *  q signal set (rt_sigprocmask's old one)
  *  v struct epoll_event array, as many as the result says (epoll_wait)
+ *  N int, when the length the next arg points to is an int's
+ *    (getsockopt's option value)
  */
 static const struct sig sigs[] = {
 	{ "open", "som" },	{ "openat", "Dsom" },	{ "creat", "sm" },
@@ -91,7 +93,7 @@ static const struct sig sigs[] = {
 	{ "select", "dpppp" },	{ "pselect6", "dpppkp" },
 	{ "readv", "dpd" },	{ "writev", "dpd" },
 	{ "sendmsg", "dpx" },	{ "recvmsg", "dpx" },
-	{ "getsockopt", "dddpp" },	{ "gettimeofday", "pp" },
+	{ "getsockopt", "dddNl" },	{ "gettimeofday", "pp" },
 	{ "time", "p" },	{ "getrusage", "dp" },	{ "sysinfo", "p" },
 	{ "times", "p" },	{ "getitimer", "dp" },	{ "setitimer", "dpp" },
 };

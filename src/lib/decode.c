@@ -691,6 +691,14 @@ static bool print_out(FILE *out, const char *name, char kind,
 		print_timespec(out, &ts);
 		return true;
 	}
+	/* A value-result length: what the call left, or, when it failed,
+	 * what it was given, which strace shows either way ([16]). */
+	if (kind == 'l') {
+		if (!v || safe_read(two, v, sizeof(two[0])) < 0)
+			return false;
+		fprintf(out, "[%d]", two[0]);
+		return true;
+	}
 	if (!v || result < 0)
 		return false;
 	switch (kind) {
@@ -740,8 +748,13 @@ static bool print_out(FILE *out, const char *name, char kind,
 		    two[0] <= 0)
 			return false;
 		return !print_sockaddr(out, v, (unsigned long)two[0]);
-	case 'l':
-		if (safe_read(two, v, sizeof(two[0])) < 0)
+	case 'N':
+		/* strace's [131072]: an int's worth written, else the
+		 * address. */
+		if (result != 0 || !next ||
+		    safe_read(two, next, sizeof(two[0])) < 0 ||
+		    two[0] != (int)sizeof(int) ||
+		    safe_read(two, v, sizeof(two[0])) < 0)
 			return false;
 		fprintf(out, "[%d]", two[0]);
 		return true;
@@ -877,7 +890,7 @@ static void print_arg(FILE *out, const char *name, char kind,
 	}
 	case 'P': case 'c': case 'E': case 't': case 'W': case 'S': case 'U':
 	case 'A': case 'l': case 'R': case 'X': case 'J': case 'G': case 'q':
-	case 'v':
+	case 'v': case 'N':
 		if (print_out(out, name, kind, v, next, result))
 			return;
 		if (!v) {
