@@ -74,8 +74,12 @@ static const struct sysconst table[] = {
 	{ "SOL_SOCKET", 1, SC_LEVEL }, { "SO_REUSEADDR", 2, SC_SO },
 	{ "SO_KEEPALIVE", 9, SC_SO }, { "SO_RCVBUF", 8, SC_SO },
 	{ "SO_SNDBUF", 7, SC_SO }, { "SO_REUSEPORT", 15, SC_SO },
-	{ "IPPROTO_IP", 0, SC_LEVEL }, { "IPPROTO_TCP", 6, SC_LEVEL },
-	{ "IPPROTO_UDP", 17, SC_LEVEL },
+	/* A level is named SOL_* as strace names it, a socket()'s
+	 * protocol IPPROTO_*: the same numbers. */
+	{ "SOL_IP", 0, SC_LEVEL }, { "SOL_TCP", 6, SC_LEVEL },
+	{ "SOL_UDP", 17, SC_LEVEL },
+	{ "IPPROTO_IP", 0, SC_IPPROTO }, { "IPPROTO_TCP", 6, SC_IPPROTO },
+	{ "IPPROTO_UDP", 17, SC_IPPROTO },
 	{ "TCP_NODELAY", 1, SC_TCP }, { "TCP_CORK", 3, SC_TCP },
 	{ "INADDR_ANY", 0, SC_NONE }, { "INADDR_LOOPBACK", 0x7f000001, SC_NONE },
 	{ "SHUT_RD", 0, SC_SHUT }, { "SHUT_WR", 1, SC_SHUT },
@@ -464,12 +468,10 @@ bool sysconst_describe(const char *call, unsigned int arg, int64_t v,
 	}
 	if (set == SC_PROTO) {
 		/* An IP family's protocols are IPPROTO_* (0 is IPPROTO_IP,
-		 * as strace writes it); SOL_SOCKET's 1 is no protocol name
-		 * of the language; other families' protocols are numbers. */
-		if (arg == 0 || !known[0] || (vals[0] != 2 && vals[0] != 10) ||
-		    v == 1)
+		 * as strace writes it); other families' are numbers. */
+		if (arg == 0 || !known[0] || (vals[0] != 2 && vals[0] != 10))
 			return false;
-		set = SC_LEVEL;
+		set = SC_IPPROTO;
 	}
 	if (set == SC_FCNTL_ARG) {
 		/* F_SETFL takes O_* flags, F_SETFD FD_CLOEXEC. */
