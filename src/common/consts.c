@@ -407,8 +407,9 @@ static bool describe_set(enum sysconst_set set, int64_t v, struct out *o)
 			return true;
 		}
 		snprintf(o->buf, o->len, "_IOC(%s, %#x, %#x, %#x)",
-			 ioc_dirs[(v >> 30) & 3], (unsigned int)(v >> 8) & 0xff,
-			 (unsigned int)v & 0xff, (unsigned int)(v >> 16) & 0x3fff);
+			 ioc_dirs[(v >> 30) & 3],
+			 (unsigned int)(v >> 8) & 0xff, (unsigned int)v & 0xff,
+			 (unsigned int)(v >> 16) & 0x3fff);
 		return true;
 	case SC_INOTIFY:
 		/* A 32-bit mask: IN_ONESHOT is its sign bit. */

@@ -32,7 +32,7 @@ enum sysconst_set {
 	SC_SOCKFLAGS,	/* SOCK_NONBLOCK|SOCK_CLOEXEC */
 	SC_LEVEL,	/* SOL_SOCKET, IPPROTO_* */
 	SC_SOCKOPT,	/* SO_* or TCP_*, by the level argument before it */
-	SC_PROTO,	/* socket()'s protocol: IPPROTO_* for AF_INET, AF_INET6 */
+	SC_PROTO,	/* socket()'s protocol, by the family before it */
 	SC_IPPROTO,	/* IPPROTO_* (through SC_PROTO) */
 	SC_SO,		/* SO_* (through SC_SOCKOPT) */
 	SC_TCP,		/* TCP_* (through SC_SOCKOPT) */
