@@ -31,6 +31,8 @@ struct sig {
  *  X struct statx   J struct itimerspec   G struct rusage (wait4)
  *  q signal set (rt_sigprocmask's old one)
  *  v struct epoll_event array, as many as the result says (epoll_wait)
+ *  N int, when the length the next arg points to is an int's
+ *    (getsockopt's option value)
  */
 static const struct sig sigs[] = {
 	{ "open", "som" },	{ "openat", "Dsom" },	{ "creat", "sm" },
@@ -71,10 +73,34 @@ static const struct sig sigs[] = {
 	{ "epoll_wait", "dvdd" },	{ "epoll_pwait", "dvddpd" },
 	{ "poll", "Ldd" },	{ "ppoll", "Ldkpd" },
 	{ "timerfd_settime", "dxIJ" },	{ "timerfd_gettime", "dJ" },
-	{ "clock_gettime", "dt" },	{ "clock_nanosleep", "dxkR" },
-	{ "wait4", "dWnG" },	{ "readlink", "srd" },	{ "readlinkat", "Dsrd" },
+	{ "clock_gettime", "dt" },	{ "clock_getres", "dt" },
+	{ "clock_nanosleep", "dxkR" },
+	{ "wait4", "dWnG" },	{ "waitid", "ddpxp" },
+	{ "readlink", "srd" },	{ "readlinkat", "Dsrd" },
 	{ "getrandom", "rdn" },	{ "uname", "U" },	{ "getcwd", "cd" },
 	{ "mmap", "pdxxdd" },	{ "munmap", "pd" },
+	/* Calls that take a path, shown as strace shows it, a string,
+	 * not its address; pointers to what the trace does not decode are
+	 * addresses, and a null one NULL. */
+	{ "chmod", "sm" },	{ "fchmod", "dm" },
+	{ "fchmodat", "Dsmx" },	{ "chown", "sdd" },
+	{ "lchown", "sdd" },	{ "fchown", "ddd" },
+	{ "fchownat", "Dsddx" },	{ "symlink", "ss" },
+	{ "link", "ss" },	{ "symlinkat", "sDs" },
+	{ "linkat", "DsDsx" },	{ "renameat", "DsDs" },
+	{ "renameat2", "DsDsx" },	{ "faccessat", "Dsd" },
+	{ "faccessat2", "Dsdx" },	{ "utimensat", "Dspx" },
+	{ "utimes", "sp" },	{ "statfs", "sp" },
+	{ "fstatfs", "dp" },	{ "chroot", "s" },
+	{ "fchdir", "d" },	{ "mknod", "smd" },
+	{ "mknodat", "Dsmd" },	{ "select", "dpppp" },
+	{ "pselect6", "dpppkp" },	{ "readv", "dpd" },
+	{ "writev", "dpd" },	{ "sendmsg", "dpx" },
+	{ "recvmsg", "dpx" },	{ "getsockopt", "dddNl" },
+	{ "gettimeofday", "pp" },	{ "time", "p" },
+	{ "getrusage", "dp" },	{ "sysinfo", "p" },
+	{ "times", "p" },	{ "getitimer", "dp" },
+	{ "setitimer", "dpp" },
 };
 
 const char *callsig_of(const char *call)

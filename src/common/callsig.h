@@ -5,7 +5,7 @@
 #include <stdbool.h>
 
 /* The kinds of what the call writes, shown once it returned. */
-#define CALLSIG_OUT "rPcEtWSUAlRXJGqv"
+#define CALLSIG_OUT "rPcEtWSUAlRXJGqvN"
 /* The kinds that are addresses: 0 is NULL, as strace writes it. */
 #define CALLSIG_PTR "pswrakiLIQV" CALLSIG_OUT
 

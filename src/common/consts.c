@@ -8,7 +8,10 @@
  * Linux UAPI values; the same for i386-2007, i386 and x86_64 (all use
  * the x86 asm-generic numbering).  O_LARGEFILE, whose value differs, is
  * left out on purpose.  Within a set, the first name of a value is the
- * one a listing shows (AF_UNIX, not AF_LOCAL).
+ * one a listing shows (AF_UNIX, not AF_LOCAL), and flags are named in
+ * the order of the set's entries, which is strace's order
+ * (O_CLOEXEC|O_DIRECTORY, SOCK_CLOEXEC|SOCK_NONBLOCK), so that a trace
+ * reads as strace's line for the same call.
  */
 static const struct sysconst table[] = {
 	{ "STDIN", 0, SC_NONE }, { "STDOUT", 1, SC_NONE },
@@ -22,16 +25,31 @@ static const struct sysconst table[] = {
 	{ "O_NOCTTY", 0400, SC_OPEN }, { "O_TRUNC", 01000, SC_OPEN },
 	{ "O_APPEND", 02000, SC_OPEN }, { "O_NONBLOCK", 04000, SC_OPEN },
 	{ "O_DSYNC", 010000, SC_OPEN }, { "O_DIRECT", 040000, SC_OPEN },
-	{ "O_DIRECTORY", 0200000, SC_OPEN },
+	/* x86's value, as fcntl(F_GETFL) returns it for every open file
+	 * of a 64-bit task. */
+	{ "O_LARGEFILE", 0100000, SC_OPEN },
 	{ "O_NOFOLLOW", 0400000, SC_OPEN },
 	{ "O_NOATIME", 01000000, SC_OPEN },
 	{ "O_CLOEXEC", 02000000, SC_OPEN },
 	{ "O_SYNC", 04010000, SC_OPEN }, { "O_PATH", 010000000, SC_OPEN },
-	/* x86's value, as fcntl(F_GETFL) returns it for every open file
-	 * of a 64-bit task. */
-	{ "O_LARGEFILE", 0100000, SC_OPEN },
-	{ "AT_FDCWD", -100, SC_DIRFD }, { "AT_REMOVEDIR", 0x200, SC_AT },
+	{ "O_DIRECTORY", 0200000, SC_OPEN },
+	{ "AT_FDCWD", -100, SC_DIRFD },
 	{ "AT_SYMLINK_NOFOLLOW", 0x100, SC_AT },
+	{ "AT_REMOVEDIR", 0x200, SC_AT },
+	{ "AT_NO_AUTOMOUNT", 0x800, SC_AT }, { "AT_EMPTY_PATH", 0x1000, SC_AT },
+	/* statx(): how to sync, and the mask of the fields asked for (the
+	 * trace names them as strace does; the names let a source say so). */
+	{ "AT_STATX_SYNC_AS_STAT", 0, SC_NONE },
+	{ "AT_STATX_FORCE_SYNC", 0x2000, SC_NONE },
+	{ "AT_STATX_DONT_SYNC", 0x4000, SC_NONE },
+	{ "STATX_TYPE", 0x1, SC_NONE }, { "STATX_MODE", 0x2, SC_NONE },
+	{ "STATX_NLINK", 0x4, SC_NONE }, { "STATX_UID", 0x8, SC_NONE },
+	{ "STATX_GID", 0x10, SC_NONE }, { "STATX_ATIME", 0x20, SC_NONE },
+	{ "STATX_MTIME", 0x40, SC_NONE }, { "STATX_CTIME", 0x80, SC_NONE },
+	{ "STATX_INO", 0x100, SC_NONE }, { "STATX_SIZE", 0x200, SC_NONE },
+	{ "STATX_BLOCKS", 0x400, SC_NONE },
+	{ "STATX_BASIC_STATS", 0x7ff, SC_NONE },
+	{ "STATX_BTIME", 0x800, SC_NONE }, { "STATX_MNT_ID", 0x1000, SC_NONE },
 	{ "SEEK_SET", 0, SC_SEEK }, { "SEEK_CUR", 1, SC_SEEK },
 	{ "SEEK_END", 2, SC_SEEK },
 	{ "F_DUPFD", 0, SC_FCNTL }, { "F_GETFD", 1, SC_FCNTL },
@@ -47,16 +65,21 @@ static const struct sysconst table[] = {
 	{ "W_OK", 2, SC_ACCESS }, { "X_OK", 1, SC_ACCESS },
 	{ "AF_UNSPEC", 0, SC_AF }, { "AF_UNIX", 1, SC_AF },
 	{ "AF_LOCAL", 1, SC_AF }, { "AF_INET", 2, SC_AF },
-	{ "AF_INET6", 10, SC_AF },
+	{ "AF_INET6", 10, SC_AF }, { "AF_NETLINK", 16, SC_AF },
+	{ "AF_PACKET", 17, SC_AF },
 	{ "SOCK_STREAM", 1, SC_SOCKTYPE }, { "SOCK_DGRAM", 2, SC_SOCKTYPE },
-	{ "SOCK_RAW", 3, SC_SOCKTYPE },
-	{ "SOCK_NONBLOCK", 04000, SC_SOCKFLAGS },
+	{ "SOCK_RAW", 3, SC_SOCKTYPE }, { "SOCK_SEQPACKET", 5, SC_SOCKTYPE },
 	{ "SOCK_CLOEXEC", 02000000, SC_SOCKFLAGS },
+	{ "SOCK_NONBLOCK", 04000, SC_SOCKFLAGS },
 	{ "SOL_SOCKET", 1, SC_LEVEL }, { "SO_REUSEADDR", 2, SC_SO },
 	{ "SO_KEEPALIVE", 9, SC_SO }, { "SO_RCVBUF", 8, SC_SO },
 	{ "SO_SNDBUF", 7, SC_SO }, { "SO_REUSEPORT", 15, SC_SO },
-	{ "IPPROTO_IP", 0, SC_LEVEL }, { "IPPROTO_TCP", 6, SC_LEVEL },
-	{ "IPPROTO_UDP", 17, SC_LEVEL },
+	/* A level is named SOL_* as strace names it, a socket()'s
+	 * protocol IPPROTO_*: the same numbers. */
+	{ "SOL_IP", 0, SC_LEVEL }, { "SOL_TCP", 6, SC_LEVEL },
+	{ "SOL_UDP", 17, SC_LEVEL },
+	{ "IPPROTO_IP", 0, SC_IPPROTO }, { "IPPROTO_TCP", 6, SC_IPPROTO },
+	{ "IPPROTO_UDP", 17, SC_IPPROTO },
 	{ "TCP_NODELAY", 1, SC_TCP }, { "TCP_CORK", 3, SC_TCP },
 	{ "INADDR_ANY", 0, SC_NONE }, { "INADDR_LOOPBACK", 0x7f000001, SC_NONE },
 	{ "SHUT_RD", 0, SC_SHUT }, { "SHUT_WR", 1, SC_SHUT },
@@ -68,6 +91,15 @@ static const struct sysconst table[] = {
 	{ "MAP_SHARED", 1, SC_MAP }, { "MAP_PRIVATE", 2, SC_MAP },
 	{ "MAP_FIXED", 0x10, SC_MAP }, { "MAP_ANONYMOUS", 0x20, SC_MAP },
 	{ "CLOCK_REALTIME", 0, SC_CLOCK }, { "CLOCK_MONOTONIC", 1, SC_CLOCK },
+	{ "CLOCK_PROCESS_CPUTIME_ID", 2, SC_CLOCK },
+	{ "CLOCK_THREAD_CPUTIME_ID", 3, SC_CLOCK },
+	{ "CLOCK_MONOTONIC_RAW", 4, SC_CLOCK },
+	{ "CLOCK_REALTIME_COARSE", 5, SC_CLOCK },
+	{ "CLOCK_MONOTONIC_COARSE", 6, SC_CLOCK },
+	{ "CLOCK_BOOTTIME", 7, SC_CLOCK },
+	{ "CLOCK_REALTIME_ALARM", 8, SC_CLOCK },
+	{ "CLOCK_BOOTTIME_ALARM", 9, SC_CLOCK }, { "CLOCK_TAI", 11, SC_CLOCK },
+	{ "TIMER_ABSTIME", 1, SC_TIMER },
 	{ "SIGHUP", 1, SC_SIG }, { "SIGINT", 2, SC_SIG },
 	{ "SIGQUIT", 3, SC_SIG }, { "SIGKILL", 9, SC_SIG },
 	{ "SIGUSR1", 10, SC_SIG }, { "SIGUSR2", 12, SC_SIG },
@@ -87,10 +119,10 @@ static const struct sysconst table[] = {
 	 * wait for signals, events and timers (O_NONBLOCK, O_CLOEXEC). */
 	{ "SIG_BLOCK", 0, SC_SIGHOW }, { "SIG_UNBLOCK", 1, SC_SIGHOW },
 	{ "SIG_SETMASK", 2, SC_SIGHOW },
-	{ "SFD_NONBLOCK", 04000, SC_SFD }, { "SFD_CLOEXEC", 02000000, SC_SFD },
-	{ "EFD_SEMAPHORE", 1, SC_EFD }, { "EFD_NONBLOCK", 04000, SC_EFD },
-	{ "EFD_CLOEXEC", 02000000, SC_EFD },
-	{ "TFD_NONBLOCK", 04000, SC_TFD }, { "TFD_CLOEXEC", 02000000, SC_TFD },
+	{ "SFD_CLOEXEC", 02000000, SC_SFD }, { "SFD_NONBLOCK", 04000, SC_SFD },
+	{ "EFD_SEMAPHORE", 1, SC_EFD }, { "EFD_CLOEXEC", 02000000, SC_EFD },
+	{ "EFD_NONBLOCK", 04000, SC_EFD },
+	{ "TFD_CLOEXEC", 02000000, SC_TFD }, { "TFD_NONBLOCK", 04000, SC_TFD },
 	{ "TFD_TIMER_ABSTIME", 1, SC_TFD_SET },
 	{ "POLLIN", 1, SC_NONE }, { "POLLPRI", 2, SC_NONE },
 	{ "POLLOUT", 4, SC_NONE },
@@ -103,9 +135,14 @@ static const struct sysconst table[] = {
 	{ "EPOLLRDHUP", 0x2000, SC_NONE }, { "EPOLLONESHOT", 0x40000000, SC_NONE },
 	{ "EPOLLET", 0x80000000, SC_NONE },
 	{ "EPOLL_CLOEXEC", 02000000, SC_EPOLL },
-	/* wait4()'s options. */
-	{ "WNOHANG", 1, SC_WAIT }, { "WUNTRACED", 2, SC_WAIT },
-	{ "WCONTINUED", 8, SC_WAIT },
+	/* wait4()'s and waitid()'s options, in strace's order; WSTOPPED
+	 * first of the two names of 2, as strace names it for both. */
+	{ "WNOHANG", 1, SC_WAIT }, { "WEXITED", 4, SC_WAIT },
+	{ "WSTOPPED", 2, SC_WAIT }, { "WUNTRACED", 2, SC_WAIT },
+	{ "WCONTINUED", 8, SC_WAIT }, { "WNOWAIT", 0x01000000, SC_WAIT },
+	/* waitid()'s which. */
+	{ "P_ALL", 0, SC_IDTYPE }, { "P_PID", 1, SC_IDTYPE },
+	{ "P_PGID", 2, SC_IDTYPE }, { "P_PIDFD", 3, SC_IDTYPE },
 	/* inotify: the events a watch reports, the sets of several only
 	 * for writing (the trace names the bits, as strace does). */
 	{ "IN_ACCESS", 0x1, SC_INOTIFY }, { "IN_MODIFY", 0x2, SC_INOTIFY },
@@ -131,6 +168,16 @@ static const struct sysconst table[] = {
 	{ "IN_ALL_EVENTS", 0xfff, SC_NONE },
 	{ "IN_NONBLOCK", 04000, SC_IN_INIT },
 	{ "IN_CLOEXEC", 02000000, SC_IN_INIT },
+	/* ioctl()'s requests of terminals and of any descriptor
+	 * (asm-generic/ioctls.h, x86's). */
+	{ "TCGETS", 0x5401, SC_IOCTL }, { "TCSETS", 0x5402, SC_IOCTL },
+	{ "TCSETSW", 0x5403, SC_IOCTL }, { "TCSETSF", 0x5404, SC_IOCTL },
+	{ "TIOCSCTTY", 0x540e, SC_IOCTL }, { "TIOCGPGRP", 0x540f, SC_IOCTL },
+	{ "TIOCSPGRP", 0x5410, SC_IOCTL }, { "TIOCOUTQ", 0x5411, SC_IOCTL },
+	{ "TIOCGWINSZ", 0x5413, SC_IOCTL }, { "TIOCSWINSZ", 0x5414, SC_IOCTL },
+	{ "FIONREAD", 0x541b, SC_IOCTL }, { "FIONBIO", 0x5421, SC_IOCTL },
+	{ "TIOCNOTTY", 0x5422, SC_IOCTL }, { "FIONCLEX", 0x5450, SC_IOCTL },
+	{ "FIOCLEX", 0x5451, SC_IOCTL }, { "FIOASYNC", 0x5452, SC_IOCTL },
 };
 
 #define NR_CONSTS (sizeof(table) / sizeof(table[0]))
@@ -185,8 +232,8 @@ static const struct {
 	{ "_llseek", { 0, 0, 0, 0, SC_SEEK } },
 	{ "fcntl", { 0, SC_FCNTL, SC_FCNTL_ARG } },
 	{ "fcntl64", { 0, SC_FCNTL, SC_FCNTL_ARG } },
-	{ "socket", { SC_AF, SC_SOCKTYPE } },
-	{ "socketpair", { SC_AF, SC_SOCKTYPE } },
+	{ "socket", { SC_AF, SC_SOCKTYPE, SC_PROTO } },
+	{ "socketpair", { SC_AF, SC_SOCKTYPE, SC_PROTO } },
 	{ "accept4", { 0, 0, 0, SC_SOCKFLAGS } },
 	{ "setsockopt", { 0, SC_LEVEL, SC_SOCKOPT } },
 	{ "getsockopt", { 0, SC_LEVEL, SC_SOCKOPT } },
@@ -203,10 +250,11 @@ static const struct {
 	{ "tgkill", { 0, 0, SC_SIG } },
 	{ "clock_gettime", { SC_CLOCK } },
 	{ "clock_getres", { SC_CLOCK } },
-	{ "clock_nanosleep", { SC_CLOCK } },
+	{ "clock_nanosleep", { SC_CLOCK, SC_TIMER } },
 	{ "epoll_ctl", { 0, SC_EPOLL_OP } },
 	{ "epoll_create1", { SC_EPOLL } },
 	{ "wait4", { 0, 0, SC_WAIT } },
+	{ "waitid", { SC_IDTYPE, 0, 0, SC_WAIT } },
 	{ "inotify_init1", { SC_IN_INIT } },
 	{ "inotify_add_watch", { 0, 0, SC_INOTIFY } },
 	{ "rt_sigprocmask", { SC_SIGHOW } },
@@ -218,6 +266,7 @@ static const struct {
 	{ "eventfd2", { 0, SC_EFD } },
 	{ "timerfd_create", { SC_CLOCK, SC_TFD } },
 	{ "timerfd_settime", { 0, SC_TFD_SET } },
+	{ "ioctl", { 0, SC_IOCTL } },
 };
 
 struct out {
@@ -289,6 +338,10 @@ static bool rest(struct out *o, uint64_t v)
 	return true;
 }
 
+static const char *const ioc_dirs[] = {
+	"_IOC_NONE", "_IOC_WRITE", "_IOC_READ", "_IOC_READ|_IOC_WRITE",
+};
+
 static bool describe_set(enum sysconst_set set, int64_t v, struct out *o)
 {
 	const char *n;
@@ -307,9 +360,11 @@ static bool describe_set(enum sysconst_set set, int64_t v, struct out *o)
 		r = flags(o, SC_OPEN, (uint64_t)v & ~(uint64_t)3);
 		return (v & 3) ? false : rest(o, r);
 	case SC_MODE:
-		if (v <= 0 || v > 07777)
+		/* strace's "%#03o" of the kernel's umode_t, whatever bits it
+		 * holds: 0644, 007, fchmod(4, 0100751). */
+		if (v < 0 || v > 0xffffffffLL)
 			return false;
-		snprintf(o->buf, o->len, "%#llo", (unsigned long long)v);
+		snprintf(o->buf, o->len, "%#03llo", (unsigned long long)v);
 		return true;
 	case SC_SOCKTYPE:
 		n = enum_name(SC_SOCKTYPE, v & 0xf);
@@ -334,6 +389,7 @@ static bool describe_set(enum sysconst_set set, int64_t v, struct out *o)
 	case SC_EFD:
 	case SC_TFD:
 	case SC_TFD_SET:
+	case SC_TIMER:
 	case SC_EPOLL:
 	case SC_WAIT:
 	case SC_IN_INIT:
@@ -341,6 +397,20 @@ static bool describe_set(enum sysconst_set set, int64_t v, struct out *o)
 			return false;
 		r = flags(o, set, (uint64_t)v);
 		return rest(o, r);
+	case SC_IOCTL:
+		/* The kernel takes an unsigned int; one without a name is
+		 * decoded by its fields, as strace shows it. */
+		v = (int64_t)(uint32_t)v;
+		n = enum_name(set, v);
+		if (n) {
+			put(o, n);
+			return true;
+		}
+		snprintf(o->buf, o->len, "_IOC(%s, %#x, %#x, %#x)",
+			 ioc_dirs[(v >> 30) & 3],
+			 (unsigned int)(v >> 8) & 0xff, (unsigned int)v & 0xff,
+			 (unsigned int)(v >> 16) & 0x3fff);
+		return true;
 	case SC_INOTIFY:
 		/* A 32-bit mask: IN_ONESHOT is its sign bit. */
 		v = (int64_t)(uint32_t)v;
@@ -396,6 +466,13 @@ bool sysconst_describe(const char *call, unsigned int arg, int64_t v,
 			return false;
 		set = vals[arg - 1] == 1 ? SC_SO :
 		      vals[arg - 1] == 6 ? SC_TCP : SC_NONE;
+	}
+	if (set == SC_PROTO) {
+		/* An IP family's protocols are IPPROTO_* (0 is IPPROTO_IP,
+		 * as strace writes it); other families' are numbers. */
+		if (arg == 0 || !known[0] || (vals[0] != 2 && vals[0] != 10))
+			return false;
+		set = SC_IPPROTO;
 	}
 	if (set == SC_FCNTL_ARG) {
 		/* F_SETFL takes O_* flags, F_SETFD FD_CLOEXEC. */

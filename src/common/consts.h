@@ -32,6 +32,8 @@ enum sysconst_set {
 	SC_SOCKFLAGS,	/* SOCK_NONBLOCK|SOCK_CLOEXEC */
 	SC_LEVEL,	/* SOL_SOCKET, IPPROTO_* */
 	SC_SOCKOPT,	/* SO_* or TCP_*, by the level argument before it */
+	SC_PROTO,	/* socket()'s protocol, by the family before it */
+	SC_IPPROTO,	/* IPPROTO_* (through SC_PROTO) */
 	SC_SO,		/* SO_* (through SC_SOCKOPT) */
 	SC_TCP,		/* TCP_* (through SC_SOCKOPT) */
 	SC_MSG,		/* MSG_* flags */
@@ -50,6 +52,9 @@ enum sysconst_set {
 	SC_WAIT,	/* WNOHANG|WUNTRACED|WCONTINUED */
 	SC_INOTIFY,	/* IN_* events of inotify_add_watch() */
 	SC_IN_INIT,	/* IN_NONBLOCK|IN_CLOEXEC */
+	SC_IDTYPE,	/* waitid()'s P_* */
+	SC_TIMER,	/* TIMER_ABSTIME (clock_nanosleep) */
+	SC_IOCTL,	/* ioctl()'s request: TCGETS ..., else _IOC(...) */
 };
 
 struct sysconst {

@@ -24,6 +24,9 @@
 #include "common/systab.h"
 
 #define DECODE_STRMAX COMMON_STR_SHOWN
+/* A path is shown whole, up to PATH_MAX, as strace's printpath() shows
+ * it: -s 32 cuts the strings of buffers, not file names. */
+#define DECODE_PATHMAX 4096
 
 struct flag {
 	unsigned long	bit;
@@ -42,9 +45,9 @@ static const struct flag open_flags[] = {
 	{ O_APPEND, "O_APPEND" },	{ O_NONBLOCK, "O_NONBLOCK" },
 	{ O_SYNC, "O_SYNC" },		{ O_DSYNC, "O_DSYNC" },
 	{ O_DIRECT, "O_DIRECT" },	{ 0100000, "O_LARGEFILE" },
-	{ O_DIRECTORY, "O_DIRECTORY" },	{ O_NOFOLLOW, "O_NOFOLLOW" },
-	{ O_NOATIME, "O_NOATIME" },	{ O_CLOEXEC, "O_CLOEXEC" },
-	{ O_PATH, "O_PATH" },		{ 0, NULL },
+	{ O_NOFOLLOW, "O_NOFOLLOW" },	{ O_NOATIME, "O_NOATIME" },
+	{ O_CLOEXEC, "O_CLOEXEC" },	{ O_PATH, "O_PATH" },
+	{ O_DIRECTORY, "O_DIRECTORY" },	{ 0, NULL },
 };
 
 /* 1 once process_vm_readv() answered ENOSYS (a kernel built without
@@ -148,14 +151,14 @@ static ssize_t safe_read(void *dst, unsigned long addr, size_t len)
 static int print_mem_string(FILE *out, unsigned long addr, size_t len,
 			    size_t max, int nul_ends)
 {
-	unsigned char buf[DECODE_STRMAX + 1];
+	unsigned char buf[DECODE_PATHMAX + 1];
 	char e[4];
 	size_t want = len < max ? len : max;
 	ssize_t got;
 	size_t i;
 
-	if (want > DECODE_STRMAX)
-		want = DECODE_STRMAX;
+	if (want > DECODE_PATHMAX)
+		want = DECODE_PATHMAX;
 	/* One byte past what is shown says whether more follows; the
 	 * memory may end before it (a buffer at the end of its mapping):
 	 * every byte that could be read is shown then. */
@@ -201,30 +204,41 @@ static void print_flags(FILE *out, unsigned long v)
 		fprintf(out, "|%#lx", v);
 }
 
+/* A family or type without a name as strace shows it: the kernel's int
+ * in hex and a comment, '0x63 /\* AF_??? *\/', not the word in decimal. */
 static void print_family(FILE *out, unsigned long v)
 {
 	switch (v) {
+	case AF_UNSPEC: fputs("AF_UNSPEC", out); break;
 	case AF_UNIX: fputs("AF_UNIX", out); break;
 	case AF_INET: fputs("AF_INET", out); break;
 	case AF_INET6: fputs("AF_INET6", out); break;
-	default: fprintf(out, "%lu", v);
+	case AF_NETLINK: fputs("AF_NETLINK", out); break;
+	case AF_PACKET: fputs("AF_PACKET", out); break;
+	default: fprintf(out, "%#x /* AF_??? */", (unsigned int)v);
 	}
 }
 
 static void print_socktype(FILE *out, unsigned long v)
 {
-	unsigned long t = v & ~(unsigned long)(SOCK_NONBLOCK | SOCK_CLOEXEC);
+	unsigned int t = (unsigned int)v & 0xf;
+	unsigned int rest = (unsigned int)v & ~0xfU &
+			    ~(unsigned int)(SOCK_NONBLOCK | SOCK_CLOEXEC);
 
 	switch (t) {
 	case SOCK_STREAM: fputs("SOCK_STREAM", out); break;
 	case SOCK_DGRAM: fputs("SOCK_DGRAM", out); break;
 	case SOCK_RAW: fputs("SOCK_RAW", out); break;
-	default: fprintf(out, "%lu", t);
+	case SOCK_SEQPACKET: fputs("SOCK_SEQPACKET", out); break;
+	default: fprintf(out, "%#x /* SOCK_??? */", t);
 	}
-	if (v & SOCK_NONBLOCK)
-		fputs("|SOCK_NONBLOCK", out);
+	/* strace's order. */
 	if (v & SOCK_CLOEXEC)
 		fputs("|SOCK_CLOEXEC", out);
+	if (v & SOCK_NONBLOCK)
+		fputs("|SOCK_NONBLOCK", out);
+	if (rest)
+		fprintf(out, "|%#x /* SOCK_??? */", rest);
 }
 
 static int print_sockaddr(FILE *out, unsigned long addr, unsigned long len)
@@ -667,6 +681,14 @@ static bool print_out(FILE *out, const char *name, char kind,
 		print_timespec(out, &ts);
 		return true;
 	}
+	/* A value-result length: what the call left, or, when it failed,
+	 * what it was given, which strace shows either way ([16]). */
+	if (kind == 'l') {
+		if (!v || safe_read(two, v, sizeof(two[0])) < 0)
+			return false;
+		fprintf(out, "[%d]", two[0]);
+		return true;
+	}
 	if (!v || result < 0)
 		return false;
 	switch (kind) {
@@ -687,7 +709,7 @@ static bool print_out(FILE *out, const char *name, char kind,
 		return true;
 	case 'c':
 		return result > 0 &&
-		       !print_mem_string(out, v, (size_t)result, DECODE_STRMAX,
+		       !print_mem_string(out, v, (size_t)result, DECODE_PATHMAX,
 					 1);
 	case 'E':
 		if ((unsigned long)result > next ||
@@ -716,8 +738,13 @@ static bool print_out(FILE *out, const char *name, char kind,
 		    two[0] <= 0)
 			return false;
 		return !print_sockaddr(out, v, (unsigned long)two[0]);
-	case 'l':
-		if (safe_read(two, v, sizeof(two[0])) < 0)
+	case 'N':
+		/* strace's [131072]: an int's worth written, else the
+		 * address. */
+		if (result != 0 || !next ||
+		    safe_read(two, next, sizeof(two[0])) < 0 ||
+		    two[0] != (int)sizeof(int) ||
+		    safe_read(two, v, sizeof(two[0])) < 0)
 			return false;
 		fprintf(out, "[%d]", two[0]);
 		return true;
@@ -769,7 +796,8 @@ static void print_arg(FILE *out, const char *name, char kind,
 		fprintf(out, "%ld", (long)v);
 		return;
 	case 'm':
-		fprintf(out, "0%lo", v);
+		/* strace's "%#03o": 000 for no bits. */
+		fprintf(out, "%#03lo", v);
 		return;
 	case 'D':
 		if ((long)v == AT_FDCWD)
@@ -805,7 +833,8 @@ static void print_arg(FILE *out, const char *name, char kind,
 		print_socktype(out, v);
 		return;
 	case 's':
-		if (!print_mem_string(out, v, DECODE_STRMAX, DECODE_STRMAX, 1))
+		if (!print_mem_string(out, v, DECODE_PATHMAX, DECODE_PATHMAX,
+				      1))
 			return;
 		break;
 	case 'w':
@@ -851,7 +880,7 @@ static void print_arg(FILE *out, const char *name, char kind,
 	}
 	case 'P': case 'c': case 'E': case 't': case 'W': case 'S': case 'U':
 	case 'A': case 'l': case 'R': case 'X': case 'J': case 'G': case 'q':
-	case 'v':
+	case 'v': case 'N':
 		if (print_out(out, name, kind, v, next, result))
 			return;
 		if (!v) {

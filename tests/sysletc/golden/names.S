@@ -6,10 +6,10 @@ syslet main(str path):
     1  fd = open(path, O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, 0644) -      next=2            ; 8: fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     2  fd = open(path, O_WRONLY|O_CREAT)    -                           next=3            ; 9: fd = open(path, 0101);
     3  fd = openat(AT_FDCWD, path, O_RDWR|O_SYNC|0x40000000) -          next=4            ; 10: fd = openat(AT_FDCWD, path, O_RDWR | O_SYNC | 0x40000000);
-    4  s = socket(AF_INET, SOCK_STREAM|SOCK_NONBLOCK, 0) -              next=5            ; 11: s = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+    4  s = socket(AF_INET, SOCK_STREAM|SOCK_NONBLOCK, IPPROTO_IP) -     next=5            ; 11: s = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
     5  s = socket(AF_UNIX, SOCK_DGRAM, 0)   -                           next=6            ; 12: s = socket(AF_UNIX, SOCK_DGRAM, 0);
     6  setsockopt(s, SOL_SOCKET, SO_REUSEADDR, st, 4) -                 next=7            ; 13: setsockopt(s, SOL_SOCKET, SO_REUSEADDR, st, 4);
-    7  setsockopt(s, IPPROTO_TCP, TCP_NODELAY, st, 4) -                 next=8            ; 14: setsockopt(s, IPPROTO_TCP, TCP_NODELAY, st, 4);
+    7  setsockopt(s, SOL_TCP, TCP_NODELAY, st, 4) -                     next=8            ; 14: setsockopt(s, IPPROTO_TCP, TCP_NODELAY, st, 4);
     8  setsockopt(s, 99, 1, st, 4)          -                           next=9            ; 15: setsockopt(s, 99, 1, st, 4);
     9  accept4(s, NULL, NULL, SOCK_CLOEXEC) -                           next=10           ; 16: accept4(s, 0, 0, SOCK_CLOEXEC);
    10  lseek(fd, 0, SEEK_END)               -                           next=11           ; 17: lseek(fd, 0, SEEK_END);
