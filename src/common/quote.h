@@ -26,8 +26,11 @@ const char *common_quote(const char *s, int single);
 size_t common_escape(char *o, unsigned char c, int next);
 
 /* How many bytes of a string the trace shows before "...", as strace's
- * default -s 32; the shell's print of a str parameter shows as many. */
+ * default -s 32 ... */
 #define COMMON_STR_SHOWN 32
+/* ... and of a file name, which strace shows whole (printpath()), as
+ * the shell's print shows a str parameter. */
+#define COMMON_PATH_SHOWN 4096
 
 /*
  * As common_quote(@s, 0) when @s has at most @max bytes; a longer one is

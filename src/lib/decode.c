@@ -26,7 +26,7 @@
 #define DECODE_STRMAX COMMON_STR_SHOWN
 /* A path is shown whole, up to PATH_MAX, as strace's printpath() shows
  * it: -s 32 cuts the strings of buffers, not file names. */
-#define DECODE_PATHMAX 4096
+#define DECODE_PATHMAX COMMON_PATH_SHOWN
 
 struct flag {
 	unsigned long	bit;

@@ -1206,22 +1206,22 @@ static void shl_print_param(struct shell *sh, const char *name,
 		fprintf(sh->out, " {sa_family=AF_INET, sin_port=htons(%u), "
 			"sin_addr=inet_addr(\"%s\")}", ntohs(sin.sin_port), ip);
 	if (type == SYSLET_PARAM_STR && shl_peek(&c, v, 1)) {
-		unsigned char s[COMMON_STR_SHOWN + 1];
+		unsigned char s[COMMON_PATH_SHOWN + 1];
 		size_t n = 0, shown;
 		bool nul = false;
 		char e[4];
 
-		/* As the trace shows a string argument: its first bytes,
-		 * escaped as strace escapes them, "..." after where no
-		 * NUL ends it there (or the memory ended first). */
-		while (n <= COMMON_STR_SHOWN && shl_peek(&s[n], v + n, 1)) {
+		/* As the trace shows a file name: whole up to PATH_MAX,
+		 * escaped as strace escapes it, "..." after where no NUL
+		 * ends it there (or the memory ended first). */
+		while (n <= COMMON_PATH_SHOWN && shl_peek(&s[n], v + n, 1)) {
 			if (!s[n]) {
 				nul = true;
 				break;
 			}
 			n++;
 		}
-		shown = n < COMMON_STR_SHOWN ? n : COMMON_STR_SHOWN;
+		shown = n < COMMON_PATH_SHOWN ? n : COMMON_PATH_SHOWN;
 		fputs(" \"", sh->out);
 		for (i = 0; i < shown; i++)
 			fwrite(e, 1, common_escape(e, s[i], i + 1 < shown ?
