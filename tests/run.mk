@@ -81,6 +81,15 @@ tests_run_libfailthread_la_SOURCES = tests/run/failthread.c
 tests_run_libfailthread_la_LDFLAGS = -module -avoid-version -shared \
 	-rpath /nowhere
 tests_run_libfailthread_la_LIBADD = -ldl
+# Out of memory, threads or descriptors from the Nth call of a run on,
+# through a shim failing libc's (LD_PRELOAD).
+TESTS += tests/run/failnth.sh
+EXTRA_DIST += tests/run/failnth.sh
+check_LTLIBRARIES += tests/run/libfailnth.la
+tests_run_libfailnth_la_SOURCES = tests/run/failnth.c
+tests_run_libfailnth_la_LDFLAGS = -module -avoid-version -shared \
+	-rpath /nowhere
+tests_run_libfailnth_la_LIBADD = -ldl
 # No clock read where nothing shows the time (page faults of the vDSO's
 # data), through a shim counting libc's clock calls (LD_PRELOAD).
 TESTS += tests/run/noclock.sh

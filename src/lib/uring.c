@@ -528,6 +528,28 @@ static int fd_high(int fd)
 
 /* ---- Syslet records, lists ------------------------------------------ */
 
+/*
+ * Whether a record can be had: a free one, one left in the newest block,
+ * or a new block.  Out of memory (RLIMIT_AS, RLIMIT_DATA), an inline
+ * chain is told there is no room and blocks in place, as with no thread
+ * ready, rather than wait for memory that may never come.
+ */
+static bool sl_room(struct ur_head *ah)
+{
+	struct ur_slab *b;
+
+	if (__builtin_expect(ah->free_sl ||
+			     (ah->slabs && ah->slab_used < UR_SLAB_SL), 1))
+		return true;
+	b = malloc(sizeof(*b));
+	if (!b)
+		return false;
+	b->next = ah->slabs;
+	ah->slabs = b;
+	ah->slab_used = 0;
+	return true;
+}
+
 static struct ur_sl *sl_get(struct ur_head *ah)
 {
 	struct ur_sl *sl = ah->free_sl;
@@ -536,17 +558,12 @@ static struct ur_sl *sl_get(struct ur_head *ah)
 		ah->free_sl = sl->next;
 	} else {
 		/* The next unused record of the newest block, or a new
-		 * block. */
-		struct ur_slab *b = ah->slabs;
-
-		if (!b || ah->slab_used == UR_SLAB_SL) {
-			while (!(b = malloc(sizeof(*b))))
-				usleep(1000);
-			b->next = ah->slabs;
-			ah->slabs = b;
-			ah->slab_used = 0;
-		}
-		sl = &b->sl[ah->slab_used++];
+		 * block.  Every chain that takes one inline asked room()
+		 * first; the driver takes one only for a chain that has
+		 * one already. */
+		while (!sl_room(ah))
+			usleep(1000);
+		sl = &ah->slabs->sl[ah->slab_used++];
 		sl->m = NULL;
 	}
 	sl->probing = false;
@@ -778,9 +795,10 @@ static inline const sigset_t *chain_mask(const struct ur_ctx *c,
  * cachemiss threads: with all of them taken, a syslet that would go async
  * runs on in the caller, blocking where it must.
  */
+/* Room for one more chain in flight: a thread's worth and a record. */
 static inline bool room(const struct ur_ctx *c)
 {
-	return c->ah->busy < c->ah->max_threads;
+	return c->ah->busy < c->ah->max_threads && sl_room(c->ah);
 }
 
 static void complete(struct ur_ctx *c, struct ur_sl *sl,
