@@ -125,6 +125,11 @@ TESTS += tests/run/each-heads.sh
 EXTRA_DIST += tests/run/each-heads.sh
 TESTS += tests/run/tty-eintr.sh
 EXTRA_DIST += tests/run/tty-eintr.sh
+# A standard output or error that is a non-blocking pipe and fills.
+check_PROGRAMS += tests/run/nbpipe
+tests_run_nbpipe_SOURCES = tests/run/nbpipe.c
+TESTS += tests/run/nonblock-out.sh
+EXTRA_DIST += tests/run/nonblock-out.sh
 # io_uring's calls refused by a seccomp filter (deny-call).
 check_PROGRAMS += tests/run/deny-call
 tests_run_deny_call_SOURCES = tests/run/deny-call.c

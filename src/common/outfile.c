@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "common/outfile.h"
+#include "common/stdfds.h"
 #include "common/quote.h"
 
 enum {
@@ -378,15 +379,9 @@ static int out_copy(int from, int to)
 			continue;
 		if (r < 0)
 			return -1;
-		for (ssize_t off = 0; off < r;) {
-			ssize_t w = write(to, buf + off, (size_t)(r - off));
-
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w < 0)
-				return -1;
-			off += w;
-		}
+		/* A non-blocking standard output (-o -) that fills: wait. */
+		if (common_write_wait(to, buf, (size_t)r) < 0)
+			return -1;
 	}
 	return 0;
 }
