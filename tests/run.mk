@@ -83,8 +83,8 @@ tests_run_libfailthread_la_LDFLAGS = -module -avoid-version -shared \
 tests_run_libfailthread_la_LIBADD = -ldl
 # Out of memory, threads or descriptors from the Nth call of a run on,
 # through a shim failing libc's (LD_PRELOAD).
-TESTS += tests/run/failnth.sh
-EXTRA_DIST += tests/run/failnth.sh
+TESTS += tests/run/failnth.sh tests/run/probe-eintr.sh
+EXTRA_DIST += tests/run/failnth.sh tests/run/probe-eintr.sh
 check_LTLIBRARIES += tests/run/libfailnth.la
 tests_run_libfailnth_la_SOURCES = tests/run/failnth.c
 tests_run_libfailnth_la_LDFLAGS = -module -avoid-version -shared \

@@ -306,6 +306,7 @@ static int ring_setup(unsigned int cq, struct io_uring_params *p)
  * its descriptor moved out of the way (fd_high()).  0 or -errno.
  */
 static int fd_high_moved(int fd, bool *moved);
+static int fd_high_below(int fd, const struct rlimit *rl, bool *moved);
 static int ring_new(struct io_uring *ring, unsigned int cq)
 {
 	struct io_uring_params p;
@@ -364,12 +365,100 @@ static const char *const ur_self_names[] = {
 	"sched_setattr", "set_mempolicy",
 };
 
+/*
+ * The probe: a ring set up as a head's, its ops mapped (ur_ops_map) and
+ * entered once; ur_init_err says what failed.  *@fdp keeps the ring when
+ * *@high says it could be moved out of the way, else it is closed.
+ */
+static void probe_here(const struct rlimit *rl, struct io_uring_params *p,
+		       int *fdp, bool *high)
+{
+	int fd = ring_setup(UR_CQ_ENTRIES, p);
+
+	*high = false;
+	*fdp = -1;
+	if (fd < 0) {
+		ur_init_err = fd;
+		return;
+	}
+	/*
+	 * Each head's descriptors go near the top of the limit (fd_high):
+	 * the probe ring goes there first, so that the descriptor table
+	 * grows to that size now, usually before the program has threads.
+	 * Grown later, in a process whose threads share the table, the
+	 * kernel waits for an RCU grace period (expand_fdtable()): 8 ms
+	 * per head for syslet-run --each --jobs=2 here.
+	 */
+	fd = fd_high_below(fd, rl, high);
+	ur_init_err = uring_ops_map(fd, emul_prof->profile,
+				    emul_prof->nr_syscalls, &ur_ops_map);
+	/* A filter may let the ring be set up and refuse to enter it (a
+	 * seccomp profile that names io_uring_setup only, or all three
+	 * calls apart): every submission and wait would then fail, and
+	 * async_wait() spun for ever on its EPERM with the signals that
+	 * io_uring_enter() opens never delivered.  An enter with nothing
+	 * to do answers at once. */
+	if (!ur_init_err) {
+		int r = io_uring_enter((unsigned)fd, 0, 0, 0, NULL);
+
+		if (r < 0 && r != -EINTR)
+			ur_init_err = r;
+	}
+	if (ur_init_err || !*high) {
+		close(fd);
+		*high = false;
+		return;
+	}
+	*fdp = fd;
+}
+
+static void *probe_main(void *arg)
+{
+	struct io_uring_params p;
+	struct rlimit rl = { 0, 0 };	/* never moved: closed */
+	bool high;
+	int fd;
+
+	(void)arg;
+	probe_here(&rl, &p, &fd, &high);
+	return NULL;
+}
+
+/*
+ * A ring closed is torn down by the kernel later, in a worker, which
+ * then sends task work with TWA_SIGNAL (io_ring_exit_work()) to every
+ * thread that set it up or entered it: a call that thread sleeps in
+ * then is cut short as by a signal, and one that cannot be restarted
+ * fails with EINTR, no signal sent (a select() whose timeout is
+ * read-only data, epoll_wait()): a syslet's call that blocked in place
+ * (no worker to be had) was reported 'stopped by a signal'.  So a probe
+ * ring that is not kept is set up, entered and closed on a short-lived
+ * thread, all signals blocked there.  False when no thread could be
+ * made: the probe is then this thread's.
+ */
+static bool probe_elsewhere(void)
+{
+	sigset_t all, old;
+	pthread_t t;
+	int err;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	err = pthread_create(&t, NULL, probe_main, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err)
+		return false;
+	pthread_join(t, NULL);
+	return true;
+}
+
 static void ur_init_once(void)
 {
 	struct io_uring_params p;
+	struct rlimit rl;
 	unsigned long n;
 	bool high;
-	int err, fd;
+	int err, fd = -1;
 
 	sigfillset(&ur_blockset);
 	sigdelset(&ur_blockset, SIGSEGV);
@@ -396,39 +485,18 @@ static void ur_init_once(void)
 	 * of CPUs read (/sys/devices/system/cpu/online: three system
 	 * calls) to size the ring by.
 	 */
-	fd = ring_setup(UR_CQ_ENTRIES, &p);
-	if (fd < 0) {
-		ur_init_err = fd;
-		return;
-	}
 	/*
-	 * Each head's descriptors go near the top of the limit (fd_high):
-	 * the probe ring goes there first, so that the descriptor table
-	 * grows to that size now, usually before the program has threads.
-	 * Grown later, in a process whose threads share the table, the
-	 * kernel waits for an RCU grace period (expand_fdtable()): 8 ms
-	 * per head for syslet-run --each --jobs=2 here.
+	 * Kept only where it is out of the way: under a limit of 128
+	 * descriptors or fewer it would be where the program's next
+	 * open() puts its own, so there it is probed and closed on a
+	 * thread of its own (probe_elsewhere()).
 	 */
-	fd = fd_high_moved(fd, &high);
-	ur_init_err = uring_ops_map(fd, emul_prof->profile,
-				    emul_prof->nr_syscalls, &ur_ops_map);
-	/* A filter may let the ring be set up and refuse to enter it (a
-	 * seccomp profile that names io_uring_setup only, or all three
-	 * calls apart): every submission and wait would then fail, and
-	 * async_wait() spun for ever on its EPERM with the signals that
-	 * io_uring_enter() opens never delivered.  An enter with nothing
-	 * to do answers at once. */
-	if (!ur_init_err) {
-		int r = io_uring_enter((unsigned)fd, 0, 0, 0, NULL);
-
-		if (r < 0 && r != -EINTR)
-			ur_init_err = r;
-	}
-	/* Kept only where it is out of the way: under a limit of 128
-	 * descriptors or fewer it is where the program's next open() would
-	 * have put its own. */
-	if (ur_init_err || !high)
-		close(fd);
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		rl.rlim_cur = 0;
+	if (rl.rlim_cur <= 128 && probe_elsewhere())
+		high = false;
+	else
+		probe_here(&rl, &p, &fd, &high);
 	if (ur_init_err)
 		return;
 	n = emul_prof->nr_syscalls;
@@ -500,23 +568,32 @@ static void futex_wait(uint32_t *addr, uint32_t val, const struct timespec *ts)
  */
 #define UR_FD_TOP	65536L
 
-static int fd_high_moved(int fd, bool *moved)
+/* fd_high_moved() under the limit @rl read already. */
+static int fd_high_below(int fd, const struct rlimit *rl, bool *moved)
 {
-	struct rlimit rl;
 	long lo = 3;
 	int hi;
 
 	*moved = false;
-	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur > 128)
-		lo = (rl.rlim_cur == RLIM_INFINITY ||
-		      rl.rlim_cur > (rlim_t)UR_FD_TOP ?
-			      UR_FD_TOP : (long)rl.rlim_cur) - 64;
+	if (rl->rlim_cur > 128)
+		lo = (rl->rlim_cur == RLIM_INFINITY ||
+		      rl->rlim_cur > (rlim_t)UR_FD_TOP ?
+			      UR_FD_TOP : (long)rl->rlim_cur) - 64;
 	hi = fcntl(fd, F_DUPFD_CLOEXEC, (int)lo);
 	if (hi < 0)
 		return fd;
 	close(fd);
 	*moved = lo > 3;
 	return hi;
+}
+
+static int fd_high_moved(int fd, bool *moved)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		rl.rlim_cur = 0;
+	return fd_high_below(fd, &rl, moved);
 }
 
 static int fd_high(int fd)
