@@ -288,12 +288,16 @@ static int out_open_new(struct common_out *o, char *final, int exists,
 		}
 		close(o->fd);
 	} else if (errno != EOPNOTSUPP && errno != EISDIR &&
-		   errno != EINVAL) {
+		   errno != EINVAL && errno != EPERM) {
 		e = out_fail_dir(err, errlen, errno, dir, exists);
 		free(dir);
 		return e;
 	}
-	/* No O_TMPFILE here: a name from the start. */
+	/* No O_TMPFILE here: a name from the start.  EPERM too: ext4
+	 * answers it for a directory that was removed (the working
+	 * directory of a shell whose directory went away), where creating
+	 * a name says ENOENT, as every other tool says; a directory that
+	 * really refuses gives its EPERM again. */
 	o->tmp = malloc(n + 8);
 	if (!o->tmp) {
 		free(dir);
