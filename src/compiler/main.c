@@ -789,6 +789,8 @@ static int compile(const struct args *a)
 	/* -S and --dot print instead of writing, unless -o asks for both. */
 	if (a->output || (!a->listing && !a->dot)) {
 		out = a->output ? strdup(a->output) : default_output(a->input);
+		if (!out)
+			fprintf(stderr, "%s: out of memory\n", prog);
 		if (!out || output_open(&iout, out))
 			rc = 1;
 	}

@@ -73,11 +73,20 @@ static Elf_Scn *add_section(struct writer *wr, const char *name,
 			    GElf_Word type, GElf_Xword flags, GElf_Xword align,
 			    void *buf, size_t size, Elf_Type dtype)
 {
-	Elf_Scn *scn = elf_newscn(wr->elf);
+	Elf_Scn *scn;
 	Elf_Data *d;
 	GElf_Shdr sh;
 
-	if (!scn || !(d = elf_newdata(scn)) || !gelf_getshdr(scn, &sh))
+	/*
+	 * elfutils' elf_newscn() returns the new section even when it
+	 * found no memory for its header (ELF_E_NOMEM set, the header
+	 * NULL), and elf_newdata() on it then crashed sysletc: the error
+	 * it sets is asked, cleared first.
+	 */
+	(void)elf_errno();
+	scn = elf_newscn(wr->elf);
+	if (!scn || elf_errno() != 0 || !(d = elf_newdata(scn)) ||
+	    !gelf_getshdr(scn, &sh))
 		return NULL;
 	d->d_buf = buf;
 	d->d_size = size;
