@@ -557,6 +557,10 @@ int slo_image_write(const struct slo_image *img, int fd, char *err,
 		return slo_elf_error(err, errlen, "libelf is too old");
 	if (check_model(&wr))
 		return -1;
+	/* libelf's error is the thread's last, maybe of an image read
+	 * before (the shell's): a failure of ours (keep(): out of memory)
+	 * was reported as 'file has no program header'. */
+	(void)elf_errno();
 	rc = build(&wr, fd);
 	if (rc) {
 		int e = elf_errno();
