@@ -12,7 +12,7 @@ struct list_out {
 	slo_list_fn		fn;
 	void			*ctx;
 	enum slo_list_part	part;
-	bool			oom;	/* a line said "; out of memory" */
+	bool			oom;	/* said "; out of memory" */
 };
 
 /* Hostile images must not drive the terminal: control bytes become '?';
