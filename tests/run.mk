@@ -96,6 +96,15 @@ tests_run_libfailthread_la_SOURCES = tests/run/failthread.c
 tests_run_libfailthread_la_LDFLAGS = -module -avoid-version -shared \
 	-rpath /nowhere
 tests_run_libfailthread_la_LIBADD = -ldl
+# Out of memory, threads or descriptors from the Nth call of a run on,
+# through a shim failing libc's (LD_PRELOAD).
+TESTS += tests/run/failnth.sh tests/run/probe-eintr.sh
+EXTRA_DIST += tests/run/failnth.sh tests/run/probe-eintr.sh
+check_LTLIBRARIES += tests/run/libfailnth.la
+tests_run_libfailnth_la_SOURCES = tests/run/failnth.c
+tests_run_libfailnth_la_LDFLAGS = -module -avoid-version -shared \
+	-rpath /nowhere
+tests_run_libfailnth_la_LIBADD = -ldl
 # No clock read where nothing shows the time (page faults of the vDSO's
 # data), through a shim counting libc's clock calls (LD_PRELOAD).
 TESTS += tests/run/noclock.sh
@@ -131,6 +140,11 @@ TESTS += tests/run/each-heads.sh
 EXTRA_DIST += tests/run/each-heads.sh
 TESTS += tests/run/tty-eintr.sh
 EXTRA_DIST += tests/run/tty-eintr.sh
+# A standard output or error that is a non-blocking pipe and fills.
+check_PROGRAMS += tests/run/nbpipe
+tests_run_nbpipe_SOURCES = tests/run/nbpipe.c
+TESTS += tests/run/nonblock-out.sh
+EXTRA_DIST += tests/run/nonblock-out.sh
 # io_uring's calls refused by a seccomp filter (deny-call).
 check_PROGRAMS += tests/run/deny-call
 tests_run_deny_call_SOURCES = tests/run/deny-call.c

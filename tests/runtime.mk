@@ -140,6 +140,10 @@ tests_runtime_noring_LDADD = $(runtime_ldadd)
 check_PROGRAMS += tests/runtime/ringclosed
 TESTS += tests/runtime/ringclosed
 tests_runtime_ringclosed_LDADD = $(runtime_ldadd)
+# io_uring_enter refused by a seccomp filter once the ring is set up.
+check_PROGRAMS += tests/runtime/enterdenied
+TESTS += tests/runtime/enterdenied
+tests_runtime_enterdenied_LDADD = $(runtime_ldadd)
 
 # syslet-compat.h: a program in the 2007 style, run on each backend by
 # name (the kernel's run skips where no patched kernel answers).

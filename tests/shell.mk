@@ -19,7 +19,7 @@ EXTRA_DIST += tests/shell/async-copy.sh
 TESTS += tests/shell/man-results.sh
 EXTRA_DIST += tests/shell/man-results.sh
 # A message is one write, however long the name it quotes.
-TESTS += tests/shell/errwrites.sh
+TESTS += tests/shell/errwrites.sh tests/shell/failmem.sh
 TESTS += tests/shell/deep-braces.sh
 # ring counts the slots it lists while a worker fills one.
 TESTS += tests/shell/ringshow.sh
@@ -33,7 +33,7 @@ EXTRA_DIST += tests/shell/tty-complete.sh
 EXTRA_DIST += tests/shell/tty-run.sh tests/shell/tmux.sh
 EXTRA_DIST += tests/shell/stats-same.sh
 EXTRA_DIST += tests/shell/ringshow.sh
-EXTRA_DIST += tests/shell/errwrites.sh tests/shell/deep-braces.sh
+EXTRA_DIST += tests/shell/errwrites.sh tests/shell/failmem.sh tests/shell/deep-braces.sh
 EXTRA_DIST += tests/shell/lib.sh tests/shell/tty.sh tests/shell/suspend.sh tests/shell/killed-prompt.sh tests/shell/history-trim.sh tests/shell/hostile.sh tests/shell/hello.txt \
 	tests/shell/inflight.sh tests/shell/linear.sh \
 	tests/shell/async.syslet tests/shell/async-nc.syslet tests/shell/unfused.syslet \

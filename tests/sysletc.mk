@@ -24,7 +24,7 @@ EXTRA_DIST += tests/sysletc/link.sh tests/sysletc/link-main.c \
 GOLDEN_GLOBS += tests/sysletc/golden/*.syslet
 EXTRA_DIST += tests/sysletc/golden.sh \
 	$(wildcard $(srcdir)/tests/sysletc/golden/*.S)
-TESTS += tests/sysletc/cli.sh tests/sysletc/output.sh tests/sysletc/stdfds.sh tests/sysletc/same-file.sh \
+TESTS += tests/sysletc/cli.sh tests/sysletc/output.sh tests/sysletc/gone-cwd.sh tests/sysletc/failmem.sh tests/sysletc/stdfds.sh tests/sysletc/same-file.sh \
 	tests/sysletc/names-quoted.sh
 # A diagnostic about a very long name keeps its end.
 TESTS += tests/sysletc/long-names.sh
@@ -41,7 +41,7 @@ EXTRA_DIST += tests/sysletc/header-libc.sh
 # Comparisons at the ends of the signed range, run on emul and uring.
 TESTS += tests/sysletc/compare-ends.sh
 EXTRA_DIST += tests/sysletc/compare-ends.sh
-EXTRA_DIST += tests/sysletc/cli.sh tests/sysletc/output.sh tests/sysletc/stdfds.sh tests/sysletc/names-quoted.sh \
+EXTRA_DIST += tests/sysletc/cli.sh tests/sysletc/output.sh tests/sysletc/gone-cwd.sh tests/sysletc/failmem.sh tests/sysletc/stdfds.sh tests/sysletc/names-quoted.sh \
 	tests/sysletc/same-file.sh
 # Doubling any input at most triples sysletc's time (tests/lib/linear.sh).
 TESTS += tests/sysletc/linear.sh tests/sysletc/list-big.sh

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "common/outfile.h"
+#include "common/stdfds.h"
 #include "common/quote.h"
 
 enum {
@@ -287,12 +288,16 @@ static int out_open_new(struct common_out *o, char *final, int exists,
 		}
 		close(o->fd);
 	} else if (errno != EOPNOTSUPP && errno != EISDIR &&
-		   errno != EINVAL) {
+		   errno != EINVAL && errno != EPERM) {
 		e = out_fail_dir(err, errlen, errno, dir, exists);
 		free(dir);
 		return e;
 	}
-	/* No O_TMPFILE here: a name from the start. */
+	/* No O_TMPFILE here: a name from the start.  EPERM too: ext4
+	 * answers it for a directory that was removed (the working
+	 * directory of a shell whose directory went away), where creating
+	 * a name says ENOENT, as every other tool says; a directory that
+	 * really refuses gives its EPERM again. */
 	o->tmp = malloc(n + 8);
 	if (!o->tmp) {
 		free(dir);
@@ -378,15 +383,9 @@ static int out_copy(int from, int to)
 			continue;
 		if (r < 0)
 			return -1;
-		for (ssize_t off = 0; off < r;) {
-			ssize_t w = write(to, buf + off, (size_t)(r - off));
-
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w < 0)
-				return -1;
-			off += w;
-		}
+		/* A non-blocking standard output (-o -) that fills: wait. */
+		if (common_write_wait(to, buf, (size_t)r) < 0)
+			return -1;
 	}
 	return 0;
 }

@@ -2,6 +2,8 @@
 #ifndef SYSLET_COMMON_STDFDS_H
 #define SYSLET_COMMON_STDFDS_H
 
+#include <sys/types.h>
+
 /*
  * A program started with 0, 1 or 2 closed (`prog 2>&-`) gets the lowest
  * free descriptor for the next file it opens, and everything it then
@@ -15,6 +17,15 @@
  * first in main(), before anything is opened.
  */
 void common_std_fds(void);
+
+/*
+ * A standard output or error left non-blocking by whoever shares it gets
+ * a stdio stream that waits for room (poll) where the pipe is full,
+ * instead of dropping what it held with EAGAIN; common_std_fds() sets
+ * that up.  common_write_wait() is its write(2): all of @len written to
+ * @fd, waiting where it is full, or -1 with errno.
+ */
+ssize_t common_write_wait(int fd, const void *buf, size_t len);
 
 /*
  * Flush the standard output and say whether everything written to it got

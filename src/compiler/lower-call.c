@@ -654,7 +654,8 @@ int lower_call(struct lower *L, const struct ast_expr *e, int ret,
 	for (const struct ast_expr *x = e->args; x; x = x->next)
 		n++;
 	nr = resolve(L, e, &args, &n, &sysname);
-	if (nr < 0)
+	/* No memory for the name: lower_oom() said so. */
+	if (nr < 0 || !sysname)
 		return LOWER_END;
 	if (n > 6) {
 		lower_error(L, e->loc, "too many arguments to '%s' (%u): an "

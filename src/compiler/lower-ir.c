@@ -230,7 +230,7 @@ int lower_string_obj(struct lower *L, const char *s, size_t n,
 }
 
 /* Collapse whitespace, keep the text printable and short. */
-char *lower_text(const struct lower *L, struct ast_loc loc)
+char *lower_text(struct lower *L, struct ast_loc loc)
 {
 	enum { MAX_TEXT = 160 };
 	size_t a = loc.first_off, b = loc.last_off, o = 0, i;
@@ -240,8 +240,12 @@ char *lower_text(const struct lower *L, struct ast_loc loc)
 	if (!L->src || a >= b || b > L->len)
 		return NULL;
 	t = malloc(MAX_TEXT + 8);
-	if (!t)
+	if (!t) {
+		/* Else the image went out without the statement's text in
+		 * its debug records, and sysletc said nothing. */
+		lower_oom(L);
 		return NULL;
+	}
 	for (i = a; i < b && o + 2 <= MAX_TEXT; i++) {
 		unsigned char c = (unsigned char)L->src[i];
 

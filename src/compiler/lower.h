@@ -179,7 +179,7 @@ int lower_resolve(struct lower *L, int t);
 void lower_drop(struct lower *L, int target);
 int lower_scratch(struct lower *L);
 int lower_finish(struct lower *L);
-char *lower_text(const struct lower *L, struct ast_loc loc);
+char *lower_text(struct lower *L, struct ast_loc loc);
 char *lower_strdup(struct lower *L, const char *s);
 char *lower_fmt(struct lower *L, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -676,8 +676,10 @@ static int disassemble(const struct args *a)
 		rc = 1;
 	if (a->dot)
 		slo_image_dot(img, stdout);
-	else if (!a->header)
-		slo_image_list(img, stdout);
+	else if (!a->header && slo_image_list(img, stdout)) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		rc = 1;
+	}
 	slo_image_free(img);
 	return rc | flush_stdout();
 }
@@ -782,13 +784,17 @@ static int compile(const struct args *a)
 		free(src);
 		return 1;
 	}
-	if (a->listing)
-		slo_image_list(img, stdout);
+	if (a->listing && slo_image_list(img, stdout)) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		rc = 1;
+	}
 	if (a->dot)
 		slo_image_dot(img, stdout);
 	/* -S and --dot print instead of writing, unless -o asks for both. */
 	if (a->output || (!a->listing && !a->dot)) {
 		out = a->output ? strdup(a->output) : default_output(a->input);
+		if (!out)
+			fprintf(stderr, "%s: out of memory\n", prog);
 		if (!out || output_open(&iout, out))
 			rc = 1;
 	}

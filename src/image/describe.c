@@ -405,7 +405,7 @@ static void describe_target(const struct slo_names *nm, enum slo_section sec,
  * range holds it.  Entries are painted over the atoms they hold in that
  * order, each atom once: a "next unpainted atom" forest skips the
  * painted runs, so overlapping entries in a hostile image cost no more. */
-static void paint_entries(struct slo_names *nm)
+static int paint_entries(struct slo_names *nm)
 {
 	const struct slo_image *img = nm->img;
 	uint64_t asz = slo_atom_size(img);
@@ -414,8 +414,10 @@ static void paint_entries(struct slo_names *nm)
 
 	for (size_t a = 0; a < n; a++)
 		nm->entry_of[a] = -1;
+	/* Else every atom listed as no entry's, its cells named in full
+	 * (cat.fd), and nothing said. */
 	if (!next)
-		return;
+		return -1;
 	for (size_t a = 0; a <= n; a++)
 		next[a] = a;
 	for (size_t i = 0; i < img->nr_syms; i++) {
@@ -447,6 +449,7 @@ static void paint_entries(struct slo_names *nm)
 		}
 	}
 	free(next);
+	return 0;
 }
 
 static int param_order(const void *a, const void *b)
@@ -479,7 +482,10 @@ static int index_symbols(struct slo_names *nm)
 		free(params);
 		return -1;
 	}
-	paint_entries(nm);
+	if (paint_entries(nm)) {
+		free(params);
+		return -1;
+	}
 	for (size_t a = 0; a < img->nr_atoms; a++)
 		nm->at_first[a] = -1;
 	for (size_t i = ns; i-- > 0;) {

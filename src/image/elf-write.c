@@ -73,11 +73,20 @@ static Elf_Scn *add_section(struct writer *wr, const char *name,
 			    GElf_Word type, GElf_Xword flags, GElf_Xword align,
 			    void *buf, size_t size, Elf_Type dtype)
 {
-	Elf_Scn *scn = elf_newscn(wr->elf);
+	Elf_Scn *scn;
 	Elf_Data *d;
 	GElf_Shdr sh;
 
-	if (!scn || !(d = elf_newdata(scn)) || !gelf_getshdr(scn, &sh))
+	/*
+	 * elfutils' elf_newscn() returns the new section even when it
+	 * found no memory for its header (ELF_E_NOMEM set, the header
+	 * NULL), and elf_newdata() on it then crashed sysletc: the error
+	 * it sets is asked, cleared first.
+	 */
+	(void)elf_errno();
+	scn = elf_newscn(wr->elf);
+	if (!scn || elf_errno() != 0 || !(d = elf_newdata(scn)) ||
+	    !gelf_getshdr(scn, &sh))
 		return NULL;
 	d->d_buf = buf;
 	d->d_size = size;
@@ -548,6 +557,10 @@ int slo_image_write(const struct slo_image *img, int fd, char *err,
 		return slo_elf_error(err, errlen, "libelf is too old");
 	if (check_model(&wr))
 		return -1;
+	/* libelf's error is the thread's last, maybe of an image read
+	 * before (the shell's): a failure of ours (keep(): out of memory)
+	 * was reported as 'file has no program header'. */
+	(void)elf_errno();
 	rc = build(&wr, fd);
 	if (rc) {
 		int e = elf_errno();

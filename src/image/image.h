@@ -204,8 +204,10 @@ int slo_image_verify(const struct slo_image *img,
 		     void (*report)(void *ctx, size_t atom, const char *msg),
 		     void *ctx);
 
-/* Printers: the annotated listing (sysletc -S and -d), graphviz, C header. */
-void slo_image_list(const struct slo_image *img, FILE *out);
+/* Printers: the annotated listing (sysletc -S and -d), graphviz, C header.
+ * The listing: -1 when a line of it could not be made for want of memory
+ * (it says "; out of memory" in its place), else 0. */
+int slo_image_list(const struct slo_image *img, FILE *out);
 /* The same listing a line at a time (no newline), with the part it is
  * in and the atom it lists (-1: none). */
 enum slo_list_part {
@@ -216,8 +218,8 @@ enum slo_list_part {
 };
 typedef void (*slo_list_fn)(const char *line, enum slo_list_part part,
 			    long atom, void *ctx);
-void slo_image_list_lines(const struct slo_image *img, slo_list_fn fn,
-			  void *ctx);
+int slo_image_list_lines(const struct slo_image *img, slo_list_fn fn,
+			 void *ctx);
 void slo_image_dot(const struct slo_image *img, FILE *out);
 void slo_image_header(const struct slo_image *img, const char *guard,
 		      FILE *out);

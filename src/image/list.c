@@ -12,6 +12,7 @@ struct list_out {
 	slo_list_fn		fn;
 	void			*ctx;
 	enum slo_list_part	part;
+	bool			oom;	/* said "; out of memory" */
 };
 
 /* Hostile images must not drive the terminal: control bytes become '?';
@@ -25,6 +26,7 @@ static void put_line(struct text_buf *t, struct list_out *o, long atom)
 		/* The next line starts afresh. */
 		text_buf_free(t);
 		o->fn("; out of memory", o->part, atom, o->ctx);
+		o->oom = true;
 		return;
 	}
 	if (!t->s) {
@@ -48,8 +50,9 @@ static void put_line(struct text_buf *t, struct list_out *o, long atom)
 /* Pad the line to `col` characters. */
 static void pad_to(struct text_buf *t, size_t col)
 {
+	/* Out of memory, the buffer stops growing: so does the loop. */
 	text_buf_printf(t, " ");
-	while (t->len < col)
+	while (t->len < col && !t->failed)
 		text_buf_printf(t, " ");
 }
 
@@ -191,10 +194,10 @@ static void list_objects(const struct slo_image *img, struct text_buf *t,
 	}
 }
 
-void slo_image_list_lines(const struct slo_image *img, slo_list_fn fn,
-			  void *ctx)
+int slo_image_list_lines(const struct slo_image *img, slo_list_fn fn,
+			 void *ctx)
 {
-	struct list_out o = { fn, ctx, SLO_LIST_HEADER };
+	struct list_out o = { fn, ctx, SLO_LIST_HEADER, false };
 	struct list_out *out = &o;
 	struct slo_names nm;
 	struct text_buf t = { 0 };
@@ -202,7 +205,7 @@ void slo_image_list_lines(const struct slo_image *img, slo_list_fn fn,
 
 	if (slo_names_init(&nm, img)) {
 		fn("; out of memory", SLO_LIST_HEADER, -1, ctx);
-		return;
+		return -1;
 	}
 	text_buf_printf(&t, "; profile %s, %u-byte words, %zu atom%s, %zu cell%s",
 		     prof ? prof : "?", img->word_size, img->nr_atoms,
@@ -243,6 +246,7 @@ void slo_image_list_lines(const struct slo_image *img, slo_list_fn fn,
 	list_objects(img, &t, out);
 	text_buf_free(&t);
 	slo_names_free(&nm);
+	return o.oom ? -1 : 0;
 }
 
 static void print_line(const char *line, enum slo_list_part part, long atom,
@@ -254,7 +258,7 @@ static void print_line(const char *line, enum slo_list_part part, long atom,
 	fputc('\n', ctx);
 }
 
-void slo_image_list(const struct slo_image *img, FILE *out)
+int slo_image_list(const struct slo_image *img, FILE *out)
 {
-	slo_image_list_lines(img, print_line, out);
+	return slo_image_list_lines(img, print_line, out);
 }

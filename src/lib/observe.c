@@ -149,36 +149,50 @@ static inline void stats_bump(unsigned long long *f, unsigned long n)
 			 __ATOMIC_RELAXED);
 }
 
+/*
+ * Out of memory for a thread's block: its counts go straight into gone,
+ * under the lock, so that no count is lost (syslet-run --stats would
+ * print a total short by them with nothing said).
+ */
+static void stats_add_gone(unsigned int off, unsigned long n)
+{
+	pthread_mutex_lock(&stats_lock);
+	*(unsigned long long *)((char *)&stats_gone + off) += n;
+	pthread_mutex_unlock(&stats_lock);
+}
+
 void emul_stats_add(unsigned int off, unsigned long n)
 {
 	struct emul_tstats *t = stats_self();
 
-	/* Out of memory for a block: the count is lost, nothing else. */
 	if (t)
 		stats_bump((unsigned long long *)((char *)&t->s + off), n);
+	else
+		stats_add_gone(off, n);
 }
 
 /* A run counts in plain locals and adds them here once. */
 void emul_stats_flush(struct emul_lstats *ls)
 {
 	struct emul_tstats *t = stats_self();
+	struct syslet_stats *s = t ? &t->s : &stats_gone;
 
-	if (t) {
-		struct syslet_stats *s = &t->s;
-
-		stats_bump(&s->atoms, ls->atoms);
-		stats_bump(&s->syscalls, ls->syscalls);
-		stats_bump(&s->umem_adds, ls->umem);
-		stats_bump(&s->inline_atoms, ls->inl);
-		stats_bump(&s->cachemiss_atoms, ls->cm);
-		stats_bump(&s->faults, ls->faults);
-		stats_bump(&s->signal_stops, ls->sigstops);
-		stats_bump(&s->denied, ls->denied);
-		stats_bump(&s->uring_atoms, ls->ur);
-		stats_bump(&s->uring_worker_atoms, ls->urw);
-		stats_bump(&s->handoffs, ls->handoffs);
-		stats_bump(&s->completions, ls->completions);
-	}
+	if (!t)
+		pthread_mutex_lock(&stats_lock);
+	stats_bump(&s->atoms, ls->atoms);
+	stats_bump(&s->syscalls, ls->syscalls);
+	stats_bump(&s->umem_adds, ls->umem);
+	stats_bump(&s->inline_atoms, ls->inl);
+	stats_bump(&s->cachemiss_atoms, ls->cm);
+	stats_bump(&s->faults, ls->faults);
+	stats_bump(&s->signal_stops, ls->sigstops);
+	stats_bump(&s->denied, ls->denied);
+	stats_bump(&s->uring_atoms, ls->ur);
+	stats_bump(&s->uring_worker_atoms, ls->urw);
+	stats_bump(&s->handoffs, ls->handoffs);
+	stats_bump(&s->completions, ls->completions);
+	if (!t)
+		pthread_mutex_unlock(&stats_lock);
 	memset(ls, 0, sizeof(*ls));
 }
 

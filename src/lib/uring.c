@@ -312,6 +312,7 @@ static int ring_setup(unsigned int cq, struct io_uring_params *p)
  * its descriptor moved out of the way (fd_high()).  0 or -errno.
  */
 static int fd_high_moved(int fd, bool *moved);
+static int fd_high_below(int fd, const struct rlimit *rl, bool *moved);
 static int ring_new(struct io_uring *ring, unsigned int cq)
 {
 	struct io_uring_params p;
@@ -370,12 +371,100 @@ static const char *const ur_self_names[] = {
 	"sched_setattr", "set_mempolicy",
 };
 
+/*
+ * The probe: a ring set up as a head's, its ops mapped (ur_ops_map) and
+ * entered once; ur_init_err says what failed.  *@fdp keeps the ring when
+ * *@high says it could be moved out of the way, else it is closed.
+ */
+static void probe_here(const struct rlimit *rl, struct io_uring_params *p,
+		       int *fdp, bool *high)
+{
+	int fd = ring_setup(UR_CQ_ENTRIES, p);
+
+	*high = false;
+	*fdp = -1;
+	if (fd < 0) {
+		ur_init_err = fd;
+		return;
+	}
+	/*
+	 * Each head's descriptors go near the top of the limit (fd_high):
+	 * the probe ring goes there first, so that the descriptor table
+	 * grows to that size now, usually before the program has threads.
+	 * Grown later, in a process whose threads share the table, the
+	 * kernel waits for an RCU grace period (expand_fdtable()): 8 ms
+	 * per head for syslet-run --each --jobs=2 here.
+	 */
+	fd = fd_high_below(fd, rl, high);
+	ur_init_err = uring_ops_map(fd, emul_prof->profile,
+				    emul_prof->nr_syscalls, &ur_ops_map);
+	/* A filter may let the ring be set up and refuse to enter it (a
+	 * seccomp profile that names io_uring_setup only, or all three
+	 * calls apart): every submission and wait would then fail, and
+	 * async_wait() spun for ever on its EPERM with the signals that
+	 * io_uring_enter() opens never delivered.  An enter with nothing
+	 * to do answers at once. */
+	if (!ur_init_err) {
+		int r = io_uring_enter((unsigned)fd, 0, 0, 0, NULL);
+
+		if (r < 0 && r != -EINTR)
+			ur_init_err = r;
+	}
+	if (ur_init_err || !*high) {
+		close(fd);
+		*high = false;
+		return;
+	}
+	*fdp = fd;
+}
+
+static void *probe_main(void *arg)
+{
+	struct io_uring_params p;
+	struct rlimit rl = { 0, 0 };	/* never moved: closed */
+	bool high;
+	int fd;
+
+	(void)arg;
+	probe_here(&rl, &p, &fd, &high);
+	return NULL;
+}
+
+/*
+ * A ring closed is torn down by the kernel later, in a worker, which
+ * then sends task work with TWA_SIGNAL (io_ring_exit_work()) to every
+ * thread that set it up or entered it: a call that thread sleeps in
+ * then is cut short as by a signal, and one that cannot be restarted
+ * fails with EINTR, no signal sent (a select() whose timeout is
+ * read-only data, epoll_wait()): a syslet's call that blocked in place
+ * (no worker to be had) was reported 'stopped by a signal'.  So a probe
+ * ring that is not kept is set up, entered and closed on a short-lived
+ * thread, all signals blocked there.  False when no thread could be
+ * made: the probe is then this thread's.
+ */
+static bool probe_elsewhere(void)
+{
+	sigset_t all, old;
+	pthread_t t;
+	int err;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	err = pthread_create(&t, NULL, probe_main, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err)
+		return false;
+	pthread_join(t, NULL);
+	return true;
+}
+
 static void ur_init_once(void)
 {
 	struct io_uring_params p;
+	struct rlimit rl;
 	unsigned long n;
 	bool high;
-	int err, fd;
+	int err, fd = -1;
 
 	sigfillset(&ur_blockset);
 	sigdelset(&ur_blockset, SIGSEGV);
@@ -402,39 +491,18 @@ static void ur_init_once(void)
 	 * of CPUs read (/sys/devices/system/cpu/online: three system
 	 * calls) to size the ring by.
 	 */
-	fd = ring_setup(UR_CQ_ENTRIES, &p);
-	if (fd < 0) {
-		ur_init_err = fd;
-		return;
-	}
 	/*
-	 * Each head's descriptors go near the top of the limit (fd_high):
-	 * the probe ring goes there first, so that the descriptor table
-	 * grows to that size now, usually before the program has threads.
-	 * Grown later, in a process whose threads share the table, the
-	 * kernel waits for an RCU grace period (expand_fdtable()): 8 ms
-	 * per head for syslet-run --each --jobs=2 here.
+	 * Kept only where it is out of the way: under a limit of 128
+	 * descriptors or fewer it would be where the program's next
+	 * open() puts its own, so there it is probed and closed on a
+	 * thread of its own (probe_elsewhere()).
 	 */
-	fd = fd_high_moved(fd, &high);
-	ur_init_err = uring_ops_map(fd, emul_prof->profile,
-				    emul_prof->nr_syscalls, &ur_ops_map);
-	/* A filter may let the ring be set up and refuse to enter it (a
-	 * seccomp profile that names io_uring_setup only, or all three
-	 * calls apart): every submission and wait would then fail, and
-	 * async_wait() spun for ever on its EPERM with the signals that
-	 * io_uring_enter() opens never delivered.  An enter with nothing
-	 * to do answers at once. */
-	if (!ur_init_err) {
-		int r = io_uring_enter((unsigned)fd, 0, 0, 0, NULL);
-
-		if (r < 0 && r != -EINTR)
-			ur_init_err = r;
-	}
-	/* Kept only where it is out of the way: under a limit of 128
-	 * descriptors or fewer it is where the program's next open() would
-	 * have put its own. */
-	if (ur_init_err || !high)
-		close(fd);
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		rl.rlim_cur = 0;
+	if (rl.rlim_cur <= 128 && probe_elsewhere())
+		high = false;
+	else
+		probe_here(&rl, &p, &fd, &high);
 	if (ur_init_err)
 		return;
 	n = emul_prof->nr_syscalls;
@@ -506,23 +574,32 @@ static void futex_wait(uint32_t *addr, uint32_t val, const struct timespec *ts)
  */
 #define UR_FD_TOP	65536L
 
-static int fd_high_moved(int fd, bool *moved)
+/* fd_high_moved() under the limit @rl read already. */
+static int fd_high_below(int fd, const struct rlimit *rl, bool *moved)
 {
-	struct rlimit rl;
 	long lo = 3;
 	int hi;
 
 	*moved = false;
-	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur > 128)
-		lo = (rl.rlim_cur == RLIM_INFINITY ||
-		      rl.rlim_cur > (rlim_t)UR_FD_TOP ?
-			      UR_FD_TOP : (long)rl.rlim_cur) - 64;
+	if (rl->rlim_cur > 128)
+		lo = (rl->rlim_cur == RLIM_INFINITY ||
+		      rl->rlim_cur > (rlim_t)UR_FD_TOP ?
+			      UR_FD_TOP : (long)rl->rlim_cur) - 64;
 	hi = fcntl(fd, F_DUPFD_CLOEXEC, (int)lo);
 	if (hi < 0)
 		return fd;
 	close(fd);
 	*moved = lo > 3;
 	return hi;
+}
+
+static int fd_high_moved(int fd, bool *moved)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		rl.rlim_cur = 0;
+	return fd_high_below(fd, &rl, moved);
 }
 
 static int fd_high(int fd)
@@ -534,6 +611,28 @@ static int fd_high(int fd)
 
 /* ---- Syslet records, lists ------------------------------------------ */
 
+/*
+ * Whether a record can be had: a free one, one left in the newest block,
+ * or a new block.  Out of memory (RLIMIT_AS, RLIMIT_DATA), an inline
+ * chain is told there is no room and blocks in place, as with no thread
+ * ready, rather than wait for memory that may never come.
+ */
+static bool sl_room(struct ur_head *ah)
+{
+	struct ur_slab *b;
+
+	if (__builtin_expect(ah->free_sl ||
+			     (ah->slabs && ah->slab_used < UR_SLAB_SL), 1))
+		return true;
+	b = malloc(sizeof(*b));
+	if (!b)
+		return false;
+	b->next = ah->slabs;
+	ah->slabs = b;
+	ah->slab_used = 0;
+	return true;
+}
+
 static struct ur_sl *sl_get(struct ur_head *ah)
 {
 	struct ur_sl *sl = ah->free_sl;
@@ -542,17 +641,12 @@ static struct ur_sl *sl_get(struct ur_head *ah)
 		ah->free_sl = sl->next;
 	} else {
 		/* The next unused record of the newest block, or a new
-		 * block. */
-		struct ur_slab *b = ah->slabs;
-
-		if (!b || ah->slab_used == UR_SLAB_SL) {
-			while (!(b = malloc(sizeof(*b))))
-				usleep(1000);
-			b->next = ah->slabs;
-			ah->slabs = b;
-			ah->slab_used = 0;
-		}
-		sl = &b->sl[ah->slab_used++];
+		 * block.  Every chain that takes one inline asked room()
+		 * first; the driver takes one only for a chain that has
+		 * one already. */
+		while (!sl_room(ah))
+			usleep(1000);
+		sl = &ah->slabs->sl[ah->slab_used++];
 		sl->m = NULL;
 	}
 	sl->probing = false;
@@ -825,9 +919,11 @@ static bool in_place(struct ur_ctx *c)
  * cachemiss threads: with all of them taken, a syslet that would go async
  * runs on in the caller, blocking where it must.  Only asked inline.
  */
+/* Room for one more chain in flight: a thread's worth and a record. */
 static inline bool room(struct ur_ctx *c)
 {
-	return c->ah->busy < c->ah->max_threads && !in_place(c);
+	return c->ah->busy < c->ah->max_threads && sl_room(c->ah) &&
+	       !in_place(c);
 }
 
 static void complete(struct ur_ctx *c, struct ur_sl *sl,

@@ -420,10 +420,8 @@ static int shl_split(const char *line, char ***argvp)
 			shl_buf_add(&w, "", 0);	/* "" is a word too */
 		}
 		v = realloc(argv, (argc + 2) * sizeof(*argv));
-		if (!v) {
-			text_buf_free(&w);
-			goto bad;
-		}
+		if (!v)
+			shl_oom();	/* not an 'unterminated quote' */
 		argv = v;
 		argv[argc++] = w.s;
 		argv[argc] = NULL;
@@ -465,13 +463,15 @@ int shl_cmd_run(struct shell *sh, const char *line)
 		char word[16];
 
 		if (!v)
-			abort();
+			shl_oom();
 		argv = v;
 		memmove(argv + 1, argv, (argc + 1) * sizeof(*argv));
 		memcpy(word, p, n < sizeof(word) ? n : sizeof(word) - 1);
 		word[n < sizeof(word) ? n : sizeof(word) - 1] = '\0';
 		cmd = shl_cmd_find(word);
 		argv[0] = strdup(cmd->name);
+		if (!argv[0])
+			shl_oom();
 		argc++;
 	}
 	r = cmd->fn(sh, argc, argv,

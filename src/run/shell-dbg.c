@@ -155,7 +155,7 @@ void shl_dbg_free(struct shell *sh)
 		struct syslet_ring *r = malloc(sizeof(*r));
 
 		if (!r)
-			abort();
+			shl_oom();
 		*r = d->ring;
 		shl_ring_left = r;
 	}
@@ -234,9 +234,10 @@ static void shl_dbg_set_prog(struct shell *sh, struct shl_prog *p, int argc,
 	shl_free_args(d);
 	d->args = calloc(argc + 1, sizeof(*d->args));
 	if (!d->args)
-		abort();
+		shl_oom();
 	for (k = 0; k < argc; k++)
-		d->args[k] = strdup(argv[k]);
+		if (!(d->args[k] = strdup(argv[k])))
+			shl_oom();
 	d->nargs = argc;
 	shl_dbg_load_info(sh);
 }
@@ -570,7 +571,7 @@ static int shl_break_syscall(struct shell *sh, const char *name)
 		}
 		v = realloc(d->bps, (d->nbps + 1) * sizeof(*v));
 		if (!v)
-			abort();
+			shl_oom();
 		d->bps = v;
 		d->bps[d->nbps].id = ++d->bp_ids;
 		d->bps[d->nbps].atom = i;
@@ -636,7 +637,7 @@ SHL_HANDLER(break)
 	}
 	v = realloc(d->bps, (d->nbps + 1) * sizeof(*v));
 	if (!v)
-		abort();
+		shl_oom();
 	d->bps = v;
 	d->bps[d->nbps].id = ++d->bp_ids;
 	d->bps[d->nbps].atom = (size_t)atom;
@@ -725,13 +726,13 @@ SHL_HANDLER(watch)
 		}
 	v = realloc(d->watches, (d->nwatches + 1) * sizeof(*v));
 	if (!v)
-		abort();
+		shl_oom();
 	d->watches = v;
 	v = &d->watches[d->nwatches];
 	v->id = ++d->bp_ids;
 	v->name = strdup(argv[1]);
 	if (!v->name)
-		abort();
+		shl_oom();
 	v->have_old = c != NULL;
 	v->old = c ? *c : 0;
 	d->nwatches++;
@@ -878,6 +879,8 @@ static int shl_start(struct shell *sh, const char *cmd, const char *entry,
 	shl_drop_inst(sh);
 	d->inst = inst;
 	d->entry = strdup(entry);
+	if (!d->entry)
+		shl_oom();
 	d->pc = syslet_inst__entry(inst, entry);
 	d->runs++;
 	return 0;

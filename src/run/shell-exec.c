@@ -66,7 +66,7 @@ static struct shl_flight *shl_flight_add_locked(struct syslet_inst *inst,
 					       sizeof(*f));
 
 	if (!f)
-		abort();
+		shl_oom();
 	shl_flights = f;
 	f = &shl_flights[shl_nflights++];
 	memset(f, 0, sizeof(*f));

@@ -204,12 +204,16 @@ static void shl_adopt(struct shl_imm *m, const struct shl_prog *p,
 			continue;
 		v = realloc(m->vars, (m->nvars + 1) * sizeof(*v));
 		if (!v)
-			abort();
+			shl_oom();
 		m->vars = v;
 		shl_map_put(&m->var_ix, s->name, m->nvars);
 		v = &m->vars[m->nvars++];
 		memset(v, 0, sizeof(*v));
 		v->name = strdup(s->name);
+		/* Else the session's x was no name at all: 'x = 41' then
+		 * 'print x' said 'x = 0', status 0. */
+		if (!v->name)
+			shl_oom();
 		v->object = s->kind != SYSLET_SYM_VAR;
 		v->constant = s->kind == SYSLET_SYM_DATA;
 		if (v->object) {
@@ -218,7 +222,7 @@ static void shl_adopt(struct shl_imm *m, const struct shl_prog *p,
 
 			v->bytes = calloc(1, v->size ? v->size : 1);
 			if (!v->bytes)
-				abort();
+				shl_oom();
 			if (src)
 				memcpy(v->bytes, src, v->size);
 		} else {
@@ -239,7 +243,7 @@ static size_t *shl_image_vars(struct shl_imm *m, const struct shl_prog *p,
 	size_t i, k = 0;
 
 	if (!ix)
-		abort();
+		shl_oom();
 	for (i = 0; i < nsyms; i++) {
 		SYSLET_OPTS(syslet_sym_info, si);
 		const struct syslet_sym_info *s = &si;
@@ -450,11 +454,11 @@ static void shl_note_const(void *ctx, const char *name, int kind)
 		return;
 	v = realloc(m->consts, (m->nconsts + 1) * sizeof(*v));
 	if (!v)
-		abort();
+		shl_oom();
 	m->consts = v;
 	m->consts[m->nconsts] = strdup(name);
 	if (!m->consts[m->nconsts])
-		abort();
+		shl_oom();
 	shl_map_put(&m->const_ix, m->consts[m->nconsts], m->nconsts);
 	m->nconsts++;
 }
@@ -474,7 +478,7 @@ static void shl_pick_add(struct shl_imm *m, struct shl_pick *pk, size_t i)
 		pk->cap = pk->cap ? pk->cap * 2 : 16;
 		pk->v = realloc(pk->v, pk->cap * sizeof(*pk->v));
 		if (!pk->v)
-			abort();
+			shl_oom();
 	}
 	pk->v[pk->n++] = i;
 }
@@ -558,17 +562,17 @@ static void shl_add_decl(struct shl_imm *m, const char *text,
 	shl_buf_puts(&m->decls, "\n");
 	d = realloc(m->dv, (m->ndecls + 1) * sizeof(*d));
 	if (!d)
-		abort();
+		shl_oom();
 	m->dv = d;
 	m->mark = realloc(m->mark, (m->ndecls + 1) * sizeof(*m->mark));
 	if (!m->mark)
-		abort();
+		shl_oom();
 	m->mark[m->ndecls] = 0;
 	d = &m->dv[m->ndecls];
 	memset(d, 0, sizeof(*d));
 	d->text = strdup(resolved ? resolved : text);
 	if (!d->text)
-		abort();
+		shl_oom();
 	d->lines = shl_count_lines(d->text) + 1;
 	m->decl_lines += shl_count_lines(text) + 1;
 	if (!++m->gen) {
@@ -604,7 +608,7 @@ static struct shl_prog *shl_imm_build(struct shell *sh, const char *text,
 		FILE *mem = open_memstream(&diags, &len);
 
 		if (!mem)
-			abort();
+			shl_oom();
 		if (retry) {
 			shl_buf_puts(&src, text_buf_str(&m->decls));
 			pre = m->decl_lines;
@@ -614,7 +618,10 @@ static struct shl_prog *shl_imm_build(struct shell *sh, const char *text,
 		}
 		shl_buf_puts(&src, tail);
 		p = shl_prog_compile(sh, SHL_IMM_FILE, src.s, src.len, mem);
-		fclose(mem);
+		/* The stream's last growth may fail at fclose(), leaving no
+		 * text (diags NULL) to show. */
+		if (fclose(mem) || !diags)
+			shl_oom();
 		text_buf_free(&src);
 		if (p || all || retry) {
 			shl_emit_diags(sh, diags, pre + tail_pre,
@@ -647,7 +654,7 @@ static void shl_assign_name(void *ctx, const char *name, int kind)
 		return;
 	a->name = strdup(name);
 	if (!a->name)
-		abort();
+		shl_oom();
 }
 
 static char *shl_implicit_var(struct shell *sh, const char *text)
@@ -867,7 +874,7 @@ void shl_probe_stmts(const char *text, struct sysletc_probe *r)
 	if (shl_ends_open(text))
 		shl_buf_puts(&b, ";");
 	if (sysletc_probe(b.s, b.len, SYSLETC_UNIT_STMTS, r))
-		abort();	/* r->sz is ours */
+		shl_oom();	/* r->sz is ours */
 	text_buf_free(&b);
 }
 
@@ -971,7 +978,7 @@ static bool shl_command_note(struct shell *sh, const char *text,
 		return false;
 	name = strndup(text + lead, len);
 	if (!name)
-		abort();
+		shl_oom();
 	if (shl_cmd_find(name) || shl_name_known(sh, name))
 		goto out;
 	near = len >= 3 ? shl_cmd_near(name) : NULL;
@@ -1032,7 +1039,7 @@ static void shl_value_note(struct shell *sh, const char *text)
 	}
 	name = strndup(s, len);
 	if (!name)
-		abort();
+		shl_oom();
 	/* The compiler's note says what ends a syslet: return is no cell;
 	 * nor is 'stpo', whose note names the keyword (unless the session
 	 * has such a cell, and the compiler no such note). */
@@ -1118,7 +1125,7 @@ static void shl_imm_run(struct shell *sh, const char *text)
 	shl_copy(m, inst, ix, n, true);
 	before = calloc(n + 1, sizeof(*before));
 	if (!before)
-		abort();
+		shl_oom();
 	for (i = 0; i < n; i++)
 		before[i] = m->vars[ix[i]].value;
 	entry = syslet_inst__entry(inst, SHL_IMM_ENTRY);

@@ -15,6 +15,10 @@
 struct shell;
 
 /* ---- Text buffers (common/textbuf.h): append, or give up -------------- */
+/* Out of memory: a message, the terminal given back, exit status 2. */
+__attribute__((noreturn)) void shl_oom(void);
+/* Readline's handler removed, the terminal restored (if it had it). */
+void shl_line_release(void);
 void shl_buf_add(struct text_buf *b, const char *s, size_t n);
 void shl_buf_puts(struct text_buf *b, const char *s);
 void shl_buf_printf(struct text_buf *b, const char *fmt, ...)

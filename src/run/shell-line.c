@@ -182,6 +182,18 @@ static char **shl_rl_complete(const char *text, int start, int end)
 
 /* ---- Reading lines ------------------------------------------------------ */
 
+/* Readline has had the terminal (its handler installed at least once):
+ * shl_line_release() gives it back. */
+static bool shl_rl_installed;
+
+void shl_line_release(void)
+{
+	/* Idempotent in readline: the terminal is restored only when the
+	 * handler still holds it. */
+	if (shl_rl_installed)
+		rl_callback_handler_remove();
+}
+
 static void shl_rl_on_line(char *line)
 {
 	struct shl_input *in = &shl_rl_shell->in;
@@ -279,6 +291,7 @@ static char *shl_rl_read_line(struct shell *sh, const char *prompt,
 	shl_interrupted = 0;
 	shl_stop_sig = 0;
 	rl_callback_handler_install(prompt, shl_rl_on_line);
+	shl_rl_installed = true;
 	while (!in->rl_got) {
 		fd_set fds;
 		int r;

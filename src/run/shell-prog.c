@@ -31,7 +31,7 @@ static struct shl_prog *shl_prog_open(struct shell *sh, const char *name,
 	char err[256];
 
 	if (!p)
-		abort();
+		shl_oom();
 	p->refs = 1;
 	p->obj = syslet_obj__open_mem(elf, len, err, sizeof(err));
 	if (!p->obj) {
@@ -40,6 +40,8 @@ static struct shl_prog *shl_prog_open(struct shell *sh, const char *name,
 		return NULL;
 	}
 	p->name = strdup(name);
+	if (!p->name)
+		shl_oom();
 	return p;
 }
 

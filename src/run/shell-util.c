@@ -6,22 +6,41 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
+#include <unistd.h>
 
 #include "libsyslet.h"
 #include "run/shell-int.h"
+
+/*
+ * Out of memory where the shell has nothing sensible left to do: it says
+ * so and ends with status 2, the terminal given back, what it printed
+ * flushed (each history line is on its file already).  It called abort():
+ * SIGABRT, a core dump and no word of the cause.  No allocation here.
+ */
+void shl_oom(void)
+{
+	static const char msg[] = "syslet-run: out of memory: the shell ends\n";
+
+	shl_line_release();
+	fflush(stdout);
+	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
+		_exit(2);
+	_exit(2);
+}
 
 /* The shell's buffers hold sources it compiles and lines it prints: one
  * that failed has nothing sensible left to do, so the shell gives up. */
 void shl_buf_add(struct text_buf *b, const char *s, size_t n)
 {
 	if (text_buf_add(b, s, n))
-		abort();
+		shl_oom();
 }
 
 void shl_buf_puts(struct text_buf *b, const char *s)
 {
 	if (text_buf_puts(b, s))
-		abort();
+		shl_oom();
 }
 
 void shl_buf_printf(struct text_buf *b, const char *fmt, ...)
@@ -33,7 +52,7 @@ void shl_buf_printf(struct text_buf *b, const char *fmt, ...)
 	r = text_buf_vprintf(b, fmt, ap);
 	va_end(ap);
 	if (r)
-		abort();
+		shl_oom();
 }
 
 bool shl_parse_long(const char *s, long *v)
@@ -158,7 +177,7 @@ static void shl_map_grow(struct shl_map *m)
 	m->n = 0;
 	m->v = calloc(m->cap, sizeof(*m->v));
 	if (!m->v)
-		abort();
+		shl_oom();
 	for (i = 0; i < old.cap; i++) {
 		size_t k;
 
@@ -187,7 +206,7 @@ void shl_map_put(struct shl_map *m, const char *key, size_t val)
 		}
 	m->v[i].key = strdup(key);
 	if (!m->v[i].key)
-		abort();
+		shl_oom();
 	m->v[i].val = val;
 	m->n++;
 }

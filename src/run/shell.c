@@ -69,8 +69,10 @@ int srun_shell(const struct srun_shell_opts *opt, int argc, char **argv)
 	if (shl_input_open(&sh, false) < 0)
 		return 1;
 	if (shl_dbg_init(&sh) < 0 || shl_imm_init(&sh) < 0) {
+		/* Its only failure: it ended with no word and status 1. */
+		fprintf(stderr, "%s: out of memory\n", sh.prog);
 		shl_input_close(&sh);
-		return 1;
+		return 2;
 	}
 	if (argc > 0 && shl_dbg_load_path(&sh, argv[0], argc - 1, argv + 1) < 0
 	    && !sh.in.tty) {
