@@ -279,8 +279,8 @@ static void check_calls(void)
 	rt_check_err(syslet_print_call(mem, &ev, SYSLET_PRINT_WHOLE), EINVAL);
 	fclose(mem);
 	rt_check(text && !strcmp(text,
-		 "open(\"hello.txt\", O_RDONLY|O_CLOEXEC, 00)\n"
-		 "open(0x1, O_RDONLY|O_CLOEXEC, 00)\n"
+		 "open(\"hello.txt\", O_RDONLY|O_CLOEXEC, 000)\n"
+		 "open(0x1, O_RDONLY|O_CLOEXEC, 000)\n"
 		 "write(1, \"hi\\n\", 3)\n"
 		 "read(3, \"hi\\n\", 16)\n"
 		 "<... read resumed>\"hi\\n\", 16)\n"

@@ -122,8 +122,8 @@ static int read_mem_checks(void)
 static int child(int err)
 {
 	static const char want[] =
-		"open(\"hello.txt\", O_RDONLY|O_CLOEXEC, 00)\n"
-		"open(0x1, O_RDONLY|O_CLOEXEC, 00)\n"
+		"open(\"hello.txt\", O_RDONLY|O_CLOEXEC, 000)\n"
+		"open(0x1, O_RDONLY|O_CLOEXEC, 000)\n"
 		"write(1, \"hi\\n\", 3)";
 	static char path[] = "hello.txt", buf[] = "hi\n";
 	char *text = NULL, probe;
