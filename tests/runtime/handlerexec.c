@@ -146,7 +146,8 @@ static void round_of(const char *what, unsigned long flags, int waits)
 }
 
 /* async_wait(1) asleep for a read that a thread completes 50 ms later,
- * while the handler comes every 2 ms. */
+ * while the handler comes every 2 ms: about 25 times, at least 3 in a
+ * guest under TCG on a loaded host (it ran 5 times there once). */
 static void round_wait(void)
 {
 	struct rt_pipe_read pr;
@@ -166,7 +167,7 @@ static void round_wait(void)
 			break;
 	}
 	got += drain();
-	rt_check(h_n > 5 && got == 1 + (unsigned long)h_async && !h_einval &&
+	rt_check(h_n >= 3 && got == 1 + (unsigned long)h_async && !h_einval &&
 		 !h_other && h_async + h_inline == h_n,
 		 "async_wait: %lu completions, %ld handler calls (%ld async, "
 		 "%ld inline, %ld EINVAL, %ld other)", got, (long)h_n,
