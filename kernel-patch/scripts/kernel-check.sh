@@ -148,7 +148,7 @@ fuzz_seed=${SYSLET_KSEED:-0x5eed5ee1}
 diff_graphs=${SYSLET_KDIFF:-20000}
 # The guest test programs of tests/kernel/ run in each ABI, without
 # arguments, TAP on stdout; a new one is added here.
-kt_progs="ktest ksafe kexit"
+kt_progs="ktest ksafe kexit kstress"
 # The runtime conformance programs: kguest_rt of tests/kernel.mk, which
 # builds them for the guest (one list: a program added there runs).
 rt_progs=$(sed -n '/^kguest_rt = /,/[^\\]$/p' "$top/tests/kernel.mk" |
