@@ -57,7 +57,6 @@ static void *kx_head(void *arg)
 	return NULL;
 }
 
-static void kx_states(pid_t pid);
 
 static void kx_handler(int sig)
 {
@@ -120,7 +119,7 @@ static int kx_child(int mode, int ready)
 			nanosleep(&d, NULL);
 		}
 		if (!kx_got)
-			kx_states(getpid());
+			kt_thread_states(getpid());
 		return kx_got ? 0 : 20;
 	}
 	if (write(ready, "r", 1) != 1)
@@ -157,47 +156,6 @@ static pid_t kx_start(int mode)
 	return pid;
 }
 
-/* The state letter of each thread of @pid, as a note. */
-static void kx_states(pid_t pid)
-{
-	char path[320], buf[512], line[512] = "", *p;
-	struct dirent *e;
-	DIR *d;
-	int fd, n;
-
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-	d = opendir(path);
-	while (d && (e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%d/task/%s/stat", (int)pid,
-			 e->d_name);
-		fd = open(path, O_RDONLY);
-		if (fd < 0)
-			continue;
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		buf[n > 0 ? n : 0] = '\0';
-		p = strrchr(buf, ')');
-		if (p && p[1] && p[2] && strlen(line) < sizeof(line) - 32)
-			snprintf(line + strlen(line), sizeof(line) - strlen(line),
-				 " %s:%c", e->d_name, p[2]);
-		snprintf(path, sizeof(path), "/proc/%d/task/%s/wchan", (int)pid,
-			 e->d_name);
-		fd = open(path, O_RDONLY);
-		if (fd >= 0) {
-			n = read(fd, buf, sizeof(buf) - 1);
-			close(fd);
-			buf[n > 0 ? n : 0] = '\0';
-			if (n > 0 && strlen(line) < sizeof(line) - 64)
-				snprintf(line + strlen(line),
-					 sizeof(line) - strlen(line), "(%.40s)", buf);
-		}
-	}
-	if (d)
-		closedir(d);
-	kt_note("threads (tid:state):%s", line);
-}
 
 /* The chain gets its byte and ends; then the process goes. */
 static int kx_end(pid_t pid, int ok)
@@ -234,47 +192,11 @@ static int kx_case_stop(void)
 	kill(pid, SIGSTOP);
 	if (kx_waitpid_ms(pid, &st, WUNTRACED, 10000) != pid || !WIFSTOPPED(st)) {
 		kt_note("SIGSTOP: waitpid(WUNTRACED) did not report a stop in 10 s");
-		kx_states(pid);
+		kt_thread_states(pid);
 		ok = 0;
 	}
 	kill(pid, SIGCONT);
 	return kx_end(pid, ok);
-}
-
-static int kx_cg_write(const char *dir, const char *file, const char *val)
-{
-	char path[256];
-	int fd, ok;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -1;
-	ok = write(fd, val, strlen(val)) == (ssize_t)strlen(val);
-	close(fd);
-	return ok ? 0 : -1;
-}
-
-static int kx_cg_frozen(const char *dir, int want, int ms)
-{
-	char path[256], buf[256], key[16];
-	struct timespec d = { 0, 10 * 1000 * 1000 };
-	int i, fd, n;
-
-	snprintf(path, sizeof(path), "%s/cgroup.events", dir);
-	snprintf(key, sizeof(key), "frozen %d", want);
-	for (i = 0; i < ms / 10; i++) {
-		fd = open(path, O_RDONLY);
-		if (fd < 0)
-			return 0;
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		buf[n > 0 ? n : 0] = '\0';
-		if (strstr(buf, key))
-			return 1;
-		nanosleep(&d, NULL);
-	}
-	return 0;
 }
 
 static int kx_case_freeze(void)
@@ -295,15 +217,15 @@ static int kx_case_freeze(void)
 		KT_CHECK(pid > 0, "the process did not start");
 	}
 	snprintf(pidbuf, sizeof(pidbuf), "%d", (int)pid);
-	ok = kx_cg_write(dir, "cgroup.procs", pidbuf) == 0;
+	ok = kt_cg_write(dir, "cgroup.procs", pidbuf) == 0;
 	if (!ok)
 		kt_note("cannot move %d into %s", pid, dir);
-	ok = ok && kx_cg_write(dir, "cgroup.freeze", "1") == 0;
-	if (ok && !(ok = kx_cg_frozen(dir, 1, 10000))) {
+	ok = ok && kt_cg_write(dir, "cgroup.freeze", "1") == 0;
+	if (ok && !(ok = kt_cg_frozen(dir, 1, 10000))) {
 		kt_note("the cgroup did not report frozen within 10 s");
-		kx_states(pid);
+		kt_thread_states(pid);
 	}
-	kx_cg_write(dir, "cgroup.freeze", "0");
+	kt_cg_write(dir, "cgroup.freeze", "0");
 	ok = kx_end(pid, ok) == KT_PASS;
 	rmdir(dir);
 	return ok ? KT_PASS : KT_FAIL;
@@ -317,7 +239,7 @@ static int kx_case_signal(void)
 	KT_CHECK(pid > 0, "the process did not start");
 	if (kx_waitpid_ms(pid, &st, 0, 8000) != pid) {
 		kt_note("the process did not end in 8 s");
-		kx_states(pid);
+		kt_thread_states(pid);
 		return kx_end(pid, 0);
 	}
 	write(kx_data[1], "x", 1);
@@ -437,7 +359,7 @@ static int kx_case_core(void)
 	ok = kx_waitpid_ms(pid, &st, 0, 20000) == pid;
 	if (!ok) {
 		kt_note("the process did not end in 20 s");
-		kx_states(pid);
+		kt_thread_states(pid);
 		return kx_end(pid, 0);
 	}
 	close(kx_data[1]);

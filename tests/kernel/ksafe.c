@@ -951,42 +951,6 @@ static int kt_case_ptrace_attach(void)
 }
 
 /* cgroup v2's freezer: the pool process's cgroup reports frozen. */
-static int kt_cg_write(const char *dir, const char *file, const char *val)
-{
-	char path[256];
-	int fd, ok;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -1;
-	ok = write(fd, val, strlen(val)) == (ssize_t)strlen(val);
-	close(fd);
-	return ok ? 0 : -1;
-}
-
-static int kt_cg_frozen(const char *dir, int want, int ms)
-{
-	char path[256], buf[256], key[16];
-	struct timespec d = { 0, 10 * 1000 * 1000 };
-	int i, fd, n;
-
-	snprintf(path, sizeof(path), "%s/cgroup.events", dir);
-	snprintf(key, sizeof(key), "frozen %d", want);
-	for (i = 0; i < ms / 10; i++) {
-		fd = open(path, O_RDONLY);
-		if (fd < 0)
-			return 0;
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		buf[n > 0 ? n : 0] = '\0';
-		if (strstr(buf, key))
-			return 1;
-		nanosleep(&d, NULL);
-	}
-	return 0;
-}
-
 static int kt_freeze(int chain)
 {
 	char dir[64], pidbuf[16];

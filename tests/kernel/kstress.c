@@ -443,40 +443,6 @@ static int ks_child_leader(void)
 
 /* ---- the parent ---------------------------------------------------- */
 
-/* The state letter and wait channel of each thread of @pid, as a note. */
-static void ks_states(pid_t pid)
-{
-	char path[96], buf[512], line[1024] = "", *p;
-	int tid, fd, n;
-
-	for (tid = pid; tid < pid + 64; tid++) {
-		snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)pid,
-			 tid);
-		fd = open(path, O_RDONLY);
-		if (fd < 0)
-			continue;
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		buf[n > 0 ? n : 0] = '\0';
-		p = strrchr(buf, ')');
-		if (p && p[1] && p[2])
-			snprintf(line + strlen(line), sizeof(line) - strlen(line),
-				 " %d:%c", tid, p[2]);
-		snprintf(path, sizeof(path), "/proc/%d/task/%d/wchan", (int)pid,
-			 tid);
-		fd = open(path, O_RDONLY);
-		if (fd >= 0) {
-			n = read(fd, buf, sizeof(buf) - 1);
-			close(fd);
-			buf[n > 0 ? n : 0] = '\0';
-			if (n > 0)
-				snprintf(line + strlen(line),
-					 sizeof(line) - strlen(line), "(%.40s)",
-					 buf);
-		}
-	}
-	kt_note("threads (tid:state(wchan)):%s", line);
-}
 
 /* Does @st fit @mode (with @cpu_limit for KS_CPU, @killed for any)? */
 static int ks_status_ok(int mode, int cpu_limit, int killed, int st)
@@ -578,7 +544,7 @@ int main(int argc, char **argv)
 		if (!waited) {
 			kt_note("round %d (%s, seed %#x): still there after 20 s",
 				i, ks_names[mode], seed);
-			ks_states(pid);
+			kt_thread_states(pid);
 			kill(pid, SIGKILL);
 			for (ms = 0; ms < 5000; ms += 10) {
 				if (waitpid(pid, &st, WNOHANG) == pid)

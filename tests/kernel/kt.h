@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <dirent.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -242,6 +243,88 @@ static void kt_run_case(const struct kt_case *c)
 		kt_failed++;
 	}
 	fflush(stdout);
+}
+
+/* cgroup v2: write @val to @dir/@file (0, or -1); whether @dir's
+ * cgroup.events reads "frozen @want" within @ms ms.  Inline: not
+ * every program of kt.h uses them. */
+static inline int kt_cg_write(const char *dir, const char *file, const char *val)
+{
+	char path[256];
+	int fd, ok;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -1;
+	ok = write(fd, val, strlen(val)) == (ssize_t)strlen(val);
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+static inline int kt_cg_frozen(const char *dir, int want, int ms)
+{
+	char path[256], buf[256], key[16];
+	struct timespec d = { 0, 10 * 1000 * 1000 };
+	int i, fd, n;
+
+	snprintf(path, sizeof(path), "%s/cgroup.events", dir);
+	snprintf(key, sizeof(key), "frozen %d", want);
+	for (i = 0; i < ms / 10; i++) {
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			return 0;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		buf[n > 0 ? n : 0] = '\0';
+		if (strstr(buf, key))
+			return 1;
+		nanosleep(&d, NULL);
+	}
+	return 0;
+}
+
+/* The state letter and wait channel of each thread of @pid, as a note
+ * (after a round that did not end). */
+static inline void kt_thread_states(pid_t pid)
+{
+	char path[320], buf[512], line[512] = "", *p;
+	struct dirent *e;
+	DIR *d;
+	int fd, n;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/stat", (int)pid,
+			 e->d_name);
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			continue;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		buf[n > 0 ? n : 0] = '\0';
+		p = strrchr(buf, ')');
+		if (p && p[1] && p[2] && strlen(line) < sizeof(line) - 32)
+			snprintf(line + strlen(line), sizeof(line) - strlen(line),
+				 " %s:%c", e->d_name, p[2]);
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/wchan", (int)pid,
+			 e->d_name);
+		fd = open(path, O_RDONLY);
+		if (fd >= 0) {
+			n = read(fd, buf, sizeof(buf) - 1);
+			close(fd);
+			buf[n > 0 ? n : 0] = '\0';
+			if (n > 0 && strlen(line) < sizeof(line) - 64)
+				snprintf(line + strlen(line),
+					 sizeof(line) - strlen(line), "(%.40s)", buf);
+		}
+	}
+	if (d)
+		closedir(d);
+	kt_note("threads (tid:state(wchan)):%s", line);
 }
 
 #include <sys/mman.h>
