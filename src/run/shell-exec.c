@@ -89,8 +89,7 @@ void shl_print_event(struct shell *sh, FILE *out, struct syslet_inst *inst,
 	}
 	/* A statement typed at the prompt: no file or atom to point to. */
 	if (ev->end == SYSLET_END_FAULT) {
-		fputs("<fault: the atom or an argument is unreadable> = "
-		      "-14 EFAULT\n", out);
+		srun_print_fault(out);
 		return;
 	}
 	/* The session's variables by name, as in a program's trace. */

@@ -209,6 +209,12 @@ static bool print_umem_add(FILE *out, const struct syslet_inst *inst,
 	return true;
 }
 
+void srun_print_fault(FILE *out)
+{
+	fputs("<fault: the atom or an argument is unreadable> = -14 EFAULT\n",
+	      out);
+}
+
 void srun_print_call(FILE *out, const struct syslet_inst *inst,
 		     const struct syslet_event *ev)
 {
@@ -229,8 +235,7 @@ static void line(FILE *out, const struct syslet_inst *inst, int tag,
 	if (part != SYSLET_PRINT_CONT)
 		prefix(out, inst, tag, stamp, ev->atom);
 	if (ev->end == SYSLET_END_FAULT) {
-		fputs("<fault: the atom or an argument is unreadable> = -14 EFAULT\n",
-		      out);
+		srun_print_fault(out);
 		return;
 	}
 	/* The call the atom made: its number as fetched, whatever the

@@ -62,4 +62,8 @@ void srun_trace_line(FILE *out, const struct syslet_inst *inst, int tag,
 void srun_print_call(FILE *out, const struct syslet_inst *inst,
 		     const struct syslet_event *ev);
 
+/* What a trace line shows for an atom that faulted (SYSLET_END_FAULT):
+ * no call was fetched whole, so no call is shown. */
+void srun_print_fault(FILE *out);
+
 #endif /* SYSLET_RUN_TRACE_H */

@@ -2004,7 +2004,7 @@ static void usage(FILE *f)
 	      "Random programs of syslet(5) through sysletc and the engines,\n"
 	      "against an evaluator written from the manual.\n"
 	      "Exit: 0 agree; 1 a mismatch (printed with its program);\n"
-	      "77: no backend here.\n", f);
+	      "77: no backend here; 99: a usage or set-up error.\n", f);
 }
 
 int main(int argc, char **argv)
@@ -2039,7 +2039,7 @@ int main(int argc, char **argv)
 			if (errno || *end || !*optarg || optarg[0] == '-') {
 				fprintf(stderr, "langtest: bad number '%s'\n",
 					optarg);
-				return 2;
+				return 99;
 			}
 			if (c == 's')
 				op.seed = v;
@@ -2060,12 +2060,12 @@ int main(int argc, char **argv)
 			return 0;
 		default:
 			usage(stderr);
-			return 2;
+			return 99;
 		}
 	}
 	if (optind != argc) {
 		usage(stderr);
-		return 2;
+		return 99;
 	}
 	fd_nul = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	if (fd_nul < 0 || pipe2(fd_pipe, O_CLOEXEC | O_NONBLOCK)) {
