@@ -229,11 +229,7 @@ int main(int argc, char **argv)
 	struct capsets c0;
 	int fd;
 
-	if (!strcmp(rt_init(), "uring")) {
-		fprintf(stderr, "SKIP: on uring a chain that went async keeps "
-			"the engine's capabilities (syslet(7))\n");
-		return RT_SKIP;
-	}
+	rt_init();
 	if (argc > 1)
 		seed = strtoul(argv[1], NULL, 0);
 	if (argc > 2)
