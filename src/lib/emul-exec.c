@@ -243,6 +243,12 @@ emul_exec(struct emul_run *run, struct emul_ctr *c, struct syslet_uatom *u,
 	default:
 		break;
 	}
+	/* A worker that could not take on the caller's credentials acts
+	 * for nobody (emul.c, take_creds()). */
+	if (__builtin_expect(run->creds_lost, 0)) {
+		c->st.denied++;
+		return -EPERM;
+	}
 	/* A resumed atom was counted by the attempt that blocked: one atom,
 	 * one syscall, however many times the engine had to try it.  An
 	 * async atom handed off before any attempt is counted here. */

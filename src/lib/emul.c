@@ -157,29 +157,89 @@ static void worker_order(struct emul_worker *w, uint32_t order)
 
 /*
  * In 2007 the task that went on with a syslet after a cachemiss was the
- * caller's, with its credentials.  setfsuid() and setfsgid() change the
- * calling thread's alone (the C library broadcasts setresuid() and the
- * rest to every thread, workers included, but not these): a file server
- * that takes on a client's IDs for its opens must not have them made
- * with the IDs a worker was made with or last took.  So the caller's
- * two IDs go with each hand-off and the worker takes them on; setting
- * fsuid from 0 or back to 0 drops or raises the worker's file
- * capabilities as it did the caller's.
+ * caller's, with its credentials.  setfsuid(), setfsgid() and capset()
+ * change the calling thread's alone (the C library broadcasts setresuid()
+ * and the rest to every thread, workers included, but not these): a file
+ * server that takes on a client's IDs for its opens, or a program that
+ * lowers its effective capabilities around a request or drops one for
+ * good, must not have its calls made with the IDs or capabilities a
+ * worker was made with or last took.  So the caller's two IDs and three
+ * capability sets go with each hand-off and the worker takes them on.
+ * A caller whose sets cannot be read hands nothing off.
  */
-static void give_fsids(uid_t *u, gid_t *g)
+static int caps_call(long nr, struct emul_caps *c)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+
+	/* Valgrind takes capget() to fill only the first of the two
+	 * structures that version 3 fills. */
+	if (nr == SYS_capget)
+		memset(c, 0, sizeof(*c));
+	return (int)syscall(nr, &h, c->d);
+}
+
+static bool give_creds(uid_t *u, gid_t *g, struct emul_caps *caps)
 {
 	*u = (uid_t)setfsuid((uid_t)-1);
 	*g = (gid_t)setfsgid((gid_t)-1);
+	return !caps_call(SYS_capget, caps);
 }
 
-/* Asking is cheap; setting one, even to the value it has, copies the
- * thread's credentials: only what differs is set. */
-static void take_fsids(const struct emul_run *run)
+static bool caps_same(const struct emul_caps *a, const struct emul_caps *b)
 {
-	if ((gid_t)setfsgid((gid_t)-1) != run->fsgid)
+	return !memcmp(a, b, sizeof(*a));
+}
+
+/*
+ * Asking is cheap; setting, even to what is there, copies the thread's
+ * credentials: only what differs is set.  The worker's permitted set holds
+ * the caller's: it was made by the caller's thread, and neither thread
+ * gains a permitted capability without execve().  So the IDs are set with
+ * the whole permitted set effective (setfsuid() needs CAP_SETUID there,
+ * which the caller may have raised since the worker last took its sets),
+ * and then the caller's sets are taken exactly, whatever setting fsuid
+ * from or to 0 did to the file capabilities.  Where that is refused (an
+ * inheritable capability only CAP_SETPCAP could add, a seccomp filter or
+ * a security module), the worker keeps what both have; where even that
+ * or the IDs are refused, it must not act with more than the caller had,
+ * and the rest of the chain completes with EPERM.
+ */
+static void take_creds(struct emul_run *run)
+{
+	struct emul_caps cur, c;
+	bool ids = (gid_t)setfsgid((gid_t)-1) != run->fsgid ||
+		   (uid_t)setfsuid((uid_t)-1) != run->fsuid;
+
+	run->creds_lost = caps_call(SYS_capget, &cur) != 0;
+	if (run->creds_lost)
+		return;
+	if (ids) {
+		c = cur;
+		for (int i = 0; i < _LINUX_CAPABILITY_U32S_3; i++)
+			c.d[i].effective = c.d[i].permitted;
+		if (!caps_same(&c, &cur))
+			(void)caps_call(SYS_capset, &c);
 		setfsgid(run->fsgid);
-	if ((uid_t)setfsuid((uid_t)-1) != run->fsuid)
 		setfsuid(run->fsuid);
+		if ((gid_t)setfsgid((gid_t)-1) != run->fsgid ||
+		    (uid_t)setfsuid((uid_t)-1) != run->fsuid ||
+		    caps_call(SYS_capget, &cur)) {
+			run->creds_lost = true;
+			return;
+		}
+	}
+	if (caps_same(&cur, &run->caps) || !caps_call(SYS_capset, &run->caps))
+		return;
+	for (int i = 0; i < _LINUX_CAPABILITY_U32S_3; i++) {
+		c.d[i].effective = cur.d[i].effective &
+				   run->caps.d[i].effective;
+		c.d[i].permitted = cur.d[i].permitted &
+				   run->caps.d[i].permitted;
+		c.d[i].inheritable = cur.d[i].inheritable &
+				     run->caps.d[i].inheritable;
+	}
+	if (!caps_same(&c, &cur) && caps_call(SYS_capset, &c))
+		run->creds_lost = true;
 }
 
 static void *emul_worker_main(void *arg)
@@ -205,7 +265,7 @@ static void *emul_worker_main(void *arg)
 		}
 		if (go == EMUL_W_EXIT)
 			break;
-		take_fsids(&w->run);
+		take_creds(&w->run);
 		last = emul_run_rest(&w->run, &nc);
 		emul_stats_flush(&w->run.st);
 		/* w->run is the next syslet's once we are idle again. */
@@ -346,13 +406,15 @@ bool emul_handoff(struct emul_run *run)
 {
 	struct emul_head *ah = run->ah;
 	struct emul_worker *w;
+	struct emul_caps caps;
 	uid_t fsuid;
 	gid_t fsgid;
 
 	if (!ah || head_foreign(ah))
 		return false;
-	/* Asked before the lock: two system calls. */
-	give_fsids(&fsuid, &fsgid);
+	/* Asked before the lock: three system calls. */
+	if (!give_creds(&fsuid, &fsgid, &caps))
+		return false;
 	pthread_mutex_lock(&ah->lock);
 	w = pick_worker_locked(ah);
 	if (!w)
@@ -373,6 +435,7 @@ bool emul_handoff(struct emul_run *run)
 	w->run.h_blocked = run->h_blocked;
 	w->run.fsuid = fsuid;
 	w->run.fsgid = fsgid;
+	w->run.caps = caps;
 	ah->busy++;
 	run->handed_off = true;
 	pthread_mutex_unlock(&ah->lock);

@@ -3,6 +3,7 @@
 #define SYSLET_EMUL_H
 
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/syscall.h>
@@ -200,6 +201,11 @@ void emul_trace_emit(struct syslet_event *ev);
 /* A registered head (emul.c). */
 struct emul_head;
 
+/* A thread's capability sets, as capget() gives them (version 3). */
+struct emul_caps {
+	struct __user_cap_data_struct	d[_LINUX_CAPABILITY_U32S_3];
+};
+
 /* Run a syslet from @u: the engine's main loop (emul-exec.c).
  * @ah NULL: step mode. */
 enum emul_mode { EMUL_RUN_INLINE, EMUL_RUN_WORKER, EMUL_RUN_STEP };
@@ -224,9 +230,14 @@ struct emul_run {
 	struct emul_atom	h_atom;
 	long			h_partial;
 	bool			h_blocked;	/* would block (else ASYNC) */
-	/* The caller's file-system IDs, a worker's while it runs the rest. */
+	/* The caller's file-system IDs and capability sets, a worker's
+	 * while it runs the rest; creds_lost: the worker could not take
+	 * them on, and each further atom that would make a system call
+	 * completes with EPERM instead. */
 	uid_t			fsuid;
 	gid_t			fsgid;
+	struct emul_caps	caps;
+	bool			creds_lost;
 };
 
 /* Inline/step: runs until the end or a hand-off.  Returns the last atom,

@@ -167,9 +167,12 @@ struct ur_head {
 	unsigned long		max_threads, nr_threads, idle_threads;
 	pthread_t		*threads;
 	bool			wexit;
-	/* The progress thread. */
+	/* The progress thread, its thread ID once it has run (0 before)
+	 * and the capability sets of the thread that made it. */
 	pthread_t		prog;
 	bool			prog_started;
+	pid_t			prog_tid;
+	struct emul_caps	prog_caps;
 	uint32_t		prog_word;
 	uint32_t		prog_parked;
 	uint32_t		prog_deep;	/* asleep in io_uring_enter */
@@ -891,6 +894,47 @@ static bool caller_fsids_own(void)
 	       (gid_t)setfsgid((gid_t)-1) != getegid();
 }
 
+/* capget() of thread @tid (0: the calling one); 0 or -1. */
+static int caps_of(pid_t tid, struct emul_caps *c)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3,
+					      tid };
+
+	/* Valgrind takes capget() to fill only the first of the two
+	 * structures that version 3 fills. */
+	memset(c, 0, sizeof(*c));
+	return (int)syscall(SYS_capget, &h, c->d);
+}
+
+/*
+ * capset() (cap_set_proc(3)) changes the calling thread's capability
+ * sets alone, and io_uring makes a call with the credentials of the
+ * thread that submits it.  The engine's threads were made by the caller
+ * (or by the progress thread) with the sets it had then, and the C
+ * library's setresuid() and the rest change all of them alike: a caller
+ * whose sets are no longer the progress thread's (it lowered its
+ * effective set, or dropped a capability for good) hands nothing off,
+ * as for its file-system IDs above.  Before the progress thread has run
+ * its sets are those of the thread that made it; a caller whose sets
+ * cannot be read runs its syslets in place.
+ */
+static bool caller_caps_own(struct ur_head *ah)
+{
+	struct emul_caps mine, eng;
+	pid_t tid;
+
+	if (!ah->prog_started)
+		return false;
+	if (caps_of(0, &mine))
+		return true;
+	tid = __atomic_load_n(&ah->prog_tid, __ATOMIC_ACQUIRE);
+	if (!tid)
+		eng = ah->prog_caps;
+	else if (caps_of(tid, &eng))
+		return true;
+	return memcmp(&mine, &eng, sizeof(mine)) != 0;
+}
+
 /*
  * A child of vfork() (or clone(CLONE_VM) without CLONE_THREAD) runs on
  * the memory of its parent's thread until it execs or exits, that
@@ -910,7 +954,8 @@ static bool head_foreign(const struct ur_head *ah)
 static bool in_place(struct ur_ctx *c)
 {
 	if (c->in_place < 0)
-		c->in_place = head_foreign(c->ah) || caller_fsids_own();
+		c->in_place = head_foreign(c->ah) || caller_fsids_own() ||
+			      caller_caps_own(c->ah);
 	return c->in_place;
 }
 
@@ -1981,6 +2026,7 @@ static void *ur_progress(void *arg)
 	uint32_t seen = __atomic_load_n(&ah->epoch, __ATOMIC_RELAXED);
 	unsigned int idle = 0;
 
+	__atomic_store_n(&ah->prog_tid, (pid_t)emul_gettid(), __ATOMIC_RELEASE);
 	for (;;) {
 		uint32_t w = __atomic_load_n(&ah->prog_word, __ATOMIC_ACQUIRE);
 		uint32_t e;
@@ -2147,6 +2193,10 @@ static void start_progress(struct ur_head *ah, bool masked)
 		pthread_sigmask(SIG_SETMASK, &ur_blockset, &old);
 		ah->user_mask = old;
 	}
+	/* What caller_caps_own() compares with until the thread has run;
+	 * unreadable, a mismatch. */
+	if (caps_of(0, &ah->prog_caps))
+		memset(&ah->prog_caps, 0xff, sizeof(ah->prog_caps));
 	ah->prog_started = pthread_create(&ah->prog, &attr, ur_progress,
 					  ah) == 0;
 	if (!masked)
