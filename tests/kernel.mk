@@ -26,7 +26,8 @@ kguest_rt = args fault stop async register umem deny wait signal sigloop \
 	seedhead waitafter suspmask pendmove tidtimer futexpi \
 	sighow workertimer pirace tidprio tidown tidrace tidpidfd tidself \
 	waitchld pipesig waitkept tidclock sigfetch ringhead handlerexec \
-	handlerwait ringshare waitmoved fsids vforkhead stopcont exechead procwide
+	handlerwait ringshare waitmoved fsids vforkhead stopcont exechead procwide \
+	caps headargs
 # Programs that need two CPUs: run only in the guests whose kernel
 # finds a second one (kernel-patch/kconfig-smp.fragment).
 kguest_smp = affinity
