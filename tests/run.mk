@@ -79,6 +79,12 @@ EXTRA_DIST += tests/run/relro-tables.sh
 # syslet-run's start: its text mapped whole, no CPU count without --each.
 TESTS += tests/run/startup.sh
 EXTRA_DIST += tests/run/startup.sh
+# ... and looks its system call names up in a few instructions each.
+TESTS += tests/run/name-lookups.sh
+EXTRA_DIST += tests/run/name-lookups.sh
+# ... and makes the uring backend's tables from emul's by a copy.
+TESTS += tests/run/uring-tables.sh
+EXTRA_DIST += tests/run/uring-tables.sh
 # --each reuses the memory of instances that ended (issue 13): page
 # faults counted by minflt.
 check_PROGRAMS += tests/run/minflt

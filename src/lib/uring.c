@@ -461,6 +461,13 @@ static bool probe_elsewhere(void)
 	return true;
 }
 
+/* ur_tab_inline's entry for @nr (-1: the profile has no such call). */
+static void block_nr(long nr, unsigned long n)
+{
+	if (nr >= 0 && (unsigned long)nr < n)
+		ur_tab_inline[nr] = EMUL_P_BLOCK;
+}
+
 static void ur_init_once(void)
 {
 	struct io_uring_params p;
@@ -527,15 +534,18 @@ static void ur_init_once(void)
 	ur_dup2_nr = systab_lookup(emul_prof->profile, "dup2");
 	ur_dup3_nr = systab_lookup(emul_prof->profile, "dup3");
 	ur_close_range_nr = systab_lookup(emul_prof->profile, "close_range");
-	for (unsigned long nr = 0; nr < n; nr++) {
-		unsigned char pol = emul_prof->policy[nr];
-
-		if ((long)nr == ur_close_nr || (long)nr == ur_dup2_nr ||
-		    (long)nr == ur_dup3_nr || (long)nr == ur_close_range_nr)
-			pol = EMUL_P_BLOCK;	/* the full loop guards them */
-		ur_tab_inline[nr] = pol;
-		ur_tab_driver[nr] = ur_ops_map[nr] ? EMUL_P_BLOCK : pol;
-	}
+	/* emul's policy but for these four, which the full loop guards;
+	 * copied, then the four set, rather than each of the ~1,000
+	 * numbers compared with the four (19,000 instructions at every
+	 * start). */
+	memcpy(ur_tab_inline, emul_prof->policy, n);
+	block_nr(ur_close_nr, n);
+	block_nr(ur_dup2_nr, n);
+	block_nr(ur_dup3_nr, n);
+	block_nr(ur_close_range_nr, n);
+	for (unsigned long nr = 0; nr < n; nr++)
+		ur_tab_driver[nr] = ur_ops_map[nr] ? EMUL_P_BLOCK :
+				    ur_tab_inline[nr];
 	for (size_t i = 0; i < sizeof(ur_self_names) / sizeof(ur_self_names[0]);
 	     i++) {
 		int nr = systab_lookup(emul_prof->profile, ur_self_names[i]);

@@ -37,3 +37,11 @@ for p in x86_64 i386 i386-2007; do
 	[ "$n" -ge 1 ] && [ "$n" -le 8 ] ||
 		fail "$p: names found within 8 slots of their hash's: $n (-1: no index, or one a lookup cannot follow)"
 done
+# A found entry is compared a word at a time, the last word ending at the
+# name's NUL: names that differ from a call's in one byte, first, last or
+# in between, or are one byte longer or shorter, are not that call.
+for n in getppiX Xetppid getpXid getppi getppidd rt_sigactioX Xt_sigaction \
+	rt_sigXction rt_sigactio rt_sigactionn clock_gettime6X \
+	Xlock_gettime64 sched_rr_get_interval_time6X; do
+	expect_eq "x86_64: $n is no call" "$n -1" "$($d x86_64 "$n" | cut -d' ' -f1,2)"
+done
