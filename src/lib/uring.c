@@ -75,6 +75,12 @@
 /* Atoms one async syslet runs in the driver before the others' turn. */
 #define UR_SLICE	256
 #define UR_EFD_TAG	1UL
+/* The progress thread's futex wait in the ring (arm_fx()). */
+#define UR_FX_TAG	2UL
+/* io_uring's IORING_OP_FUTEX_WAIT (Linux 6.7), which liburing 2.3's
+ * headers lack, and futex2's flags for it. */
+#define UR_OP_FUTEX_WAIT	51
+#define UR_FUTEX2_U32_PRIVATE	(0x02 | 128)
 #define UR_DEFAULT_THREADS	1024
 #define UR_IOWQ_MAX	64
 #define UR_WORKER_STACK	(256 * 1024)
@@ -173,13 +179,26 @@ struct ur_head {
 	uint32_t		prog_word;
 	uint32_t		prog_parked;
 	uint32_t		prog_deep;	/* asleep in io_uring_enter */
+	/* A futex wait in the ring on deep_word, armed before the progress
+	 * thread sleeps there: a wake of deep_word ends that sleep without
+	 * an io_uring_enter(), which a ring that broke cannot take
+	 * (prog_kick()).  fx_none: this kernel has no such op. */
+	uint32_t		deep_word;
+	bool			fx_armed, fx_none;
 	uint32_t		epoch;		/* bumped by the caller */
 	pid_t			pid;		/* the process that registered */
 	uint32_t		exiting;
 	/* io_uring_enter()'s error that no retry mends (the program closed
-	 * the ring's descriptor, a filter refuses the call): async_wait()
-	 * returns it, and nothing waits on the ring any more. */
+	 * the ring's descriptor or put a file of its own at its number, a
+	 * filter refuses the call): the ring is never entered again, and
+	 * the head goes on without it (ring_broke()). */
 	int			ring_err;
+	/* ring_broke() has run: ops is ur_ops_none. */
+	bool			broke;
+	/* Syslets a worker has (queued, running, or its result not taken):
+	 * the busy ones beyond these are the kernel's, in a ring that broke
+	 * (on_ring()).  Counted off the path of the ring's syslets. */
+	unsigned long		on_workers;
 	/* The caller's signal mask as last learnt (async_exec, async_wait,
 	 * async_unregister): the mask of the chains the driver runs. */
 	sigset_t		user_mask;
@@ -237,6 +256,8 @@ static sigset_t ur_blockset;
 static struct lib_once ur_once = LIB_ONCE_INIT;
 static int ur_init_err;
 static unsigned char *ur_ops_map;	/* probed once, native profile */
+/* No call goes to the ring: the ops of a head whose ring broke. */
+static unsigned char *ur_ops_none;
 /*
  * The probe's ring, set up as a head's ring is: the first head of the
  * thread that probed takes it over (ur_spare_take()), rather than the
@@ -509,7 +530,8 @@ static void ur_init_once(void)
 	ur_tab_inline = malloc(n);
 	ur_tab_driver = malloc(n);
 	ur_tab_self = calloc(n, 1);
-	if (!ur_tab_inline || !ur_tab_driver || !ur_tab_self) {
+	ur_ops_none = calloc(n, 1);
+	if (!ur_tab_inline || !ur_tab_driver || !ur_tab_self || !ur_ops_none) {
 		ur_init_err = -ENOMEM;
 		if (high)
 			close(fd);
@@ -683,6 +705,40 @@ static void ready_add(struct ur_head *ah, struct ur_sl *sl)
  * when it sleeps for want of work. */
 static void went_async(struct ur_ctx *c, struct ur_sl *sl);
 
+/* An error of io_uring_enter() that the next try would meet again: the
+ * ring is gone (EBADF: the program closed its descriptor; EOPNOTSUPP:
+ * it put a file of its own at that number) or refused (a filter's
+ * EPERM or ENOSYS). */
+static bool ring_broken(int r)
+{
+	return r < 0 && r != -EINTR && r != -ETIME && r != -EAGAIN &&
+	       r != -EBUSY && r != -ENOMEM;
+}
+
+/* The ring broke with @r (the first error is kept): no thread enters it
+ * again, and the next driver to step deals with it (ring_broke()). */
+static void ring_fail(struct ur_head *ah, int r)
+{
+	int none = 0;
+
+	__atomic_compare_exchange_n(&ah->ring_err, &none, r, false,
+				    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+
+/* What the SQ holds goes to the kernel now, unless the ring broke. */
+static void submit_now(struct ur_head *ah)
+{
+	int r;
+
+	ah->unsubmitted = 0;
+	if (__builtin_expect(__atomic_load_n(&ah->ring_err,
+					     __ATOMIC_RELAXED) != 0, 0))
+		return;
+	r = io_uring_submit(&ah->ring);
+	if (__builtin_expect(r < 0, 0) && ring_broken(r))
+		ring_fail(ah, r);
+}
+
 /*
  * The next SQE, as io_uring_get_sqe() gives it, without asking the
  * ring's flags at every SQE whether its SQEs are 128 bytes or a kernel
@@ -707,8 +763,7 @@ static struct io_uring_sqe *get_sqe(struct ur_head *ah)
 
 	if (__builtin_expect(!sqe, 0)) {
 		/* The SQ is full: hand it to the kernel now. */
-		io_uring_submit(&ah->ring);
-		ah->unsubmitted = 0;
+		submit_now(ah);
 		sqe = sqe_next(&ah->ring.sq);
 	}
 	return sqe;
@@ -718,7 +773,7 @@ static void arm_efd(struct ur_head *ah)
 {
 	struct io_uring_sqe *sqe;
 
-	if (ah->efd_armed)
+	if (ah->efd_armed || __atomic_load_n(&ah->ring_err, __ATOMIC_RELAXED))
 		return;
 	sqe = get_sqe(ah);
 	if (!sqe)
@@ -727,6 +782,35 @@ static void arm_efd(struct ur_head *ah)
 	io_uring_sqe_set_data64(sqe, UR_EFD_TAG);
 	ah->unsubmitted++;
 	ah->efd_armed = true;
+}
+
+/*
+ * The progress thread sleeps in the ring (prog_look()) until a
+ * completion comes.  A NOP wakes it, but one must be entered, which a
+ * ring that broke (ring_fail()) cannot be: without a completion to
+ * come, unregister then joined it for ever.  So a futex wait on
+ * deep_word is in the ring when it sleeps, and a FUTEX_WAKE, a plain
+ * system call, completes it.  Armed once; it stays until woken.
+ */
+static void arm_fx(struct ur_head *ah)
+{
+	struct io_uring_sqe *sqe;
+
+	if (ah->fx_armed || ah->fx_none ||
+	    __atomic_load_n(&ah->ring_err, __ATOMIC_RELAXED))
+		return;
+	sqe = get_sqe(ah);
+	if (!sqe)
+		return;
+	memset(sqe, 0, sizeof(*sqe));
+	sqe->opcode = UR_OP_FUTEX_WAIT;
+	sqe->fd = UR_FUTEX2_U32_PRIVATE;
+	sqe->addr = (uintptr_t)&ah->deep_word;
+	sqe->addr2 = __atomic_load_n(&ah->deep_word, __ATOMIC_RELAXED);
+	sqe->addr3 = FUTEX_BITSET_MATCH_ANY;
+	io_uring_sqe_set_data64(sqe, UR_FX_TAG);
+	ah->unsubmitted++;
+	ah->fx_armed = true;
 }
 
 /* ---- Workers ----------------------------------------------------------- */
@@ -760,7 +844,8 @@ static void *ur_worker(void *arg)
 						    __ATOMIC_RELAXED))
 			;
 		/* The counter cannot overflow: the driver reads it. */
-		(void)!write(ah->efd, &one, sizeof(one));
+		(void)!write(__atomic_load_n(&ah->efd, __ATOMIC_RELAXED), &one,
+			     sizeof(one));
 		pthread_mutex_lock(&ah->wlock);
 	}
 	pthread_mutex_unlock(&ah->wlock);
@@ -779,7 +864,7 @@ static bool worker_queue(struct ur_head *ah, struct ur_sl *sl, bool may_refuse)
 
 		if (fd < 0)
 			return false;
-		ah->efd = fd_high(fd);
+		__atomic_store_n(&ah->efd, fd_high(fd), __ATOMIC_RELAXED);
 	}
 	pthread_mutex_lock(&ah->wlock);
 	if (!ah->idle_threads || ah->wq_head) {
@@ -804,6 +889,7 @@ static bool worker_queue(struct ur_head *ah, struct ur_sl *sl, bool may_refuse)
 		}
 	}
 	if (ok) {
+		ah->on_workers++;
 		sl->next = NULL;
 		if (ah->wq_tail)
 			ah->wq_tail->next = sl;
@@ -1752,6 +1838,7 @@ static void run_ready(struct ur_ctx *c)
 	while (done) {
 		sl = done;
 		done = sl->next;
+		ah->on_workers--;
 		resume(c, sl, true, sl->ret);
 	}
 	/* Only those ready now: a slice that ends requeues itself. */
@@ -1797,16 +1884,22 @@ static unsigned int reap(struct ur_ctx *c)
 		for (unsigned int i = 0; i < n; i++) {
 			struct ur_sl *sl;
 
-			if (got[i].data == UR_EFD_TAG) {
+			if (__builtin_expect(got[i].data <= UR_FX_TAG, 0)) {
 				uint64_t v;
 
 				/* Cleared, so that it polls ready again only
 				 * for the next result. */
-				(void)!read(ah->efd, &v, sizeof(v));
+				if (got[i].data == UR_EFD_TAG)
+					(void)!read(ah->efd, &v, sizeof(v));
+				if (got[i].data != UR_FX_TAG)
+					continue;
+				/* Woken, or a kernel without the op. */
+				ah->fx_armed = false;
+				if (got[i].res == -EINVAL ||
+				    got[i].res == -EOPNOTSUPP)
+					ah->fx_none = true;
 				continue;
 			}
-			if (!got[i].data)
-				continue;
 			sl = (struct ur_sl *)(uintptr_t)got[i].data;
 			if (sl->probing) {
 				/* async_exec() takes it (probe_ring()). */
@@ -1824,38 +1917,146 @@ static unsigned int reap(struct ur_ctx *c)
 }
 
 
+/*
+ * The ring broke (ring_fail()).  The kernel's syslets would still
+ * complete, each once, so the head goes on as emul does: no call goes
+ * to the ring any more (ops: none), and a syslet whose SQE the kernel
+ * never took (the io_uring_enter() that would have failed, or was not
+ * made) has its call made by a worker, as after io_uring's EINTR
+ * (redo_of()).  What the kernel took completes into the CQ, which
+ * stays mapped (the mapping keeps the ring alive without its
+ * descriptor) and is taken from there.  A descriptor number that is no
+ * longer the ring's (EBADF, or EOPNOTSUPP: a file of the program's is
+ * there now) is neither entered nor closed again.
+ */
+static void broken_step(struct ur_ctx *c)
+{
+	struct ur_head *ah = c->ah;
+	struct io_uring_sq *sq = &ah->ring.sq;
+	unsigned int head = IO_URING_READ_ONCE(*sq->khead);
+	struct ur_sl *redo = NULL, **tail = &redo;
+	int efd = __atomic_load_n(&ah->efd, __ATOMIC_RELAXED);
+
+	if (!ah->broke) {
+		int err = __atomic_load_n(&ah->ring_err, __ATOMIC_ACQUIRE);
+
+		ah->broke = true;
+		ah->ops = ur_ops_none;
+		if (err == -EBADF || err == -EOPNOTSUPP)
+			ah->ring.ring_fd = -1;
+	}
+	/* Cleared before the workers' results are taken: a later one sets
+	 * it again (broken_wait() polls it). */
+	if (efd >= 0) {
+		uint64_t v;
+
+		(void)!read(efd, &v, sizeof(v));
+	}
+	for (unsigned int i = head; i != sq->sqe_tail; i++) {
+		struct io_uring_sqe *sqe = &sq->sqes[i & *sq->kring_mask];
+		uint64_t data = sqe->user_data;
+		struct ur_sl *sl;
+
+		if (data == UR_EFD_TAG)
+			ah->efd_armed = false;
+		if (data == UR_FX_TAG)
+			ah->fx_armed = false;
+		if (data <= UR_FX_TAG)
+			continue;
+		sl = (struct ur_sl *)(uintptr_t)data;
+		if (sl->probing) {
+			/* async_exec() takes it (exec_probe()). */
+			sl->ret = -EINTR;
+			sl->probed = true;
+			continue;
+		}
+		*tail = sl;
+		tail = &sl->next;
+	}
+	*tail = NULL;
+	sq->sqe_head = sq->sqe_tail = head;
+	IO_URING_WRITE_ONCE(*sq->ktail, head);
+	ah->unsubmitted = 0;
+	while (redo) {
+		struct ur_sl *sl = redo;
+
+		redo = sl->next;
+		resume(c, sl, true, -EINTR);
+	}
+}
+
 /* What is ready and what has completed, with the lock held. */
 static void step(struct ur_ctx *c)
 {
 	struct ur_head *ah = c->ah;
 
+	if (__builtin_expect(__atomic_load_n(&ah->ring_err,
+					     __ATOMIC_RELAXED) != 0, 0))
+		broken_step(c);
 	if (ah->ready || __atomic_load_n(&ah->wdone, __ATOMIC_RELAXED))
 		run_ready(c);
 	reap(c);
 }
 
-/* An error of io_uring_enter() that the next try would meet again: the
- * ring is gone (EBADF: the program closed its descriptor) or refused. */
-static bool ring_broken(int r)
+/* Whether the kernel still has calls of busy syslets, when nothing is
+ * ready (the lock held): those busy beyond the workers'. */
+static bool on_ring(const struct ur_head *ah)
 {
-	return r < 0 && r != -EINTR && r != -ETIME && r != -EAGAIN &&
-	       r != -EBUSY && r != -ENOMEM;
+	return __atomic_load_n(&ah->busy, __ATOMIC_RELAXED) > ah->on_workers;
+}
+
+/*
+ * wait_step() on a ring that broke: the workers' eventfd is polled with
+ * the signals of @waitmask open, and the CQ looked at every UR_TICK_NS
+ * while the kernel still has calls of syslets (on_ring()).  An eventfd
+ * the program closed is given up (its number is no longer the
+ * engine's): ticks then, until a worker needs a new one.
+ */
+static int broken_wait(struct ur_ctx *c, const sigset_t *waitmask)
+{
+	struct ur_head *ah = c->ah;
+	int err = 0;
+
+	step(c);
+	if (ah->busy && !ah->ready &&
+	    !__atomic_load_n(&ah->wdone, __ATOMIC_ACQUIRE) &&
+	    !io_uring_cq_ready(&ah->ring)) {
+		const struct timespec tick = { 0, UR_TICK_NS };
+		struct pollfd p = { ah->efd, POLLIN, 0 };
+		int r;
+
+		if (waitmask)
+			ur_asleep = ah;
+		r = ppoll(&p, p.fd >= 0, p.fd < 0 || on_ring(ah) ? &tick : NULL,
+			  waitmask);
+		ur_asleep = NULL;
+		if (r < 0 && errno == EINTR) {
+			err = -EINTR;
+			c->handled = true;
+		} else if (r > 0 && (p.revents & POLLNVAL)) {
+			__atomic_store_n(&ah->efd, -1, __ATOMIC_RELAXED);
+		}
+		step(c);
+	} else if (waitmask && interp_signal_pending(waitmask)) {
+		err = -EINTR;
+	}
+	return err;
 }
 
 /*
  * Submit what is prepared and, when nothing is ready yet, wait for at
  * least one completion (the signals of @waitmask open meanwhile; NULL:
- * unchanged); then take what came.  Returns 0, -EINTR, or the error of
- * a ring that cannot be entered (ring_broken()), for good: waiting on
- * spun at full CPU for ever with the caller's signals never let in.
+ * unchanged); then take what came.  Returns 0 or -EINTR; on a ring
+ * that cannot be entered (ring_broken()) it waits without it
+ * (broken_wait()).
  */
 static int wait_step(struct ur_ctx *c, const sigset_t *waitmask)
 {
 	struct ur_head *ah = c->ah;
-	int err = __atomic_load_n(&ah->ring_err, __ATOMIC_ACQUIRE);
+	int err = 0;
 
-	if (err)
-		return err;
+	if (__atomic_load_n(&ah->ring_err, __ATOMIC_ACQUIRE))
+		return broken_wait(c, waitmask);
 	if (ah->nr_threads)
 		arm_efd(ah);
 	if (!ah->ready && !__atomic_load_n(&ah->wdone, __ATOMIC_ACQUIRE) &&
@@ -1871,7 +2072,7 @@ static int wait_step(struct ur_ctx *c, const sigset_t *waitmask)
 		 * for good.  A wait alone says EINTR.
 		 */
 		if (waitmask && io_uring_sq_ready(&ah->ring))
-			io_uring_submit(&ah->ring);
+			submit_now(ah);
 		ah->unsubmitted = 0;
 		if (waitmask)
 			ur_asleep = ah;
@@ -1882,8 +2083,7 @@ static int wait_step(struct ur_ctx *c, const sigset_t *waitmask)
 			err = -EINTR;
 			c->handled = true;
 		} else if (ring_broken(r)) {
-			__atomic_store_n(&ah->ring_err, r, __ATOMIC_RELEASE);
-			err = r;
+			ring_fail(ah, r);
 		}
 	} else if (waitmask && interp_signal_pending(waitmask)) {
 		/* Busy with ready syslets, the kernel never got to say
@@ -1897,10 +2097,8 @@ static int wait_step(struct ur_ctx *c, const sigset_t *waitmask)
 
 static void submit(struct ur_head *ah)
 {
-	if (ah->unsubmitted) {
-		io_uring_submit(&ah->ring);
-		ah->unsubmitted = 0;
-	}
+	if (ah->unsubmitted)
+		submit_now(ah);
 }
 
 /* ---- The progress thread ----------------------------------------------- */
@@ -1924,13 +2122,16 @@ static bool has_work(struct ur_head *ah)
 static bool prog_look(struct ur_head *ah, bool may_sleep)
 {
 	struct ur_ctx c;
-	bool work = has_work(ah), sleep;
+	bool work = has_work(ah), sleep, broken, tick;
+	int efd;
 
 	driver_ctx(&c, ah, &ah->user_mask);
 	emul_fault_own();
 	step(&c);
 	if (may_sleep && ah->nr_threads)
 		arm_efd(ah);
+	if (may_sleep)
+		arm_fx(ah);
 	submit(ah);
 	emul_stats_flush(&c.st);
 	sleep = may_sleep && !work && !c.sig_ended &&
@@ -1939,6 +2140,10 @@ static bool prog_look(struct ur_head *ah, bool may_sleep)
 		!has_work(ah);
 	if (sleep)
 		__atomic_store_n(&ah->prog_deep, 1, __ATOMIC_SEQ_CST);
+	/* As the look left them: the lock goes now. */
+	broken = __atomic_load_n(&ah->ring_err, __ATOMIC_ACQUIRE) != 0;
+	tick = on_ring(ah);
+	efd = __atomic_load_n(&ah->efd, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&ah->lock);
 	/* A signal ended a chain that ran here: it was for this thread
 	 * (tgkill(getpid(), gettid()) from the chain), and acts here now,
@@ -1950,14 +2155,22 @@ static bool prog_look(struct ur_head *ah, bool may_sleep)
 		emul_sigmask(SIG_SETMASK, &c.user_mask, &all);
 		emul_sigmask(SIG_SETMASK, &all, NULL);
 	}
-	if (sleep) {
+	if (sleep && broken) {
+		/* The workers' eventfd, which prog_kick() also writes; the
+		 * CQ every tick while the kernel has calls of syslets. */
+		struct pollfd p = { efd, POLLIN, 0 };
+
+		(void)poll(&p, efd >= 0,
+			   efd < 0 || tick ? UR_TICK_NS / 1000000 : -1);
+		__atomic_store_n(&ah->prog_deep, 0, __ATOMIC_SEQ_CST);
+	} else if (sleep) {
 		/* A completion that came since the look returns at once;
 		 * all signals are blocked here. */
 		int r = io_uring_enter((unsigned int)ah->ring.ring_fd, 0, 1,
 				       IORING_ENTER_GETEVENTS, NULL);
 
 		if (ring_broken(r))
-			__atomic_store_n(&ah->ring_err, r, __ATOMIC_RELEASE);
+			ring_fail(ah, r);
 		__atomic_store_n(&ah->prog_deep, 0, __ATOMIC_SEQ_CST);
 	}
 	return work;
@@ -1987,19 +2200,19 @@ static void *ur_progress(void *arg)
 
 		if (__atomic_load_n(&ah->exiting, __ATOMIC_ACQUIRE))
 			break;
-		/* Nothing to drive, or a ring that cannot be entered: it
-		 * sleeps until woken (for good, then, but at the end). */
-		if (!__atomic_load_n(&ah->busy, __ATOMIC_SEQ_CST) ||
-		    __atomic_load_n(&ah->ring_err, __ATOMIC_ACQUIRE)) {
+		/* Nothing to drive: it sleeps until woken. */
+		if (!__atomic_load_n(&ah->busy, __ATOMIC_SEQ_CST)) {
 			__atomic_store_n(&ah->prog_parked, 1, __ATOMIC_SEQ_CST);
-			if (!__atomic_load_n(&ah->busy, __ATOMIC_SEQ_CST) ||
-			    __atomic_load_n(&ah->ring_err, __ATOMIC_ACQUIRE))
+			if (!__atomic_load_n(&ah->busy, __ATOMIC_SEQ_CST))
 				futex_wait(&ah->prog_word, w, NULL);
 			__atomic_store_n(&ah->prog_parked, 0, __ATOMIC_SEQ_CST);
 			idle = 0;
 			continue;
 		}
-		if (idle >= UR_IDLE_TICKS) {
+		/* A ring that broke gives no completion to sleep on: the
+		 * looks sleep in the workers' eventfd (prog_look()). */
+		if (idle >= UR_IDLE_TICKS ||
+		    __atomic_load_n(&ah->ring_err, __ATOMIC_ACQUIRE)) {
 			pthread_mutex_lock(&ah->lock);
 			if (__atomic_load_n(&ah->exiting, __ATOMIC_ACQUIRE)) {
 				pthread_mutex_unlock(&ah->lock);
@@ -2048,6 +2261,18 @@ static void prog_kick(struct ur_head *ah)
 	    !__atomic_load_n(&ah->wdone, __ATOMIC_ACQUIRE) &&
 	    !__atomic_load_n(&ah->exiting, __ATOMIC_ACQUIRE))
 		return;
+	if (__atomic_load_n(&ah->ring_err, __ATOMIC_ACQUIRE)) {
+		/* It sleeps in the eventfd (or ticks without one), or still
+		 * in the ring, from before it broke: arm_fx(). */
+		static const uint64_t one = 1;
+		int efd = __atomic_load_n(&ah->efd, __ATOMIC_RELAXED);
+
+		if (efd >= 0)
+			(void)!write(efd, &one, sizeof(one));
+		__atomic_add_fetch(&ah->deep_word, 1, __ATOMIC_RELEASE);
+		futex_wake(&ah->deep_word, INT_MAX);
+		return;
+	}
 	sqe = get_sqe(ah);
 	if (sqe) {
 		io_uring_prep_nop(sqe);
@@ -2272,8 +2497,8 @@ static void exec_end(struct ur_ctx *c, bool parked, size_t execs)
 
 		driver_ctx(&d, ah, &c->user_mask);
 		step(&d);
-		while (ah->busy && !ring_broken(wait_step(&d, &c->user_mask)))
-			;
+		while (ah->busy)
+			(void)wait_step(&d, &c->user_mask);
 		cring_drop(&ah->cring);
 		emul_stats_flush(&d.st);
 		ur_teardown(ah, &c->user_mask);
@@ -2568,12 +2793,9 @@ static long ur_unregister(struct async_head_user *uah, unsigned long len)
 	/* The kernel waits for busy cachemiss threads to finish.  The
 	 * caller's signals are open while it waits, as before. */
 	step(&c);
-	/* What is still in a ring that cannot be entered never completes:
-	 * it is dropped with the ring.  A handler that unregistered it
-	 * meanwhile waited for the rest. */
-	while (ah->busy && !ah->dying &&
-	       !ring_broken(wait_step(&c, &user)))
-		;
+	/* A handler that unregistered it meanwhile waited for the rest. */
+	while (ah->busy && !ah->dying)
+		(void)wait_step(&c, &user);
 	cring_drop(&ah->cring);
 	/*
 	 * The thread has no head from here, as after 2007's call.  It goes
