@@ -140,6 +140,10 @@ tests_runtime_noring_LDADD = $(runtime_ldadd)
 check_PROGRAMS += tests/runtime/ringclosed
 TESTS += tests/runtime/ringclosed
 tests_runtime_ringclosed_LDADD = $(runtime_ldadd)
+# A ring's delayed teardown cuts no call of the program's short.
+check_PROGRAMS += tests/runtime/uring-eintr
+TESTS += tests/runtime/uring-eintr
+tests_runtime_uring_eintr_LDADD = $(runtime_ldadd)
 # io_uring_enter refused by a seccomp filter once the ring is set up:
 # nothing lost either.
 check_PROGRAMS += tests/runtime/enterdenied

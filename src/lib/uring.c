@@ -187,6 +187,7 @@ struct ur_head {
 	bool			fx_armed, fx_none;
 	uint32_t		epoch;		/* bumped by the caller */
 	pid_t			pid;		/* the process that registered */
+	pthread_t		ur_owner;	/* the thread that registered */
 	uint32_t		exiting;
 	/* io_uring_enter()'s error that no retry mends (the program closed
 	 * the ring's descriptor or put a file of its own at its number, a
@@ -270,6 +271,20 @@ static unsigned char *ur_ops_none;
 static int ur_spare_fd = -1;
 static struct io_uring_params ur_spare_p;
 static __thread bool ur_spare_here;	/* this thread probed */
+/*
+ * The ring of this thread's last head, kept for its next one rather than
+ * closed: the kernel tears a closed ring down later, in a worker that
+ * sends task work with TWA_SIGNAL to every thread that entered it
+ * (io_ring_exit_work(), 12-28 ms after the close here), and the call the
+ * thread then sleeps in is cut short as by a signal: an epoll_wait()
+ * made after async_unregister() failed with EINTR, no signal sent, every
+ * time.  Kept, it is closed when the thread ends (ur_kept_key), where
+ * no call of the thread is left to cut short.
+ */
+static __thread struct io_uring ur_kept;
+static __thread bool ur_kept_here;
+static pthread_key_t ur_kept_key;
+static bool ur_kept_ok;
 /* What the fast loop may run in place: inline, and in the driver (where
  * calls io_uring offers go to the ring instead, to be batched). */
 static unsigned char *ur_tab_inline, *ur_tab_driver;
@@ -294,6 +309,11 @@ static void ur_atfork_child(void)
 	if (ur_spare_fd >= 0)
 		close(ur_spare_fd);
 	ur_spare_fd = -1;
+	if (ur_kept_here) {
+		/* The parent's: unmapped and closed here only. */
+		io_uring_queue_exit(&ur_kept);
+		ur_kept_here = false;
+	}
 	if (!ah)
 		return;
 	close(ah->ring.ring_fd);
@@ -303,6 +323,16 @@ static void ur_atfork_child(void)
 }
 
 static int fd_high(int fd);
+
+/* The thread ends: its kept ring goes (ur_kept). */
+static void ur_kept_end(void *arg)
+{
+	(void)arg;
+	if (ur_kept_here) {
+		ur_kept_here = false;
+		io_uring_queue_exit(&ur_kept);
+	}
+}
 
 /*
  * A ring as every head has it: UR_SQ_ENTRIES SQEs, room for @cq
@@ -337,10 +367,24 @@ static int fd_high_below(int fd, const struct rlimit *rl, bool *moved);
 static int ring_new(struct io_uring *ring, unsigned int cq)
 {
 	struct io_uring_params p;
-	int fd = __atomic_exchange_n(&ur_spare_fd, -1, __ATOMIC_ACQ_REL);
+	int fd = -1;
 	int err;
 
-	if (fd >= 0 && (!ur_spare_here || ur_spare_p.cq_entries < cq)) {
+	if (ur_kept_here) {
+		ur_kept_here = false;
+		(void)pthread_setspecific(ur_kept_key, NULL);
+		if (*ur_kept.cq.kring_entries >= cq) {
+			*ring = ur_kept;
+			return 0;
+		}
+		io_uring_queue_exit(&ur_kept);
+	}
+	/* Another thread's probe ring is left where it is: closed, its
+	 * teardown would cut short the call the thread that probed (and
+	 * entered it) sleeps in (ur_kept). */
+	if (ur_spare_here)
+		fd = __atomic_exchange_n(&ur_spare_fd, -1, __ATOMIC_ACQ_REL);
+	if (fd >= 0 && ur_spare_p.cq_entries < cq) {
 		close(fd);
 		fd = -1;
 	}
@@ -500,6 +544,7 @@ static void ur_init_once(void)
 		return;
 	}
 	pthread_atfork(NULL, NULL, ur_atfork_child);
+	ur_kept_ok = !pthread_key_create(&ur_kept_key, ur_kept_end);
 	/*
 	 * Container profiles often refuse io_uring_setup: then this
 	 * backend is not available (auto falls back to emul).  The ring
@@ -2348,6 +2393,7 @@ static long ur_register(struct async_head_user *uah, unsigned long len)
 	ah->max_threads = maxthr;
 	ah->ops = ur_ops_map;
 	ah->pid = getpid();
+	ah->ur_owner = pthread_self();
 	ur_cur = ah;
 	__atomic_add_fetch(&ur_heads, 1, __ATOMIC_RELAXED);
 	return 0;
@@ -2732,6 +2778,58 @@ static long ur_wait(unsigned long min)
 }
 
 /*
+ * The head's ring, idle, is kept for this thread's next head (ur_kept):
+ * what the engine keeps armed in it (the workers' eventfd poll, the
+ * progress thread's futex wait) is cancelled first, and its completions
+ * taken.  False when it cannot be (a ring that broke, one kept already,
+ * or the cancellations not done): it is closed.
+ */
+static bool ring_keep(struct ur_head *ah)
+{
+	struct io_uring *ring = &ah->ring;
+
+	if (!ur_kept_ok || ur_kept_here || ah->ring_err ||
+	    ah->ur_owner != pthread_self())
+		return false;
+	for (int round = 0; round < 8 && (ah->efd_armed || ah->fx_armed);
+	     round++) {
+		struct io_uring_cqe *cqe;
+		unsigned int head, n = 0;
+
+		for (uint64_t tag = UR_EFD_TAG; tag <= UR_FX_TAG; tag++) {
+			struct io_uring_sqe *sqe;
+
+			if (!(tag == UR_EFD_TAG ? ah->efd_armed : ah->fx_armed))
+				continue;
+			sqe = get_sqe(ah);
+			if (!sqe)
+				return false;
+			io_uring_prep_cancel64(sqe, tag, 0);
+			io_uring_sqe_set_data64(sqe, 0);
+		}
+		if (io_uring_submit_and_wait(ring, 1) < 0)
+			return false;
+		io_uring_for_each_cqe(ring, head, cqe) {
+			if (cqe->user_data == UR_EFD_TAG &&
+			    !(cqe->flags & IORING_CQE_F_MORE))
+				ah->efd_armed = false;
+			if (cqe->user_data == UR_FX_TAG)
+				ah->fx_armed = false;
+			n++;
+		}
+		io_uring_cq_advance(ring, n);
+	}
+	if (ah->efd_armed || ah->fx_armed)
+		return false;
+	/* What is left (NOPs, cancellations) is no syslet's. */
+	io_uring_cq_advance(ring, io_uring_cq_ready(ring));
+	ur_kept = *ring;
+	ur_kept_here = true;
+	(void)pthread_setspecific(ur_kept_key, &ur_kept);
+	return true;
+}
+
+/*
  * The head goes: its progress thread and workers joined, its ring and
  * records freed (the lock held on entry, dropped); @user: the caller's
  * mask, back on return.
@@ -2753,7 +2851,8 @@ static void ur_teardown(struct ur_head *ah, const sigset_t *user)
 	pthread_mutex_unlock(&ah->wlock);
 	for (unsigned long i = 0; i < ah->nr_threads; i++)
 		pthread_join(ah->threads[i], NULL);
-	io_uring_queue_exit(&ah->ring);
+	if (!ring_keep(ah))
+		io_uring_queue_exit(&ah->ring);
 	if (ah->efd >= 0)
 		close(ah->efd);
 	/* The newest block holds slab_used records, the others are full. */
