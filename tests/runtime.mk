@@ -144,6 +144,10 @@ tests_runtime_ringclosed_LDADD = $(runtime_ldadd)
 check_PROGRAMS += tests/runtime/uring-eintr
 TESTS += tests/runtime/uring-eintr
 tests_runtime_uring_eintr_LDADD = $(runtime_ldadd)
+# A submission the kernel refused for now (EAGAIN) is entered again.
+check_PROGRAMS += tests/runtime/uring-eagain
+TESTS += tests/runtime/uring-eagain
+tests_runtime_uring_eagain_LDADD = $(runtime_ldadd)
 # io_uring_enter refused by a seccomp filter once the ring is set up:
 # nothing lost either.
 check_PROGRAMS += tests/runtime/enterdenied

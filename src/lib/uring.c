@@ -782,6 +782,12 @@ static void submit_now(struct ur_head *ah)
 	r = io_uring_submit(&ah->ring);
 	if (__builtin_expect(r < 0, 0) && ring_broken(r))
 		ring_fail(ah, r);
+	else if (__builtin_expect(io_uring_sq_ready(&ah->ring) != 0, 0))
+		/* EAGAIN, EBUSY, ENOMEM: the kernel took none, or not all.
+		 * Still to submit, so that the progress thread tries again
+		 * at its next look rather than sleep in the ring on SQEs
+		 * nobody would enter (has_work()). */
+		ah->unsubmitted = io_uring_sq_ready(&ah->ring);
 }
 
 /*
