@@ -188,6 +188,9 @@ struct ur_head {
 	uint32_t		epoch;		/* bumped by the caller */
 	pid_t			pid;		/* the process that registered */
 	pthread_t		ur_owner;	/* the thread that registered */
+	/* Its ring's descriptor is near the top of the limit, out of the
+	 * program's way: then it may be kept (ring_keep()). */
+	bool			ring_high;
 	uint32_t		exiting;
 	/* io_uring_enter()'s error that no retry mends (the program closed
 	 * the ring's descriptor or put a file of its own at its number, a
@@ -364,7 +367,7 @@ static int ring_setup(unsigned int cq, struct io_uring_params *p)
  */
 static int fd_high_moved(int fd, bool *moved);
 static int fd_high_below(int fd, const struct rlimit *rl, bool *moved);
-static int ring_new(struct io_uring *ring, unsigned int cq)
+static int ring_new(struct io_uring *ring, unsigned int cq, bool *high)
 {
 	struct io_uring_params p;
 	int fd = -1;
@@ -375,6 +378,7 @@ static int ring_new(struct io_uring *ring, unsigned int cq)
 		(void)pthread_setspecific(ur_kept_key, NULL);
 		if (*ur_kept.cq.kring_entries >= cq) {
 			*ring = ur_kept;
+			*high = true;	/* kept only so */
 			return 0;
 		}
 		io_uring_queue_exit(&ur_kept);
@@ -399,6 +403,7 @@ static int ring_new(struct io_uring *ring, unsigned int cq)
 	if (fd >= 0) {
 		p = ur_spare_p;
 		err = io_uring_queue_mmap(fd, &p, ring);
+		*high = true;	/* the probe's was kept only so */
 		if (!err)
 			goto mapped;
 		close(fd);
@@ -406,7 +411,7 @@ static int ring_new(struct io_uring *ring, unsigned int cq)
 	fd = ring_setup(cq, &p);
 	if (fd < 0)
 		return fd;
-	fd = fd_high(fd);
+	fd = fd_high_moved(fd, high);
 	err = io_uring_queue_mmap(fd, &p, ring);
 	if (err) {
 		close(fd);
@@ -2372,7 +2377,7 @@ static long ur_register(struct async_head_user *uah, unsigned long len)
 	cq = UR_CQ_ENTRIES;
 	while (cq < 2 * maxthr + 64 && cq < (1U << 20))
 		cq *= 2;
-	err = ring_new(&ah->ring, cq);
+	err = ring_new(&ah->ring, cq, &ah->ring_high);
 	if (err) {
 		free(ah->threads);
 		free(ah);
@@ -2788,13 +2793,16 @@ static long ur_wait(unsigned long min)
  * what the engine keeps armed in it (the workers' eventfd poll, the
  * progress thread's futex wait) is cancelled first, and its completions
  * taken.  False when it cannot be (a ring that broke, one kept already,
- * or the cancellations not done): it is closed.
+ * the cancellations not done) or should not (under a limit of 128
+ * descriptors or fewer, where it is in a low slot, the program's next
+ * open() would not get the number it would with the kernel): it is
+ * closed.
  */
 static bool ring_keep(struct ur_head *ah)
 {
 	struct io_uring *ring = &ah->ring;
 
-	if (!ur_kept_ok || ur_kept_here || ah->ring_err ||
+	if (!ur_kept_ok || ur_kept_here || ah->ring_err || !ah->ring_high ||
 	    ah->ur_owner != pthread_self())
 		return false;
 	for (int round = 0; round < 8 && (ah->efd_armed || ah->fx_armed);

@@ -1,5 +1,7 @@
-/* uring-eintr.c: the uring backend's rings, once a head is gone, never cut short a call of the program's: an epoll_wait() made after the thread's own async_unregister(), or while other threads register and unregister heads (the first of them finding the probe's ring of the thread that chose the backend) or end with one, sleeps its time, where the kernel's delayed teardown of a closed ring (task work with TWA_SIGNAL to every thread that entered it) made it fail with EINTR, no signal sent. */
+/* uring-eintr.c: the uring backend's rings, once a head is gone, never cut short a call of the program's: an epoll_wait() made after the thread's own async_unregister(), or while other threads register and unregister heads (the first of them finding the probe's ring of the thread that chose the backend) or end with one, sleeps its time, where the kernel's delayed teardown of a closed ring (task work with TWA_SIGNAL to every thread that entered it) made it fail with EINTR, no signal sent.  Under a limit of 128 descriptors or fewer, where a ring cannot be kept out of the way, none is kept: the program's next open() gets the number it would get with the kernel. */
+#include <fcntl.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include "helpers.h"
 
@@ -70,6 +72,27 @@ static int child(const char *how)
 	struct epoll_event ev = { .events = EPOLLIN };
 	int p[2], ep, calls, n;
 
+	if (!strcmp(how, "low")) {
+		struct rlimit rl = { 64, 64 };
+		int before[4], after[4];
+
+		if (setrlimit(RLIMIT_NOFILE, &rl))
+			rt_die("setrlimit: %s", strerror(errno));
+		if (syslet_set_backend("uring") || syslet_backend_init())
+			return RT_SKIP;
+		for (int i = 0; i < 4; i++)
+			before[i] = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		for (int i = 0; i < 4; i++)
+			close(before[i]);
+		one_head(1);
+		for (int i = 0; i < 4; i++) {
+			after[i] = open("/dev/null", O_RDONLY | O_CLOEXEC);
+			rt_check(after[i] == before[i], "low: open() %d after "
+				 "async_unregister() gave %d, where it gave %d "
+				 "before the head", i, after[i], before[i]);
+		}
+		return rt_failures ? RT_FAIL : RT_PASS;
+	}
 	/* The backend chosen (and probed) on this thread, as a program's
 	 * main thread does before it starts others. */
 	if (syslet_set_backend("uring") || syslet_backend_init())
@@ -106,7 +129,7 @@ static int child(const char *how)
 
 int main(void)
 {
-	static const char *const hows[] = { "own", "others", "exit" };
+	static const char *const hows[] = { "own", "others", "exit", "low" };
 	int worst = RT_PASS;
 
 	for (size_t i = 0; i < sizeof(hows) / sizeof(hows[0]); i++) {
