@@ -139,11 +139,20 @@ tests_runtime_uring_probe_LDADD = $(runtime_ldadd)
 tests_runtime_uring_idle_LDADD = $(runtime_ldadd)
 tests_runtime_uring_fdtop_LDADD = $(runtime_ldadd)
 tests_runtime_noring_LDADD = $(runtime_ldadd)
-# A ring whose descriptor the program closed (async_wait: EBADF).
+# A ring whose descriptor the program closed or replaced: nothing lost.
 check_PROGRAMS += tests/runtime/ringclosed
 TESTS += tests/runtime/ringclosed
 tests_runtime_ringclosed_LDADD = $(runtime_ldadd)
-# io_uring_enter refused by a seccomp filter once the ring is set up.
+# A ring's delayed teardown cuts no call of the program's short.
+check_PROGRAMS += tests/runtime/uring-eintr
+TESTS += tests/runtime/uring-eintr
+tests_runtime_uring_eintr_LDADD = $(runtime_ldadd)
+# A submission the kernel refused for now (EAGAIN) is entered again.
+check_PROGRAMS += tests/runtime/uring-eagain
+TESTS += tests/runtime/uring-eagain
+tests_runtime_uring_eagain_LDADD = $(runtime_ldadd)
+# io_uring_enter refused by a seccomp filter once the ring is set up:
+# nothing lost either.
 check_PROGRAMS += tests/runtime/enterdenied
 TESTS += tests/runtime/enterdenied
 tests_runtime_enterdenied_LDADD = $(runtime_ldadd)

@@ -75,6 +75,12 @@
 /* Atoms one async syslet runs in the driver before the others' turn. */
 #define UR_SLICE	256
 #define UR_EFD_TAG	1UL
+/* The progress thread's futex wait in the ring (arm_fx()). */
+#define UR_FX_TAG	2UL
+/* io_uring's IORING_OP_FUTEX_WAIT (Linux 6.7), which liburing 2.3's
+ * headers lack, and futex2's flags for it. */
+#define UR_OP_FUTEX_WAIT	51
+#define UR_FUTEX2_U32_PRIVATE	(0x02 | 128)
 #define UR_DEFAULT_THREADS	1024
 #define UR_IOWQ_MAX	64
 #define UR_WORKER_STACK	(256 * 1024)
@@ -176,13 +182,30 @@ struct ur_head {
 	uint32_t		prog_word;
 	uint32_t		prog_parked;
 	uint32_t		prog_deep;	/* asleep in io_uring_enter */
+	/* A futex wait in the ring on deep_word, armed before the progress
+	 * thread sleeps there: a wake of deep_word ends that sleep without
+	 * an io_uring_enter(), which a ring that broke cannot take
+	 * (prog_kick()).  fx_none: this kernel has no such op. */
+	uint32_t		deep_word;
+	bool			fx_armed, fx_none;
 	uint32_t		epoch;		/* bumped by the caller */
 	pid_t			pid;		/* the process that registered */
+	pthread_t		ur_owner;	/* the thread that registered */
+	/* Its ring's descriptor is near the top of the limit, out of the
+	 * program's way: then it may be kept (ring_keep()). */
+	bool			ring_high;
 	uint32_t		exiting;
 	/* io_uring_enter()'s error that no retry mends (the program closed
-	 * the ring's descriptor, a filter refuses the call): async_wait()
-	 * returns it, and nothing waits on the ring any more. */
+	 * the ring's descriptor or put a file of its own at its number, a
+	 * filter refuses the call): the ring is never entered again, and
+	 * the head goes on without it (ring_broke()). */
 	int			ring_err;
+	/* ring_broke() has run: ops is ur_ops_none. */
+	bool			broke;
+	/* Syslets a worker has (queued, running, or its result not taken):
+	 * the busy ones beyond these are the kernel's, in a ring that broke
+	 * (on_ring()).  Counted off the path of the ring's syslets. */
+	unsigned long		on_workers;
 	/* The caller's signal mask as last learnt (async_exec, async_wait,
 	 * async_unregister): the mask of the chains the driver runs. */
 	sigset_t		user_mask;
@@ -240,6 +263,8 @@ static sigset_t ur_blockset;
 static struct lib_once ur_once = LIB_ONCE_INIT;
 static int ur_init_err;
 static unsigned char *ur_ops_map;	/* probed once, native profile */
+/* No call goes to the ring: the ops of a head whose ring broke. */
+static unsigned char *ur_ops_none;
 /*
  * The probe's ring, set up as a head's ring is: the first head of the
  * thread that probed takes it over (ur_spare_take()), rather than the
@@ -252,6 +277,20 @@ static unsigned char *ur_ops_map;	/* probed once, native profile */
 static int ur_spare_fd = -1;
 static struct io_uring_params ur_spare_p;
 static __thread bool ur_spare_here;	/* this thread probed */
+/*
+ * The ring of this thread's last head, kept for its next one rather than
+ * closed: the kernel tears a closed ring down later, in a worker that
+ * sends task work with TWA_SIGNAL to every thread that entered it
+ * (io_ring_exit_work(), 12-28 ms after the close here), and the call the
+ * thread then sleeps in is cut short as by a signal: an epoll_wait()
+ * made after async_unregister() failed with EINTR, no signal sent, every
+ * time.  Kept, it is closed when the thread ends (ur_kept_key), where
+ * no call of the thread is left to cut short.
+ */
+static __thread struct io_uring ur_kept;
+static __thread bool ur_kept_here;
+static pthread_key_t ur_kept_key;
+static bool ur_kept_ok;
 /* What the fast loop may run in place: inline, and in the driver (where
  * calls io_uring offers go to the ring instead, to be batched). */
 static unsigned char *ur_tab_inline, *ur_tab_driver;
@@ -276,6 +315,11 @@ static void ur_atfork_child(void)
 	if (ur_spare_fd >= 0)
 		close(ur_spare_fd);
 	ur_spare_fd = -1;
+	if (ur_kept_here) {
+		/* The parent's: unmapped and closed here only. */
+		io_uring_queue_exit(&ur_kept);
+		ur_kept_here = false;
+	}
 	if (!ah)
 		return;
 	close(ah->ring.ring_fd);
@@ -285,6 +329,16 @@ static void ur_atfork_child(void)
 }
 
 static int fd_high(int fd);
+
+/* The thread ends: its kept ring goes (ur_kept). */
+static void ur_kept_end(void *arg)
+{
+	(void)arg;
+	if (ur_kept_here) {
+		ur_kept_here = false;
+		io_uring_queue_exit(&ur_kept);
+	}
+}
 
 /*
  * A ring as every head has it: UR_SQ_ENTRIES SQEs, room for @cq
@@ -316,13 +370,28 @@ static int ring_setup(unsigned int cq, struct io_uring_params *p)
  */
 static int fd_high_moved(int fd, bool *moved);
 static int fd_high_below(int fd, const struct rlimit *rl, bool *moved);
-static int ring_new(struct io_uring *ring, unsigned int cq)
+static int ring_new(struct io_uring *ring, unsigned int cq, bool *high)
 {
 	struct io_uring_params p;
-	int fd = __atomic_exchange_n(&ur_spare_fd, -1, __ATOMIC_ACQ_REL);
+	int fd = -1;
 	int err;
 
-	if (fd >= 0 && (!ur_spare_here || ur_spare_p.cq_entries < cq)) {
+	if (ur_kept_here) {
+		ur_kept_here = false;
+		(void)pthread_setspecific(ur_kept_key, NULL);
+		if (*ur_kept.cq.kring_entries >= cq) {
+			*ring = ur_kept;
+			*high = true;	/* kept only so */
+			return 0;
+		}
+		io_uring_queue_exit(&ur_kept);
+	}
+	/* Another thread's probe ring is left where it is: closed, its
+	 * teardown would cut short the call the thread that probed (and
+	 * entered it) sleeps in (ur_kept). */
+	if (ur_spare_here)
+		fd = __atomic_exchange_n(&ur_spare_fd, -1, __ATOMIC_ACQ_REL);
+	if (fd >= 0 && ur_spare_p.cq_entries < cq) {
 		close(fd);
 		fd = -1;
 	}
@@ -337,6 +406,7 @@ static int ring_new(struct io_uring *ring, unsigned int cq)
 	if (fd >= 0) {
 		p = ur_spare_p;
 		err = io_uring_queue_mmap(fd, &p, ring);
+		*high = true;	/* the probe's was kept only so */
 		if (!err)
 			goto mapped;
 		close(fd);
@@ -344,7 +414,7 @@ static int ring_new(struct io_uring *ring, unsigned int cq)
 	fd = ring_setup(cq, &p);
 	if (fd < 0)
 		return fd;
-	fd = fd_high(fd);
+	fd = fd_high_moved(fd, high);
 	err = io_uring_queue_mmap(fd, &p, ring);
 	if (err) {
 		close(fd);
@@ -489,6 +559,7 @@ static void ur_init_once(void)
 		return;
 	}
 	pthread_atfork(NULL, NULL, ur_atfork_child);
+	ur_kept_ok = !pthread_key_create(&ur_kept_key, ur_kept_end);
 	/*
 	 * Container profiles often refuse io_uring_setup: then this
 	 * backend is not available (auto falls back to emul).  The ring
@@ -519,7 +590,8 @@ static void ur_init_once(void)
 	ur_tab_inline = malloc(n);
 	ur_tab_driver = malloc(n);
 	ur_tab_self = calloc(n, 1);
-	if (!ur_tab_inline || !ur_tab_driver || !ur_tab_self) {
+	ur_ops_none = calloc(n, 1);
+	if (!ur_tab_inline || !ur_tab_driver || !ur_tab_self || !ur_ops_none) {
 		ur_init_err = -ENOMEM;
 		if (high)
 			close(fd);
@@ -696,6 +768,46 @@ static void ready_add(struct ur_head *ah, struct ur_sl *sl)
  * when it sleeps for want of work. */
 static void went_async(struct ur_ctx *c, struct ur_sl *sl);
 
+/* An error of io_uring_enter() that the next try would meet again: the
+ * ring is gone (EBADF: the program closed its descriptor; EOPNOTSUPP:
+ * it put a file of its own at that number) or refused (a filter's
+ * EPERM or ENOSYS). */
+static bool ring_broken(int r)
+{
+	return r < 0 && r != -EINTR && r != -ETIME && r != -EAGAIN &&
+	       r != -EBUSY && r != -ENOMEM;
+}
+
+/* The ring broke with @r (the first error is kept): no thread enters it
+ * again, and the next driver to step deals with it (ring_broke()). */
+static void ring_fail(struct ur_head *ah, int r)
+{
+	int none = 0;
+
+	__atomic_compare_exchange_n(&ah->ring_err, &none, r, false,
+				    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+
+/* What the SQ holds goes to the kernel now, unless the ring broke. */
+static void submit_now(struct ur_head *ah)
+{
+	int r;
+
+	ah->unsubmitted = 0;
+	if (__builtin_expect(__atomic_load_n(&ah->ring_err,
+					     __ATOMIC_RELAXED) != 0, 0))
+		return;
+	r = io_uring_submit(&ah->ring);
+	if (__builtin_expect(r < 0, 0) && ring_broken(r))
+		ring_fail(ah, r);
+	else if (__builtin_expect(io_uring_sq_ready(&ah->ring) != 0, 0))
+		/* EAGAIN, EBUSY, ENOMEM: the kernel took none, or not all.
+		 * Still to submit, so that the progress thread tries again
+		 * at its next look rather than sleep in the ring on SQEs
+		 * nobody would enter (has_work()). */
+		ah->unsubmitted = io_uring_sq_ready(&ah->ring);
+}
+
 /*
  * The next SQE, as io_uring_get_sqe() gives it, without asking the
  * ring's flags at every SQE whether its SQEs are 128 bytes or a kernel
@@ -720,8 +832,7 @@ static struct io_uring_sqe *get_sqe(struct ur_head *ah)
 
 	if (__builtin_expect(!sqe, 0)) {
 		/* The SQ is full: hand it to the kernel now. */
-		io_uring_submit(&ah->ring);
-		ah->unsubmitted = 0;
+		submit_now(ah);
 		sqe = sqe_next(&ah->ring.sq);
 	}
 	return sqe;
@@ -731,7 +842,7 @@ static void arm_efd(struct ur_head *ah)
 {
 	struct io_uring_sqe *sqe;
 
-	if (ah->efd_armed)
+	if (ah->efd_armed || __atomic_load_n(&ah->ring_err, __ATOMIC_RELAXED))
 		return;
 	sqe = get_sqe(ah);
 	if (!sqe)
@@ -740,6 +851,35 @@ static void arm_efd(struct ur_head *ah)
 	io_uring_sqe_set_data64(sqe, UR_EFD_TAG);
 	ah->unsubmitted++;
 	ah->efd_armed = true;
+}
+
+/*
+ * The progress thread sleeps in the ring (prog_look()) until a
+ * completion comes.  A NOP wakes it, but one must be entered, which a
+ * ring that broke (ring_fail()) cannot be: without a completion to
+ * come, unregister then joined it for ever.  So a futex wait on
+ * deep_word is in the ring when it sleeps, and a FUTEX_WAKE, a plain
+ * system call, completes it.  Armed once; it stays until woken.
+ */
+static void arm_fx(struct ur_head *ah)
+{
+	struct io_uring_sqe *sqe;
+
+	if (ah->fx_armed || ah->fx_none ||
+	    __atomic_load_n(&ah->ring_err, __ATOMIC_RELAXED))
+		return;
+	sqe = get_sqe(ah);
+	if (!sqe)
+		return;
+	memset(sqe, 0, sizeof(*sqe));
+	sqe->opcode = UR_OP_FUTEX_WAIT;
+	sqe->fd = UR_FUTEX2_U32_PRIVATE;
+	sqe->addr = (uintptr_t)&ah->deep_word;
+	sqe->addr2 = __atomic_load_n(&ah->deep_word, __ATOMIC_RELAXED);
+	sqe->addr3 = FUTEX_BITSET_MATCH_ANY;
+	io_uring_sqe_set_data64(sqe, UR_FX_TAG);
+	ah->unsubmitted++;
+	ah->fx_armed = true;
 }
 
 /* ---- Workers ----------------------------------------------------------- */
@@ -773,7 +913,8 @@ static void *ur_worker(void *arg)
 						    __ATOMIC_RELAXED))
 			;
 		/* The counter cannot overflow: the driver reads it. */
-		(void)!write(ah->efd, &one, sizeof(one));
+		(void)!write(__atomic_load_n(&ah->efd, __ATOMIC_RELAXED), &one,
+			     sizeof(one));
 		pthread_mutex_lock(&ah->wlock);
 	}
 	pthread_mutex_unlock(&ah->wlock);
@@ -792,7 +933,7 @@ static bool worker_queue(struct ur_head *ah, struct ur_sl *sl, bool may_refuse)
 
 		if (fd < 0)
 			return false;
-		ah->efd = fd_high(fd);
+		__atomic_store_n(&ah->efd, fd_high(fd), __ATOMIC_RELAXED);
 	}
 	pthread_mutex_lock(&ah->wlock);
 	if (!ah->idle_threads || ah->wq_head) {
@@ -817,6 +958,7 @@ static bool worker_queue(struct ur_head *ah, struct ur_sl *sl, bool may_refuse)
 		}
 	}
 	if (ok) {
+		ah->on_workers++;
 		sl->next = NULL;
 		if (ah->wq_tail)
 			ah->wq_tail->next = sl;
@@ -1807,6 +1949,7 @@ static void run_ready(struct ur_ctx *c)
 	while (done) {
 		sl = done;
 		done = sl->next;
+		ah->on_workers--;
 		resume(c, sl, true, sl->ret);
 	}
 	/* Only those ready now: a slice that ends requeues itself. */
@@ -1852,16 +1995,22 @@ static unsigned int reap(struct ur_ctx *c)
 		for (unsigned int i = 0; i < n; i++) {
 			struct ur_sl *sl;
 
-			if (got[i].data == UR_EFD_TAG) {
+			if (__builtin_expect(got[i].data <= UR_FX_TAG, 0)) {
 				uint64_t v;
 
 				/* Cleared, so that it polls ready again only
 				 * for the next result. */
-				(void)!read(ah->efd, &v, sizeof(v));
+				if (got[i].data == UR_EFD_TAG)
+					(void)!read(ah->efd, &v, sizeof(v));
+				if (got[i].data != UR_FX_TAG)
+					continue;
+				/* Woken, or a kernel without the op. */
+				ah->fx_armed = false;
+				if (got[i].res == -EINVAL ||
+				    got[i].res == -EOPNOTSUPP)
+					ah->fx_none = true;
 				continue;
 			}
-			if (!got[i].data)
-				continue;
 			sl = (struct ur_sl *)(uintptr_t)got[i].data;
 			if (sl->probing) {
 				/* async_exec() takes it (probe_ring()). */
@@ -1879,38 +2028,146 @@ static unsigned int reap(struct ur_ctx *c)
 }
 
 
+/*
+ * The ring broke (ring_fail()).  The kernel's syslets would still
+ * complete, each once, so the head goes on as emul does: no call goes
+ * to the ring any more (ops: none), and a syslet whose SQE the kernel
+ * never took (the io_uring_enter() that would have failed, or was not
+ * made) has its call made by a worker, as after io_uring's EINTR
+ * (redo_of()).  What the kernel took completes into the CQ, which
+ * stays mapped (the mapping keeps the ring alive without its
+ * descriptor) and is taken from there.  A descriptor number that is no
+ * longer the ring's (EBADF, or EOPNOTSUPP: a file of the program's is
+ * there now) is neither entered nor closed again.
+ */
+static void broken_step(struct ur_ctx *c)
+{
+	struct ur_head *ah = c->ah;
+	struct io_uring_sq *sq = &ah->ring.sq;
+	unsigned int head = IO_URING_READ_ONCE(*sq->khead);
+	struct ur_sl *redo = NULL, **tail = &redo;
+	int efd = __atomic_load_n(&ah->efd, __ATOMIC_RELAXED);
+
+	if (!ah->broke) {
+		int err = __atomic_load_n(&ah->ring_err, __ATOMIC_ACQUIRE);
+
+		ah->broke = true;
+		ah->ops = ur_ops_none;
+		if (err == -EBADF || err == -EOPNOTSUPP)
+			ah->ring.ring_fd = -1;
+	}
+	/* Cleared before the workers' results are taken: a later one sets
+	 * it again (broken_wait() polls it). */
+	if (efd >= 0) {
+		uint64_t v;
+
+		(void)!read(efd, &v, sizeof(v));
+	}
+	for (unsigned int i = head; i != sq->sqe_tail; i++) {
+		struct io_uring_sqe *sqe = &sq->sqes[i & *sq->kring_mask];
+		uint64_t data = sqe->user_data;
+		struct ur_sl *sl;
+
+		if (data == UR_EFD_TAG)
+			ah->efd_armed = false;
+		if (data == UR_FX_TAG)
+			ah->fx_armed = false;
+		if (data <= UR_FX_TAG)
+			continue;
+		sl = (struct ur_sl *)(uintptr_t)data;
+		if (sl->probing) {
+			/* async_exec() takes it (exec_probe()). */
+			sl->ret = -EINTR;
+			sl->probed = true;
+			continue;
+		}
+		*tail = sl;
+		tail = &sl->next;
+	}
+	*tail = NULL;
+	sq->sqe_head = sq->sqe_tail = head;
+	IO_URING_WRITE_ONCE(*sq->ktail, head);
+	ah->unsubmitted = 0;
+	while (redo) {
+		struct ur_sl *sl = redo;
+
+		redo = sl->next;
+		resume(c, sl, true, -EINTR);
+	}
+}
+
 /* What is ready and what has completed, with the lock held. */
 static void step(struct ur_ctx *c)
 {
 	struct ur_head *ah = c->ah;
 
+	if (__builtin_expect(__atomic_load_n(&ah->ring_err,
+					     __ATOMIC_RELAXED) != 0, 0))
+		broken_step(c);
 	if (ah->ready || __atomic_load_n(&ah->wdone, __ATOMIC_RELAXED))
 		run_ready(c);
 	reap(c);
 }
 
-/* An error of io_uring_enter() that the next try would meet again: the
- * ring is gone (EBADF: the program closed its descriptor) or refused. */
-static bool ring_broken(int r)
+/* Whether the kernel still has calls of busy syslets, when nothing is
+ * ready (the lock held): those busy beyond the workers'. */
+static bool on_ring(const struct ur_head *ah)
 {
-	return r < 0 && r != -EINTR && r != -ETIME && r != -EAGAIN &&
-	       r != -EBUSY && r != -ENOMEM;
+	return __atomic_load_n(&ah->busy, __ATOMIC_RELAXED) > ah->on_workers;
+}
+
+/*
+ * wait_step() on a ring that broke: the workers' eventfd is polled with
+ * the signals of @waitmask open, and the CQ looked at every UR_TICK_NS
+ * while the kernel still has calls of syslets (on_ring()).  An eventfd
+ * the program closed is given up (its number is no longer the
+ * engine's): ticks then, until a worker needs a new one.
+ */
+static int broken_wait(struct ur_ctx *c, const sigset_t *waitmask)
+{
+	struct ur_head *ah = c->ah;
+	int err = 0;
+
+	step(c);
+	if (ah->busy && !ah->ready &&
+	    !__atomic_load_n(&ah->wdone, __ATOMIC_ACQUIRE) &&
+	    !io_uring_cq_ready(&ah->ring)) {
+		const struct timespec tick = { 0, UR_TICK_NS };
+		struct pollfd p = { ah->efd, POLLIN, 0 };
+		int r;
+
+		if (waitmask)
+			ur_asleep = ah;
+		r = ppoll(&p, p.fd >= 0, p.fd < 0 || on_ring(ah) ? &tick : NULL,
+			  waitmask);
+		ur_asleep = NULL;
+		if (r < 0 && errno == EINTR) {
+			err = -EINTR;
+			c->handled = true;
+		} else if (r > 0 && (p.revents & POLLNVAL)) {
+			__atomic_store_n(&ah->efd, -1, __ATOMIC_RELAXED);
+		}
+		step(c);
+	} else if (waitmask && interp_signal_pending(waitmask)) {
+		err = -EINTR;
+	}
+	return err;
 }
 
 /*
  * Submit what is prepared and, when nothing is ready yet, wait for at
  * least one completion (the signals of @waitmask open meanwhile; NULL:
- * unchanged); then take what came.  Returns 0, -EINTR, or the error of
- * a ring that cannot be entered (ring_broken()), for good: waiting on
- * spun at full CPU for ever with the caller's signals never let in.
+ * unchanged); then take what came.  Returns 0 or -EINTR; on a ring
+ * that cannot be entered (ring_broken()) it waits without it
+ * (broken_wait()).
  */
 static int wait_step(struct ur_ctx *c, const sigset_t *waitmask)
 {
 	struct ur_head *ah = c->ah;
-	int err = __atomic_load_n(&ah->ring_err, __ATOMIC_ACQUIRE);
+	int err = 0;
 
-	if (err)
-		return err;
+	if (__atomic_load_n(&ah->ring_err, __ATOMIC_ACQUIRE))
+		return broken_wait(c, waitmask);
 	if (ah->nr_threads)
 		arm_efd(ah);
 	if (!ah->ready && !__atomic_load_n(&ah->wdone, __ATOMIC_ACQUIRE) &&
@@ -1926,7 +2183,7 @@ static int wait_step(struct ur_ctx *c, const sigset_t *waitmask)
 		 * for good.  A wait alone says EINTR.
 		 */
 		if (waitmask && io_uring_sq_ready(&ah->ring))
-			io_uring_submit(&ah->ring);
+			submit_now(ah);
 		ah->unsubmitted = 0;
 		if (waitmask)
 			ur_asleep = ah;
@@ -1937,8 +2194,7 @@ static int wait_step(struct ur_ctx *c, const sigset_t *waitmask)
 			err = -EINTR;
 			c->handled = true;
 		} else if (ring_broken(r)) {
-			__atomic_store_n(&ah->ring_err, r, __ATOMIC_RELEASE);
-			err = r;
+			ring_fail(ah, r);
 		}
 	} else if (waitmask && interp_signal_pending(waitmask)) {
 		/* Busy with ready syslets, the kernel never got to say
@@ -1952,10 +2208,8 @@ static int wait_step(struct ur_ctx *c, const sigset_t *waitmask)
 
 static void submit(struct ur_head *ah)
 {
-	if (ah->unsubmitted) {
-		io_uring_submit(&ah->ring);
-		ah->unsubmitted = 0;
-	}
+	if (ah->unsubmitted)
+		submit_now(ah);
 }
 
 /* ---- The progress thread ----------------------------------------------- */
@@ -1979,13 +2233,16 @@ static bool has_work(struct ur_head *ah)
 static bool prog_look(struct ur_head *ah, bool may_sleep)
 {
 	struct ur_ctx c;
-	bool work = has_work(ah), sleep;
+	bool work = has_work(ah), sleep, broken, tick;
+	int efd;
 
 	driver_ctx(&c, ah, &ah->user_mask);
 	emul_fault_own();
 	step(&c);
 	if (may_sleep && ah->nr_threads)
 		arm_efd(ah);
+	if (may_sleep)
+		arm_fx(ah);
 	submit(ah);
 	emul_stats_flush(&c.st);
 	sleep = may_sleep && !work && !c.sig_ended &&
@@ -1994,6 +2251,10 @@ static bool prog_look(struct ur_head *ah, bool may_sleep)
 		!has_work(ah);
 	if (sleep)
 		__atomic_store_n(&ah->prog_deep, 1, __ATOMIC_SEQ_CST);
+	/* As the look left them: the lock goes now. */
+	broken = __atomic_load_n(&ah->ring_err, __ATOMIC_ACQUIRE) != 0;
+	tick = on_ring(ah);
+	efd = __atomic_load_n(&ah->efd, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&ah->lock);
 	/* A signal ended a chain that ran here: it was for this thread
 	 * (tgkill(getpid(), gettid()) from the chain), and acts here now,
@@ -2005,14 +2266,22 @@ static bool prog_look(struct ur_head *ah, bool may_sleep)
 		emul_sigmask(SIG_SETMASK, &c.user_mask, &all);
 		emul_sigmask(SIG_SETMASK, &all, NULL);
 	}
-	if (sleep) {
+	if (sleep && broken) {
+		/* The workers' eventfd, which prog_kick() also writes; the
+		 * CQ every tick while the kernel has calls of syslets. */
+		struct pollfd p = { efd, POLLIN, 0 };
+
+		(void)poll(&p, efd >= 0,
+			   efd < 0 || tick ? UR_TICK_NS / 1000000 : -1);
+		__atomic_store_n(&ah->prog_deep, 0, __ATOMIC_SEQ_CST);
+	} else if (sleep) {
 		/* A completion that came since the look returns at once;
 		 * all signals are blocked here. */
 		int r = io_uring_enter((unsigned int)ah->ring.ring_fd, 0, 1,
 				       IORING_ENTER_GETEVENTS, NULL);
 
 		if (ring_broken(r))
-			__atomic_store_n(&ah->ring_err, r, __ATOMIC_RELEASE);
+			ring_fail(ah, r);
 		__atomic_store_n(&ah->prog_deep, 0, __ATOMIC_SEQ_CST);
 	}
 	return work;
@@ -2043,19 +2312,19 @@ static void *ur_progress(void *arg)
 
 		if (__atomic_load_n(&ah->exiting, __ATOMIC_ACQUIRE))
 			break;
-		/* Nothing to drive, or a ring that cannot be entered: it
-		 * sleeps until woken (for good, then, but at the end). */
-		if (!__atomic_load_n(&ah->busy, __ATOMIC_SEQ_CST) ||
-		    __atomic_load_n(&ah->ring_err, __ATOMIC_ACQUIRE)) {
+		/* Nothing to drive: it sleeps until woken. */
+		if (!__atomic_load_n(&ah->busy, __ATOMIC_SEQ_CST)) {
 			__atomic_store_n(&ah->prog_parked, 1, __ATOMIC_SEQ_CST);
-			if (!__atomic_load_n(&ah->busy, __ATOMIC_SEQ_CST) ||
-			    __atomic_load_n(&ah->ring_err, __ATOMIC_ACQUIRE))
+			if (!__atomic_load_n(&ah->busy, __ATOMIC_SEQ_CST))
 				futex_wait(&ah->prog_word, w, NULL);
 			__atomic_store_n(&ah->prog_parked, 0, __ATOMIC_SEQ_CST);
 			idle = 0;
 			continue;
 		}
-		if (idle >= UR_IDLE_TICKS) {
+		/* A ring that broke gives no completion to sleep on: the
+		 * looks sleep in the workers' eventfd (prog_look()). */
+		if (idle >= UR_IDLE_TICKS ||
+		    __atomic_load_n(&ah->ring_err, __ATOMIC_ACQUIRE)) {
 			pthread_mutex_lock(&ah->lock);
 			if (__atomic_load_n(&ah->exiting, __ATOMIC_ACQUIRE)) {
 				pthread_mutex_unlock(&ah->lock);
@@ -2104,6 +2373,18 @@ static void prog_kick(struct ur_head *ah)
 	    !__atomic_load_n(&ah->wdone, __ATOMIC_ACQUIRE) &&
 	    !__atomic_load_n(&ah->exiting, __ATOMIC_ACQUIRE))
 		return;
+	if (__atomic_load_n(&ah->ring_err, __ATOMIC_ACQUIRE)) {
+		/* It sleeps in the eventfd (or ticks without one), or still
+		 * in the ring, from before it broke: arm_fx(). */
+		static const uint64_t one = 1;
+		int efd = __atomic_load_n(&ah->efd, __ATOMIC_RELAXED);
+
+		if (efd >= 0)
+			(void)!write(efd, &one, sizeof(one));
+		__atomic_add_fetch(&ah->deep_word, 1, __ATOMIC_RELEASE);
+		futex_wake(&ah->deep_word, INT_MAX);
+		return;
+	}
 	sqe = get_sqe(ah);
 	if (sqe) {
 		io_uring_prep_nop(sqe);
@@ -2152,7 +2433,7 @@ static long ur_register(struct async_head_user *uah, unsigned long len)
 	cq = UR_CQ_ENTRIES;
 	while (cq < 2 * maxthr + 64 && cq < (1U << 20))
 		cq *= 2;
-	err = ring_new(&ah->ring, cq);
+	err = ring_new(&ah->ring, cq, &ah->ring_high);
 	if (err) {
 		free(ah->threads);
 		free(ah);
@@ -2179,6 +2460,7 @@ static long ur_register(struct async_head_user *uah, unsigned long len)
 	ah->max_threads = maxthr;
 	ah->ops = ur_ops_map;
 	ah->pid = getpid();
+	ah->ur_owner = pthread_self();
 	ur_cur = ah;
 	__atomic_add_fetch(&ur_heads, 1, __ATOMIC_RELAXED);
 	return 0;
@@ -2332,8 +2614,8 @@ static void exec_end(struct ur_ctx *c, bool parked, size_t execs)
 
 		driver_ctx(&d, ah, &c->user_mask);
 		step(&d);
-		while (ah->busy && !ring_broken(wait_step(&d, &c->user_mask)))
-			;
+		while (ah->busy)
+			(void)wait_step(&d, &c->user_mask);
 		cring_drop(&ah->cring);
 		emul_stats_flush(&d.st);
 		ur_teardown(ah, &c->user_mask);
@@ -2567,6 +2849,61 @@ static long ur_wait(unsigned long min)
 }
 
 /*
+ * The head's ring, idle, is kept for this thread's next head (ur_kept):
+ * what the engine keeps armed in it (the workers' eventfd poll, the
+ * progress thread's futex wait) is cancelled first, and its completions
+ * taken.  False when it cannot be (a ring that broke, one kept already,
+ * the cancellations not done) or should not (under a limit of 128
+ * descriptors or fewer, where it is in a low slot, the program's next
+ * open() would not get the number it would with the kernel): it is
+ * closed.
+ */
+static bool ring_keep(struct ur_head *ah)
+{
+	struct io_uring *ring = &ah->ring;
+
+	if (!ur_kept_ok || ur_kept_here || ah->ring_err || !ah->ring_high ||
+	    ah->ur_owner != pthread_self())
+		return false;
+	for (int round = 0; round < 8 && (ah->efd_armed || ah->fx_armed);
+	     round++) {
+		struct io_uring_cqe *cqe;
+		unsigned int head, n = 0;
+
+		for (uint64_t tag = UR_EFD_TAG; tag <= UR_FX_TAG; tag++) {
+			struct io_uring_sqe *sqe;
+
+			if (!(tag == UR_EFD_TAG ? ah->efd_armed : ah->fx_armed))
+				continue;
+			sqe = get_sqe(ah);
+			if (!sqe)
+				return false;
+			io_uring_prep_cancel64(sqe, tag, 0);
+			io_uring_sqe_set_data64(sqe, 0);
+		}
+		if (io_uring_submit_and_wait(ring, 1) < 0)
+			return false;
+		io_uring_for_each_cqe(ring, head, cqe) {
+			if (cqe->user_data == UR_EFD_TAG &&
+			    !(cqe->flags & IORING_CQE_F_MORE))
+				ah->efd_armed = false;
+			if (cqe->user_data == UR_FX_TAG)
+				ah->fx_armed = false;
+			n++;
+		}
+		io_uring_cq_advance(ring, n);
+	}
+	if (ah->efd_armed || ah->fx_armed)
+		return false;
+	/* What is left (NOPs, cancellations) is no syslet's. */
+	io_uring_cq_advance(ring, io_uring_cq_ready(ring));
+	ur_kept = *ring;
+	ur_kept_here = true;
+	(void)pthread_setspecific(ur_kept_key, &ur_kept);
+	return true;
+}
+
+/*
  * The head goes: its progress thread and workers joined, its ring and
  * records freed (the lock held on entry, dropped); @user: the caller's
  * mask, back on return.
@@ -2588,7 +2925,8 @@ static void ur_teardown(struct ur_head *ah, const sigset_t *user)
 	pthread_mutex_unlock(&ah->wlock);
 	for (unsigned long i = 0; i < ah->nr_threads; i++)
 		pthread_join(ah->threads[i], NULL);
-	io_uring_queue_exit(&ah->ring);
+	if (!ring_keep(ah))
+		io_uring_queue_exit(&ah->ring);
 	if (ah->efd >= 0)
 		close(ah->efd);
 	/* The newest block holds slab_used records, the others are full. */
@@ -2628,12 +2966,9 @@ static long ur_unregister(struct async_head_user *uah, unsigned long len)
 	/* The kernel waits for busy cachemiss threads to finish.  The
 	 * caller's signals are open while it waits, as before. */
 	step(&c);
-	/* What is still in a ring that cannot be entered never completes:
-	 * it is dropped with the ring.  A handler that unregistered it
-	 * meanwhile waited for the rest. */
-	while (ah->busy && !ah->dying &&
-	       !ring_broken(wait_step(&c, &user)))
-		;
+	/* A handler that unregistered it meanwhile waited for the rest. */
+	while (ah->busy && !ah->dying)
+		(void)wait_step(&c, &user);
 	cring_drop(&ah->cring);
 	/*
 	 * The thread has no head from here, as after 2007's call.  It goes
