@@ -7,6 +7,9 @@
 #include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/ioctl.h>
+#include <poll.h>
+#include <linux/userfaultfd.h>
 
 #ifdef __x86_64__
 #define KT_SETRESUID_NR	SYS_setresuid
@@ -505,6 +508,248 @@ static int kx_case_unmapped(void)
 	return KT_PASS;
 }
 
+/*
+ * A completion waits for a slot behind another that a fault in the ring
+ * holds up: here a ring the program remapped onto memory registered
+ * with userfaultfd, whose fault nobody serves (FUSE-backed memory or a
+ * slow disk does the same, for as long as its server or device takes).
+ * The worker taking that fault holds the ring's lock; the head's
+ * async_wait, and its async_exec, which deliver what waits for a slot
+ * first, wait for that lock.  They must take the program's signals
+ * meanwhile, as their waits for completions do: async_wait is cut
+ * short (EINTR), async_exec runs the handler and goes on.  No thread
+ * sleeps uninterruptibly (D state, the hung-task detector's) on the
+ * way.  The test's own thread serves the fault at the end.
+ */
+static long kr_uffd = -1;
+static volatile sig_atomic_t kr_got;
+static int kr_phase, kr_served, kr_dstate[2], kr_hung_old;
+static pid_t kr_tid;
+static char *kr_ring;
+
+static void kr_handler(int sig)
+{
+	(void)sig;
+	kr_got++;
+}
+
+/* How many threads of this process sleep uninterruptibly ('D'). */
+static int kr_count_d(void)
+{
+	char path[320], buf[512], *p;
+	struct dirent *e;
+	int fd, n, d = 0;
+	DIR *dir = opendir("/proc/self/task");
+
+	while (dir && (e = readdir(dir))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/stat",
+			 e->d_name);
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			continue;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		buf[n > 0 ? n : 0] = '\0';
+		p = strrchr(buf, ')');
+		if (p && p[1] && p[2] == 'D')
+			d++;
+	}
+	if (dir)
+		closedir(dir);
+	return d;
+}
+
+static void kr_sleep_ms(int ms)
+{
+	struct timespec d = { ms / 1000, (ms % 1000) * 1000L * 1000 };
+
+	nanosleep(&d, NULL);
+}
+
+/* The hung-task detector's timeout (debug kernel), or -1 without it. */
+static int kr_hung_timeout(int set)
+{
+	const char *f = "/proc/sys/kernel/hung_task_timeout_secs";
+	char buf[32];
+	int fd, n, old;
+
+	fd = open(f, O_RDWR);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	buf[n > 0 ? n : 0] = '\0';
+	old = atoi(buf);
+	n = snprintf(buf, sizeof(buf), "%d\n", set);
+	if (pwrite(fd, buf, n, 0) != n)
+		old = -1;
+	close(fd);
+	return old;
+}
+
+/* Serve the ring's fault: a page of zeros, its slots empty. */
+static void kr_serve(void)
+{
+	struct uffdio_zeropage z;
+
+	if (__atomic_exchange_n(&kr_served, 1, __ATOMIC_SEQ_CST))
+		return;
+	z.range.start = (unsigned long)kr_ring;
+	z.range.len = 4096;
+	z.mode = 0;
+	if (ioctl(kr_uffd, UFFDIO_ZEROPAGE, &z))
+		kt_note("UFFDIO_ZEROPAGE: %s", strerror(errno));
+}
+
+/*
+ * For each of the head's two calls (phase 1, 2): 300 ms into it, count
+ * the threads in D state (the hung-task detector, where the kernel has
+ * one, looks every second), send SIGUSR1 to the head, and wait up to
+ * 3 s for the call to take it before serving the fault anyway.
+ */
+static void *kr_watch(void *arg)
+{
+	int i, ph;
+
+	(void)arg;
+	for (ph = 1; ph <= 2; ph++) {
+		while (__atomic_load_n(&kr_phase, __ATOMIC_SEQ_CST) < ph)
+			kr_sleep_ms(1);
+		kr_sleep_ms(300);
+		kr_dstate[ph - 1] = kr_count_d();
+		if (kr_dstate[ph - 1])
+			kt_thread_states(getpid());
+		if (kr_hung_old > 0)
+			kr_sleep_ms(3000);
+		syscall(SYS_tgkill, getpid(), kr_tid, SIGUSR1);
+		for (i = 0; i < 300; i++) {
+			if (__atomic_load_n(&kr_phase, __ATOMIC_SEQ_CST) > ph ||
+			    kr_got >= ph)
+				break;
+			kr_sleep_ms(10);
+		}
+		if (ph == 2 || i == 300) {
+			if (i == 300)
+				kt_note("phase %d: the head did not take its signal in 3 s",
+					ph);
+			kr_serve();
+		}
+	}
+	return NULL;
+}
+
+static int kx_case_ring_fault(void)
+{
+	static unsigned long fd0, fd1, buf0, buf1, len = 1;
+	static struct syslet_uatom a[3];
+	static long ret[3];
+	static char byte[2];
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg;
+	struct async_head_user ahu;
+	struct sigaction sa;
+	struct pollfd pfd;
+	struct uffd_msg msg;
+	void **ring;
+	int p0[2], p1[2], i;
+	pthread_t w;
+	long r;
+
+	kr_uffd = syscall(SYS_userfaultfd, O_CLOEXEC);
+	if (kr_uffd < 0)
+		return kt_skip("no userfaultfd");
+	KT_CHECK(ioctl(kr_uffd, UFFDIO_API, &api) == 0, "UFFDIO_API: %s",
+		 strerror(errno));
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = kr_handler;	/* no SA_RESTART */
+	sigaction(SIGUSR1, &sa, NULL);
+	kr_tid = syscall(SYS_gettid);
+	KT_CHECK(pipe(p0) == 0 && pipe(p1) == 0, "pipe");
+	kr_ring = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	KT_CHECK(kr_ring != MAP_FAILED, "mmap: %s", strerror(errno));
+	ring = (void **)kr_ring;
+	ahu.completion_ring = (struct syslet_uatom **)ring;
+	ahu.ring_size_bytes = 2 * sizeof(void *);
+	ahu.max_nr_threads = -1UL;
+	KT_CHECK(K_REG(&ahu) == 0, "async_register failed");
+	/* Slot 0 holds what the program has not taken yet. */
+	ring[0] = &byte[0];
+	fd0 = p0[0];
+	fd1 = p1[0];
+	buf0 = (unsigned long)&byte[0];
+	buf1 = (unsigned long)&byte[1];
+	kt_atom(&a[0], SYSLET_ASYNC, SYS_read, &ret[0], NULL, &fd0, &buf0,
+		&len, NULL);
+	kt_atom(&a[1], SYSLET_ASYNC, SYS_read, &ret[1], NULL, &fd1, &buf1,
+		&len, NULL);
+	kt_atom(&a[2], 0, SYS_getppid, &ret[2], NULL, NULL, NULL, NULL, NULL);
+	ret[0] = ret[1] = -12345;
+	KT_CHECK(K_EXEC(&a[0]) == 0 && K_EXEC(&a[1]) == 0,
+		 "the reads did not go async");
+	/* The first read's completion finds slot 0 taken: it waits. */
+	KT_CHECK(write(p0[1], "x", 1) == 1, "write");
+	for (i = 0; i < 5000 && __atomic_load_n(&ret[0], __ATOMIC_SEQ_CST) != 1; i++)
+		kr_sleep_ms(1);
+	kr_sleep_ms(200);	/* from its result to its completion */
+	KT_CHECK(ret[0] == 1 && ring[0] == &byte[0] && !ring[1],
+		 "read %ld, slots %p %p: the first completion did not wait for slot 0",
+		 ret[0], ring[0], ring[1]);
+	/* The ring becomes memory whose faults the program serves. */
+	KT_CHECK(mmap(kr_ring, 4096, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == kr_ring,
+		 "mmap over the ring: %s", strerror(errno));
+	reg.range.start = (unsigned long)kr_ring;
+	reg.range.len = 4096;
+	reg.mode = UFFDIO_REGISTER_MODE_MISSING;
+	KT_CHECK(ioctl(kr_uffd, UFFDIO_REGISTER, &reg) == 0,
+		 "UFFDIO_REGISTER: %s", strerror(errno));
+	/* The second completion delivers the first: the worker faults. */
+	KT_CHECK(write(p1[1], "y", 1) == 1, "write");
+	pfd.fd = kr_uffd;
+	pfd.events = POLLIN;
+	KT_CHECK(poll(&pfd, 1, 5000) == 1 &&
+		 read(kr_uffd, &msg, sizeof(msg)) == sizeof(msg) &&
+		 msg.event == UFFD_EVENT_PAGEFAULT &&
+		 (msg.arg.pagefault.address & ~4095ULL) ==
+			 (unsigned long)kr_ring,
+		 "no fault in the ring within 5 s");
+	kr_hung_old = kr_hung_timeout(1);
+	KT_CHECK(pthread_create(&w, NULL, kr_watch, NULL) == 0,
+		 "pthread_create");
+	__atomic_store_n(&kr_phase, 1, __ATOMIC_SEQ_CST);
+	r = K_WAIT(1);
+	i = __atomic_load_n(&kr_served, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&kr_phase, 2, __ATOMIC_SEQ_CST);
+	kt_note("async_wait(1) while the worker waits on the ring's fault: %ld, %d handler run(s), %s, %d thread(s) in D state",
+		r, (int)kr_got, i ? "after the fault was served" : "fault not served",
+		kr_dstate[0]);
+	r = K_EXEC(&a[2]);
+	kt_note("async_exec of a getppid meanwhile: %s, %d handler run(s) before the fault was served, %d thread(s) in D state",
+		r == (long)&a[2] ? "ran" : "failed", (int)kr_got,
+		kr_dstate[1]);
+	pthread_join(w, NULL);
+	if (kr_hung_old > 0)
+		kr_hung_timeout(kr_hung_old);
+	KT_CHECK(!i && kr_dstate[0] == 0,
+		 "async_wait took no signal while the ring's lock was held");
+	KT_CHECK(r == (long)&a[2] && ret[2] == getppid(),
+		 "async_exec gave %ld", r);
+	KT_CHECK(kr_got == 2 && kr_dstate[1] == 0,
+		 "async_exec took no signal while the ring's lock was held");
+	/* Served: both completions are in the ring, in order. */
+	for (i = 0; i < 500 && !__atomic_load_n(&ring[1], __ATOMIC_ACQUIRE); i++) {
+		K_WAIT(0);
+		kr_sleep_ms(10);
+	}
+	KT_CHECK(ring[0] == &a[0] && ring[1] == &a[1] && ret[0] == 1 &&
+		 ret[1] == 1, "slots %p %p (atoms %p %p), reads %ld %ld",
+		 ring[0], ring[1], (void *)&a[0], (void *)&a[1], ret[0], ret[1]);
+	KT_CHECK(K_UNREG(&ahu) == 0, "async_unregister failed");
+	return KT_PASS;
+}
+
 static const struct kt_case kx_cases[] = {
 	{ "exit: SIGSTOP stops a process whose thread ended while its head's chain waits",
 	  kx_case_stop, 40 },
@@ -519,6 +764,8 @@ static const struct kt_case kx_cases[] = {
 	{ "limits: a chain in the caller does not hold the files it let go of (a pipe's writers dup2()ed over)",
 	  kx_case_files, 60 },
 	{ "unregister: a ring the program unmapped: the head goes and the call is 0", kx_case_unmapped },
+	{ "ring: async_wait and async_exec take signals while a fault in the ring holds its lock (userfaultfd)",
+	  kx_case_ring_fault, 40 },
 };
 
 int main(void)
