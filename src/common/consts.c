@@ -418,6 +418,18 @@ static bool describe_set(enum sysconst_set set, int64_t v, struct out *o)
 			return false;
 		r = flags(o, set, (uint64_t)v);
 		return rest(o, r);
+	case SC_CLOCK:
+		/* A clockid_t without a name is its 32 bits in hex and
+		 * the comment CLOCK_???, as strace 6.1 shows it (-1 is
+		 * 0xffffffff). */
+		n = enum_name(set, v);
+		if (n) {
+			put(o, n);
+			return true;
+		}
+		snprintf(o->buf, o->len, "%#x /* CLOCK_??? */",
+			 (unsigned int)v);
+		return true;
 	default:
 		n = enum_name(set, v);
 		if (!n)
