@@ -33,6 +33,8 @@ struct sig {
  *  v struct epoll_event array, as many as the result says (epoll_wait)
  *  N int, when the length the next arg points to is an int's
  *    (getsockopt's option value)
+ *  B ioctl's argument: the int FIONREAD wrote ([2]); for another
+ *    request a number or an address, as n
  */
 static const struct sig sigs[] = {
 	{ "open", "som" },	{ "openat", "Dsom" },	{ "creat", "sm" },
@@ -100,7 +102,7 @@ static const struct sig sigs[] = {
 	{ "gettimeofday", "pp" },	{ "time", "p" },
 	{ "getrusage", "dp" },	{ "sysinfo", "p" },
 	{ "times", "p" },	{ "getitimer", "dp" },
-	{ "setitimer", "dpp" },
+	{ "setitimer", "dpp" },	{ "ioctl", "dnB" },
 };
 
 const char *callsig_of(const char *call)

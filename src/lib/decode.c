@@ -8,6 +8,7 @@
 #include <netinet/in.h>
 #include <string.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -667,7 +668,8 @@ static bool print_pollfds(FILE *out, unsigned long addr, unsigned long n)
 /* An argument the call wrote, as strace shows it once the call
  * returned; false to show the pointer instead. */
 static bool print_out(FILE *out, const char *name, char kind,
-		      unsigned long v, unsigned long next, long result)
+		      unsigned long v, unsigned long next, unsigned long prev,
+		      long result)
 {
 	struct kts ts;
 	int two[2];
@@ -738,6 +740,13 @@ static bool print_out(FILE *out, const char *name, char kind,
 		    two[0] <= 0)
 			return false;
 		return !print_sockaddr(out, v, (unsigned long)two[0]);
+	case 'B':
+		/* FIONREAD's count, strace's [2]. */
+		if (result != 0 || (unsigned int)prev != FIONREAD ||
+		    safe_read(two, v, sizeof(two[0])) < 0)
+			return false;
+		fprintf(out, "[%d]", two[0]);
+		return true;
 	case 'N':
 		/* strace's [131072]: an int's worth written, else the
 		 * address. */
@@ -781,6 +790,7 @@ static void print_arg(FILE *out, const char *name, char kind,
 {
 	unsigned long v = args[i];
 	unsigned long next = i + 1 < nargs ? args[i + 1] : 0;
+	unsigned long prev = i > 0 ? args[i - 1] : 0;
 
 	if ((kind == 'd' || kind == 'x' || kind == 'n') &&
 	    print_named(out, name, args, i, nargs))
@@ -881,7 +891,7 @@ static void print_arg(FILE *out, const char *name, char kind,
 	case 'P': case 'c': case 'E': case 't': case 'W': case 'S': case 'U':
 	case 'A': case 'l': case 'R': case 'X': case 'J': case 'G': case 'q':
 	case 'v': case 'N':
-		if (print_out(out, name, kind, v, next, result))
+		if (print_out(out, name, kind, v, next, prev, result))
 			return;
 		if (!v) {
 			fputs("NULL", out);
@@ -894,6 +904,11 @@ static void print_arg(FILE *out, const char *name, char kind,
 			return;
 		}
 		break;
+	case 'B':
+		/* A request the trace does not decode: as n. */
+		if (print_out(out, name, kind, v, next, prev, result))
+			return;
+		/* fall through */
 	case 'n':
 		/* Unknown calls: small values are most likely numbers. */
 		if ((long)v > -4096 && (long)v < 65536) {
