@@ -20,6 +20,7 @@ struct sig {
  *  L struct pollfd array (count is the next arg)
  *  I struct itimerspec read   Y statx's AT_* flags   Z statx's mask
  *  Q signal set read ([USR1 TERM])   V struct epoll_event read
+ *  h struct rlimit read (prlimit64's struct rlimit64)
  * What the call writes, shown once it returned, as strace shows it:
  *  P int[2] (pipe)   c string (getcwd)   E linux_dirent64 records
  *  t struct timespec   W wait status
@@ -33,6 +34,7 @@ struct sig {
  *  v struct epoll_event array, as many as the result says (epoll_wait)
  *  N int, when the length the next arg points to is an int's
  *    (getsockopt's option value)
+ *  M struct rlimit (prlimit64's struct rlimit64)
  *  B ioctl's argument: the int FIONREAD wrote ([2]); for another
  *    request a number or an address, as n
  */
@@ -56,7 +58,8 @@ static const struct sig sigs[] = {
 	{ "tkill", "dd" },	{ "tgkill", "ddd" },	{ "getpgid", "d" },
 	{ "getsid", "d" },	{ "setpgid", "dd" },	{ "pidfd_open", "dx" },
 	{ "pidfd_send_signal", "ddpx" },	{ "pidfd_getfd", "ddx" },
-	{ "prlimit64", "ddpp" },
+	{ "prlimit64", "ddhM" },	{ "getrlimit", "dM" },
+	{ "ugetrlimit", "dM" },	{ "setrlimit", "dh" },
 	/* Offsets are pointers (NULL: the file's position), lengths
 	 * numbers, as strace shows them. */
 	{ "splice", "dpdpdx" },	{ "tee", "dddx" },

@@ -665,6 +665,44 @@ static bool print_pollfds(FILE *out, unsigned long addr, unsigned long n)
 	return true;
 }
 
+/* One limit as strace 6.1 prints it: 8192*1024 for a multiple of
+ * 1024 above it, RLIM64_INFINITY (RLIM_INFINITY in a 32-bit struct). */
+static void print_rlim(FILE *out, unsigned long long v, bool wide)
+{
+	if (v == (wide ? ~0ULL : 0xffffffffULL))
+		fputs(wide ? "RLIM64_INFINITY" : "RLIM_INFINITY", out);
+	else if (v > 1024 && v % 1024 == 0)
+		fprintf(out, "%llu*1024", v / 1024);
+	else
+		fprintf(out, "%llu", v);
+}
+
+/* prlimit64's struct rlimit64, or getrlimit's and setrlimit's struct
+ * rlimit of two words. */
+static bool print_rlimit(FILE *out, const char *name, unsigned long addr)
+{
+	bool wide = sizeof(long) == 8 || !strcmp(name, "prlimit64");
+	unsigned long long r[2];
+
+	if (wide) {
+		if (safe_read(r, addr, sizeof(r)) < 0)
+			return false;
+	} else {
+		unsigned long w[2];
+
+		if (safe_read(w, addr, sizeof(w)) < 0)
+			return false;
+		r[0] = w[0];
+		r[1] = w[1];
+	}
+	fputs("{rlim_cur=", out);
+	print_rlim(out, r[0], wide);
+	fputs(", rlim_max=", out);
+	print_rlim(out, r[1], wide);
+	fputc('}', out);
+	return true;
+}
+
 /* An argument the call wrote, as strace shows it once the call
  * returned; false to show the pointer instead. */
 static bool print_out(FILE *out, const char *name, char kind,
@@ -740,6 +778,8 @@ static bool print_out(FILE *out, const char *name, char kind,
 		    two[0] <= 0)
 			return false;
 		return !print_sockaddr(out, v, (unsigned long)two[0]);
+	case 'M':
+		return result == 0 && print_rlimit(out, name, v);
 	case 'B':
 		/* FIONREAD's count, strace's [2]. */
 		if (result != 0 || (unsigned int)prev != FIONREAD ||
@@ -836,6 +876,10 @@ static void print_arg(FILE *out, const char *name, char kind,
 		if (print_epoll_event(out, v))
 			return;
 		break;
+	case 'h':
+		if (print_rlimit(out, name, v))
+			return;
+		break;
 	case 'F':
 		print_family(out, v);
 		return;
@@ -890,7 +934,7 @@ static void print_arg(FILE *out, const char *name, char kind,
 	}
 	case 'P': case 'c': case 'E': case 't': case 'W': case 'S': case 'U':
 	case 'A': case 'l': case 'R': case 'X': case 'J': case 'G': case 'q':
-	case 'v': case 'N':
+	case 'v': case 'N': case 'M':
 		if (print_out(out, name, kind, v, next, prev, result))
 			return;
 		if (!v) {
