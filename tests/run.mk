@@ -224,6 +224,9 @@ EXTRA_DIST += tests/run/trace-bufend.sh
 # ... the socket addresses of sendto(), recvfrom() and accept().
 TESTS += tests/run/trace-sockaddr.sh
 EXTRA_DIST += tests/run/trace-sockaddr.sh
+# ... the iovecs of readv(), writev(), sendmsg() and recvmsg().
+TESTS += tests/run/trace-iovec.sh
+EXTRA_DIST += tests/run/trace-iovec.sh
 # ... what statx, timerfd_settime, getsockname, wait4's rusage and an
 # interrupted nanosleep wrote.
 TESTS += tests/run/trace-outputs.sh

@@ -21,6 +21,8 @@ struct sig {
  *  I struct itimerspec read   Y statx's AT_* flags   Z statx's mask
  *  Q signal set read ([USR1 TERM])   V struct epoll_event read
  *  h struct rlimit read (prlimit64's struct rlimit64)
+ *  e struct iovec array read, with the bytes (count is the next arg)
+ *  g struct msghdr read, its iovecs' bytes too (sendmsg)
  * What the call writes, shown once it returned, as strace shows it:
  *  P int[2] (pipe)   c string (getcwd)   E linux_dirent64 records
  *  t struct timespec   W wait status
@@ -34,6 +36,8 @@ struct sig {
  *  v struct epoll_event array, as many as the result says (epoll_wait)
  *  N int, when the length the next arg points to is an int's
  *    (getsockopt's option value)
+ *  j struct iovec array, the bytes the call wrote (readv)
+ *  H struct msghdr, the bytes the call wrote (recvmsg)
  *  M struct rlimit (prlimit64's struct rlimit64)
  *  B ioctl's argument: the int FIONREAD wrote ([2]); for another
  *    request a number or an address, as n
@@ -99,9 +103,11 @@ static const struct sig sigs[] = {
 	{ "fstatfs", "dp" },	{ "chroot", "s" },
 	{ "fchdir", "d" },	{ "mknod", "smd" },
 	{ "mknodat", "Dsmd" },	{ "select", "dpppp" },
-	{ "pselect6", "dpppkp" },	{ "readv", "dpd" },
-	{ "writev", "dpd" },	{ "sendmsg", "dpx" },
-	{ "recvmsg", "dpx" },	{ "getsockopt", "dddNl" },
+	{ "pselect6", "dpppkp" },	{ "readv", "djd" },
+	{ "writev", "ded" },	{ "sendmsg", "dgx" },
+	{ "recvmsg", "dHx" },	{ "preadv", "djddd" },
+	{ "pwritev", "deddd" },	{ "preadv2", "djdddx" },
+	{ "pwritev2", "dedddx" },	{ "getsockopt", "dddNl" },
 	{ "gettimeofday", "pp" },	{ "time", "p" },
 	{ "getrusage", "dp" },	{ "sysinfo", "p" },
 	{ "times", "p" },	{ "getitimer", "dp" },

@@ -703,6 +703,101 @@ static bool print_rlimit(FILE *out, const char *name, unsigned long addr)
 	return true;
 }
 
+/* strace's -s 32 applies to arrays too: the elements shown at most. */
+#define DECODE_ELEMS 32
+
+/*
+ * An iovec array as strace shows it: [{iov_base="ab\n", iov_len=3}, ...]
+ * with each buffer's bytes, as many as @data says in all (-1: each
+ * iov_len, what writev() reads; a read's result: what readv() wrote,
+ * "" past it), or its address when @data is -2 (the call failed).
+ * False when the array cannot be read.
+ */
+static bool print_iov(FILE *out, unsigned long addr, unsigned long n,
+		      long data)
+{
+	struct iovec iov;
+
+	if (n > 1024 || (n && safe_read(&iov, addr, sizeof(iov)) < 0))
+		return false;
+	fputc('[', out);
+	for (unsigned long i = 0; i < n; i++) {
+		size_t len;
+
+		if (i)
+			fputs(", ", out);
+		if (i == DECODE_ELEMS) {
+			fputs("...", out);
+			break;
+		}
+		if (safe_read(&iov, addr + i * sizeof(iov), sizeof(iov)) < 0) {
+			fputs("...", out);
+			break;
+		}
+		len = iov.iov_len;
+		if (data >= 0) {
+			if (len > (unsigned long)data)
+				len = (size_t)data;
+			data -= (long)len;
+		}
+		fputs("{iov_base=", out);
+		if (data == -2 ||
+		    print_mem_string(out, (unsigned long)iov.iov_base, len,
+				     DECODE_STRMAX, 0))
+			fprintf(out, "%#lx", (unsigned long)iov.iov_base);
+		fprintf(out, ", iov_len=%lu}", (unsigned long)iov.iov_len);
+	}
+	fputc(']', out);
+	return true;
+}
+
+/* The MSG_* flags of a msghdr's msg_flags, 0 for none. */
+static void print_msg_flags(FILE *out, unsigned long f)
+{
+	int64_t vals[6] = { 0 };
+	bool known[6] = { false };
+	char buf[256];
+
+	if (f && sysconst_describe("recvmsg", 2, (int64_t)f, vals, known, buf,
+				   sizeof(buf)))
+		fputs(buf, out);
+	else
+		fprintf(out, f ? "%#lx" : "%lu", f);
+}
+
+/*
+ * A struct msghdr as strace shows sendmsg's, and recvmsg's once it
+ * returned (@data: the bytes received, -1 for sendmsg's).  The control
+ * data is shown by its address: the trace does not decode cmsgs.
+ */
+static bool print_msghdr(FILE *out, unsigned long addr, long data)
+{
+	struct msghdr m;
+
+	if (safe_read(&m, addr, sizeof(m)) < 0)
+		return false;
+	fputs("{msg_name=", out);
+	if (!m.msg_name)
+		fputs("NULL", out);
+	else if (print_sockaddr(out, (unsigned long)m.msg_name,
+				m.msg_namelen))
+		fprintf(out, "%#lx", (unsigned long)m.msg_name);
+	fprintf(out, ", msg_namelen=%u, msg_iov=", (unsigned int)m.msg_namelen);
+	if (!m.msg_iov)
+		fputs("NULL", out);
+	else if (!print_iov(out, (unsigned long)m.msg_iov, m.msg_iovlen, data))
+		fprintf(out, "%#lx", (unsigned long)m.msg_iov);
+	fprintf(out, ", msg_iovlen=%lu", (unsigned long)m.msg_iovlen);
+	if (m.msg_controllen)
+		fprintf(out, ", msg_control=%#lx",
+			(unsigned long)m.msg_control);
+	fprintf(out, ", msg_controllen=%lu, msg_flags=",
+		(unsigned long)m.msg_controllen);
+	print_msg_flags(out, (unsigned long)m.msg_flags);
+	fputc('}', out);
+	return true;
+}
+
 /* An argument the call wrote, as strace shows it once the call
  * returned; false to show the pointer instead. */
 static bool print_out(FILE *out, const char *name, char kind,
@@ -727,6 +822,18 @@ static bool print_out(FILE *out, const char *name, char kind,
 		if (!v || safe_read(two, v, sizeof(two[0])) < 0)
 			return false;
 		fprintf(out, "[%d]", two[0]);
+		return true;
+	}
+	/* A failed readv()'s array with its buffers' addresses, recvmsg()'s
+	 * struct by the length it was given, as strace shows them. */
+	if (kind == 'j' && v && result < 0)
+		return print_iov(out, v, next, -2);
+	if (kind == 'H' && v && result < 0) {
+		struct msghdr m;
+
+		if (safe_read(&m, v, sizeof(m)) < 0)
+			return false;
+		fprintf(out, "{msg_namelen=%u}", (unsigned int)m.msg_namelen);
 		return true;
 	}
 	if (!v || result < 0)
@@ -780,6 +887,10 @@ static bool print_out(FILE *out, const char *name, char kind,
 		return !print_sockaddr(out, v, (unsigned long)two[0]);
 	case 'M':
 		return result == 0 && print_rlimit(out, name, v);
+	case 'j':
+		return print_iov(out, v, next, result);
+	case 'H':
+		return print_msghdr(out, v, result);
 	case 'B':
 		/* FIONREAD's count, strace's [2]. */
 		if (result != 0 || (unsigned int)prev != FIONREAD ||
@@ -880,6 +991,14 @@ static void print_arg(FILE *out, const char *name, char kind,
 		if (print_rlimit(out, name, v))
 			return;
 		break;
+	case 'e':
+		if (print_iov(out, v, next, -1))
+			return;
+		break;
+	case 'g':
+		if (print_msghdr(out, v, -1))
+			return;
+		break;
 	case 'F':
 		print_family(out, v);
 		return;
@@ -934,7 +1053,7 @@ static void print_arg(FILE *out, const char *name, char kind,
 	}
 	case 'P': case 'c': case 'E': case 't': case 'W': case 'S': case 'U':
 	case 'A': case 'l': case 'R': case 'X': case 'J': case 'G': case 'q':
-	case 'v': case 'N': case 'M':
+	case 'v': case 'N': case 'M': case 'j': case 'H':
 		if (print_out(out, name, kind, v, next, prev, result))
 			return;
 		if (!v) {
