@@ -23,6 +23,7 @@ struct sig {
  *  h struct rlimit read (prlimit64's struct rlimit64)
  *  e struct iovec array read, with the bytes (count is the next arg)
  *  g struct msghdr read, its iovecs' bytes too (sendmsg)
+ *  y the kernel's struct sigaction read (rt_sigaction)
  * What the call writes, shown once it returned, as strace shows it:
  *  P int[2] (pipe)   c string (getcwd)   E linux_dirent64 records
  *  t struct timespec   W wait status
@@ -38,6 +39,7 @@ struct sig {
  *    (getsockopt's option value)
  *  j struct iovec array, the bytes the call wrote (readv)
  *  H struct msghdr, the bytes the call wrote (recvmsg)
+ *  O the kernel's struct sigaction (rt_sigaction's old one)
  *  M struct rlimit (prlimit64's struct rlimit64)
  *  B ioctl's argument: the int FIONREAD wrote ([2]); for another
  *    request a number or an address, as n
@@ -76,7 +78,7 @@ static const struct sig sigs[] = {
 	{ "fstatat64", "DsSx" },	{ "statx", "DsYZX" },
 	{ "fstat64", "dS" },	{ "stat64", "sS" },	{ "lstat64", "sS" },
 	{ "getdents64", "dEd" },	{ "pipe", "P" },	{ "pipe2", "Px" },
-	{ "rt_sigprocmask", "dQqd" },	{ "rt_sigaction", "dppd" },
+	{ "rt_sigprocmask", "dQqd" },	{ "rt_sigaction", "dyOd" },
 	{ "signalfd4", "dQdx" },	{ "inotify_add_watch", "dsx" },
 	{ "inotify_rm_watch", "dd" },	{ "epoll_ctl", "dddV" },
 	{ "epoll_wait", "dvdd" },	{ "epoll_pwait", "dvddpd" },

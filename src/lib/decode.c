@@ -798,6 +798,56 @@ static bool print_msghdr(FILE *out, unsigned long addr, long data)
 	return true;
 }
 
+/*
+ * The kernel's struct sigaction of rt_sigaction(), as strace 6.1 shows
+ * it: {sa_handler=SIG_IGN, sa_mask=[INT], sa_flags=SA_RESTORER|SA_RESTART,
+ * sa_restorer=0x...}, the restorer only when SA_RESTORER says it is
+ * there, and the mask the 8 bytes the kernel takes on either profile
+ * (strace reads those whatever sigsetsize the call was given).
+ */
+static bool print_sigaction(FILE *out, unsigned long addr)
+{
+	static const struct { unsigned long bit; const char *name; } fl[] = {
+		{ 0x04000000, "SA_RESTORER" },	{ 0x08000000, "SA_ONSTACK" },
+		{ 0x10000000, "SA_RESTART" },	{ 0x20000000, "SA_INTERRUPT" },
+		{ 0x40000000, "SA_NODEFER" },	{ 0x80000000, "SA_RESETHAND" },
+		{ 0x4, "SA_SIGINFO" },		{ 0x1, "SA_NOCLDSTOP" },
+		{ 0x2, "SA_NOCLDWAIT" },
+	};
+	struct { unsigned long handler, flags, restorer; } sa;
+	unsigned long rest;
+	bool any = false;
+
+	if (safe_read(&sa, addr, sizeof(sa)) < 0)
+		return false;
+	fputs("{sa_handler=", out);
+	if (sa.handler == 0)
+		fputs("SIG_DFL", out);
+	else if (sa.handler == 1)
+		fputs("SIG_IGN", out);
+	else if (sa.handler == ~0UL)
+		fputs("SIG_ERR", out);
+	else
+		fprintf(out, "%#lx", sa.handler);
+	fputs(", sa_mask=", out);
+	if (!print_sigset(out, addr + sizeof(sa)))
+		fprintf(out, "%#lx", addr + (unsigned long)sizeof(sa));
+	fputs(", sa_flags=", out);
+	rest = sa.flags & 0xffffffffUL;
+	for (size_t i = 0; i < sizeof(fl) / sizeof(fl[0]); i++)
+		if (rest & fl[i].bit) {
+			fprintf(out, "%s%s", any ? "|" : "", fl[i].name);
+			rest &= ~fl[i].bit;
+			any = true;
+		}
+	if (rest || !any)
+		fprintf(out, any ? "|%#lx" : rest ? "%#lx" : "0", rest);
+	if (sa.flags & 0x04000000)
+		fprintf(out, ", sa_restorer=%#lx", sa.restorer);
+	fputc('}', out);
+	return true;
+}
+
 /* An argument the call wrote, as strace shows it once the call
  * returned; false to show the pointer instead. */
 static bool print_out(FILE *out, const char *name, char kind,
@@ -889,6 +939,8 @@ static bool print_out(FILE *out, const char *name, char kind,
 		return result == 0 && print_rlimit(out, name, v);
 	case 'j':
 		return print_iov(out, v, next, result);
+	case 'O':
+		return result == 0 && print_sigaction(out, v);
 	case 'H':
 		return print_msghdr(out, v, result);
 	case 'B':
@@ -995,6 +1047,10 @@ static void print_arg(FILE *out, const char *name, char kind,
 		if (print_iov(out, v, next, -1))
 			return;
 		break;
+	case 'y':
+		if (print_sigaction(out, v))
+			return;
+		break;
 	case 'g':
 		if (print_msghdr(out, v, -1))
 			return;
@@ -1053,7 +1109,7 @@ static void print_arg(FILE *out, const char *name, char kind,
 	}
 	case 'P': case 'c': case 'E': case 't': case 'W': case 'S': case 'U':
 	case 'A': case 'l': case 'R': case 'X': case 'J': case 'G': case 'q':
-	case 'v': case 'N': case 'M': case 'j': case 'H':
+	case 'v': case 'N': case 'M': case 'j': case 'H': case 'O':
 		if (print_out(out, name, kind, v, next, prev, result))
 			return;
 		if (!v) {
