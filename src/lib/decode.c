@@ -1327,6 +1327,60 @@ static bool format_poll_ret(char *buf, size_t len,
 	return k > 0 && (size_t)k < len - at;
 }
 
+/*
+ * select's and pselect6's result as strace shows it: "0 (Timeout)", or
+ * "2 (in [0 3], out [4], left {tv_sec=0, tv_usec=999})", the sets and
+ * the time left being what the call wrote.  False when any of it cannot
+ * be read or does not fit.
+ */
+static bool format_select_ret(FILE *out, const struct syslet_event *ev,
+			      bool pselect)
+{
+	static const char *const what[] = { "in", "out", "except" };
+	unsigned long nfds = ev->args[0];
+	unsigned char set[1024 / 8];
+	struct kts ts;
+	bool any = false;
+
+	if (ev->nargs < 5 || ev->ret < 0 || nfds > 1024)
+		return false;
+	if (ev->ret == 0) {
+		fputs("0 (Timeout)", out);
+		return true;
+	}
+	fprintf(out, "%ld (", ev->ret);
+	for (int k = 0; k < 3; k++) {
+		bool first = true;
+
+		if (!ev->args[1 + k])
+			continue;
+		if (safe_read(set, ev->args[1 + k], (nfds + 7) / 8) < 0)
+			return false;
+		for (unsigned long fd = 0; fd < nfds; fd++) {
+			if (!(set[fd / 8] >> (fd % 8) & 1))
+				continue;
+			if (first)
+				fprintf(out, "%s%s [%lu", any ? ", " : "",
+					what[k], fd);
+			else
+				fprintf(out, " %lu", fd);
+			first = false;
+			any = true;
+		}
+		if (!first)
+			fputc(']', out);
+	}
+	if (ev->args[4]) {
+		if (safe_read(&ts, ev->args[4], sizeof(ts)) < 0)
+			return false;
+		fprintf(out, "%sleft {tv_sec=%lld, %s=%lld}", any ? ", " : "",
+			(long long)ts.tv_sec, pselect ? "tv_nsec" : "tv_usec",
+			(long long)ts.tv_nsec);
+	}
+	fputc(')', out);
+	return true;
+}
+
 /* Calls that return an address, which strace shows in hex. */
 static bool returns_address(const char *name)
 {
@@ -1370,6 +1424,19 @@ int syslet_print_result(FILE *out, const struct syslet_event *ev)
 	} else if (name && (!strcmp(name, "poll") || !strcmp(name, "ppoll")) &&
 		   format_poll_ret(buf, sizeof(buf), ev)) {
 		fputs(buf, out);
+	} else if (name && (!strcmp(name, "select") ||
+			    !strcmp(name, "pselect6"))) {
+		/* Printed to a buffer first: a set that cannot be read
+		 * leaves the plain number. */
+		FILE *m = fmemopen(buf, sizeof(buf), "w");
+		bool ok = m && format_select_ret(m, ev, name[0] == 'p');
+
+		if (m && (ferror(m) | fclose(m)))
+			ok = false;
+		if (ok)
+			fputs(buf, out);
+		else
+			fprintf(out, "%ld", r);
 	} else {
 		fprintf(out, "%ld", r);
 	}
