@@ -227,6 +227,9 @@ EXTRA_DIST += tests/run/trace-sockaddr.sh
 # ... the iovecs of readv(), writev(), sendmsg() and recvmsg().
 TESTS += tests/run/trace-iovec.sh
 EXTRA_DIST += tests/run/trace-iovec.sh
+# An ioctl that never waits runs in place, as fcntl does.
+TESTS += tests/run/ioctl-inline.sh
+EXTRA_DIST += tests/run/ioctl-inline.sh
 # ... what statx, timerfd_settime, getsockname, wait4's rusage and an
 # interrupted nanosleep wrote.
 TESTS += tests/run/trace-outputs.sh

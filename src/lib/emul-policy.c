@@ -89,7 +89,7 @@ static const struct named_policy special[] = {
 	{ "signal", EMUL_P_SIGACTION },
 	{ "rt_sigprocmask", EMUL_P_SIGMASK }, { "sigprocmask", EMUL_P_SIGMASK },
 	{ "prctl", EMUL_P_ARGS }, { "close_range", EMUL_P_ARGS },
-	{ "futex", EMUL_P_FUTEX },
+	{ "futex", EMUL_P_FUTEX },	{ "ioctl", EMUL_P_IOCTL },
 };
 
 /*
@@ -752,6 +752,30 @@ static void try_futex(const struct emul_atom *a, struct emul_try *t)
 		t->blocked = true;
 }
 
+/*
+ * ioctl requests that read or set the descriptor's own state and never
+ * wait (FIONREAD's count, the close-on-exec and non-blocking flags, a
+ * terminal's settings and size): run in place, as fcntl is.  Any other
+ * request may wait (TCSETSW drains the output, TCSBRK sends a break): a
+ * worker runs it.
+ */
+static bool ioctl_inline(unsigned long req)
+{
+	switch ((unsigned int)req) {
+	case 0x541B:	/* FIONREAD */
+	case 0x5421:	/* FIONBIO */
+	case 0x5451:	/* FIOCLEX */
+	case 0x5450:	/* FIONCLEX */
+	case 0x5452:	/* FIOASYNC */
+	case 0x5411:	/* TIOCOUTQ */
+	case 0x5401:	/* TCGETS */
+	case 0x5413:	/* TIOCGWINSZ */
+	case 0x540F:	/* TIOCGPGRP */
+		return true;
+	}
+	return false;
+}
+
 void emul_try_call(const struct emul_atom *a, enum emul_policy pol,
 		   struct emul_try *t)
 {
@@ -802,6 +826,12 @@ void emul_try_call(const struct emul_atom *a, enum emul_policy pol,
 		return;
 	case EMUL_P_FUTEX:
 		try_futex(a, t);
+		return;
+	case EMUL_P_IOCTL:
+		if (ioctl_inline(a->args[1]))
+			t->ret = emul_raw_syscall(a);
+		else
+			t->blocked = true;
 		return;
 	default:
 		t->blocked = true;

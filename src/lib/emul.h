@@ -55,6 +55,8 @@ enum emul_policy {
 				 * (ppoll...): on a worker it lets nothing in */
 	EMUL_P_FUTEX,		/* futex: the waits block, the rest never do;
 				 * FUTEX_LOCK_PI tried as FUTEX_TRYLOCK_PI */
+	EMUL_P_IOCTL,		/* ioctl: in place for the requests that only
+				 * read or set a descriptor's state */
 };
 
 /* Or'ed into a policy byte: the call may send a signal to its own caller
