@@ -230,6 +230,9 @@ EXTRA_DIST += tests/run/trace-iovec.sh
 # An ioctl that never waits runs in place, as fcntl does.
 TESTS += tests/run/ioctl-inline.sh
 EXTRA_DIST += tests/run/ioctl-inline.sh
+# ... and a select with a zero timeout, as poll with one.
+TESTS += tests/run/select-probe.sh
+EXTRA_DIST += tests/run/select-probe.sh
 # ... what statx, timerfd_settime, getsockname, wait4's rusage and an
 # interrupted nanosleep wrote.
 TESTS += tests/run/trace-outputs.sh

@@ -84,6 +84,9 @@ struct emul_profile {
 	unsigned long	nr_syscalls;	/* the kernel's NR_syscalls */
 	unsigned long	umem_nr;
 	long		poll_nr, open_nr;	/* -1: none */
+	/* select(2) as x86_64's select and i386's _newselect take it (not
+	 * i386's select, old_select(struct *)); -1: none. */
+	long		select_nr;
 	long		tmpmask_nr[EMUL_TMPMASK_CALLS];	/* -1: none */
 	unsigned char	*policy;	/* [nr_syscalls] of enum emul_policy */
 	struct emul_profile *older;	/* the table this one replaced */
