@@ -230,6 +230,15 @@ EXTRA_DIST += tests/run/trace-bufend.sh
 # ... the socket addresses of sendto(), recvfrom() and accept().
 TESTS += tests/run/trace-sockaddr.sh
 EXTRA_DIST += tests/run/trace-sockaddr.sh
+# ... the iovecs of readv(), writev(), sendmsg() and recvmsg().
+TESTS += tests/run/trace-iovec.sh
+EXTRA_DIST += tests/run/trace-iovec.sh
+# An ioctl that never waits runs in place, as fcntl does.
+TESTS += tests/run/ioctl-inline.sh
+EXTRA_DIST += tests/run/ioctl-inline.sh
+# ... and a select with a zero timeout, as poll with one.
+TESTS += tests/run/select-probe.sh
+EXTRA_DIST += tests/run/select-probe.sh
 # ... what statx, timerfd_settime, getsockname, wait4's rusage and an
 # interrupted nanosleep wrote.
 TESTS += tests/run/trace-outputs.sh

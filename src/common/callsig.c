@@ -20,6 +20,10 @@ struct sig {
  *  L struct pollfd array (count is the next arg)
  *  I struct itimerspec read   Y statx's AT_* flags   Z statx's mask
  *  Q signal set read ([USR1 TERM])   V struct epoll_event read
+ *  h struct rlimit read (prlimit64's struct rlimit64)
+ *  e struct iovec array read, with the bytes (count is the next arg)
+ *  g struct msghdr read, its iovecs' bytes too (sendmsg)
+ *  y the kernel's struct sigaction read (rt_sigaction)
  * What the call writes, shown once it returned, as strace shows it:
  *  P int[2] (pipe)   c string (getcwd)   E linux_dirent64 records
  *  t struct timespec   W wait status
@@ -33,6 +37,12 @@ struct sig {
  *  v struct epoll_event array, as many as the result says (epoll_wait)
  *  N int, when the length the next arg points to is an int's
  *    (getsockopt's option value)
+ *  j struct iovec array, the bytes the call wrote (readv)
+ *  H struct msghdr, the bytes the call wrote (recvmsg)
+ *  O the kernel's struct sigaction (rt_sigaction's old one)
+ *  M struct rlimit (prlimit64's struct rlimit64)
+ *  B ioctl's argument: the int FIONREAD wrote ([2]); for another
+ *    request a number or an address, as n
  */
 static const struct sig sigs[] = {
 	{ "open", "som" },	{ "openat", "Dsom" },	{ "creat", "sm" },
@@ -54,7 +64,8 @@ static const struct sig sigs[] = {
 	{ "tkill", "dd" },	{ "tgkill", "ddd" },	{ "getpgid", "d" },
 	{ "getsid", "d" },	{ "setpgid", "dd" },	{ "pidfd_open", "dx" },
 	{ "pidfd_send_signal", "ddpx" },	{ "pidfd_getfd", "ddx" },
-	{ "prlimit64", "ddpp" },
+	{ "prlimit64", "ddhM" },	{ "getrlimit", "dM" },
+	{ "ugetrlimit", "dM" },	{ "setrlimit", "dh" },
 	/* Offsets are pointers (NULL: the file's position), lengths
 	 * numbers, as strace shows them. */
 	{ "splice", "dpdpdx" },	{ "tee", "dddx" },
@@ -67,7 +78,7 @@ static const struct sig sigs[] = {
 	{ "fstatat64", "DsSx" },	{ "statx", "DsYZX" },
 	{ "fstat64", "dS" },	{ "stat64", "sS" },	{ "lstat64", "sS" },
 	{ "getdents64", "dEd" },	{ "pipe", "P" },	{ "pipe2", "Px" },
-	{ "rt_sigprocmask", "dQqd" },	{ "rt_sigaction", "dppd" },
+	{ "rt_sigprocmask", "dQqd" },	{ "rt_sigaction", "dyOd" },
 	{ "signalfd4", "dQdx" },	{ "inotify_add_watch", "dsx" },
 	{ "inotify_rm_watch", "dd" },	{ "epoll_ctl", "dddV" },
 	{ "epoll_wait", "dvdd" },	{ "epoll_pwait", "dvddpd" },
@@ -94,13 +105,15 @@ static const struct sig sigs[] = {
 	{ "fstatfs", "dp" },	{ "chroot", "s" },
 	{ "fchdir", "d" },	{ "mknod", "smd" },
 	{ "mknodat", "Dsmd" },	{ "select", "dpppp" },
-	{ "pselect6", "dpppkp" },	{ "readv", "dpd" },
-	{ "writev", "dpd" },	{ "sendmsg", "dpx" },
-	{ "recvmsg", "dpx" },	{ "getsockopt", "dddNl" },
+	{ "pselect6", "dpppkp" },	{ "readv", "djd" },
+	{ "writev", "ded" },	{ "sendmsg", "dgx" },
+	{ "recvmsg", "dHx" },	{ "preadv", "djddd" },
+	{ "pwritev", "deddd" },	{ "preadv2", "djdddx" },
+	{ "pwritev2", "dedddx" },	{ "getsockopt", "dddNl" },
 	{ "gettimeofday", "pp" },	{ "time", "p" },
 	{ "getrusage", "dp" },	{ "sysinfo", "p" },
 	{ "times", "p" },	{ "getitimer", "dp" },
-	{ "setitimer", "dpp" },
+	{ "setitimer", "dpp" },	{ "ioctl", "dnB" },
 };
 
 const char *callsig_of(const char *call)

@@ -4,10 +4,13 @@
 
 #include <stdbool.h>
 
-/* The kinds of what the call writes, shown once it returned. */
-#define CALLSIG_OUT "rPcEtWSUAlRXJGqvN"
+/* The kinds of what the call writes that are addresses. */
+#define CALLSIG_OUT_PTR "rPcEtWSUAlRXJGqvNMjHO"
+/* The kinds of what the call writes, shown once it returned; B, an
+ * ioctl's argument, is an address only for some requests. */
+#define CALLSIG_OUT CALLSIG_OUT_PTR "B"
 /* The kinds that are addresses: 0 is NULL, as strace writes it. */
-#define CALLSIG_PTR "pswrakiLIQV" CALLSIG_OUT
+#define CALLSIG_PTR "pswrakiLIQVhegy" CALLSIG_OUT_PTR
 
 /* The letters of @call's arguments, or NULL for a call not described. */
 const char *callsig_of(const char *call);

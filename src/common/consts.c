@@ -84,8 +84,11 @@ static const struct sysconst table[] = {
 	{ "INADDR_ANY", 0, SC_NONE }, { "INADDR_LOOPBACK", 0x7f000001, SC_NONE },
 	{ "SHUT_RD", 0, SC_SHUT }, { "SHUT_WR", 1, SC_SHUT },
 	{ "SHUT_RDWR", 2, SC_SHUT },
-	{ "MSG_PEEK", 2, SC_MSG }, { "MSG_DONTWAIT", 0x40, SC_MSG },
-	{ "MSG_WAITALL", 0x100, SC_MSG }, { "MSG_NOSIGNAL", 0x4000, SC_MSG },
+	{ "MSG_OOB", 1, SC_MSG }, { "MSG_PEEK", 2, SC_MSG },
+	{ "MSG_CTRUNC", 8, SC_MSG }, { "MSG_TRUNC", 0x20, SC_MSG },
+	{ "MSG_DONTWAIT", 0x40, SC_MSG }, { "MSG_EOR", 0x80, SC_MSG },
+	{ "MSG_WAITALL", 0x100, SC_MSG }, { "MSG_ERRQUEUE", 0x2000, SC_MSG },
+	{ "MSG_NOSIGNAL", 0x4000, SC_MSG }, { "MSG_MORE", 0x8000, SC_MSG },
 	{ "PROT_NONE", 0, SC_PROT }, { "PROT_READ", 1, SC_PROT },
 	{ "PROT_WRITE", 2, SC_PROT }, { "PROT_EXEC", 4, SC_PROT },
 	{ "MAP_SHARED", 1, SC_MAP }, { "MAP_PRIVATE", 2, SC_MAP },
@@ -119,6 +122,15 @@ static const struct sysconst table[] = {
 	 * wait for signals, events and timers (O_NONBLOCK, O_CLOEXEC). */
 	{ "SIG_BLOCK", 0, SC_SIGHOW }, { "SIG_UNBLOCK", 1, SC_SIGHOW },
 	{ "SIG_SETMASK", 2, SC_SIGHOW },
+	{ "RLIMIT_CPU", 0, SC_RLIMIT }, { "RLIMIT_FSIZE", 1, SC_RLIMIT },
+	{ "RLIMIT_DATA", 2, SC_RLIMIT }, { "RLIMIT_STACK", 3, SC_RLIMIT },
+	{ "RLIMIT_CORE", 4, SC_RLIMIT }, { "RLIMIT_RSS", 5, SC_RLIMIT },
+	{ "RLIMIT_NPROC", 6, SC_RLIMIT }, { "RLIMIT_NOFILE", 7, SC_RLIMIT },
+	{ "RLIMIT_MEMLOCK", 8, SC_RLIMIT }, { "RLIMIT_AS", 9, SC_RLIMIT },
+	{ "RLIMIT_LOCKS", 10, SC_RLIMIT },
+	{ "RLIMIT_SIGPENDING", 11, SC_RLIMIT },
+	{ "RLIMIT_MSGQUEUE", 12, SC_RLIMIT }, { "RLIMIT_NICE", 13, SC_RLIMIT },
+	{ "RLIMIT_RTPRIO", 14, SC_RLIMIT }, { "RLIMIT_RTTIME", 15, SC_RLIMIT },
 	{ "SFD_CLOEXEC", 02000000, SC_SFD }, { "SFD_NONBLOCK", 04000, SC_SFD },
 	{ "EFD_SEMAPHORE", 1, SC_EFD }, { "EFD_CLOEXEC", 02000000, SC_EFD },
 	{ "EFD_NONBLOCK", 04000, SC_EFD },
@@ -267,6 +279,10 @@ static const struct {
 	{ "timerfd_create", { SC_CLOCK, SC_TFD } },
 	{ "timerfd_settime", { 0, SC_TFD_SET } },
 	{ "ioctl", { 0, SC_IOCTL } },
+	{ "prlimit64", { 0, SC_RLIMIT } },
+	{ "getrlimit", { SC_RLIMIT } },
+	{ "setrlimit", { SC_RLIMIT } },
+	{ "ugetrlimit", { SC_RLIMIT } },
 };
 
 struct out {
@@ -418,6 +434,19 @@ static bool describe_set(enum sysconst_set set, int64_t v, struct out *o)
 			return false;
 		r = flags(o, set, (uint64_t)v);
 		return rest(o, r);
+	case SC_CLOCK:
+	case SC_RLIMIT:
+		/* A clock or resource without a name is its 32 bits in hex
+		 * and the comment CLOCK_??? or RLIMIT_???, as strace 6.1
+		 * shows it (-1 is 0xffffffff). */
+		n = enum_name(set, v);
+		if (n) {
+			put(o, n);
+			return true;
+		}
+		snprintf(o->buf, o->len, "%#x /* %s_??? */", (unsigned int)v,
+			 set == SC_CLOCK ? "CLOCK" : "RLIMIT");
+		return true;
 	default:
 		n = enum_name(set, v);
 		if (!n)

@@ -55,6 +55,7 @@ enum sysconst_set {
 	SC_IDTYPE,	/* waitid()'s P_* */
 	SC_TIMER,	/* TIMER_ABSTIME (clock_nanosleep) */
 	SC_IOCTL,	/* ioctl()'s request: TCGETS ..., else _IOC(...) */
+	SC_RLIMIT,	/* RLIMIT_* (prlimit64, getrlimit, setrlimit) */
 };
 
 struct sysconst {

@@ -8,6 +8,7 @@
 #include <netinet/in.h>
 #include <string.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -664,10 +665,194 @@ static bool print_pollfds(FILE *out, unsigned long addr, unsigned long n)
 	return true;
 }
 
+/* One limit as strace 6.1 prints it: 8192*1024 for a multiple of
+ * 1024 above it, RLIM64_INFINITY (RLIM_INFINITY in a 32-bit struct). */
+static void print_rlim(FILE *out, unsigned long long v, bool wide)
+{
+	if (v == (wide ? ~0ULL : 0xffffffffULL))
+		fputs(wide ? "RLIM64_INFINITY" : "RLIM_INFINITY", out);
+	else if (v > 1024 && v % 1024 == 0)
+		fprintf(out, "%llu*1024", v / 1024);
+	else
+		fprintf(out, "%llu", v);
+}
+
+/* prlimit64's struct rlimit64, or getrlimit's and setrlimit's struct
+ * rlimit of two words. */
+static bool print_rlimit(FILE *out, const char *name, unsigned long addr)
+{
+	bool wide = sizeof(long) == 8 || !strcmp(name, "prlimit64");
+	unsigned long long r[2];
+
+	if (wide) {
+		if (safe_read(r, addr, sizeof(r)) < 0)
+			return false;
+	} else {
+		unsigned long w[2];
+
+		if (safe_read(w, addr, sizeof(w)) < 0)
+			return false;
+		r[0] = w[0];
+		r[1] = w[1];
+	}
+	fputs("{rlim_cur=", out);
+	print_rlim(out, r[0], wide);
+	fputs(", rlim_max=", out);
+	print_rlim(out, r[1], wide);
+	fputc('}', out);
+	return true;
+}
+
+/* strace's -s 32 applies to arrays too: the elements shown at most. */
+#define DECODE_ELEMS 32
+
+/*
+ * An iovec array as strace shows it: [{iov_base="ab\n", iov_len=3}, ...]
+ * with each buffer's bytes, as many as @data says in all (-1: each
+ * iov_len, what writev() reads; a read's result: what readv() wrote,
+ * "" past it), or its address when @data is -2 (the call failed).
+ * False when the array cannot be read.
+ */
+static bool print_iov(FILE *out, unsigned long addr, unsigned long n,
+		      long data)
+{
+	struct iovec iov;
+
+	if (n > 1024 || (n && safe_read(&iov, addr, sizeof(iov)) < 0))
+		return false;
+	fputc('[', out);
+	for (unsigned long i = 0; i < n; i++) {
+		size_t len;
+
+		if (i)
+			fputs(", ", out);
+		if (i == DECODE_ELEMS) {
+			fputs("...", out);
+			break;
+		}
+		if (safe_read(&iov, addr + i * sizeof(iov), sizeof(iov)) < 0) {
+			fputs("...", out);
+			break;
+		}
+		len = iov.iov_len;
+		if (data >= 0) {
+			if (len > (unsigned long)data)
+				len = (size_t)data;
+			data -= (long)len;
+		}
+		fputs("{iov_base=", out);
+		if (data == -2 ||
+		    print_mem_string(out, (unsigned long)iov.iov_base, len,
+				     DECODE_STRMAX, 0))
+			fprintf(out, "%#lx", (unsigned long)iov.iov_base);
+		fprintf(out, ", iov_len=%lu}", (unsigned long)iov.iov_len);
+	}
+	fputc(']', out);
+	return true;
+}
+
+/* The MSG_* flags of a msghdr's msg_flags, 0 for none. */
+static void print_msg_flags(FILE *out, unsigned long f)
+{
+	int64_t vals[6] = { 0 };
+	bool known[6] = { false };
+	char buf[256];
+
+	if (f && sysconst_describe("recvmsg", 2, (int64_t)f, vals, known, buf,
+				   sizeof(buf)))
+		fputs(buf, out);
+	else
+		fprintf(out, f ? "%#lx" : "%lu", f);
+}
+
+/*
+ * A struct msghdr as strace shows sendmsg's, and recvmsg's once it
+ * returned (@data: the bytes received, -1 for sendmsg's).  The control
+ * data is shown by its address: the trace does not decode cmsgs.
+ */
+static bool print_msghdr(FILE *out, unsigned long addr, long data)
+{
+	struct msghdr m;
+
+	if (safe_read(&m, addr, sizeof(m)) < 0)
+		return false;
+	fputs("{msg_name=", out);
+	if (!m.msg_name)
+		fputs("NULL", out);
+	else if (print_sockaddr(out, (unsigned long)m.msg_name,
+				m.msg_namelen))
+		fprintf(out, "%#lx", (unsigned long)m.msg_name);
+	fprintf(out, ", msg_namelen=%u, msg_iov=", (unsigned int)m.msg_namelen);
+	if (!m.msg_iov)
+		fputs("NULL", out);
+	else if (!print_iov(out, (unsigned long)m.msg_iov, m.msg_iovlen, data))
+		fprintf(out, "%#lx", (unsigned long)m.msg_iov);
+	fprintf(out, ", msg_iovlen=%lu", (unsigned long)m.msg_iovlen);
+	if (m.msg_controllen)
+		fprintf(out, ", msg_control=%#lx",
+			(unsigned long)m.msg_control);
+	fprintf(out, ", msg_controllen=%lu, msg_flags=",
+		(unsigned long)m.msg_controllen);
+	print_msg_flags(out, (unsigned long)m.msg_flags);
+	fputc('}', out);
+	return true;
+}
+
+/*
+ * The kernel's struct sigaction of rt_sigaction(), as strace 6.1 shows
+ * it: {sa_handler=SIG_IGN, sa_mask=[INT], sa_flags=SA_RESTORER|SA_RESTART,
+ * sa_restorer=0x...}, the restorer only when SA_RESTORER says it is
+ * there, and the mask the 8 bytes the kernel takes on either profile
+ * (strace reads those whatever sigsetsize the call was given).
+ */
+static bool print_sigaction(FILE *out, unsigned long addr)
+{
+	static const struct { unsigned long bit; const char *name; } fl[] = {
+		{ 0x04000000, "SA_RESTORER" },	{ 0x08000000, "SA_ONSTACK" },
+		{ 0x10000000, "SA_RESTART" },	{ 0x20000000, "SA_INTERRUPT" },
+		{ 0x40000000, "SA_NODEFER" },	{ 0x80000000, "SA_RESETHAND" },
+		{ 0x4, "SA_SIGINFO" },		{ 0x1, "SA_NOCLDSTOP" },
+		{ 0x2, "SA_NOCLDWAIT" },
+	};
+	struct { unsigned long handler, flags, restorer; } sa;
+	unsigned long rest;
+	bool any = false;
+
+	if (safe_read(&sa, addr, sizeof(sa)) < 0)
+		return false;
+	fputs("{sa_handler=", out);
+	if (sa.handler == 0)
+		fputs("SIG_DFL", out);
+	else if (sa.handler == 1)
+		fputs("SIG_IGN", out);
+	else if (sa.handler == ~0UL)
+		fputs("SIG_ERR", out);
+	else
+		fprintf(out, "%#lx", sa.handler);
+	fputs(", sa_mask=", out);
+	if (!print_sigset(out, addr + sizeof(sa)))
+		fprintf(out, "%#lx", addr + (unsigned long)sizeof(sa));
+	fputs(", sa_flags=", out);
+	rest = sa.flags & 0xffffffffUL;
+	for (size_t i = 0; i < sizeof(fl) / sizeof(fl[0]); i++)
+		if (rest & fl[i].bit) {
+			fprintf(out, "%s%s", any ? "|" : "", fl[i].name);
+			rest &= ~fl[i].bit;
+			any = true;
+		}
+	if (rest || !any)
+		fprintf(out, any ? "|%#lx" : rest ? "%#lx" : "0", rest);
+	if (sa.flags & 0x04000000)
+		fprintf(out, ", sa_restorer=%#lx", sa.restorer);
+	fputc('}', out);
+	return true;
+}
+
 /* An argument the call wrote, as strace shows it once the call
  * returned; false to show the pointer instead. */
 static bool print_out(FILE *out, const char *name, char kind,
-		      unsigned long v, unsigned long next, long result)
+		      unsigned long v, unsigned long next, unsigned long prev,
+		      long result)
 {
 	struct kts ts;
 	int two[2];
@@ -687,6 +872,18 @@ static bool print_out(FILE *out, const char *name, char kind,
 		if (!v || safe_read(two, v, sizeof(two[0])) < 0)
 			return false;
 		fprintf(out, "[%d]", two[0]);
+		return true;
+	}
+	/* A failed readv()'s array with its buffers' addresses, recvmsg()'s
+	 * struct by the length it was given, as strace shows them. */
+	if (kind == 'j' && v && result < 0)
+		return print_iov(out, v, next, -2);
+	if (kind == 'H' && v && result < 0) {
+		struct msghdr m;
+
+		if (safe_read(&m, v, sizeof(m)) < 0)
+			return false;
+		fprintf(out, "{msg_namelen=%u}", (unsigned int)m.msg_namelen);
 		return true;
 	}
 	if (!v || result < 0)
@@ -738,6 +935,21 @@ static bool print_out(FILE *out, const char *name, char kind,
 		    two[0] <= 0)
 			return false;
 		return !print_sockaddr(out, v, (unsigned long)two[0]);
+	case 'M':
+		return result == 0 && print_rlimit(out, name, v);
+	case 'j':
+		return print_iov(out, v, next, result);
+	case 'O':
+		return result == 0 && print_sigaction(out, v);
+	case 'H':
+		return print_msghdr(out, v, result);
+	case 'B':
+		/* FIONREAD's count, strace's [2]. */
+		if (result != 0 || (unsigned int)prev != FIONREAD ||
+		    safe_read(two, v, sizeof(two[0])) < 0)
+			return false;
+		fprintf(out, "[%d]", two[0]);
+		return true;
 	case 'N':
 		/* strace's [131072]: an int's worth written, else the
 		 * address. */
@@ -781,6 +993,7 @@ static void print_arg(FILE *out, const char *name, char kind,
 {
 	unsigned long v = args[i];
 	unsigned long next = i + 1 < nargs ? args[i + 1] : 0;
+	unsigned long prev = i > 0 ? args[i - 1] : 0;
 
 	if ((kind == 'd' || kind == 'x' || kind == 'n') &&
 	    print_named(out, name, args, i, nargs))
@@ -824,6 +1037,22 @@ static void print_arg(FILE *out, const char *name, char kind,
 		break;
 	case 'V':
 		if (print_epoll_event(out, v))
+			return;
+		break;
+	case 'h':
+		if (print_rlimit(out, name, v))
+			return;
+		break;
+	case 'e':
+		if (print_iov(out, v, next, -1))
+			return;
+		break;
+	case 'y':
+		if (print_sigaction(out, v))
+			return;
+		break;
+	case 'g':
+		if (print_msghdr(out, v, -1))
 			return;
 		break;
 	case 'F':
@@ -880,8 +1109,8 @@ static void print_arg(FILE *out, const char *name, char kind,
 	}
 	case 'P': case 'c': case 'E': case 't': case 'W': case 'S': case 'U':
 	case 'A': case 'l': case 'R': case 'X': case 'J': case 'G': case 'q':
-	case 'v': case 'N':
-		if (print_out(out, name, kind, v, next, result))
+	case 'v': case 'N': case 'M': case 'j': case 'H': case 'O':
+		if (print_out(out, name, kind, v, next, prev, result))
 			return;
 		if (!v) {
 			fputs("NULL", out);
@@ -894,6 +1123,11 @@ static void print_arg(FILE *out, const char *name, char kind,
 			return;
 		}
 		break;
+	case 'B':
+		/* A request the trace does not decode: as n. */
+		if (print_out(out, name, kind, v, next, prev, result))
+			return;
+		/* fall through */
 	case 'n':
 		/* Unknown calls: small values are most likely numbers. */
 		if ((long)v > -4096 && (long)v < 65536) {
@@ -1093,6 +1327,60 @@ static bool format_poll_ret(char *buf, size_t len,
 	return k > 0 && (size_t)k < len - at;
 }
 
+/*
+ * select's and pselect6's result as strace shows it: "0 (Timeout)", or
+ * "2 (in [0 3], out [4], left {tv_sec=0, tv_usec=999})", the sets and
+ * the time left being what the call wrote.  False when any of it cannot
+ * be read or does not fit.
+ */
+static bool format_select_ret(FILE *out, const struct syslet_event *ev,
+			      bool pselect)
+{
+	static const char *const what[] = { "in", "out", "except" };
+	unsigned long nfds = ev->args[0];
+	unsigned char set[1024 / 8];
+	struct kts ts;
+	bool any = false;
+
+	if (ev->nargs < 5 || ev->ret < 0 || nfds > 1024)
+		return false;
+	if (ev->ret == 0) {
+		fputs("0 (Timeout)", out);
+		return true;
+	}
+	fprintf(out, "%ld (", ev->ret);
+	for (int k = 0; k < 3; k++) {
+		bool first = true;
+
+		if (!ev->args[1 + k])
+			continue;
+		if (safe_read(set, ev->args[1 + k], (nfds + 7) / 8) < 0)
+			return false;
+		for (unsigned long fd = 0; fd < nfds; fd++) {
+			if (!(set[fd / 8] >> (fd % 8) & 1))
+				continue;
+			if (first)
+				fprintf(out, "%s%s [%lu", any ? ", " : "",
+					what[k], fd);
+			else
+				fprintf(out, " %lu", fd);
+			first = false;
+			any = true;
+		}
+		if (!first)
+			fputc(']', out);
+	}
+	if (ev->args[4]) {
+		if (safe_read(&ts, ev->args[4], sizeof(ts)) < 0)
+			return false;
+		fprintf(out, "%sleft {tv_sec=%lld, %s=%lld}", any ? ", " : "",
+			(long long)ts.tv_sec, pselect ? "tv_nsec" : "tv_usec",
+			(long long)ts.tv_nsec);
+	}
+	fputc(')', out);
+	return true;
+}
+
 /* Calls that return an address, which strace shows in hex. */
 static bool returns_address(const char *name)
 {
@@ -1136,6 +1424,19 @@ int syslet_print_result(FILE *out, const struct syslet_event *ev)
 	} else if (name && (!strcmp(name, "poll") || !strcmp(name, "ppoll")) &&
 		   format_poll_ret(buf, sizeof(buf), ev)) {
 		fputs(buf, out);
+	} else if (name && (!strcmp(name, "select") ||
+			    !strcmp(name, "pselect6"))) {
+		/* Printed to a buffer first: a set that cannot be read
+		 * leaves the plain number. */
+		FILE *m = fmemopen(buf, sizeof(buf), "w");
+		bool ok = m && format_select_ret(m, ev, name[0] == 'p');
+
+		if (m && (ferror(m) | fclose(m)))
+			ok = false;
+		if (ok)
+			fputs(buf, out);
+		else
+			fprintf(out, "%ld", r);
 	} else {
 		fprintf(out, "%ld", r);
 	}

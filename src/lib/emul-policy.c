@@ -89,7 +89,7 @@ static const struct named_policy special[] = {
 	{ "signal", EMUL_P_SIGACTION },
 	{ "rt_sigprocmask", EMUL_P_SIGMASK }, { "sigprocmask", EMUL_P_SIGMASK },
 	{ "prctl", EMUL_P_ARGS }, { "close_range", EMUL_P_ARGS },
-	{ "futex", EMUL_P_FUTEX },
+	{ "futex", EMUL_P_FUTEX },	{ "ioctl", EMUL_P_IOCTL },
 };
 
 /*
@@ -160,6 +160,9 @@ int emul_profile_set(int profile)
 	np->umem_nr = (unsigned long)systab_syslet_nr(profile,
 						      SYSLET_CALL_UMEM_ADD);
 	np->poll_nr = systab_lookup(profile, "poll");
+	np->select_nr = systab_lookup(profile, "_newselect");
+	if (np->select_nr < 0)
+		np->select_nr = systab_lookup(profile, "select");
 	np->open_nr = systab_lookup(profile, "open");
 	np->policy = malloc(np->nr_syscalls);
 	if (!np->policy) {
@@ -176,6 +179,10 @@ int emul_profile_set(int profile)
 		  EMUL_P_INLINE);
 	for (size_t i = 0; i < sizeof(special) / sizeof(special[0]); i++)
 		set_names(np, &special[i].name, 1, special[i].pol);
+	/* By number, not name: i386's select is old_select. */
+	if (np->select_nr >= 0 &&
+	    (unsigned long)np->select_nr < np->nr_syscalls)
+		np->policy[np->select_nr] = EMUL_P_POLLWAIT;
 	for (size_t i = 0; i < EMUL_TMPMASK_CALLS; i++) {
 		int nr = systab_lookup(profile, tmpmask_calls[i].name);
 
@@ -700,8 +707,17 @@ static bool socketcall_inline(unsigned long call)
  * zero timeout only look. */
 static bool pollwait_nowait(const struct emul_atom *a)
 {
+	unsigned long tv[2];
+
 	if ((long)a->nr == emul_prof->poll_nr)
 		return (int)a->args[2] == 0;
+	/* select's struct timeval: a zero one only probes; none, or one
+	 * that cannot be read, is the call's to wait on or fail with. */
+	if ((long)a->nr == emul_prof->select_nr)
+		return a->args[4] &&
+		       !emul_get(&tv[0], (const unsigned long *)a->args[4]) &&
+		       !emul_get(&tv[1], (const unsigned long *)a->args[4] + 1) &&
+		       !tv[0] && !tv[1];
 	return (int)a->args[3] == 0;
 }
 
@@ -750,6 +766,30 @@ static void try_futex(const struct emul_atom *a, struct emul_try *t)
 	t->ret = emul_raw_syscall(&b);
 	if (t->ret == -EWOULDBLOCK)
 		t->blocked = true;
+}
+
+/*
+ * ioctl requests that read or set the descriptor's own state and never
+ * wait (FIONREAD's count, the close-on-exec and non-blocking flags, a
+ * terminal's settings and size): run in place, as fcntl is.  Any other
+ * request may wait (TCSETSW drains the output, TCSBRK sends a break): a
+ * worker runs it.
+ */
+static bool ioctl_inline(unsigned long req)
+{
+	switch ((unsigned int)req) {
+	case 0x541B:	/* FIONREAD */
+	case 0x5421:	/* FIONBIO */
+	case 0x5451:	/* FIOCLEX */
+	case 0x5450:	/* FIONCLEX */
+	case 0x5452:	/* FIOASYNC */
+	case 0x5411:	/* TIOCOUTQ */
+	case 0x5401:	/* TCGETS */
+	case 0x5413:	/* TIOCGWINSZ */
+	case 0x540F:	/* TIOCGPGRP */
+		return true;
+	}
+	return false;
 }
 
 void emul_try_call(const struct emul_atom *a, enum emul_policy pol,
@@ -802,6 +842,12 @@ void emul_try_call(const struct emul_atom *a, enum emul_policy pol,
 		return;
 	case EMUL_P_FUTEX:
 		try_futex(a, t);
+		return;
+	case EMUL_P_IOCTL:
+		if (ioctl_inline(a->args[1]))
+			t->ret = emul_raw_syscall(a);
+		else
+			t->blocked = true;
 		return;
 	default:
 		t->blocked = true;

@@ -56,6 +56,8 @@ enum emul_policy {
 				 * (ppoll...): on a worker it lets nothing in */
 	EMUL_P_FUTEX,		/* futex: the waits block, the rest never do;
 				 * FUTEX_LOCK_PI tried as FUTEX_TRYLOCK_PI */
+	EMUL_P_IOCTL,		/* ioctl: in place for the requests that only
+				 * read or set a descriptor's state */
 };
 
 /* Or'ed into a policy byte: the call may send a signal to its own caller
@@ -83,6 +85,9 @@ struct emul_profile {
 	unsigned long	nr_syscalls;	/* the kernel's NR_syscalls */
 	unsigned long	umem_nr;
 	long		poll_nr, open_nr;	/* -1: none */
+	/* select(2) as x86_64's select and i386's _newselect take it (not
+	 * i386's select, old_select(struct *)); -1: none. */
+	long		select_nr;
 	long		tmpmask_nr[EMUL_TMPMASK_CALLS];	/* -1: none */
 	unsigned char	*policy;	/* [nr_syscalls] of enum emul_policy */
 	struct emul_profile *older;	/* the table this one replaced */
