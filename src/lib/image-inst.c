@@ -195,6 +195,7 @@ struct syslet_inst *syslet_obj__instantiate(const struct syslet_obj *obj,
 	const struct slo_image *img;
 	struct syslet_inst *inst = NULL, lay = { .obj = obj };
 	void *rec = NULL;
+	bool heap = false;
 
 	if (!obj) {
 		slio_err(err, errlen, "no image");
@@ -210,7 +211,10 @@ struct syslet_inst *syslet_obj__instantiate(const struct syslet_obj *obj,
 	/* The record of an instance of this image that was freed, if any,
 	 * in the same hold of the lock as the slot (slio_inst_put()). */
 	lay.base = slio_slot_get(lay.size, lay.from, &lay.slab,
-				 &((struct syslet_obj *)obj)->spares, &rec);
+				 &((struct syslet_obj *)obj)->spares, &rec,
+				 &heap);
+	if (!lay.base && heap)
+		goto nomem;
 	if (!lay.base) {
 		/* Before Linux 6.13 each guard page is a mapping; under an
 		 * address space limit that limit is the likelier cause. */
