@@ -494,14 +494,19 @@ static bool int_ended(const char *s, const char *end)
 	return end != s && !end[strspn(end, " \t\n\v\f\r")];
 }
 
+/* 0, or -ERANGE for a whole literal past a word's range, -EINVAL for
+ * what is no integer. */
 static int parse_int(const char *s, long *out)
 {
 	char *end;
+	int r = -EINVAL;
 
 	errno = 0;
 	*out = strtol(s, &end, 0);
 	if (int_ended(s, end) && !errno)
 		return 0;
+	if (int_ended(s, end))
+		r = -ERANGE;
 	/* Unsigned literals up to the word's range are fine too; but
 	 * strtoul() negates what follows a '-' (after blanks, as strtol()
 	 * skips them), which would take "-18446744073709551615" for 1. */
@@ -514,7 +519,7 @@ static int parse_int(const char *s, long *out)
 			return 0;
 		}
 	}
-	return -1;
+	return r;
 }
 
 /* Why a number that looks decimal is none: "08", "-019", a port "080"
@@ -656,11 +661,21 @@ int syslet_inst__bind(struct syslet_inst *inst, const char *entry, int argc,
 	}
 	for (int i = 0; i < argc; i++) {
 		long v;
+		int r;
 
 		switch (e->params[i].type) {
 		case SYSLET_PARAM_INT:
-			if (!parse_int(argv[i], &v))
+			r = parse_int(argv[i], &v);
+			if (!r)
 				continue;
+			if (r == -ERANGE) {
+				slio_err(err, errlen,
+					 "parameter %s of %s: %s is out of "
+					 "range: an int holds %ld to %lu",
+					 e->params[i].name, entry, argv[i],
+					 LONG_MIN, ULONG_MAX);
+				goto out;
+			}
 			slio_err(err, errlen,
 				 "parameter %s of %s: expected int, got '%s'%s",
 				 e->params[i].name, entry, argv[i],
