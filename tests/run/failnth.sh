@@ -110,7 +110,7 @@ for b in $backends; do
 	done
 done
 # Only the heap failing (malloc, calloc, realloc: one call at a time) is
-# said to be memory, never a mapping: a calloc() of the instance
+# said to be memory, never a mapping nor a bad image: a calloc() of the instance
 # allocator's own records was reported as 'cannot map an instance of 8192
 # bytes: Cannot allocate memory (too many instances for vm.max_map_count?)'.
 for b in $backends; do
@@ -129,6 +129,11 @@ for b in $backends; do
 		[ $st -lt 128 ] || fail "$what: exit status $st"
 		if grep -E 'map|max_map_count|ulimit' err >&2; then
 			fail "$what: a heap failure reported as a mapping's"
+		fi
+		# libelf without memory for its descriptor of the image said
+		# 'cat.slo: not an ELF file: out of memory'.
+		if grep 'not an ELF' err >&2; then
+			fail "$what: a heap failure reported as a bad file"
 		fi
 		n=$((n + 1))
 	done
