@@ -1398,8 +1398,14 @@ SHL_HANDLER(x)
 	/* 'x b n' after n = read(fd, b, 16): a cell's value as the length,
 	 * as gdb's x takes an expression. */
 	if (argc == 3 && !shl_parse_long(argv[2], &len)) {
-		unsigned long *c = shl_cell(sh, argv[2], &prog);
+		unsigned long *c;
 
+		if (errno == ERANGE) {
+			shl_error(sh, "x: LEN %s is out of range: a length "
+				  "holds at most %ld", argv[2], LONG_MAX);
+			return -1;
+		}
+		c = shl_cell(sh, argv[2], &prog);
 		if (!c) {
 			shl_error(sh, "x: LEN is a number or a variable, got "
 				  "'%s'", argv[2]);
