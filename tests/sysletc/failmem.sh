@@ -32,6 +32,11 @@ while [ $n -le "$max" ]; do
 		# yy_scan_bytes()' and exit()ed with status 2.
 		grep -q "^sysletc: \|^$src:" err ||
 			{ cat err >&2; fail "$what: a message without the program's or the file's name"; }
+		# No memory is no bug of the compiler's: 'internal error in
+		# emit: out of memory', 'internal error in layout: ...',
+		# '... emitted image fails its check: out of memory'.
+		! grep 'internal error' err >&2 ||
+			fail "$what: out of memory said to be an internal error"
 		[ -e got.slo ] && fail "$what: status $st, and got.slo written"
 	fi
 	n=$((n + 1))
