@@ -135,6 +135,14 @@ for b in $backends; do
 		if grep 'not an ELF' err >&2; then
 			fail "$what: a heap failure reported as a bad file"
 		fi
+		# Status 1 is a syslet's failed call, with its stop report:
+		# no memory for the lanes, before any syslet ran, exited 1
+		# ('syslet-run: out of memory' alone), where every other
+		# allocation before the run exits 2.
+		if [ $st = 1 ] && ! grep -q 'stopped at atom' err; then
+			cat err >&2
+			fail "$what: status 1 without a stop report"
+		fi
 		n=$((n + 1))
 	done
 done
