@@ -6,36 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/quote.h"
 #include "run/shell-int.h"
-
-/* The length of the UTF-8 character at @p (@n bytes left) that a
- * terminal shows as text, or 0: a byte that begins no well-formed
- * character (overlong, a surrogate, past U+10FFFF, cut short), or a C1
- * control (U+0080..U+009F: U+009B is CSI to xterm). */
-static int shl_utf8_text(const unsigned char *p, int n)
-{
-	int len = p[0] >= 0xf0 ? 4 : p[0] >= 0xe0 ? 3 : 2;
-	unsigned char lo = 0x80, hi = 0xbf;
-
-	if (p[0] < 0xc2 || p[0] > 0xf4 || n < len)
-		return 0;
-	if (p[0] == 0xc2)
-		lo = 0xa0;		/* past the C1 controls */
-	else if (p[0] == 0xe0)
-		lo = 0xa0;		/* no overlong form */
-	else if (p[0] == 0xed)
-		hi = 0x9f;		/* no surrogate */
-	else if (p[0] == 0xf0)
-		lo = 0x90;
-	else if (p[0] == 0xf4)
-		hi = 0x8f;
-	if (p[1] < lo || p[1] > hi)
-		return 0;
-	for (int i = 2; i < len; i++)
-		if (p[i] < 0x80 || p[i] > 0xbf)
-			return 0;
-	return len;
-}
 
 void shl_error(struct shell *sh, const char *fmt, ...)
 {
@@ -60,7 +32,8 @@ void shl_error(struct shell *sh, const char *fmt, ...)
 		 * is not UTF-8) or as UTF-8; a byte that is no UTF-8 is
 		 * one '?', as the compiler shows it. */
 		if (c >= 0x80) {
-			len = shl_utf8_text((unsigned char *)msg + i, n - i);
+			len = common_utf8_text((unsigned char *)msg + i,
+					       (size_t)(n - i));
 			if (len)
 				i += len - 1;
 			else

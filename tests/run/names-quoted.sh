@@ -36,6 +36,25 @@ check "a source with errors" $SYSLET_RUN "$bad.syslet"
 grep -q -- "^\"$quoted\\.syslet\":2:2: error: " "$tmpdir/err" ||
 	{ cat "$tmpdir/err" >&2; fail "the diagnostic's head"; }
 
+# 8-bit controls: CSI as UTF-8 (U+009B, which xterm obeys) and as one
+# byte (0x9b, to a terminal that is not UTF-8), and bytes that are no
+# UTF-8, are control bytes too: they went out as they came.  A name in
+# UTF-8 stays plain.
+for c1 in 'a\302\23331mb' 'x\233y' '\377\376z'; do
+	what=$(echo "$c1" | cut -c1-2)	# fail's echo would read the escapes
+	name=$(printf "$c1")
+	$SYSLET_RUN "$name" >out.txt 2>err.txt
+	grep -qF "syslet-run: \"$c1\": No such file or directory" err.txt ||
+		{ cat -v err.txt >&2; fail "8-bit controls in the name $what...: not quoted strace style"; }
+	$SYSLETC "$name" >out.txt 2>err.txt
+	grep -qF "sysletc: \"$c1\": No such file or directory" err.txt ||
+		{ cat -v err.txt >&2; fail "sysletc: 8-bit controls in the name $what...: not quoted strace style"; }
+done
+name=$(printf 'caf\303\251')
+$SYSLET_RUN "$name" >out.txt 2>err.txt
+grep -qF "syslet-run: $name: No such file or directory" err.txt ||
+	{ cat -v err.txt >&2; fail "a UTF-8 name: not shown as given"; }
+
 # The library's own message (libsyslet(3): control bytes as '?').
 $SYSLET_RUN --backend="$bad" cat.slo x >out.txt 2>err.txt
 [ $? = 2 ] || fail "--backend: not status 2"
