@@ -38,6 +38,25 @@ size_t common_utf8_text(const unsigned char *p, size_t n)
 	return len;
 }
 
+void common_unctrl(char *s, size_t n, int keep_tab_nl)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		size_t len;
+
+		if (c >= 0x80) {
+			len = common_utf8_text((unsigned char *)s + i, n - i);
+			if (len)
+				i += len - 1;
+			else
+				s[i] = '?';
+		} else if ((c < 0x20 || c == 0x7f) &&
+			   !(keep_tab_nl && (c == '\t' || c == '\n'))) {
+			s[i] = '?';
+		}
+	}
+}
+
 static bool plain(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;

@@ -26,6 +26,12 @@ const char *common_quote(const char *s, int single);
  */
 size_t common_utf8_text(const unsigned char *p, size_t n);
 
+/* The @n bytes of @s with each control byte (C0, DEL, and what
+ * common_utf8_text() refuses) made '?' in place, tabs and newlines kept
+ * where @keep_tab_nl is set: for messages that show what they were
+ * given between quotes rather than quote it strace style. */
+void common_unctrl(char *s, size_t n, int keep_tab_nl);
+
 /*
  * Byte @c of a string as strace writes it between double quotes, into @o
  * (at most 4 bytes, no NUL added): \n \t \r \" \\, printable ASCII as

@@ -64,6 +64,19 @@ SYSLET_BACKEND=$bad $SYSLET_RUN cat.slo x >out.txt 2>err.txt
 grep -q "unknown syslet backend 'a?\[2Jb?TAIL' from SYSLET_BACKEND" err.txt ||
 	{ cat err.txt >&2; fail "SYSLET_BACKEND: the name not shown with '?'"; }
 
+# So are 8-bit controls and bytes that are no UTF-8 (they went out as
+# they came); a name in UTF-8 stays as given.
+$SYSLET_RUN --backend="$(printf 'a\302\233b\377')" cat.slo x >out.txt 2>err.txt
+grep -q "unknown syslet backend 'a??b?'" err.txt ||
+	{ cat -v err.txt >&2; fail "--backend: 8-bit controls not shown with '?'"; }
+printf 'syslet n(int v) { getpid(); }\n' >int.syslet
+$SYSLET_RUN int.syslet "$(printf 'x\302\2331m')" >out.txt 2>err.txt
+grep -q "parameter v of n: expected int, got 'x??1m'" err.txt ||
+	{ cat -v err.txt >&2; fail "an int parameter: 8-bit controls not shown with '?'"; }
+$SYSLET_RUN --backend="$(printf 'caf\303\251')" cat.slo x >out.txt 2>err.txt
+grep -q "unknown syslet backend 'caf$(printf '\303\251')'" err.txt ||
+	{ cat -v err.txt >&2; fail "--backend: a UTF-8 name not shown as given"; }
+
 # Plain names keep their plain messages.
 $SYSLET_RUN --entry=nosuch cat.slo x 2>err.txt
 grep -q "no syslet named 'nosuch'; the image has: cat" err.txt ||
