@@ -2,6 +2,7 @@
 #ifndef SYSLET_PARSE_H
 #define SYSLET_PARSE_H
 
+#include <setjmp.h>
 #include <stddef.h>
 
 #include "grammar/ast.h"
@@ -46,6 +47,9 @@ struct parse_ctx {
 	 * atoms' cap counts besides expr_stmts. */
 	unsigned long	bare_syslets;
 	unsigned long	stmts_at_syslet;
+	/* Where flex's fatal errors (out of memory) go: set by parse()
+	 * and scan_all() before the first call that can make one. */
+	jmp_buf		*fatal;
 };
 
 #define PARSE_MAX_ERRORS	50

@@ -13,15 +13,64 @@
 static __thread char *slots[QUOTE_SLOTS];
 static __thread unsigned int next_slot;
 
+size_t common_utf8_text(const unsigned char *p, size_t n)
+{
+	size_t len = p[0] >= 0xf0 ? 4 : p[0] >= 0xe0 ? 3 : 2;
+	unsigned char lo = 0x80, hi = 0xbf;
+
+	if (p[0] < 0xc2 || p[0] > 0xf4 || n < len)
+		return 0;
+	if (p[0] == 0xc2)
+		lo = 0xa0;		/* past the C1 controls */
+	else if (p[0] == 0xe0)
+		lo = 0xa0;		/* no overlong form */
+	else if (p[0] == 0xed)
+		hi = 0x9f;		/* no surrogate */
+	else if (p[0] == 0xf0)
+		lo = 0x90;
+	else if (p[0] == 0xf4)
+		hi = 0x8f;
+	if (p[1] < lo || p[1] > hi)
+		return 0;
+	for (size_t i = 2; i < len; i++)
+		if (p[i] < 0x80 || p[i] > 0xbf)
+			return 0;
+	return len;
+}
+
+void common_unctrl(char *s, size_t n, int keep_tab_nl)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		size_t len;
+
+		if (c >= 0x80) {
+			len = common_utf8_text((unsigned char *)s + i, n - i);
+			if (len)
+				i += len - 1;
+			else
+				s[i] = '?';
+		} else if ((c < 0x20 || c == 0x7f) &&
+			   !(keep_tab_nl && (c == '\t' || c == '\n'))) {
+			s[i] = '?';
+		}
+	}
+}
+
 static bool plain(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s), len;
 
 	if (!*p)
 		return false;
-	for (; *p; p++)
+	for (; *p; p += len, n -= len) {
+		len = 1;
+		if (*p >= 0x80 && !(len = common_utf8_text(p, n)))
+			return false;
 		if (*p < 0x20 || *p == 0x7f)
 			return false;
+	}
 	return true;
 }
 

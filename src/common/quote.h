@@ -5,7 +5,8 @@
 
 /*
  * @s as a message shows it: as given (between single quotes when @single
- * is set) when it is non-empty and has no control byte; otherwise as
+ * is set) when it is non-empty and has no control byte, 8-bit ones and
+ * bytes that are no UTF-8 included (common_utf8_text()); otherwise as
  * strace quotes a string, between double quotes with C escapes ("a\33[2Jb\nc",
  * "" for the empty one), as syslet-run's --each report and trace quote
  * one, since a file name may hold a newline, which split a one-line
@@ -14,6 +15,22 @@
  * arguments of one message.
  */
 const char *common_quote(const char *s, int single);
+
+/*
+ * The length of the UTF-8 character at @p (@n bytes left) that a terminal
+ * shows as text, or 0: a byte that begins no well-formed character
+ * (overlong, a surrogate, past U+10FFFF, cut short), or a C1 control
+ * (U+0080..U+009F: U+009B is CSI to xterm).  A name with such a byte, or
+ * with a raw 8-bit control (0x9b is CSI to a terminal that is not UTF-8),
+ * is no plain name to common_quote().
+ */
+size_t common_utf8_text(const unsigned char *p, size_t n);
+
+/* The @n bytes of @s with each control byte (C0, DEL, and what
+ * common_utf8_text() refuses) made '?' in place, tabs and newlines kept
+ * where @keep_tab_nl is set: for messages that show what they were
+ * given between quotes rather than quote it strace style. */
+void common_unctrl(char *s, size_t n, int keep_tab_nl);
 
 /*
  * Byte @c of a string as strace writes it between double quotes, into @o

@@ -79,6 +79,14 @@ too_large(struct emitter *e, const struct ir_loc *loc, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* No bug of the compiler's, no "internal error": said as every other
+ * pass says it. */
+static void nomem(struct emitter *e)
+{
+	diag_report(e->d, DIAG_ERROR, (struct diag_loc){ 0, 0, 0 },
+		    "out of memory");
+}
+
 static void add_reloc(struct emitter *e, enum slo_section where,
 		      uint64_t offset, enum slo_section target, uint64_t addend)
 {
@@ -513,7 +521,10 @@ static void report(void *ctx, size_t atom, const char *msg)
 	const struct ir_loc *loc = atom < e->p->nr_atoms
 					   ? &e->p->atoms[atom].loc : NULL;
 
-	if (atom == (size_t)-1)
+	/* The check without memory found nothing wrong with the image. */
+	if (atom == (size_t)-1 && !strcmp(msg, "out of memory"))
+		nomem(e);
+	else if (atom == (size_t)-1)
 		internal(e, NULL, "emitted image fails its check: %s", msg);
 	else
 		internal(e, loc, "emitted image fails its check: atom %zu: %s",
@@ -561,7 +572,7 @@ struct slo_image *ir_emit(const struct ir_program *p, struct diag *d)
 	return e.img;
 fail:
 	if (d->errors == errors)
-		internal(&e, NULL, "out of memory");
+		nomem(&e);
 	free(e.obj_off);
 	free(e.slot);
 	slo_image_free(e.img);

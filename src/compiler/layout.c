@@ -71,6 +71,12 @@ static void internal(struct layout *l, const struct ir_atom *a,
 		    what);
 }
 
+static void nomem(struct layout *l)
+{
+	diag_report(l->d, DIAG_ERROR, (struct diag_loc){ 0, 0, 0 },
+		    "out of memory");
+}
+
 static int check_ir(struct layout *l)
 {
 	const struct ir_program *p = l->p;
@@ -269,7 +275,7 @@ int ir_layout(struct ir_program *p, struct diag *d)
 	/* The front end's pass, for programs built by other means: only
 	 * atoms an entry reaches are placed. */
 	if (ir_drop_unreachable(p)) {
-		internal(&l, NULL, "out of memory");
+		nomem(&l);
 		return -1;
 	}
 	l.n = p->nr_atoms;
@@ -284,7 +290,7 @@ int ir_layout(struct ir_program *p, struct diag *d)
 	l.is_start = calloc(n, 1);
 	if (!l.pred || !l.succ || !l.uf || !l.pos || !l.order ||
 	    !l.tramp_for || !l.stack || !l.is_start) {
-		internal(&l, NULL, "out of memory");
+		nomem(&l);
 		goto out;
 	}
 	for (size_t i = 0; i < l.n; i++)
@@ -293,7 +299,7 @@ int ir_layout(struct ir_program *p, struct diag *d)
 	walk(&l);
 	if (rebuild(&l)) {
 		if (!d->errors)
-			internal(&l, NULL, "out of memory");
+			nomem(&l);
 		goto out;
 	}
 	rc = 0;

@@ -1,4 +1,5 @@
 /* elf-read.c: read a .slo ELF object into the image model, trusting nothing in it. */
+#include <errno.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdlib.h>
@@ -985,8 +986,20 @@ struct slo_image *slo_image_read_mem(const void *buf, size_t len, char *err,
 		memcpy(rd.buf, buf, len);
 	if (check_header(&rd))
 		goto out;
+	errno = 0;
 	rd.elf = elf_memory((char *)rd.buf, len);
-	if (!rd.elf || elf_kind(rd.elf) != ELF_K_ELF) {
+	if (!rd.elf) {
+		/* check_header() found an ELF header: libelf refused what
+		 * is past it, or had no memory for its descriptor (malloc
+		 * said ENOMEM; libelf names no error of its own for it),
+		 * which is no verdict on the file. */
+		if (errno == ENOMEM)
+			bad(&rd, "out of memory");
+		else
+			bad(&rd, "not an ELF file: %s", elf_errmsg(-1));
+		goto out;
+	}
+	if (elf_kind(rd.elf) != ELF_K_ELF) {
 		bad(&rd, "not an ELF file: %s", elf_errmsg(-1));
 		goto out;
 	}

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/quote.h"
 #include "libsyslet.h"
 #include "api.h"
 #include "backend.h"
@@ -103,9 +104,7 @@ static int choose(const char *name, const char *origin, bool commit)
 		snprintf(shown, sizeof(shown), "%.*s%s",
 			 (int)(n > SHOWN_MAX ? SHOWN_MAX : n), name,
 			 n > SHOWN_MAX ? "..." : "");
-		for (char *p = shown; *p; p++)
-			if ((unsigned char)*p < 0x20 || *p == 0x7f)
-				*p = '?';
+		common_unctrl(shown, strlen(shown), 0);
 	}
 	for (size_t i = 0; !b && backend_missing[i]; i++) {
 		if (strcmp(name, backend_missing[i]))

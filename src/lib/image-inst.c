@@ -195,6 +195,7 @@ struct syslet_inst *syslet_obj__instantiate(const struct syslet_obj *obj,
 	const struct slo_image *img;
 	struct syslet_inst *inst = NULL, lay = { .obj = obj };
 	void *rec = NULL;
+	bool heap = false;
 
 	if (!obj) {
 		slio_err(err, errlen, "no image");
@@ -210,7 +211,10 @@ struct syslet_inst *syslet_obj__instantiate(const struct syslet_obj *obj,
 	/* The record of an instance of this image that was freed, if any,
 	 * in the same hold of the lock as the slot (slio_inst_put()). */
 	lay.base = slio_slot_get(lay.size, lay.from, &lay.slab,
-				 &((struct syslet_obj *)obj)->spares, &rec);
+				 &((struct syslet_obj *)obj)->spares, &rec,
+				 &heap);
+	if (!lay.base && heap)
+		goto nomem;
 	if (!lay.base) {
 		/* Before Linux 6.13 each guard page is a mapping; under an
 		 * address space limit that limit is the likelier cause. */
@@ -490,14 +494,19 @@ static bool int_ended(const char *s, const char *end)
 	return end != s && !end[strspn(end, " \t\n\v\f\r")];
 }
 
+/* 0, or -ERANGE for a whole literal past a word's range, -EINVAL for
+ * what is no integer. */
 static int parse_int(const char *s, long *out)
 {
 	char *end;
+	int r = -EINVAL;
 
 	errno = 0;
 	*out = strtol(s, &end, 0);
 	if (int_ended(s, end) && !errno)
 		return 0;
+	if (int_ended(s, end))
+		r = -ERANGE;
 	/* Unsigned literals up to the word's range are fine too; but
 	 * strtoul() negates what follows a '-' (after blanks, as strtol()
 	 * skips them), which would take "-18446744073709551615" for 1. */
@@ -510,7 +519,7 @@ static int parse_int(const char *s, long *out)
 			return 0;
 		}
 	}
-	return -1;
+	return r;
 }
 
 /* Why a number that looks decimal is none: "08", "-019", a port "080"
@@ -652,11 +661,21 @@ int syslet_inst__bind(struct syslet_inst *inst, const char *entry, int argc,
 	}
 	for (int i = 0; i < argc; i++) {
 		long v;
+		int r;
 
 		switch (e->params[i].type) {
 		case SYSLET_PARAM_INT:
-			if (!parse_int(argv[i], &v))
+			r = parse_int(argv[i], &v);
+			if (!r)
 				continue;
+			if (r == -ERANGE) {
+				slio_err(err, errlen,
+					 "parameter %s of %s: %s is out of "
+					 "range: an int holds %ld to %lu",
+					 e->params[i].name, entry, argv[i],
+					 LONG_MIN, ULONG_MAX);
+				goto out;
+			}
 			slio_err(err, errlen,
 				 "parameter %s of %s: expected int, got '%s'%s",
 				 e->params[i].name, entry, argv[i],

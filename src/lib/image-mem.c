@@ -211,7 +211,7 @@ static void list_add(struct slio_slab *s, bool front)
  * freeing instances, waited for the lock in futex()), then added to the
  * class with it held (slio_slot_get()).
  */
-static struct slio_slab *slab_new(struct slio_class *c)
+static struct slio_slab *slab_new(struct slio_class *c, bool *heap)
 {
 	size_t page = slio_page_size(), slot = c->rw_len + page;
 	struct slio_slab *s = calloc(1, sizeof(*s));
@@ -219,8 +219,10 @@ static struct slio_slab *slab_new(struct slio_class *c)
 	unsigned int nr;
 	void *p;
 
-	if (!s)
+	if (!s) {
+		*heap = true;
 		return NULL;
+	}
 	/* Slots are two pages at least (rw_len is a page or more). */
 	nr = slot >= SLIO_SLAB_BYTES ? 1 : (unsigned int)(SLIO_SLAB_BYTES / slot);
 	if (nr > SLIO_MAX_SLOTS)
@@ -353,7 +355,7 @@ struct slio_freed {
 };
 
 void *slio_slot_get(size_t rw_len, size_t from, struct slio_slab **slab,
-		    struct slio_spares *spares, void **rec)
+		    struct slio_spares *spares, void **rec, bool *heap)
 {
 	struct slio_class *c;
 	struct slio_slab *s;
@@ -368,8 +370,10 @@ void *slio_slot_get(size_t rw_len, size_t from, struct slio_slab **slab,
 		;
 	if (!c) {
 		c = calloc(1, sizeof(*c));
-		if (!c)
+		if (!c) {
+			*heap = true;
 			goto out;
+		}
 		c->rw_len = rw_len;
 		c->next = slio_classes;
 		slio_classes = c;
@@ -378,7 +382,7 @@ void *slio_slot_get(size_t rw_len, size_t from, struct slio_slab **slab,
 	if (!s || !s->nfree) {
 		/* Classes are never freed: c outlives the unlocked part. */
 		pthread_mutex_unlock(&slio_mem_lock);
-		s = slab_new(c);
+		s = slab_new(c, heap);
 		pthread_mutex_lock(&slio_mem_lock);
 		if (!s)
 			goto out;

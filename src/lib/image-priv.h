@@ -96,9 +96,11 @@ int slio_obj_rodata(struct syslet_obj *obj);
  * slio_obj_rodata(); -1 (errno) without memory. */
 int slio_obj_layout(struct syslet_obj *obj);
 /* A slot of @size bytes whose instance's memory begins @from bytes in:
- * zero from there on (what comes before is no instance's). */
+ * zero from there on (what comes before is no instance's).  NULL with
+ * errno set, and *@heap set when what failed was malloc's memory for
+ * the allocator's own records rather than a mapping. */
 void *slio_slot_get(size_t size, size_t from, struct slio_slab **slab,
-		    struct slio_spares *spares, void **rec);
+		    struct slio_spares *spares, void **rec, bool *heap);
 /* Where @spares has one, a freed instance's record goes to *@rec (left
  * as it is otherwise): taken in the same hold of the lock as the slot.
  * slio_inst_put() gives an instance's @nstrs string chunks, its slot

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "common/quote.h"
 #include "image-priv.h"
 #include "common/readfile.h"
 #include "common/systab.h"
@@ -31,9 +32,7 @@ void slio_err(char *err, size_t errlen, const char *fmt, ...)
 	/* What the caller gave (a parameter's value, an entry's name, a
 	 * path) is quoted in the message: it must not reach a terminal as
 	 * a control byte, nor split a one-line message. */
-	for (char *p = err; *p; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			*p = '?';
+	common_unctrl(err, strlen(err), 0);
 }
 
 /* Does [off, off + len) lie inside a section of `size` bytes? */

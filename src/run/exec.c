@@ -1163,8 +1163,9 @@ static int run_lanes(struct runner *r, size_t nlanes)
 	int err = 0;
 
 	if (!lanes) {
+		/* Nothing ran: as setup() without memory, status 2. */
 		fprintf(stderr, "%s: out of memory\n", r->opts->progname);
-		return -1;
+		return -2;
 	}
 	/* Where the signal handler finds the lanes (kept: it may run
 	 * until the process ends). */

@@ -335,6 +335,7 @@ static int parse_when(const char *w, struct syslet_inject *r, char *err,
 
 	r->last = 0;
 	r->step = 1;
+	errno = 0;
 	if (!parse_ulong(&s, &r->first) || !r->first)
 		goto bad;
 	if (s[0] == '.' && s[1] == '.') {
@@ -354,9 +355,14 @@ static int parse_when(const char *w, struct syslet_inject *r, char *err,
 		goto bad;
 	return 0;
 bad:
-	msg(err, errlen,
-	    "when=%s: expected FIRST[..LAST][+[STEP]], FIRST and STEP from 1, "
-	    "LAST not below FIRST", common_quote(w, 0));
+	/* A count no word holds: said as the options say it. */
+	if (errno == ERANGE)
+		msg(err, errlen, "when=%s: a count is out of range: at most "
+		    "%lu", common_quote(w, 0), ULONG_MAX);
+	else
+		msg(err, errlen, "when=%s: expected FIRST[..LAST][+[STEP]], "
+		    "FIRST and STEP from 1, LAST not below FIRST",
+		    common_quote(w, 0));
 	return -1;
 }
 
@@ -391,6 +397,11 @@ static int parse_retval(const char *v, long *ret, char *err, size_t errlen)
 
 	errno = 0;
 	n = strtol(v, &end, 0);
+	if (*v && *v != '-' && !*end && errno == ERANGE) {
+		msg(err, errlen, "retval=%s is out of range: at most %ld",
+		    common_quote(v, 0), LONG_MAX);
+		return -1;
+	}
 	if (!*v || *end || errno || n < 0) {
 		msg(err, errlen,
 		    "retval=%s: expected a number from 0 (a failure is "

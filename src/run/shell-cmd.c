@@ -242,8 +242,8 @@ static const struct shl_cmd shl_cmds[] = {
 	  shl_dbg_print, SHL_N_CELL, SHL_N_CELL },
 	{ "set", NULL, "set CELL = VALUE",
 	  "change a cell",
-	  "VALUE is a C integer literal or an errno name (-ENOENT).  The\n"
-	  "next atoms that read CELL see the new value.",
+	  "VALUE is a C integer literal that a word holds, or an errno\n"
+	  "name (-ENOENT).  The next atoms that read CELL see the new value.",
 	  shl_dbg_set, SHL_N_CELL, 0 },
 	{ "x", NULL, "x BUFFER|DATA|CELL [LEN]",
 	  "dump memory in hex and text",

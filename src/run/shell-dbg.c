@@ -3,6 +3,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <limits.h>
 #include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1355,6 +1356,13 @@ SHL_HANDLER(set)
 	while (name.len && (name.s[name.len - 1] == ' ' ||
 			    name.s[name.len - 1] == '\t'))
 		name.s[--name.len] = '\0';
+	if (name.len && !shl_parse_long(eq + 1, &v) && errno == ERANGE) {
+		shl_error(sh, "set: %s is out of range: a cell holds %ld to "
+			  "%lu", eq + 1 + strspn(eq + 1, " \t"), LONG_MIN,
+			  ULONG_MAX);
+		text_buf_free(&name);
+		return -1;
+	}
 	if (!name.len || !shl_parse_long(eq + 1, &v)) {
 		shl_error(sh, "set: expected CELL = VALUE (an integer or "
 			  "-ERRNO), got '%s'", rest);
@@ -1390,8 +1398,14 @@ SHL_HANDLER(x)
 	/* 'x b n' after n = read(fd, b, 16): a cell's value as the length,
 	 * as gdb's x takes an expression. */
 	if (argc == 3 && !shl_parse_long(argv[2], &len)) {
-		unsigned long *c = shl_cell(sh, argv[2], &prog);
+		unsigned long *c;
 
+		if (errno == ERANGE) {
+			shl_error(sh, "x: LEN %s is out of range: a length "
+				  "holds at most %ld", argv[2], LONG_MAX);
+			return -1;
+		}
+		c = shl_cell(sh, argv[2], &prog);
 		if (!c) {
 			shl_error(sh, "x: LEN is a number or a variable, got "
 				  "'%s'", argv[2]);

@@ -43,7 +43,9 @@ void shl_map_put(struct shl_map *m, const char *key, size_t val);
 void shl_map_free(struct shl_map *m);
 
 /* Parse a C integer literal (or an errno name, with an optional minus:
- * -ENOENT), the whole string; false when it is not one. */
+ * -ENOENT), the whole string; false when it is not one, with errno
+ * ERANGE for a literal outside a word's range (LONG_MIN..ULONG_MAX),
+ * EINVAL for anything else. */
 bool shl_parse_long(const char *s, long *v);
 
 /* hexdump -C's lines, offsets relative to base: repeats folded into

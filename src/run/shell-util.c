@@ -57,7 +57,7 @@ void shl_buf_printf(struct text_buf *b, const char *fmt, ...)
 
 bool shl_parse_long(const char *s, long *v)
 {
-	bool neg = false;
+	bool neg = false, range = false;
 	char *end;
 	int e;
 
@@ -69,8 +69,10 @@ bool shl_parse_long(const char *s, long *v)
 	}
 	if (*s == 'E') {
 		e = syslet_errno_number(s);
-		if (e < 0)
+		if (e < 0) {
+			errno = EINVAL;
 			return false;
+		}
 		*v = neg ? -e : e;
 		return true;
 	}
@@ -82,15 +84,19 @@ bool shl_parse_long(const char *s, long *v)
 
 		errno = 0;
 		u = strtoul(s, &end, 0);
-		if (errno || *s == '-')
-			return false;
+		range = errno == ERANGE || *s == '-';
 		*v = (long)u;
 	}
-	if (end == s)
+	if (end == s) {
+		errno = EINVAL;
 		return false;
+	}
 	while (isspace((unsigned char)*end))
 		end++;
-	return *end == '\0';
+	/* A whole literal too large for a word is told apart from text
+	 * that is no number (as syslet-run's options say it). */
+	errno = *end ? EINVAL : range ? ERANGE : 0;
+	return !errno;
 }
 
 /*

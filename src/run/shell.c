@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/quote.h"
 #include "run/shell-int.h"
 
 void shl_error(struct shell *sh, const char *fmt, ...)
@@ -20,15 +21,12 @@ void shl_error(struct shell *sh, const char *fmt, ...)
 	va_end(ap);
 	/* Messages quote what was typed or read (a script, a pipe): as the
 	 * compiler quotes a source line, no byte a terminal would take for
-	 * a command reaches it.  The line goes out in one write: byte by
-	 * byte to the unbuffered stderr, quoting a name of a megabyte took
-	 * a million writes. */
-	for (int i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)msg[i];
-
-		if (!(c == '\t' || c == '\n' || (c >= 0x20 && c != 0x7f)))
-			msg[i] = '?';
-	}
+	 * a command reaches it, 8-bit ones included (common_unctrl()), but
+	 * UTF-8 text does.  The line goes out in one write: byte by byte to
+	 * the unbuffered stderr, quoting a name of a megabyte took a
+	 * million writes. */
+	if (n > 0)
+		common_unctrl(msg, (size_t)n, 1);
 	fprintf(sh->err, "%s: %s\n", sh->prog, n < 0 ? "out of memory" : msg);
 	free(msg);
 	fflush(sh->err);

@@ -22,7 +22,9 @@
  *  - a word of an atom with no relocation (a raw pointer);
  *  - a symbol's value, size or section;
  *  - a section header's offset, size, link, info or entry size;
+ *  - a word of the note, the debug records or the parameters;
  *  - the ELF header's section count, table offset or name table index.
+ * Odd values include int's, unsigned int's and a word's bounds.
  * Cells' contents and rodata stay: their values are the calls'
  * arguments, and the test runs what it loads.
  */
@@ -49,7 +51,7 @@ static size_t len;
 /* The section headers as sysletc wrote them: the data of a section is
  * found through these, whatever a change did to the live table. */
 static Elf64_Shdr *orig;
-static size_t norig;
+static size_t norig, orig_shstrndx;
 
 static void die(const char *msg)
 {
@@ -83,6 +85,22 @@ static Elf64_Shdr *section(const char *name)
 	return NULL;
 }
 
+/* The section called @name as written (the live table may have been
+ * changed already, names included); NULL when there is none. */
+static const Elf64_Shdr *orig_section(const char *name)
+{
+	const Elf64_Shdr *names = &orig[orig_shstrndx];
+
+	for (size_t i = 1; i < norig; i++) {
+		size_t at = names->sh_offset + orig[i].sh_name;
+
+		if (at + strlen(name) < len &&
+		    !memcmp(img + at, name, strlen(name) + 1))
+			return &orig[i];
+	}
+	return NULL;
+}
+
 /* A section of type @type as written, picked at random; NULL when there
  * is none or its data is not all in the file. */
 static const Elf64_Shdr *some_section(uint32_t type)
@@ -110,9 +128,17 @@ static const uint64_t safe_nr[] = {
 	SYSLET_NR_BASE + 3, SYSLET_NR_BASE + 4,
 };
 
+/* The bounds a reader's arithmetic meets: int's, unsigned int's and
+ * a word's. */
+static const uint64_t edge[] = {
+	0x7fffffffULL, 0x80000000ULL, 0xffffffffULL, 0x100000000ULL,
+	0x7fffffffffffffffULL, ~0ULL,
+};
+
 static uint64_t odd_value(uint64_t near, uint64_t size)
 {
-	switch (below(8)) {
+	switch (below(9)) {
+	case 8: return edge[below(sizeof(edge) / sizeof(edge[0]))];
 	case 0: return 0;
 	case 1: return near + 1 + below(7);
 	case 2: return size;
@@ -219,6 +245,32 @@ static void mutate_shdr(void)
 	}
 }
 
+/* A word of what describes the program rather than holds it: the note
+ * (profile, format version), the debug records (atom to source line,
+ * call name and role, their string offsets) or the parameters (entry,
+ * name, type), 4 or 8 bytes at any place, aligned or not. */
+static void mutate_meta(void)
+{
+	static const char *const names[] = {
+		SLO_SEC_NAME_NOTE, SLO_SEC_NAME_DEBUG, SLO_SEC_NAME_PARAMS,
+	};
+	const Elf64_Shdr *sh;
+	uint64_t v, at;
+	size_t w;
+
+	sh = orig_section(names[below(3)]);
+	if (!sh)
+		return;
+	w = below(2) ? 8 : 4;
+	if (sh->sh_offset > len || sh->sh_size > len - sh->sh_offset ||
+	    sh->sh_size < w)
+		return;
+	at = sh->sh_offset + (below(2) ? below(sh->sh_size / w) * w :
+					  below(sh->sh_size - w + 1));
+	v = below(2) ? odd_value(0, sh->sh_size) : below(64);
+	memcpy(img + at, &v, w);	/* little-endian: the low bytes */
+}
+
 static void mutate_ehdr(void)
 {
 	switch (below(3)) {
@@ -257,6 +309,9 @@ int main(int argc, char **argv)
 	if (!orig)
 		die("out of memory");
 	memcpy(orig, shdr(0), norig * sizeof(*orig));
+	orig_shstrndx = ehdr()->e_shstrndx;
+	if (orig_shstrndx >= norig || orig[orig_shstrndx].sh_offset > len)
+		die("no section names");
 	if (section(SLO_SEC_NAME_ATOMS))
 		atoms = &orig[section(SLO_SEC_NAME_ATOMS) - shdr(0)];
 	if (!atoms || atoms->sh_offset > len ||
@@ -266,7 +321,7 @@ int main(int argc, char **argv)
 	 * is where the next changes would look. */
 	changes = 1 + (int)below(4);
 	while (changes--) {
-		uint64_t k = below(20);
+		uint64_t k = below(23);
 
 		if (k < 6)
 			mutate_atom(atoms);
@@ -276,6 +331,8 @@ int main(int argc, char **argv)
 			mutate_symbol();
 		else if (k < 19)
 			mutate_shdr();
+		else if (k < 22)
+			mutate_meta();
 		else {
 			mutate_ehdr();
 			break;

@@ -163,8 +163,12 @@ set -- $(seq 100000)
 expect 2 'cat takes 1 parameter \(str path\), got 100000$' \
 	$SYSLET_RUN "$src/cat.syslet" "$@"
 set --
-for bad in '' 1x 0x 99999999999999999999 -99999999999999999999 '1 2'; do
+for bad in '' 1x 0x '1 2'; do
 	expect 2 "parameter n of add: expected int, got '$bad'\$" \
+		$SYSLET_RUN --entry=add "$src/two.syslet" "$bad"
+done
+for bad in 99999999999999999999 -99999999999999999999; do
+	expect 2 "parameter n of add: $bad is out of range: an int holds " \
 		$SYSLET_RUN --entry=add "$src/two.syslet" "$bad"
 done
 

@@ -109,4 +109,41 @@ for b in $backends; do
 		n=$((n + 1))
 	done
 done
+# Only the heap failing (malloc, calloc, realloc: one call at a time) is
+# said to be memory, never a mapping nor a bad image: a calloc() of the instance
+# allocator's own records was reported as 'cannot map an instance of 8192
+# bytes: Cannot allocate memory (too many instances for vm.max_map_count?)'.
+for b in $backends; do
+	rm -f count
+	env FAILNTH=0 FAILNTH_COUNT="$tmpdir/count" FAILNTH_FNS=malloc,calloc,realloc \
+		LD_PRELOAD="$shim" "$bin" --backend=$b cat.slo f1 >out 2>err ||
+		fail "$b: cat.slo: exit status $?"
+	n=1
+	while [ $n -le "$(cat count)" ]; do
+		rm -f log
+		st=0
+		timeout -s KILL 20 env FAILNTH=$n FAILNTH_FNS=malloc,calloc,realloc \
+			FAILNTH_LOG="$tmpdir/log" LD_PRELOAD="$shim" \
+			"$bin" --backend=$b cat.slo f1 >out 2>err || st=$?
+		what="$b with heap call $n failing ($(cat log 2>/dev/null))"
+		[ $st -lt 128 ] || fail "$what: exit status $st"
+		if grep -E 'map|max_map_count|ulimit' err >&2; then
+			fail "$what: a heap failure reported as a mapping's"
+		fi
+		# libelf without memory for its descriptor of the image said
+		# 'cat.slo: not an ELF file: out of memory'.
+		if grep 'not an ELF' err >&2; then
+			fail "$what: a heap failure reported as a bad file"
+		fi
+		# Status 1 is a syslet's failed call, with its stop report:
+		# no memory for the lanes, before any syslet ran, exited 1
+		# ('syslet-run: out of memory' alone), where every other
+		# allocation before the run exits 2.
+		if [ $st = 1 ] && ! grep -q 'stopped at atom' err; then
+			cat err >&2
+			fail "$what: status 1 without a stop report"
+		fi
+		n=$((n + 1))
+	done
+done
 exit 0

@@ -93,6 +93,14 @@ bad 'expected FIRST' write:error=EIO:when=0
 bad 'expected FIRST' write:error=EIO:when=3..2
 bad 'expected FIRST' write:error=EIO:when=2+0
 bad 'expected FIRST' write:error=EIO:when=x
+# Counts and values past a word: out of range, as the options say it
+# (they said 'expected FIRST...' and 'expected a number from 0').
+bad 'when=99999999999999999999999: a count is out of range: at most ' \
+	write:error=EIO:when=99999999999999999999999
+bad 'when=2[+]99999999999999999999: a count is out of range: at most ' \
+	write:error=EIO:when=2+99999999999999999999
+bad 'retval=99999999999999999999999 is out of range: at most ' \
+	write:retval=99999999999999999999999
 bad 'one error= or retval=' write:error=EIO:retval=1
 bad 'expected a number from 0' write:retval=-1
 bad "umem_add is arithmetic" umem_add:error=EIO

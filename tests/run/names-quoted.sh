@@ -36,6 +36,25 @@ check "a source with errors" $SYSLET_RUN "$bad.syslet"
 grep -q -- "^\"$quoted\\.syslet\":2:2: error: " "$tmpdir/err" ||
 	{ cat "$tmpdir/err" >&2; fail "the diagnostic's head"; }
 
+# 8-bit controls: CSI as UTF-8 (U+009B, which xterm obeys) and as one
+# byte (0x9b, to a terminal that is not UTF-8), and bytes that are no
+# UTF-8, are control bytes too: they went out as they came.  A name in
+# UTF-8 stays plain.
+for c1 in 'a\302\23331mb' 'x\233y' '\377\376z'; do
+	what=$(echo "$c1" | cut -c1-2)	# fail's echo would read the escapes
+	name=$(printf "$c1")
+	$SYSLET_RUN "$name" >out.txt 2>err.txt
+	grep -qF "syslet-run: \"$c1\": No such file or directory" err.txt ||
+		{ cat -v err.txt >&2; fail "8-bit controls in the name $what...: not quoted strace style"; }
+	$SYSLETC "$name" >out.txt 2>err.txt
+	grep -qF "sysletc: \"$c1\": No such file or directory" err.txt ||
+		{ cat -v err.txt >&2; fail "sysletc: 8-bit controls in the name $what...: not quoted strace style"; }
+done
+name=$(printf 'caf\303\251')
+$SYSLET_RUN "$name" >out.txt 2>err.txt
+grep -qF "syslet-run: $name: No such file or directory" err.txt ||
+	{ cat -v err.txt >&2; fail "a UTF-8 name: not shown as given"; }
+
 # The library's own message (libsyslet(3): control bytes as '?').
 $SYSLET_RUN --backend="$bad" cat.slo x >out.txt 2>err.txt
 [ $? = 2 ] || fail "--backend: not status 2"
@@ -44,6 +63,19 @@ grep -q "unknown syslet backend 'a?\[2Jb?TAIL'" err.txt ||
 SYSLET_BACKEND=$bad $SYSLET_RUN cat.slo x >out.txt 2>err.txt
 grep -q "unknown syslet backend 'a?\[2Jb?TAIL' from SYSLET_BACKEND" err.txt ||
 	{ cat err.txt >&2; fail "SYSLET_BACKEND: the name not shown with '?'"; }
+
+# So are 8-bit controls and bytes that are no UTF-8 (they went out as
+# they came); a name in UTF-8 stays as given.
+$SYSLET_RUN --backend="$(printf 'a\302\233b\377')" cat.slo x >out.txt 2>err.txt
+grep -q "unknown syslet backend 'a??b?'" err.txt ||
+	{ cat -v err.txt >&2; fail "--backend: 8-bit controls not shown with '?'"; }
+printf 'syslet n(int v) { getpid(); }\n' >int.syslet
+$SYSLET_RUN int.syslet "$(printf 'x\302\2331m')" >out.txt 2>err.txt
+grep -q "parameter v of n: expected int, got 'x??1m'" err.txt ||
+	{ cat -v err.txt >&2; fail "an int parameter: 8-bit controls not shown with '?'"; }
+$SYSLET_RUN --backend="$(printf 'caf\303\251')" cat.slo x >out.txt 2>err.txt
+grep -q "unknown syslet backend 'caf$(printf '\303\251')'" err.txt ||
+	{ cat -v err.txt >&2; fail "--backend: a UTF-8 name not shown as given"; }
 
 # Plain names keep their plain messages.
 $SYSLET_RUN --entry=nosuch cat.slo x 2>err.txt

@@ -65,6 +65,19 @@ for v in 08 " -019 "; do
 	grep -qxF "syslet-run: parameter v of n: expected int, got '$v' $hint" \
 		"$tmpdir/err" || { cat "$tmpdir/err" >&2; fail "int '$v': no octal hint"; }
 done
+# Past a word: out of range, as the options say it (it was "expected
+# int"); 2^64-1 and -2^63 are words.
+for v in 99999999999999999999999 18446744073709551616 -9223372036854775809; do
+	st=0
+	$SYSLET_RUN "$tmpdir/int.syslet" "$v" >/dev/null 2>"$tmpdir/err" || st=$?
+	expect_eq "int '$v': status" 2 "$st"
+	grep -qxF "syslet-run: parameter v of n: $v is out of range: an int holds -9223372036854775808 to 18446744073709551615" \
+		"$tmpdir/err" || { cat "$tmpdir/err" >&2; fail "int '$v': not said out of range"; }
+done
+for v in 18446744073709551615 -9223372036854775808; do
+	$SYSLET_RUN "$tmpdir/int.syslet" "$v" >/dev/null ||
+		fail "int '$v': exit status $?"
+done
 $SYSLET_RUN "$tmpdir/int.syslet" 0x >/dev/null 2>"$tmpdir/err"
 ! grep -q octal "$tmpdir/err" || fail "int '0x': an octal hint"
 

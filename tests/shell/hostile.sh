@@ -145,6 +145,18 @@ for want in ": x?\[2Jy: No such file or directory$" \
 done
 ! grep -q "$(printf '\033')" "$tmpdir/esc.out" || { cat -v "$tmpdir/esc.out" >&2
 	fail "an escape byte of the input reached the terminal"; }
+# The 8-bit forms: CSI as one byte (0x9b, a command to a terminal that is
+# not UTF-8) and as UTF-8 (U+009B, which xterm obeys), and bytes that
+# are no UTF-8 at all, were passed on as they came; characters that are
+# UTF-8 stay as they are.
+printf 'print a\2331mb\nprint c\302\23331md\nprint \377\376e\nprint caf\303\251\n' \
+	>"$tmpdir/in"
+sh_run c1
+for want in "print: no cell 'a?1mb'$" "print: no cell 'c??31md'$" \
+	"print: no cell '??e'$" "print: no cell 'caf$(printf '\303\251')'$"; do
+	grep -q -- "$want" "$tmpdir/c1.out" || { cat -v "$tmpdir/c1.out" >&2
+		fail "8-bit control bytes: no '$want'"; }
+done
 
 # Ctrl-C while a script waits for its next line ends the session as it
 # ends a killed script: syslet-run dies of SIGINT (status 130 here), as

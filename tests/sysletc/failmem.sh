@@ -1,5 +1,5 @@
 #!/bin/sh
-# failmem.sh: sysletc -o with the Nth allocation failing, for every N of a compile (tests/run/failnth.c): the image it writes is the whole one, or it says so ('out of memory', status 1; flex's scanner: status 2) and writes nothing; never a crash; and sysletc -d prints the whole listing or says so with status 1, never a hang. It died of SIGSEGV in the lowering (a system call's name not copied: check_arity(NULL)) and inside libelf (elf_newscn() returns a section whose header it had no memory for); -d padded a line for ever once its buffer could not grow, and printed '; out of memory' in place of a line with status 0.
+# failmem.sh: sysletc -o with the Nth allocation failing, for every N of a compile (tests/run/failnth.c): the image it writes is the whole one, or it says so ('out of memory', status 1, the message led by the program's or the file's name, flex's scanner's too) and writes nothing; never a crash; and sysletc -d prints the whole listing or says so with status 1, never a hang. It died of SIGSEGV in the lowering (a system call's name not copied: check_arity(NULL)) and inside libelf (elf_newscn() returns a section whose header it had no memory for); -d padded a line for ever once its buffer could not grow, and printed '; out of memory' in place of a line with status 0.
 . "$top_srcdir/tests/lib/harness.sh"
 
 shim=$top_builddir/tests/run/.libs/libfailnth.so
@@ -24,11 +24,19 @@ while [ $n -le "$max" ]; do
 	if [ $st = 0 ]; then
 		cmp -s got.slo want.slo || fail "$what: status 0, another image"
 	else
-		# 2: flex's own 'out of dynamic memory in yy_scan_bytes()',
-		# whose YY_FATAL_ERROR exits.
-		[ $st = 1 ] || [ $st = 2 ] || fail "$what: exit status $st"
-		grep -q 'out of memory\|Cannot allocate memory\|out of dynamic memory' err ||
+		expect_eq "$what: status" 1 "$st"
+		grep -q 'out of memory\|Cannot allocate memory' err ||
 			{ cat err >&2; fail "$what: no message about memory"; }
+		# Said by sysletc or about the file: flex's own fatal
+		# error printed a bare 'out of dynamic memory in
+		# yy_scan_bytes()' and exit()ed with status 2.
+		grep -q "^sysletc: \|^$src:" err ||
+			{ cat err >&2; fail "$what: a message without the program's or the file's name"; }
+		# No memory is no bug of the compiler's: 'internal error in
+		# emit: out of memory', 'internal error in layout: ...',
+		# '... emitted image fails its check: out of memory'.
+		! grep 'internal error' err >&2 ||
+			fail "$what: out of memory said to be an internal error"
 		[ -e got.slo ] && fail "$what: status $st, and got.slo written"
 	fi
 	n=$((n + 1))
