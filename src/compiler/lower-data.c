@@ -1,5 +1,6 @@
 /* lower-data.c: buffers and `data` objects: strings, byte lists, u16..u64, htons/htonl, sockaddr_in. */
 #include <arpa/inet.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,14 +42,24 @@ void lower_buffer(struct lower *L, struct lower_sym *s)
 		return;
 	}
 	if (n <= 0 || (uint64_t)n > LOWER_MAX_OBJECT / s->elem) {
+		/* A literal past 2^63 is the number written, not the
+		 * negative word it is held in: 'buffer size
+		 * 18446744073709551615', where the message said -1. */
+		char num[32];
+
+		if (n < 0 && s->decl->expr->kind == AST_NUM)
+			snprintf(num, sizeof(num), "%llu",
+				 (unsigned long long)n);
+		else
+			snprintf(num, sizeof(num), "%lld", (long long)n);
 		if (s->decl->type)
-			lower_error(L, s->decl->expr->loc, "array length %lld "
+			lower_error(L, s->decl->expr->loc, "array length %s "
 				    "is out of range (1..%u %s elements)",
-				    (long long)n, LOWER_MAX_OBJECT / s->elem,
+				    num, LOWER_MAX_OBJECT / s->elem,
 				    s->elem_name);
 		else
-			lower_error(L, s->decl->expr->loc, "buffer size %lld "
-				    "is out of range (1..%u)", (long long)n,
+			lower_error(L, s->decl->expr->loc, "buffer size %s "
+				    "is out of range (1..%u)", num,
 				    LOWER_MAX_OBJECT);
 		s->state = LEVAL_BAD;
 		return;
