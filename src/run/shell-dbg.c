@@ -661,8 +661,12 @@ SHL_HANDLER(delete)
 		return 0;
 	}
 	if (argc != 2 || !shl_parse_long(argv[1], &id)) {
-		shl_error(sh, "delete: expected a breakpoint number, got '%s'",
-			  rest);
+		if (argc == 2 && errno == ERANGE)
+			shl_error(sh, "delete: no breakpoint %s (break lists "
+				  "them)", argv[1]);
+		else
+			shl_error(sh, "delete: expected a breakpoint number, "
+				  "got '%s'", rest);
 		return -1;
 	}
 	for (i = 0; i < d->nbps; i++) {
@@ -1082,7 +1086,12 @@ static int shl_steps(struct shell *sh, int argc, char **argv,
 	long n = 1, i;
 
 	if (argc > 2 || (argc == 2 && (!shl_parse_long(argv[1], &n) || n < 1))) {
-		shl_error(sh, "%s: expected a count, got '%s'", argv[0], rest);
+		if (argc == 2 && errno == ERANGE)
+			shl_error(sh, "%s: %s is out of range: a count is 1 to "
+				  "%ld", argv[0], argv[1], LONG_MAX);
+		else
+			shl_error(sh, "%s: expected a count, got '%s'",
+				  argv[0], rest);
 		return -1;
 	}
 	if (!shl_need_prog(sh, argv[0]))
@@ -1537,7 +1546,12 @@ SHL_HANDLER(wait)
 	long n = 1;
 
 	if (argc > 2 || (argc == 2 && (!shl_parse_long(argv[1], &n) || n < 0))) {
-		shl_error(sh, "wait: expected a count, got '%s'", rest);
+		if (argc == 2 && errno == ERANGE)
+			shl_error(sh, "wait: %s is out of range: a count is 0 "
+				  "to %ld", argv[1], LONG_MAX);
+		else
+			shl_error(sh, "wait: expected a count, got '%s'",
+				  rest);
 		return -1;
 	}
 	/* Without a head, async_wait() is EINVAL (the seeds'
