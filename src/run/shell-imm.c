@@ -1068,6 +1068,25 @@ static void shl_value_note(struct shell *sh, const char *text)
 	free(name);
 }
 
+/* Whether @text, a statement without its ';', is unfinished: the ';'
+ * the prompt adds does not complete it, and the parser, given @text
+ * alone, wants more at its end. */
+static bool shl_imm_unfinished(const char *text)
+{
+	struct sysletc_probe r = { .sz = sizeof(r) };
+
+	if (!shl_ends_open(text))
+		return false;
+	shl_probe_stmts(text, &r);
+	if (r.status != SYSLETC_PROBE_ERROR)
+		return false;
+	memset(&r, 0, sizeof(r));
+	r.sz = sizeof(r);
+	if (sysletc_probe(text, strlen(text), SYSLETC_UNIT_STMTS, &r))
+		shl_oom();	/* r.sz is ours */
+	return r.status == SYSLETC_PROBE_EOF;
+}
+
 static void shl_imm_run(struct shell *sh, const char *text)
 {
 	struct shl_imm *m = sh->imm;
@@ -1097,10 +1116,17 @@ static void shl_imm_run(struct shell *sh, const char *text)
 		shl_buf_printf(&src, "var %s;\n", implicit);
 	shl_buf_puts(&src, "syslet " SHL_IMM_ENTRY "() {\n");
 	shl_buf_puts(&src, text);
-	/* At the prompt, as in nft, a lone statement needs no ';'. */
-	if (shl_ends_open(text))
-		shl_buf_puts(&src, ";");
-	shl_buf_puts(&src, "\n}\n");
+	/* At the prompt, as in nft, a lone statement needs no ';'; but
+	 * one left unfinished ("getppid(") gets none and no closing '}',
+	 * so that the error is told at the end of what was typed, not at
+	 * a ';' nobody typed ("unexpected ';'", quoting "getppid(;"). */
+	if (shl_imm_unfinished(text)) {
+		shl_buf_puts(&src, "\n");
+	} else {
+		if (shl_ends_open(text))
+			shl_buf_puts(&src, ";");
+		shl_buf_puts(&src, "\n}\n");
+	}
 	p = shl_imm_build(sh, text, src.s, implicit ? 2 : 1);
 	text_buf_free(&src);
 	if (!p) {
