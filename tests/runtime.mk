@@ -143,6 +143,11 @@ tests_runtime_noring_LDADD = $(runtime_ldadd)
 check_PROGRAMS += tests/runtime/ringclosed
 TESTS += tests/runtime/ringclosed
 tests_runtime_ringclosed_LDADD = $(runtime_ldadd)
+# Files of the program's at the numbers the engine's descriptors had
+# (close_range(), then its own files): never written, read or closed.
+check_PROGRAMS += tests/runtime/fdreuse
+TESTS += tests/runtime/fdreuse
+tests_runtime_fdreuse_LDADD = $(runtime_ldadd)
 # A ring's delayed teardown cuts no call of the program's short.
 check_PROGRAMS += tests/runtime/uring-eintr
 TESTS += tests/runtime/uring-eintr

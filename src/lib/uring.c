@@ -13,6 +13,7 @@
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/fsuid.h>
 #include <sys/syscall.h>
 #include <termios.h>
@@ -165,6 +166,11 @@ struct ur_head {
 	unsigned char		*ops;		/* nr -> uring op */
 	int			efd;
 	bool			efd_armed;
+	/* The eventfd's identity (fstat() when made), and whether the
+	 * number stopped being it (efd_get()): no other is made then. */
+	dev_t			efd_dev;
+	ino_t			efd_ino;
+	bool			efd_lost;
 	/* Workers for calls io_uring lacks that would block. */
 	pthread_mutex_t		wlock;
 	pthread_cond_t		wcond;
@@ -299,6 +305,8 @@ static unsigned char *ur_tab_self;
 /* Calls that can take the engine's own descriptors away. */
 static long ur_close_nr, ur_dup2_nr, ur_dup3_nr, ur_close_range_nr;
 
+static int efd_get(struct ur_head *ah);
+
 /*
  * A forked child has no async head, as the kernel's heads belong to the
  * task: it must not drive its parent's ring.  Its copies of the engine's
@@ -323,12 +331,39 @@ static void ur_atfork_child(void)
 	if (!ah)
 		return;
 	close(ah->ring.ring_fd);
-	if (ah->efd >= 0)
+	if (efd_get(ah) >= 0)
 		close(ah->efd);
 	ur_cur = NULL;
 }
 
 static int fd_high(int fd);
+
+/*
+ * The workers' eventfd, or -1 when there is none or its number is no
+ * longer it: a program that closes every descriptor it did not open
+ * (close_range(3, ~0U, 0), as a daemon does) may put a file of its own
+ * at that number, which the engine must then never write, read, poll or
+ * close.  The number is checked on each use, all on the workers' slow
+ * path (a worker's result, a broken ring, the head's end), by the file's
+ * identity; one that changed is given up for good (efd_lost): the
+ * drivers then look every UR_TICK_NS while workers hold syslets, and the
+ * poll the ring holds keeps the old file until it is cancelled.
+ */
+static int efd_get(struct ur_head *ah)
+{
+	int efd = __atomic_load_n(&ah->efd, __ATOMIC_ACQUIRE);
+	struct stat st;
+
+	if (efd < 0)
+		return -1;
+	if (!fstat(efd, &st) && st.st_dev == ah->efd_dev &&
+	    st.st_ino == ah->efd_ino)
+		return efd;
+	__atomic_store_n(&ah->efd_lost, true, __ATOMIC_RELEASE);
+	(void)__atomic_compare_exchange_n(&ah->efd, &efd, -1, false,
+					  __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+	return -1;
+}
 
 /* The thread ends: its kept ring goes (ur_kept). */
 static void ur_kept_end(void *arg)
@@ -842,7 +877,8 @@ static void arm_efd(struct ur_head *ah)
 {
 	struct io_uring_sqe *sqe;
 
-	if (ah->efd_armed || __atomic_load_n(&ah->ring_err, __ATOMIC_RELAXED))
+	if (ah->efd_armed || __atomic_load_n(&ah->ring_err, __ATOMIC_RELAXED) ||
+	    __atomic_load_n(&ah->efd, __ATOMIC_RELAXED) < 0)
 		return;
 	sqe = get_sqe(ah);
 	if (!sqe)
@@ -888,6 +924,7 @@ static void *ur_worker(void *arg)
 {
 	struct ur_head *ah = arg;
 	uint64_t one = 1;
+	int efd;
 
 	pthread_mutex_lock(&ah->wlock);
 	for (;;) {
@@ -913,8 +950,9 @@ static void *ur_worker(void *arg)
 						    __ATOMIC_RELAXED))
 			;
 		/* The counter cannot overflow: the driver reads it. */
-		(void)!write(__atomic_load_n(&ah->efd, __ATOMIC_RELAXED), &one,
-			     sizeof(one));
+		efd = efd_get(ah);
+		if (efd >= 0)
+			(void)!write(efd, &one, sizeof(one));
 		pthread_mutex_lock(&ah->wlock);
 	}
 	pthread_mutex_unlock(&ah->wlock);
@@ -928,12 +966,20 @@ static bool worker_queue(struct ur_head *ah, struct ur_sl *sl, bool may_refuse)
 {
 	bool ok = true;
 
-	if (ah->efd < 0) {
+	if (ah->efd < 0 && !__atomic_load_n(&ah->efd_lost, __ATOMIC_ACQUIRE)) {
 		int fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+		struct stat st;
 
 		if (fd < 0)
 			return false;
-		__atomic_store_n(&ah->efd, fd_high(fd), __ATOMIC_RELAXED);
+		fd = fd_high(fd);
+		if (fstat(fd, &st)) {
+			close(fd);
+			return false;
+		}
+		ah->efd_dev = st.st_dev;
+		ah->efd_ino = st.st_ino;
+		__atomic_store_n(&ah->efd, fd, __ATOMIC_RELEASE);
 	}
 	pthread_mutex_lock(&ah->wlock);
 	if (!ah->idle_threads || ah->wq_head) {
@@ -1996,12 +2042,14 @@ static unsigned int reap(struct ur_ctx *c)
 			struct ur_sl *sl;
 
 			if (__builtin_expect(got[i].data <= UR_FX_TAG, 0)) {
+				int efd = got[i].data == UR_EFD_TAG ?
+					  efd_get(ah) : -1;
 				uint64_t v;
 
 				/* Cleared, so that it polls ready again only
 				 * for the next result. */
-				if (got[i].data == UR_EFD_TAG)
-					(void)!read(ah->efd, &v, sizeof(v));
+				if (efd >= 0)
+					(void)!read(efd, &v, sizeof(v));
 				if (got[i].data != UR_FX_TAG)
 					continue;
 				/* Woken, or a kernel without the op. */
@@ -2046,7 +2094,7 @@ static void broken_step(struct ur_ctx *c)
 	struct io_uring_sq *sq = &ah->ring.sq;
 	unsigned int head = IO_URING_READ_ONCE(*sq->khead);
 	struct ur_sl *redo = NULL, **tail = &redo;
-	int efd = __atomic_load_n(&ah->efd, __ATOMIC_RELAXED);
+	int efd = efd_get(ah);
 
 	if (!ah->broke) {
 		int err = __atomic_load_n(&ah->ring_err, __ATOMIC_ACQUIRE);
@@ -2133,7 +2181,7 @@ static int broken_wait(struct ur_ctx *c, const sigset_t *waitmask)
 	    !__atomic_load_n(&ah->wdone, __ATOMIC_ACQUIRE) &&
 	    !io_uring_cq_ready(&ah->ring)) {
 		const struct timespec tick = { 0, UR_TICK_NS };
-		struct pollfd p = { ah->efd, POLLIN, 0 };
+		struct pollfd p = { efd_get(ah), POLLIN, 0 };
 		int r;
 
 		if (waitmask)
@@ -2172,6 +2220,13 @@ static int wait_step(struct ur_ctx *c, const sigset_t *waitmask)
 		arm_efd(ah);
 	if (!ah->ready && !__atomic_load_n(&ah->wdone, __ATOMIC_ACQUIRE) &&
 	    !io_uring_cq_ready(&ah->ring)) {
+		/* No eventfd to wake it: it looks every tick (efd_get()),
+		 * where the kernel takes the timeout as an argument (a
+		 * timeout SQE's completion would not be a syslet's). */
+		struct __kernel_timespec tick = { 0, UR_TICK_NS };
+		bool lost = ah->nr_threads &&
+			    (ah->ring.features & IORING_FEAT_EXT_ARG) &&
+			    __atomic_load_n(&ah->efd_lost, __ATOMIC_RELAXED);
 		struct io_uring_cqe *cqe;
 		int r;
 
@@ -2187,8 +2242,11 @@ static int wait_step(struct ur_ctx *c, const sigset_t *waitmask)
 		ah->unsubmitted = 0;
 		if (waitmask)
 			ur_asleep = ah;
-		r = io_uring_submit_and_wait_timeout(&ah->ring, &cqe, 1, NULL,
+		r = io_uring_submit_and_wait_timeout(&ah->ring, &cqe, 1,
+						     lost ? &tick : NULL,
 						     (sigset_t *)waitmask);
+		if (r == -ETIME)
+			r = 0;
 		ur_asleep = NULL;
 		if (r == -EINTR) {
 			err = -EINTR;
@@ -2233,7 +2291,7 @@ static bool has_work(struct ur_head *ah)
 static bool prog_look(struct ur_head *ah, bool may_sleep)
 {
 	struct ur_ctx c;
-	bool work = has_work(ah), sleep, broken, tick;
+	bool work = has_work(ah), sleep, broken, tick, lost;
 	int efd;
 
 	driver_ctx(&c, ah, &ah->user_mask);
@@ -2254,7 +2312,9 @@ static bool prog_look(struct ur_head *ah, bool may_sleep)
 	/* As the look left them: the lock goes now. */
 	broken = __atomic_load_n(&ah->ring_err, __ATOMIC_ACQUIRE) != 0;
 	tick = on_ring(ah);
-	efd = __atomic_load_n(&ah->efd, __ATOMIC_RELAXED);
+	efd = efd_get(ah);
+	lost = ah->nr_threads && __atomic_load_n(&ah->efd_lost,
+						 __ATOMIC_ACQUIRE);
 	pthread_mutex_unlock(&ah->lock);
 	/* A signal ended a chain that ran here: it was for this thread
 	 * (tgkill(getpid(), gettid()) from the chain), and acts here now,
@@ -2266,7 +2326,7 @@ static bool prog_look(struct ur_head *ah, bool may_sleep)
 		emul_sigmask(SIG_SETMASK, &c.user_mask, &all);
 		emul_sigmask(SIG_SETMASK, &all, NULL);
 	}
-	if (sleep && broken) {
+	if (sleep && (broken || lost)) {
 		/* The workers' eventfd, which prog_kick() also writes; the
 		 * CQ every tick while the kernel has calls of syslets. */
 		struct pollfd p = { efd, POLLIN, 0 };
@@ -2377,7 +2437,7 @@ static void prog_kick(struct ur_head *ah)
 		/* It sleeps in the eventfd (or ticks without one), or still
 		 * in the ring, from before it broke: arm_fx(). */
 		static const uint64_t one = 1;
-		int efd = __atomic_load_n(&ah->efd, __ATOMIC_RELAXED);
+		int efd = efd_get(ah);
 
 		if (efd >= 0)
 			(void)!write(efd, &one, sizeof(one));
@@ -2927,7 +2987,7 @@ static void ur_teardown(struct ur_head *ah, const sigset_t *user)
 		pthread_join(ah->threads[i], NULL);
 	if (!ring_keep(ah))
 		io_uring_queue_exit(&ah->ring);
-	if (ah->efd >= 0)
+	if (efd_get(ah) >= 0)
 		close(ah->efd);
 	/* The newest block holds slab_used records, the others are full. */
 	for (unsigned int used = ah->slab_used; ah->slabs;
