@@ -536,26 +536,14 @@ static void kr_handler(int sig)
 /* How many threads of this process sleep uninterruptibly ('D'). */
 static int kr_count_d(void)
 {
-	char path[320], buf[512], *p;
 	struct dirent *e;
-	int fd, n, d = 0;
+	int d = 0;
 	DIR *dir = opendir("/proc/self/task");
 
-	while (dir && (e = readdir(dir))) {
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/proc/self/task/%s/stat",
-			 e->d_name);
-		fd = open(path, O_RDONLY);
-		if (fd < 0)
-			continue;
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		buf[n > 0 ? n : 0] = '\0';
-		p = strrchr(buf, ')');
-		if (p && p[1] && p[2] == 'D')
+	while (dir && (e = readdir(dir)))
+		if (e->d_name[0] != '.' &&
+		    kt_task_state(getpid(), e->d_name) == 'D')
 			d++;
-	}
 	if (dir)
 		closedir(dir);
 	return d;

@@ -284,11 +284,29 @@ static inline int kt_cg_frozen(const char *dir, int want, int ms)
 	return 0;
 }
 
+/* The state letter of thread @tid of @pid ('R', 'S', 'D', ...), from
+ * its stat file, or 0 if it is gone. */
+static inline char kt_task_state(pid_t pid, const char *tid)
+{
+	char path[320], buf[512], *p;
+	int fd, n;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%s/stat", (int)pid, tid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	p = strrchr(buf, ')');
+	return p && p[1] ? p[2] : 0;
+}
+
 /* The state letter and wait channel of each thread of @pid, as a note
  * (after a round that did not end). */
 static inline void kt_thread_states(pid_t pid)
 {
-	char path[320], buf[512], line[512] = "", *p;
+	char path[320], buf[512], line[512] = "", st;
 	struct dirent *e;
 	DIR *d;
 	int fd, n;
@@ -298,18 +316,12 @@ static inline void kt_thread_states(pid_t pid)
 	while (d && (e = readdir(d))) {
 		if (e->d_name[0] == '.')
 			continue;
-		snprintf(path, sizeof(path), "/proc/%d/task/%s/stat", (int)pid,
-			 e->d_name);
-		fd = open(path, O_RDONLY);
-		if (fd < 0)
+		st = kt_task_state(pid, e->d_name);
+		if (!st)
 			continue;
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		buf[n > 0 ? n : 0] = '\0';
-		p = strrchr(buf, ')');
-		if (p && p[1] && p[2] && strlen(line) < sizeof(line) - 32)
+		if (strlen(line) < sizeof(line) - 32)
 			snprintf(line + strlen(line), sizeof(line) - strlen(line),
-				 " %s:%c", e->d_name, p[2]);
+				 " %s:%c", e->d_name, st);
 		snprintf(path, sizeof(path), "/proc/%d/task/%s/wchan", (int)pid,
 			 e->d_name);
 		fd = open(path, O_RDONLY);

@@ -33,14 +33,12 @@
  * root.  caps [SEED [ROUNDS]].
  */
 
-#define ENTRIES		8
 #define NOBODY		65534
 #define DAC		((1u << CAP_DAC_OVERRIDE) | (1u << CAP_DAC_READ_SEARCH))
 #define BIND		(1u << CAP_NET_BIND_SERVICE)
 #define TESTED		(DAC | BIND)
 
-static struct syslet_uatom *ring[ENTRIES];
-static unsigned long idx;
+static struct rt_ring8 ring;
 static uint64_t rng;
 
 static uint64_t rnd(void)
@@ -88,32 +86,13 @@ static void caps_to(unsigned eff, unsigned prm)
  * return its result. */
 static long run(struct syslet_uatom *a, int blocked, int waits)
 {
-	static struct rt_pipe_read pr;
 	struct syslet_uatom *done;
-	pthread_t t;
 
-	if (blocked) {
+	if (blocked)
 		a->flags &= ~(unsigned long)SYSLET_ASYNC;
-		rt_pipe_read_init(&pr);
-		pr.atom.next = a;
-		rt_pipe_write_late(&pr, &t);
-	} else {
+	else
 		a->flags |= SYSLET_ASYNC;
-	}
-	errno = 0;
-	done = sys_async_exec(blocked ? &pr.atom : a);
-	if (!done && errno)
-		rt_die("async_exec: %s", strerror(errno));
-	if (!done) {
-		rt_wait_slot(&ring[idx], waits);
-		done = ring[idx];
-		ring[idx] = NULL;
-		idx = (idx + 1) % ENTRIES;
-	}
-	if (blocked) {
-		rt_pipe_write_join(t);
-		rt_pipe_read_close(&pr);
-	}
+	done = rt_exec_behind(&ring, a, blocked, waits);
 	if (done != a)
 		rt_die("completion %p, want the probe %p", (void *)done,
 		       (void *)a);
@@ -197,8 +176,8 @@ static int locked_worker(const char *path)
 	struct syslet_uatom a;
 	long r;
 
-	rt_register(&ahu, ring, ENTRIES, 1);
-	idx = 0;
+	rt_register(&ahu, ring.slot, 8, 1);
+	ring.next = 0;
 	/* The one worker, made with every capability. */
 	rt_atom(&a, __NR_getppid, &r, 0, NULL, NULL, NULL, NULL);
 	if (run(&a, 0, 1) != getppid())
@@ -293,7 +272,7 @@ int main(int argc, char **argv)
 			 "seed %#lx: the child with capset() denied: status "
 			 "%#x", seed, st);
 	}
-	rt_register(&ahu, ring, ENTRIES, 2);
+	rt_register(&ahu, ring.slot, 8, 2);
 	for (unsigned long i = 0; i < rounds; i++) {
 		unsigned eff = (unsigned)rnd() & TESTED, port;
 		int blocked = !(rnd() % 4), waits = (int)(rnd() % 2);

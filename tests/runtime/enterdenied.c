@@ -25,20 +25,6 @@ static int refuse_enter(int err)
 	return 0;
 }
 
-/* How often @a appears in the ring's @n slots, each taken out. */
-static int taken(struct syslet_uatom **ring, int n,
-		 const struct syslet_uatom *a)
-{
-	int k = 0;
-
-	for (int i = 0; i < n; i++)
-		if (ring[i] == a) {
-			k++;
-			ring[i] = NULL;
-		}
-	return k;
-}
-
 static int child(int err)
 {
 	struct async_head_user ahu;
@@ -70,8 +56,8 @@ static int child(int err)
 	for (int round = 0; round < 50; round++) {
 		errno = 0;
 		r = sys_async_wait(1);
-		got_a += taken(ring, 8, &a.atom);
-		got_b += taken(ring, 8, &b.atom);
+		got_a += rt_taken(ring, 8, &a.atom);
+		got_b += rt_taken(ring, 8, &b.atom);
 		if (r < 0) {
 			fprintf(stderr, "%s: async_wait: %s\n", strerror(err),
 				strerror(errno));

@@ -46,20 +46,6 @@ static int engine_fds(int *fds, const int *keep, int nkeep, int only_efd)
 	return n;
 }
 
-/* How often @a appears in the ring's @n slots, each taken out. */
-static int taken(struct syslet_uatom **ring, int n,
-		 const struct syslet_uatom *a)
-{
-	int k = 0;
-
-	for (int i = 0; i < n; i++)
-		if (ring[i] == a) {
-			k++;
-			ring[i] = NULL;
-		}
-	return k;
-}
-
 /* A select() on @sp[0] with no timeout: it blocks, so a worker runs it. */
 struct fr_sel {
 	struct syslet_uatom	atom;
@@ -116,7 +102,7 @@ static int fdreuse(const char *backend, int only_efd)
 		r = sys_async_wait(1);
 		rt_check(r == 0, "%s: async_wait: %s", backend,
 			 strerror(errno));
-		got_sel += taken(ring, 16, &sel.atom);
+		got_sel += rt_taken(ring, 16, &sel.atom);
 	}
 	rt_check(got_sel == 1 && sel.ret == 1, "%s: the first select: %d, %ld",
 		 backend, got_sel, sel.ret);
@@ -191,11 +177,11 @@ static int fdreuse(const char *backend, int only_efd)
 
 		errno = 0;
 		r = sys_async_wait(1);
-		got_pr += taken(ring, 16, &pr.atom);
-		got_sel += taken(ring, 16, &sel.atom);
+		got_pr += rt_taken(ring, 16, &pr.atom);
+		got_sel += rt_taken(ring, 16, &sel.atom);
 		all &= got_pr && got_sel;
 		for (int i = 0; i < FR_BATCH; i++) {
-			got[i] += taken(ring, 16, &bt[i].atom);
+			got[i] += rt_taken(ring, 16, &bt[i].atom);
 			all &= got[i] > 0;
 		}
 		if (r < 0 || all)
@@ -246,8 +232,7 @@ int main(void)
 	int worst = RT_PASS;
 
 	for (size_t b = 0; b < sizeof(backends) / sizeof(backends[0]); b++) {
-		pid_t pid, w = 0;
-		int st = 0;
+		pid_t pid;
 
 		fflush(stdout);
 		pid = fork();
@@ -259,22 +244,8 @@ int main(void)
 			fflush(stdout);
 			_exit(rc);
 		}
-		for (int i = 0; i < 200 && w != pid; i++) {
-			w = waitpid(pid, &st, WNOHANG);
-			if (w != pid)
-				usleep(100000);
-		}
-		if (w != pid) {
-			kill(pid, SIGKILL);
-			waitpid(pid, &st, 0);
-			fprintf(stderr, "FAIL: %s: the child did not end in 20 s\n",
-				backends[b]);
+		if (rt_case_wait(pid, backends[b], 20, &worst))
 			return RT_FAIL;
-		}
-		if (!WIFEXITED(st) || WEXITSTATUS(st) == RT_FAIL)
-			worst = RT_FAIL;
-		else if (WEXITSTATUS(st) == RT_SKIP && worst == RT_PASS)
-			worst = RT_SKIP;
 	}
 	return worst;
 }

@@ -20,46 +20,24 @@
  * IDs taken are not the process's own).
  */
 
-#define ENTRIES	8
 #define NOBODY	65534
 #define GROUP	54321
 
-static struct syslet_uatom *ring[ENTRIES];
-static unsigned long idx;
+static struct rt_ring8 ring;
 
 /* Open @path read-only from a syslet, either as one ASYNC atom or after
  * a pipe read that blocks until a thread writes it; returns the open's
  * result (a descriptor, closed here, or -errno). */
 static long async_open(const char *path, int blocked, int waits)
 {
-	static struct rt_pipe_read pr;
 	unsigned long dirfd = (unsigned long)AT_FDCWD;
 	unsigned long p = (unsigned long)path, fl = O_RDONLY | O_CLOEXEC;
 	struct syslet_uatom a, *done;
 	long r = -12345;
-	pthread_t t;
 
 	rt_atom(&a, __NR_openat, &r, blocked ? 0 : SYSLET_ASYNC, NULL, &dirfd,
 		&p, &fl);
-	if (blocked) {
-		rt_pipe_read_init(&pr);
-		pr.atom.next = &a;
-		rt_pipe_write_late(&pr, &t);
-	}
-	errno = 0;
-	done = sys_async_exec(blocked ? &pr.atom : &a);
-	if (!done && errno)
-		rt_die("async_exec: %s", strerror(errno));
-	if (!done) {
-		rt_wait_slot(&ring[idx], waits);
-		done = ring[idx];
-		ring[idx] = NULL;
-		idx = (idx + 1) % ENTRIES;
-	}
-	if (blocked) {
-		rt_pipe_write_join(t);
-		rt_pipe_read_close(&pr);
-	}
+	done = rt_exec_behind(&ring, &a, blocked, waits);
 	if (done != &a)
 		rt_die("completion %p, want the open %p", (void *)done,
 		       (void *)&a);
@@ -109,7 +87,7 @@ int main(void)
 		skip = 1;
 		goto out;
 	}
-	rt_register(&ahu, ring, ENTRIES, 2);
+	rt_register(&ahu, ring.slot, 8, 2);
 	/* Workers made with root's IDs, before the caller changed its. */
 	if (async_open(own, 0, 1) < 0 || async_open(own, 1, 1) < 0)
 		rt_die("root's open from a syslet failed");

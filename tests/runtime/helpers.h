@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
+#include <sys/wait.h>
 #include <libsyslet.h>
 
 /* ioprio_set(2)'s constants, which glibc does not declare. */
@@ -351,6 +352,90 @@ static inline void rt_pipe_read_close(struct rt_pipe_read *pr)
 {
 	close(pr->pfd[0]);
 	close(pr->pfd[1]);
+}
+
+/*
+ * The chain at @a run to its end through @r, on a worker: either @a is
+ * ASYNC (the caller's to set), or, @blocked, it runs behind a pipe read
+ * that waits until a thread writes the byte 50 ms later.  The caller
+ * sleeps in async_wait() (@waits) or a millisecond at a time meanwhile.
+ * Its last atom.
+ */
+static inline struct syslet_uatom *rt_exec_behind(struct rt_ring8 *r,
+						  struct syslet_uatom *a,
+						  int blocked, int waits)
+{
+	static struct rt_pipe_read pr;
+	struct syslet_uatom *done;
+	pthread_t t;
+
+	if (blocked) {
+		rt_pipe_read_init(&pr);
+		pr.atom.next = a;
+		rt_pipe_write_late(&pr, &t);
+	}
+	errno = 0;
+	done = sys_async_exec(blocked ? &pr.atom : a);
+	if (!done && errno)
+		rt_die("async_exec: %s", strerror(errno));
+	if (!done) {
+		rt_wait_slot(&r->slot[r->next], waits);
+		done = r->slot[r->next];
+		r->slot[r->next] = NULL;
+		r->next = (r->next + 1) % 8;
+	}
+	if (blocked) {
+		rt_pipe_write_join(t);
+		rt_pipe_read_close(&pr);
+	}
+	return done;
+}
+
+/*
+ * Wait for the child @pid that runs the case @name, @secs seconds at
+ * most (a hung engine kills it and fails), and fold its status into
+ * *@worst: a crash or RT_FAIL fails, RT_SKIP skips.  RT_FAIL if it had
+ * to be killed, else RT_PASS.
+ */
+static inline int rt_case_wait(pid_t pid, const char *name, int secs,
+			       int *worst)
+{
+	pid_t w = 0;
+	int st = 0;
+
+	for (int i = 0; i < secs * 10 && w != pid; i++) {
+		w = waitpid(pid, &st, WNOHANG);
+		if (w != pid)
+			usleep(100000);
+	}
+	if (w != pid) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &st, 0);
+		fprintf(stderr, "FAIL: %s: the child did not end in %d s\n",
+			name, secs);
+		*worst = RT_FAIL;
+		return RT_FAIL;
+	}
+	if (!WIFEXITED(st) || WEXITSTATUS(st) == RT_FAIL)
+		*worst = RT_FAIL;
+	else if (WEXITSTATUS(st) == RT_SKIP && *worst == RT_PASS)
+		*worst = RT_SKIP;
+	return RT_PASS;
+}
+
+/* How often @a appears in the ring's @n slots, each taken out (a
+ * completion reported twice counts twice). */
+static inline int rt_taken(struct syslet_uatom **ring, int n,
+			   const struct syslet_uatom *a)
+{
+	int k = 0;
+
+	for (int i = 0; i < n; i++)
+		if (ring[i] == a) {
+			k++;
+			ring[i] = NULL;
+		}
+	return k;
 }
 
 /* Register a ring of @entries for this thread, or die. */

@@ -36,20 +36,6 @@ static int ring_fd(void)
 	return fd;
 }
 
-/* How often @a appears in the ring's @n slots, each taken out. */
-static int taken(struct syslet_uatom **ring, int n,
-		 const struct syslet_uatom *a)
-{
-	int k = 0;
-
-	for (int i = 0; i < n; i++)
-		if (ring[i] == a) {
-			k++;
-			ring[i] = NULL;
-		}
-	return k;
-}
-
 /* @how: "close" every descriptor above the pipes, or "dup2" a file of
  * the program's onto the ring's number, with a read in the ring; or
  * "worker": close them with a select() on a worker, the ring's read
@@ -106,7 +92,7 @@ static int ringclosed(const char *how)
 		rt_check(r == 0 && ring[0] == &pr.atom && pr.ret == 1,
 			 "worker: the read: async_wait %ld, slot %p", r,
 			 (void *)ring[0]);
-		taken(ring, 16, &pr.atom);
+		rt_taken(ring, 16, &pr.atom);
 		errno = 0;
 		if (sys_async_exec(&sel) || errno)
 			rt_die("the select did not go async: %s",
@@ -142,7 +128,7 @@ static int ringclosed(const char *how)
 		rt_check(r == 0 && ring[0] == &pr.atom && pr.ret == 1,
 			 "%s: the read submitted before: async_wait %ld (%s), slot %p",
 			 how, r, strerror(errno), (void *)ring[0]);
-		taken(ring, 16, &pr.atom);
+		rt_taken(ring, 16, &pr.atom);
 	}
 	/* One submitted after, and a batch, complete as the kernel's
 	 * would: the engine goes on without the ring. */
@@ -165,11 +151,11 @@ static int ringclosed(const char *how)
 
 		errno = 0;
 		r = sys_async_wait(1);
-		got2 += taken(ring, 16, &pr2.atom);
-		got_sel += taken(ring, 16, &sel);
+		got2 += rt_taken(ring, 16, &pr2.atom);
+		got_sel += rt_taken(ring, 16, &sel);
 		all &= !worker || got_sel;
 		for (int i = 0; i < RC_BATCH; i++) {
-			got[i] += taken(ring, 16, &bt[i].atom);
+			got[i] += rt_taken(ring, 16, &bt[i].atom);
 			all &= got[i] > 0;
 		}
 		if (r < 0 || (got2 && all))
@@ -189,7 +175,7 @@ static int ringclosed(const char *how)
 		 sel_ret);
 	/* Nothing more, nothing twice. */
 	r = sys_async_wait(1);
-	rt_check(r == 0 && !taken(ring, 16, &pr2.atom),
+	rt_check(r == 0 && !rt_taken(ring, 16, &pr2.atom),
 		 "%s: a last async_wait: %ld, %s", how, r, strerror(errno));
 	rt_check(sys_async_unregister(&ahu, sizeof(ahu)) == 0,
 		 "%s: async_unregister: %s", how, strerror(errno));
@@ -233,8 +219,7 @@ int main(void)
 	int worst = RT_PASS;
 
 	for (size_t h = 0; h < sizeof(hows) / sizeof(hows[0]); h++) {
-		pid_t pid, w = 0;
-		int st = 0;
+		pid_t pid;
 
 		if (!strcmp(hows[h], "worker") && !futex_op()) {
 			printf("worker: skipped, a kernel before 6.7\n");
@@ -245,22 +230,8 @@ int main(void)
 			rt_die("fork: %s", strerror(errno));
 		if (!pid)
 			_exit(ringclosed(hows[h]));
-		for (int i = 0; i < 200 && w != pid; i++) {
-			w = waitpid(pid, &st, WNOHANG);
-			if (w != pid)
-				usleep(100000);
-		}
-		if (w != pid) {
-			kill(pid, SIGKILL);
-			waitpid(pid, &st, 0);
-			fprintf(stderr, "FAIL: %s: the child did not end in 20 s\n",
-				hows[h]);
+		if (rt_case_wait(pid, hows[h], 20, &worst))
 			return RT_FAIL;
-		}
-		if (!WIFEXITED(st) || WEXITSTATUS(st) == RT_FAIL)
-			worst = RT_FAIL;
-		else if (WEXITSTATUS(st) == RT_SKIP && worst == RT_PASS)
-			worst = RT_SKIP;
 	}
 	return worst;
 }
