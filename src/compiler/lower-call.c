@@ -81,7 +81,11 @@ static const struct {
  * What calls write through a pointer argument, when its size is fixed:
  * bytes on x86_64 and on i386 (both i386 profiles), and the size of one
  * element when the output is an array (pipe's two ints).  An output that
- * depends on another argument (read's buffer and count) is not here.
+ * depends on another argument (read's buffer and count) is in sized[],
+ * or here with no size (select's descriptor sets, nfds bits long), for
+ * the read-only check alone: data and strings would have the call fail
+ * with EFAULT when it ran, after it waited.  A call may write through
+ * more than one argument, an entry each.
  */
 static const struct {
 	const char	*name;
@@ -114,7 +118,44 @@ static const struct {
 	{ "getrlimit", 1, 16, 8, 0, "a struct rlimit" },
 	{ "prlimit64", 3, 16, 16, 0, "a struct rlimit64" },
 	{ "getrusage", 1, 144, 72, 0, "a struct rusage" },
+	{ "wait4", 1, 4, 4, 0, "an int, the child's status" },
 	{ "wait4", 3, 144, 72, 0, "a struct rusage" },
+	{ "waitid", 2, 128, 128, 0, "a siginfo_t" },
+	{ "waitid", 4, 144, 72, 0, "a struct rusage" },
+	{ "time", 0, 8, 4, 0, "a time_t" },
+	{ "clock_nanosleep", 3, 16, 8, 0, "a struct timespec" },
+	{ "sched_rr_get_interval", 1, 16, 8, 0, "a struct timespec" },
+	{ "sched_getparam", 1, 4, 4, 0, "a struct sched_param" },
+	{ "getitimer", 1, 32, 16, 0, "a struct itimerval" },
+	{ "setitimer", 2, 32, 16, 0, "a struct itimerval, the old one" },
+	{ "timer_gettime", 1, 32, 16, 0, "a struct itimerspec" },
+	{ "timer_settime", 3, 32, 16, 0, "a struct itimerspec, the old one" },
+	{ "timerfd_gettime", 1, 32, 16, 0, "a struct itimerspec" },
+	{ "timerfd_settime", 3, 32, 16, 0,
+	  "a struct itimerspec, the old one" },
+	{ "rt_sigprocmask", 2, 8, 8, 0, "a signal set, the old mask" },
+	{ "rt_sigpending", 0, 8, 8, 0, "a signal set" },
+	{ "rt_sigtimedwait", 1, 128, 128, 0, "a siginfo_t" },
+	{ "sigaltstack", 1, 24, 12, 0, "a stack_t, the old stack" },
+	{ "getcpu", 0, 4, 4, 0, "an unsigned int, the CPU" },
+	{ "getcpu", 1, 4, 4, 0, "an unsigned int, the node" },
+	{ "recvmsg", 1, 56, 28, 0,
+	  "a struct msghdr, whose lengths and flags it rewrites" },
+	{ "getsockopt", 4, 4, 4, 0,
+	  "the option's length, which it reads and rewrites" },
+	/* No fixed size: the read-only check alone. */
+	{ "select", 1, 0, 0, 0, "a descriptor set, those ready to read" },
+	{ "select", 2, 0, 0, 0, "a descriptor set, those ready to write" },
+	{ "select", 3, 0, 0, 0, "a descriptor set, those with exceptions" },
+	{ "_newselect", 1, 0, 0, 0, "a descriptor set, those ready to read" },
+	{ "_newselect", 2, 0, 0, 0, "a descriptor set, those ready to write" },
+	{ "_newselect", 3, 0, 0, 0,
+	  "a descriptor set, those with exceptions" },
+	{ "pselect6", 1, 0, 0, 0, "a descriptor set, those ready to read" },
+	{ "pselect6", 2, 0, 0, 0, "a descriptor set, those ready to write" },
+	{ "pselect6", 3, 0, 0, 0, "a descriptor set, those with exceptions" },
+	{ "getsockopt", 3, 0, 0, 0, "the option's value" },
+	{ "getgroups", 1, 0, 0, 0, "an array of group IDs" },
 };
 
 static const char *const ordinal[] = {
@@ -129,34 +170,36 @@ static const char *const ordinal[] = {
  * than the call writes is an error (memory after it is overwritten), so
  * is data, which is read-only.
  */
-static void check_output(struct lower *L, const char *call,
-			 const struct ast_expr *args)
+static void check_output_arg(struct lower *L, const char *call, size_t k,
+			     const struct ast_expr *args)
 {
 	const struct ast_expr *x = args, *arg;
 	unsigned int size, i;
 	struct lower_sym *s;
 	int64_t off = 0;
-	size_t k;
 
-	for (k = 0; k < sizeof(outputs) / sizeof(outputs[0]); k++)
-		if (!strcmp(outputs[k].name, call))
-			break;
-	if (k == sizeof(outputs) / sizeof(outputs[0]))
-		return;
 	for (i = 0; x && i < outputs[k].arg; i++)
 		x = x->next;
 	if (!x)
 		return;
 	arg = x;
 	size = L->word == 8 ? outputs[k].size64 : outputs[k].size32;
+	if (x->kind == AST_STR) {
+		lower_error(L, arg->loc, "%s writes through its %s argument "
+			    "(%s), into a string, which is read-only (and "
+			    "shared by every use of the same text): declare "
+			    "a buffer", call, ordinal[outputs[k].arg],
+			    outputs[k].what);
+		return;
+	}
 	if (x->kind == AST_ADDR && !x->l) {
 		s = lower_lookup(L, x->name, x->loc);
 		if (s)
 			s->used--;
 		if (!s || (s->kind != LSYM_VAR && s->kind != LSYM_PARAM))
 			goto object;
-		if (size > L->word ||
-		    (outputs[k].elem && size / outputs[k].elem > 1))
+		if (size && (size > L->word ||
+			     (outputs[k].elem && size / outputs[k].elem > 1)))
 			lower_warn(L, SYSLETC_W_CALL_OUTPUT, x->loc, "%s writes "
 				   "%u bytes through its %s argument (%s), but "
 				   "'&%s' is one %u-byte cell%s", call, size,
@@ -197,6 +240,8 @@ object:
 	}
 	if (off < 0 || (uint64_t)off > s->size)
 		return;		/* reported as the operand */
+	if (!size)
+		return;
 	if (s->size - (uint64_t)off < size) {
 		lower_error(L, arg->loc, "%s writes %u bytes through its %s "
 			    "argument (%s), but '%s' has %llu byte%s there: "
@@ -213,6 +258,14 @@ object:
 			   "would not hold the second (declare 'u32 %s[2];')",
 			   call, outputs[k].elem, s->name, s->elem, s->name,
 			   s->name);
+}
+
+static void check_output(struct lower *L, const char *call,
+			 const struct ast_expr *args)
+{
+	for (size_t k = 0; k < sizeof(outputs) / sizeof(outputs[0]); k++)
+		if (!strcmp(outputs[k].name, call))
+			check_output_arg(L, call, k, args);
 }
 
 /*
