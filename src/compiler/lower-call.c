@@ -351,9 +351,36 @@ static bool is_data_ctor(const char *name)
 	return b && b->kind == SYSLETC_B_DATA;
 }
 
+/*
+ * On i386 two names are the old calls that take their arguments in a
+ * struct, one pointer in all (old_select, old_mmap, as the table names
+ * them "select" and "mmap"): given C's arguments, the kernel would read
+ * the first as that pointer and fail with EFAULT.
+ */
+static const struct {
+	const char	*name, *instead, *what;
+} i386_old[] = {
+	{ "select", "_newselect",
+	  "struct sel_arg_struct: nfds, the three sets and the timeout" },
+	{ "mmap", "mmap2",
+	  "struct mmap_arg_struct: the six, the offset in bytes" },
+};
+
 static int check_arity(struct lower *L, const struct ast_expr *e,
 		       const char *name, unsigned int n)
 {
+	for (size_t i = 0; L->word == 4 && n != 1 &&
+	     i < sizeof(i386_old) / sizeof(i386_old[0]); i++) {
+		if (strcmp(i386_old[i].name, name))
+			continue;
+		lower_error(L, e->loc, "'%s' on i386 is the old call, which "
+			    "takes 1 argument, the address of a %s; %u given",
+			    name, i386_old[i].what, n);
+		lower_note(L, e->loc, "'%s' takes them as arguments%s",
+			   i386_old[i].instead, strcmp(name, "mmap") ? "" :
+			   ", the offset in pages");
+		return -1;
+	}
 	for (size_t i = 0; i < sizeof(arity) / sizeof(arity[0]); i++) {
 		if (strcmp(arity[i].name, name))
 			continue;

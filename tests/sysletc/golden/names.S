@@ -1,4 +1,4 @@
-; profile x86_64, 8-byte words, 21 atoms, 25 cells
+; profile x86_64, 8-byte words, 21 atoms, 23 cells
 ; source names.syslet
 
 syslet main(str path):
@@ -18,7 +18,7 @@ syslet main(str path):
    13  kill(0, SIGTERM)                     -                           next=14           ; 20: kill(0, SIGTERM);
    14  mkdir(path, 0700)                    -                           next=15           ; 21: mkdir(path, S_IRWXU);
    15  unlinkat(AT_FDCWD, path, AT_REMOVEDIR) -                         next=16           ; 22: unlinkat(AT_FDCWD, path, AT_REMOVEDIR);
-   16  mmap(NULL, 4096, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) - next=17 ; 23: mmap(0, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+   16  mprotect(st, 4096, PROT_READ|PROT_WRITE) -                       next=17           ; 23: mprotect(st, 4096, PROT_READ | PROT_WRITE);
    17  fcntl(fd, F_SETFL, O_NONBLOCK)       -                           next=18           ; 24: fcntl(fd, F_SETFL, O_NONBLOCK);
    18  shutdown(s, SHUT_WR)                 -                           next=19           ; 25: shutdown(s, SHUT_WR);
    19  clock_gettime(CLOCK_MONOTONIC, st)   -                           next=20           ; 26: clock_gettime(CLOCK_MONOTONIC, st);
@@ -47,8 +47,6 @@ cells:
    19  512                      constant
    20  4096                     constant
    21  3                        constant
-   22  34                       constant
-   23  -1                       constant
-   24  2048                     constant
+   22  2048                     constant
 objects:
        st                       buffer, 256 bytes
