@@ -127,6 +127,9 @@ EXTRA_DIST += tests/run/each-heap.sh
 # --each populates its instances' new slots a few to a system call.
 TESTS += tests/run/each-populate.sh
 EXTRA_DIST += tests/run/each-populate.sh
+# ... and with --jobs, about as many instances live at once as with one lane.
+TESTS += tests/run/each-lanes-batch.sh
+EXTRA_DIST += tests/run/each-lanes-batch.sh
 # --each hands the engine 64 syslets a batch: fewer signal calls and
 # io_uring_enter.
 TESTS += tests/run/each-calls.sh

@@ -829,6 +829,8 @@ static int drain(struct lane *l)
  * checks its fault handler and masks signals once for all of them). */
 #define SUBMIT_BATCH	256
 #define SUBMIT_REUSE	64
+/* ... shared among the lanes, down to this many a lane. */
+#define SUBMIT_REUSE_MIN	16
 /* The smallest share a lane takes at once (lane_claim()). */
 #define CLAIM_MIN	32
 
@@ -927,9 +929,27 @@ static int submit_and_wait(struct lane *l)
 	 * chunk, now that new slots come in a few to a call and the
 	 * engine's records are small, makes 290 calls where 32 made 387
 	 * (422 before those), for 108-114 page faults (32: 103-111, and
-	 * 109-112 before; 128: 116-125). */
-	if (l->r->reuse && chunk > SUBMIT_REUSE)
-		chunk = SUBMIT_REUSE;
+	 * 109-112 before; 128: 116-125).
+	 *
+	 * Those are a lane's: the lanes make theirs at once, and each new
+	 * slot's two pages are brought in (MADV_POPULATE_WRITE) and zeroed
+	 * by the kernel, 1.6-1.8 us a page on this VM, where a slot taken
+	 * again is zeroed by hand in under 0.1 us.  So SUBMIT_REUSE is
+	 * shared out: with --jobs=2 (1,000 cached files), 64 a lane made
+	 * 128 instances live at once and brought in 256-266 pages (410-470
+	 * us of the lanes' time, measured around the calls), 32 a lane
+	 * 72-128 pages (104-201 us), for 502 system calls where there were
+	 * 368 (39 more io_uring_enter, 16 more checks of the fault
+	 * handler, mask, process and file-system IDs): the lanes' CPU
+	 * time, median of 60 runs, 3.90 ms then, 3.59 now. */
+	if (l->r->reuse) {
+		size_t most = SUBMIT_REUSE / l->nlanes;
+
+		if (most < SUBMIT_REUSE_MIN)
+			most = SUBMIT_REUSE_MIN;
+		if (chunk > most)
+			chunk = most;
+	}
 	if (l->r->opts->syscall_times)
 		chunk = 1;
 	for (size_t i = 0, end = 0;;) {
