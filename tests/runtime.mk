@@ -29,7 +29,8 @@ runtime_tests = tests/runtime/args tests/runtime/fault tests/runtime/stop \
 	tests/runtime/handlerwait tests/runtime/ringshare tests/runtime/waitmoved \
 	tests/runtime/fsids tests/runtime/vforkhead tests/runtime/stopcont \
 	tests/runtime/exechead tests/runtime/procwide tests/runtime/caps \
-	tests/runtime/headargs
+	tests/runtime/headargs tests/runtime/selfmod tests/runtime/ringsem \
+	tests/runtime/sigsem tests/runtime/fileloop tests/runtime/drivesig
 check_PROGRAMS += $(runtime_tests)
 TESTS += $(runtime_tests)
 noinst_HEADERS += tests/runtime/helpers.h tests/runtime/usertop.h
@@ -48,6 +49,11 @@ tests_runtime_exechead_LDADD = $(runtime_ldadd)
 tests_runtime_procwide_LDADD = $(runtime_ldadd)
 tests_runtime_caps_LDADD = $(runtime_ldadd)
 tests_runtime_headargs_LDADD = $(runtime_ldadd)
+tests_runtime_selfmod_LDADD = $(runtime_ldadd)
+tests_runtime_ringsem_LDADD = $(runtime_ldadd)
+tests_runtime_sigsem_LDADD = $(runtime_ldadd)
+tests_runtime_fileloop_LDADD = $(runtime_ldadd)
+tests_runtime_drivesig_LDADD = $(runtime_ldadd)
 tests_runtime_bnames_LDADD = $(runtime_ldadd)
 tests_runtime_fault_LDADD = $(runtime_ldadd)
 tests_runtime_stop_LDADD = $(runtime_ldadd)
@@ -222,7 +228,9 @@ runtime32_tests = tests/runtime/args32 tests/runtime/fault32 \
 	tests/runtime/waitmoved32 tests/runtime/fsids32 \
 	tests/runtime/vforkhead32 tests/runtime/stopcont32 \
 	tests/runtime/exechead32 tests/runtime/procwide32 tests/runtime/caps32 \
-	tests/runtime/headargs32
+	tests/runtime/headargs32 tests/runtime/selfmod32 \
+	tests/runtime/ringsem32 tests/runtime/sigsem32 tests/runtime/fileloop32 \
+	tests/runtime/drivesig32
 TESTS += $(runtime32_tests)
 extra_check_programs += $(runtime32_tests)
 # Each NAME32 above is tests/runtime/NAME.c compiled and linked -m32 in

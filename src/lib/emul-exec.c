@@ -361,6 +361,7 @@ emul_fast(struct emul_run *run, struct emul_ctr *c, struct syslet_uatom **up,
 	f.nr_syscalls = emul_prof->nr_syscalls;
 	f.user_mask = run->mode == EMUL_RUN_STEP ? NULL : &run->user_mask;
 	f.own_only = run->mode == EMUL_RUN_WORKER;
+	f.raised_only = false;
 	f.limit = EMUL_FLUSH_ATOMS;
 	f.up = *up;
 	f.last_flags = *last_flags;

@@ -160,6 +160,7 @@ struct syslet_uatom *interp_fast(struct interp_fast *fp)
 	unsigned long nsys = 0, numem = 0, lflags = fp->last_flags;
 	unsigned int budget = fp->budget;
 	unsigned long left = fp->limit;
+	bool failed = false;
 	struct emul_atom a;
 	long ret;
 
@@ -206,8 +207,10 @@ fetched:
 				 budget - INTERP_SIG_SYSCALL : 0;
 			/* A failed call may have raised a signal (SIGPIPE):
 			 * look now.  The value itself never says "signal". */
-			if (__builtin_expect((unsigned long)ret > -4096UL, 0))
+			if (__builtin_expect((unsigned long)ret > -4096UL, 0)) {
 				budget = 0;
+				failed = true;
+			}
 		} else if (tab[a.nr] == EMUL_P_UMEM) {
 			ret = interp_umem((unsigned long *)a.args[0],
 					  a.args[1]);
@@ -222,7 +225,7 @@ fetched:
 			ret = -EFAULT;
 		if (__builtin_expect(budget == 0, 0)) {
 			budget = INTERP_SIG_BUDGET;
-			if (fp->user_mask &&
+			if (fp->user_mask && (failed || !fp->raised_only) &&
 			    interp_signal_pending_for(fp->user_mask,
 						      fp->own_only)) {
 				fp->signalled = true;
@@ -230,6 +233,7 @@ fetched:
 				u = NULL;
 				break;
 			}
+			failed = false;
 		}
 		if (__builtin_expect(!(a.flags & SYSLET_STOP_MASK), 1))
 			u = a.next;

@@ -269,6 +269,9 @@ struct interp_fast {
 	unsigned long		nr_syscalls;
 	const sigset_t		*user_mask;	/* in: NULL, no signal looks */
 	bool			own_only;	/* in: this thread's alone */
+	/* in: look only after a failed call (a signal it raised), not
+	 * every budget's worth of atoms */
+	bool			raised_only;
 	unsigned long		limit;	/* in: atoms at most this call */
 	struct syslet_uatom	*up;	/* in: first atom; out: next, unrun */
 	unsigned long		last_flags;	/* of the last atom run */

@@ -237,6 +237,12 @@ struct ur_ctx {
 	sigset_t		outer_mask;	/* nested: ah->user_mask before */
 	/* io_uring_enter() said EINTR: a handler of the caller's ran. */
 	bool			handled;
+	/* A driver in a thread of the program (async_wait(), async_exec()
+	 * taking the others' completions): a signal sent to that thread is
+	 * the program's, whose handler runs there while the async syslets
+	 * go on (syslet(7) DIFFERENCES), so it looks only where an atom's
+	 * own call may have raised one (a failed call: SIGPIPE). */
+	bool			program;
 	/* Inline: nothing may be handed off (1: the caller's file-system
 	 * IDs are not its effective ones, or a vfork() child), or may (0),
 	 * not asked yet (-1); see room(). */
@@ -1389,6 +1395,7 @@ static void driver_ctx(struct ur_ctx *d, struct ur_head *ah,
 	d->ah = ah;
 	d->user_mask = *mask;
 	d->budget = INTERP_SIG_BUDGET;
+	d->program = true;
 }
 
 static void resume(struct ur_ctx *c, struct ur_sl *sl, bool have_ret,
@@ -1531,6 +1538,7 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 			f.nr_syscalls = prof->nr_syscalls;
 			f.user_mask = chain_mask(c, *slp);
 			f.own_only = !c->inline_;
+			f.raised_only = c->program;
 			f.limit = c->inline_ ? ~0UL : slice;
 			f.up = u;
 			f.last_flags = *lflags;
@@ -1790,6 +1798,8 @@ ran:
 			if (pol != EMUL_P_UMEM && (unsigned long)ret > -4096UL)
 				check = true;
 			c->budget = c->budget > cost ? c->budget - cost : 0;
+			if (!c->budget && c->program)
+				c->budget = INTERP_SIG_BUDGET;
 			if (!c->budget || intr)
 				check = true;
 			if (check) {
@@ -2295,6 +2305,8 @@ static bool prog_look(struct ur_head *ah, bool may_sleep)
 	int efd;
 
 	driver_ctx(&c, ah, &ah->user_mask);
+	/* No thread of the program: a signal here was sent to this one. */
+	c.program = false;
 	emul_fault_own();
 	step(&c);
 	if (may_sleep && ah->nr_threads)
@@ -2591,6 +2603,7 @@ static void exec_begin(struct ur_ctx *c, struct ur_head *ah, bool mask)
 	c->in_place = -1;
 	c->masked = false;
 	c->sig_ended = false;
+	c->program = false;
 	c->budget = INTERP_SIG_BUDGET;
 	memset(&c->st, 0, sizeof(c->st));
 	emul_fault_own();
@@ -2641,6 +2654,9 @@ static void drive_alone(struct ur_ctx *c)
 	inline_mask(c);
 	ah->user_mask = c->user_mask;
 	driver_ctx(&d, ah, &c->user_mask);
+	/* The syslet that found no room is the caller's own, which 2007
+	 * ran on in the caller: the caller's signals end it. */
+	d.program = false;
 	while (__atomic_load_n(&ah->busy, __ATOMIC_SEQ_CST))
 		if (wait_step(&d, &c->user_mask) || ah->dying)
 			break;
@@ -2819,6 +2835,7 @@ static void drive_begin(struct ur_ctx *c, struct ur_head *ah, sigset_t *user)
 	emul_sigmask(SIG_SETMASK, &ur_blockset, user);
 	c->user_mask = *user;
 	c->budget = INTERP_SIG_BUDGET;
+	c->program = true;
 	head_take(c, ah);
 	ah->user_mask = *user;
 	caller_came(ah);
