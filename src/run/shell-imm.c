@@ -1087,7 +1087,12 @@ static bool shl_imm_unfinished(const char *text)
 	return r.status == SYSLETC_PROBE_EOF;
 }
 
-static void shl_imm_run(struct shell *sh, const char *text)
+/*
+ * Run text; decl, when given, declares the variables text assigns (the
+ * names of a `var` whose values are no constants): compiled before the
+ * statement, and kept only when the two compiled.
+ */
+static void shl_imm_run(struct shell *sh, const char *text, const char *decl)
 {
 	struct shl_imm *m = sh->imm;
 	struct text_buf src = { 0 };
@@ -1097,7 +1102,7 @@ static void shl_imm_run(struct shell *sh, const char *text)
 	struct shl_prog *p;
 	struct shl_exec x;
 	char err[256];
-	char *implicit = shl_implicit_var(sh, text);
+	char *implicit = decl ? NULL : shl_implicit_var(sh, text);
 	const struct shl_cmd *cmd = implicit ? shl_cmd_find(implicit) : NULL;
 	size_t i, n, *ix;
 
@@ -1114,6 +1119,8 @@ static void shl_imm_run(struct shell *sh, const char *text)
 	}
 	if (implicit)
 		shl_buf_printf(&src, "var %s;\n", implicit);
+	else if (decl)
+		shl_buf_printf(&src, "%s\n", decl);
 	shl_buf_puts(&src, "syslet " SHL_IMM_ENTRY "() {\n");
 	shl_buf_puts(&src, text);
 	/* At the prompt, as in nft, a lone statement needs no ';'; but
@@ -1127,7 +1134,7 @@ static void shl_imm_run(struct shell *sh, const char *text)
 			shl_buf_puts(&src, ";");
 		shl_buf_puts(&src, "\n}\n");
 	}
-	p = shl_imm_build(sh, text, src.s, implicit ? 2 : 1);
+	p = shl_imm_build(sh, text, src.s, implicit || decl ? 2 : 1);
 	text_buf_free(&src);
 	if (!p) {
 		shl_value_note(sh, text);
@@ -1144,6 +1151,8 @@ static void shl_imm_run(struct shell *sh, const char *text)
 		shl_buf_printf(&d, "var %s;", implicit);
 		shl_add_decl(m, d.s, NULL);
 		text_buf_free(&d);
+	} else if (decl) {
+		shl_add_decl(m, decl, NULL);
 	}
 	shl_adopt(m, p, inst);
 	/* Only the session's names this image has: the rest cannot change. */
@@ -1197,10 +1206,190 @@ out:
 	free(implicit);
 }
 
+/* ---- var NAME = CALL; ------------------------------------------------------ */
+
+/* Past blanks and comments. */
+static const char *shl_skip_blank(const char *p)
+{
+	for (;;) {
+		p += strspn(p, " \t\r\n");
+		if (p[0] == '/' && p[1] == '*') {
+			const char *e = strstr(p + 2, "*/");
+
+			if (!e)
+				return p + strlen(p);
+			p = e + 2;
+		} else if (p[0] == '/' && p[1] == '/') {
+			p += strcspn(p, "\n");
+		} else {
+			return p;
+		}
+	}
+}
+
+/* Past an initializer: up to the ',' or ';' outside brackets, strings
+ * and comments that ends it, or the end of the text. */
+static const char *shl_skip_value(const char *p)
+{
+	int depth = 0;
+
+	while (*p) {
+		const char *q = shl_skip_blank(p);
+
+		if (q != p) {
+			p = q;
+			continue;
+		}
+		if (*p == '"' || *p == '\'') {
+			char quote = *p++;
+
+			while (*p && *p != quote && *p != '\n')
+				p += p[0] == '\\' && p[1] ? 2 : 1;
+			if (*p == quote)
+				p++;
+			continue;
+		}
+		if (strchr("([{", *p))
+			depth++;
+		else if (strchr(")]}", *p))
+			depth--;
+		else if (depth <= 0 && (*p == ',' || *p == ';'))
+			return p;
+		p++;
+	}
+	return p;
+}
+
+/*
+ * `var fd = open(path, O_RDONLY);` typed at the prompt: in a syslet such
+ * a declaration assigns where it stands (syslet(5)), while a declaration
+ * of the session is one at file scope, whose value must be a constant.
+ * So when text is a `var` of names the session does not have, at least
+ * one with a value, split it into the declaration of the names (*decl,
+ * "var fd;") and the statement of the assignments (*stmt, the text with
+ * `var` and the names without a value blanked and the commas after
+ * values made ';', so that columns and lines stay those typed).
+ */
+static bool shl_var_split(struct shl_imm *m, const char *text, char **decl,
+			  char **stmt)
+{
+	struct text_buf d = { 0 };
+	const char *p = shl_skip_blank(text);
+	char *s;
+	bool any = false;
+
+	if (strncmp(p, "var", 3) || !strchr(" \t\r\n/", p[3]))
+		return false;
+	s = strdup(text);
+	if (!s)
+		shl_oom();
+	memset(s + (p - text), ' ', 3);
+	shl_buf_puts(&d, "var ");
+	p += 3;
+	for (;;) {
+		const char *name, *end;
+		bool value = false;
+		char *nm;
+		bool known;
+
+		p = shl_skip_blank(p);
+		name = p;
+		if (!isalpha((unsigned char)*p) && *p != '_')
+			goto no;
+		while (isalnum((unsigned char)*p) || *p == '_')
+			p++;
+		end = p;
+		if (sysletc_word_class(name, end - name) != SYSLETC_WORD_NAME)
+			goto no;
+		nm = strndup(name, end - name);
+		if (!nm)
+			shl_oom();
+		known = shl_map_get(&m->defs, nm, NULL) ||
+			shl_var_find(m, nm) ||
+			shl_map_get(&m->const_ix, nm, NULL);
+		free(nm);
+		if (known)
+			goto no;
+		if (d.len > 4)
+			shl_buf_puts(&d, ", ");
+		shl_buf_add(&d, name, end - name);
+		p = shl_skip_blank(p);
+		if (p[0] == '=' && p[1] != '=') {
+			const char *v = shl_skip_blank(p + 1);
+
+			p = shl_skip_value(v);
+			if (p == v)
+				goto no;
+			value = any = true;
+		}
+		if (*p != ',' && *p != ';')
+			goto no;
+		if (value)
+			s[p - text] = ';';
+		else
+			memset(s + (name - text), ' ', p + 1 - name);
+		if (*p++ == ';')
+			break;
+	}
+	if (!any || *shl_skip_blank(p))
+		goto no;
+	shl_buf_puts(&d, ";");
+	*decl = d.s;
+	*stmt = s;
+	return true;
+no:
+	text_buf_free(&d);
+	free(s);
+	return false;
+}
+
+/* Whether text compiles as a declaration of the session, quietly, or
+ * does not parse as one: then the declaration's own errors tell it. */
+static bool shl_decl_compiles(struct shl_imm *m, const char *text)
+{
+	struct sysletc_probe r = { .sz = sizeof(r) };
+	struct text_buf src = { 0 };
+	char *diags = NULL, err[256];
+	size_t len = 0, elf_len;
+	void *elf = NULL;
+	FILE *mem;
+	bool all;
+	int n;
+
+	if (sysletc_probe(text, strlen(text), SYSLETC_UNIT_FILE, &r))
+		shl_oom();	/* r.sz is ours */
+	if (r.status != SYSLETC_PROBE_OK)
+		return true;
+	mem = open_memstream(&diags, &len);
+	if (!mem)
+		shl_oom();
+	shl_closure(m, text, &src, &all);
+	shl_buf_puts(&src, text);
+	shl_buf_puts(&src, "\nsyslet " SHL_IMM_ENTRY "() { }\n");
+	n = sysletc_compile_mem(SHL_IMM_FILE, src.s, src.len, mem, &elf,
+				&elf_len, err, sizeof(err));
+	fclose(mem);
+	free(diags);
+	free(elf);
+	text_buf_free(&src);
+	/* Out of memory (n < 0): the declaration's own path says so. */
+	return n <= 0;
+}
+
 void shl_imm_eval(struct shell *sh, const char *text)
 {
-	if (shl_is_decl(text))
+	char *decl, *stmt;
+
+	if (!shl_is_decl(text)) {
+		shl_imm_run(sh, text, NULL);
+	} else if (shl_var_split(sh->imm, text, &decl, &stmt)) {
+		if (shl_decl_compiles(sh->imm, text))
+			shl_imm_declare(sh, text);
+		else
+			shl_imm_run(sh, stmt, decl);
+		free(decl);
+		free(stmt);
+	} else {
 		shl_imm_declare(sh, text);
-	else
-		shl_imm_run(sh, text);
+	}
 }
