@@ -28,6 +28,9 @@ TESTS += tests/sysletc/cli.sh tests/sysletc/output.sh tests/sysletc/gone-cwd.sh 
 	tests/sysletc/names-quoted.sh
 # A diagnostic about a very long name keeps its end.
 TESTS += tests/sysletc/long-names.sh
+# A linked image's cells are saved and restored as one block.
+TESTS += tests/sysletc/cells-block.sh
+EXTRA_DIST += tests/sysletc/cells-block.sh
 EXTRA_DIST += tests/sysletc/long-names.sh
 # Each diagnostic is written in one go.
 TESTS += tests/sysletc/errwrites.sh

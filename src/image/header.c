@@ -300,8 +300,12 @@ static void entry_decl(const struct slo_names *cn,
 	free(ename);
 }
 
+/*
+ * *first gets the C name declared for the cell of member [0], which the
+ * block of cells starts at once linked, or stays NULL when it has none.
+ */
 static void cell_decls(const struct slo_names *cn, const char *guard,
-		       struct names *nm, FILE *out)
+		       struct names *nm, char **first, FILE *out)
 {
 	const struct slo_image *img = cn->img;
 	struct names members = { .members = 1 };
@@ -316,6 +320,8 @@ static void cell_decls(const struct slo_names *cn, const char *guard,
 		ename = slo_prefixed_name(img, s->name);
 		c = ename ? c_name(ename, "") : NULL;
 		if (c && claim(nm, c)) {
+			if (i == 0)
+				*first = strdup(c);
 			fprintf(out, "extern unsigned long %s __asm__(\"%s\");", c,
 				ename);
 			if (s->kind == SLO_SYM_PARAM)
@@ -353,6 +359,61 @@ static void cell_decls(const struct slo_names *cn, const char *guard,
 	names_free(&members);
 }
 
+/*
+ * NAME_h_cells_save() and NAME_h_cells_restore(): the block of cells
+ * copied as its struct, from the cell it starts at.  The compiler takes
+ * each cell declared above for an object of one word, so a copy through
+ * a cast of that cell's address warns (-Warray-bounds at -O2), and an
+ * access of the block's size is one it deems unable to touch any cell:
+ * a cell read after a restore gave the value from before it.  The empty
+ * asm hides where the pointer came from, as the kernel's RELOC_HIDE()
+ * does, and its memory clobbers make every cell be stored before the
+ * copy and read again after it.  Declared last, so that they take no
+ * name of the image's.
+ */
+static void block_fn(const char *guard, const char *first, int restore,
+		     struct names *nm, FILE *out)
+{
+	const char *verb = restore ? "_cells_restore" : "_cells_save";
+	size_t n = strlen(guard);
+	char *fn = malloc(n + strlen(verb) + 1);
+
+	if (!fn)
+		return;
+	for (size_t i = 0; i < n; i++)
+		fn[i] = isalnum((unsigned char)guard[i]) ?
+			tolower((unsigned char)guard[i]) : '_';
+	strcpy(fn + n, verb);
+	if (!claim(nm, fn)) {
+		not_declared(out, fn, "function");
+		free(fn);
+		return;
+	}
+	fprintf(out, "static __inline__ void %s(%sstruct ", fn,
+		restore ? "const " : "");
+	print_guard(out, guard, 0);
+	fprintf(out, "_cells *%s)\n{\n\t%sstruct ", restore ? "from" : "to",
+		restore ? "" : "const ");
+	print_guard(out, guard, 0);
+	fprintf(out, "_cells *p;\n\n"
+		     "\t__asm__ __volatile__(\"\" : \"=r\"(p) : \"0\"(&%s) : \"memory\");\n"
+		     "\t%s;\n"
+		     "\t__asm__ __volatile__(\"\" : : : \"memory\");\n}\n",
+		first, restore ? "*p = *from" : "*to = *p");
+	free(fn);
+}
+
+static void block_decl(const char *guard, const char *first,
+		       struct names *nm, FILE *out)
+{
+	if (!first)
+		return;
+	fprintf(out, "\n/* The cells as one block: saved, and restored to run "
+		     "from the same state. */\n");
+	block_fn(guard, first, 0, nm, out);
+	block_fn(guard, first, 1, nm, out);
+}
+
 static void object_decls(const struct slo_image *img, struct names *nm,
 			 FILE *out)
 {
@@ -388,6 +449,7 @@ void slo_image_header(const struct slo_image *img, const char *guard,
 	struct label_lists labels = { 0 };
 	struct names nm = { 0 };
 	const char *prof = systab_profile_name((enum systab_profile)img->profile);
+	char *first = NULL;
 
 	if (!guard || !*guard)
 		guard = "SYSLET_IMAGE_H";
@@ -429,8 +491,10 @@ void slo_image_header(const struct slo_image *img, const char *guard,
 		if (img->syms[k].kind == SLO_SYM_ENTRY &&
 		    declarable(img->syms[k].name))
 			entry_decl(&cn, &labels, k, &nm, out);
-	cell_decls(&cn, guard, &nm, out);
+	cell_decls(&cn, guard, &nm, &first, out);
 	object_decls(img, &nm, out);
+	block_decl(guard, first, &nm, out);
+	free(first);
 	fprintf(out, "\n#ifdef __cplusplus\n}\n#endif\n#endif\n");
 	names_free(&nm);
 	free(labels.first);

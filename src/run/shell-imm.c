@@ -37,6 +37,8 @@ struct shl_var {
 struct shl_decl {
 	char		*text;
 	unsigned int	lines;
+	unsigned int	typed_lines;	/* of the text as typed */
+	unsigned long	line;		/* of the script it began on, or 0 */
 	size_t		*deps;
 	size_t		ndeps;
 };
@@ -349,8 +351,16 @@ static const char *shl_imm_prog_note(struct shell *sh, const char *from,
 	return buf;
 }
 
+/*
+ * The compiler's records on text, whose first prelude lines are the
+ * session's declarations and the wrapper, renumbered as lines of what was
+ * typed: map gives the script's line of each of the first nmap lines
+ * (the declarations, so that a note on an earlier one names the line it
+ * was typed on), 0 where unknown.
+ */
 static void shl_emit_diags(struct shell *sh, const char *text,
-			   unsigned int prelude, unsigned int typed)
+			   unsigned int prelude, unsigned int typed,
+			   const unsigned long *map, unsigned int nmap)
 {
 	const char *p = text, *nl, *note = NULL;
 	char note_buf[512];
@@ -379,7 +389,9 @@ static void shl_emit_diags(struct shell *sh, const char *text,
 			if (skip)
 				continue;
 			told |= !strncmp(lvl, "error: ", 7);
-			if (line > prelude)
+			if (map && line >= 1 && line <= nmap && map[line - 1])
+				line = map[line - 1] - base;
+			else if (line > prelude)
 				line -= prelude;
 			fprintf(sh->err, "%s:%lu", SHL_IMM_FILE, line + base);
 			fwrite(end, 1, (size_t)(nl - end), sh->err);
@@ -396,6 +408,12 @@ static void shl_emit_diags(struct shell *sh, const char *text,
 	if (note)
 		fputs(note, sh->err);
 	fflush(sh->err);
+}
+
+/* The script's line the unit being run began on, 0 at a terminal. */
+static unsigned long shl_unit_line(const struct shell *sh)
+{
+	return !sh->in.tty ? sh->in.unit_line : 0;
 }
 
 static unsigned int shl_count_lines(const char *s)
@@ -508,8 +526,27 @@ static void shl_ref(void *ctx, const char *name)
 /* Append to src, in the session's order, the declarations that text
  * names, directly or through other declarations; their line count, and
  * in *all whether that was every declaration. */
+/* Append to *map (when map is not NULL) the script's line of each of the
+ * lines declaration d puts into a source, 0 where unknown (a terminal). */
+static void shl_map_lines(const struct shl_decl *d, unsigned int lines,
+			  unsigned long **map, unsigned int *nmap)
+{
+	unsigned long *v;
+
+	if (!map)
+		return;
+	v = realloc(*map, (*nmap + lines + 1) * sizeof(*v));
+	if (!v)
+		shl_oom();
+	*map = v;
+	for (unsigned int j = 0; j < lines; j++)
+		v[(*nmap)++] = !d->line ? 0 :
+			d->line + (j < d->typed_lines ? j : d->typed_lines - 1);
+}
+
 static unsigned int shl_closure(struct shl_imm *m, const char *text,
-				struct text_buf *src, bool *all)
+				struct text_buf *src, bool *all,
+				unsigned long **map, unsigned int *nmap)
 {
 	struct shl_pick pk = { 0 };
 	struct shl_refs refs = { m, &pk };
@@ -534,6 +571,7 @@ static unsigned int shl_closure(struct shl_imm *m, const char *text,
 		shl_buf_puts(src, m->dv[pk.v[k]].text);
 		shl_buf_puts(src, "\n");
 		lines += m->dv[pk.v[k]].lines;
+		shl_map_lines(&m->dv[pk.v[k]], m->dv[pk.v[k]].lines, map, nmap);
 	}
 	*all = pk.n == m->ndecls;
 	free(pk.v);
@@ -552,7 +590,7 @@ static void shl_def_name(void *ctx, const char *name, int kind)
  * resolved, when given: what compiles in its place), what it names of
  * the earlier ones, and the names it defines. */
 static void shl_add_decl(struct shl_imm *m, const char *text,
-			 const char *resolved)
+			 const char *resolved, unsigned long line)
 {
 	struct shl_decl *d;
 	struct shl_pick pk = { 0 };
@@ -574,6 +612,8 @@ static void shl_add_decl(struct shl_imm *m, const char *text,
 	if (!d->text)
 		shl_oom();
 	d->lines = shl_count_lines(d->text) + 1;
+	d->typed_lines = shl_count_lines(text) + 1;
+	d->line = line;
 	m->decl_lines += shl_count_lines(text) + 1;
 	if (!++m->gen) {
 		memset(m->mark, 0, (m->ndecls + 1) * sizeof(*m->mark));
@@ -601,6 +641,8 @@ static struct shl_prog *shl_imm_build(struct shell *sh, const char *text,
 	struct text_buf src = { 0 };
 	struct shl_prog *p = NULL;
 	bool all, retry = false;
+	unsigned long *map = NULL;
+	unsigned int nmap;
 
 	for (;;) {
 		char *diags = NULL;
@@ -609,12 +651,16 @@ static struct shl_prog *shl_imm_build(struct shell *sh, const char *text,
 
 		if (!mem)
 			shl_oom();
+		nmap = 0;
 		if (retry) {
 			shl_buf_puts(&src, text_buf_str(&m->decls));
 			pre = m->decl_lines;
 			all = true;
+			for (size_t k = 0; k < m->ndecls; k++)
+				shl_map_lines(&m->dv[k], m->dv[k].typed_lines,
+					      &map, &nmap);
 		} else {
-			pre = shl_closure(m, text, &src, &all);
+			pre = shl_closure(m, text, &src, &all, &map, &nmap);
 		}
 		shl_buf_puts(&src, tail);
 		p = shl_prog_compile(sh, SHL_IMM_FILE, src.s, src.len, mem);
@@ -625,8 +671,10 @@ static struct shl_prog *shl_imm_build(struct shell *sh, const char *text,
 		text_buf_free(&src);
 		if (p || all || retry) {
 			shl_emit_diags(sh, diags, pre + tail_pre,
-				       shl_count_lines(text) + 1);
+				       shl_count_lines(text) + 1,
+				       nmap == pre ? map : NULL, pre);
 			free(diags);
+			free(map);
 			return p;
 		}
 		free(diags);
@@ -710,7 +758,7 @@ static char *shl_resolve_consts(struct shell *sh, const char *text)
 	shl_decl_names(text, shl_names_add, &nm);
 	if (!nm.n)
 		goto out;
-	shl_closure(m, text, &src, &all);
+	shl_closure(m, text, &src, &all, NULL, NULL);
 	shl_buf_puts(&src, text);
 	shl_buf_puts(&src, "\n");
 	for (i = 0, name = nm.list.s; i < nm.n; i++, name += strlen(name) + 1)
@@ -786,7 +834,7 @@ static void shl_imm_declare(struct shell *sh, const char *text)
 	}
 	shl_decl_names(text, shl_is_const, &is_const);
 	resolved = is_const ? shl_resolve_consts(sh, text) : NULL;
-	shl_add_decl(m, text, resolved);
+	shl_add_decl(m, text, resolved, shl_unit_line(sh));
 	free(resolved);
 	shl_decl_names(text, shl_note_const, m);
 	shl_adopt(m, p, inst);
@@ -1087,7 +1135,12 @@ static bool shl_imm_unfinished(const char *text)
 	return r.status == SYSLETC_PROBE_EOF;
 }
 
-static void shl_imm_run(struct shell *sh, const char *text)
+/*
+ * Run text; decl, when given, declares the variables text assigns (the
+ * names of a `var` whose values are no constants): compiled before the
+ * statement, and kept only when the two compiled.
+ */
+static void shl_imm_run(struct shell *sh, const char *text, const char *decl)
 {
 	struct shl_imm *m = sh->imm;
 	struct text_buf src = { 0 };
@@ -1097,7 +1150,7 @@ static void shl_imm_run(struct shell *sh, const char *text)
 	struct shl_prog *p;
 	struct shl_exec x;
 	char err[256];
-	char *implicit = shl_implicit_var(sh, text);
+	char *implicit = decl ? NULL : shl_implicit_var(sh, text);
 	const struct shl_cmd *cmd = implicit ? shl_cmd_find(implicit) : NULL;
 	size_t i, n, *ix;
 
@@ -1114,6 +1167,8 @@ static void shl_imm_run(struct shell *sh, const char *text)
 	}
 	if (implicit)
 		shl_buf_printf(&src, "var %s;\n", implicit);
+	else if (decl)
+		shl_buf_printf(&src, "%s\n", decl);
 	shl_buf_puts(&src, "syslet " SHL_IMM_ENTRY "() {\n");
 	shl_buf_puts(&src, text);
 	/* At the prompt, as in nft, a lone statement needs no ';'; but
@@ -1127,7 +1182,7 @@ static void shl_imm_run(struct shell *sh, const char *text)
 			shl_buf_puts(&src, ";");
 		shl_buf_puts(&src, "\n}\n");
 	}
-	p = shl_imm_build(sh, text, src.s, implicit ? 2 : 1);
+	p = shl_imm_build(sh, text, src.s, implicit || decl ? 2 : 1);
 	text_buf_free(&src);
 	if (!p) {
 		shl_value_note(sh, text);
@@ -1142,8 +1197,10 @@ static void shl_imm_run(struct shell *sh, const char *text)
 		struct text_buf d = { 0 };
 
 		shl_buf_printf(&d, "var %s;", implicit);
-		shl_add_decl(m, d.s, NULL);
+		shl_add_decl(m, d.s, NULL, shl_unit_line(sh));
 		text_buf_free(&d);
+	} else if (decl) {
+		shl_add_decl(m, decl, NULL, shl_unit_line(sh));
 	}
 	shl_adopt(m, p, inst);
 	/* Only the session's names this image has: the rest cannot change. */
@@ -1197,10 +1254,190 @@ out:
 	free(implicit);
 }
 
+/* ---- var NAME = CALL; ------------------------------------------------------ */
+
+/* Past blanks and comments. */
+static const char *shl_skip_blank(const char *p)
+{
+	for (;;) {
+		p += strspn(p, " \t\r\n");
+		if (p[0] == '/' && p[1] == '*') {
+			const char *e = strstr(p + 2, "*/");
+
+			if (!e)
+				return p + strlen(p);
+			p = e + 2;
+		} else if (p[0] == '/' && p[1] == '/') {
+			p += strcspn(p, "\n");
+		} else {
+			return p;
+		}
+	}
+}
+
+/* Past an initializer: up to the ',' or ';' outside brackets, strings
+ * and comments that ends it, or the end of the text. */
+static const char *shl_skip_value(const char *p)
+{
+	int depth = 0;
+
+	while (*p) {
+		const char *q = shl_skip_blank(p);
+
+		if (q != p) {
+			p = q;
+			continue;
+		}
+		if (*p == '"' || *p == '\'') {
+			char quote = *p++;
+
+			while (*p && *p != quote && *p != '\n')
+				p += p[0] == '\\' && p[1] ? 2 : 1;
+			if (*p == quote)
+				p++;
+			continue;
+		}
+		if (strchr("([{", *p))
+			depth++;
+		else if (strchr(")]}", *p))
+			depth--;
+		else if (depth <= 0 && (*p == ',' || *p == ';'))
+			return p;
+		p++;
+	}
+	return p;
+}
+
+/*
+ * `var fd = open(path, O_RDONLY);` typed at the prompt: in a syslet such
+ * a declaration assigns where it stands (syslet(5)), while a declaration
+ * of the session is one at file scope, whose value must be a constant.
+ * So when text is a `var` of names the session does not have, at least
+ * one with a value, split it into the declaration of the names (*decl,
+ * "var fd;") and the statement of the assignments (*stmt, the text with
+ * `var` and the names without a value blanked and the commas after
+ * values made ';', so that columns and lines stay those typed).
+ */
+static bool shl_var_split(struct shl_imm *m, const char *text, char **decl,
+			  char **stmt)
+{
+	struct text_buf d = { 0 };
+	const char *p = shl_skip_blank(text);
+	char *s;
+	bool any = false;
+
+	if (strncmp(p, "var", 3) || !strchr(" \t\r\n/", p[3]))
+		return false;
+	s = strdup(text);
+	if (!s)
+		shl_oom();
+	memset(s + (p - text), ' ', 3);
+	shl_buf_puts(&d, "var ");
+	p += 3;
+	for (;;) {
+		const char *name, *end;
+		bool value = false;
+		char *nm;
+		bool known;
+
+		p = shl_skip_blank(p);
+		name = p;
+		if (!isalpha((unsigned char)*p) && *p != '_')
+			goto no;
+		while (isalnum((unsigned char)*p) || *p == '_')
+			p++;
+		end = p;
+		if (sysletc_word_class(name, end - name) != SYSLETC_WORD_NAME)
+			goto no;
+		nm = strndup(name, end - name);
+		if (!nm)
+			shl_oom();
+		known = shl_map_get(&m->defs, nm, NULL) ||
+			shl_var_find(m, nm) ||
+			shl_map_get(&m->const_ix, nm, NULL);
+		free(nm);
+		if (known)
+			goto no;
+		if (d.len > 4)
+			shl_buf_puts(&d, ", ");
+		shl_buf_add(&d, name, end - name);
+		p = shl_skip_blank(p);
+		if (p[0] == '=' && p[1] != '=') {
+			const char *v = shl_skip_blank(p + 1);
+
+			p = shl_skip_value(v);
+			if (p == v)
+				goto no;
+			value = any = true;
+		}
+		if (*p != ',' && *p != ';')
+			goto no;
+		if (value)
+			s[p - text] = ';';
+		else
+			memset(s + (name - text), ' ', p + 1 - name);
+		if (*p++ == ';')
+			break;
+	}
+	if (!any || *shl_skip_blank(p))
+		goto no;
+	shl_buf_puts(&d, ";");
+	*decl = d.s;
+	*stmt = s;
+	return true;
+no:
+	text_buf_free(&d);
+	free(s);
+	return false;
+}
+
+/* Whether text compiles as a declaration of the session, quietly, or
+ * does not parse as one: then the declaration's own errors tell it. */
+static bool shl_decl_compiles(struct shl_imm *m, const char *text)
+{
+	struct sysletc_probe r = { .sz = sizeof(r) };
+	struct text_buf src = { 0 };
+	char *diags = NULL, err[256];
+	size_t len = 0, elf_len;
+	void *elf = NULL;
+	FILE *mem;
+	bool all;
+	int n;
+
+	if (sysletc_probe(text, strlen(text), SYSLETC_UNIT_FILE, &r))
+		shl_oom();	/* r.sz is ours */
+	if (r.status != SYSLETC_PROBE_OK)
+		return true;
+	mem = open_memstream(&diags, &len);
+	if (!mem)
+		shl_oom();
+	shl_closure(m, text, &src, &all, NULL, NULL);
+	shl_buf_puts(&src, text);
+	shl_buf_puts(&src, "\nsyslet " SHL_IMM_ENTRY "() { }\n");
+	n = sysletc_compile_mem(SHL_IMM_FILE, src.s, src.len, mem, &elf,
+				&elf_len, err, sizeof(err));
+	fclose(mem);
+	free(diags);
+	free(elf);
+	text_buf_free(&src);
+	/* Out of memory (n < 0): the declaration's own path says so. */
+	return n <= 0;
+}
+
 void shl_imm_eval(struct shell *sh, const char *text)
 {
-	if (shl_is_decl(text))
+	char *decl, *stmt;
+
+	if (!shl_is_decl(text)) {
+		shl_imm_run(sh, text, NULL);
+	} else if (shl_var_split(sh->imm, text, &decl, &stmt)) {
+		if (shl_decl_compiles(sh->imm, text))
+			shl_imm_declare(sh, text);
+		else
+			shl_imm_run(sh, stmt, decl);
+		free(decl);
+		free(stmt);
+	} else {
 		shl_imm_declare(sh, text);
-	else
-		shl_imm_run(sh, text);
+	}
 }

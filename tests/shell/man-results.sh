@@ -1,5 +1,5 @@
 #!/bin/sh
-# man-results.sh: syslet(5)'s GETTING RESULTS OUT runs as printed: its syslet and its C program, taken from the page, and every command of its session, each printing the page's lines (od's reading of write(1, &n, 8), a sum over --each, od's folding without -v -w8, --trace, the shell's break, run and print, syslet_inst__cell() from C).
+# man-results.sh: syslet(5)'s GETTING RESULTS OUT runs as printed: its syslet and its C program, taken from the page, and every command of its session, each printing the page's lines (od's reading of write(1, &n, 8), a sum over --each, od's folding without -v -w8, --trace, the shell's break, run and print, syslet_inst__cell() from C), and the C program's status and message for a file it cannot open.
 . "$top_srcdir/tests/shell/lib.sh"
 shell_require
 : "${CC:=cc}"
@@ -52,4 +52,12 @@ for f in cmd??; do
 	diff "$f.want" "$f.got" >&2 ||
 		fail "'$(head -n 1 "$f")': the page (<) and the tools (>) differ"
 done
+# The C program fails as a C programmer's would when the file cannot be
+# opened: status 1 and the error, not "0 bytes".
+[ -x size ] || fail "the session built no ./size"
+st=0
+./size no-such-file >/dev/null 2>err.txt || st=$?
+expect_eq "./size no-such-file: status" 1 $st
+grep -q '^size: no-such-file: No such file or directory$' err.txt ||
+	fail "./size no-such-file: expected the error, got '$(cat err.txt)'"
 exit 0

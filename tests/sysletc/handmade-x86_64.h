@@ -52,6 +52,24 @@ struct cat_slo_h_cells {
 extern unsigned char buf[4096] __asm__("buf");
 extern const unsigned char greeting[7] __asm__("greeting");
 
+/* The cells as one block: saved, and restored to run from the same state. */
+static __inline__ void cat_slo_h_cells_save(struct cat_slo_h_cells *to)
+{
+	const struct cat_slo_h_cells *p;
+
+	__asm__ __volatile__("" : "=r"(p) : "0"(&cat__path) : "memory");
+	*to = *p;
+	__asm__ __volatile__("" : : : "memory");
+}
+static __inline__ void cat_slo_h_cells_restore(const struct cat_slo_h_cells *from)
+{
+	struct cat_slo_h_cells *p;
+
+	__asm__ __volatile__("" : "=r"(p) : "0"(&cat__path) : "memory");
+	*p = *from;
+	__asm__ __volatile__("" : : : "memory");
+}
+
 #ifdef __cplusplus
 }
 #endif
