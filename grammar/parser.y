@@ -68,6 +68,78 @@ static struct ast_expr *depth_check(struct parse_ctx *ctx,
 	return e;
 }
 
+/*
+ * What the levels of a nest that went too deep are, as written: 500
+ * ifs each guarding a block are 1000 levels, and an else-if chain nests
+ * an arm a level, which "more than 1000 levels" alone did not say.  The
+ * deepest path is followed through the child one level lower.
+ */
+static void nest_note(struct parse_ctx *ctx, const struct ast_stmt *s)
+{
+	enum { N_IF, N_ELSE_IF, N_LOOP, N_BLOCK, N_OTHER, N_KINDS };
+	static const char *const kind[N_KINDS][2] = {
+		{ "if", "ifs" }, { "else if", "else ifs" },
+		{ "loop", "loops" }, { "block", "blocks" },
+		{ "label or modifier", "labels or modifiers" },
+	};
+	unsigned int n[N_KINDS] = { 0 }, left = 0;
+	char why[256];
+	size_t w = 0;
+	int i;
+
+	if (!ctx->d || ctx->too_many)
+		return;
+	/* The deepest statement itself (height 1) is no level around it. */
+	for (const struct ast_stmt *c = s, *next; c && c->height > 1;
+	     c = next) {
+		next = NULL;
+		for (const struct ast_stmt *b = c->body; b && !next; b = b->next)
+			if (b->height + 1 == c->height)
+				next = b;
+		switch (c->kind) {
+		case AST_S_IF:
+			n[N_IF]++;
+			/* An if that is the else of the one before it. */
+			if (!next && c->els && c->els->height + 1 == c->height) {
+				next = c->els;
+				if (next->kind == AST_S_IF) {
+					n[N_ELSE_IF]++;
+					n[N_IF]--;
+				}
+			}
+			break;
+		case AST_S_WHILE:
+		case AST_S_DO:
+		case AST_S_FOR:
+		case AST_S_LOOP:
+			n[N_LOOP]++;
+			break;
+		case AST_S_BLOCK:
+			n[N_BLOCK]++;
+			break;
+		default:
+			n[N_OTHER]++;
+			break;
+		}
+	}
+	for (i = 0; i < N_KINDS; i++)
+		left += n[i] != 0;
+	for (i = 0; i < N_KINDS && w < sizeof(why); i++) {
+		if (!n[i])
+			continue;
+		left--;
+		w += snprintf(why + w, sizeof(why) - w, "%s%u %s",
+			      !w ? "" : left ? ", " : " and ", n[i],
+			      kind[i][n[i] != 1]);
+	}
+	diag_report(ctx->d, DIAG_NOTE, ast_diag_loc(s->loc),
+		    "its deepest statement is inside %s, a level each%s", why,
+		    n[N_ELSE_IF] * 2 > AST_MAX_STMT_DEPTH ?
+		    "; each else if of a chain nests in the one before it, "
+		    "where ifs one after the other that end in goto or stop "
+		    "do not" : "");
+}
+
 /* As depth_check() for statements: one too deep becomes an empty one
  * marked as reported, so the levels around it add no second message. */
 static struct ast_stmt *nest_check(struct parse_ctx *ctx,
@@ -85,9 +157,11 @@ static struct ast_stmt *nest_check(struct parse_ctx *ctx,
 	s->height = h + 1;
 	if (s->height <= AST_MAX_STMT_DEPTH)
 		return s;
-	if (s->height < DEPTH_REPORTED)
+	if (s->height < DEPTH_REPORTED) {
 		parse_error(ctx, s->loc, "program nested too deeply (more than %d levels of statements)",
 			    AST_MAX_STMT_DEPTH);
+		nest_note(ctx, s);
+	}
 	e = ast_stmt_new(AST_S_EMPTY, s->loc);
 	ast_stmt_free(s);
 	if (e)

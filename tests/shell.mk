@@ -3,7 +3,7 @@
 # NAME.session against the transcript NAME.out).
 GOLDEN_GLOBS += tests/shell/*.session
 EXTRA_DIST += tests/shell.sh $(wildcard $(srcdir)/tests/shell/*.out)
-TESTS += tests/shell/tty.sh tests/shell/suspend.sh tests/shell/killed-prompt.sh tests/shell/history-trim.sh tests/shell/hostile.sh \
+TESTS += tests/shell/tty.sh tests/shell/suspend.sh tests/shell/background.sh tests/shell/killed-prompt.sh tests/shell/history-trim.sh tests/shell/hostile.sh \
 	tests/shell/inflight.sh tests/shell/linear.sh
 TESTS += tests/shell/history.sh tests/shell/lazy-readline.sh \
 	tests/shell/backends.sh tests/shell/info-flight.sh tests/shell/help-man.sh
@@ -34,7 +34,7 @@ EXTRA_DIST += tests/shell/tty-run.sh tests/shell/tmux.sh
 EXTRA_DIST += tests/shell/stats-same.sh
 EXTRA_DIST += tests/shell/ringshow.sh
 EXTRA_DIST += tests/shell/errwrites.sh tests/shell/failmem.sh tests/shell/deep-braces.sh
-EXTRA_DIST += tests/shell/lib.sh tests/shell/tty.sh tests/shell/suspend.sh tests/shell/killed-prompt.sh tests/shell/history-trim.sh tests/shell/hostile.sh tests/shell/hello.txt \
+EXTRA_DIST += tests/shell/lib.sh tests/shell/tty.sh tests/shell/suspend.sh tests/shell/background.sh tests/shell/killed-prompt.sh tests/shell/history-trim.sh tests/shell/hostile.sh tests/shell/hello.txt \
 	tests/shell/inflight.sh tests/shell/linear.sh \
 	tests/shell/async.syslet tests/shell/async-nc.syslet tests/shell/unfused.syslet \
 	tests/shell/labels.syslet

@@ -474,9 +474,16 @@ struct output {
 	bool			open;
 };
 
+/* "-" is the standard output, named as the listing's errors name it. */
+static const char *output_name(const struct output *out)
+{
+	return strcmp(out->path, "-") ? common_quote(out->path, 0) :
+	       "standard output";
+}
+
 static int output_fail(struct output *out, const char *err)
 {
-	fprintf(stderr, "%s: %s: %s\n", prog, common_quote(out->path, 0), err);
+	fprintf(stderr, "%s: %s: %s\n", prog, output_name(out), err);
 	if (out->open)
 		common_out_close(&out->o, 0, NULL, 0);
 	out->open = false;
@@ -509,8 +516,7 @@ static int output_close(struct output *out, bool keep)
 		return 0;
 	}
 	if (common_out_close(&out->o, 1, err, sizeof(err))) {
-		fprintf(stderr, "%s: %s: %s\n", prog,
-			common_quote(out->path, 0), err);
+		fprintf(stderr, "%s: %s: %s\n", prog, output_name(out), err);
 		return -1;
 	}
 	return 0;

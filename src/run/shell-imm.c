@@ -905,13 +905,62 @@ static bool shl_wants_async(struct syslet_inst *inst,
 	return false;
 }
 
+/*
+ * What ends a lone statement typed without its ';': nothing where its
+ * last character outside comments is a ';' or a '}', else a ';' -- on a
+ * line of its own where the text ends in a // comment, which would
+ * swallow it ("getppid() // why" waited for more lines), or in a string
+ * or character constant left open, whose quoted line and caret showed a
+ * ';' nobody typed ('"abc;').  As the scanner reads them: a string may
+ * go on past a backslash at the end of a line, nothing else does.
+ */
+const char *shl_stmt_semi(const char *text)
+{
+	enum { CODE, BLOCK, LINE, STR, CHR } st = CODE;
+	char last = 0;
+
+	for (const char *p = text; *p; p++) {
+		switch (st) {
+		case CODE:
+			if (p[0] == '/' && p[1] == '*') {
+				st = BLOCK;
+				p++;
+			} else if (p[0] == '/' && p[1] == '/') {
+				st = LINE;
+			} else if (*p == '"' || *p == '\'') {
+				st = *p == '"' ? STR : CHR;
+				last = *p;
+			} else if (!isspace((unsigned char)*p)) {
+				last = *p;
+			}
+			break;
+		case BLOCK:
+			if (p[0] == '*' && p[1] == '/') {
+				st = CODE;
+				p++;
+			}
+			break;
+		case LINE:
+			if (*p == '\n')
+				st = CODE;
+			break;
+		case STR:
+		case CHR:
+			if (*p == '\\' && p[1] && (st == STR || p[1] != '\n'))
+				p++;
+			else if (*p == '\n' || *p == (st == STR ? '"' : '\''))
+				st = CODE;
+			break;
+		}
+	}
+	if (!last || ((last == ';' || last == '}') && st == CODE))
+		return "";
+	return st == CODE || st == BLOCK ? ";" : "\n;";
+}
+
 bool shl_ends_open(const char *text)
 {
-	size_t n = strlen(text);
-
-	while (n && isspace((unsigned char)text[n - 1]))
-		n--;
-	return n && text[n - 1] != ';' && text[n - 1] != '}';
+	return *shl_stmt_semi(text) != '\0';
 }
 
 void shl_probe_stmts(const char *text, struct sysletc_probe *r)
@@ -919,8 +968,7 @@ void shl_probe_stmts(const char *text, struct sysletc_probe *r)
 	struct text_buf b = { 0 };
 
 	shl_buf_puts(&b, text);
-	if (shl_ends_open(text))
-		shl_buf_puts(&b, ";");
+	shl_buf_puts(&b, shl_stmt_semi(text));
 	if (sysletc_probe(b.s, b.len, SYSLETC_UNIT_STMTS, r))
 		shl_oom();	/* r->sz is ours */
 	text_buf_free(&b);
@@ -1178,8 +1226,7 @@ static void shl_imm_run(struct shell *sh, const char *text, const char *decl)
 	if (shl_imm_unfinished(text)) {
 		shl_buf_puts(&src, "\n");
 	} else {
-		if (shl_ends_open(text))
-			shl_buf_puts(&src, ";");
+		shl_buf_puts(&src, shl_stmt_semi(text));
 		shl_buf_puts(&src, "\n}\n");
 	}
 	p = shl_imm_build(sh, text, src.s, implicit || decl ? 2 : 1);

@@ -194,9 +194,12 @@ void shl_imm_eval(struct shell *sh, const char *text);
  * added): how shl_imm_eval() will compile it. */
 bool shl_is_decl(const char *text);
 bool shl_ends_open(const char *text);
+/* What shl_imm_eval() adds after such a statement: "", ";", or "\n;"
+ * where its last line ends in a // comment or an open quote. */
+const char *shl_stmt_semi(const char *text);
 struct sysletc_probe;
 /* sysletc_probe() of statements as shl_imm_eval() compiles them: with
- * the ';' shl_ends_open() says is missing. */
+ * the ';' shl_stmt_semi() says is missing. */
 void shl_probe_stmts(const char *text, struct sysletc_probe *r);
 void shl_imm_names(struct shell *sh, unsigned int kinds, shl_name_fn add,
 		   void *ctx);

@@ -220,6 +220,14 @@ static void shl_rl_on_line(char *line)
  * shell does not (-icanon -echo left behind).  The terminal is given
  * back, then the signal at its default action ends the process as it
  * would have (status 128+N).
+ *
+ * Not SIGTTIN and SIGTTOU: they come to a shell in the background
+ * (syslet-run -i &, bg at the prompt, timeout(1)'s own process group),
+ * which cannot give the terminal back anyway, from readline's own
+ * tcsetattr() or read().  Caught, each became an EINTR that readline
+ * retried at once (its set_tty_settings() loops on EINTR), spinning at
+ * 100% CPU; left at their default action they stop the shell until fg,
+ * and the call is then restarted.
  */
 static volatile sig_atomic_t shl_stop_sig;
 
@@ -229,7 +237,7 @@ static void shl_on_stop(int sig)
 }
 
 static const int shl_stop_signals[] = {
-	SIGTSTP, SIGTTIN, SIGTTOU, SIGTERM, SIGHUP, SIGQUIT,
+	SIGTSTP, SIGTERM, SIGHUP, SIGQUIT,
 };
 #define SHL_NR_STOP (sizeof(shl_stop_signals) / sizeof(shl_stop_signals[0]))
 
@@ -254,6 +262,31 @@ static void shl_stop_hook(bool on, struct sigaction *saved, bool *hooked)
 	}
 }
 
+/*
+ * In the background the terminal's modes are the job-control shell's
+ * own (its line editor's: no echo), which readline would take for the
+ * user's: it drew no prompt after fg, and would leave them behind at
+ * the end.  So wait for fg first, as a background job that sets the
+ * modes does: tcsetpgrp() of our own group takes SIGTTOU and stops the
+ * process until then, and in the foreground changes nothing.  Only with
+ * SIGTTOU at its default action (ignored or blocked, the call would take
+ * the terminal from the job-control shell); an orphaned group gets EIO,
+ * as readline's own calls do.
+ */
+static void shl_wait_foreground(int fd)
+{
+	struct sigaction sa;
+	sigset_t cur;
+	pid_t me = getpgrp(), fg;
+
+	if (sigaction(SIGTTOU, NULL, &sa) || sa.sa_handler != SIG_DFL ||
+	    sigprocmask(SIG_BLOCK, NULL, &cur) || sigismember(&cur, SIGTTOU))
+		return;
+	while ((fg = tcgetpgrp(fd)) >= 0 && fg != me)
+		if (tcsetpgrp(fd, me) && errno != EINTR)
+			return;
+}
+
 /* Release the terminal, stop as the signal would have, retake it and
  * draw the prompt and the line again. */
 static void shl_stop_now(int sig)
@@ -272,6 +305,8 @@ static void shl_stop_now(int sig)
 	raise(sig);
 	sigprocmask(SIG_SETMASK, &prev, NULL);
 	sigaction(sig, &old, NULL);
+	/* Continued by bg: stopped again until fg. */
+	shl_wait_foreground(fileno(rl_instream ? rl_instream : stdin));
 	rl_reset_after_signal();
 	rl_forced_update_display();
 }
@@ -290,6 +325,8 @@ static char *shl_rl_read_line(struct shell *sh, const char *prompt,
 	in->rl_line = NULL;
 	shl_interrupted = 0;
 	shl_stop_sig = 0;
+	/* Started in the background (syslet-run -i &). */
+	shl_wait_foreground(fd);
 	rl_callback_handler_install(prompt, shl_rl_on_line);
 	shl_rl_installed = true;
 	while (!in->rl_got) {

@@ -116,6 +116,16 @@ grep -q '^sysletc: /dev/full: No space left on device$' err.txt ||
 expect_eq "-H /dev/full: the image" old "$(cat pair.slo)"
 expect_eq "-o /dev/full -H" 1 "$(status $SYSLETC -o /dev/full -H pair.h "$src")"
 expect_eq "-o /dev/full: the header" old "$(cat pair.h)"
+# '-o -' or '-H -' onto a full standard output is told as the listing's
+# is, 'standard output', not '-'.
+# (-d takes no --prefix: the image has its own.)
+for opt in "--prefix=hello -o - $src" "-d ref.slo -H -"; do
+	# shellcheck disable=SC2086 # words each
+	expect_eq "$opt > /dev/full" 1 \
+		"$(${SYSLETC% --prefix=hello} $opt >/dev/full 2>err.txt; echo $?)"
+	grep -q '^sysletc: standard output: No space left on device$' err.txt ||
+		fail "$opt > /dev/full: message: $(cat err.txt)"
+done
 expect_eq "-o into a missing directory -H" 1 \
 	"$(status $SYSLETC -o nodir/pair.slo -H pair.h "$src")"
 expect_eq "-o into a missing directory: the header" old "$(cat pair.h)"
