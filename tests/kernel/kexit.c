@@ -1,4 +1,4 @@
-/* kexit.c: in the guest, a thread that ends while its head's chains wait leaves the process able to stop, freeze and take its signals; limits (RLIMIT_NPROC, RLIMIT_MEMLOCK, RLIMIT_CPU, files held) hold for syslets. */
+/* kexit.c: in the guest, a thread that ends while its head's chains wait leaves the process able to stop, freeze and take its signals; a kill or a stop while the program hands off takes at once; a ring made unwritable for a while loses nothing; limits (RLIMIT_NPROC, RLIMIT_MEMLOCK, RLIMIT_CPU, files held) hold for syslets. */
 #include "kt.h"
 #include <dirent.h>
 #include <pthread.h>
@@ -738,6 +738,264 @@ static int kx_case_ring_fault(void)
 	return KT_PASS;
 }
 
+/*
+ * SIGKILL while the program hands off, again and again: the process of
+ * each round loops on SYSLET_ASYNC atoms, each of which gives the
+ * program's context to a parked pool thread (syslet_handoff()), and is
+ * killed at a seeded moment.  The parked thread, woken by the kill, may
+ * be on its way out (do_exit(), syslet_leave_pool()) when the head
+ * picks it; the two must not wait for each other.  The same loop of
+ * direct getpid() calls, killed the same way, is the yardstick: the
+ * kill of either must be reaped at once.  The parent waits for SIGCHLD
+ * asleep (sigtimedwait()), so that no task of the test comes to the
+ * CPUs and breaks a wait of the kernel for it.
+ */
+static void kk_loop(int ready, int direct)
+{
+	static struct syslet_uatom a;
+	static long ret;
+	unsigned long n = 0, i;
+	long r;
+
+	if (!direct && kt_register(8, -1UL))
+		_exit(12);
+	for (;; n++) {
+		if (n == 16 && write(ready, "r", 1) != 1)
+			_exit(15);
+		if (direct) {
+			ret = syscall(SYS_getpid);
+			continue;
+		}
+		kt_atom(&a, SYSLET_ASYNC, SYS_getpid, &ret, NULL, NULL, NULL,
+			NULL, NULL);
+		r = K_EXEC(&a);
+		/* In place, as when no pool thread is parked: no completion. */
+		if (r == (long)&a)
+			continue;
+		if (r != 0) {
+			kt_note("iteration %lu: async_exec %ld", n, r);
+			_exit(13);
+		}
+		K_WAIT(1);
+		for (i = 0; i < kt_ring_n; i++)
+			if (__atomic_load_n(&kt_ring[i], __ATOMIC_ACQUIRE))
+				kt_ring[i] = NULL;
+	}
+}
+
+/* Rounds of fork, loop, kill at a seeded moment; the longest reap, in
+ * ms (-1: a round failed to start or was not reaped). */
+static long kk_rounds(int rounds, int direct, unsigned int seed)
+{
+	struct timespec t0, t1, lim = { 3, 0 }, d;
+	long worst = 0, ms;
+	sigset_t chld;
+	int p[2], i, st;
+	pid_t pid, r;
+	char c;
+
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, NULL);
+	for (i = 0; i < rounds; i++) {
+		if (pipe(p))
+			return -1;
+		pid = fork();
+		if (pid == 0) {
+			close(p[0]);
+			kk_loop(p[1], direct);
+		}
+		close(p[1]);
+		if (pid < 0 || read(p[0], &c, 1) != 1) {
+			kt_note("round %d: the process did not start", i);
+			if (pid > 0)
+				waitpid(pid, &st, 0);
+			close(p[0]);
+			return -1;
+		}
+		close(p[0]);
+		d.tv_sec = 0;
+		d.tv_nsec = (rand_r(&seed) % 3000) * 1000;
+		nanosleep(&d, NULL);
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		kill(pid, SIGKILL);
+		while ((r = waitpid(pid, &st, WNOHANG)) == 0)
+			if (sigtimedwait(&chld, NULL, &lim) < 0 && errno == EAGAIN)
+				break;
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		ms = (t1.tv_sec - t0.tv_sec) * 1000 +
+		     (t1.tv_nsec - t0.tv_nsec) / 1000000;
+		if (r != pid) {
+			kt_note("round %d: SIGKILL not reaped in %ld ms", i, ms);
+			kt_thread_states(pid);
+			kill(pid, SIGKILL);
+			waitpid(pid, &st, 0);
+			return -1;
+		}
+		if (!WIFSIGNALED(st) || WTERMSIG(st) != SIGKILL) {
+			kt_note("round %d: status %#x, not SIGKILL", i, st);
+			return -1;
+		}
+		if (ms > worst)
+			worst = ms;
+	}
+	return worst;
+}
+
+static int kx_case_kill_handoff(void)
+{
+	long direct, async;
+
+	direct = kk_rounds(40, 1, 1);
+	async = kk_rounds(300, 0, 2);
+	kt_note("longest reap after SIGKILL: %ld ms with direct getpid(), %ld ms handing off async getpid atoms",
+		direct, async);
+	KT_CHECK(direct >= 0, "the direct loop was not killed");
+	KT_CHECK(async >= 0 && async <= direct + 1000,
+		 "a process killed while it hands off was not reaped in time");
+	return KT_PASS;
+}
+
+/*
+ * The same with stops: SIGSTOP and SIGCONT, again and again, to one
+ * process of the loop.  A parked thread that the stop found in the pool
+ * (it takes its stop there, as any thread) may be picked before it did:
+ * it must not keep its CPU meanwhile.  The longest wait for the stop's
+ * report, in ms (-1: the process did not start or a stop was not
+ * reported in 3 s).
+ */
+static long kk_stops(int rounds, int direct, unsigned int seed)
+{
+	struct timespec t0, t1, lim = { 3, 0 }, d;
+	long worst = 0, ms;
+	sigset_t chld;
+	int p[2], i, st = 0;
+	pid_t pid, r;
+	char c;
+
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, NULL);
+	if (pipe(p))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		close(p[0]);
+		kk_loop(p[1], direct);
+	}
+	close(p[1]);
+	if (pid < 0 || read(p[0], &c, 1) != 1) {
+		close(p[0]);
+		return -1;
+	}
+	close(p[0]);
+	for (i = 0; i < rounds; i++) {
+		d.tv_sec = 0;
+		d.tv_nsec = (rand_r(&seed) % 3000) * 1000;
+		nanosleep(&d, NULL);
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		kill(pid, SIGSTOP);
+		while ((r = waitpid(pid, &st, WUNTRACED | WNOHANG)) == 0)
+			if (sigtimedwait(&chld, NULL, &lim) < 0 && errno == EAGAIN)
+				break;
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		ms = (t1.tv_sec - t0.tv_sec) * 1000 +
+		     (t1.tv_nsec - t0.tv_nsec) / 1000000;
+		if (r != pid || !WIFSTOPPED(st)) {
+			kt_note("round %d: no stop reported in %ld ms (status %#x)",
+				i, ms, r == pid ? st : 0);
+			kt_thread_states(pid);
+			worst = -1;
+			break;
+		}
+		if (ms > worst)
+			worst = ms;
+		kill(pid, SIGCONT);
+		while ((r = waitpid(pid, &st, WCONTINUED | WNOHANG)) == 0)
+			if (sigtimedwait(&chld, NULL, &lim) < 0 && errno == EAGAIN)
+				break;
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	return worst;
+}
+
+static int kx_case_stop_handoff(void)
+{
+	long direct, async;
+
+	direct = kk_stops(40, 1, 3);
+	async = kk_stops(300, 0, 4);
+	kt_note("longest wait for a stop: %ld ms with direct getpid(), %ld ms handing off async getpid atoms",
+		direct, async);
+	KT_CHECK(direct >= 0, "the direct loop did not stop");
+	KT_CHECK(async >= 0 && async <= direct + 1000,
+		 "a process stopped while it hands off did not stop in time");
+	return KT_PASS;
+}
+
+/*
+ * The ring is the program's memory, and the program may take it away
+ * for a while: make it read-only (mprotect), or truncate the file it
+ * maps (a tmpfs file here) and grow it again.  A completion meanwhile
+ * finds no slot it can write: it waits in the kernel, nothing faults,
+ * no signal comes (the program's own store there would take SIGSEGV or
+ * SIGBUS), and async_wait delivers it, in its turn, once the memory is
+ * writable again.  async_unregister is 0 after all that.
+ */
+static int kx_case_ring_taken(void)
+{
+	static struct syslet_uatom a[3];
+	static long ret[3];
+	struct async_head_user ahu;
+	void **ring;
+	long r;
+	int fd, i;
+
+	fd = open("/tmp/kx-ring", O_RDWR | O_CREAT | O_TRUNC, 0600);
+	KT_CHECK(fd >= 0 && ftruncate(fd, 4096) == 0, "tmpfs file: %s",
+		 strerror(errno));
+	ring = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	KT_CHECK(ring != MAP_FAILED, "mmap: %s", strerror(errno));
+	ahu.completion_ring = (struct syslet_uatom **)ring;
+	ahu.ring_size_bytes = 8 * sizeof(void *);
+	ahu.max_nr_threads = 2;
+	KT_CHECK(K_REG(&ahu) == 0, "async_register failed");
+	for (i = 0; i < 3; i++) {
+		kt_atom(&a[i], SYSLET_ASYNC, SYS_getpid, &ret[i], NULL, NULL,
+			NULL, NULL, NULL);
+		if (i == 1)
+			KT_CHECK(mprotect(ring, 4096, PROT_READ) == 0,
+				 "mprotect: %s", strerror(errno));
+		if (i == 2)
+			KT_CHECK(ftruncate(fd, 0) == 0, "ftruncate 0: %s",
+				 strerror(errno));
+		r = K_EXEC(&a[i]);
+		KT_CHECK(r == 0, "atom %d: async_exec %ld", i, r);
+		r = K_WAIT(1);
+		kt_note("atom %d: async_wait(1) %ld, slot %d %s", i, r, i,
+			i == 1 ? "read-only" : i == 2 ? "truncated" : "writable");
+		if (i == 1)
+			KT_CHECK(mprotect(ring, 4096, PROT_READ | PROT_WRITE) == 0,
+				 "mprotect: %s", strerror(errno));
+		if (i == 2)
+			KT_CHECK(ftruncate(fd, 4096) == 0, "ftruncate: %s",
+				 strerror(errno));
+		/* Delivers what waited for its slot. */
+		K_WAIT(0);
+		KT_CHECK(__atomic_load_n(&ring[i], __ATOMIC_ACQUIRE) == &a[i] &&
+			 ret[i] == getpid(),
+			 "atom %d: slot %p (atom %p), getpid %ld", i, ring[i],
+			 (void *)&a[i], ret[i]);
+	}
+	r = K_UNREG(&ahu);
+	KT_CHECK(r == 0, "async_unregister %ld", r);
+	munmap(ring, 4096);
+	close(fd);
+	unlink("/tmp/kx-ring");
+	return KT_PASS;
+}
+
 static const struct kt_case kx_cases[] = {
 	{ "exit: SIGSTOP stops a process whose thread ended while its head's chain waits",
 	  kx_case_stop, 40 },
@@ -754,6 +1012,12 @@ static const struct kt_case kx_cases[] = {
 	{ "unregister: a ring the program unmapped: the head goes and the call is 0", kx_case_unmapped },
 	{ "ring: async_wait and async_exec take signals while a fault in the ring holds its lock (userfaultfd)",
 	  kx_case_ring_fault, 40 },
+	{ "exit: SIGKILL while the program hands its context off, 300 times: reaped at once, as a direct loop is",
+	  kx_case_kill_handoff, 150 },
+	{ "exit: SIGSTOP and SIGCONT while the program hands its context off, 300 times: each stop at once, as a direct loop's",
+	  kx_case_stop_handoff, 150 },
+	{ "ring: a ring made read-only, or a file mapping truncated under it: completions wait, nothing faults, and come in turn once it is writable",
+	  kx_case_ring_taken },
 };
 
 int main(void)
