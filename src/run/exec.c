@@ -588,6 +588,14 @@ static unsigned long job_nr(const struct runner *r, const struct job *j)
 	return srun_ran_nr(j->last);
 }
 
+/* A --each argument that its parameter does not take: which of them,
+ * among thousands a shell's glob or $(seq) gave. */
+static void each_bind_error(const char *pn, int i, int argc, const char *err)
+{
+	fprintf(stderr, "%s: --each argument %d of %d: %s\n", pn, i + 1, argc,
+		err);
+}
+
 /*
  * --each makes each instance as its syslet is submitted, and frees it as
  * soon as it has ended without a stop to report, so that later instances
@@ -623,7 +631,7 @@ static int setup_reuse(struct runner *r, int argc, char **argv)
 	for (int i = 0; i < check; i++) {
 		if (syslet_inst__bind(inst, r->entry, 1, &argv[i], err,
 				      sizeof(err))) {
-			fprintf(stderr, "%s: %s\n", pn, err);
+			each_bind_error(pn, i, argc, err);
 			syslet_inst__free(inst);
 			return -1;
 		}
@@ -679,6 +687,10 @@ static int setup(struct runner *r, const struct syslet_obj *obj, int argc,
 		} else {
 			bad = syslet_inst__bind(j->inst, r->entry, argc, argv,
 						err, sizeof(err));
+		}
+		if (bad && r->opts->each) {
+			each_bind_error(pn, (int)i, argc, err);
+			return -1;
 		}
 		if (bad) {
 			fprintf(stderr, "%s: %s\n", pn, err);

@@ -56,7 +56,17 @@ status=0
 $SYSLET_RUN --each "$tmpdir/p.syslet" 1 2 x >"$tmpdir/out" 2>"$tmpdir/err" ||
 	status=$?
 expect_eq "bad argument: status" 2 "$status"
-grep -q "parameter n of p: expected int, got 'x'" "$tmpdir/err" ||
-	{ cat "$tmpdir/err" >&2; fail "bad argument: message"; }
+grep -qx "syslet-run: --each argument 3 of 3: parameter n of p: expected int, got 'x'" \
+	"$tmpdir/err" || { cat "$tmpdir/err" >&2; fail "bad argument: message"; }
 expect_eq "bad argument: nothing ran" "" "$(cat "$tmpdir/out")"
+# ... and says which of many it was, kept instances (--trace) or not.
+for opt in --jobs=1 --trace; do
+	status=0
+	$SYSLET_RUN --each $opt "$tmpdir/p.syslet" $(seq 4999) x $(seq 5) \
+		>"$tmpdir/out" 2>"$tmpdir/err" || status=$?
+	expect_eq "bad argument among 5,005 ($opt): status" 2 "$status"
+	grep -qx "syslet-run: --each argument 5000 of 5005: parameter n of p: expected int, got 'x'" \
+		"$tmpdir/err" || { cat "$tmpdir/err" >&2
+		fail "bad argument among 5,005 ($opt): message"; }
+done
 exit 0
