@@ -152,29 +152,64 @@ static void caller_read(enum how how)
 }
 
 /*
- * A loop of umem_add atoms in the caller, long enough to take seconds,
+ * A loop of umem_add atoms in the caller, long enough to take a second,
  * with a getppid atom in it (@mid) or not; the signal comes 20 ms in.
  * Handled: the syslet ends early, at one of the loop's atoms, the count
  * short of its end.  Ignored or blocked: it runs to the end.
  */
 #define LOOP_N	(20UL * 1000 * 1000)
+#define LOOP_CALIB	20000UL
+
+/* The loop's atoms, @want passes, a getppid in it or not. */
+static void loop_atoms(struct syslet_uatom a[3], int mid, unsigned long *n,
+		       unsigned long *c, unsigned long want, long r[3])
+{
+	static unsigned long one = 1, pn, pc;
+
+	*n = 0;
+	*c = -want;
+	pn = (unsigned long)n;
+	pc = (unsigned long)c;
+	rt_atom(&a[0], rt_umem_nr(), &r[0], 0, mid ? &a[2] : &a[1], &pn,
+		&one, NULL);
+	rt_atom(&a[1], rt_umem_nr(), &r[1], SYSLET_STOP_ON_ZERO, &a[0], &pc,
+		&one, NULL);
+	rt_atom(&a[2], SYS_getppid, &r[2], 0, &a[1], NULL, NULL, NULL);
+}
+
+/*
+ * Passes for about a second of this machine's loop, up to 20 million
+ * (2 million with getppid): long after the signal 20 ms in, and not the
+ * minutes 40 million atoms take on a debug kernel under TCG.
+ */
+static unsigned long loop_passes(int mid)
+{
+	unsigned long n, c, max = mid ? LOOP_N / 20 : LOOP_N;
+	struct syslet_uatom a[3];
+	long r[3];
+	double t0, per;
+
+	loop_atoms(a, mid, &n, &c, LOOP_CALIB, r);
+	t0 = rt_now();
+	if (sys_async_exec(&a[0]) != &a[1] || n != LOOP_CALIB)
+		rt_die("mid %d: the calibration loop ended after %lu passes",
+		       mid, n);
+	per = (rt_now() - t0) / (double)LOOP_CALIB;
+	if (per <= 0 || 1.0 / per >= (double)max)
+		return max;
+	return 1.0 / per > (double)LOOP_CALIB ? (unsigned long)(1.0 / per) :
+						 LOOP_CALIB;
+}
 
 static void caller_loop(enum how how, int mid)
 {
 	struct syslet_uatom a[3], *done;
-	unsigned long n = 0, c = -LOOP_N, one = 1;
-	unsigned long pn = (unsigned long)&n, pc = (unsigned long)&c;
-	long rn = 0, rc = 0, rp = 0;
-	unsigned long want = mid ? LOOP_N / 20 : LOOP_N;
+	unsigned long n, c, want = loop_passes(mid);
+	long r[3];
 	struct kicker k;
 	pthread_t t;
 
-	c = -want;
-	rt_atom(&a[0], rt_umem_nr(), &rn, 0, mid ? &a[2] : &a[1], &pn, &one,
-		NULL);
-	rt_atom(&a[1], rt_umem_nr(), &rc, SYSLET_STOP_ON_ZERO, &a[0], &pc,
-		&one, NULL);
-	rt_atom(&a[2], SYS_getppid, &rp, 0, &a[1], NULL, NULL, NULL);
+	loop_atoms(a, mid, &n, &c, want, r);
 	set_how(how);
 	t = kick(&k, 20, 0, -1);
 	errno = 0;
