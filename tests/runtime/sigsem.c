@@ -115,40 +115,38 @@ static pthread_t kick(struct kicker *k, long sig_ms, long wr_ms, int fd)
  */
 static void caller_read(enum how how)
 {
-	struct syslet_uatom a[2], *done;
-	unsigned long fd, buf, len = 1;
-	long r0 = -12345, r1 = -12345;
+	struct syslet_uatom g, *done;
+	struct rt_pipe_read pr;
+	long r1 = -12345;
 	struct kicker k;
 	pthread_t t;
-	char c = 0;
-	int p[2];
 
-	if (pipe(p))
-		rt_die("pipe");
-	fd = (unsigned long)p[0];
-	buf = (unsigned long)&c;
-	rt_atom(&a[0], SYS_read, &r0, SYSLET_SYNC, &a[1], &fd, &buf, &len);
-	rt_atom(&a[1], SYS_getpid, &r1, 0, NULL, NULL, NULL, NULL);
+	rt_pipe_read_init(&pr);
+	pr.ret = -12345;
+	pr.atom.flags = SYSLET_SYNC;
+	pr.atom.next = &g;
+	rt_atom(&g, SYS_getpid, &r1, 0, NULL, NULL, NULL, NULL);
 	set_how(how);
-	t = kick(&k, 30, 80, p[1]);
+	t = kick(&k, 30, 80, pr.pfd[1]);
 	errno = 0;
-	done = sys_async_exec(&a[0]);
+	done = sys_async_exec(&pr.atom);
 	pthread_join(t, NULL);
 	if (how == HANDLED) {
-		rt_check(done == &a[0] && r0 == -EINTR && r1 == -12345,
+		rt_check(done == &pr.atom && pr.ret == -EINTR && r1 == -12345,
 			 "%s: ended at %p (a %p) r0 %ld r1 %ld errno %d",
-			 how_name[how], (void *)done, (void *)a, r0, r1, errno);
+			 how_name[how], (void *)done, (void *)&pr.atom, pr.ret,
+			 r1, errno);
 		rt_check(handled == 1, "handler ran %d times", (int)handled);
 	} else {
-		rt_check(done == &a[1] && r0 == 1 && r1 == getpid(),
+		rt_check(done == &g && pr.ret == 1 && r1 == getpid(),
 			 "%s: ended at %p (a %p) r0 %ld r1 %ld errno %d",
-			 how_name[how], (void *)done, (void *)a, r0, r1, errno);
+			 how_name[how], (void *)done, (void *)&pr.atom, pr.ret,
+			 r1, errno);
 		rt_check(how != BLOCKED || usr1_pending(),
 			 "blocked: SIGUSR1 is not pending any more");
 	}
 	reset();
-	close(p[0]);
-	close(p[1]);
+	rt_pipe_read_close(&pr);
 }
 
 /*
@@ -237,38 +235,33 @@ static void caller_loop(enum how how, int mid)
  */
 static void worker_read(enum how how, struct syslet_uatom **ring)
 {
-	struct syslet_uatom a[2];
-	unsigned long fd, buf, len = 1;
-	long r0 = -12345, r1 = -12345;
+	struct syslet_uatom g;
+	struct rt_pipe_read pr;
+	long r1 = -12345;
 	struct kicker k;
 	pthread_t t;
-	char c = 0;
-	int p[2];
 
-	if (pipe(p))
-		rt_die("pipe");
-	fd = (unsigned long)p[0];
-	buf = (unsigned long)&c;
-	rt_atom(&a[0], SYS_read, &r0, 0, &a[1], &fd, &buf, &len);
-	rt_atom(&a[1], SYS_getpid, &r1, 0, NULL, NULL, NULL, NULL);
+	rt_pipe_read_init(&pr);
+	pr.ret = -12345;
+	pr.atom.next = &g;
+	rt_atom(&g, SYS_getpid, &r1, 0, NULL, NULL, NULL, NULL);
 	set_how(how);
 	errno = 0;
-	if (sys_async_exec(&a[0]) || errno)
+	if (sys_async_exec(&pr.atom) || errno)
 		rt_die("the read did not go async");
-	t = kick(&k, 30, 80, p[1]);
+	t = kick(&k, 30, 80, pr.pfd[1]);
 	while (!__atomic_load_n(&ring[0], __ATOMIC_ACQUIRE))
 		if (sys_async_wait(1) && errno != EINTR)
 			rt_die("async_wait: %s", strerror(errno));
 	pthread_join(t, NULL);
-	rt_check(ring[0] == &a[1] && r0 == 1 && r1 == getpid(),
+	rt_check(ring[0] == &g && pr.ret == 1 && r1 == getpid(),
 		 "%s worker: ring %p (a %p) r0 %ld r1 %ld", how_name[how],
-		 (void *)ring[0], (void *)a, r0, r1);
+		 (void *)ring[0], (void *)&pr.atom, pr.ret, r1);
 	ring[0] = NULL;
 	/* The ring's next slot is 1 now: move the rest down by using a
 	 * fresh registration each time. */
 	reset();
-	close(p[0]);
-	close(p[1]);
+	rt_pipe_read_close(&pr);
 }
 
 int main(void)
