@@ -35,6 +35,20 @@ struct kt_ts {
 
 static long kt_nr[SYSLET_NR_CALLS];
 
+
+/* The text of the small file @path in @buf, NUL-terminated: its length,
+ * or -1 (no such file, nothing read). */
+static inline int kt_read_text(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY), n;
+
+	if (fd < 0)
+		return -1;
+	n = (int)read(fd, buf, size - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	return n > 0 ? n : -1;
+}
 /* Numbers from /sys/kernel/syslet/ABI/; 0 when they all match the base. */
 static int kt_discover(void)
 {
@@ -43,19 +57,13 @@ static int kt_discover(void)
 		"async_unregister", "umem_add",
 	};
 	char path[128], buf[32];
-	int i, fd, n;
+	int i;
 
 	for (i = 0; i < SYSLET_NR_CALLS; i++) {
 		snprintf(path, sizeof(path), "/sys/kernel/syslet/%s/%s",
 			 KT_ABI, names[i]);
-		fd = open(path, O_RDONLY);
-		if (fd < 0)
+		if (kt_read_text(path, buf, sizeof(buf)) < 0)
 			return -1;
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (n <= 0)
-			return -1;
-		buf[n] = '\0';
 		kt_nr[i] = strtol(buf, NULL, 10);
 	}
 	return 0;
@@ -266,17 +274,13 @@ static inline int kt_cg_frozen(const char *dir, int want, int ms)
 {
 	char path[256], buf[256], key[16];
 	struct timespec d = { 0, 10 * 1000 * 1000 };
-	int i, fd, n;
+	int i;
 
 	snprintf(path, sizeof(path), "%s/cgroup.events", dir);
 	snprintf(key, sizeof(key), "frozen %d", want);
 	for (i = 0; i < ms / 10; i++) {
-		fd = open(path, O_RDONLY);
-		if (fd < 0)
-			return 0;
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		buf[n > 0 ? n : 0] = '\0';
+		if (kt_read_text(path, buf, sizeof(buf)) < 0)
+			return 0;	/* never empty while the group is */
 		if (strstr(buf, key))
 			return 1;
 		nanosleep(&d, NULL);
@@ -289,15 +293,10 @@ static inline int kt_cg_frozen(const char *dir, int want, int ms)
 static inline char kt_task_state(pid_t pid, const char *tid)
 {
 	char path[320], buf[512], *p;
-	int fd, n;
 
 	snprintf(path, sizeof(path), "/proc/%d/task/%s/stat", (int)pid, tid);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
+	if (kt_read_text(path, buf, sizeof(buf)) < 0)
 		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	buf[n > 0 ? n : 0] = '\0';
 	p = strrchr(buf, ')');
 	return p && p[1] ? p[2] : 0;
 }
@@ -309,7 +308,6 @@ static inline void kt_thread_states(pid_t pid)
 	char path[320], buf[512], line[512] = "", st;
 	struct dirent *e;
 	DIR *d;
-	int fd, n;
 
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
 	d = opendir(path);
@@ -324,15 +322,10 @@ static inline void kt_thread_states(pid_t pid)
 				 " %s:%c", e->d_name, st);
 		snprintf(path, sizeof(path), "/proc/%d/task/%s/wchan", (int)pid,
 			 e->d_name);
-		fd = open(path, O_RDONLY);
-		if (fd >= 0) {
-			n = read(fd, buf, sizeof(buf) - 1);
-			close(fd);
-			buf[n > 0 ? n : 0] = '\0';
-			if (n > 0 && strlen(line) < sizeof(line) - 64)
-				snprintf(line + strlen(line),
-					 sizeof(line) - strlen(line), "(%.40s)", buf);
-		}
+		if (kt_read_text(path, buf, sizeof(buf)) > 0 &&
+		    strlen(line) < sizeof(line) - 64)
+			snprintf(line + strlen(line), sizeof(line) - strlen(line),
+				 "(%.40s)", buf);
 	}
 	if (d)
 		closedir(d);
