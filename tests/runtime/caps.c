@@ -4,11 +4,7 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <linux/audit.h>
 #include <linux/capability.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 
 /*
@@ -140,32 +136,12 @@ static long bind_probe(unsigned port, int blocked, int waits, int direct)
 	return r == -EADDRINUSE ? 0 : r;
 }
 
-#if defined(__x86_64__)
-#define CAPS_ARCH	AUDIT_ARCH_X86_64
-#else
-#define CAPS_ARCH	AUDIT_ARCH_I386
-#endif
-
 /* Every thread of the process, the workers made already included: capset()
  * fails with EPERM. */
 static int deny_capset(void)
 {
-	struct sock_filter f[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, arch)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, CAPS_ARCH, 0, 3),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_capset, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
-
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
-		return -1;
-	return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
-			    SECCOMP_FILTER_FLAG_TSYNC, &prog);
+	return rt_seccomp_refuse(__NR_capset, SECCOMP_RET_ERRNO | EPERM,
+				 SECCOMP_FILTER_FLAG_TSYNC);
 }
 
 /* The child's exit status: 0 the open was refused, 1 it was not, 77 no

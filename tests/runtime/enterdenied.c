@@ -1,28 +1,12 @@
 /* enterdenied.c: the uring backend after a seccomp filter started refusing io_uring_enter (EPERM or ENOSYS, as a sandbox set up late): a syslet in flight completes into the ring once, one submitted after completes once (or returns inline), async_wait() succeeds and async_unregister() returns; nothing hangs. */
-#include <linux/filter.h>
-#include <linux/seccomp.h>
 #include <signal.h>
-#include <stddef.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include "helpers.h"
 
 static int refuse_enter(int err)
 {
-	struct sock_filter f[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_io_uring_enter, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K,
-			 SECCOMP_RET_ERRNO | (unsigned int)err),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
-
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
-	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
-		return -1;
-	return 0;
+	return rt_seccomp_refuse(__NR_io_uring_enter,
+				 SECCOMP_RET_ERRNO | (unsigned int)err, 0);
 }
 
 static int child(int err)

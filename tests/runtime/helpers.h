@@ -583,4 +583,61 @@ static inline void rt_watchdog(const char *file, const char *volatile *what,
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
+/*
+ * Seccomp filters for the tests that need a call refused.  The program
+ * @f (@n instructions) is loaded after no_new_privs, for the calling
+ * thread or, with SECCOMP_FILTER_FLAG_TSYNC in @flags, for every thread
+ * of the process (workers made already included).  Returns 0, or -1
+ * with errno when the kernel has no seccomp filter or refuses it.
+ */
+#include <stddef.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sys/prctl.h>
+
+#if defined(__x86_64__)
+#define RT_AUDIT_ARCH	AUDIT_ARCH_X86_64
+#elif defined(__i386__)
+#define RT_AUDIT_ARCH	AUDIT_ARCH_I386
+#endif
+
+static inline int rt_seccomp_load(struct sock_filter *f, unsigned short n,
+				  unsigned int flags)
+{
+	struct sock_fprog prog = { n, f };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		return -1;
+	return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags,
+			    &prog);
+}
+
+/* Call @nr of this build's ABI answered with @action (SECCOMP_RET_ERRNO
+ * | errno, SECCOMP_RET_TRAP), every other call allowed, as
+ * rt_seccomp_load() loads it.  A call made in the other ABI (int $0x80
+ * from a 64-bit program) is not this number's call, and is allowed. */
+static inline int rt_seccomp_refuse(unsigned int nr, unsigned int action,
+				    unsigned int flags)
+{
+#ifdef RT_AUDIT_ARCH
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, RT_AUDIT_ARCH, 0, 3),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, nr, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, action),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+
+	return rt_seccomp_load(f, sizeof(f) / sizeof(f[0]), flags);
+#else
+	(void)nr, (void)action, (void)flags;
+	errno = ENOSYS;	/* no AUDIT_ARCH_ value known for this build */
+	return -1;
+#endif
+}
+
 #endif /* RT_HELPERS_H */

@@ -1,25 +1,11 @@
 /* noring.c: where io_uring_setup is refused (a container's seccomp profile), auto falls back to emul silently, and uring by name says why it cannot run. */
-#include <linux/audit.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
-#include <stddef.h>
-#include <sys/prctl.h>
 #include "helpers.h"
 
 /* io_uring_setup fails with EPERM; every other call is allowed. */
 static void refuse_io_uring(void)
 {
-	struct sock_filter f[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_io_uring_setup, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
-
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
-	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog)) {
+	if (rt_seccomp_refuse(__NR_io_uring_setup, SECCOMP_RET_ERRNO | EPERM,
+			      0)) {
 		fprintf(stderr, "SKIP: no seccomp filter here: %s\n",
 			strerror(errno));
 		exit(RT_SKIP);

@@ -1,11 +1,7 @@
 /* nothreads.c: with no thread to be had (clone of a thread refused), a syslet that waits still completes, without async_wait, as with no ready cachemiss thread in 2007. */
 #include "helpers.h"
-#include <linux/filter.h>
-#include <linux/seccomp.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stddef.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 
@@ -40,12 +36,8 @@ static int refuse_threads(void)
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EAGAIN),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
-	struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
 
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
-	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
-		return -1;
-	return 0;
+	return rt_seccomp_load(f, sizeof(f) / sizeof(f[0]), 0);
 }
 
 static void *nothing(void *arg)

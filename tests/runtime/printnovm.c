@@ -2,22 +2,11 @@
 #define _GNU_SOURCE
 #include "helpers.h"
 #include <fcntl.h>
-#include <stddef.h>
 #include <signal.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <ucontext.h>
-#include <linux/audit.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
-
-#if defined(__x86_64__)
-#define PN_ARCH	AUDIT_ARCH_X86_64
-#elif defined(__i386__)
-#define PN_ARCH	AUDIT_ARCH_I386
-#endif
 
 /* The calls of process_vm_readv() the filter refused, and the errno it
  * answers them with: a SIGSYS handler plays the kernel's part, so that
@@ -43,28 +32,15 @@ static void on_sigsys(int sig, siginfo_t *si, void *uc_)
  * call counted in vm_calls. */
 static int refuse_vm_readv(int err)
 {
-	struct sock_filter f[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, arch)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PN_ARCH, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_process_vm_readv, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_sigsys;
 	sa.sa_flags = SA_SIGINFO;
 	vm_err = err;
-	if (sigaction(SIGSYS, &sa, NULL) ||
-	    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+	if (sigaction(SIGSYS, &sa, NULL))
 		return -1;
-	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
+	return rt_seccomp_refuse(__NR_process_vm_readv, SECCOMP_RET_TRAP, 0);
 }
 
 /* syslet_read_mem() through the pipe: a read that runs into an
@@ -187,7 +163,7 @@ int main(void)
 	static const int errs[] = { ENOSYS, EPERM };
 	int skipped = 0;
 
-#ifndef PN_ARCH
+#ifndef RT_AUDIT_ARCH
 	fprintf(stderr, "SKIP: no seccomp architecture for this build\n");
 	return RT_SKIP;
 #endif

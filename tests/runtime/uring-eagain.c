@@ -1,8 +1,4 @@
 /* uring-eagain.c: a syslet whose io_uring_enter() the kernel refused for now (EAGAIN: no memory for its requests) still completes into the ring without async_wait(): the progress thread enters it at its next look, where it went to sleep in the ring with the SQE never entered and the program polling its ring waited for ever. */
-#include <linux/filter.h>
-#include <linux/seccomp.h>
-#include <stddef.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include "helpers.h"
 
@@ -24,12 +20,8 @@ static int refuse_submit(void)
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EAGAIN),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
-	struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
 
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
-	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
-		return -1;
-	return 0;
+	return rt_seccomp_load(f, sizeof(f) / sizeof(f[0]), 0);
 }
 
 /* Whether the slot gets @a within @ms, the ring polled, no library call. */
