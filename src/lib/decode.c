@@ -1009,8 +1009,10 @@ static void print_arg(FILE *out, const char *name, char kind,
 		fprintf(out, "%ld", (long)v);
 		return;
 	case 'm':
-		/* strace's "%#03o": 000 for no bits. */
-		fprintf(out, "%#03lo", v);
+		/* strace's "%#03o": 000 for no bits.  The kernel takes a
+		 * umode_t, 16 bits, whatever the word held (a statx word
+		 * with the mode in its low bits), and strace shows those. */
+		fprintf(out, "%#03lo", (unsigned long)(unsigned short)v);
 		return;
 	case 'D':
 		if ((long)v == AT_FDCWD)
