@@ -100,6 +100,49 @@ cat "$tmpdir/declared" "$tmpdir/inline" | LC_ALL=C sort -u >"$tmpdir/public"
 list_diff "declared but on no section 3 page (add it to a page's NAME)" \
 	"$tmpdir/public" "$tmpdir/documented"
 
+# ---- The callbacks.  A function the library calls back is declared by
+# a typedef that a caller must match: each is shown in a page's SYNOPSIS,
+# as .Ft typedef RET and .Fn (*NAME) "ARG" ..., with the header's types,
+# so that a program written from the pages compiles (with `int fn(...)`
+# for a void one, gcc 14 stops at an incompatible pointer type).
+# cb_types: "RET(ARG,ARG)" with the parameter names and blanks dropped.
+tr '\n' ' ' <"$hdr" | grep -o 'typedef[^;]*;' |
+	sed -n 's/^typedef[[:space:]]\(.*\)(\*\([A-Za-z_0-9]*\))[[:space:]]*(\(.*\));$/\2|\1|\3/p' \
+	>"$tmpdir/typedefs"
+[ -s "$tmpdir/typedefs" ] || bad "libsyslet.h: no callback typedef found"
+norm_args() {
+	echo "$1" | tr ',' '\n' | sed -e 's/[[:space:]]*$//' \
+		-e 's/\([ *]\)[A-Za-z_][A-Za-z_0-9]*$/\1/' | squeeze |
+		paste -sd, -
+}
+# squeeze: one blank between words, none around '*'.
+squeeze() {
+	sed -e 's/[[:space:]][[:space:]]*/ /g' -e 's/^ //' -e 's/ $//' \
+		-e 's/ \*/*/g' -e 's/\* /*/g'
+}
+while IFS='|' read -r name ret args; do
+	want="$(echo "$ret" | squeeze)($(norm_args "$args"))"
+	found=
+	for f in "$top_srcdir"/man/*.3; do
+		got=$(awk -v n="(*$name)" '
+			/^\.Ft / { ft = substr($0, 5) }
+			/^\.Fn / && $2 == n {
+				sub(/^typedef[[:space:]]*/, "", ft)
+				line = $0; sub(/^\.Fn [^ ]* */, "", line)
+				gsub(/" "/, ",", line); gsub(/"/, "", line)
+				print ft "|" line; exit
+			}' "$f")
+		[ -n "$got" ] || continue
+		found=$f
+		gret=${got%%|*}
+		have="$(echo "$gret" | squeeze)($(norm_args "${got#*|}"))"
+		[ "$have" = "$want" ] ||
+			bad "${f##*/}: typedef $name is shown as $have; libsyslet.h has $want"
+	done
+	[ -n "$found" ] ||
+		bad "libsyslet.h: typedef $name (a callback's type: $want) is on no section 3 page's SYNOPSIS"
+done <"$tmpdir/typedefs"
+
 # ---- The structs.  Each struct libsyslet.h defines starts with
 # `size_t sz` (libsyslet(3), SIZED STRUCTS), and a page that shows one
 # shows its fields, in the header's order.

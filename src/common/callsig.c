@@ -17,6 +17,7 @@ struct sig {
  *  r read buffer (shown with the result's length)
  *  a sockaddr (length is the next arg)  F address family  T socket type
  *  k struct timespec read   i int read (length is the next arg)
+ *  K two struct timespec read, UTIME_NOW and UTIME_OMIT by name (utimensat)
  *  L struct pollfd array (count is the next arg)
  *  I struct itimerspec read   Y statx's AT_* flags   Z statx's mask
  *  Q signal set read ([USR1 TERM])   V struct epoll_event read
@@ -100,7 +101,7 @@ static const struct sig sigs[] = {
 	{ "link", "ss" },	{ "symlinkat", "sDs" },
 	{ "linkat", "DsDsx" },	{ "renameat", "DsDs" },
 	{ "renameat2", "DsDsx" },	{ "faccessat", "Dsd" },
-	{ "faccessat2", "Dsdx" },	{ "utimensat", "Dspx" },
+	{ "faccessat2", "Dsdx" },	{ "utimensat", "DsKx" },
 	{ "utimes", "sp" },	{ "statfs", "sp" },
 	{ "fstatfs", "dp" },	{ "chroot", "s" },
 	{ "fchdir", "d" },	{ "mknod", "smd" },

@@ -10,7 +10,7 @@
  * ioctl's argument, is an address only for some requests. */
 #define CALLSIG_OUT CALLSIG_OUT_PTR "B"
 /* The kinds that are addresses: 0 is NULL, as strace writes it. */
-#define CALLSIG_PTR "pswrakiLIQVhegy" CALLSIG_OUT_PTR
+#define CALLSIG_PTR "pswrakKiLIQVhegy" CALLSIG_OUT_PTR
 
 /* The letters of @call's arguments, or NULL for a call not described. */
 const char *callsig_of(const char *call);

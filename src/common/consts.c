@@ -36,20 +36,32 @@ static const struct sysconst table[] = {
 	{ "AT_FDCWD", -100, SC_DIRFD },
 	{ "AT_SYMLINK_NOFOLLOW", 0x100, SC_AT },
 	{ "AT_REMOVEDIR", 0x200, SC_AT },
+	{ "AT_SYMLINK_FOLLOW", 0x400, SC_AT },
 	{ "AT_NO_AUTOMOUNT", 0x800, SC_AT }, { "AT_EMPTY_PATH", 0x1000, SC_AT },
-	/* statx(): how to sync, and the mask of the fields asked for (the
-	 * trace names them as strace does; the names let a source say so). */
-	{ "AT_STATX_SYNC_AS_STAT", 0, SC_NONE },
-	{ "AT_STATX_FORCE_SYNC", 0x2000, SC_NONE },
-	{ "AT_STATX_DONT_SYNC", 0x4000, SC_NONE },
-	{ "STATX_TYPE", 0x1, SC_NONE }, { "STATX_MODE", 0x2, SC_NONE },
-	{ "STATX_NLINK", 0x4, SC_NONE }, { "STATX_UID", 0x8, SC_NONE },
-	{ "STATX_GID", 0x10, SC_NONE }, { "STATX_ATIME", 0x20, SC_NONE },
-	{ "STATX_MTIME", 0x40, SC_NONE }, { "STATX_CTIME", 0x80, SC_NONE },
-	{ "STATX_INO", 0x100, SC_NONE }, { "STATX_SIZE", 0x200, SC_NONE },
-	{ "STATX_BLOCKS", 0x400, SC_NONE },
-	{ "STATX_BASIC_STATS", 0x7ff, SC_NONE },
-	{ "STATX_BTIME", 0x800, SC_NONE }, { "STATX_MNT_ID", 0x1000, SC_NONE },
+	/* faccessat2()'s flag on AT_REMOVEDIR's bit: a set of its own, so
+	 * that unlinkat(fd, p, 0x200) still reads AT_REMOVEDIR. */
+	{ "AT_EACCESS", 0x200, SC_FACCESS_AT },
+	/* statx(): how to sync, and the mask of the fields asked for, named
+	 * in listings as the trace and strace name them. */
+	{ "AT_STATX_SYNC_AS_STAT", 0, SC_STATX_SYNC },
+	{ "AT_STATX_FORCE_SYNC", 0x2000, SC_STATX_SYNC },
+	{ "AT_STATX_DONT_SYNC", 0x4000, SC_STATX_SYNC },
+	{ "STATX_TYPE", 0x1, SC_STATX_MASK }, { "STATX_MODE", 0x2, SC_STATX_MASK },
+	{ "STATX_NLINK", 0x4, SC_STATX_MASK }, { "STATX_UID", 0x8, SC_STATX_MASK },
+	{ "STATX_GID", 0x10, SC_STATX_MASK },
+	{ "STATX_ATIME", 0x20, SC_STATX_MASK },
+	{ "STATX_MTIME", 0x40, SC_STATX_MASK },
+	{ "STATX_CTIME", 0x80, SC_STATX_MASK },
+	{ "STATX_INO", 0x100, SC_STATX_MASK },
+	{ "STATX_SIZE", 0x200, SC_STATX_MASK },
+	{ "STATX_BLOCKS", 0x400, SC_STATX_MASK },
+	{ "STATX_BASIC_STATS", 0x7ff, SC_STATX_MASK },
+	{ "STATX_BTIME", 0x800, SC_STATX_MASK },
+	{ "STATX_MNT_ID", 0x1000, SC_STATX_MASK },
+	/* renameat2()'s flags. */
+	{ "RENAME_NOREPLACE", 0x1, SC_RENAME },
+	{ "RENAME_EXCHANGE", 0x2, SC_RENAME },
+	{ "RENAME_WHITEOUT", 0x4, SC_RENAME },
 	{ "SEEK_SET", 0, SC_SEEK }, { "SEEK_CUR", 1, SC_SEEK },
 	{ "SEEK_END", 2, SC_SEEK },
 	{ "F_DUPFD", 0, SC_FCNTL }, { "F_GETFD", 1, SC_FCNTL },
@@ -229,10 +241,14 @@ static const struct {
 	{ "fchmodat", { SC_DIRFD, 0, SC_MODE } },
 	{ "access", { 0, SC_ACCESS } },
 	{ "faccessat", { SC_DIRFD, 0, SC_ACCESS } },
+	{ "faccessat2", { SC_DIRFD, 0, SC_ACCESS, SC_FACCESS_AT } },
+	{ "statx", { SC_DIRFD, 0, SC_STATX_AT, SC_STATX_MASK } },
 	{ "unlinkat", { SC_DIRFD, 0, SC_AT } },
 	{ "newfstatat", { SC_DIRFD, 0, 0, SC_AT } },
 	{ "fstatat64", { SC_DIRFD, 0, 0, SC_AT } },
 	{ "renameat", { SC_DIRFD, 0, SC_DIRFD } },
+	{ "renameat2", { SC_DIRFD, 0, SC_DIRFD, 0, SC_RENAME } },
+	{ "name_to_handle_at", { SC_DIRFD, 0, 0, 0, SC_AT } },
 	{ "linkat", { SC_DIRFD, 0, SC_DIRFD, 0, SC_AT } },
 	{ "symlinkat", { 0, SC_DIRFD } },
 	{ "readlinkat", { SC_DIRFD } },
@@ -389,6 +405,26 @@ static bool describe_set(enum sysconst_set set, int64_t v, struct out *o)
 		put(o, n);
 		r = flags(o, SC_SOCKFLAGS, (uint64_t)v & ~(uint64_t)0xf);
 		return rest(o, r);
+	case SC_FACCESS_AT:
+		/* strace's order: AT_SYMLINK_NOFOLLOW|AT_EACCESS|AT_EMPTY_PATH.
+		 * AT_EACCESS is the only name of its bit here. */
+		if (v <= 0)
+			return false;
+		r = flags(o, SC_AT, (uint64_t)v & 0x100);
+		r |= flags(o, SC_FACCESS_AT, (uint64_t)v & 0x200);
+		r |= flags(o, SC_AT, (uint64_t)v & ~(uint64_t)0x300);
+		return rest(o, r);
+	case SC_STATX_AT:
+		/* How to sync is a 2-bit number, named first (0 too), then
+		 * the AT_* flags, as strace writes them. */
+		if (v < 0)
+			return false;
+		n = enum_name(SC_STATX_SYNC, v & 0x6000);
+		if (!n)
+			return false;
+		put(o, n);
+		r = flags(o, SC_AT, (uint64_t)v & ~(uint64_t)0x6000);
+		return rest(o, r);
 	case SC_ACCESS:
 	case SC_PROT:
 		if (v == 0) {
@@ -397,6 +433,8 @@ static bool describe_set(enum sysconst_set set, int64_t v, struct out *o)
 		}
 		/* fall through */
 	case SC_AT:
+	case SC_STATX_MASK:
+	case SC_RENAME:
 	case SC_FDFLAGS:
 	case SC_MSG:
 	case SC_MAP:
@@ -458,6 +496,9 @@ static bool describe_set(enum sysconst_set set, int64_t v, struct out *o)
 
 const char *sysconst_first(enum sysconst_set set)
 {
+	/* statx()'s flags start with how to sync: AT_STATX_SYNC_AS_STAT. */
+	if (set == SC_STATX_AT)
+		set = SC_STATX_SYNC;
 	for (size_t i = 0; i < NR_CONSTS; i++)
 		if (table[i].set == set)
 			return table[i].name;

@@ -22,6 +22,11 @@ enum sysconst_set {
 	SC_MODE,	/* permission bits: shown in octal */
 	SC_DIRFD,	/* AT_FDCWD, else a descriptor */
 	SC_AT,		/* AT_* flags */
+	SC_FACCESS_AT,	/* faccessat2()'s AT_EACCESS (AT_REMOVEDIR's bit) and AT_* */
+	SC_STATX_SYNC,	/* statx()'s AT_STATX_* (through SC_STATX_AT) */
+	SC_STATX_AT,	/* statx()'s flags: an AT_STATX_* | AT_* flags */
+	SC_STATX_MASK,	/* STATX_* */
+	SC_RENAME,	/* renameat2()'s RENAME_* flags */
 	SC_ACCESS,	/* F_OK, or R_OK|W_OK|X_OK */
 	SC_SEEK,	/* SEEK_* */
 	SC_FCNTL,	/* F_* commands */

@@ -48,9 +48,12 @@ struct sysletc_options {
 					   more than that word (pipe) */
 #define SYSLETC_W_SIZEOF_STR	0x8u	/* sizeof() of a str parameter: a
 					   word, not the string's length */
+#define SYSLETC_W_CALL_INPUT	0x10u	/* data laid out for the other
+					   word size, read as a struct */
 #define SYSLETC_W_ALL		0xffu
 /* On unless disabled: a zeroed struct sysletc_options has them. */
-#define SYSLETC_W_DEFAULT	(SYSLETC_W_CALL_OUTPUT | SYSLETC_W_SIZEOF_STR)
+#define SYSLETC_W_DEFAULT	(SYSLETC_W_CALL_OUTPUT | SYSLETC_W_SIZEOF_STR | \
+				 SYSLETC_W_CALL_INPUT)
 
 /*
  * Built-in names (builtins.c): one row each, for lowering and for the

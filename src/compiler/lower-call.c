@@ -269,6 +269,105 @@ static void check_output(struct lower *L, const char *call,
 }
 
 /*
+ * What calls read through a pointer argument, when its size is fixed:
+ * bytes on x86_64 and on i386.  Where the two differ (a struct timespec
+ * is two 8-byte words on x86_64, two 4-byte ones on i386), data written
+ * for one word size is read wrongly on the other: u64(0), u64(100000000)
+ * is 0 s and 0 ns to an i386 nanosleep().
+ */
+static const struct {
+	const char	*name;
+	unsigned char	arg;
+	unsigned short	size64, size32;
+	const char	*what;
+} inputs[] = {
+	{ "nanosleep", 0, 16, 8, "a struct timespec" },
+	{ "clock_nanosleep", 2, 16, 8, "a struct timespec" },
+	{ "clock_settime", 1, 16, 8, "a struct timespec" },
+	{ "ppoll", 2, 16, 8, "a struct timespec" },
+	{ "pselect6", 4, 16, 8, "a struct timespec" },
+	{ "select", 4, 16, 8, "a struct timeval" },
+	{ "_newselect", 4, 8, 8, "a struct timeval" },
+	{ "settimeofday", 0, 16, 8, "a struct timeval" },
+	{ "rt_sigtimedwait", 2, 16, 8, "a struct timespec" },
+	{ "utimensat", 2, 32, 16,
+	  "two struct timespec, the access and modification times" },
+	{ "futimesat", 2, 32, 16, "two struct timeval" },
+	{ "utimes", 1, 32, 16, "two struct timeval" },
+	{ "timerfd_settime", 2, 32, 16, "a struct itimerspec" },
+	{ "timer_settime", 2, 32, 16, "a struct itimerspec" },
+	{ "setitimer", 1, 32, 16, "a struct itimerval" },
+	{ "setrlimit", 1, 16, 8, "a struct rlimit" },
+	{ "prlimit64", 2, 16, 16, "a struct rlimit64" },
+	{ "epoll_ctl", 3, 12, 12, "a struct epoll_event" },
+};
+
+/*
+ * A buffer or data, maybe + k, that a call reads a fixed-size struct
+ * from: fewer bytes than that is an error (the kernel reads what follows
+ * the object), as a constant length past a buffer is; data of more bytes,
+ * on a profile where the struct is smaller than on the other, was most
+ * likely laid out for the other word size: a warning.
+ */
+static void check_input_arg(struct lower *L, const char *call, size_t k,
+			    const struct ast_expr *args)
+{
+	const struct ast_expr *x = args, *arg;
+	unsigned int size, other;
+	struct lower_sym *s;
+	int64_t off = 0;
+
+	for (unsigned int i = 0; x && i < inputs[k].arg; i++)
+		x = x->next;
+	if (!x)
+		return;
+	arg = x;
+	size = L->word == 8 ? inputs[k].size64 : inputs[k].size32;
+	other = L->word == 8 ? inputs[k].size32 : inputs[k].size64;
+	if (x->kind == AST_BINARY && x->op == '+' && x->l->kind == AST_NAME &&
+	    lower_eval(L, x->r, &off) == 1)
+		x = x->l;
+	else if (x->kind != AST_NAME)
+		return;
+	s = lower_lookup(L, x->name, x->loc);
+	if (!s)
+		return;
+	s->used--;
+	if ((s->kind != LSYM_BUFFER && s->kind != LSYM_DATA) ||
+	    s->state != LEVAL_DONE || off < 0 || (uint64_t)off > s->size)
+		return;
+	if (s->size - (uint64_t)off < size) {
+		lower_error(L, arg->loc, "%s reads %u bytes through its %s "
+			    "argument (%s on %s), but '%s' has %llu byte%s "
+			    "there: the kernel would read what follows it",
+			    call, size, ordinal[inputs[k].arg], inputs[k].what,
+			    L->word == 8 ? "x86_64" : "i386", s->name,
+			    (unsigned long long)(s->size - (uint64_t)off),
+			    s->size - (uint64_t)off == 1 ? "" : "s");
+		return;
+	}
+	if (s->kind == LSYM_DATA && other > size &&
+	    s->size - (uint64_t)off >= other)
+		lower_warn(L, SYSLETC_W_CALL_INPUT, arg->loc, "%s reads %u "
+			   "bytes through its %s argument (%s on %s), but "
+			   "data '%s' has %llu there, the size on %s: only "
+			   "the first %u are read (write its items as word(), "
+			   "the word of each profile)", call, size,
+			   ordinal[inputs[k].arg], inputs[k].what,
+			   L->word == 8 ? "x86_64" : "i386", s->name,
+			   (unsigned long long)(s->size - (uint64_t)off),
+			   L->word == 8 ? "i386" : "x86_64", size);
+}
+
+static void check_input(struct lower *L, const char *call,
+			const struct ast_expr *args)
+{
+	for (size_t k = 0; k < sizeof(inputs) / sizeof(inputs[0]); k++)
+		if (!strcmp(inputs[k].name, call))
+			check_input_arg(L, call, k, args);
+}
+
+/*
  * An address where the call takes flags or a number of a known set
  * (open(path, "r"), as fopen() would have it): the kernel would read the
  * address as the flags.  fcntl's and setsockopt's arguments named by
@@ -766,6 +865,7 @@ int lower_call(struct lower *L, const struct ast_expr *e, int ret,
 	}
 	i = 0;
 	check_output(L, sysname, args);
+	check_input(L, sysname, args);
 	check_written_back(L, sysname, args);
 	check_flags(L, sysname, args);
 	for (const struct ast_expr *x = args; x; x = x->next) {

@@ -64,8 +64,9 @@ static void usage(FILE *f)
 		"  -d, --disassemble=IMAGE  read IMAGE and print its listing (or, with\n"
 		"                           --dot or -H, its graph or header)\n"
 		"  -W WARNING               enable a warning: unused, unreachable,\n"
-		"                           call-output, sizeof-str (call-output\n"
-		"                           and sizeof-str on by default), all;\n"
+		"                           call-output, call-input, sizeof-str\n"
+		"                           (call-output, call-input and\n"
+		"                           sizeof-str on by default), all;\n"
 		"                           -Wno-WARNING disables it, -Werror makes\n"
 		"                           warnings errors\n"
 		"  -h, --help               print this help and exit\n"
@@ -126,6 +127,7 @@ static int warning_option(struct args *a, const char *w)
 		{ "unused", SYSLETC_W_UNUSED },
 		{ "unreachable", SYSLETC_W_UNREACHABLE },
 		{ "call-output", SYSLETC_W_CALL_OUTPUT },
+		{ "call-input", SYSLETC_W_CALL_INPUT },
 		{ "sizeof-str", SYSLETC_W_SIZEOF_STR },
 		{ "all", SYSLETC_W_ALL },
 	};
@@ -291,7 +293,8 @@ static int parse_args(struct args *a, int argc, char **argv)
 						       "-W", optarg,
 						       " (expected unused, "
 						       "unreachable, call-output, "
-						       "sizeof-str, all or error, "
+						       "call-input, sizeof-str, "
+						       "all or error, "
 						       "each also as no-NAME)");
 			break;
 		case 'h':

@@ -15,6 +15,7 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "libsyslet.h"
@@ -267,6 +268,44 @@ struct kts {
 static void print_timespec(FILE *out, const struct kts *ts)
 {
 	fprintf(out, "{tv_sec=%ld, tv_nsec=%ld}", ts->tv_sec, ts->tv_nsec);
+}
+
+/*
+ * utimensat()'s two times as strace 6.1 shows them: each a timespec with
+ * the date it stands for, in local time, in a comment, or UTIME_NOW or
+ * UTIME_OMIT, which the kernel reads in tv_nsec:
+ * [{tv_sec=1, tv_nsec=2} /\* 1970-01-01T00:00:01.000000002+0000 *\/, UTIME_OMIT]
+ */
+static bool print_utimes(FILE *out, unsigned long addr)
+{
+	struct kts ts[2];
+	char date[64], zone[16];
+	struct tm tm;
+	time_t t;
+
+	if (safe_read(ts, addr, sizeof(ts)) < 0)
+		return false;
+	for (int i = 0; i < 2; i++) {
+		fputs(i ? ", " : "[", out);
+		if (ts[i].tv_nsec == UTIME_NOW) {
+			fputs("UTIME_NOW", out);
+			continue;
+		}
+		if (ts[i].tv_nsec == UTIME_OMIT) {
+			fputs("UTIME_OMIT", out);
+			continue;
+		}
+		print_timespec(out, &ts[i]);
+		t = (time_t)ts[i].tv_sec;
+		if (ts[i].tv_nsec >= 0 && ts[i].tv_nsec < 1000000000 &&
+		    localtime_r(&t, &tm) &&
+		    strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S", &tm) &&
+		    strftime(zone, sizeof(zone), "%z", &tm))
+			fprintf(out, " /* %s.%09ld%s */", date, ts[i].tv_nsec,
+				zone);
+	}
+	fputc(']', out);
+	return true;
 }
 
 /* "WIFSIGNALED(s) && WTERMSIG(s) == SIGKILL", the number where the
@@ -1009,8 +1048,10 @@ static void print_arg(FILE *out, const char *name, char kind,
 		fprintf(out, "%ld", (long)v);
 		return;
 	case 'm':
-		/* strace's "%#03o": 000 for no bits. */
-		fprintf(out, "%#03lo", v);
+		/* strace's "%#03o": 000 for no bits.  The kernel takes a
+		 * umode_t, 16 bits, whatever the word held (a statx word
+		 * with the mode in its low bits), and strace shows those. */
+		fprintf(out, "%#03lo", (unsigned long)(unsigned short)v);
 		return;
 	case 'D':
 		if ((long)v == AT_FDCWD)
@@ -1086,6 +1127,10 @@ static void print_arg(FILE *out, const char *name, char kind,
 		break;
 	case 'L':
 		if (print_pollfds(out, v, next))
+			return;
+		break;
+	case 'K':
+		if (print_utimes(out, v))
 			return;
 		break;
 	case 'k': {

@@ -36,12 +36,14 @@ int main(int argc, char **argv)
 			opt.warnings |= SYSLETC_W_UNREACHABLE;
 		} else if (!strcmp(argv[i], "-Wno-call-output")) {
 			opt.no_warnings |= SYSLETC_W_CALL_OUTPUT;
+		} else if (!strcmp(argv[i], "-Wno-call-input")) {
+			opt.no_warnings |= SYSLETC_W_CALL_INPUT;
 		} else if (!strcmp(argv[i], "-Werror")) {
 			werror = 1;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			fprintf(stderr, "usage: front-dump [--target=P] [--ir] "
 				"[-Wall|-Wunused|-Wunreachable] "
-				"[-Wno-call-output] [-Werror] FILE\n");
+				"[-Wno-call-output] [-Wno-call-input] [-Werror] FILE\n");
 			return 2;
 		} else {
 			file = argv[i];

@@ -6,6 +6,10 @@ dir=${case%/*}
 name=${case##*/}
 name=${name%.args}
 args=$(sed '/^#/d' "$case")
+# utimensat()'s dates are local time, as strace shows them: one zone for
+# every machine.
+TZ=UTC0
+export TZ
 # Relative names keep the golden files free of build paths.
 (cd "$top_srcdir/tests/run" &&
  $SYSLET_RUN --backend=emul --trace $args) \

@@ -49,7 +49,7 @@ expect_eq "bad target" 2 "$(status $SYSLETC --target=arm "$ex/cat.syslet")"
 grep -qx "sysletc: unknown target 'arm' (expected i386, i386-2007 or x86_64)" \
 	err.txt || fail "bad target message: $(cat err.txt)"
 expect_eq "bad warning" 2 "$(status $SYSLETC -Wbogus "$ex/cat.syslet")"
-grep -qx "sysletc: unknown warning '-Wbogus' (expected unused, unreachable, call-output, sizeof-str, all or error, each also as no-NAME)" \
+grep -qx "sysletc: unknown warning '-Wbogus' (expected unused, unreachable, call-output, call-input, sizeof-str, all or error, each also as no-NAME)" \
 	err.txt || fail "bad warning message: $(cat err.txt)"
 expect_eq "missing -o argument" 2 "$(status $SYSLETC "$ex/cat.syslet" -o)"
 expect_eq "two inputs" 2 "$(status $SYSLETC "$ex/cat.syslet" "$ex/hello.syslet")"
