@@ -16,8 +16,13 @@ syslet ts(str tag)
 SRC
 $SYSLETC -o ts.slo ts.syslet || fail "sysletc ts.syslet"
 stopped_any=no
+pgrp=
+command -v perl >/dev/null 2>&1 &&
+	pgrp="perl -e setpgrp(0,0);exec(@ARGV)or(exit(127))"
 for b in $backends; do
-	$SYSLET_RUN --each --jobs=1 --backend=$b ts.slo $(seq 40) \
+	# In a process group of its own, whose parent (this script) is
+	# in the session: not orphaned, so SIGTSTP stops it.
+	$pgrp $SYSLET_RUN --each --jobs=1 --backend=$b ts.slo $(seq 40) \
 		>out 2>err &
 	pid=$!
 	# Continued whenever it stopped, for 30 s at most.
