@@ -106,6 +106,12 @@ tests_run_libfailthread_la_LIBADD = -ldl
 # through a shim failing libc's (LD_PRELOAD).
 TESTS += tests/run/failnth.sh tests/run/probe-eintr.sh
 EXTRA_DIST += tests/run/failnth.sh tests/run/probe-eintr.sh
+# ... nor by the teardown of a probe ring too small for the first head.
+TESTS += tests/run/kept-eintr.sh
+EXTRA_DIST += tests/run/kept-eintr.sh
+# --each stopped (SIGTSTP) in a batch and continued makes no instance twice.
+TESTS += tests/run/tstp-each.sh
+EXTRA_DIST += tests/run/tstp-each.sh
 check_LTLIBRARIES += tests/run/libfailnth.la
 tests_run_libfailnth_la_SOURCES = tests/run/failnth.c
 tests_run_libfailnth_la_LDFLAGS = -module -avoid-version -shared \

@@ -301,6 +301,22 @@ static __thread bool ur_spare_here;	/* this thread probed */
  */
 static __thread struct io_uring ur_kept;
 static __thread bool ur_kept_here;
+/*
+ * Kept rings too small for the thread's next head (the probe's CQ holds
+ * 256 completions, a head of more than 96 threads asks for more): left
+ * open beside the head's ring until the thread ends, not closed, for the
+ * teardown's task work would cut short the call the thread sleeps in
+ * then (syslet-run --each --threads=100: the 101st syslet's epoll_wait(),
+ * run in place, failed with EINTR).  The probe's ring (ur_spare_fd) too,
+ * where this thread probed.  One a larger CQ at most.
+ */
+static void retired_close(void);
+struct ur_retired {
+	struct io_uring	ring;
+	bool		mapped;		/* else only ring.ring_fd is */
+};
+static __thread struct ur_retired *ur_retired;
+static __thread unsigned int ur_nretired;
 static pthread_key_t ur_kept_key;
 static bool ur_kept_ok;
 /* What the fast loop may run in place: inline, and in the driver (where
@@ -334,6 +350,7 @@ static void ur_atfork_child(void)
 		io_uring_queue_exit(&ur_kept);
 		ur_kept_here = false;
 	}
+	retired_close();
 	if (!ah)
 		return;
 	close(ah->ring.ring_fd);
@@ -371,7 +388,7 @@ static int efd_get(struct ur_head *ah)
 	return -1;
 }
 
-/* The thread ends: its kept ring goes (ur_kept). */
+/* The thread ends: its kept rings go (ur_kept, ur_retired). */
 static void ur_kept_end(void *arg)
 {
 	(void)arg;
@@ -379,6 +396,54 @@ static void ur_kept_end(void *arg)
 		ur_kept_here = false;
 		io_uring_queue_exit(&ur_kept);
 	}
+	retired_close();
+}
+
+static void retired_close(void)
+{
+	while (ur_nretired) {
+		struct ur_retired *r = &ur_retired[--ur_nretired];
+
+		if (r->mapped)
+			io_uring_queue_exit(&r->ring);
+		else
+			close(r->ring.ring_fd);
+	}
+	free(ur_retired);
+	ur_retired = NULL;
+}
+
+/* Whether ur_kept_end() has rings to close when the thread ends. */
+static void kept_mark(void)
+{
+	(void)pthread_setspecific(ur_kept_key, ur_kept_here || ur_nretired ?
+					       &ur_kept : NULL);
+}
+
+/* A ring of this thread too small for a head: into ur_retired, else
+ * closed (no memory for the list); @ring NULL: only the descriptor @fd
+ * (the probe's, never mapped). */
+static void retire(const struct io_uring *ring, int fd)
+{
+	struct ur_retired *r = reallocarray(ur_retired, ur_nretired + 1,
+					    sizeof(*r));
+
+	if (!r) {
+		if (ring)
+			io_uring_queue_exit((struct io_uring *)ring);
+		else
+			close(fd);
+		return;
+	}
+	ur_retired = r;
+	r = &ur_retired[ur_nretired++];
+	memset(r, 0, sizeof(*r));
+	if (ring)
+		r->ring = *ring;
+	else
+		r->ring.ring_fd = fd;
+	r->mapped = ring != NULL;
+	kept_mark();
 }
 
 /*
@@ -418,24 +483,22 @@ static int ring_new(struct io_uring *ring, unsigned int cq, bool *high)
 	int err;
 
 	if (ur_kept_here) {
-		ur_kept_here = false;
-		(void)pthread_setspecific(ur_kept_key, NULL);
 		if (*ur_kept.cq.kring_entries >= cq) {
+			ur_kept_here = false;
+			kept_mark();
 			*ring = ur_kept;
 			*high = true;	/* kept only so */
 			return 0;
 		}
-		io_uring_queue_exit(&ur_kept);
+		ur_kept_here = false;
+		retire(&ur_kept, -1);
+		kept_mark();
 	}
 	/* Another thread's probe ring is left where it is: closed, its
 	 * teardown would cut short the call the thread that probed (and
 	 * entered it) sleeps in (ur_kept). */
 	if (ur_spare_here)
 		fd = __atomic_exchange_n(&ur_spare_fd, -1, __ATOMIC_ACQ_REL);
-	if (fd >= 0 && ur_spare_p.cq_entries < cq) {
-		close(fd);
-		fd = -1;
-	}
 	/*
 	 * The program may have closed it meanwhile, and given its number
 	 * to a file of its own: that is not mapped as a ring (nor
@@ -444,6 +507,12 @@ static int ring_new(struct io_uring *ring, unsigned int cq, bool *high)
 	 */
 	if (fd >= 0 && io_uring_enter((unsigned int)fd, 0, 0, 0, NULL) < 0)
 		fd = -1;
+	/* This thread probed on it and entered it: too small, it is left
+	 * open, as ur_kept is (ur_retired). */
+	if (fd >= 0 && ur_spare_p.cq_entries < cq) {
+		retire(NULL, fd);
+		fd = -1;
+	}
 	if (fd >= 0) {
 		p = ur_spare_p;
 		err = io_uring_queue_mmap(fd, &p, ring);
@@ -2976,7 +3045,7 @@ static bool ring_keep(struct ur_head *ah)
 	io_uring_cq_advance(ring, io_uring_cq_ready(ring));
 	ur_kept = *ring;
 	ur_kept_here = true;
-	(void)pthread_setspecific(ur_kept_key, &ur_kept);
+	kept_mark();
 	return true;
 }
 

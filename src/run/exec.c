@@ -964,7 +964,8 @@ static int submit_and_wait(struct lane *l)
 	}
 	if (l->r->opts->syscall_times)
 		chunk = 1;
-	for (size_t i = 0, end = 0;;) {
+	/* made: the jobs below it have their instance (r->reuse). */
+	for (size_t i = 0, end = 0, made = 0;;) {
 		struct syslet_uatom *atoms[SUBMIT_BATCH], *done[SUBMIT_BATCH];
 		int errs[SUBMIT_BATCH];
 		size_t n;
@@ -978,14 +979,25 @@ static int submit_and_wait(struct lane *l)
 			if (!n)
 				break;
 			end = i + n;
+			made = i;
 		}
 		n = end - i < chunk ? end - i : chunk;
+		/*
+		 * The rest of a batch that a stop signal cut short (SIGTSTP,
+		 * then SIGCONT) was made with it: made again, each of those
+		 * instances was lost in its slot, and the lane's spans, room
+		 * for one a job, overran into the heap ('stray completion'
+		 * and a crash).
+		 */
 		for (size_t m = 0; m < n; m++) {
-			if (l->r->reuse && lane_make(l, i + m))
+			if (l->r->reuse && i + m >= made &&
+			    lane_make(l, i + m))
 				return -1;
 			atoms[m] = l->r->jobs[i + m].first;
 			srun_trace_submit(l->r->tr, i + m);
 		}
+		if (i + n > made)
+			made = i + n;
 		/* Fewer than n when a signal ended one: the rest next. */
 		k = syslet_exec_batch(atoms, n, done, errs);
 		if (k < 0) {

@@ -161,36 +161,61 @@ struct contender {
 	bool		cached_only;
 };
 
-/* Best wall-clock time of reps runs, and the least CPU time of one of
- * them in *cpu; negative when the contender cannot run. */
-static double best_of(const struct cfg *c, const struct contender *k,
-		      bool cold, double *cpu)
+/*
+ * Each contender's best wall-clock time of reps runs in t[i] (negative
+ * when it cannot run, or is skipped: t[i] < 0 on entry), and the least
+ * CPU time of one of them in cpu[i].  The runs go in rounds, one of each
+ * contender a round, each round starting one contender further on: on a
+ * machine shared with other work the load changes within seconds, and
+ * run one contender after the other, each had its own load: the ratios
+ * of one run of the benchmark against another moved by 2-3x.  Rounds
+ * give every contender a share of each spell of load.
+ */
+static void best_of_all(const struct cfg *c, const struct contender *con,
+			size_t n, bool cold, double *t, double *cpu)
 {
-	double best = -1;
+	bool *live = calloc(n, sizeof(*live));
+	int reps = cold ? c->cold_reps : c->reps;
 
-	*cpu = -1;
-	for (int r = 0; r < (cold ? c->cold_reps : c->reps); r++) {
-		struct bench_time tm = { .wall = 0 };
-		long got;
-
-		if (cold)
-			drop_caches(&c->f);
-		else if (k->fn(&c->f, k->arg, &tm) < 0)	/* warm up */
-			return -1;
-		got = k->fn(&c->f, k->arg, &tm);
-		if (got < 0)
-			return -1;
-		if ((size_t)got != c->f.total_bytes) {
-			fprintf(stderr, "bench: %s read %ld bytes, expected %zu\n",
-				k->name, got, c->f.total_bytes);
-			return -1;
-		}
-		if (best < 0 || tm.wall < best)
-			best = tm.wall;
-		if (*cpu < 0 || tm.cpu < *cpu)
-			*cpu = tm.cpu;
+	if (!live)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		live[i] = t[i] >= 0;
+		t[i] = cpu[i] = -1;
 	}
-	return best;
+	for (int r = 0; r < reps; r++) {
+		for (size_t k = 0; k < n; k++) {
+			size_t i = (k + (size_t)r) % n;
+			const struct contender *o = &con[i];
+			struct bench_time tm = { .wall = 0 };
+			long got;
+
+			if (!live[i])
+				continue;
+			if (cold) {
+				drop_caches(&c->f);
+			} else if (o->fn(&c->f, o->arg, &tm) < 0) {
+				/* The warm-up: it cannot run here. */
+				live[i] = false;
+				continue;
+			}
+			got = o->fn(&c->f, o->arg, &tm);
+			if (got >= 0 && (size_t)got != c->f.total_bytes)
+				fprintf(stderr, "bench: %s read %ld bytes, "
+					"expected %zu\n", o->name, got,
+					c->f.total_bytes);
+			if (got < 0 || (size_t)got != c->f.total_bytes) {
+				live[i] = false;
+				t[i] = cpu[i] = -1;
+				continue;
+			}
+			if (t[i] < 0 || tm.wall < t[i])
+				t[i] = tm.wall;
+			if (cpu[i] < 0 || tm.cpu < cpu[i])
+				cpu[i] = tm.cpu;
+		}
+	}
+	free(live);
 }
 
 static long run_sync(const struct bench_files *f, const void *arg,
@@ -282,37 +307,73 @@ static bool is_program(const char *path)
 	return ok;
 }
 
-static double spawn_time(const struct cfg *c, char **argv, bool cold)
+/* Syslet backends the library has, except auto. */
+static const char *backends[8];
+static size_t nr_backends;
+
+/* One run of the program @argv: its wall-clock time, or -1 (said). */
+static double spawn_once(const struct cfg *c, char **argv, bool cold)
 {
-	double best = -1;
+	posix_spawn_file_actions_t fa;
+	double t0;
+	pid_t pid;
+	int st;
 
-	for (int r = 0; r < (cold ? c->cold_reps : c->reps); r++) {
-		posix_spawn_file_actions_t fa;
-		double t0;
-		pid_t pid;
-		int st;
-
-		if (cold)
-			drop_caches(&c->f);
-		posix_spawn_file_actions_init(&fa);
-		posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY,
-						 0);
-		t0 = bench_now();
-		if (posix_spawn(&pid, argv[0], &fa, NULL, argv, environ)) {
-			perror(argv[0]);
-			return -1;
-		}
+	if (cold)
+		drop_caches(&c->f);
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	t0 = bench_now();
+	if (posix_spawn(&pid, argv[0], &fa, NULL, argv, environ)) {
+		perror(argv[0]);
 		posix_spawn_file_actions_destroy(&fa);
-		if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) ||
-		    WEXITSTATUS(st)) {
-			fprintf(stderr, "bench: %s failed\n", argv[0]);
-			return -1;
-		}
-		t0 = bench_now() - t0;
-		if (best < 0 || t0 < best)
-			best = t0;
+		return -1;
 	}
-	return best;
+	posix_spawn_file_actions_destroy(&fa);
+	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
+		fprintf(stderr, "bench: %s failed\n", argv[0]);
+		return -1;
+	}
+	return bench_now() - t0;
+}
+
+/*
+ * The best of reps runs of the plain program (@best[0], when @plain_ok)
+ * and of syslet-run on each backend (@best[b + 1], its --backend= option
+ * in @opt[b] put in @sr[2]), in rounds as best_of_all() runs the
+ * in-process rows, so that the programs compared share the machine's
+ * spells of load.
+ */
+static void spawn_rounds(const struct cfg *c, char **pl, char **sr,
+			 char opt[][48], bool plain_ok, bool sr_ok, bool cold,
+			 double *best)
+{
+	size_t n = 1 + nr_backends;
+	bool live[9];
+
+	for (size_t k = 0; k < n; k++) {
+		live[k] = k ? sr_ok : plain_ok;
+		best[k] = -1;
+	}
+	for (int r = 0; r < (cold ? c->cold_reps : c->reps); r++) {
+		for (size_t j = 0; j < n; j++) {
+			size_t k = (j + (size_t)r) % n;
+			double t;
+
+			if (!live[k])
+				continue;
+			if (k)
+				sr[2] = opt[k - 1];
+			t = spawn_once(c, k ? sr : pl, cold);
+			if (t < 0) {
+				live[k] = false;
+				best[k] = -1;
+				continue;
+			}
+			if (best[k] < 0 || t < best[k])
+				best[k] = t;
+		}
+	}
 }
 
 /* @cpu: the process's CPU time in that row's best run (negative: not
@@ -343,10 +404,6 @@ static const char *verdict(bool met)
 {
 	return met ? "met" : "MISSED";
 }
-
-/* Syslet backends the library has, except auto. */
-static const char *backends[8];
-static size_t nr_backends;
 
 static void list_backends(void)
 {
@@ -385,25 +442,16 @@ static void whole_processes(const struct cfg *c, double proc[2][9],
 	pl[0] = (char *)c->plain;
 	for (size_t i = 0; i < c->f.nr; i++)
 		sr[i + 5] = pl[i + 1] = c->f.paths[i];
-	for (int cold = 0; cold < 2; cold++) {
-		proc[cold][0] = plain_ok ? spawn_time(c, pl, cold) : -1;
-		for (size_t b = 0; sr_ok && b < nr_backends; b++) {
-			snprintf(opt[b], sizeof(opt[b]), "--backend=%s",
-				 backends[b]);
-			sr[2] = opt[b];
-			proc[cold][b + 1] = spawn_time(c, sr, cold);
-		}
-	}
+	for (size_t b = 0; b < nr_backends; b++)
+		snprintf(opt[b], sizeof(opt[b]), "--backend=%s", backends[b]);
+	for (int cold = 0; cold < 2; cold++)
+		spawn_rounds(c, pl, sr, opt, plain_ok, sr_ok, cold, proc[cold]);
 	/* One file: the lists end after it for these runs. */
 	if (c->f.nr > 1) {
 		sr[6] = pl[2] = NULL;
-		for (int cold = 0; cold < 2; cold++) {
-			one[cold][0] = plain_ok ? spawn_time(c, pl, cold) : -1;
-			for (size_t b = 0; sr_ok && b < nr_backends; b++) {
-				sr[2] = opt[b];
-				one[cold][b + 1] = spawn_time(c, sr, cold);
-			}
-		}
+		for (int cold = 0; cold < 2; cold++)
+			spawn_rounds(c, pl, sr, opt, plain_ok, sr_ok, cold,
+				     one[cold]);
 	}
 out:
 	free(sr);
@@ -542,12 +590,19 @@ int main(int argc, char **argv)
 	if (getloadavg(la0, 3) != 3)
 		la0[0] = -1;
 	bare = bench_bare_syscall();
-	for (size_t i = 0; i < ncon; i++)
-		for (int cold = 0; cold < 2; cold++)
-			t[i][cold] = (con[i].cached_only && cold) ||
-				     (c.only && !strstr(con[i].name, c.only)) ?
-				     (cpu[i][cold] = -1) :
-				     best_of(&c, &con[i], cold, &cpu[i][cold]);
+	for (int cold = 0; cold < 2; cold++) {
+		double tc[24], cc[24];
+
+		for (size_t i = 0; i < ncon; i++)
+			tc[i] = (con[i].cached_only && cold) ||
+				(c.only && !strstr(con[i].name, c.only)) ?
+				-1 : 0;
+		best_of_all(&c, con, ncon, cold, tc, cc);
+		for (size_t i = 0; i < ncon; i++) {
+			t[i][cold] = tc[i];
+			cpu[i][cold] = cc[i];
+		}
+	}
 	if (c.only && !strstr("syslet-run --each", c.only))
 		c.syslet_run = c.plain = NULL;
 	whole_processes(&c, proc, one);
@@ -563,7 +618,8 @@ int main(int argc, char **argv)
 	}
 
 	printf("syslet benchmark: open+read+close of %zu files of 512..4096 "
-	       "bytes (%zu bytes), best of %d runs cached, %d uncached\n",
+	       "bytes (%zu bytes), best of %d runs cached, %d uncached,\n"
+	       "each round one run of every contender\n",
 	       c.f.nr, c.f.total_bytes, c.reps, c.cold_reps);
 	{
 		double la[3];
