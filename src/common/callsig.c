@@ -105,6 +105,8 @@ static const struct sig sigs[] = {
 	{ "fstatfs", "dp" },	{ "chroot", "s" },
 	{ "fchdir", "d" },	{ "mknod", "smd" },
 	{ "mknodat", "Dsmd" },	{ "select", "dpppp" },
+	/* i386's select and mmap by the names strace gives them. */
+	{ "_newselect", "dpppp" },	{ "mmap2", "pdxxdd" },
 	{ "pselect6", "dpppkp" },	{ "readv", "djd" },
 	{ "writev", "ded" },	{ "sendmsg", "dgx" },
 	{ "recvmsg", "dHx" },	{ "preadv", "djddd" },

@@ -1204,20 +1204,60 @@ static const char *event_call(const struct syslet_event *ev)
 	return syslet_syscall_name((long)ev->nr);
 }
 
+/*
+ * i386's old select (82) and old mmap (90), the calls its "select" and
+ * "mmap" name, take one argument: the address of a block of the five or
+ * six words that _newselect and mmap2 take as arguments.  strace reads
+ * the block and shows its words as the arguments, select(4, 0x...,
+ * NULL, NULL, 0x...), and the address alone where it cannot be read.
+ * The block's words into @block and how many; 0 for any other call, -1
+ * for a block that cannot be read.
+ */
+static int old_block(const char *name, const struct syslet_event *ev,
+		     unsigned long block[6])
+{
+	int n;
+
+	if (systab_native_profile() == SYSTAB_X86_64 || !name ||
+	    ev->nargs < 1)
+		return 0;
+	if (!strcmp(name, "select"))
+		n = 5;
+	else if (!strcmp(name, "mmap"))
+		n = 6;
+	else
+		return 0;
+	memset(block, 0, 6 * sizeof(*block));
+	if (safe_read(block, ev->args[0], n * sizeof(*block)) < 0)
+		return -1;
+	return n;
+}
+
 int syslet_print_call(FILE *out, const struct syslet_event *ev,
 		      enum syslet_print_part part)
 {
 	const char *name, *sig, *r;
+	const unsigned long *args;
+	unsigned long block[6];
 	size_t siglen;
-	int nargs, split, from = 0, to;
+	int nargs, split, from = 0, to, old;
 
 	if (!out || !api_sz_ok(ev, sizeof(*ev)) ||
 	    (unsigned)part > SYSLET_PRINT_EXIT)
 		return api_err(-EINVAL);
 	name = event_call(ev);
 	sig = callsig_of(name);
-	siglen = sig ? strlen(sig) : 0;
+	args = ev->args;
 	nargs = ev->nargs < 6 ? (int)ev->nargs : 6;
+	old = old_block(name, ev, block);
+	if (old > 0) {
+		args = block;
+		nargs = old;
+	} else if (old < 0) {
+		sig = "p";
+		nargs = 1;
+	}
+	siglen = sig ? strlen(sig) : 0;
 	/* The first argument the call writes: shown once it returned. */
 	split = to = nargs;
 	r = sig ? strpbrk(sig, CALLSIG_OUT) : NULL;
@@ -1239,7 +1279,7 @@ int syslet_print_call(FILE *out, const struct syslet_event *ev,
 		if (i > from)
 			fputs(", ", out);
 		print_arg(out, name, (size_t)i < siglen ? sig[i] : 'n',
-			  ev->args, i, nargs, ev->ret);
+			  args, i, nargs, ev->ret);
 	}
 	if (part == SYSLET_PRINT_ENTER)
 		/* strace's "read(3, ": what follows comes at the end. */
@@ -1425,11 +1465,20 @@ int syslet_print_result(FILE *out, const struct syslet_event *ev)
 		   format_poll_ret(buf, sizeof(buf), ev)) {
 		fputs(buf, out);
 	} else if (name && (!strcmp(name, "select") ||
+			    !strcmp(name, "_newselect") ||
 			    !strcmp(name, "pselect6"))) {
 		/* Printed to a buffer first: a set that cannot be read
 		 * leaves the plain number. */
 		FILE *m = fmemopen(buf, sizeof(buf), "w");
-		bool ok = m && format_select_ret(m, ev, name[0] == 'p');
+		struct syslet_event blk = { .sz = sizeof(blk), .ret = r };
+		bool ok;
+
+		/* The old select's arguments are its block's words. */
+		if (old_block(name, ev, blk.args) > 0) {
+			blk.nargs = 5;
+			ev = &blk;
+		}
+		ok = m && format_select_ret(m, ev, name[0] == 'p');
 
 		if (m && (ferror(m) | fclose(m)))
 			ok = false;
