@@ -53,6 +53,9 @@ struct parse_ctx {
 	int		last_token;
 	unsigned long	else_ifs_open;
 	struct ast_loc	else_if_first;
+	/* Parentheses and braces open, for the same message. */
+	unsigned long	parens_open;
+	unsigned long	braces_open;
 	/* Where flex's fatal errors (out of memory) go: set by parse()
 	 * and scan_all() before the first call that can make one. */
 	jmp_buf		*fatal;

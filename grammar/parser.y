@@ -1334,6 +1334,14 @@ static int lex_counted(SYL_STYPE *lval, SYL_LTYPE *lloc, yyscan_t scanner,
 	if (t == IF && ctx->last_token == ELSE &&
 	    !ctx->else_ifs_open++)
 		ctx->else_if_first = *lloc;
+	if (t == '(')
+		ctx->parens_open++;
+	else if (t == ')' && ctx->parens_open)
+		ctx->parens_open--;
+	else if (t == '{')
+		ctx->braces_open++;
+	else if (t == '}' && ctx->braces_open)
+		ctx->braces_open--;
 	ctx->last_token = t;
 	return t;
 }
@@ -1356,6 +1364,20 @@ void syl_error(SYL_LTYPE *loc, yyscan_t scanner, struct parse_ctx *ctx,
 				    ast_diag_loc(ctx->else_if_first),
 				    "this else if starts a chain of more than %lu else ifs, a level each; each else if of a chain nests in the one before it, where ifs one after the other that end in goto or stop do not",
 				    ctx->else_ifs_open);
+		return;
+	}
+	/* Parentheses make no level of the tree, so only the stack
+	 * bounds them; braces make one each. */
+	if (!strcmp(msg, "memory exhausted") &&
+	    ctx->parens_open > ctx->braces_open) {
+		parse_error(ctx, *loc, "expression nested too deeply (more than %lu parentheses open)",
+			    ctx->parens_open);
+		return;
+	}
+	if (!strcmp(msg, "memory exhausted") &&
+	    ctx->braces_open > AST_MAX_STMT_DEPTH) {
+		parse_error(ctx, *loc, "program nested too deeply (more than %d levels of statements: %lu braces open)",
+			    AST_MAX_STMT_DEPTH, ctx->braces_open);
 		return;
 	}
 	if (!strcmp(msg, "memory exhausted")) {
