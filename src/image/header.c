@@ -151,10 +151,11 @@ static char *c_name(const char *name, const char *suffix)
 	return t.s;
 }
 
-/* A file name that can sit inside a C comment. */
+/* A file or symbol name that can sit inside a C comment: a comment's
+ * opening in one is a -Wcomment warning, an error with -Werror. */
 static int commentable(const char *s)
 {
-	if (!s || strstr(s, "*/"))
+	if (!s || strstr(s, "*/") || strstr(s, "/*"))
 		return 0;
 	for (; *s; s++)
 		if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f)
@@ -349,9 +350,15 @@ static void cell_decls(const struct slo_names *cn, const char *guard,
 			}
 			fprintf(out, "extern unsigned long %s __asm__(\"%s\");", c,
 				ename);
-			if (s->kind == SLO_SYM_PARAM)
+			/* The entry's name as the image has it, which only
+			 * a comment that cannot end early may hold. */
+			if (s->kind == SLO_SYM_PARAM &&
+			    commentable(img->syms[s->entry].name))
 				fprintf(out, "\t/* parameter %d of %s */",
 					s->param_index, img->syms[s->entry].name);
+			else if (s->kind == SLO_SYM_PARAM)
+				fprintf(out, "\t/* parameter %d */",
+					s->param_index);
 			fprintf(out, "\n");
 		} else {
 			not_declared(out, ename ? ename : s->name, "cell");
