@@ -44,6 +44,9 @@ EXTRA_DIST += tests/sysletc/header-libc.sh
 # -H's header compiles whatever bytes a crafted entry name holds.
 TESTS += tests/sysletc/header-comment.sh
 EXTRA_DIST += tests/sysletc/header-comment.sh
+# -H's header named as one of libsyslet's keeps that one visible.
+TESTS += tests/sysletc/header-guard.sh
+EXTRA_DIST += tests/sysletc/header-guard.sh
 # Comparisons at the ends of the signed range, run on emul and uring.
 TESTS += tests/sysletc/compare-ends.sh
 EXTRA_DIST += tests/sysletc/compare-ends.sh

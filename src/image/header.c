@@ -174,6 +174,33 @@ static void print_guard(FILE *out, const char *guard, int upper)
 	}
 }
 
+/*
+ * The include guard: the guard's name, but for a header named as one of
+ * libsyslet's own (syslet.h, libsyslet.h...), whose guard would hide
+ * that header from a program that includes both, the generated one
+ * first; such a guard gets _IMAGE after it.  The names the header
+ * declares keep the guard's name as it is (SYSLET_H_PROFILE).
+ */
+static void print_include_guard(FILE *out, const char *guard)
+{
+	static const char *const ours[] = { "SYSLET_H", "LIBSYSLET_H",
+					    "SYSLET_COMPAT_H", "SYSLET_NR_H" };
+
+	print_guard(out, guard, 1);
+	for (size_t i = 0; i < sizeof(ours) / sizeof(ours[0]); i++) {
+		const char *p = guard, *q = ours[i];
+
+		for (; *p && *q; p++, q++)
+			if ((isalnum((unsigned char)*p) ?
+			     toupper((unsigned char)*p) : '_') != *q)
+				break;
+		if (!*p && !*q) {
+			fputs("_IMAGE", out);
+			return;
+		}
+	}
+}
+
 static void not_declared(FILE *out, const char *name, const char *what)
 {
 	fprintf(out, "/* %s: C name taken; %s not declared */\n", name, what);
@@ -558,9 +585,9 @@ void slo_image_header(const struct slo_image *img, const char *guard,
 		commentable(img->source) ? " from " : "",
 		commentable(img->source) ? img->source : "");
 	fprintf(out, "#ifndef ");
-	print_guard(out, guard, 1);
+	print_include_guard(out, guard);
 	fprintf(out, "\n#define ");
-	print_guard(out, guard, 1);
+	print_include_guard(out, guard);
 	fprintf(out, "\n\n#include <syslet.h>\n\n");
 	fprintf(out, "#define ");
 	print_guard(out, guard, 1);
