@@ -57,6 +57,8 @@ static const struct sig sigs[] = {
 	{ "sendto", "dwdxad" },	{ "recvfrom", "drdxAl" },
 	{ "shutdown", "dd" },	{ "setsockopt", "dddid" },
 	{ "socketpair", "FTdP" },
+	/* i386's socketcall() makes these two, by no number of their own. */
+	{ "send", "dwdx" },	{ "recv", "drdx" },
 	{ "getsockname", "dAl" },	{ "getpeername", "dAl" },
 	{ "dup", "d" },		{ "dup2", "dd" },	{ "kill", "dd" },
 	/* Calls that take a pid: decimal, however large (pid_max is

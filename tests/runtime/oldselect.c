@@ -1,4 +1,4 @@
-/* oldselect.c: on i386, --trace and syslet_print_call(3) show the old select (82) and old mmap (90), whose one argument is the address of a block of the arguments, as strace does: with the block's words, and the address alone where the block cannot be read; select's result names the ready fds from the block's sets. */
+/* oldselect.c: on i386, --trace and syslet_print_call(3) show the old select (82) and old mmap (90), whose one argument is the address of a block of the arguments, as strace does: with the block's words, and the address alone where the block cannot be read; select's result names the ready fds from the block's sets; socketcall (102) is shown as the call it makes. */
 #include <sys/mman.h>
 #include <sys/select.h>
 #include <sys/time.h>
@@ -6,10 +6,12 @@
 #include "helpers.h"
 
 /* What syslet_print_call() and syslet_print_result() print for call
- * @name with the one argument @a0 and result @ret: "call = result". */
-static char *printed(const char *name, unsigned long a0, long ret)
+ * @name with the arguments @a0 and @a1 (@nargs of them) and result
+ * @ret: "call = result". */
+static char *printed2(const char *name, unsigned int nargs, unsigned long a0,
+		      unsigned long a1, long ret)
 {
-	SYSLET_OPTS(syslet_event, ev, .nargs = 1, .args = { a0 },
+	SYSLET_OPTS(syslet_event, ev, .nargs = nargs, .args = { a0, a1 },
 		    .ret = ret, .end = SYSLET_END_NEXT);
 	char *text = NULL;
 	size_t len = 0;
@@ -25,6 +27,11 @@ static char *printed(const char *name, unsigned long a0, long ret)
 		 name);
 	fclose(mem);
 	return text;
+}
+
+static char *printed(const char *name, unsigned long a0, long ret)
+{
+	return printed2(name, 1, a0, 0, ret);
 }
 
 static void expect(const char *want, char *got)
@@ -69,6 +76,21 @@ int main(void)
 	/* A block that cannot be read: its address, as strace shows it. */
 	expect("select(0x10) = -14 EFAULT", printed("select", 16, -EFAULT));
 	expect("mmap(0x10) = -14 EFAULT", printed("mmap", 16, -EFAULT));
+	/* socketcall as the call it makes, with the words of its block;
+	 * a call number the kernel refuses as it is. */
+	sel[0] = 2;
+	sel[1] = 1;
+	sel[2] = 0;
+	expect("socket(AF_INET, SOCK_STREAM, IPPROTO_IP) = 3",
+	       printed2("socketcall", 2, 1, (unsigned long)sel, 3));
+	sel[0] = 1;
+	sel[1] = (unsigned long)"hi";
+	sel[2] = 2;
+	sel[3] = 0;
+	expect("send(1, \"hi\", 2, 0) = 2",
+	       printed2("socketcall", 2, 9, (unsigned long)sel, 2));
+	expect("socketcall(99, 16) = -22 EINVAL",
+	       printed2("socketcall", 2, 99, 16, -EINVAL));
 	/* The new calls by strace's names, with their own arguments. */
 	rt_check(syslet_syscall_number("_newselect") == 142,
 		 "_newselect is %ld", syslet_syscall_number("_newselect"));
