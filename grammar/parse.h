@@ -47,6 +47,15 @@ struct parse_ctx {
 	 * atoms' cap counts besides expr_stmts. */
 	unsigned long	bare_syslets;
 	unsigned long	stmts_at_syslet;
+	/* For the message when bison's stack runs out: the last token,
+	 * the else ifs read and not yet reduced (each holds its part of
+	 * the stack until the chain ends), and where the first began. */
+	int		last_token;
+	unsigned long	else_ifs_open;
+	struct ast_loc	else_if_first;
+	/* Parentheses and braces open, for the same message. */
+	unsigned long	parens_open;
+	unsigned long	braces_open;
 	/* Where flex's fatal errors (out of memory) go: set by parse()
 	 * and scan_all() before the first call that can make one. */
 	jmp_buf		*fatal;

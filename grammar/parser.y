@@ -34,6 +34,11 @@ struct ast_string { char *s; size_t n; };
 #define YYMAXDEPTH 12000
 
 int syl_lex(SYL_STYPE *lval, SYL_LTYPE *lloc, yyscan_t scanner);
+static int lex_counted(SYL_STYPE *lval, SYL_LTYPE *lloc, yyscan_t scanner,
+		       struct parse_ctx *ctx);
+/* Every token passes lex_counted(), which counts the open else ifs. */
+#undef yylex
+#define yylex(lval, lloc, scanner) lex_counted(lval, lloc, scanner, ctx)
 void syl_error(SYL_LTYPE *loc, yyscan_t scanner, struct parse_ctx *ctx,
 	       const char *msg);
 
@@ -618,6 +623,11 @@ bare_stmt:	';'			{ NN($$ = stmt(AST_S_EMPTY, @$, NULL, NULL)); }
 		}
 	|	IF '(' expr ')' stmt ELSE stmt
 		{
+			/* An else if ends here, and gives its stack back. */
+			if (ctx->else_ifs_open && $7 &&
+			    ($7->kind == AST_S_IF ||
+			     $7->height == DEPTH_REPORTED))
+				ctx->else_ifs_open--;
 			NN($$ = stmt(AST_S_IF, @$, $3, $5));
 			$$->head = span(@1, @4);
 			$$->els = $7;
@@ -1316,10 +1326,60 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx,
  * them (a nesting is seen from its innermost part, once the stack holds
  * all of it).
  */
+static int lex_counted(SYL_STYPE *lval, SYL_LTYPE *lloc, yyscan_t scanner,
+		       struct parse_ctx *ctx)
+{
+	int t = syl_lex(lval, lloc, scanner);
+
+	if (t == IF && ctx->last_token == ELSE &&
+	    !ctx->else_ifs_open++)
+		ctx->else_if_first = *lloc;
+	if (t == '(')
+		ctx->parens_open++;
+	else if (t == ')' && ctx->parens_open)
+		ctx->parens_open--;
+	else if (t == '{')
+		ctx->braces_open++;
+	else if (t == '}' && ctx->braces_open)
+		ctx->braces_open--;
+	ctx->last_token = t;
+	return t;
+}
+
 void syl_error(SYL_LTYPE *loc, yyscan_t scanner, struct parse_ctx *ctx,
 	       const char *msg)
 {
 	(void)scanner;
+	/*
+	 * An else-if chain holds all its arms on the stack until its last
+	 * one, so a long one runs the stack out before any arm is reduced
+	 * and nest_check() could count it: say what nest_check() would.
+	 */
+	if (!strcmp(msg, "memory exhausted") &&
+	    ctx->else_ifs_open > AST_MAX_STMT_DEPTH) {
+		parse_error(ctx, ctx->else_if_first, "program nested too deeply (more than %d levels of statements)",
+			    AST_MAX_STMT_DEPTH);
+		if (ctx->d && !ctx->too_many)
+			diag_report(ctx->d, DIAG_NOTE,
+				    ast_diag_loc(ctx->else_if_first),
+				    "this else if starts a chain of more than %lu else ifs, a level each; each else if of a chain nests in the one before it, where ifs one after the other that end in goto or stop do not",
+				    ctx->else_ifs_open);
+		return;
+	}
+	/* Parentheses make no level of the tree, so only the stack
+	 * bounds them; braces make one each. */
+	if (!strcmp(msg, "memory exhausted") &&
+	    ctx->parens_open > ctx->braces_open) {
+		parse_error(ctx, *loc, "expression nested too deeply (more than %lu parentheses open)",
+			    ctx->parens_open);
+		return;
+	}
+	if (!strcmp(msg, "memory exhausted") &&
+	    ctx->braces_open > AST_MAX_STMT_DEPTH) {
+		parse_error(ctx, *loc, "program nested too deeply (more than %d levels of statements: %lu braces open)",
+			    AST_MAX_STMT_DEPTH, ctx->braces_open);
+		return;
+	}
 	if (!strcmp(msg, "memory exhausted")) {
 		parse_error(ctx, *loc, "program nested too deeply (more than %d levels of statements or %d of an expression)",
 			    AST_MAX_STMT_DEPTH, AST_MAX_EXPR_DEPTH);

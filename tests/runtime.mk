@@ -134,6 +134,10 @@ tests_runtime_printnovm_LDADD = $(runtime_ldadd)
 check_PROGRAMS += tests/runtime/printres
 TESTS += tests/runtime/printres
 tests_runtime_printres_LDADD = $(runtime_ldadd)
+# On i386, the old select and mmap shown with their block's words.
+check_PROGRAMS += tests/runtime/oldselect
+TESTS += tests/runtime/oldselect
+tests_runtime_oldselect_LDADD = $(runtime_ldadd)
 # The uring backend's own promises (skips where io_uring cannot be set up).
 check_PROGRAMS += tests/runtime/uring tests/runtime/noring \
 	tests/runtime/uring-probe tests/runtime/uring-idle \
@@ -230,7 +234,7 @@ runtime32_tests = tests/runtime/args32 tests/runtime/fault32 \
 	tests/runtime/exechead32 tests/runtime/procwide32 tests/runtime/caps32 \
 	tests/runtime/headargs32 tests/runtime/selfmod32 \
 	tests/runtime/ringsem32 tests/runtime/sigsem32 tests/runtime/fileloop32 \
-	tests/runtime/drivesig32
+	tests/runtime/drivesig32 tests/runtime/oldselect32
 TESTS += $(runtime32_tests)
 extra_check_programs += $(runtime32_tests)
 # Each NAME32 above is tests/runtime/NAME.c compiled and linked -m32 in

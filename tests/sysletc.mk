@@ -41,6 +41,12 @@ EXTRA_DIST += tests/sysletc/bom.sh
 # -H's header compiles after the standard headers whatever the names.
 TESTS += tests/sysletc/header-libc.sh
 EXTRA_DIST += tests/sysletc/header-libc.sh
+# -H's header compiles whatever bytes a crafted entry name holds.
+TESTS += tests/sysletc/header-comment.sh
+EXTRA_DIST += tests/sysletc/header-comment.sh
+# -H's header named as one of libsyslet's keeps that one visible.
+TESTS += tests/sysletc/header-guard.sh
+EXTRA_DIST += tests/sysletc/header-guard.sh
 # Comparisons at the ends of the signed range, run on emul and uring.
 TESTS += tests/sysletc/compare-ends.sh
 EXTRA_DIST += tests/sysletc/compare-ends.sh

@@ -58,6 +58,8 @@ static const struct sig sigs[] = {
 	{ "sendto", "dwdxad" },	{ "recvfrom", "drdxAl" },
 	{ "shutdown", "dd" },	{ "setsockopt", "dddid" },
 	{ "socketpair", "FTdP" },
+	/* i386's socketcall() makes these two, by no number of their own. */
+	{ "send", "dwdx" },	{ "recv", "drdx" },
 	{ "getsockname", "dAl" },	{ "getpeername", "dAl" },
 	{ "dup", "d" },		{ "dup2", "dd" },	{ "kill", "dd" },
 	/* Calls that take a pid: decimal, however large (pid_max is
@@ -106,6 +108,8 @@ static const struct sig sigs[] = {
 	{ "fstatfs", "dp" },	{ "chroot", "s" },
 	{ "fchdir", "d" },	{ "mknod", "smd" },
 	{ "mknodat", "Dsmd" },	{ "select", "dpppp" },
+	/* i386's select and mmap by the names strace gives them. */
+	{ "_newselect", "dpppp" },	{ "mmap2", "pdxxdd" },
 	{ "pselect6", "dpppkp" },	{ "readv", "djd" },
 	{ "writev", "ded" },	{ "sendmsg", "dgx" },
 	{ "recvmsg", "dHx" },	{ "preadv", "djddd" },

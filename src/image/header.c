@@ -8,6 +8,7 @@
 #include "image/describe.h"
 #include "common/hidx.h"
 #include "common/systab.h"
+#include "common/textbuf.h"
 
 /*
  * Like `bpftool gen skeleton`: the program that links the .slo includes
@@ -150,10 +151,11 @@ static char *c_name(const char *name, const char *suffix)
 	return t.s;
 }
 
-/* A file name that can sit inside a C comment. */
+/* A file or symbol name that can sit inside a C comment: a comment's
+ * opening in one is a -Wcomment warning, an error with -Werror. */
 static int commentable(const char *s)
 {
-	if (!s || strstr(s, "*/"))
+	if (!s || strstr(s, "*/") || strstr(s, "/*"))
 		return 0;
 	for (; *s; s++)
 		if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f)
@@ -169,6 +171,33 @@ static void print_guard(FILE *out, const char *guard, int upper)
 		if (!isalnum(c))
 			c = '_';
 		fputc(upper ? toupper(c) : tolower(c), out);
+	}
+}
+
+/*
+ * The include guard: the guard's name, but for a header named as one of
+ * libsyslet's own (syslet.h, libsyslet.h...), whose guard would hide
+ * that header from a program that includes both, the generated one
+ * first; such a guard gets _IMAGE after it.  The names the header
+ * declares keep the guard's name as it is (SYSLET_H_PROFILE).
+ */
+static void print_include_guard(FILE *out, const char *guard)
+{
+	static const char *const ours[] = { "SYSLET_H", "LIBSYSLET_H",
+					    "SYSLET_COMPAT_H", "SYSLET_NR_H" };
+
+	print_guard(out, guard, 1);
+	for (size_t i = 0; i < sizeof(ours) / sizeof(ours[0]); i++) {
+		const char *p = guard, *q = ours[i];
+
+		for (; *p && *q; p++, q++)
+			if ((isalnum((unsigned char)*p) ?
+			     toupper((unsigned char)*p) : '_') != *q)
+				break;
+		if (!*p && !*q) {
+			fputs("_IMAGE", out);
+			return;
+		}
 	}
 }
 
@@ -228,7 +257,7 @@ static int label_lists_init(struct label_lists *ll,
 	return 0;
 }
 
-static void entry_decl(const struct slo_names *cn,
+static char *entry_decl(const struct slo_names *cn,
 		       const struct label_lists *labels, size_t k,
 		       struct names *nm, FILE *out)
 {
@@ -239,18 +268,23 @@ static void entry_decl(const struct slo_names *cn,
 	char *ename = slo_prefixed_name(img, e->name);
 	char *c = ename ? c_name(ename, "") : NULL;
 	int nparams = 0;
+	char *declared = NULL;
 
 	if (!ename) {
 		fprintf(out, "#error \"sysletc: out of memory\"\n");
-		return;
+		free(c);
+		return NULL;
 	}
 	fprintf(out, "\n/* syslet %s: %llu atom%s */\n", e->name, atoms,
 		atoms == 1 ? "" : "s");
-	if (c && claim(nm, c))
+	if (c && claim(nm, c)) {
 		fprintf(out, "extern struct syslet_uatom %s[%llu] __asm__(\"%s\");\n",
 			c, atoms ? atoms : 1, ename);
-	else
+		declared = c;
+		c = NULL;
+	} else {
 		not_declared(out, ename, "entry");
+	}
 	free(c);
 	fprintf(out, "enum {\n");
 	enumerator(nm, out, ename, "__nr_atoms", atoms, NULL);
@@ -298,14 +332,25 @@ static void entry_decl(const struct slo_names *cn,
 	}
 	fprintf(out, "};\n");
 	free(ename);
+	return declared;
 }
 
 /*
- * *first gets the C name declared for the cell of member [0], which the
- * block of cells starts at once linked, or stays NULL when it has none.
+ * Where NAME_h_cells_save() and _restore() find the block of cells once
+ * linked: expr, a C expression of a pointer off bytes into the block.
+ */
+struct block_anchor {
+	char			*expr;
+	unsigned long long	off;	/* in cells */
+};
+
+/*
+ * The anchor is the first cell declared, which need not be member [0]:
+ * that one's C name may be taken, or it may be a constant's.
  */
 static void cell_decls(const struct slo_names *cn, const char *guard,
-		       struct names *nm, char **first, FILE *out)
+		       struct names *nm, struct block_anchor *first,
+		       FILE *out)
 {
 	const struct slo_image *img = cn->img;
 	struct names members = { .members = 1 };
@@ -320,13 +365,27 @@ static void cell_decls(const struct slo_names *cn, const char *guard,
 		ename = slo_prefixed_name(img, s->name);
 		c = ename ? c_name(ename, "") : NULL;
 		if (c && claim(nm, c)) {
-			if (i == 0)
-				*first = strdup(c);
+			if (!first->expr) {
+				struct text_buf t = { 0 };
+
+				if (!text_buf_printf(&t, "&%s", c)) {
+					first->expr = t.s;
+					first->off = i;
+				} else {
+					text_buf_free(&t);
+				}
+			}
 			fprintf(out, "extern unsigned long %s __asm__(\"%s\");", c,
 				ename);
-			if (s->kind == SLO_SYM_PARAM)
+			/* The entry's name as the image has it, which only
+			 * a comment that cannot end early may hold. */
+			if (s->kind == SLO_SYM_PARAM &&
+			    commentable(img->syms[s->entry].name))
 				fprintf(out, "\t/* parameter %d of %s */",
 					s->param_index, img->syms[s->entry].name);
+			else if (s->kind == SLO_SYM_PARAM)
+				fprintf(out, "\t/* parameter %d */",
+					s->param_index);
 			fprintf(out, "\n");
 		} else {
 			not_declared(out, ename ? ename : s->name, "cell");
@@ -360,6 +419,57 @@ static void cell_decls(const struct slo_names *cn, const char *guard,
 }
 
 /*
+ * An image with cells but none declared (only constants and addresses,
+ * or every name taken) still has atoms that point into the block: the
+ * first pointer field of a declared entry that the linker made the
+ * address of a cell anchors it, as long as the program leaves that
+ * field as linked.
+ */
+static void atom_anchor(const struct slo_image *img, char *const *entry_c,
+			struct block_anchor *a)
+{
+	uint64_t asz = slo_atom_size(img);
+
+	for (size_t k = 0; k < img->nr_syms && !a->expr; k++) {
+		const struct slo_symbol *e = &img->syms[k];
+
+		if (!entry_c[k] || !asz)
+			continue;
+		for (uint64_t at = 0; at + asz <= e->size && !a->expr;
+		     at += asz) {
+			/* ret_ptr is word 2, arg_ptr[] words 4 to 9. */
+			for (unsigned int f = 2; f < 10 && !a->expr; f++) {
+				const struct slo_reloc *r = f == 3 ? NULL :
+					slo_image_reloc_at(img, SLO_SEC_ATOMS,
+							   e->value + at +
+							   f * img->word_size);
+				struct text_buf t = { 0 };
+				int n;
+
+				if (!r || r->target != SLO_SEC_CELLS ||
+				    r->addend % img->word_size)
+					continue;
+				if (f == 2)
+					n = text_buf_printf(&t, "%s[%llu].ret_ptr",
+							    entry_c[k],
+							    (unsigned long long)(at / asz));
+				else
+					n = text_buf_printf(&t, "%s[%llu].arg_ptr[%u]",
+							    entry_c[k],
+							    (unsigned long long)(at / asz),
+							    f - 4);
+				if (n) {
+					text_buf_free(&t);
+					continue;
+				}
+				a->expr = t.s;
+				a->off = r->addend / img->word_size;
+			}
+		}
+	}
+}
+
+/*
  * NAME_h_cells_save() and NAME_h_cells_restore(): the block of cells
  * copied as its struct, from the cell it starts at.  The compiler takes
  * each cell declared above for an object of one word, so a copy through
@@ -371,8 +481,8 @@ static void cell_decls(const struct slo_names *cn, const char *guard,
  * copy and read again after it.  Declared last, so that they take no
  * name of the image's.
  */
-static void block_fn(const char *guard, const char *first, int restore,
-		     struct names *nm, FILE *out)
+static void block_fn(const char *guard, const struct block_anchor *first,
+		     int restore, struct names *nm, FILE *out)
 {
 	const char *verb = restore ? "_cells_restore" : "_cells_save";
 	size_t n = strlen(guard);
@@ -396,17 +506,26 @@ static void block_fn(const char *guard, const char *first, int restore,
 		restore ? "" : "const ");
 	print_guard(out, guard, 0);
 	fprintf(out, "_cells *p;\n\n"
-		     "\t__asm__ __volatile__(\"\" : \"=r\"(p) : \"0\"(&%s) : \"memory\");\n"
-		     "\t%s;\n"
+		     "\t__asm__ __volatile__(\"\" : \"=r\"(p) : \"0\"(%s) : \"memory\");\n",
+		first->expr);
+	/* Back from the anchor to the block's start, once the compiler no
+	 * longer knows what p points into. */
+	if (first->off) {
+		fprintf(out, "\tp = (%sstruct ", restore ? "" : "const ");
+		print_guard(out, guard, 0);
+		fprintf(out, "_cells *)((%schar *)p - %llu * sizeof(unsigned long));\n",
+			restore ? "" : "const ", first->off);
+	}
+	fprintf(out, "\t%s;\n"
 		     "\t__asm__ __volatile__(\"\" : : : \"memory\");\n}\n",
-		first, restore ? "*p = *from" : "*to = *p");
+		restore ? "*p = *from" : "*to = *p");
 	free(fn);
 }
 
-static void block_decl(const char *guard, const char *first,
+static void block_decl(const char *guard, const struct block_anchor *first,
 		       struct names *nm, FILE *out)
 {
-	if (!first)
+	if (!first->expr)
 		return;
 	fprintf(out, "\n/* The cells as one block: saved, and restored to run "
 		     "from the same state. */\n");
@@ -449,11 +568,13 @@ void slo_image_header(const struct slo_image *img, const char *guard,
 	struct label_lists labels = { 0 };
 	struct names nm = { 0 };
 	const char *prof = systab_profile_name((enum systab_profile)img->profile);
-	char *first = NULL;
+	struct block_anchor first = { 0 };
+	char **entry_c = NULL;
 
 	if (!guard || !*guard)
 		guard = "SYSLET_IMAGE_H";
-	if (slo_names_init(&cn, img) || label_lists_init(&labels, &cn)) {
+	if (slo_names_init(&cn, img) || label_lists_init(&labels, &cn) ||
+	    !(entry_c = calloc(img->nr_syms + 1, sizeof(*entry_c)))) {
 		fprintf(out, "#error \"sysletc: out of memory\"\n");
 		free(labels.first);
 		free(labels.next);
@@ -464,9 +585,9 @@ void slo_image_header(const struct slo_image *img, const char *guard,
 		commentable(img->source) ? " from " : "",
 		commentable(img->source) ? img->source : "");
 	fprintf(out, "#ifndef ");
-	print_guard(out, guard, 1);
+	print_include_guard(out, guard);
 	fprintf(out, "\n#define ");
-	print_guard(out, guard, 1);
+	print_include_guard(out, guard);
 	fprintf(out, "\n\n#include <syslet.h>\n\n");
 	fprintf(out, "#define ");
 	print_guard(out, guard, 1);
@@ -490,11 +611,16 @@ void slo_image_header(const struct slo_image *img, const char *guard,
 	for (size_t k = 0; k < img->nr_syms; k++)
 		if (img->syms[k].kind == SLO_SYM_ENTRY &&
 		    declarable(img->syms[k].name))
-			entry_decl(&cn, &labels, k, &nm, out);
+			entry_c[k] = entry_decl(&cn, &labels, k, &nm, out);
 	cell_decls(&cn, guard, &nm, &first, out);
+	if (!first.expr && cn.nr_cells)
+		atom_anchor(img, entry_c, &first);
 	object_decls(img, &nm, out);
-	block_decl(guard, first, &nm, out);
-	free(first);
+	block_decl(guard, &first, &nm, out);
+	free(first.expr);
+	for (size_t k = 0; k < img->nr_syms; k++)
+		free(entry_c[k]);
+	free(entry_c);
 	fprintf(out, "\n#ifdef __cplusplus\n}\n#endif\n#endif\n");
 	names_free(&nm);
 	free(labels.first);

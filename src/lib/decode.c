@@ -1249,20 +1249,94 @@ static const char *event_call(const struct syslet_event *ev)
 	return syslet_syscall_name((long)ev->nr);
 }
 
+/*
+ * i386's socketcall(CALL, ARGS) by CALL (1 to 20, net/socket.c's
+ * SYS_SOCKET..SYS_SENDMMSG): the call it makes and the words it reads
+ * at ARGS.
+ */
+static const struct {
+	const char	*name;
+	int		nargs;
+} socket_calls[] = {
+	{ NULL, 0 }, { "socket", 3 }, { "bind", 3 }, { "connect", 3 },
+	{ "listen", 2 }, { "accept", 3 }, { "getsockname", 3 },
+	{ "getpeername", 3 }, { "socketpair", 4 }, { "send", 4 },
+	{ "recv", 4 }, { "sendto", 6 }, { "recvfrom", 6 },
+	{ "shutdown", 2 }, { "setsockopt", 5 }, { "getsockopt", 5 },
+	{ "sendmsg", 3 }, { "recvmsg", 3 }, { "accept4", 4 },
+	{ "recvmmsg", 5 }, { "sendmmsg", 4 },
+};
+
+/*
+ * i386's old select (82) and old mmap (90), the calls its "select" and
+ * "mmap" name, take one argument: the address of a block of the five or
+ * six words that _newselect and mmap2 take as arguments.  strace reads
+ * the block and shows its words as the arguments, select(4, 0x...,
+ * NULL, NULL, 0x...), and the address alone where it cannot be read.
+ * socketcall(CALL, ARGS) is shown as the call it makes, with the words
+ * at ARGS, socket(AF_INET, SOCK_STREAM, IPPROTO_IP), as strace shows
+ * it: *name becomes that call's.  The block's words into @block and how
+ * many; 0 for any other call (and a socketcall with a CALL or ARGS the
+ * kernel refuses, shown as it is), -1 for a block that cannot be read.
+ */
+static int old_block(const char **name, const struct syslet_event *ev,
+		     unsigned long block[6])
+{
+	int n;
+
+	if (systab_native_profile() == SYSTAB_X86_64 || !*name ||
+	    ev->nargs < 1)
+		return 0;
+	if (!strcmp(*name, "socketcall")) {
+		unsigned long call = ev->args[0];
+
+		if (ev->nargs < 2 || call < 1 ||
+		    call >= sizeof(socket_calls) / sizeof(socket_calls[0]))
+			return 0;
+		n = socket_calls[call].nargs;
+		memset(block, 0, 6 * sizeof(*block));
+		if (safe_read(block, ev->args[1], n * sizeof(*block)) < 0)
+			return 0;
+		*name = socket_calls[call].name;
+		return n;
+	}
+	if (!strcmp(*name, "select"))
+		n = 5;
+	else if (!strcmp(*name, "mmap"))
+		n = 6;
+	else
+		return 0;
+	memset(block, 0, 6 * sizeof(*block));
+	if (safe_read(block, ev->args[0], n * sizeof(*block)) < 0)
+		return -1;
+	return n;
+}
+
 int syslet_print_call(FILE *out, const struct syslet_event *ev,
 		      enum syslet_print_part part)
 {
 	const char *name, *sig, *r;
+	const unsigned long *args;
+	unsigned long block[6];
 	size_t siglen;
-	int nargs, split, from = 0, to;
+	int nargs, split, from = 0, to, old;
 
 	if (!out || !api_sz_ok(ev, sizeof(*ev)) ||
 	    (unsigned)part > SYSLET_PRINT_EXIT)
 		return api_err(-EINVAL);
 	name = event_call(ev);
-	sig = callsig_of(name);
-	siglen = sig ? strlen(sig) : 0;
+	args = ev->args;
 	nargs = ev->nargs < 6 ? (int)ev->nargs : 6;
+	old = old_block(&name, ev, block);
+	sig = callsig_of(name);
+	if (old > 0) {
+		args = block;
+		nargs = old;
+	} else if (old < 0) {
+		sig = "p";
+		nargs = 1;
+	}
+	siglen = sig ? strlen(sig) : 0;
 	/* The first argument the call writes: shown once it returned. */
 	split = to = nargs;
 	r = sig ? strpbrk(sig, CALLSIG_OUT) : NULL;
@@ -1284,7 +1358,7 @@ int syslet_print_call(FILE *out, const struct syslet_event *ev,
 		if (i > from)
 			fputs(", ", out);
 		print_arg(out, name, (size_t)i < siglen ? sig[i] : 'n',
-			  ev->args, i, nargs, ev->ret);
+			  args, i, nargs, ev->ret);
 	}
 	if (part == SYSLET_PRINT_ENTER)
 		/* strace's "read(3, ": what follows comes at the end. */
@@ -1470,11 +1544,20 @@ int syslet_print_result(FILE *out, const struct syslet_event *ev)
 		   format_poll_ret(buf, sizeof(buf), ev)) {
 		fputs(buf, out);
 	} else if (name && (!strcmp(name, "select") ||
+			    !strcmp(name, "_newselect") ||
 			    !strcmp(name, "pselect6"))) {
 		/* Printed to a buffer first: a set that cannot be read
 		 * leaves the plain number. */
 		FILE *m = fmemopen(buf, sizeof(buf), "w");
-		bool ok = m && format_select_ret(m, ev, name[0] == 'p');
+		struct syslet_event blk = { .sz = sizeof(blk), .ret = r };
+		bool ok;
+
+		/* The old select's arguments are its block's words. */
+		if (old_block(&name, ev, blk.args) > 0) {
+			blk.nargs = 5;
+			ev = &blk;
+		}
+		ok = m && format_select_ret(m, ev, name[0] == 'p');
 
 		if (m && (ferror(m) | fclose(m)))
 			ok = false;
