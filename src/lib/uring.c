@@ -243,6 +243,10 @@ struct ur_ctx {
 	 * go on (syslet(7) DIFFERENCES), so it looks only where an atom's
 	 * own call may have raised one (a failed call: SIGPIPE). */
 	bool			program;
+	/* drive_alone()'s driver: the caller's own syslets, which 2007 ran
+	 * on in the caller, so a signal for the process (kill(), Ctrl-C,
+	 * a timer's) ends them as one for the caller's thread does. */
+	bool			alone;
 	/* Inline: nothing may be handed off (1: the caller's file-system
 	 * IDs are not its effective ones, or a vfork() child), or may (0),
 	 * not asked yet (-1); see room(). */
@@ -1537,7 +1541,7 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 			f.tab = c->inline_ ? ur_tab_inline : ur_tab_driver;
 			f.nr_syscalls = prof->nr_syscalls;
 			f.user_mask = chain_mask(c, *slp);
-			f.own_only = !c->inline_;
+			f.own_only = !c->inline_ && !c->alone;
 			f.raised_only = c->program;
 			f.limit = c->inline_ ? ~0UL : slice;
 			f.up = u;
@@ -1806,7 +1810,7 @@ ran:
 				c->budget = INTERP_SIG_BUDGET;
 				if (intr || interp_signal_pending_for(
 						    chain_mask(c, *slp),
-						    !c->inline_)) {
+						    !c->inline_ && !c->alone)) {
 					c->st.sigstops++;
 					c->sig_ended = true;
 					interp_event(u, a, ret, stored, NULL,
@@ -1965,7 +1969,7 @@ static void resume(struct ur_ctx *c, struct ur_sl *sl, bool have_ret,
 		 * nobody reads: SIGPIPE), in the thread that submitted it. */
 		if ((unsigned long)ret > -4096UL &&
 		    interp_signal_pending_for(chain_mask(c, sl),
-					      !c->inline_)) {
+					      !c->inline_ && !c->alone)) {
 			c->st.sigstops++;
 			c->sig_ended = true;
 			if (__builtin_expect(emul_trace_fn != NULL, 0))
@@ -2655,11 +2659,20 @@ static void drive_alone(struct ur_ctx *c)
 	ah->user_mask = c->user_mask;
 	driver_ctx(&d, ah, &c->user_mask);
 	/* The syslet that found no room is the caller's own, which 2007
-	 * ran on in the caller: the caller's signals end it. */
+	 * ran on in the caller: the caller's signals end it, those sent to
+	 * the process included, with its completion in the ring.  A signal
+	 * seen while chains are ready is left to them (each ends at its
+	 * next look): stopping the drive there left them in flight with
+	 * nobody to drive them until the program's next call into the
+	 * library.  One whose handler ran in the wait ends the drive: what
+	 * is left waits in io_uring. */
 	d.program = false;
-	while (__atomic_load_n(&ah->busy, __ATOMIC_SEQ_CST))
-		if (wait_step(&d, &c->user_mask) || ah->dying)
+	d.alone = true;
+	while (__atomic_load_n(&ah->busy, __ATOMIC_SEQ_CST)) {
+		d.handled = false;
+		if ((wait_step(&d, &c->user_mask) && d.handled) || ah->dying)
 			break;
+	}
 	if (!ah->dying)
 		submit(ah);
 	emul_stats_flush(&d.st);
