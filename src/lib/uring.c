@@ -355,10 +355,20 @@ static int fd_high(int fd);
  * at that number, which the engine must then never write, read, poll or
  * close.  The number is checked on each use, all on the workers' slow
  * path (a worker's result, a broken ring, the head's end), by the file's
- * identity; one that changed is given up for good (efd_lost): the
+ * identity and its mark (UR_EFD_TAG_SIG); one that changed is given up for good (efd_lost): the
  * drivers then look every UR_TICK_NS while workers hold syslets, and the
  * poll the ring holds keeps the old file until it is cancelled.
  */
+/*
+ * Every anonymous-inode file (an eventfd, a timerfd, a signalfd, an
+ * epoll, an io_uring) has the same st_dev and st_ino: the engine's
+ * eventfd is told from an eventfd of the program's by a mark on the open
+ * file, F_SETSIG's signal, which acts only with O_ASYNC, never set on
+ * it.  A program's file carries it only if the program set this very
+ * signal for signal-driven I/O on an anonymous-inode file.
+ */
+#define UR_EFD_TAG_SIG	61
+
 static int efd_get(struct ur_head *ah)
 {
 	int efd = __atomic_load_n(&ah->efd, __ATOMIC_ACQUIRE);
@@ -367,7 +377,7 @@ static int efd_get(struct ur_head *ah)
 	if (efd < 0)
 		return -1;
 	if (!fstat(efd, &st) && st.st_dev == ah->efd_dev &&
-	    st.st_ino == ah->efd_ino)
+	    st.st_ino == ah->efd_ino && fcntl(efd, F_GETSIG) == UR_EFD_TAG_SIG)
 		return efd;
 	__atomic_store_n(&ah->efd_lost, true, __ATOMIC_RELEASE);
 	(void)__atomic_compare_exchange_n(&ah->efd, &efd, -1, false,
@@ -983,7 +993,7 @@ static bool worker_queue(struct ur_head *ah, struct ur_sl *sl, bool may_refuse)
 		if (fd < 0)
 			return false;
 		fd = fd_high(fd);
-		if (fstat(fd, &st)) {
+		if (fstat(fd, &st) || fcntl(fd, F_SETSIG, UR_EFD_TAG_SIG)) {
 			close(fd);
 			return false;
 		}
