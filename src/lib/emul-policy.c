@@ -721,6 +721,28 @@ static bool pollwait_nowait(const struct emul_atom *a)
 	return (int)a->args[3] == 0;
 }
 
+/*
+ * poll() and epoll_wait() with a timeout, tried first with 0: what is
+ * ready (or an error) is the call's answer at once, as 2007 ran in the
+ * caller a call that did not sleep; with nothing ready (0) the call may
+ * block.  The revents a poll() of nothing ready wrote are written again
+ * by the call.  select() is not tried so: it clears the sets it was
+ * given when nothing is ready.
+ */
+static bool pollwait_ready(const struct emul_atom *a, long *ret)
+{
+	struct emul_atom b = *a;
+
+	if ((long)a->nr == emul_prof->poll_nr)
+		b.args[2] = 0;
+	else if ((long)a->nr != emul_prof->select_nr)
+		b.args[3] = 0;
+	else
+		return false;
+	*ret = emul_raw_syscall(&b);
+	return *ret != 0;
+}
+
 /* @n words at @p, all zero (a timeout that only looks); false when
  * absent or unreadable: the call's to wait on or fail with. */
 static bool words_zero(unsigned long p, size_t n)
@@ -890,7 +912,7 @@ void emul_try_call(const struct emul_atom *a, enum emul_policy pol,
 	case EMUL_P_POLLWAIT:
 		if (pollwait_nowait(a))
 			t->ret = emul_raw_syscall(a);
-		else
+		else if (!pollwait_ready(a, &t->ret))
 			t->blocked = true;
 		return;
 	case EMUL_P_TMPMASK:

@@ -1,4 +1,4 @@
-/* zerowait.c: ppoll(), pselect6() and epoll_pwait() with a zero timeout never block, so async_exec() runs them in place and returns the atom, as 2007 did, with nothing in the ring. */
+/* zerowait.c: ppoll(), pselect6() and epoll_pwait() with a zero timeout, and poll() and epoll_wait() of something ready, never block, so async_exec() runs them in place and returns the atom, as 2007 did, with nothing in the ring. */
 #include "helpers.h"
 #include <poll.h>
 #include <sys/epoll.h>
@@ -13,7 +13,8 @@
  * epoll_pwait2) went to a worker whatever their timeout: async_exec()
  * returned NULL and the atom came through the ring.  Each is made with
  * nothing ready (0) and with a byte in the pipe (1), with a temporary
- * mask given and without.  A zero timeout is given as four zero words,
+ * mask given and without.  poll() and epoll_wait() with a timeout of -1
+ * and a byte ready went to a worker too.  A zero timeout is given as four zero words,
  * which reads as zero in every timespec layout.
  */
 
@@ -85,6 +86,14 @@ int main(void)
 		    (unsigned long)zero, (unsigned long)sel, want);
 		one("epoll_pwait", SYS_epoll_pwait, (unsigned long)ep,
 		    (unsigned long)out, 1, 0, (unsigned long)&mask, 8, want);
+		/* Ready, a call with a timeout does not sleep either. */
+		if (round == 1) {
+			one("poll, timeout -1, ready", SYS_poll,
+			    (unsigned long)&pf, 1, -1UL, 0, 0, 0, 1);
+			one("epoll_wait, timeout -1, ready", SYS_epoll_wait,
+			    (unsigned long)ep, (unsigned long)out, 1, -1UL,
+			    0, 0, 1);
+		}
 #ifdef SYS_epoll_pwait2
 		/* ENOSYS where the kernel lacks it (before 5.11). */
 		if (syscall(SYS_epoll_pwait2, ep, out, 1, zero, NULL, 8) ==
