@@ -32,7 +32,7 @@ runtime_tests = tests/runtime/args tests/runtime/fault tests/runtime/stop \
 	tests/runtime/headargs tests/runtime/selfmod tests/runtime/ringsem \
 	tests/runtime/sigsem tests/runtime/fileloop tests/runtime/drivesig \
 	tests/runtime/drivealone tests/runtime/asyncfull tests/runtime/efdident \
-	tests/runtime/zerowait
+	tests/runtime/zerowait tests/runtime/asyncloop
 check_PROGRAMS += $(runtime_tests)
 TESTS += $(runtime_tests)
 noinst_HEADERS += tests/runtime/helpers.h tests/runtime/usertop.h
@@ -60,6 +60,7 @@ tests_runtime_drivealone_LDADD = $(runtime_ldadd)
 tests_runtime_asyncfull_LDADD = $(runtime_ldadd)
 tests_runtime_efdident_LDADD = $(runtime_ldadd)
 tests_runtime_zerowait_LDADD = $(runtime_ldadd)
+tests_runtime_asyncloop_LDADD = $(runtime_ldadd)
 tests_runtime_bnames_LDADD = $(runtime_ldadd)
 tests_runtime_fault_LDADD = $(runtime_ldadd)
 tests_runtime_stop_LDADD = $(runtime_ldadd)
@@ -238,7 +239,7 @@ runtime32_tests = tests/runtime/args32 tests/runtime/fault32 \
 	tests/runtime/ringsem32 tests/runtime/sigsem32 tests/runtime/fileloop32 \
 	tests/runtime/drivesig32 tests/runtime/drivealone32 \
 	tests/runtime/asyncfull32 tests/runtime/efdident32 \
-	tests/runtime/zerowait32
+	tests/runtime/zerowait32 tests/runtime/asyncloop32
 TESTS += $(runtime32_tests)
 extra_check_programs += $(runtime32_tests)
 # Each NAME32 above is tests/runtime/NAME.c compiled and linked -m32 in
