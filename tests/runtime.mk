@@ -30,7 +30,9 @@ runtime_tests = tests/runtime/args tests/runtime/fault tests/runtime/stop \
 	tests/runtime/fsids tests/runtime/vforkhead tests/runtime/stopcont \
 	tests/runtime/exechead tests/runtime/procwide tests/runtime/caps \
 	tests/runtime/headargs tests/runtime/selfmod tests/runtime/ringsem \
-	tests/runtime/sigsem tests/runtime/fileloop tests/runtime/drivesig
+	tests/runtime/sigsem tests/runtime/fileloop tests/runtime/drivesig \
+	tests/runtime/drivealone tests/runtime/asyncfull tests/runtime/efdident \
+	tests/runtime/zerowait tests/runtime/asyncloop
 check_PROGRAMS += $(runtime_tests)
 TESTS += $(runtime_tests)
 noinst_HEADERS += tests/runtime/helpers.h tests/runtime/usertop.h
@@ -54,6 +56,11 @@ tests_runtime_ringsem_LDADD = $(runtime_ldadd)
 tests_runtime_sigsem_LDADD = $(runtime_ldadd)
 tests_runtime_fileloop_LDADD = $(runtime_ldadd)
 tests_runtime_drivesig_LDADD = $(runtime_ldadd)
+tests_runtime_drivealone_LDADD = $(runtime_ldadd)
+tests_runtime_asyncfull_LDADD = $(runtime_ldadd)
+tests_runtime_efdident_LDADD = $(runtime_ldadd)
+tests_runtime_zerowait_LDADD = $(runtime_ldadd)
+tests_runtime_asyncloop_LDADD = $(runtime_ldadd)
 tests_runtime_bnames_LDADD = $(runtime_ldadd)
 tests_runtime_fault_LDADD = $(runtime_ldadd)
 tests_runtime_stop_LDADD = $(runtime_ldadd)
@@ -234,7 +241,10 @@ runtime32_tests = tests/runtime/args32 tests/runtime/fault32 \
 	tests/runtime/exechead32 tests/runtime/procwide32 tests/runtime/caps32 \
 	tests/runtime/headargs32 tests/runtime/selfmod32 \
 	tests/runtime/ringsem32 tests/runtime/sigsem32 tests/runtime/fileloop32 \
-	tests/runtime/drivesig32 tests/runtime/oldselect32
+	tests/runtime/drivesig32 tests/runtime/drivealone32 \
+	tests/runtime/asyncfull32 tests/runtime/efdident32 \
+	tests/runtime/zerowait32 tests/runtime/asyncloop32 \
+	tests/runtime/oldselect32
 TESTS += $(runtime32_tests)
 extra_check_programs += $(runtime32_tests)
 # Each NAME32 above is tests/runtime/NAME.c compiled and linked -m32 in

@@ -722,6 +722,75 @@ static bool pollwait_nowait(const struct emul_atom *a)
 }
 
 /*
+ * poll() and epoll_wait() with a timeout, tried first with 0: what is
+ * ready (or an error) is the call's answer at once, as 2007 ran in the
+ * caller a call that did not sleep; with nothing ready (0) the call may
+ * block.  The revents a poll() of nothing ready wrote are written again
+ * by the call.  select() is not tried so: it clears the sets it was
+ * given when nothing is ready.
+ */
+static bool pollwait_ready(const struct emul_atom *a, long *ret)
+{
+	struct emul_atom b = *a;
+
+	if ((long)a->nr == emul_prof->poll_nr)
+		b.args[2] = 0;
+	else if ((long)a->nr != emul_prof->select_nr)
+		b.args[3] = 0;
+	else
+		return false;
+	*ret = emul_raw_syscall(&b);
+	return *ret != 0;
+}
+
+/* @n words at @p, all zero (a timeout that only looks); false when
+ * absent or unreadable: the call's to wait on or fail with. */
+static bool words_zero(unsigned long p, size_t n)
+{
+	unsigned long w;
+
+	if (!p)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (emul_get(&w, (const unsigned long *)p + i) || w)
+			return false;
+	return true;
+}
+
+/*
+ * ppoll(), pselect6() and epoll_pwait() (and their time64 kin) with a
+ * zero timeout only look, as poll() with 0 does: 2007 ran such an atom in
+ * the caller, which it never put to sleep, and async_exec() returned the
+ * syslet's last atom; handed to a worker, it went async.  Their
+ * temporary mask is another matter (tmpmask_call()).
+ */
+static bool tmpmask_nowait(const struct emul_atom *a)
+{
+	/* A struct __kernel_timespec: 16 bytes, whatever the ABI. */
+	const size_t ts64 = 16 / sizeof(long);
+	const char *name = NULL;
+
+	for (size_t i = 0; i < EMUL_TMPMASK_CALLS; i++)
+		if ((long)a->nr == emul_prof->tmpmask_nr[i])
+			name = tmpmask_calls[i].name;
+	if (!name)
+		return false;
+	if (!strcmp(name, "ppoll"))
+		return words_zero(a->args[2], 2);
+	if (!strcmp(name, "ppoll_time64"))
+		return words_zero(a->args[2], ts64);
+	if (!strcmp(name, "pselect6"))
+		return words_zero(a->args[4], 2);
+	if (!strcmp(name, "pselect6_time64"))
+		return words_zero(a->args[4], ts64);
+	if (!strcmp(name, "epoll_pwait"))
+		return (int)a->args[3] == 0;
+	if (!strcmp(name, "epoll_pwait2"))
+		return words_zero(a->args[3], ts64);
+	return false;
+}
+
+/*
  * futex(): which thread makes the call matters for a PI futex, whose
  * word holds its owner's TID.  2007 ran every atom in the caller until
  * one slept, so an atom that does not sleep is the caller's: a
@@ -792,6 +861,18 @@ static bool ioctl_inline(unsigned long req)
 	return false;
 }
 
+static long tmpmask_call(const struct emul_atom *a);
+
+/* Is a signal pending for this thread or the process (blocked or not)? */
+static bool any_pending(void)
+{
+	sigset_t p;
+
+	/* The kernel fills only its 8 bytes of glibc's 128. */
+	sigemptyset(&p);
+	return sigpending(&p) || !sigisemptyset(&p);
+}
+
 void emul_try_call(const struct emul_atom *a, enum emul_policy pol,
 		   struct emul_try *t)
 {
@@ -831,6 +912,19 @@ void emul_try_call(const struct emul_atom *a, enum emul_policy pol,
 	case EMUL_P_POLLWAIT:
 		if (pollwait_nowait(a))
 			t->ret = emul_raw_syscall(a);
+		else if (!pollwait_ready(a, &t->ret))
+			t->blocked = true;
+		return;
+	case EMUL_P_TMPMASK:
+		/*
+		 * In place with a mask that lets nothing in, as on a worker,
+		 * so that no handler of the program's runs inside the engine.
+		 * With no signal pending that is what the mask as given would
+		 * do; with one, the call goes the way of one that may block
+		 * (in the caller, the mask as given, it may be interrupted).
+		 */
+		if (tmpmask_nowait(a) && !any_pending())
+			t->ret = tmpmask_call(a);
 		else
 			t->blocked = true;
 		return;

@@ -326,15 +326,29 @@ static struct emul_worker *worker_new_locked(struct emul_head *ah)
 	return w;
 }
 
-static struct emul_worker *pick_worker_locked(struct emul_head *ah)
+static struct emul_worker *pick_worker_locked(struct emul_head *ah,
+					      struct emul_run *run)
 {
 	struct emul_worker *w = ah->idle_list;
 
-	if (w)
+	if (w) {
 		ah->idle_list = w->next_idle;
-	else if (ah->nr_threads < ah->max_threads)
+	} else if (ah->nr_threads < ah->max_threads && !run->no_spawn) {
 		w = worker_new_locked(ah);
+		run->no_spawn = !w;
+	}
 	return w;
+}
+
+/* No worker to be had without waiting: none idle, and none may be
+ * created (asked without the lock; a worker that comes back meanwhile
+ * is taken at the next ASYNC atom). */
+static bool no_ready_worker(struct emul_head *ah, const struct emul_run *run)
+{
+	return !__atomic_load_n(&ah->idle_list, __ATOMIC_RELAXED) &&
+	       (run->no_spawn ||
+		__atomic_load_n(&ah->nr_threads, __ATOMIC_RELAXED) >=
+		ah->max_threads);
 }
 
 /*
@@ -347,7 +361,8 @@ static struct emul_worker *pick_worker_locked(struct emul_head *ah)
  * caller would do next), the call runs in place as in the kernel.
  * Called and returns with the lock held.
  */
-static struct emul_worker *wait_worker_locked(struct emul_head *ah)
+static struct emul_worker *wait_worker_locked(struct emul_head *ah,
+					      struct emul_run *run)
 {
 	struct timespec t0, now, left;
 	struct emul_worker *w = NULL;
@@ -361,7 +376,7 @@ static struct emul_worker *wait_worker_locked(struct emul_head *ah)
 
 		__atomic_add_fetch(&ah->waiters, 1, __ATOMIC_SEQ_CST);
 		seq = __atomic_load_n(&ah->seq, __ATOMIC_SEQ_CST);
-		w = pick_worker_locked(ah);
+		w = pick_worker_locked(ah, run);
 		if (w) {
 			__atomic_sub_fetch(&ah->waiters, 1, __ATOMIC_SEQ_CST);
 			return w;
@@ -412,13 +427,22 @@ bool emul_handoff(struct emul_run *run)
 
 	if (!ah || head_foreign(ah))
 		return false;
+	/*
+	 * An ASYNC atom that finds no ready worker runs on in the caller
+	 * at once, as 2007's async_schedule() went on when
+	 * pick_ready_cachemiss_thread() found none: waiting for one at
+	 * each pass of a loop made 50,000 passes take 30 s.  A call that
+	 * would block still waits a little (wait_worker_locked()).
+	 */
+	if (!run->h_blocked && no_ready_worker(ah, run))
+		return false;
 	/* Asked before the lock: three system calls. */
 	if (!give_creds(&fsuid, &fsgid, &caps))
 		return false;
 	pthread_mutex_lock(&ah->lock);
-	w = pick_worker_locked(ah);
-	if (!w)
-		w = wait_worker_locked(ah);
+	w = pick_worker_locked(ah, run);
+	if (!w && run->h_blocked)
+		w = wait_worker_locked(ah, run);
 	if (!w) {
 		pthread_mutex_unlock(&ah->lock);
 		return false;

@@ -243,6 +243,10 @@ struct emul_run {
 	gid_t			fsgid;
 	struct emul_caps	caps;
 	bool			creds_lost;
+	/* No worker could be created during this run (the process at its
+	 * limit of threads): 2007 refilled its pool once per async_exec(),
+	 * so this run tries no more. */
+	bool			no_spawn;
 };
 
 /* Inline/step: runs until the end or a hand-off.  Returns the last atom,

@@ -243,6 +243,10 @@ struct ur_ctx {
 	 * go on (syslet(7) DIFFERENCES), so it looks only where an atom's
 	 * own call may have raised one (a failed call: SIGPIPE). */
 	bool			program;
+	/* drive_alone()'s driver: the caller's own syslets, which 2007 ran
+	 * on in the caller, so a signal for the process (kill(), Ctrl-C,
+	 * a timer's) ends them as one for the caller's thread does. */
+	bool			alone;
 	/* Inline: nothing may be handed off (1: the caller's file-system
 	 * IDs are not its effective ones, or a vfork() child), or may (0),
 	 * not asked yet (-1); see room(). */
@@ -368,10 +372,20 @@ static int fd_high(int fd);
  * at that number, which the engine must then never write, read, poll or
  * close.  The number is checked on each use, all on the workers' slow
  * path (a worker's result, a broken ring, the head's end), by the file's
- * identity; one that changed is given up for good (efd_lost): the
+ * identity and its mark (UR_EFD_TAG_SIG); one that changed is given up for good (efd_lost): the
  * drivers then look every UR_TICK_NS while workers hold syslets, and the
  * poll the ring holds keeps the old file until it is cancelled.
  */
+/*
+ * Every anonymous-inode file (an eventfd, a timerfd, a signalfd, an
+ * epoll, an io_uring) has the same st_dev and st_ino: the engine's
+ * eventfd is told from an eventfd of the program's by a mark on the open
+ * file, F_SETSIG's signal, which acts only with O_ASYNC, never set on
+ * it.  A program's file carries it only if the program set this very
+ * signal for signal-driven I/O on an anonymous-inode file.
+ */
+#define UR_EFD_TAG_SIG	61
+
 static int efd_get(struct ur_head *ah)
 {
 	int efd = __atomic_load_n(&ah->efd, __ATOMIC_ACQUIRE);
@@ -380,7 +394,7 @@ static int efd_get(struct ur_head *ah)
 	if (efd < 0)
 		return -1;
 	if (!fstat(efd, &st) && st.st_dev == ah->efd_dev &&
-	    st.st_ino == ah->efd_ino)
+	    st.st_ino == ah->efd_ino && fcntl(efd, F_GETSIG) == UR_EFD_TAG_SIG)
 		return efd;
 	__atomic_store_n(&ah->efd_lost, true, __ATOMIC_RELEASE);
 	(void)__atomic_compare_exchange_n(&ah->efd, &efd, -1, false,
@@ -1048,7 +1062,7 @@ static bool worker_queue(struct ur_head *ah, struct ur_sl *sl, bool may_refuse)
 		if (fd < 0)
 			return false;
 		fd = fd_high(fd);
-		if (fstat(fd, &st)) {
+		if (fstat(fd, &st) || fcntl(fd, F_SETSIG, UR_EFD_TAG_SIG)) {
 			close(fd);
 			return false;
 		}
@@ -1606,7 +1620,7 @@ static int run_chain(struct ur_ctx *c, struct ur_sl **slp,
 			f.tab = c->inline_ ? ur_tab_inline : ur_tab_driver;
 			f.nr_syscalls = prof->nr_syscalls;
 			f.user_mask = chain_mask(c, *slp);
-			f.own_only = !c->inline_;
+			f.own_only = !c->inline_ && !c->alone;
 			f.raised_only = c->program;
 			f.limit = c->inline_ ? ~0UL : slice;
 			f.up = u;
@@ -1875,7 +1889,7 @@ ran:
 				c->budget = INTERP_SIG_BUDGET;
 				if (intr || interp_signal_pending_for(
 						    chain_mask(c, *slp),
-						    !c->inline_)) {
+						    !c->inline_ && !c->alone)) {
 					c->st.sigstops++;
 					c->sig_ended = true;
 					interp_event(u, a, ret, stored, NULL,
@@ -2034,7 +2048,7 @@ static void resume(struct ur_ctx *c, struct ur_sl *sl, bool have_ret,
 		 * nobody reads: SIGPIPE), in the thread that submitted it. */
 		if ((unsigned long)ret > -4096UL &&
 		    interp_signal_pending_for(chain_mask(c, sl),
-					      !c->inline_)) {
+					      !c->inline_ && !c->alone)) {
 			c->st.sigstops++;
 			c->sig_ended = true;
 			if (__builtin_expect(emul_trace_fn != NULL, 0))
@@ -2445,6 +2459,7 @@ static void *ur_progress(void *arg)
 	const struct timespec tick = { 0, UR_TICK_NS };
 	uint32_t seen = __atomic_load_n(&ah->epoch, __ATOMIC_RELAXED);
 	unsigned int idle = 0;
+	bool again = false;
 
 	__atomic_store_n(&ah->prog_tid, (pid_t)emul_gettid(), __ATOMIC_RELEASE);
 	for (;;) {
@@ -2476,7 +2491,9 @@ static void *ur_progress(void *arg)
 			idle = 0;
 			continue;
 		}
-		futex_wait(&ah->prog_word, w, &tick);
+		if (!again)
+			futex_wait(&ah->prog_word, w, &tick);
+		again = false;
 		if (__atomic_load_n(&ah->exiting, __ATOMIC_ACQUIRE))
 			break;
 		e = __atomic_load_n(&ah->epoch, __ATOMIC_ACQUIRE);
@@ -2491,6 +2508,15 @@ static void *ur_progress(void *arg)
 			continue;
 		}
 		idle = prog_look(ah, false) ? 0 : idle + 1;
+		/*
+		 * A chain whose slice ended is ready again: the next look
+		 * comes at once.  Waiting a tick ran an async syslet that
+		 * never blocks (a loop of atoms) at UR_SLICE atoms a
+		 * millisecond while the caller did not wait, 20 million
+		 * passes of a two-atom loop in minutes, where 2007's
+		 * cachemiss thread, and emul's worker, ran it at full speed.
+		 */
+		again = __atomic_load_n(&ah->ready, __ATOMIC_RELAXED) != NULL;
 	}
 	return NULL;
 }
@@ -2724,11 +2750,20 @@ static void drive_alone(struct ur_ctx *c)
 	ah->user_mask = c->user_mask;
 	driver_ctx(&d, ah, &c->user_mask);
 	/* The syslet that found no room is the caller's own, which 2007
-	 * ran on in the caller: the caller's signals end it. */
+	 * ran on in the caller: the caller's signals end it, those sent to
+	 * the process included, with its completion in the ring.  A signal
+	 * seen while chains are ready is left to them (each ends at its
+	 * next look): stopping the drive there left them in flight with
+	 * nobody to drive them until the program's next call into the
+	 * library.  One whose handler ran in the wait ends the drive: what
+	 * is left waits in io_uring. */
 	d.program = false;
-	while (__atomic_load_n(&ah->busy, __ATOMIC_SEQ_CST))
-		if (wait_step(&d, &c->user_mask) || ah->dying)
+	d.alone = true;
+	while (__atomic_load_n(&ah->busy, __ATOMIC_SEQ_CST)) {
+		d.handled = false;
+		if ((wait_step(&d, &c->user_mask) && d.handled) || ah->dying)
 			break;
+	}
 	if (!ah->dying)
 		submit(ah);
 	emul_stats_flush(&d.st);
