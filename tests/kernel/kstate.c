@@ -2,6 +2,7 @@
 #include "kt.h"
 #include <setjmp.h>
 #include <sys/mman.h>
+#include <linux/io_uring.h>
 
 /* ---- I/O ports ---------------------------------------------------- */
 
@@ -219,11 +220,193 @@ static int t_ioperm_atom(void)
 	return bad ? KT_FAIL : KT_PASS;
 }
 
+/* ---- io_uring's task work ----------------------------------------- */
+
+struct kt_uring {
+	int fd;
+	unsigned *sq_tail, *sq_array, *cq_head, *cq_tail, cq_mask;
+	struct io_uring_sqe *sqes;
+	struct io_uring_cqe *cqes;
+};
+
+/* A ring with @flags (0: task work notified with TWA_SIGNAL); 0, or a
+ * skip. */
+static int kt_uring_setup_flags(struct kt_uring *u, unsigned flags)
+{
+	struct io_uring_params p;
+	void *sq, *cq;
+
+	memset(&p, 0, sizeof(p));
+	p.flags = flags;
+	u->fd = (int)kt_sys(SYS_io_uring_setup, 4, (long)&p, 0, 0);
+	if (u->fd == -ENOSYS)
+		return kt_skip("no io_uring (CONFIG_IO_URING)");
+	if (u->fd < 0) {
+		kt_note("io_uring_setup: %d", u->fd);
+		return KT_FAIL;
+	}
+	sq = mmap(NULL, p.sq_off.array + p.sq_entries * sizeof(unsigned),
+		  PROT_READ | PROT_WRITE, MAP_SHARED, u->fd, IORING_OFF_SQ_RING);
+	cq = mmap(NULL, p.cq_off.cqes + p.cq_entries * sizeof(struct io_uring_cqe),
+		  PROT_READ | PROT_WRITE, MAP_SHARED, u->fd, IORING_OFF_CQ_RING);
+	u->sqes = mmap(NULL, p.sq_entries * sizeof(struct io_uring_sqe),
+		       PROT_READ | PROT_WRITE, MAP_SHARED, u->fd, IORING_OFF_SQES);
+	if (sq == MAP_FAILED || cq == MAP_FAILED || u->sqes == MAP_FAILED) {
+		kt_note("io_uring mmap failed");
+		return KT_FAIL;
+	}
+	u->sq_tail = (unsigned *)((char *)sq + p.sq_off.tail);
+	u->sq_array = (unsigned *)((char *)sq + p.sq_off.array);
+	u->cq_head = (unsigned *)((char *)cq + p.cq_off.head);
+	u->cq_tail = (unsigned *)((char *)cq + p.cq_off.tail);
+	u->cq_mask = *(unsigned *)((char *)cq + p.cq_off.ring_mask);
+	u->cqes = (struct io_uring_cqe *)((char *)cq + p.cq_off.cqes);
+	return 0;
+}
+
+static int kt_uring_setup(struct kt_uring *u)
+{
+	return kt_uring_setup_flags(u, 0);
+}
+
+/*
+ * Submit a read of one byte from @fd (an empty pipe: the ring arms a
+ * poll, and the write that fills the pipe queues the read's completion
+ * as task work for this task, with TIF_NOTIFY_SIGNAL).  io_uring_enter's
+ * answer: 1 when it took the read.
+ */
+static int kt_uring_read(struct kt_uring *u, int fd, char *buf)
+{
+	unsigned tail = *u->sq_tail;
+	struct io_uring_sqe *s = &u->sqes[0];
+
+	memset(s, 0, sizeof(*s));
+	s->opcode = IORING_OP_READ;
+	s->fd = fd;
+	s->addr = (unsigned long)buf;
+	s->len = 1;
+	s->user_data = 42;
+	u->sq_array[0] = 0;
+	__atomic_store_n(u->sq_tail, tail + 1, __ATOMIC_RELEASE);
+	return (int)kt_sys(SYS_io_uring_enter, u->fd, 1, 0, 0);
+}
+
+/* The read's completion result, or -1000 when none is posted. */
+static int kt_uring_result(struct kt_uring *u)
+{
+	unsigned head = *u->cq_head;
+
+	if (head == __atomic_load_n(u->cq_tail, __ATOMIC_ACQUIRE))
+		return -1000;
+	__atomic_store_n(u->cq_head, head + 1, __ATOMIC_RELEASE);
+	return u->cqes[head & u->cq_mask].res;
+}
+
+/*
+ * An atom whose write completes the ring's read: the ring's task work
+ * notification (TIF_NOTIFY_SIGNAL, which makes signal_pending() true)
+ * is no signal, and the chain goes on, as a program's next call would
+ * after the way back to user space ran the task work.
+ */
+static int t_uring_chain(void)
+{
+	static struct syslet_uatom a[2];
+	static unsigned long wfd, wbuf, one = 1;
+	static long ret[2];
+	static char rbuf;
+	struct kt_uring u;
+	int p[2], r;
+	long e;
+
+	if ((r = kt_uring_setup(&u)))
+		return r;
+	if (pipe(p) || kt_register(4, -1) || kt_uring_read(&u, p[0], &rbuf) != 1)
+		return KT_FAIL;
+	wfd = p[1];
+	wbuf = (unsigned long)"x";
+	ret[0] = ret[1] = -1000;
+	kt_atom(&a[0], SYSLET_SYNC, SYS_write, &ret[0], &a[1], &wfd, &wbuf,
+		&one, NULL);
+	kt_atom(&a[1], SYSLET_SYNC, SYS_getppid, &ret[1], NULL, NULL, NULL,
+		NULL, NULL);
+	e = K_EXEC(&a[0]);
+	if (e != (long)&a[1] || ret[0] != 1 || ret[1] != getppid()) {
+		kt_note("async_exec %ld (want the second atom %p), write %ld, getppid %ld",
+			e, (void *)&a[1], ret[0], ret[1]);
+		return KT_FAIL;
+	}
+	r = kt_uring_result(&u);
+	if (r != 1 || rbuf != 'x') {
+		kt_note("the ring's read: %d", r);
+		return KT_FAIL;
+	}
+	return KT_PASS;
+}
+
+/*
+ * A blocking atom run in place (SYSLET_SYNC) that the ring's task work
+ * wakes: the call restarts, as the syscall exit restarts a call cut
+ * short by TIF_NOTIFY_SIGNAL alone, and reads what comes later; it is
+ * not -EINTR.  A child completes the ring's read, then fills the pipe
+ * the atom reads.
+ */
+static int t_uring_restart(void)
+{
+	static struct syslet_uatom a[2];
+	static unsigned long rfd, rbufp, one = 1;
+	static long ret[2];
+	static char rbuf, ubuf;
+	struct timespec d = { 0, 300 * 1000 * 1000 };
+	struct kt_uring u;
+	int pu[2], pa[2], r;
+	pid_t child;
+	long e;
+
+	if ((r = kt_uring_setup(&u)))
+		return r;
+	if (pipe(pu) || pipe(pa))
+		return KT_FAIL;
+	child = fork();
+	if (child == 0) {
+		nanosleep(&d, NULL);
+		if (write(pu[1], "u", 1) != 1)
+			_exit(1);
+		nanosleep(&d, NULL);
+		_exit(write(pa[1], "a", 1) != 1);
+	}
+	if (child < 0 || kt_register(4, -1) ||
+	    kt_uring_read(&u, pu[0], &ubuf) != 1)
+		return KT_FAIL;
+	rfd = pa[0];
+	rbufp = (unsigned long)&rbuf;
+	ret[0] = ret[1] = -1000;
+	kt_atom(&a[0], SYSLET_SYNC, SYS_read, &ret[0], &a[1], &rfd, &rbufp,
+		&one, NULL);
+	kt_atom(&a[1], SYSLET_SYNC, SYS_getppid, &ret[1], NULL, NULL, NULL,
+		NULL, NULL);
+	e = K_EXEC(&a[0]);
+	waitpid(child, NULL, 0);
+	if (e != (long)&a[1] || ret[0] != 1 || rbuf != 'a' ||
+	    ret[1] != getppid()) {
+		kt_note("async_exec %ld (want the second atom %p), read %ld (want 1), getppid %ld",
+			e, (void *)&a[1], ret[0], ret[1]);
+		return KT_FAIL;
+	}
+	r = kt_uring_result(&u);
+	if (r != 1 || ubuf != 'u') {
+		kt_note("the ring's read: %d", r);
+		return KT_FAIL;
+	}
+	return KT_PASS;
+}
+
 static const struct kt_case kt_cases[] = {
 	{ "ioperm() before the pool is made survives hand-offs", t_ioperm_before, 0 },
 	{ "ioperm() after the pool is made survives hand-offs", t_ioperm_after, 0 },
 	{ "iopl(3) after the pool is made survives hand-offs", t_iopl_after, 0 },
 	{ "ioperm and iopl atoms are EPERM and give no port access", t_ioperm_atom, 0 },
+	{ "io_uring task work does not end an in-place chain", t_uring_chain, 0 },
+	{ "io_uring task work restarts a blocking atom, not EINTR", t_uring_restart, 0 },
 };
 
 int main(void)
