@@ -2,6 +2,7 @@
 #include "kt.h"
 #include <setjmp.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <linux/io_uring.h>
 
 /* ---- I/O ports ---------------------------------------------------- */
@@ -220,6 +221,49 @@ static int t_ioperm_atom(void)
 	return bad ? KT_FAIL : KT_PASS;
 }
 
+/* ---- prctl's per-thread settings ------------------------------------ */
+
+/*
+ * PR_MCE_KILL's policy is the thread's (PF_MCE_PROCESS, PF_MCE_EARLY):
+ * set after the pool was made, it must still be the program's after a
+ * hand-off, and cleared again, cleared.
+ */
+static int t_mce_kill(void)
+{
+	int i, r;
+
+	if (kt_register(4, -1) || kt_pool_parked())
+		return KT_FAIL;
+	/* prctl() checks that its unused arguments are 0. */
+	if (prctl(PR_MCE_KILL, PR_MCE_KILL_SET, PR_MCE_KILL_EARLY, 0, 0)) {
+		kt_note("PR_MCE_KILL: %s", strerror(errno));
+		return KT_FAIL;
+	}
+	for (i = 0; i < 2; i++) {
+		if (kt_sleep_handoff(20))
+			return KT_FAIL;
+		r = prctl(PR_MCE_KILL_GET, 0, 0, 0, 0);
+		if (r != PR_MCE_KILL_EARLY) {
+			kt_note("PR_MCE_KILL_GET after hand-off %d: %d (want %d)",
+				i + 1, r, PR_MCE_KILL_EARLY);
+			return KT_FAIL;
+		}
+	}
+	if (prctl(PR_MCE_KILL, PR_MCE_KILL_CLEAR, 0, 0, 0))
+		return KT_FAIL;
+	for (i = 0; i < 2; i++) {
+		if (kt_sleep_handoff(20))
+			return KT_FAIL;
+		r = prctl(PR_MCE_KILL_GET, 0, 0, 0, 0);
+		if (r != PR_MCE_KILL_DEFAULT) {
+			kt_note("PR_MCE_KILL_GET after clearing and hand-off %d: %d (want %d)",
+				i + 1, r, PR_MCE_KILL_DEFAULT);
+			return KT_FAIL;
+		}
+	}
+	return KT_PASS;
+}
+
 /* ---- io_uring's task work ----------------------------------------- */
 
 struct kt_uring {
@@ -405,6 +449,7 @@ static const struct kt_case kt_cases[] = {
 	{ "ioperm() after the pool is made survives hand-offs", t_ioperm_after, 0 },
 	{ "iopl(3) after the pool is made survives hand-offs", t_iopl_after, 0 },
 	{ "ioperm and iopl atoms are EPERM and give no port access", t_ioperm_atom, 0 },
+	{ "PR_MCE_KILL set after the pool is made survives hand-offs", t_mce_kill, 0 },
 	{ "io_uring task work does not end an in-place chain", t_uring_chain, 0 },
 	{ "io_uring task work restarts a blocking atom, not EINTR", t_uring_restart, 0 },
 };
