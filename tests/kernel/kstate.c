@@ -444,6 +444,55 @@ static int t_uring_restart(void)
 	return KT_PASS;
 }
 
+/*
+ * A ring made with IORING_SETUP_SINGLE_ISSUER takes submissions from the
+ * task that made it alone (else EEXIST): the program's, whatever its
+ * syslets do.  A chain with a blocking atom (handed off or run in
+ * place) must leave the program able to use its ring.
+ */
+static int t_uring_single_issuer(void)
+{
+	static struct syslet_uatom a;
+	static long ret;
+	struct kt_uring u;
+	char buf = 0;
+	int p[2], r, i;
+	long e;
+
+	if ((r = kt_uring_setup_flags(&u, IORING_SETUP_SINGLE_ISSUER)))
+		return r == KT_FAIL && u.fd == -EINVAL ?
+		       kt_skip("no IORING_SETUP_SINGLE_ISSUER") : r;
+	if (pipe(p) || kt_register(4, -1))
+		return KT_FAIL;
+	for (i = 0; i < 2; i++) {
+		static struct kt_ts ts = { 0, 20 * 1000 * 1000 };
+		static unsigned long clk = CLOCK_MONOTONIC, flags = 0, tsp,
+				     rem;
+
+		tsp = (unsigned long)&ts;
+		kt_atom(&a, 0, KT_SLEEP, &ret, NULL, &clk, &flags, &tsp, &rem);
+		e = K_EXEC(&a);
+		if (e == 0 && kt_pop() != &a)
+			return KT_FAIL;
+		kt_note("chain %d: %s", i, e == 0 ? "handed off" : "in place");
+	}
+	r = kt_uring_read(&u, p[0], &buf);
+	if (r != 1) {
+		kt_note("the program's submission: io_uring_enter %d (want 1)",
+			r);
+		return KT_FAIL;
+	}
+	if (write(p[1], "s", 1) != 1)
+		return KT_FAIL;
+	e = kt_sys(SYS_io_uring_enter, u.fd, 0, 1, IORING_ENTER_GETEVENTS);
+	r = kt_uring_result(&u);
+	if (e < 0 || r != 1 || buf != 's') {
+		kt_note("waiting for the read: %ld, result %d", e, r);
+		return KT_FAIL;
+	}
+	return KT_PASS;
+}
+
 static const struct kt_case kt_cases[] = {
 	{ "ioperm() before the pool is made survives hand-offs", t_ioperm_before, 0 },
 	{ "ioperm() after the pool is made survives hand-offs", t_ioperm_after, 0 },
@@ -452,6 +501,7 @@ static const struct kt_case kt_cases[] = {
 	{ "PR_MCE_KILL set after the pool is made survives hand-offs", t_mce_kill, 0 },
 	{ "io_uring task work does not end an in-place chain", t_uring_chain, 0 },
 	{ "io_uring task work restarts a blocking atom, not EINTR", t_uring_restart, 0 },
+	{ "a SINGLE_ISSUER io_uring stays the program's across chains", t_uring_single_issuer, 0 },
 };
 
 int main(void)
