@@ -61,7 +61,11 @@ EXTRA_DIST += kernel-patch/README kernel-patch/patches/series \
 	kernel-patch/patches/0055-syslet-a-chain-that-runs-in-the-caller-runs-the-call.patch \
 	kernel-patch/patches/0056-syslet-async_unregister-is-0-once-the-head-is-gone-w.patch \
 	kernel-patch/patches/0057-syslet-the-ring-s-lock-is-waited-for-interruptibly-b.patch \
-	kernel-patch/patches/0058-syslet-a-pool-thread-being-picked-waits-for-the-pick.patch
+	kernel-patch/patches/0058-syslet-a-pool-thread-being-picked-waits-for-the-pick.patch \
+	kernel-patch/patches/0059-syslet-I-O-port-permissions-are-part-of-who-a-pool-t.patch \
+	kernel-patch/patches/0060-syslet-io_uring-s-task-work-neither-ends-a-chain-in-.patch \
+	kernel-patch/patches/0061-syslet-a-memory-error-kill-policy-set-with-PR_MCE_KI.patch \
+	kernel-patch/patches/0062-syslet-a-program-with-a-single-issuer-io_uring-keeps.patch
 
 # Not part of make check: it needs the kernel source package and qemu,
 # and its first run builds two kernels.  TAP in kernel-check.tap; exit

@@ -1,7 +1,8 @@
 # tests/kernel.mk: programs that run inside the qemu guest of make kernel-check (not in make check).
 EXTRA_DIST += tests/kernel/init.c tests/kernel/ktest.c tests/kernel/fuzz.c \
 	tests/kernel/kt.h tests/kernel/ksafe.c tests/kernel/kexit.c \
-	tests/kernel/kexamples.c tests/kernel/kbench.c tests/kernel/kstress.c
+	tests/kernel/kexamples.c tests/kernel/kbench.c tests/kernel/kstress.c \
+	tests/kernel/kstate.c
 
 # make kernel-guest: the runtime conformance programs (tests/runtime.mk,
 # unchanged sources), the differential test (tests/diff.mk), the benchmark (kbench.c, which runs through

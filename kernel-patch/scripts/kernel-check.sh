@@ -148,7 +148,7 @@ fuzz_seed=${SYSLET_KSEED:-0x5eed5ee1}
 diff_graphs=${SYSLET_KDIFF:-20000}
 # The guest test programs of tests/kernel/ run in each ABI, without
 # arguments, TAP on stdout; a new one is added here.
-kt_progs="ktest ksafe kexit kstress"
+kt_progs="ktest ksafe kexit kstress kstate"
 # The runtime conformance programs: kguest_rt of tests/kernel.mk, which
 # builds them for the guest (one list: a program added there runs).
 rt_progs=$(sed -n '/^kguest_rt = /,/[^\\]$/p' "$top/tests/kernel.mk" |
@@ -259,8 +259,8 @@ add_guest_progs() { # VARIANT
 	# the plain kernels: the host may not run 32-bit programs at all,
 	# and here they meet a 32-bit TASK_SIZE (0xffffe000 under the
 	# x86_64 kernel, 3 GiB under the i386 one).  Not on uring: the
-	# guests' kernels have no io_uring (CONFIG_IO_URING would rebuild
-	# every kernel from scratch).  SYSLET_KUSER=0: not.  Named
+	# kernels have io_uring (for kstate), but its runs here were never
+	# tried.  SYSLET_KUSER=0: not.  Named
 	# "PROG on ENGINE".
 	if [ "$v" = "$arch" ] && [ "${SYSLET_KUSER:-1}" != 0 ] && [ -n "$kguest" ]; then
 		for e in emul; do

@@ -253,6 +253,9 @@ static const char *const denied_names[] = {
 	"setfsuid32", "setfsgid32", "setgroups32", "capset", "unshare",
 	"setns", "landlock_restrict_self", "set_tid_address",
 	"set_robust_list", "rseq", "sigaltstack",
+	/* A thread's I/O port permissions: after a hand-off, the pool
+	 * thread's, which carries them to the next program it runs. */
+	"ioperm", "iopl",
 	/* The runtime's own thread pointer and machine state. */
 	"arch_prctl", "set_thread_area", "vm86", "vm86old",
 };

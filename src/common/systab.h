@@ -64,7 +64,7 @@ int systab_syslet_call(enum systab_profile p, long nr);
  * sigreturn, the async_* calls, per-task state that a hand-off makes
  * ambiguous (seccomp, the setuid family, capset, unshare, setns,
  * landlock_restrict_self, set_tid_address, set_robust_list, rseq,
- * sigaltstack) and the runtime's own thread pointer (arch_prctl,
+ * sigaltstack, the I/O port permissions of ioperm and iopl) and the runtime's own thread pointer (arch_prctl,
  * set_thread_area, vm86).  umem_add is allowed.
  */
 bool systab_denied_name(const char *name);

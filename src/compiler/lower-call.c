@@ -428,6 +428,10 @@ static const char *deny_reason(const char *name)
 		return "it changes the stack the runtime's fault handling "
 		       "runs on, of a thread that is not the caller's once "
 		       "the syslet went async";
+	if (!strcmp(name, "ioperm") || !strcmp(name, "iopl"))
+		return "I/O port permissions belong to one thread, and "
+		       "once the syslet went async that is no longer the "
+		       "caller's thread";
 	if (!strcmp(name, "close_range"))
 		return "CLOSE_RANGE_UNSHARE gives one thread a descriptor "
 		       "table of its own, as unshare does, and once the "

@@ -286,6 +286,7 @@ static bool ref_denied(const struct ref *r, unsigned long nr,
 		SYS_landlock_restrict_self, SYS_unshare, SYS_setns,
 		SYS_set_tid_address, SYS_set_robust_list, SYS_rseq,
 		SYS_sigaltstack, SYS_arch_prctl, SYS_set_thread_area,
+		SYS_ioperm, SYS_iopl,
 #if !defined(__x86_64__)
 		SYS_sigreturn, SYS_vm86, SYS_vm86old, SYS_setuid32,
 		SYS_setgid32, SYS_setreuid32, SYS_setregid32, SYS_setresuid32,

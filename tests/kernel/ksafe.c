@@ -414,6 +414,7 @@ static const struct { long nr; const char *name; } kt_denied[] = {
 	KT_D(landlock_restrict_self), KT_D(unshare), KT_D(setns),
 	KT_D(set_tid_address), KT_D(set_robust_list), KT_D(rseq),
 	KT_D(sigaltstack), KT_D(arch_prctl), KT_D(set_thread_area),
+	KT_D(ioperm), KT_D(iopl),
 #ifndef __x86_64__
 	KT_D(sigreturn), KT_D(vm86), KT_D(vm86old),
 	KT_D(setuid32), KT_D(setgid32), KT_D(setreuid32), KT_D(setregid32),

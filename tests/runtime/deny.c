@@ -139,6 +139,10 @@ int main(void)
 		{ __NR_rseq, "rseq", { 0 } },
 #endif
 		{ __NR_sigaltstack, "sigaltstack", { 0 } },
+#ifdef __NR_ioperm
+		{ __NR_ioperm, "ioperm", { 0 } },
+		{ __NR_iopl, "iopl", { 0 } },
+#endif
 #ifdef __NR_arch_prctl
 		{ __NR_arch_prctl, "arch_prctl", { 0 } },
 #endif
