@@ -28,7 +28,7 @@ kguest_rt = args fault stop async register umem deny wait signal sigloop \
 	sighow workertimer pirace tidprio tidown tidrace tidpidfd tidself \
 	waitchld pipesig waitkept tidclock sigfetch ringhead handlerexec \
 	handlerwait ringshare waitmoved fsids vforkhead stopcont exechead procwide \
-	caps headargs selfmod ringsem sigsem fileloop
+	caps headargs selfmod ringsem sigsem fileloop zerowait asyncfull
 # Programs that need two CPUs: run only in the guests whose kernel
 # finds a second one (kernel-patch/kconfig-smp.fragment).
 kguest_smp = affinity
