@@ -227,6 +227,7 @@ static int srun_main(int argc, char **argv)
 					fprintf(stderr, "%s %s", !i ? "" :
 						n[i + 1] ? "," : " or", n[i]);
 				fprintf(stderr, ")\n");
+				common_try_help(progname);
 				goto out;
 			}
 			o.backend = optarg;

@@ -1085,8 +1085,13 @@ static int shl_steps(struct shell *sh, int argc, char **argv,
 	struct shl_dbg *d = sh->dbg;
 	long n = 1, i;
 
-	if (argc > 2 || (argc == 2 && (!shl_parse_long(argv[1], &n) || n < 1))) {
-		if (argc == 2 && errno == ERANGE)
+	bool num = argc == 2 && shl_parse_long(argv[1], &n);
+
+	/* A number below 1 (0, -1, or 0xffffffffffffffff, which the
+	 * shell's words take as -1) is out of range as one past a long
+	 * is, not "not a count". */
+	if (argc > 2 || (argc == 2 && (!num || n < 1))) {
+		if (argc == 2 && (num || errno == ERANGE))
 			shl_error(sh, "%s: %s is out of range: a count is 1 to "
 				  "%ld", argv[0], argv[1], LONG_MAX);
 		else
@@ -1545,8 +1550,10 @@ SHL_HANDLER(wait)
 {
 	long n = 1;
 
-	if (argc > 2 || (argc == 2 && (!shl_parse_long(argv[1], &n) || n < 0))) {
-		if (argc == 2 && errno == ERANGE)
+	bool num = argc == 2 && shl_parse_long(argv[1], &n);
+
+	if (argc > 2 || (argc == 2 && (!num || n < 0))) {
+		if (argc == 2 && (num || errno == ERANGE))
 			shl_error(sh, "wait: %s is out of range: a count is 0 "
 				  "to %ld", argv[1], LONG_MAX);
 		else

@@ -218,6 +218,10 @@ expect 2 "^syslet-run: unknown syslet backend 'foo' \\(expected auto" \
 # environment's empty SYSLET_BACKEND still means unset, as usual).
 expect 2 "^syslet-run: unknown syslet backend '' \\(expected auto, kernel, uring or emul\\)\$" \
 	$SYSLET_RUN --backend= "$src/cat.syslet" /dev/null
+# Followed by the usage hint, as every other bad option value is
+# (--backend=foo had it; the empty name did not).
+grep -q "^Try 'syslet-run --help' for more information\.\$" "$tmpdir/err" ||
+	fail "--backend=: no 'Try ... --help' line"
 expect 2 "^syslet-run: unknown syslet backend ''" \
 	$SYSLET_RUN -i --backend= "$src/cat.syslet" </dev/null
 env SYSLET_BACKEND= $SYSLET_RUN "$src/cat.syslet" /dev/null ||
