@@ -450,9 +450,10 @@ struct srun_windows {
  * whole: its first page, whose fault maps the 16 pages from there on (a
  * window starts no lower than its mapping), the page after those, whose
  * fault maps the aligned window it lies in, and each aligned window's
- * first page after that.  (The aligned windows' first pages alone left
- * pages unmapped: the first of them was mapped already, so its populate
- * made no fault and its window's rest was left out.)
+ * first page after that, the last window whole.  (The aligned windows'
+ * first pages alone left pages unmapped: the first of them was mapped
+ * already, so its populate made no fault and its window's rest was left
+ * out.)
  */
 static int text_windows(struct dl_phdr_info *info, size_t size, void *data)
 {
@@ -475,8 +476,13 @@ static int text_windows(struct dl_phdr_info *info, size_t size, void *data)
 				w->full = true;
 				return 1;
 			}
+			/* The segment's last window is populated whole: the
+			 * fault at its first page mapped none of the rest
+			 * at times (its data's last pages, in a large folio
+			 * fault-around skipped: 200 of 220 kB mapped). */
 			w->v[w->n].iov_base = (void *)at;
-			w->v[w->n++].iov_len = 4096;
+			w->v[w->n++].iov_len = !first &&
+				end - at <= SRUN_FAULT_AROUND ? end - at : 4096;
 		}
 	}
 	return 1;	/* the program is the first object: no more */
